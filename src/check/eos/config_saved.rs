@@ -1,0 +1,77 @@
+use std::fmt::Write;
+
+use crate::check::{Check, Missing, Verdict};
+use crate::parse::{FactError, Facts};
+use crate::platform::eos::{Change, Diffs, Expect, commands};
+use crate::plan::Command;
+
+/// running-config is saved: `show running-config diffs` is empty. Hunks that change only `!`
+/// comment lines (the `! device:` header after an upgrade) are cosmetic and do not fail.
+///
+/// ```yaml
+/// - id: eos.config.saved
+///   platform: eos
+/// ```
+/// Baseline: nothing.
+pub struct ConfigSaved;
+
+impl Check<Expect> for ConfigSaved {
+    fn id(&self) -> &'static str {
+        "eos.config.saved"
+    }
+
+    fn commands(&self, _expect: &Expect) -> Result<Vec<Command>, Missing> {
+        Ok(vec![Command::new(commands::SHOW_RUNNING_CONFIG_DIFFS)])
+    }
+
+    fn evaluate(&self, facts: &Facts, _expect: &Expect) -> Result<Verdict, FactError> {
+        let diffs = facts.get::<Diffs>(&Command::new(commands::SHOW_RUNNING_CONFIG_DIFFS))?;
+        if diffs.empty {
+            return Ok(Verdict::ok("running-config is saved").expected("no unsaved changes").actual("none"));
+        }
+        let (mut cosmetic, mut real): (Vec<&Change>, Vec<&Change>) = (Vec::new(), Vec::new());
+        for hunk in &diffs.hunks {
+            if hunk.cosmetic { &mut cosmetic } else { &mut real }.extend(&hunk.changes);
+        }
+        if real.is_empty() {
+            return Ok(Verdict::ok(format!("running-config is saved; {} comment line(s) differ (cosmetic)", cosmetic.len()))
+                .expected("no unsaved changes")
+                .actual("only `!` comment lines differ")
+                .evidence(grouped(&cosmetic)));
+        }
+        let mut evidence = grouped(&real);
+        if !cosmetic.is_empty() {
+            let _ = write!(evidence, "\ncosmetic (comment lines only, ignored):\n{}", grouped(&cosmetic));
+        }
+        Ok(Verdict::fail(format!(
+            "running-config has unsaved changes ({} added, {} removed line(s)): they are lost at the next reload",
+            real.iter().filter(|c| c.added).count(),
+            real.iter().filter(|c| !c.added).count()
+        ))
+        .expected("no unsaved changes")
+        .actual(format!("{} changed line(s) in {} section(s)", real.len(), sections(&real).len()))
+        .evidence(evidence))
+    }
+}
+
+fn sections<'a>(changes: &[&'a Change]) -> Vec<Option<&'a str>> {
+    let mut out: Vec<Option<&str>> = Vec::new();
+    for c in changes {
+        if !out.contains(&c.section.as_deref()) {
+            out.push(c.section.as_deref());
+        }
+    }
+    out
+}
+
+/// Changed lines under their section headings, sections in order of first appearance.
+fn grouped(changes: &[&Change]) -> String {
+    let mut out = String::new();
+    for section in sections(changes) {
+        let _ = writeln!(out, "[{}]", section.unwrap_or("top of configuration"));
+        for c in changes.iter().filter(|c| c.section.as_deref() == section) {
+            let _ = writeln!(out, "{}{}", if c.added { "+" } else { "-" }, c.line);
+        }
+    }
+    out.trim_end().to_string()
+}

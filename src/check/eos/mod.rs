@@ -1,0 +1,16 @@
+//! Checks of Arista EOS switches.
+
+mod config_saved;
+mod lanz_persisted;
+mod lanz_running;
+mod version_pinned;
+
+pub use config_saved::ConfigSaved;
+pub use lanz_persisted::LanzPersisted;
+pub use lanz_running::LanzRunning;
+pub use version_pinned::VersionPinned;
+
+use super::Check;
+use crate::platform::eos::Expect;
+
+pub static CHECKS: &[&dyn Check<Expect>] = &[&VersionPinned, &LanzRunning, &LanzPersisted, &ConfigSaved];

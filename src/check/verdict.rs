@@ -1,0 +1,107 @@
+//! The outcome of one check on one device.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// OK: as the baseline says. FAIL: the network is not as the baseline says. ERROR: premarket
+/// could not tell (unreachable, timeout, unreadable output, missing value). SKIP: not applicable,
+/// with the reason. ERROR and SKIP never look like OK anywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Status {
+    #[serde(rename = "OK")]
+    Ok,
+    #[serde(rename = "FAIL")]
+    Fail,
+    #[serde(rename = "ERROR")]
+    Error,
+    #[serde(rename = "SKIP")]
+    Skip,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "OK",
+            Status::Fail => "FAIL",
+            Status::Error => "ERROR",
+            Status::Skip => "SKIP",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a check concluded, in words an on-call engineer can act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub status: Status,
+    /// One line: what is wrong (or right).
+    pub summary: String,
+    pub expected: String,
+    pub actual: String,
+    /// The excerpt of raw output the verdict rests on.
+    pub evidence: String,
+    /// A remedy specific to what was found; the catalog's remedy is used when absent.
+    pub remedy: Option<String>,
+}
+
+impl Verdict {
+    fn with(status: Status, summary: impl Into<String>) -> Self {
+        Verdict {
+            status,
+            summary: summary.into(),
+            expected: String::new(),
+            actual: String::new(),
+            evidence: String::new(),
+            remedy: None,
+        }
+    }
+
+    pub fn ok(summary: impl Into<String>) -> Self {
+        Verdict::with(Status::Ok, summary)
+    }
+
+    pub fn fail(summary: impl Into<String>) -> Self {
+        Verdict::with(Status::Fail, summary)
+    }
+
+    pub fn error(summary: impl Into<String>) -> Self {
+        Verdict::with(Status::Error, summary)
+    }
+
+    pub fn skip(reason: impl Into<String>) -> Self {
+        Verdict::with(Status::Skip, reason)
+    }
+
+    pub fn expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = expected.into();
+        self
+    }
+
+    pub fn actual(mut self, actual: impl Into<String>) -> Self {
+        self.actual = actual.into();
+        self
+    }
+
+    pub fn evidence(mut self, evidence: impl Into<String>) -> Self {
+        self.evidence = evidence.into();
+        self
+    }
+
+    pub fn remedy(mut self, remedy: impl Into<String>) -> Self {
+        self.remedy = Some(remedy.into());
+        self
+    }
+}
+
+impl From<crate::parse::FactError> for Verdict {
+    fn from(error: crate::parse::FactError) -> Self {
+        let evidence = error.excerpt().to_string();
+        Verdict::error(error.to_string()).evidence(evidence)
+    }
+}

@@ -1,0 +1,102 @@
+//! The command line (DESIGN §3). Each subcommand is one small file: its flags with their docs,
+//! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
+
+mod inspect;
+mod list;
+mod parse;
+mod plan;
+mod validate;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{Config, ConfigErrors};
+use crate::report::EXIT_CONFIG;
+
+#[derive(Debug, Parser)]
+#[command(name = "premarket", version, about = "Pre-market inspection of the trading network")]
+pub struct Cli {
+    /// Configuration directory holding baselines/ and checks/.
+    #[arg(long, global = true, env = "PREMARKET_DIR", default_value = ".")]
+    pub dir: PathBuf,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Inspect: collect, judge against the baselines, report; exit 0 OK, 1 FAIL, 2 ERROR, 3 not run.
+    Run(inspect::RunArgs),
+    /// Rerun one check (after a fix): same as `run --check ID`.
+    Check(inspect::CheckArgs),
+    /// List checks, their devices, commands and tags.
+    List(list::Args),
+    /// Load and validate every configuration file; contacts nothing.
+    Validate,
+    /// Dry run: the exact commands that would be sent to each device, in order.
+    Plan(plan::Args),
+    /// Parse a saved output and print its facts as JSON.
+    Parse(parse::Args),
+}
+
+/// An error that ends the process with a given exit code and message.
+#[derive(Debug)]
+pub struct Exit {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Exit {
+    pub fn config(message: impl Into<String>) -> Self {
+        Exit { code: EXIT_CONFIG, message: message.into() }
+    }
+}
+
+impl From<ConfigErrors> for Exit {
+    fn from(e: ConfigErrors) -> Self {
+        Exit::config(e.to_string())
+    }
+}
+
+impl From<crate::plan::PlanError> for Exit {
+    fn from(e: crate::plan::PlanError) -> Self {
+        Exit::config(e.to_string())
+    }
+}
+
+/// Runs the parsed command line; returns the exit code.
+pub fn run(cli: Cli) -> Result<u8, Exit> {
+    match cli.command {
+        Command::Run(args) => inspect::run(&cli.dir, args),
+        Command::Check(args) => inspect::check(&cli.dir, args),
+        Command::List(args) => list::run(&cli.dir, args),
+        Command::Validate => validate::run(&cli.dir),
+        Command::Plan(args) => plan::run(&cli.dir, args),
+        Command::Parse(args) => parse::run(args),
+    }
+}
+
+fn load(dir: &std::path::Path) -> Result<Config, Exit> {
+    Ok(Config::load(dir)?)
+}
+
+/// Selection flags shared by `run`, `list` and `plan`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct SelectArgs {
+    /// Check id or glob (`eos.lanz.*`); repeatable.
+    #[arg(long = "check", value_name = "ID|GLOB")]
+    pub checks: Vec<String>,
+    /// Device name; repeatable.
+    #[arg(long = "device", value_name = "NAME")]
+    pub devices: Vec<String>,
+    /// Tag from the catalog; repeatable.
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+}
+
+impl SelectArgs {
+    pub fn selection(&self) -> crate::plan::Selection {
+        crate::plan::Selection { checks: self.checks.clone(), devices: self.devices.clone(), tags: self.tags.clone() }
+    }
+}

@@ -1,0 +1,190 @@
+//! Stage 1 of the pipeline: load and validate what should be true.
+//!
+//! A configuration directory holds `baselines/site.yaml`, one `baselines/<device>.yaml` per
+//! device and the catalog `checks/*.yaml`. Loading collects *every* problem (so `validate`
+//! shows them all at once) and each one names `file:line:column`.
+
+mod catalog;
+mod device;
+mod error;
+mod pin;
+mod secret;
+mod site;
+pub mod yaml;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use catalog::{Entry, Severity};
+pub use device::{Connection, Device, Expect};
+pub use error::{ConfigError, ConfigErrors, Position};
+pub use pin::VersionPin;
+pub use secret::{SecretError, SecretRef};
+pub use site::SshDefaults;
+
+use crate::check::registry;
+
+/// Everything loaded from a configuration directory, validated.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub dir: PathBuf,
+    pub site: Site,
+    pub devices: Vec<Device>,
+    pub catalog: Vec<Entry>,
+}
+
+/// The validated site settings.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub name: String,
+    pub timezone: chrono_tz::Tz,
+    pub market_open: Option<chrono::NaiveTime>,
+    pub deadline: Option<chrono::NaiveTime>,
+    pub ssh: SshDefaults,
+    /// The known_hosts file, resolved against `baselines/`.
+    pub known_hosts: Option<PathBuf>,
+}
+
+impl Config {
+    /// Loads `dir/baselines/site.yaml`, the device files it names, and `dir/checks/*.yaml`.
+    pub fn load(dir: &Path) -> Result<Config, ConfigErrors> {
+        let mut errors = Vec::new();
+        let baselines = dir.join("baselines");
+        let site_path = baselines.join("site.yaml");
+        let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(ConfigErrors::from)?;
+        let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
+
+        let mut devices = Vec::new();
+        let mut seen: HashMap<String, Position> = HashMap::new();
+        for entry in &site_file.devices {
+            let position = Position::from_location(&site_path, entry.name.defined);
+            if let Some(first) = seen.insert(entry.name.value.clone(), position.clone()) {
+                errors.push(ConfigError::new(
+                    position,
+                    format!("device {} is listed twice (first at {first})", entry.name.value),
+                ));
+                continue;
+            }
+            let path = baselines.join(&entry.baseline.value);
+            if !path.is_file() {
+                errors.push(ConfigError::new(
+                    Position::from_location(&site_path, entry.baseline.defined),
+                    format!("device {}: baseline file {} does not exist", entry.name.value, path.display()),
+                ));
+                continue;
+            }
+            match device::load(&entry.name.value, &path) {
+                Ok(device) => devices.push(device),
+                Err(e) => errors.push(e),
+            }
+        }
+
+        let catalog = load_catalog(&dir.join("checks"), &mut errors);
+        validate_skips(&devices, &catalog, &mut errors);
+        match (site, errors.is_empty()) {
+            (Some(site), true) => Ok(Config { dir: dir.to_path_buf(), site, devices, catalog }),
+            _ => Err(ConfigErrors(errors)),
+        }
+    }
+
+    pub fn device(&self, name: &str) -> Option<&Device> {
+        self.devices.iter().find(|d| d.name == name)
+    }
+}
+
+fn validate_site(path: &Path, baselines: &Path, file: &site::SiteFile, errors: &mut Vec<ConfigError>) -> Option<Site> {
+    let timezone = match file.timezone.value.parse::<chrono_tz::Tz>() {
+        Ok(tz) => Some(tz),
+        Err(_) => {
+            errors.push(ConfigError::new(
+                Position::from_location(path, file.timezone.defined),
+                format!("unknown time zone {:?} (use an IANA name such as Asia/Taipei)", file.timezone.value),
+            ));
+            None
+        }
+    };
+    let mut time = |field: &Option<serde_saphyr::Spanned<String>>, what: &str| match field {
+        None => Some(None),
+        Some(t) => match chrono::NaiveTime::parse_from_str(&t.value, "%H:%M") {
+            Ok(time) => Some(Some(time)),
+            Err(_) => {
+                errors.push(ConfigError::new(
+                    Position::from_location(path, t.defined),
+                    format!("{what} {:?} is not a time of day HH:MM", t.value),
+                ));
+                None
+            }
+        },
+    };
+    let market_open = time(&file.market_open, "market_open");
+    let deadline = time(&file.deadline, "deadline");
+    if file.devices.is_empty() {
+        errors.push(ConfigError::new(Position::file_start(path), "the site lists no devices"));
+    }
+    Some(Site {
+        name: file.site.clone(),
+        timezone: timezone?,
+        market_open: market_open?,
+        deadline: deadline?,
+        ssh: file.ssh.clone(),
+        known_hosts: file.ssh.known_hosts.as_ref().map(|p| baselines.join(p)),
+    })
+}
+
+fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(read) => read
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+            .collect(),
+        Err(e) => {
+            errors.push(ConfigError::new(Position::file_start(dir), format!("cannot read the check catalog: {e}")));
+            return Vec::new();
+        }
+    };
+    files.sort();
+    let mut entries = Vec::new();
+    let mut seen: HashMap<String, Position> = HashMap::new();
+    for file in files {
+        let list = match yaml::read::<Vec<catalog::EntryFile>>(&file) {
+            Ok(list) => list,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        for entry in list {
+            let position = Position::from_location(&file, entry.id.defined);
+            let id = entry.id.value.clone();
+            if let Some(first) = seen.insert(id.clone(), position.clone()) {
+                errors.push(ConfigError::new(position, format!("check id {id} is defined twice (first at {first})")));
+                continue;
+            }
+            match registry::find(&id) {
+                None => errors.push(ConfigError::new(
+                    position,
+                    format!("unknown check id {id}: no built-in evaluator has that id (known: {})", registry::ids().join(", ")),
+                )),
+                Some(evaluator) if evaluator.platform() != entry.platform => errors.push(ConfigError::new(
+                    position,
+                    format!("check {id} is for platform {}, not {}", evaluator.platform(), entry.platform),
+                )),
+                Some(_) => entries.push(Entry::from(entry)),
+            }
+        }
+    }
+    entries
+}
+
+fn validate_skips(devices: &[Device], catalog: &[Entry], errors: &mut Vec<ConfigError>) {
+    for device in devices {
+        for id in device.skip.keys() {
+            if !catalog.iter().any(|e| &e.id == id) {
+                errors.push(ConfigError::new(
+                    Position::file_start(&device.file),
+                    format!("skip names check {id}, which is not in the catalog"),
+                ));
+            }
+        }
+    }
+}

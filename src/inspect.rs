@@ -1,0 +1,111 @@
+//! The pipeline end to end: plan -> collect -> parse -> evaluate -> report.
+//!
+//! Devices are inspected concurrently (bounded), each collected once for all its checks. A
+//! device that does not finish by the deadline gets ERROR "not finished by the deadline" on
+//! every check that needed it, and the report still comes out on time.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use futures::StreamExt;
+
+use crate::check::Verdict;
+use crate::collect::{CollectError, Collector, Outputs};
+use crate::config::Config;
+use crate::parse::Facts;
+use crate::plan::{DevicePlan, Plan};
+use crate::report::{CheckResult, Report};
+
+/// How a run is bounded.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Everything not finished by then is ERROR.
+    pub deadline: Option<tokio::time::Instant>,
+    /// Devices inspected at once.
+    pub concurrency: usize,
+}
+
+impl Limits {
+    pub fn from_config(config: &Config) -> Self {
+        Limits { deadline: None, concurrency: config.site.ssh.concurrency.max(1) }
+    }
+}
+
+/// Runs the plan with `collector` and returns the report.
+pub async fn inspect(config: &Config, plan: &Plan, collector: Arc<dyn Collector>, limits: &Limits) -> Report {
+    let started = Utc::now();
+    let results: Vec<Vec<CheckResult>> = futures::stream::iter(plan.devices.iter())
+        .map(|device| inspect_device(device, collector.clone(), limits.deadline))
+        .buffered(limits.concurrency.max(1))
+        .collect()
+        .await;
+    let finished = Utc::now();
+    let tz = config.site.timezone;
+    Report::new(
+        run_id(started, tz),
+        config.site.name.clone(),
+        timestamp(started, tz),
+        timestamp(finished, tz),
+        results.into_iter().flatten().collect(),
+    )
+}
+
+async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadline: Option<tokio::time::Instant>) -> Vec<CheckResult> {
+    let start = Instant::now();
+    let outputs = match deadline {
+        None => collector.collect(plan).await,
+        Some(at) => match tokio::time::timeout_at(at, collector.collect(plan)).await {
+            Ok(outputs) => outputs,
+            Err(_) => Outputs::all_failed(&plan.commands, CollectError::Deadline),
+        },
+    };
+    let collected_ms = elapsed_ms(start);
+    let facts = parse(plan, outputs);
+    plan.checks
+        .iter()
+        .map(|check| {
+            let eval_start = Instant::now();
+            let verdict = match &check.skip {
+                Some(reason) => Verdict::skip(format!("skipped by the baseline: {reason}")),
+                None => check.evaluator.evaluate(&facts, &plan.device.expect),
+            };
+            CheckResult {
+                check: check.entry.id.clone(),
+                device: plan.device.name.clone(),
+                status: verdict.status,
+                title: check.entry.title.clone(),
+                summary: verdict.summary,
+                expected: verdict.expected,
+                actual: verdict.actual,
+                evidence: verdict.evidence,
+                remedy: verdict.remedy.unwrap_or_else(|| check.entry.remedy.clone()),
+                duration_ms: collected_ms + elapsed_ms(eval_start),
+            }
+        })
+        .collect()
+}
+
+/// Parses every collected output once, whatever number of checks read it.
+fn parse(plan: &DevicePlan, outputs: Outputs) -> Facts {
+    let platform = plan.device.platform;
+    let mut facts = Facts::default();
+    for (command, raw) in outputs.results {
+        facts.insert(command, raw, |c, text| platform.parse(c, text));
+    }
+    facts
+}
+
+fn elapsed_ms(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// RFC 3339 with the site's offset, e.g. `2026-11-30T08:15:00.123+08:00`.
+pub fn timestamp(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
+    at.with_timezone(&tz).to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
+}
+
+/// Sortable and unique enough for one site: `20261130T081500.123`.
+pub fn run_id(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
+    at.with_timezone(&tz).format("%Y%m%dT%H%M%S%.3f").to_string()
+}

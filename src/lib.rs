@@ -1,0 +1,23 @@
+//! premarket: the pre-market inspection of a low-latency trading network.
+//!
+//! Before the open it logs into the FortiGate and the Arista switches on the market-data and
+//! order path, runs read-only commands, parses them, judges them against YAML baselines and
+//! reports OK/FAIL. The pipeline is visible in the modules:
+//!
+//! [`config`] -> [`plan`] -> [`collect`] -> [`parse`] (with [`platform`]) -> [`check`] -> [`report`],
+//! driven end to end by [`inspect`].
+
+pub mod check;
+pub mod cli;
+pub mod collect;
+pub mod config;
+pub mod inspect;
+pub mod parse;
+pub mod plan;
+pub mod platform;
+pub mod report;
+
+pub use check::{Status, Verdict};
+pub use config::Config;
+pub use plan::{Command, Plan, Selection};
+pub use report::Report;

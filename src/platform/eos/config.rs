@@ -1,0 +1,59 @@
+//! `show startup-config` and `show running-config` (text): the facts checks need from a
+//! configuration, not a full model of it.
+
+use serde::Serialize;
+
+use super::text::{body, device_error};
+use crate::parse::ParseError;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Config {
+    pub hostname: Option<String>,
+    /// A top-level `queue-monitor length` line (the global LANZ enable).
+    pub has_queue_monitor_length: bool,
+    /// A top-level `no queue-monitor length` line (LANZ explicitly off).
+    pub has_no_queue_monitor_length: bool,
+    /// The `queue-monitor length ...` lines, for evidence.
+    pub queue_monitor_lines: Vec<String>,
+}
+
+pub fn parse(raw: &str) -> Result<Config, ParseError> {
+    let lines = body(raw);
+    device_error(&lines, raw)?;
+    let looks_like_config = lines.iter().any(|l| l.starts_with('!') || *l == "end" || l.starts_with("hostname "));
+    if !looks_like_config {
+        return Err(ParseError::new("this does not look like an EOS configuration (no `!` lines, no `end`)", raw));
+    }
+    let top_level = || lines.iter().filter(|l| !l.starts_with(' '));
+    Ok(Config {
+        hostname: top_level().find_map(|l| l.strip_prefix("hostname ")).map(|h| h.trim().to_string()),
+        has_queue_monitor_length: top_level().any(|l| *l == "queue-monitor length"),
+        has_no_queue_monitor_length: top_level().any(|l| *l == "no queue-monitor length"),
+        queue_monitor_lines: lines
+            .iter()
+            .filter(|l| l.contains("queue-monitor length"))
+            .map(|l| l.to_string())
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queue_monitor_lines() {
+        let on = "sw1#show startup-config\n! Command: show startup-config\nhostname sw1\n!\nqueue-monitor length\nqueue-monitor length log 5\n!\nend\nsw1#";
+        let off = "! device: sw1\nhostname sw1\nno queue-monitor length\ninterface Ethernet1\n   no queue-monitor length\nend\n";
+        let none = "hostname sw1\n!\nqueue-monitor length log 5\nend\n";
+        let c = parse(on).unwrap();
+        assert!(c.has_queue_monitor_length && !c.has_no_queue_monitor_length);
+        assert_eq!(c.hostname.as_deref(), Some("sw1"));
+        let c = parse(off).unwrap();
+        assert!(!c.has_queue_monitor_length && c.has_no_queue_monitor_length);
+        let c = parse(none).unwrap();
+        assert!(!c.has_queue_monitor_length && !c.has_no_queue_monitor_length);
+        assert!(parse("% Invalid input (privileged mode required)").is_err());
+        assert!(parse("random words").is_err());
+    }
+}

@@ -1,0 +1,65 @@
+//! `show queue-monitor length status`: is LANZ (queue-length monitoring) running now?
+//!
+//! JSON carries `lanzEnabled` (what ANTA reads). The text form begins with a global line such
+//! as `queue-monitor length enabled` (or `LANZ is disabled`); per-interface lines that follow
+//! are not the global state and are ignored.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::text::{body, device_error, json};
+use crate::parse::ParseError;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LanzStatus {
+    pub lanz_enabled: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Json {
+    lanz_enabled: bool,
+}
+
+static GLOBAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:lanz|queue[- ]monitor length)(?: status)?\s*(?:is|:)?\s*(enabled|disabled)\b")
+        .expect("static regex")
+});
+
+pub fn parse(raw: &str) -> Result<LanzStatus, ParseError> {
+    if let Some(doc) = json(raw) {
+        let parsed: Json = serde_json::from_str(doc)
+            .map_err(|e| ParseError::new(format!("queue-monitor status JSON without lanzEnabled: {e}"), raw))?;
+        return Ok(LanzStatus { lanz_enabled: parsed.lanz_enabled });
+    }
+    let lines = body(raw);
+    device_error(&lines, raw)?;
+    lines
+        .iter()
+        .find_map(|l| GLOBAL.captures(l))
+        .map(|c| LanzStatus { lanz_enabled: c[1].eq_ignore_ascii_case("enabled") })
+        .ok_or_else(|| ParseError::new("no global LANZ state (enabled/disabled) in the output", raw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms() {
+        let cases = [
+            ("sw1#show queue-monitor length status | json\n{\"lanzEnabled\": true, \"platformName\": \"Sand\"}\n", true),
+            ("{\r\n  \"lanzEnabled\": false\r\n}\r\n", false),
+            ("queue-monitor length enabled\nqueue-monitor length mode: fixed\n", true),
+            ("LANZ is disabled\n", false),
+        ];
+        for (raw, enabled) in cases {
+            assert_eq!(parse(raw).unwrap().lanz_enabled, enabled, "{raw}");
+        }
+        for raw in ["", "% Invalid input", "{\"other\": 1}", "Per-interface: Et1 enabled"] {
+            assert!(parse(raw).is_err(), "{raw}");
+        }
+    }
+}

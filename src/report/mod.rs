@@ -1,0 +1,96 @@
+//! Stage 6 of the pipeline: the report, in the forms people and tools read it.
+//!
+//! [`Report`] is the JSON object of DESIGN §4 (also what the archive keeps); [`text`] renders it
+//! for a terminal, and the exit code follows from its status.
+
+pub mod json;
+pub mod text;
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::Status;
+
+/// One check on one device.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckResult {
+    pub check: String,
+    pub device: String,
+    pub status: Status,
+    pub title: String,
+    pub summary: String,
+    pub expected: String,
+    pub actual: String,
+    pub evidence: String,
+    pub remedy: String,
+    pub duration_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub ok: usize,
+    pub fail: usize,
+    pub error: usize,
+    pub skip: usize,
+}
+
+impl Counts {
+    pub fn of(results: &[CheckResult]) -> Counts {
+        let mut counts = Counts::default();
+        for r in results {
+            match r.status {
+                Status::Ok => counts.ok += 1,
+                Status::Fail => counts.fail += 1,
+                Status::Error => counts.error += 1,
+                Status::Skip => counts.skip += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// The whole run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    pub run_id: String,
+    pub site: String,
+    /// RFC 3339 in the site's time zone.
+    pub started_at: String,
+    pub finished_at: String,
+    pub status: Status,
+    pub counts: Counts,
+    pub results: Vec<CheckResult>,
+}
+
+impl Report {
+    pub fn new(run_id: String, site: String, started_at: String, finished_at: String, results: Vec<CheckResult>) -> Self {
+        let counts = Counts::of(&results);
+        Report { run_id, site, started_at, finished_at, status: overall(&counts), counts, results }
+    }
+
+    /// DESIGN §3: 0 all OK (or SKIP), 1 any FAIL, 2 any ERROR and no FAIL.
+    pub fn exit_code(&self) -> u8 {
+        exit_code(self.status)
+    }
+}
+
+/// FAIL wins over ERROR, ERROR over OK: an ERROR never produces an OK status.
+pub fn overall(counts: &Counts) -> Status {
+    if counts.fail > 0 {
+        Status::Fail
+    } else if counts.error > 0 {
+        Status::Error
+    } else {
+        Status::Ok
+    }
+}
+
+pub fn exit_code(status: Status) -> u8 {
+    match status {
+        Status::Ok | Status::Skip => 0,
+        Status::Fail => 1,
+        Status::Error => 2,
+    }
+}
+
+/// Exit code when nothing ran (usage or configuration error).
+pub const EXIT_CONFIG: u8 = 3;

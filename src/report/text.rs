@@ -1,0 +1,90 @@
+//! The terminal report: what needs attention first (FAIL, ERROR, with details), then one line
+//! per check that is fine. Colour only on a terminal and never with `NO_COLOR`.
+
+use std::fmt::Write;
+
+use owo_colors::OwoColorize;
+
+use super::{CheckResult, Report};
+use crate::check::Status;
+
+/// Whether to colour: a terminal, and `NO_COLOR` unset or empty.
+pub fn use_colour(is_terminal: bool) -> bool {
+    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+pub fn render(report: &Report, colour: bool) -> String {
+    let mut out = String::new();
+    let c = report.counts;
+    let headline = format!(
+        "premarket {} {}: {} OK, {} FAIL, {} ERROR, {} SKIP",
+        report.site,
+        report.status,
+        c.ok,
+        c.fail,
+        c.error,
+        c.skip
+    );
+    let _ = writeln!(out, "{}", paint(&headline, report.status, colour));
+    let _ = writeln!(out, "run {}  {} .. {}", report.run_id, report.started_at, report.finished_at);
+
+    let attention: Vec<&CheckResult> = ordered(report, |s| matches!(s, Status::Fail | Status::Error));
+    for r in &attention {
+        out.push('\n');
+        let _ = writeln!(out, "{} {} {}  {}", paint(r.status.as_str(), r.status, colour), r.device, r.check, r.title);
+        let _ = writeln!(out, "  {}", r.summary);
+        field(&mut out, "expected", &r.expected);
+        field(&mut out, "actual", &r.actual);
+        block(&mut out, "evidence", &r.evidence);
+        block(&mut out, "remedy", &r.remedy);
+    }
+    let fine: Vec<&CheckResult> = ordered(report, |s| matches!(s, Status::Ok | Status::Skip));
+    if !fine.is_empty() {
+        out.push('\n');
+    }
+    for r in fine {
+        let _ = writeln!(
+            out,
+            "{:<5} {} {}  {}",
+            paint(r.status.as_str(), r.status, colour),
+            r.device,
+            r.check,
+            if r.status == Status::Skip { &r.summary } else { &r.title }
+        );
+    }
+    out
+}
+
+fn ordered(report: &Report, keep: impl Fn(Status) -> bool) -> Vec<&CheckResult> {
+    let mut rows: Vec<&CheckResult> = report.results.iter().filter(|r| keep(r.status)).collect();
+    rows.sort_by(|a, b| (a.status, &a.device, &a.check).cmp(&(b.status, &b.device, &b.check)));
+    rows
+}
+
+fn field(out: &mut String, name: &str, value: &str) {
+    if !value.is_empty() {
+        let _ = writeln!(out, "  {name}: {value}");
+    }
+}
+
+fn block(out: &mut String, name: &str, value: &str) {
+    if value.trim().is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "  {name}:");
+    for line in value.lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+}
+
+fn paint(text: &str, status: Status, colour: bool) -> String {
+    if !colour {
+        return text.to_string();
+    }
+    match status {
+        Status::Ok => text.green().to_string(),
+        Status::Fail => text.red().bold().to_string(),
+        Status::Error => text.yellow().bold().to_string(),
+        Status::Skip => text.dimmed().to_string(),
+    }
+}
