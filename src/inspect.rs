@@ -10,11 +10,11 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 
-use crate::check::Verdict;
+use crate::check::{Status, Verdict};
 use crate::collect::{CollectError, Collector, Outputs};
 use crate::config::Config;
 use crate::parse::Facts;
-use crate::plan::{DevicePlan, Plan};
+use crate::plan::{DevicePlan, Plan, PlannedCheck};
 use crate::report::{CheckResult, Report};
 
 /// How a run is bounded.
@@ -70,6 +70,7 @@ async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadli
                 Some(reason) => Verdict::skip(format!("skipped by the baseline: {reason}")),
                 None => check.evaluator.evaluate(&facts, &plan.device.expect),
             };
+            let remedy = remedy(&verdict, check, &plan.device.name);
             CheckResult {
                 check: check.entry.id.clone(),
                 device: plan.device.name.clone(),
@@ -79,11 +80,25 @@ async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadli
                 expected: verdict.expected,
                 actual: verdict.actual,
                 evidence: verdict.evidence,
-                remedy: verdict.remedy.unwrap_or_else(|| check.entry.remedy.clone()),
+                remedy,
                 duration_ms: collected_ms + elapsed_ms(eval_start),
             }
         })
         .collect()
+}
+
+/// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.
+fn remedy(verdict: &Verdict, check: &PlannedCheck, device: &str) -> String {
+    match (verdict.status, &verdict.remedy) {
+        (_, Some(specific)) => specific.clone(),
+        (Status::Fail, None) => check.entry.remedy.clone(),
+        (Status::Error, None) => format!(
+            "premarket could not tell. Fix the cause above (reachability, credentials, saved output), then rerun \
+             `premarket check {} --device {device}`.",
+            check.entry.id
+        ),
+        (Status::Ok | Status::Skip, None) => String::new(),
+    }
 }
 
 /// Parses every collected output once, whatever number of checks read it.

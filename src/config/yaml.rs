@@ -35,8 +35,10 @@ fn yaml_error(path: &Path, error: &serde_saphyr::Error) -> ConfigError {
 }
 
 fn strip_location_prefix(message: &str) -> String {
-    let re = regex::Regex::new(r"^(?:error: )?line \d+ column \d+: ?").expect("static regex");
-    re.replace(message.trim(), "").into_owned()
+    let prefix = regex::Regex::new(r"^(?:error: )?line \d+,? column \d+: ?").expect("static regex");
+    let suffix = regex::Regex::new(r",? at line \d+,? column \d+$").expect("static regex");
+    let message = prefix.replace(message.trim(), "");
+    suffix.replace(&message, "").into_owned()
 }
 
 #[cfg(test)]
@@ -56,7 +58,7 @@ mod tests {
     fn errors_carry_line_and_column() {
         let cases = [
             ("name: a\nport: 22\nportt: 1\n", 3, "unknown field"),
-            ("name: a\nport: x\n", 2, "port"),
+            ("name: a\nport: x\n", 2, "invalid"),
             ("name: a\nname: b\nport: 1\n", 2, "duplicate"),
         ];
         for (text, line, needle) in cases {
@@ -64,6 +66,7 @@ mod tests {
             assert_eq!(err.position.line, line, "{text:?} -> {err}");
             assert!(err.position.column >= 1, "{err}");
             assert!(err.to_string().to_lowercase().contains(needle), "{err}");
+            assert!(!err.message.contains("line"), "location printed twice: {err}");
         }
     }
 }

@@ -68,7 +68,7 @@ fn sections<'a>(changes: &[&'a Change]) -> Vec<Option<&'a str>> {
 fn grouped(changes: &[&Change]) -> String {
     let mut out = String::new();
     for section in sections(changes) {
-        let _ = writeln!(out, "[{}]", section.unwrap_or("top of configuration"));
+        let _ = writeln!(out, "[{}]", section.unwrap_or("global configuration"));
         for c in changes.iter().filter(|c| c.section.as_deref() == section) {
             let _ = writeln!(out, "{}{}", if c.added { "+" } else { "-" }, c.line);
         }

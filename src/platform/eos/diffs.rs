@@ -31,8 +31,8 @@ pub struct Change {
     /// `true` for a line only in running-config, `false` for one only in startup-config.
     pub added: bool,
     pub line: String,
-    /// The top-level line the change sits under (`interface Ethernet1`), or the changed
-    /// top-level line itself; `None` when the hunk gives no context.
+    /// For an indented line, the block it sits in (`interface Ethernet1`); `None` for a
+    /// top-level statement (global configuration) or when the hunk gives no context.
     pub section: Option<String>,
 }
 
@@ -68,7 +68,8 @@ pub fn parse(raw: &str) -> Result<Diffs, ParseError> {
                 }
                 let added = marker == "+";
                 if added { &mut diffs.added } else { &mut diffs.removed }.push(content.clone());
-                current.changes.push(Change { added, line: content, section: section.clone() });
+                let section = if content.starts_with(' ') { section.clone() } else { None };
+                current.changes.push(Change { added, line: content, section });
             }
             " " | "" => {
                 if top_level {
@@ -102,7 +103,7 @@ mod tests {
         assert!(d.hunks[0].cosmetic);
         assert!(!d.hunks[1].cosmetic);
         let sections: Vec<Option<&str>> = d.hunks[1].changes.iter().map(|c| c.section.as_deref()).collect();
-        assert_eq!(sections, vec![Some("interface Ethernet1"), Some("queue-monitor length")]);
+        assert_eq!(sections, vec![Some("interface Ethernet1"), None]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::parse::{ParseError, text};
 
 /// A prompt at the start of a line, optionally followed by an echoed command.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[A-Za-z0-9][A-Za-z0-9._\-@/:]{0,62}(\(s\d\))?(\(config[^)]*\))?[>#]( .*)?$").expect("static regex")
+    Regex::new(r"^[A-Za-z0-9][A-Za-z0-9_.\-@/:]{0,62}(\(s\d\))?(\(config[^)]*\))?[>#].*$").expect("static regex")
 });
 
 /// Whether `line` is a prompt, with or without an echoed command after it.
@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn prompts() {
-        for p in ["sw1>", "sw1#", "sw1# show version", "loc1-core01(s1)#", "sw1(config-if-Et1)#", "ceos-01>show version"] {
+        for p in ["sw1>", "sw1#", "sw1# show version", "loc1-core01(s1)#", "sw1(config-if-Et1)#", "ceos-01>show version", "DC1_LEAF1# show running-config  diffs "] {
             assert!(is_prompt(p), "{p}");
         }
         for p in ["! device: sw1", "Arista vEOS", "   queue-monitor length", "end", "Serial number: X#"] {
