@@ -28,12 +28,20 @@ pub struct Limits {
 
 impl Limits {
     pub fn from_config(config: &Config) -> Self {
-        Limits { deadline: None, concurrency: config.site.ssh.concurrency.max(1) }
+        Limits {
+            deadline: None,
+            concurrency: config.site.ssh.concurrency.max(1),
+        }
     }
 }
 
 /// Runs the plan with `collector` and returns the report.
-pub async fn inspect(config: &Config, plan: &Plan, collector: Arc<dyn Collector>, limits: &Limits) -> Report {
+pub async fn inspect(
+    config: &Config,
+    plan: &Plan,
+    collector: Arc<dyn Collector>,
+    limits: &Limits,
+) -> Report {
     let started = Utc::now();
     let results: Vec<Vec<CheckResult>> = futures::stream::iter(plan.devices.iter())
         .map(|device| inspect_device(device, collector.clone(), limits.deadline))
@@ -51,7 +59,11 @@ pub async fn inspect(config: &Config, plan: &Plan, collector: Arc<dyn Collector>
     )
 }
 
-async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadline: Option<tokio::time::Instant>) -> Vec<CheckResult> {
+async fn inspect_device(
+    plan: &DevicePlan,
+    collector: Arc<dyn Collector>,
+    deadline: Option<tokio::time::Instant>,
+) -> Vec<CheckResult> {
     let start = Instant::now();
     let outputs = match deadline {
         None => collector.collect(plan).await,
@@ -117,10 +129,13 @@ fn elapsed_ms(since: Instant) -> u64 {
 
 /// RFC 3339 with the site's offset, e.g. `2026-11-30T08:15:00.123+08:00`.
 pub fn timestamp(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
-    at.with_timezone(&tz).to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
+    at.with_timezone(&tz)
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
 }
 
 /// Sortable and unique enough for one site: `20261130T081500.123`.
 pub fn run_id(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
-    at.with_timezone(&tz).format("%Y%m%dT%H%M%S%.3f").to_string()
+    at.with_timezone(&tz)
+        .format("%Y%m%dT%H%M%S%.3f")
+        .to_string()
 }

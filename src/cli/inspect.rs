@@ -44,8 +44,19 @@ pub struct CheckArgs {
 }
 
 pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Exit> {
-    let select = SelectArgs { checks: vec![args.id], devices: args.devices, tags: Vec::new() };
-    run(dir, RunArgs { select, offline: args.offline, format: args.format })
+    let select = SelectArgs {
+        checks: vec![args.id],
+        devices: args.devices,
+        tags: Vec::new(),
+    };
+    run(
+        dir,
+        RunArgs {
+            select,
+            offline: args.offline,
+            format: args.format,
+        },
+    )
 }
 
 pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
@@ -53,10 +64,17 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     let plan = Plan::new(&config, &args.select.selection())?;
     let collector: Arc<dyn Collector> = match &args.offline {
         Some(path) => Arc::new(Offline::new(path)),
-        None => return Err(Exit::config("collecting over SSH is not available in this build; use --offline DIR")),
+        None => {
+            return Err(Exit::config(
+                "collecting over SSH is not available in this build; use --offline DIR",
+            ));
+        }
     };
     let limits = Limits::from_config(&config);
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit { code: 2, message: format!("cannot start: {e}") })?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
+        code: 2,
+        message: format!("cannot start: {e}"),
+    })?;
     let report = runtime.block_on(inspect(&config, &plan, collector, &limits));
     print(&report, args.format);
     Ok(report.exit_code())
@@ -65,6 +83,9 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
 fn print(report: &Report, format: Format) {
     match format {
         Format::Json => print!("{}", json::render(report)),
-        Format::Text => print!("{}", text::render(report, text::use_colour(std::io::stdout().is_terminal()))),
+        Format::Text => print!(
+            "{}",
+            text::render(report, text::use_colour(std::io::stdout().is_terminal()))
+        ),
     }
 }

@@ -2,19 +2,34 @@
 
 use std::path::Path;
 
-use super::{Exit, load};
-use crate::plan::{Plan, Selection};
+use super::Exit;
+use crate::config::{Config, ConfigErrors};
+use crate::plan::{Plan, PlanError, Selection};
 
 pub fn run(dir: &Path) -> Result<u8, Exit> {
-    let config = load(dir)?;
-    // Planning everything also finds selected checks whose baseline values are missing.
-    let plan = Plan::new(&config, &Selection::default())?;
+    let (config, mut errors) = Config::load_partial(dir)?;
+    // Planning every check also finds checks whose baseline values are missing.
+    let planned = match Plan::new(&config, &Selection::default()) {
+        Ok(plan) => plan.check_count(),
+        Err(PlanError::Config(ConfigErrors(more))) => {
+            errors.extend(more);
+            0
+        }
+        // With devices already broken, "nothing selected" is only a consequence of those errors.
+        Err(_) if !errors.is_empty() => 0,
+        Err(other) => return Err(other.into()),
+    };
+    if !errors.is_empty() {
+        errors.sort_by(|a, b| {
+            (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))
+        });
+        return Err(ConfigErrors(errors).into());
+    }
     println!(
-        "configuration OK: site {}, {} device(s), {} check(s) in the catalog, {} planned check(s)",
+        "configuration OK: site {}, {} device(s), {} check(s) in the catalog, {planned} planned check(s)",
         config.site.name,
         config.devices.len(),
         config.catalog.len(),
-        plan.check_count()
     );
     Ok(0)
 }

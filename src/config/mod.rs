@@ -48,6 +48,16 @@ pub struct Site {
 impl Config {
     /// Loads `dir/baselines/site.yaml`, the device files it names, and `dir/checks/*.yaml`.
     pub fn load(dir: &Path) -> Result<Config, ConfigErrors> {
+        match Config::load_partial(dir)? {
+            (config, errors) if errors.is_empty() => Ok(config),
+            (_, errors) => Err(ConfigErrors(errors)),
+        }
+    }
+
+    /// Like [`Config::load`], but keeps what did load next to the problems found, so that
+    /// `validate` can go on to plan it and report every problem at once. Errs only when the
+    /// site file itself cannot be read.
+    pub fn load_partial(dir: &Path) -> Result<(Config, Vec<ConfigError>), ConfigErrors> {
         let mut errors = Vec::new();
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
@@ -61,7 +71,10 @@ impl Config {
             if let Some(first) = seen.insert(entry.name.value.clone(), position.clone()) {
                 errors.push(ConfigError::new(
                     position,
-                    format!("device {} is listed twice (first at {first})", entry.name.value),
+                    format!(
+                        "device {} is listed twice (first at {first})",
+                        entry.name.value
+                    ),
                 ));
                 continue;
             }
@@ -69,7 +82,11 @@ impl Config {
             if !path.is_file() {
                 errors.push(ConfigError::new(
                     Position::from_location(&site_path, entry.baseline.defined),
-                    format!("device {}: baseline file {} does not exist", entry.name.value, path.display()),
+                    format!(
+                        "device {}: baseline file {} does not exist",
+                        entry.name.value,
+                        path.display()
+                    ),
                 ));
                 continue;
             }
@@ -81,9 +98,17 @@ impl Config {
 
         let catalog = load_catalog(&dir.join("checks"), &mut errors);
         validate_skips(&devices, &catalog, &mut errors);
-        match (site, errors.is_empty()) {
-            (Some(site), true) => Ok(Config { dir: dir.to_path_buf(), site, devices, catalog }),
-            _ => Err(ConfigErrors(errors)),
+        match site {
+            Some(site) => Ok((
+                Config {
+                    dir: dir.to_path_buf(),
+                    site,
+                    devices,
+                    catalog,
+                },
+                errors,
+            )),
+            None => Err(ConfigErrors(errors)),
         }
     }
 
@@ -92,13 +117,21 @@ impl Config {
     }
 }
 
-fn validate_site(path: &Path, baselines: &Path, file: &site::SiteFile, errors: &mut Vec<ConfigError>) -> Option<Site> {
+fn validate_site(
+    path: &Path,
+    baselines: &Path,
+    file: &site::SiteFile,
+    errors: &mut Vec<ConfigError>,
+) -> Option<Site> {
     let timezone = match file.timezone.value.parse::<chrono_tz::Tz>() {
         Ok(tz) => Some(tz),
         Err(_) => {
             errors.push(ConfigError::new(
                 Position::from_location(path, file.timezone.defined),
-                format!("unknown time zone {:?} (use an IANA name such as Asia/Taipei)", file.timezone.value),
+                format!(
+                    "unknown time zone {:?} (use an IANA name such as Asia/Taipei)",
+                    file.timezone.value
+                ),
             ));
             None
         }
@@ -119,7 +152,10 @@ fn validate_site(path: &Path, baselines: &Path, file: &site::SiteFile, errors: &
     let market_open = time(&file.market_open, "market_open");
     let deadline = time(&file.deadline, "deadline");
     if file.devices.is_empty() {
-        errors.push(ConfigError::new(Position::file_start(path), "the site lists no devices"));
+        errors.push(ConfigError::new(
+            Position::file_start(path),
+            "the site lists no devices",
+        ));
     }
     Some(Site {
         name: file.site.clone(),
@@ -138,7 +174,10 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
             .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
             .collect(),
         Err(e) => {
-            errors.push(ConfigError::new(Position::file_start(dir), format!("cannot read the check catalog: {e}")));
+            errors.push(ConfigError::new(
+                Position::file_start(dir),
+                format!("cannot read the check catalog: {e}"),
+            ));
             return Vec::new();
         }
     };
@@ -157,18 +196,30 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
             let position = Position::from_location(&file, entry.id.defined);
             let id = entry.id.value.clone();
             if let Some(first) = seen.insert(id.clone(), position.clone()) {
-                errors.push(ConfigError::new(position, format!("check id {id} is defined twice (first at {first})")));
+                errors.push(ConfigError::new(
+                    position,
+                    format!("check id {id} is defined twice (first at {first})"),
+                ));
                 continue;
             }
             match registry::find(&id) {
                 None => errors.push(ConfigError::new(
                     position,
-                    format!("unknown check id {id}: no built-in evaluator has that id (known: {})", registry::ids().join(", ")),
+                    format!(
+                        "unknown check id {id}: no built-in evaluator has that id (known: {})",
+                        registry::ids().join(", ")
+                    ),
                 )),
-                Some(evaluator) if evaluator.platform() != entry.platform => errors.push(ConfigError::new(
-                    position,
-                    format!("check {id} is for platform {}, not {}", evaluator.platform(), entry.platform),
-                )),
+                Some(evaluator) if evaluator.platform() != entry.platform => {
+                    errors.push(ConfigError::new(
+                        position,
+                        format!(
+                            "check {id} is for platform {}, not {}",
+                            evaluator.platform(),
+                            entry.platform
+                        ),
+                    ))
+                }
                 Some(_) => entries.push(Entry::from(entry)),
             }
         }

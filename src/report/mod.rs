@@ -62,9 +62,23 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn new(run_id: String, site: String, started_at: String, finished_at: String, results: Vec<CheckResult>) -> Self {
+    pub fn new(
+        run_id: String,
+        site: String,
+        started_at: String,
+        finished_at: String,
+        results: Vec<CheckResult>,
+    ) -> Self {
         let counts = Counts::of(&results);
-        Report { run_id, site, started_at, finished_at, status: overall(&counts), counts, results }
+        Report {
+            run_id,
+            site,
+            started_at,
+            finished_at,
+            status: overall(&counts),
+            counts,
+            results,
+        }
     }
 
     /// DESIGN §3: 0 all OK (or SKIP), 1 any FAIL, 2 any ERROR and no FAIL.

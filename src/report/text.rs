@@ -18,20 +18,27 @@ pub fn render(report: &Report, colour: bool) -> String {
     let c = report.counts;
     let headline = format!(
         "premarket {} {}: {} OK, {} FAIL, {} ERROR, {} SKIP",
-        report.site,
-        report.status,
-        c.ok,
-        c.fail,
-        c.error,
-        c.skip
+        report.site, report.status, c.ok, c.fail, c.error, c.skip
     );
     let _ = writeln!(out, "{}", paint(&headline, report.status, colour));
-    let _ = writeln!(out, "run {}  {} .. {}", report.run_id, report.started_at, report.finished_at);
+    let _ = writeln!(
+        out,
+        "run {}  {} .. {}",
+        report.run_id, report.started_at, report.finished_at
+    );
 
-    let attention: Vec<&CheckResult> = ordered(report, |s| matches!(s, Status::Fail | Status::Error));
+    let attention: Vec<&CheckResult> =
+        ordered(report, |s| matches!(s, Status::Fail | Status::Error));
     for r in &attention {
         out.push('\n');
-        let _ = writeln!(out, "{} {} {}  {}", paint(r.status.as_str(), r.status, colour), r.device, r.check, r.title);
+        let _ = writeln!(
+            out,
+            "{} {} {}  {}",
+            paint(r.status.as_str(), r.status, colour),
+            r.device,
+            r.check,
+            r.title
+        );
         let _ = writeln!(out, "  {}", r.summary);
         field(&mut out, "expected", &r.expected);
         field(&mut out, "actual", &r.actual);
@@ -49,7 +56,11 @@ pub fn render(report: &Report, colour: bool) -> String {
             paint(r.status.as_str(), r.status, colour),
             r.device,
             r.check,
-            if r.status == Status::Skip { &r.summary } else { &r.title }
+            if r.status == Status::Skip {
+                &r.summary
+            } else {
+                &r.title
+            }
         );
     }
     out

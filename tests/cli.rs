@@ -1,0 +1,274 @@
+//! The command line as cron and operators use it: every exit code of DESIGN §3, the report
+//! formats, selection, plan and parse.
+
+mod common;
+
+use assert_cmd::Command;
+
+fn premarket(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("premarket")
+        .expect("binary")
+        .current_dir(common::repo())
+        .env_remove("PREMARKET_DIR")
+        .args(args)
+        .output()
+        .expect("run");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+#[test]
+fn exit_codes() {
+    let missing = tempfile::tempdir().expect("tempdir");
+    let missing = missing.path().to_str().expect("utf-8 path");
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &[
+                "run",
+                "--offline",
+                "tests/fixtures/site/healthy",
+                "--device",
+                "sw1",
+            ],
+            0,
+            "OK: 4 OK, 0 FAIL, 0 ERROR",
+        ),
+        (
+            &[
+                "run",
+                "--offline",
+                "tests/fixtures/site/lanz-incident",
+                "--device",
+                "sw1",
+            ],
+            1,
+            "FAIL",
+        ),
+        (
+            &["run", "--offline", missing, "--device", "sw1"],
+            2,
+            "ERROR: 0 OK, 0 FAIL, 4 ERROR",
+        ),
+        (
+            &[
+                "check",
+                "eos.lanz.persisted",
+                "--offline",
+                "tests/fixtures/site/lanz-incident",
+            ],
+            1,
+            "eos.lanz.persisted",
+        ),
+        (
+            &[
+                "check",
+                "eos.lanz.running",
+                "--offline",
+                "tests/fixtures/site/lanz-incident",
+            ],
+            0,
+            "1 OK",
+        ),
+        (
+            &["run", "--check", "eos.nothing.here", "--offline", missing],
+            3,
+            "Valid ids: eos.version.pinned",
+        ),
+        (
+            &["run", "--device", "sw9", "--offline", missing],
+            3,
+            "no device is named sw9",
+        ),
+        (&["run", "--frobnicate"], 3, "--frobnicate"),
+        (
+            &["run", "--dir", "/nonexistent", "--offline", missing],
+            3,
+            "site.yaml",
+        ),
+        (&["--help"], 0, "Usage"),
+        (&["validate"], 0, "configuration OK"),
+    ];
+    for (args, code, needle) in cases {
+        let (got, stdout, stderr) = premarket(args);
+        assert_eq!(got, *code, "{args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+        assert!(
+            stdout.contains(needle) || stderr.contains(needle),
+            "{args:?}: {needle:?} not in\n{stdout}\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn text_report_puts_failures_first_and_has_no_colour_off_a_terminal() {
+    let (_, stdout, _) = premarket(&[
+        "run",
+        "--offline",
+        "tests/fixtures/site/lanz-incident",
+        "--device",
+        "sw1",
+    ]);
+    let fail = stdout
+        .find("FAIL sw1 eos.lanz.persisted")
+        .expect("FAIL row");
+    let ok = stdout.find("OK    sw1 eos.lanz.running").expect("OK row");
+    assert!(fail < ok, "{stdout}");
+    assert!(
+        stdout.contains("remedy:") && stdout.contains("write memory"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "escape codes in piped output:\n{stdout}"
+    );
+}
+
+#[test]
+fn json_report_has_the_design_keys() {
+    let (code, stdout, _) = premarket(&[
+        "run",
+        "--offline",
+        "tests/fixtures/site/lanz-incident",
+        "--device",
+        "sw1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    for key in [
+        "run_id",
+        "site",
+        "started_at",
+        "finished_at",
+        "status",
+        "counts",
+        "results",
+    ] {
+        assert!(report.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(report["status"], "FAIL");
+    assert_eq!(report["counts"]["fail"], 2);
+    assert!(
+        report["started_at"]
+            .as_str()
+            .expect("string")
+            .ends_with("+08:00"),
+        "site time zone offset"
+    );
+    let result = &report["results"].as_array().expect("results")[0];
+    for key in [
+        "check",
+        "device",
+        "status",
+        "title",
+        "summary",
+        "expected",
+        "actual",
+        "evidence",
+        "remedy",
+        "duration_ms",
+    ] {
+        assert!(result.get(key).is_some(), "result lacks {key}");
+    }
+}
+
+#[test]
+fn plan_sends_each_command_once_in_order() {
+    let (code, stdout, _) = premarket(&["plan", "--device", "sw1"]);
+    assert_eq!(code, 0);
+    // Two checks need the LANZ status; it is sent once.
+    assert_eq!(
+        stdout
+            .matches("show queue-monitor length status | json")
+            .count(),
+        1,
+        "{stdout}"
+    );
+    let version = stdout.find("show version | json").expect("version");
+    let diffs = stdout.find("show running-config diffs").expect("diffs");
+    assert!(version < diffs);
+}
+
+#[test]
+fn list_shows_checks_devices_commands_and_tags() {
+    let (code, stdout, _) = premarket(&["list", "--tag", "lanz"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("eos.lanz.persisted") && stdout.contains("tags: lanz, config"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("eos.version.pinned"),
+        "tag filter ignored:\n{stdout}"
+    );
+}
+
+#[test]
+fn parse_prints_contract_keys_or_fails_with_an_excerpt() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "show version",
+            "eos/show-version/text-old-padded-crlf.txt",
+            &["version", "model", "serial"],
+        ),
+        (
+            "show version | json",
+            "eos/show-version/json-4.31.6M.txt",
+            &["version", "model", "serial"],
+        ),
+        (
+            "show queue-monitor length status",
+            "eos/show-queue-monitor-length-status/text-enabled.txt",
+            &["lanz_enabled"],
+        ),
+        (
+            "show running-config diffs",
+            "eos/show-running-config-diffs/unsaved.txt",
+            &["empty", "added", "removed"],
+        ),
+        (
+            "show startup-config",
+            "eos/show-startup-config/lanz-saved.txt",
+            &["has_queue_monitor_length", "hostname"],
+        ),
+    ];
+    for (command, fixture, keys) in cases {
+        let path = common::fixture(fixture);
+        let (code, stdout, stderr) =
+            premarket(&["parse", "eos", command, path.to_str().expect("path")]);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        let facts: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+        for key in *keys {
+            assert!(facts.get(*key).is_some(), "{command}: no {key} in {stdout}");
+        }
+    }
+    let bad = common::fixture("eos/show-startup-config/not-privileged.txt");
+    let (code, _, stderr) = premarket(&[
+        "parse",
+        "eos",
+        "show startup-config",
+        bad.to_str().expect("path"),
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("privileged mode required") && stderr.contains("excerpt"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn parse_reads_standard_input() {
+    let out = Command::cargo_bin("premarket")
+        .expect("binary")
+        .args(["parse", "eos", "show queue-monitor length status | json"])
+        .write_stdin("{\"lanzEnabled\": false}\n")
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let facts: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(facts["lanz_enabled"], false);
+}

@@ -1,0 +1,60 @@
+//! Shared helpers for whole-flow tests: a copy of the example site in a temp dir that a test
+//! may change, and an offline output directory built from fixtures.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(rel: &str) -> PathBuf {
+    repo().join("tests/fixtures").join(rel)
+}
+
+/// A temporary copy of the example site (`baselines/`, `checks/`).
+pub struct Site {
+    pub dir: tempfile::TempDir,
+}
+
+impl Site {
+    pub fn example() -> Site {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for sub in ["baselines", "checks"] {
+            copy_dir(&repo().join(sub), &dir.path().join(sub));
+        }
+        Site { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let path = self.dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(rel)).expect("read")
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.dir.path().join(rel)).expect("remove");
+    }
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
