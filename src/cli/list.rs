@@ -3,16 +3,24 @@
 use std::path::Path;
 
 use super::{Exit, SelectArgs, load};
+use crate::config::Entry;
 use crate::plan::Plan;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     pub select: SelectArgs,
+    /// Print the whole catalog as a Markdown table (the README's check catalogue).
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     let config = load(dir)?;
+    if args.markdown {
+        print!("{}", markdown(&config.catalog));
+        return Ok(0);
+    }
     let plan = Plan::new(&config, &args.select.selection())?;
     for entry in &config.catalog {
         let on: Vec<_> = plan
@@ -49,4 +57,20 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
         }
     }
     Ok(0)
+}
+
+/// The catalog as a Markdown table: id, what it proves, remedy.
+pub fn markdown(catalog: &[Entry]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut out = String::from("| id | what it proves | remedy when it fails |\n|---|---|---|\n");
+    for e in catalog {
+        let proves = e.proves.as_deref().unwrap_or(&e.title);
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            e.id,
+            cell(proves),
+            cell(&e.remedy)
+        ));
+    }
+    out
 }

@@ -7,6 +7,8 @@ mod parse;
 mod plan;
 mod validate;
 
+pub use list::markdown as list_markdown;
+
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};

@@ -6,13 +6,61 @@ use std::path::PathBuf;
 
 use secrecy::SecretString;
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 /// `{ env: NAME }` or `{ file: /path }`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SecretRef {
     Env(String),
     File(PathBuf),
+}
+
+const INLINE: &str =
+    "a secret is never written in a baseline: use { env: VARIABLE } or { file: /path }";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RefMap {
+    env: Option<String>,
+    file: Option<PathBuf>,
+}
+
+/// Hand-written so that a value written inline by mistake is refused *without* echoing it
+/// (serde's own message would quote the password).
+impl<'de> Deserialize<'de> for SecretRef {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RefVisitor;
+        impl<'de> Visitor<'de> for RefVisitor {
+            type Value = SecretRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("{ env: VARIABLE } or { file: /path }")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SecretRef, A::Error> {
+                let m = RefMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                match (m.env, m.file) {
+                    (Some(env), None) => Ok(SecretRef::Env(env)),
+                    (None, Some(file)) => Ok(SecretRef::File(file)),
+                    _ => Err(de::Error::custom("give exactly one of env: or file:")),
+                }
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<SecretRef, E> {
+                Err(E::custom(INLINE))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<SecretRef, E> {
+                Err(E::custom(INLINE))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<SecretRef, E> {
+                Err(E::custom(INLINE))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<SecretRef, E> {
+                Err(E::custom(INLINE))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<SecretRef, E> {
+                Err(E::custom(INLINE))
+            }
+        }
+        deserializer.deserialize_any(RefVisitor)
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
