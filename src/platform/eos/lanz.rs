@@ -31,15 +31,9 @@ static GLOBAL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn parse(raw: &str) -> Result<LanzStatus, ParseError> {
-    if let Some(doc) = json(raw) {
-        let parsed: Json = serde_json::from_str(doc).map_err(|e| {
-            ParseError::new(
-                format!("queue-monitor status JSON without lanzEnabled: {e}"),
-                raw,
-            )
-        })?;
+    if let Some(parsed) = json::<Json>(raw, "queue-monitor status") {
         return Ok(LanzStatus {
-            lanz_enabled: parsed.lanz_enabled,
+            lanz_enabled: parsed?.lanz_enabled,
         });
     }
     let lines = body(raw);
@@ -72,6 +66,10 @@ mod tests {
                 true,
             ),
             ("LANZ is disabled\n", false),
+            (
+                "{\"jsonrpc\": \"2.0\", \"result\": [{}, {\"lanzEnabled\": true}]}",
+                true,
+            ),
         ];
         for (raw, enabled) in cases {
             assert_eq!(parse(raw).unwrap().lanz_enabled, enabled, "{raw}");

@@ -54,14 +54,38 @@ pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
 }
 
 /// The JSON document inside `raw` (after an echoed prompt line, before a trailing prompt).
-pub fn json(raw: &str) -> Option<&str> {
+fn json_text(raw: &str) -> Option<&str> {
     let start = raw.find('{')?;
     let end = raw.rfind('}')?;
-    (end > start
-        && raw[..start]
-            .lines()
-            .all(|l| l.trim().is_empty() || is_prompt(l)))
-    .then(|| &raw[start..=end])
+    let only_prompts_before = raw[..start]
+        .lines()
+        .all(|l| l.trim().is_empty() || is_prompt(l));
+    (end > start && only_prompts_before).then(|| &raw[start..=end])
+}
+
+/// `None` when `raw` is not JSON (so the caller reads the text form); otherwise the document
+/// as `T`. A full eAPI JSON-RPC response is accepted too: its last `result` entry is the
+/// command's (earlier ones answer `enable`).
+pub fn json<T: serde::de::DeserializeOwned>(
+    raw: &str,
+    what: &str,
+) -> Option<Result<T, ParseError>> {
+    let doc = json_text(raw)?;
+    let parsed = serde_json::from_str::<serde_json::Value>(doc).and_then(|mut value| {
+        let last = value
+            .get_mut("result")
+            .and_then(|r| r.as_array_mut())
+            .and_then(|r| r.pop());
+        if let Some(last) = last {
+            value = last;
+        }
+        serde_json::from_value::<T>(value)
+    });
+    Some(
+        parsed.map_err(|e| {
+            ParseError::new(format!("{what} JSON without the expected keys: {e}"), raw)
+        }),
+    )
 }
 
 #[cfg(test)]

@@ -24,13 +24,8 @@ struct Json {
 }
 
 pub fn parse(raw: &str) -> Result<Version, ParseError> {
-    if let Some(doc) = json(raw) {
-        let parsed: Json = serde_json::from_str(doc).map_err(|e| {
-            ParseError::new(
-                format!("show version JSON without the expected keys: {e}"),
-                raw,
-            )
-        })?;
+    if let Some(parsed) = json::<Json>(raw, "show version") {
+        let parsed = parsed?;
         return finish(parsed.version, parsed.model_name, parsed.serial_number, raw);
     }
     let lines = body(raw);
