@@ -5,8 +5,11 @@ mod common;
 
 use premarket::platform::eos;
 
-/// (sample file, command, expected fact key -> value, or the words of the expected error)
-const SAMPLES: &[(&str, &str, Result<(&str, &str), &str>)] = &[
+/// A fact key and its expected value, or the words of the expected parse error.
+type Expected = Result<(&'static str, &'static str), &'static str>;
+
+/// (sample file, command, what it must give)
+const SAMPLES: &[(&str, &str, Expected)] = &[
     (
         "show-version-json-ceoslab-4.30.0F.txt",
         "show version | json",
