@@ -15,7 +15,8 @@ use crate::collect::{CollectError, Collector, Outputs};
 use crate::config::Config;
 use crate::parse::Facts;
 use crate::plan::{DevicePlan, Plan};
-use crate::report::{CheckResult, Report};
+use crate::report::redact::Redactor;
+use crate::report::{CheckResult, DeviceOutputs, Report};
 
 /// How a run is bounded.
 #[derive(Clone, Debug)]
@@ -35,23 +36,32 @@ impl Limits {
 /// Runs the plan with `collector` and returns the report.
 pub async fn inspect(config: &Config, plan: &Plan, collector: Arc<dyn Collector>, limits: &Limits) -> Report {
     let started = Utc::now();
-    let results: Vec<Vec<CheckResult>> = futures::stream::iter(plan.devices.iter())
-        .map(|device| inspect_device(device, collector.clone(), limits.deadline))
+    let redactor = Redactor::from_config(config);
+    let devices: Vec<(Vec<CheckResult>, DeviceOutputs)> = futures::stream::iter(plan.devices.iter())
+        .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
         .buffered(limits.concurrency.max(1))
         .collect()
         .await;
     let finished = Utc::now();
     let tz = config.site.timezone;
-    Report::new(
+    let (results, raw): (Vec<Vec<CheckResult>>, Vec<DeviceOutputs>) = devices.into_iter().unzip();
+    let mut report = Report::new(
         run_id(started, tz),
         config.site.name.clone(),
         timestamp(started, tz),
         timestamp(finished, tz),
         results.into_iter().flatten().collect(),
-    )
+    );
+    report.raw = raw;
+    report
 }
 
-async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadline: Option<tokio::time::Instant>) -> Vec<CheckResult> {
+async fn inspect_device(
+    plan: &DevicePlan,
+    collector: Arc<dyn Collector>,
+    deadline: Option<tokio::time::Instant>,
+    redactor: &Redactor,
+) -> (Vec<CheckResult>, DeviceOutputs) {
     let start = Instant::now();
     let outputs = match deadline {
         None => collector.collect(plan).await,
@@ -61,8 +71,14 @@ async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadli
         },
     };
     let collected_ms = elapsed_ms(start);
+    let platform = plan.device.platform;
+    let raw = DeviceOutputs {
+        device: plan.device.name.clone(),
+        platform,
+        outputs: outputs.results.iter().map(|(c, r)| (c.clone(), r.as_ref().map(|t| redactor.redact(platform, t)).map_err(Clone::clone))).collect(),
+    };
     let facts = parse(plan, outputs);
-    plan.checks
+    let results = plan.checks
         .iter()
         .map(|check| {
             let eval_start = Instant::now();
@@ -77,13 +93,14 @@ async fn inspect_device(plan: &DevicePlan, collector: Arc<dyn Collector>, deadli
                 title: check.entry.title.clone(),
                 summary: verdict.summary,
                 expected: verdict.expected,
-                actual: verdict.actual,
-                evidence: verdict.evidence,
+                actual: redactor.redact(platform, &verdict.actual),
+                evidence: redactor.redact(platform, &verdict.evidence),
                 remedy: verdict.remedy.unwrap_or_else(|| check.entry.remedy.clone()),
                 duration_ms: collected_ms + elapsed_ms(eval_start),
             }
         })
-        .collect()
+        .collect();
+    (results, raw)
 }
 
 /// Parses every collected output once, whatever number of checks read it.
