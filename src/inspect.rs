@@ -33,6 +33,33 @@ impl Limits {
     }
 }
 
+/// The next `time` of day in the site's time zone: today's if it is still ahead, else
+/// tomorrow's (a run started by cron at 23:00 with a deadline of 08:45 gets the morning's).
+/// A time that does not exist on a DST day falls to the earliest valid instant after it.
+pub fn next_deadline(tz: chrono_tz::Tz, time: chrono::NaiveTime, now: DateTime<Utc>) -> DateTime<chrono_tz::Tz> {
+    let local = now.with_timezone(&tz).date_naive();
+    for day in [local, local + chrono::Days::new(1), local + chrono::Days::new(2)] {
+        let mut naive = day.and_time(time);
+        // Skip a DST gap minute by minute (at most a few hours).
+        for _ in 0..240 {
+            if let Some(at) = naive.and_local_timezone(tz).earliest() {
+                if at.with_timezone(&Utc) > now {
+                    return at;
+                }
+                break;
+            }
+            naive += chrono::Duration::minutes(1);
+        }
+    }
+    now.with_timezone(&tz)
+}
+
+/// The tokio timer instant of a wall-clock time (now when it has passed).
+pub fn instant_at(at: DateTime<chrono_tz::Tz>) -> tokio::time::Instant {
+    let left = (at.with_timezone(&Utc) - Utc::now()).to_std().unwrap_or_default();
+    tokio::time::Instant::now() + left
+}
+
 /// Runs the plan with `collector` and returns the report.
 pub async fn inspect(config: &Config, plan: &Plan, collector: Arc<dyn Collector>, limits: &Limits) -> Report {
     let started = Utc::now();

@@ -60,7 +60,9 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         field(&mut out, "Expected", &r.expected);
         field(&mut out, "Actual", &r.actual);
         pre(&mut out, "Evidence", &r.evidence);
-        pre(&mut out, "Remedy", &r.remedy);
+        if !r.remedy.trim().is_empty() {
+            let _ = write!(out, "<div style=\"margin-top:6px\"><b>Remedy:</b></div><div style=\"white-space:pre-wrap;overflow-wrap:anywhere\">{}</div>", esc(&r.remedy));
+        }
         pre(&mut out, "Rerun after the fix", &digest::rerun(r));
         out.push_str("</div>");
     }
