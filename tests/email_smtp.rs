@@ -95,6 +95,7 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
     assert_eq!(received.len(), 1);
     let mail = parse_mail(&received[0]);
     mail.assert_no_secret();
+    mail.assert_wire_format();
     assert!(!text(&mail.raw).contains(SMTP_PASSWORD));
 
     assert!(mail.subject.starts_with("[premarket] FAIL lab "), "{}", mail.subject);
@@ -194,6 +195,7 @@ fn email_to_file_and_no_email_send_nothing() {
     let out = site.run("version-garbled", &["--email-to-file", eml.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "ERROR and no FAIL: {}", text(&out.stderr));
     let mail = parse_mail(&std::fs::read(&eml).unwrap());
+    mail.assert_wire_format();
     assert!(mail.subject.starts_with("[premarket] ERROR lab "), "an ERROR never reads OK: {}", mail.subject);
     assert!(mail.subject.ends_with("— 1 ERROR"), "{}", mail.subject);
     assert!(mail.text.contains("ERROR eos.version.pinned on sw1"), "{}", mail.text);

@@ -129,6 +129,15 @@ impl Received {
         }
     }
 
+    /// SMTP's limits on the wire: CRLF line ends only, no line over 998 octets.
+    pub fn assert_wire_format(&self) {
+        for (i, line) in self.raw.split(|b| *b == b'\n').enumerate() {
+            assert!(line.len() <= 999, "line {i} is {} octets long", line.len());
+            let last = self.raw.split(|b| *b == b'\n').count() - 1;
+            assert!(i == last || line.ends_with(b"\r"), "line {i} ends with a bare LF: {:?}", text(line));
+        }
+    }
+
     pub fn attachment(&self, name: &str) -> &[u8] {
         self.attachments.iter().find(|(n, _)| n == name).map(|(_, b)| b.as_slice()).unwrap_or_else(|| {
             panic!("no attachment {name}; have {:?}", self.attachments.iter().map(|(n, _)| n).collect::<Vec<_>>())

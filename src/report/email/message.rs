@@ -146,7 +146,15 @@ pub fn compose(report: &Report, ctx: &Context, to: &Addresses, extra: Vec<Attach
     files.extend(extra.into_iter().filter(|a| a.inline_id.is_none()));
     for file in files {
         let ct = ContentType::parse(&file.content_type).map_err(|e| build(&e))?;
-        mixed = mixed.singlepart(lettre::message::Attachment::new(file.name).body(file.body, ct));
+        let is_text = file.content_type.starts_with("text/") || file.content_type.starts_with("application/json");
+        let part = lettre::message::Attachment::new(file.name);
+        // Text goes in as a String so that lettre ends its lines with CRLF: a 7bit part with
+        // bare LFs reads to a relay as one line longer than SMTP's 1000 octets.
+        mixed = mixed.singlepart(match String::from_utf8(file.body) {
+            Ok(text) if is_text => part.body(text, ct),
+            Ok(text) => part.body(text.into_bytes(), ct),
+            Err(e) => part.body(e.into_bytes(), ct),
+        });
     }
     let message = builder.multipart(mixed).map_err(|e| build(&e))?;
     Ok(Composed { subject, envelope: message.envelope().clone(), bytes: message.formatted() })
