@@ -29,16 +29,27 @@ pub struct Limits {
 
 impl Limits {
     pub fn from_config(config: &Config) -> Self {
-        Limits { deadline: None, concurrency: config.site.ssh.concurrency.max(1) }
+        Limits {
+            deadline: None,
+            concurrency: config.site.ssh.concurrency.max(1),
+        }
     }
 }
 
 /// The next `time` of day in the site's time zone: today's if it is still ahead, else
 /// tomorrow's (a run started by cron at 23:00 with a deadline of 08:45 gets the morning's).
 /// A time that does not exist on a DST day falls to the earliest valid instant after it.
-pub fn next_deadline(tz: chrono_tz::Tz, time: chrono::NaiveTime, now: DateTime<Utc>) -> DateTime<chrono_tz::Tz> {
+pub fn next_deadline(
+    tz: chrono_tz::Tz,
+    time: chrono::NaiveTime,
+    now: DateTime<Utc>,
+) -> DateTime<chrono_tz::Tz> {
     let local = now.with_timezone(&tz).date_naive();
-    for day in [local, local + chrono::Days::new(1), local + chrono::Days::new(2)] {
+    for day in [
+        local,
+        local + chrono::Days::new(1),
+        local + chrono::Days::new(2),
+    ] {
         let mut naive = day.and_time(time);
         // Skip a DST gap minute by minute (at most a few hours).
         for _ in 0..240 {
@@ -56,19 +67,27 @@ pub fn next_deadline(tz: chrono_tz::Tz, time: chrono::NaiveTime, now: DateTime<U
 
 /// The tokio timer instant of a wall-clock time (now when it has passed).
 pub fn instant_at(at: DateTime<chrono_tz::Tz>) -> tokio::time::Instant {
-    let left = (at.with_timezone(&Utc) - Utc::now()).to_std().unwrap_or_default();
+    let left = (at.with_timezone(&Utc) - Utc::now())
+        .to_std()
+        .unwrap_or_default();
     tokio::time::Instant::now() + left
 }
 
 /// Runs the plan with `collector` and returns the report.
-pub async fn inspect(config: &Config, plan: &Plan, collector: Arc<dyn Collector>, limits: &Limits) -> Report {
+pub async fn inspect(
+    config: &Config,
+    plan: &Plan,
+    collector: Arc<dyn Collector>,
+    limits: &Limits,
+) -> Report {
     let started = Utc::now();
     let redactor = Redactor::from_config(config);
-    let devices: Vec<(Vec<CheckResult>, DeviceOutputs)> = futures::stream::iter(plan.devices.iter())
-        .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
-        .buffered(limits.concurrency.max(1))
-        .collect()
-        .await;
+    let devices: Vec<(Vec<CheckResult>, DeviceOutputs)> =
+        futures::stream::iter(plan.devices.iter())
+            .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
+            .buffered(limits.concurrency.max(1))
+            .collect()
+            .await;
     let finished = Utc::now();
     let tz = config.site.timezone;
     let (results, raw): (Vec<Vec<CheckResult>>, Vec<DeviceOutputs>) = devices.into_iter().unzip();
@@ -102,10 +121,22 @@ async fn inspect_device(
     let raw = DeviceOutputs {
         device: plan.device.name.clone(),
         platform,
-        outputs: outputs.results.iter().map(|(c, r)| (c.clone(), r.as_ref().map(|t| redactor.redact(platform, t)).map_err(Clone::clone))).collect(),
+        outputs: outputs
+            .results
+            .iter()
+            .map(|(c, r)| {
+                (
+                    c.clone(),
+                    r.as_ref()
+                        .map(|t| redactor.redact(platform, t))
+                        .map_err(Clone::clone),
+                )
+            })
+            .collect(),
     };
     let facts = parse(plan, outputs);
-    let results = plan.checks
+    let results = plan
+        .checks
         .iter()
         .map(|check| {
             let eval_start = Instant::now();
@@ -146,10 +177,13 @@ fn elapsed_ms(since: Instant) -> u64 {
 
 /// RFC 3339 with the site's offset, e.g. `2026-11-30T08:15:00.123+08:00`.
 pub fn timestamp(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
-    at.with_timezone(&tz).to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
+    at.with_timezone(&tz)
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
 }
 
 /// Sortable and unique enough for one site: `20261130T081500.123`.
 pub fn run_id(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
-    at.with_timezone(&tz).format("%Y%m%dT%H%M%S%.3f").to_string()
+    at.with_timezone(&tz)
+        .format("%Y%m%dT%H%M%S%.3f")
+        .to_string()
 }

@@ -62,13 +62,18 @@ controller.stop()
 
 /// aiosmtpd is importable; or, when CI requires it, a failure.
 fn available() -> bool {
-    let ok = Command::new("python3").args(["-c", "import aiosmtpd"]).output().is_ok_and(|o| o.status.success());
+    let ok = Command::new("python3")
+        .args(["-c", "import aiosmtpd"])
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !ok {
         assert!(
             std::env::var("PREMARKET_REQUIRE_AIOSMTPD").as_deref() != Ok("1"),
             "PREMARKET_REQUIRE_AIOSMTPD=1 but python3 cannot import aiosmtpd (pip install aiosmtpd)"
         );
-        eprintln!("SKIP: python3 cannot import aiosmtpd (pip install aiosmtpd); set PREMARKET_REQUIRE_AIOSMTPD=1 to make this a failure");
+        eprintln!(
+            "SKIP: python3 cannot import aiosmtpd (pip install aiosmtpd); set PREMARKET_REQUIRE_AIOSMTPD=1 to make this a failure"
+        );
     }
     ok
 }
@@ -103,25 +108,43 @@ impl Aiosmtpd {
             .spawn()
             .expect("start python3");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
         assert_eq!(line.trim(), "READY", "aiosmtpd did not start");
-        Aiosmtpd { child, port, out, cert, _dir: dir }
+        Aiosmtpd {
+            child,
+            port,
+            out,
+            cert,
+            _dir: dir,
+        }
     }
 
     /// (message, metadata) of each message received so far, in order.
     fn received(&self) -> Vec<(Received, serde_json::Value)> {
-        let mut emls: Vec<PathBuf> = files(&self.out).into_iter().filter(|p| p.extension().is_some_and(|x| x == "eml")).collect();
+        let mut emls: Vec<PathBuf> = files(&self.out)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .collect();
         emls.sort();
         emls.iter()
             .map(|p| {
-                let meta = serde_json::from_str(&std::fs::read_to_string(p.with_extension("json")).unwrap()).unwrap();
+                let meta = serde_json::from_str(
+                    &std::fs::read_to_string(p.with_extension("json")).unwrap(),
+                )
+                .unwrap();
                 (parse_mail(&std::fs::read(p).unwrap()), meta)
             })
             .collect()
     }
 
     fn email_yaml(&self, tls: &str, auth: bool, timeout_s: u64, retry_for_s: u64) -> String {
-        let auth = if auth { "  user: premarket\n  password: { env: PREMARKET_SMTP_PASSWORD }\n" } else { "" };
+        let auth = if auth {
+            "  user: premarket\n  password: { env: PREMARKET_SMTP_PASSWORD }\n"
+        } else {
+            ""
+        };
         format!(
             "email:\n  host: 127.0.0.1\n  port: {}\n  tls: {tls}\n{auth}  ca_file: {}\n  from: premarket@lab.test\n  to: [oncall@lab.test]\n  timeout_s: {timeout_s}\n  retry_for_s: {retry_for_s}\n",
             self.port,
@@ -151,10 +174,29 @@ fn deliver(mode: &str, tls: &str, auth: bool, scenario_name: &str, code: i32) {
     mail.assert_no_secret();
     mail.assert_wire_format();
     assert_eq!(meta["tls"], serde_json::json!(tls != "none"), "{meta}");
-    assert_eq!(meta["auth"], if auth { serde_json::json!("premarket") } else { serde_json::Value::Null }, "{meta}");
+    assert_eq!(
+        meta["auth"],
+        if auth {
+            serde_json::json!("premarket")
+        } else {
+            serde_json::Value::Null
+        },
+        "{meta}"
+    );
     assert_eq!(meta["rcpt"], serde_json::json!(["oncall@lab.test"]));
-    assert!(mail.subject.starts_with(if code == 0 { "[premarket] OK lab " } else { "[premarket] FAIL lab " }), "{}", mail.subject);
-    assert!(!mail.text.is_empty() && mail.html.contains("<html"), "both alternatives");
+    assert!(
+        mail.subject.starts_with(if code == 0 {
+            "[premarket] OK lab "
+        } else {
+            "[premarket] FAIL lab "
+        }),
+        "{}",
+        mail.subject
+    );
+    assert!(
+        !mail.text.is_empty() && mail.html.contains("<html"),
+        "both alternatives"
+    );
     let report: premarket::Report = serde_json::from_slice(mail.attachment("report.json")).unwrap();
     assert_eq!(i32::from(report.exit_code()), code);
 }
@@ -180,7 +222,12 @@ fn aiosmtpd_stalled_in_data_then_refused_then_delivered_from_the_outbox() {
         return;
     }
     let site = Site::new("");
-    let outbox = |site: &Site| files(&site.archive().join("outbox")).into_iter().filter(|p| p.extension().is_some_and(|x| x == "eml")).count();
+    let outbox = |site: &Site| {
+        files(&site.archive().join("outbox"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .count()
+    };
 
     let hang = Aiosmtpd::start("hang");
     site.set_extra(&hang.email_yaml("none", false, 1, 2));
@@ -198,7 +245,10 @@ fn aiosmtpd_stalled_in_data_then_refused_then_delivered_from_the_outbox() {
     let out = site.run("healthy", &[]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("still not delivered"), "the pending one was tried: {stderr}");
+    assert!(
+        stderr.contains("still not delivered"),
+        "the pending one was tried: {stderr}"
+    );
     assert!(stderr.contains("after 2 attempt(s)"), "{stderr}");
     assert_eq!(outbox(&site), 2);
 
@@ -209,8 +259,10 @@ fn aiosmtpd_stalled_in_data_then_refused_then_delivered_from_the_outbox() {
     let received = server.received();
     let subjects: Vec<&str> = received.iter().map(|(m, _)| m.subject.as_str()).collect();
     assert_eq!(subjects.len(), 3, "{subjects:?}");
-    assert!(subjects[0].starts_with("[premarket] OK") && subjects[1].starts_with("[premarket] OK"), "{subjects:?}");
+    assert!(
+        subjects[0].starts_with("[premarket] OK") && subjects[1].starts_with("[premarket] OK"),
+        "{subjects:?}"
+    );
     assert!(subjects[2].starts_with("[premarket] FAIL"), "{subjects:?}");
     assert_eq!(outbox(&site), 0);
 }
-

@@ -2,8 +2,8 @@
 
 use crate::config::Expect;
 use crate::parse::Facts;
-use crate::platform::{Platform, eos, fortigate};
 use crate::plan::Command;
+use crate::platform::{Platform, eos, fortigate};
 
 use super::{Check, Missing, Verdict, eos as eos_checks, fortigate as fortigate_checks};
 
@@ -33,7 +33,10 @@ impl Evaluator {
         match (self, expect) {
             (Evaluator::Eos(c), Expect::Eos(e)) => c.commands(e),
             (Evaluator::Fortigate(c), Expect::Fortigate(e)) => c.commands(e),
-            _ => Err(Missing(format!("a {} baseline (the device is another platform)", self.platform()))),
+            _ => Err(Missing(format!(
+                "a {} baseline (the device is another platform)",
+                self.platform()
+            ))),
         }
     }
 
@@ -41,7 +44,12 @@ impl Evaluator {
         let verdict = match (self, expect) {
             (Evaluator::Eos(c), Expect::Eos(e)) => c.evaluate(facts, e),
             (Evaluator::Fortigate(c), Expect::Fortigate(e)) => c.evaluate(facts, e),
-            _ => return Verdict::error(format!("{} cannot judge a device of another platform", self.id())),
+            _ => {
+                return Verdict::error(format!(
+                    "{} cannot judge a device of another platform",
+                    self.id()
+                ));
+            }
         };
         verdict.unwrap_or_else(Verdict::from)
     }
@@ -49,8 +57,15 @@ impl Evaluator {
 
 /// All built-in checks.
 pub fn all() -> Vec<Evaluator> {
-    let mut all: Vec<Evaluator> = eos_checks::CHECKS.iter().map(|c| Evaluator::Eos(*c)).collect();
-    all.extend(fortigate_checks::CHECKS.iter().map(|c| Evaluator::Fortigate(*c)));
+    let mut all: Vec<Evaluator> = eos_checks::CHECKS
+        .iter()
+        .map(|c| Evaluator::Eos(*c))
+        .collect();
+    all.extend(
+        fortigate_checks::CHECKS
+            .iter()
+            .map(|c| Evaluator::Fortigate(*c)),
+    );
     all
 }
 

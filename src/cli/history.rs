@@ -27,20 +27,42 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     for p in problems {
         eprintln!("premarket: skipped an unreadable archived run: {p}");
     }
-    let pattern = args.check.as_deref().map(|p| glob::Pattern::new(p).map_err(|e| Exit::config(format!("--check {p:?}: {e}")))).transpose()?;
+    let pattern = args
+        .check
+        .as_deref()
+        .map(|p| glob::Pattern::new(p).map_err(|e| Exit::config(format!("--check {p:?}: {e}"))))
+        .transpose()?;
     let wanted = |id: &str| pattern.as_ref().is_none_or(|p| p.matches(id));
-    let reports: Vec<_> = reports.into_iter().filter(|r| r.results.iter().any(|x| wanted(&x.check))).collect();
+    let reports: Vec<_> = reports
+        .into_iter()
+        .filter(|r| r.results.iter().any(|x| wanted(&x.check)))
+        .collect();
     if reports.is_empty() {
-        println!("No archived run{} in {}.", if args.check.is_some() { " with that check" } else { "" }, archive.root().display());
+        println!(
+            "No archived run{} in {}.",
+            if args.check.is_some() {
+                " with that check"
+            } else {
+                ""
+            },
+            archive.root().display()
+        );
         return Ok(0);
     }
     let window = &reports[reports.len().saturating_sub(args.last.max(1))..];
     let tz = config.site.timezone;
     let when = |at: &str| {
-        DateTime::parse_from_rfc3339(at).map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string()).unwrap_or_else(|_| at.to_string())
+        DateTime::parse_from_rfc3339(at)
+            .map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string())
+            .unwrap_or_else(|_| at.to_string())
     };
     let mut out = String::new();
-    let _ = writeln!(out, "Runs, newest first ({} of {}):", window.len(), reports.len());
+    let _ = writeln!(
+        out,
+        "Runs, newest first ({} of {}):",
+        window.len(),
+        reports.len()
+    );
     for r in window.iter().rev() {
         let c = r.counts;
         let _ = writeln!(
@@ -60,7 +82,14 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     for ((check, device), steps) in history::timeline(window, wanted) {
         let _ = writeln!(out, "  {check} on {device}");
         for step in steps {
-            let _ = writeln!(out, "    {}  {:<5} {}  ({})", when(&step.at), step.status.as_str(), step.label, step.run_id);
+            let _ = writeln!(
+                out,
+                "    {}  {:<5} {}  ({})",
+                when(&step.at),
+                step.status.as_str(),
+                step.label,
+                step.run_id
+            );
         }
     }
     print!("{out}");

@@ -90,10 +90,21 @@ pub struct CheckArgs {
 }
 
 pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Exit> {
-    let select = SelectArgs { checks: vec![args.id], devices: args.devices, tags: Vec::new() };
+    let select = SelectArgs {
+        checks: vec![args.id],
+        devices: args.devices,
+        tags: Vec::new(),
+    };
     run(
         dir,
-        RunArgs { select, offline: args.offline, format: args.format, last_failed: false, deadline: args.deadline, email: args.email },
+        RunArgs {
+            select,
+            offline: args.offline,
+            format: args.format,
+            last_failed: false,
+            deadline: args.deadline,
+            email: args.email,
+        },
     )
 }
 
@@ -101,19 +112,30 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     let config = load(dir)?;
     let mut plan = Plan::new(&config, &args.select.selection())?;
     if args.last_failed {
-        let Some(pairs) = last_failed(&config)? else { return Ok(0) };
+        let Some(pairs) = last_failed(&config)? else {
+            return Ok(0);
+        };
         plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
         if plan.devices.is_empty() {
-            eprintln!("premarket: none of the failed checks matches the selection; nothing to rerun");
+            eprintln!(
+                "premarket: none of the failed checks matches the selection; nothing to rerun"
+            );
             return Ok(0);
         }
     }
     let collector: Arc<dyn Collector> = match &args.offline {
         Some(path) => Arc::new(Offline::new(path)),
-        None => return Err(Exit::config("collecting over SSH is not available in this build; use --offline DIR")),
+        None => {
+            return Err(Exit::config(
+                "collecting over SSH is not available in this build; use --offline DIR",
+            ));
+        }
     };
     // A full run holds the archive's run lock; reruns of selected checks run alongside.
-    let full = args.select.checks.is_empty() && args.select.devices.is_empty() && args.select.tags.is_empty() && !args.last_failed;
+    let full = args.select.checks.is_empty()
+        && args.select.devices.is_empty()
+        && args.select.tags.is_empty()
+        && !args.last_failed;
     let _lock = match full {
         true => Some(lock(&config)?),
         false => None,
@@ -121,9 +143,21 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     let deadline = deadline(&config, args.deadline);
     let email = args.email.mode();
     let mut limits = Limits::from_config(&config);
-    limits.deadline = deadline.map(|d| d.instant.checked_sub(email_reserve(&config, &email)).unwrap_or(d.instant));
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit { code: 2, message: format!("cannot start: {e}") })?;
-    let options = Options { email, deadline, extra_attachments: Vec::new(), prune: full };
+    limits.deadline = deadline.map(|d| {
+        d.instant
+            .checked_sub(email_reserve(&config, &email))
+            .unwrap_or(d.instant)
+    });
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
+        code: 2,
+        message: format!("cannot start: {e}"),
+    })?;
+    let options = Options {
+        email,
+        deadline,
+        extra_attachments: Vec::new(),
+        prune: full,
+    };
     let (report, published) = runtime.block_on(async {
         let mut report = inspect(&config, &plan, collector, &limits).await;
         report.partial = !full;
@@ -139,7 +173,10 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     }
     let code = published.exit_code(&report);
     if code != report.exit_code() {
-        eprintln!("premarket: the checks were {}, but the exit code is {code} because of the problem above", report.status);
+        eprintln!(
+            "premarket: the checks were {}, but the exit code is {code} because of the problem above",
+            report.status
+        );
     }
     Ok(code)
 }
@@ -155,25 +192,42 @@ fn last_failed(config: &Config) -> Result<Option<Vec<(String, String)>>, Exit> {
         )));
     };
     if pairs.is_empty() {
-        eprintln!("premarket: nothing failed in the latest run ({run}) or the reruns since; nothing to rerun");
+        eprintln!(
+            "premarket: nothing failed in the latest run ({run}) or the reruns since; nothing to rerun"
+        );
         return Ok(None);
     }
     let list: Vec<String> = pairs.iter().map(|(c, d)| format!("{c} on {d}")).collect();
-    eprintln!("premarket: rerunning what failed as of run {run}: {}", list.join(", "));
+    eprintln!(
+        "premarket: rerunning what failed as of run {run}: {}",
+        list.join(", ")
+    );
     Ok(Some(pairs))
 }
 
 fn lock(config: &Config) -> Result<RunLock, Exit> {
     let now = chrono::Utc::now().with_timezone(&config.site.timezone);
-    let holder = format!("pid {}, full run started {}", std::process::id(), now.format("%Y-%m-%d %H:%M:%S %Z"));
-    RunLock::acquire(&config.site.archive.dir, config.site.archive.lock_wait, &holder).map_err(|e| Exit::config(e.to_string()))
+    let holder = format!(
+        "pid {}, full run started {}",
+        std::process::id(),
+        now.format("%Y-%m-%d %H:%M:%S %Z")
+    );
+    RunLock::acquire(
+        &config.site.archive.dir,
+        config.site.archive.lock_wait,
+        &holder,
+    )
+    .map_err(|e| Exit::config(e.to_string()))
 }
 
 /// `--deadline`, else the site's; the next such time of day in the site's time zone.
 fn deadline(config: &Config, flag: Option<NaiveTime>) -> Option<Deadline> {
     let time = flag.or(config.site.deadline)?;
     let at = next_deadline(config.site.timezone, time, chrono::Utc::now());
-    Some(Deadline { at, instant: instant_at(at) })
+    Some(Deadline {
+        at,
+        instant: instant_at(at),
+    })
 }
 
 /// Time kept free before the deadline for delivering the email.
@@ -187,6 +241,9 @@ fn email_reserve(config: &Config, mode: &EmailMode) -> std::time::Duration {
 fn print(report: &Report, format: Format) {
     match format {
         Format::Json => print!("{}", json::render(report)),
-        Format::Text => print!("{}", text::render(report, text::use_colour(std::io::stdout().is_terminal()))),
+        Format::Text => print!(
+            "{}",
+            text::render(report, text::use_colour(std::io::stdout().is_terminal()))
+        ),
     }
 }

@@ -16,7 +16,11 @@ use crate::config::{Config, ConfigErrors};
 use crate::report::EXIT_CONFIG;
 
 #[derive(Debug, Parser)]
-#[command(name = "premarket", version, about = "Pre-market inspection of the trading network")]
+#[command(
+    name = "premarket",
+    version,
+    about = "Pre-market inspection of the trading network"
+)]
 pub struct Cli {
     /// Configuration directory holding baselines/ and checks/.
     #[arg(long, global = true, env = "PREMARKET_DIR", default_value = ".")]
@@ -52,7 +56,10 @@ pub struct Exit {
 
 impl Exit {
     pub fn config(message: impl Into<String>) -> Self {
-        Exit { code: EXIT_CONFIG, message: message.into() }
+        Exit {
+            code: EXIT_CONFIG,
+            message: message.into(),
+        }
     }
 }
 
@@ -101,6 +108,10 @@ pub struct SelectArgs {
 
 impl SelectArgs {
     pub fn selection(&self) -> crate::plan::Selection {
-        crate::plan::Selection { checks: self.checks.clone(), devices: self.devices.clone(), tags: self.tags.clone() }
+        crate::plan::Selection {
+            checks: self.checks.clone(),
+            devices: self.devices.clone(),
+            tags: self.tags.clone(),
+        }
     }
 }

@@ -19,10 +19,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<u8, Exit> {
     let raw = match &args.file {
-        Some(path) => std::fs::read(path).map_err(|e| Exit::config(format!("cannot read {}: {e}", path.display())))?,
+        Some(path) => std::fs::read(path)
+            .map_err(|e| Exit::config(format!("cannot read {}: {e}", path.display())))?,
         None => {
             let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(|e| Exit::config(format!("cannot read stdin: {e}")))?;
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| Exit::config(format!("cannot read stdin: {e}")))?;
             buf
         }
     };
@@ -30,7 +33,12 @@ pub fn run(args: Args) -> Result<u8, Exit> {
     let parsed = match args.platform {
         Platform::Eos => eos::parse_text(&args.command, &raw),
         Platform::Fortigate => fortigate::parse_text(&args.command, &raw),
-        Platform::Probe => return Err(Exit { code: 2, message: "probe output is analysed with `premarket probe analyze`".into() }),
+        Platform::Probe => {
+            return Err(Exit {
+                code: 2,
+                message: "probe output is analysed with `premarket probe analyze`".into(),
+            });
+        }
     };
     match parsed {
         Ok(fact) => {
@@ -38,6 +46,9 @@ pub fn run(args: Args) -> Result<u8, Exit> {
             println!("{json}");
             Ok(0)
         }
-        Err(e) => Err(Exit { code: 2, message: format!("cannot parse: {}\n--- excerpt ---\n{}", e.reason, e.excerpt) }),
+        Err(e) => Err(Exit {
+            code: 2,
+            message: format!("cannot parse: {}\n--- excerpt ---\n{}", e.reason, e.excerpt),
+        }),
     }
 }

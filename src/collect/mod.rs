@@ -49,7 +49,12 @@ pub struct Outputs {
 impl Outputs {
     /// Every command failed for the same reason (e.g. the device is unreachable).
     pub fn all_failed(commands: &[Command], error: CollectError) -> Self {
-        Outputs { results: commands.iter().map(|c| (c.clone(), Err(error.clone()))).collect() }
+        Outputs {
+            results: commands
+                .iter()
+                .map(|c| (c.clone(), Err(error.clone())))
+                .collect(),
+        }
     }
 }
 

@@ -19,11 +19,18 @@ impl Offline {
         let path = self.dir.join(device).join(command.file_name());
         let shown = path.display().to_string();
         match std::fs::read(&path) {
-            Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Err(CollectError::FileEmpty { path: shown }),
+            Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => {
+                Err(CollectError::FileEmpty { path: shown })
+            }
             // Device text is not always UTF-8 (banners, hostnames); keep what can be read.
             Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(CollectError::FileMissing { path: shown }),
-            Err(e) => Err(CollectError::FileUnreadable { path: shown, reason: e.to_string() }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(CollectError::FileMissing { path: shown })
+            }
+            Err(e) => Err(CollectError::FileUnreadable {
+                path: shown,
+                reason: e.to_string(),
+            }),
         }
     }
 }
@@ -31,8 +38,11 @@ impl Offline {
 impl Collector for Offline {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
-            let results =
-                plan.commands.iter().map(|c| (c.clone(), self.read(&plan.device.name, c))).collect();
+            let results = plan
+                .commands
+                .iter()
+                .map(|c| (c.clone(), self.read(&plan.device.name, c)))
+                .collect();
             Outputs { results }
         })
     }

@@ -17,11 +17,20 @@ pub struct Archive {
 impl Archive {
     /// The settings when `site.yaml` has no `archive:` section.
     pub fn default_in(config_dir: &Path) -> Self {
-        Archive { dir: config_dir.join("archive"), retention_days: 30, lock_wait: Duration::from_secs(120) }
+        Archive {
+            dir: config_dir.join("archive"),
+            retention_days: 30,
+            lock_wait: Duration::from_secs(120),
+        }
     }
 }
 
-pub(super) fn validate(path: &Path, config_dir: &Path, file: Option<&ArchiveFile>, errors: &mut Vec<ConfigError>) -> Archive {
+pub(super) fn validate(
+    path: &Path,
+    config_dir: &Path,
+    file: Option<&ArchiveFile>,
+    errors: &mut Vec<ConfigError>,
+) -> Archive {
     let mut archive = Archive::default_in(config_dir);
     let Some(file) = file else { return archive };
     if let Some(dir) = &file.dir {

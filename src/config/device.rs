@@ -108,12 +108,24 @@ pub fn load(name: &str, path: &Path) -> Result<Device, ConfigError> {
             ));
         }
     };
-    Ok(Device { name: name.to_string(), platform, file: path.to_path_buf(), ssh, expect, expect_position, skip })
+    Ok(Device {
+        name: name.to_string(),
+        platform,
+        file: path.to_path_buf(),
+        ssh,
+        expect,
+        expect_position,
+        skip,
+    })
 }
 
 type Typed = (Connection, Expect, Position, BTreeMap<String, String>);
 
-fn typed<E: DeserializeOwned>(path: &Path, text: &str, wrap: fn(E) -> Expect) -> Result<Typed, ConfigError> {
+fn typed<E: DeserializeOwned>(
+    path: &Path,
+    text: &str,
+    wrap: fn(E) -> Expect,
+) -> Result<Typed, ConfigError> {
     let file: DeviceFile<E> = yaml::parse(path, text)?;
     let position = Position::from_location(path, file.expect.defined);
     Ok((file.ssh, wrap(file.expect.value), position, file.skip))

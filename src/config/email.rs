@@ -12,8 +12,8 @@ use serde_saphyr::Spanned;
 
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
-pub use super::site::TlsMode;
 use super::site::EmailFile;
+pub use super::site::TlsMode;
 
 /// The SMTP relay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,24 +42,36 @@ pub struct Email {
     pub retry_for: Duration,
 }
 
-pub(super) fn validate(path: &Path, baselines: &Path, file: &EmailFile, errors: &mut Vec<ConfigError>) -> Option<Email> {
+pub(super) fn validate(
+    path: &Path,
+    baselines: &Path,
+    file: &EmailFile,
+    errors: &mut Vec<ConfigError>,
+) -> Option<Email> {
     let before = errors.len();
     let mut mailbox = |field: &Spanned<String>, what: &str| match field.value.parse::<Mailbox>() {
         Ok(m) => Some(m),
         Err(e) => {
             errors.push(ConfigError::new(
                 Position::from_location(path, field.defined),
-                format!("email.{what}: {:?} is not an email address ({e})", field.value),
+                format!(
+                    "email.{what}: {:?} is not an email address ({e})",
+                    field.value
+                ),
             ));
             None
         }
     };
     let from = mailbox(&file.from, "from");
     let to: Vec<Option<Mailbox>> = file.to.iter().map(|m| mailbox(m, "to")).collect();
-    let fail_to: Vec<Option<Mailbox>> = file.fail_to.iter().map(|m| mailbox(m, "fail_to")).collect();
+    let fail_to: Vec<Option<Mailbox>> =
+        file.fail_to.iter().map(|m| mailbox(m, "fail_to")).collect();
     let at = |s: &Spanned<String>| Position::from_location(path, s.defined);
     if file.to.is_empty() {
-        errors.push(ConfigError::new(at(&file.from), "email.to lists no recipient"));
+        errors.push(ConfigError::new(
+            at(&file.from),
+            "email.to lists no recipient",
+        ));
     }
     let auth = match (&file.user, &file.password) {
         (Some(user), Some(password)) => Some((user.value.clone(), password.clone())),
@@ -69,7 +81,10 @@ pub(super) fn validate(path: &Path, baselines: &Path, file: &EmailFile, errors: 
             None
         }
         (None, Some(_)) => {
-            errors.push(ConfigError::new(at(&file.host), "email.password is set but email.user is not"));
+            errors.push(ConfigError::new(
+                at(&file.host),
+                "email.password is set but email.user is not",
+            ));
             None
         }
     };

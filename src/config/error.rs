@@ -13,7 +13,11 @@ pub struct Position {
 
 impl Position {
     pub fn new(file: &Path, line: u64, column: u64) -> Self {
-        Position { file: file.to_path_buf(), line, column }
+        Position {
+            file: file.to_path_buf(),
+            line,
+            column,
+        }
     }
 
     /// The start of a file, for problems that belong to the file as a whole (e.g. it is missing).
@@ -42,7 +46,10 @@ pub struct ConfigError {
 
 impl ConfigError {
     pub fn new(position: Position, message: impl Into<String>) -> Self {
-        ConfigError { position, message: message.into() }
+        ConfigError {
+            position,
+            message: message.into(),
+        }
     }
 }
 

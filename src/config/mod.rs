@@ -61,8 +61,12 @@ impl Config {
         let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(ConfigErrors::from)?;
         let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
         let site = site.map(|mut site| {
-            site.email = site_file.email.as_ref().and_then(|e| email::validate(&site_path, &baselines, e, &mut errors));
-            site.archive = archive::validate(&site_path, dir, site_file.archive.as_ref(), &mut errors);
+            site.email = site_file
+                .email
+                .as_ref()
+                .and_then(|e| email::validate(&site_path, &baselines, e, &mut errors));
+            site.archive =
+                archive::validate(&site_path, dir, site_file.archive.as_ref(), &mut errors);
             site
         });
 
@@ -73,7 +77,10 @@ impl Config {
             if let Some(first) = seen.insert(entry.name.value.clone(), position.clone()) {
                 errors.push(ConfigError::new(
                     position,
-                    format!("device {} is listed twice (first at {first})", entry.name.value),
+                    format!(
+                        "device {} is listed twice (first at {first})",
+                        entry.name.value
+                    ),
                 ));
                 continue;
             }
@@ -81,7 +88,11 @@ impl Config {
             if !path.is_file() {
                 errors.push(ConfigError::new(
                     Position::from_location(&site_path, entry.baseline.defined),
-                    format!("device {}: baseline file {} does not exist", entry.name.value, path.display()),
+                    format!(
+                        "device {}: baseline file {} does not exist",
+                        entry.name.value,
+                        path.display()
+                    ),
                 ));
                 continue;
             }
@@ -94,7 +105,12 @@ impl Config {
         let catalog = load_catalog(&dir.join("checks"), &mut errors);
         validate_skips(&devices, &catalog, &mut errors);
         match (site, errors.is_empty()) {
-            (Some(site), true) => Ok(Config { dir: dir.to_path_buf(), site, devices, catalog }),
+            (Some(site), true) => Ok(Config {
+                dir: dir.to_path_buf(),
+                site,
+                devices,
+                catalog,
+            }),
             _ => Err(ConfigErrors(errors)),
         }
     }
@@ -104,13 +120,21 @@ impl Config {
     }
 }
 
-fn validate_site(path: &Path, baselines: &Path, file: &site::SiteFile, errors: &mut Vec<ConfigError>) -> Option<Site> {
+fn validate_site(
+    path: &Path,
+    baselines: &Path,
+    file: &site::SiteFile,
+    errors: &mut Vec<ConfigError>,
+) -> Option<Site> {
     let timezone = match file.timezone.value.parse::<chrono_tz::Tz>() {
         Ok(tz) => Some(tz),
         Err(_) => {
             errors.push(ConfigError::new(
                 Position::from_location(path, file.timezone.defined),
-                format!("unknown time zone {:?} (use an IANA name such as Asia/Taipei)", file.timezone.value),
+                format!(
+                    "unknown time zone {:?} (use an IANA name such as Asia/Taipei)",
+                    file.timezone.value
+                ),
             ));
             None
         }
@@ -131,7 +155,10 @@ fn validate_site(path: &Path, baselines: &Path, file: &site::SiteFile, errors: &
     let market_open = time(&file.market_open, "market_open");
     let deadline = time(&file.deadline, "deadline");
     if file.devices.is_empty() {
-        errors.push(ConfigError::new(Position::file_start(path), "the site lists no devices"));
+        errors.push(ConfigError::new(
+            Position::file_start(path),
+            "the site lists no devices",
+        ));
     }
     Some(Site {
         name: file.site.clone(),
@@ -152,7 +179,10 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
             .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
             .collect(),
         Err(e) => {
-            errors.push(ConfigError::new(Position::file_start(dir), format!("cannot read the check catalog: {e}")));
+            errors.push(ConfigError::new(
+                Position::file_start(dir),
+                format!("cannot read the check catalog: {e}"),
+            ));
             return Vec::new();
         }
     };
@@ -171,18 +201,30 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
             let position = Position::from_location(&file, entry.id.defined);
             let id = entry.id.value.clone();
             if let Some(first) = seen.insert(id.clone(), position.clone()) {
-                errors.push(ConfigError::new(position, format!("check id {id} is defined twice (first at {first})")));
+                errors.push(ConfigError::new(
+                    position,
+                    format!("check id {id} is defined twice (first at {first})"),
+                ));
                 continue;
             }
             match registry::find(&id) {
                 None => errors.push(ConfigError::new(
                     position,
-                    format!("unknown check id {id}: no built-in evaluator has that id (known: {})", registry::ids().join(", ")),
+                    format!(
+                        "unknown check id {id}: no built-in evaluator has that id (known: {})",
+                        registry::ids().join(", ")
+                    ),
                 )),
-                Some(evaluator) if evaluator.platform() != entry.platform => errors.push(ConfigError::new(
-                    position,
-                    format!("check {id} is for platform {}, not {}", evaluator.platform(), entry.platform),
-                )),
+                Some(evaluator) if evaluator.platform() != entry.platform => {
+                    errors.push(ConfigError::new(
+                        position,
+                        format!(
+                            "check {id} is for platform {}, not {}",
+                            evaluator.platform(),
+                            entry.platform
+                        ),
+                    ))
+                }
                 Some(_) => entries.push(Entry::from(entry)),
             }
         }

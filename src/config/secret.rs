@@ -20,7 +20,10 @@ pub enum SecretError {
     #[error("environment variable {0} is not set (it should hold the secret)")]
     EnvMissing(String),
     #[error("cannot read secret file {path}: {source}")]
-    File { path: PathBuf, source: std::io::Error },
+    File {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl SecretRef {
@@ -32,7 +35,10 @@ impl SecretRef {
                 .map_err(|_| SecretError::EnvMissing(name.clone())),
             SecretRef::File(path) => std::fs::read_to_string(path)
                 .map(|s| SecretString::from(s.trim_end_matches(['\r', '\n']).to_string()))
-                .map_err(|source| SecretError::File { path: path.clone(), source }),
+                .map_err(|source| SecretError::File {
+                    path: path.clone(),
+                    source,
+                }),
         }
     }
 }

@@ -54,7 +54,12 @@ pub struct SshDefaults {
 
 impl Default for SshDefaults {
     fn default() -> Self {
-        SshDefaults { known_hosts: None, connect_timeout_s: 10, command_timeout_s: 60, concurrency: 16 }
+        SshDefaults {
+            known_hosts: None,
+            connect_timeout_s: 10,
+            command_timeout_s: 60,
+            concurrency: 16,
+        }
     }
 }
 

@@ -13,7 +13,10 @@ use super::error::{ConfigError, Position};
 /// Reads and deserializes `path`; any problem becomes a `file:line:column` error.
 pub fn read<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        ConfigError::new(Position::file_start(path), format!("cannot read the file: {e}"))
+        ConfigError::new(
+            Position::file_start(path),
+            format!("cannot read the file: {e}"),
+        )
     })?;
     parse(path, &text)
 }

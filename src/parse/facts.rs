@@ -10,7 +10,10 @@ use crate::plan::Command;
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum FactError {
     #[error("`{command}` was not collected: {error}")]
-    NotCollected { command: String, error: CollectError },
+    NotCollected {
+        command: String,
+        error: CollectError,
+    },
     #[error("`{command}` returned output premarket cannot read: {error}")]
     Unparsable { command: String, error: ParseError },
     #[error("`{command}` was parsed as another kind of fact (a bug in premarket)")]
@@ -42,16 +45,29 @@ pub struct Facts {
 
 impl Facts {
     /// Records a collected output and its parse (the parse stage calls this once per command).
-    pub fn insert(&mut self, command: Command, raw: Result<String, CollectError>, parse: impl FnOnce(&Command, &str) -> Result<Box<dyn Fact>, ParseError>) {
+    pub fn insert(
+        &mut self,
+        command: Command,
+        raw: Result<String, CollectError>,
+        parse: impl FnOnce(&Command, &str) -> Result<Box<dyn Fact>, ParseError>,
+    ) {
         let entry = match raw {
             Ok(raw) => {
-                let parsed = parse(&command, &raw)
-                    .map_err(|error| FactError::Unparsable { command: command.to_string(), error });
-                Entry { raw: Some(raw), parsed }
+                let parsed = parse(&command, &raw).map_err(|error| FactError::Unparsable {
+                    command: command.to_string(),
+                    error,
+                });
+                Entry {
+                    raw: Some(raw),
+                    parsed,
+                }
             }
             Err(error) => Entry {
                 raw: None,
-                parsed: Err(FactError::NotCollected { command: command.to_string(), error }),
+                parsed: Err(FactError::NotCollected {
+                    command: command.to_string(),
+                    error,
+                }),
             },
         };
         self.entries.insert(command, entry);
@@ -62,11 +78,15 @@ impl Facts {
         let entry = self
             .entries
             .get(command)
-            .ok_or_else(|| FactError::NotPlanned { command: command.to_string() })?;
+            .ok_or_else(|| FactError::NotPlanned {
+                command: command.to_string(),
+            })?;
         let fact = entry.parsed.as_ref().map_err(Clone::clone)?;
         fact.as_any()
             .downcast_ref::<T>()
-            .ok_or_else(|| FactError::WrongType { command: command.to_string() })
+            .ok_or_else(|| FactError::WrongType {
+                command: command.to_string(),
+            })
     }
 
     /// The raw output of `command`, as collected (for evidence excerpts).

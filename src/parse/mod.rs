@@ -21,7 +21,8 @@ pub trait Fact: Any + Send + Sync + fmt::Debug {
 
 impl<T: serde::Serialize + Any + Send + Sync + fmt::Debug> Fact for T {
     fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_else(|e| serde_json::Value::String(format!("unserializable: {e}")))
+        serde_json::to_value(self)
+            .unwrap_or_else(|e| serde_json::Value::String(format!("unserializable: {e}")))
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -39,15 +40,24 @@ pub struct ParseError {
 impl ParseError {
     /// An error whose excerpt is the start of `raw` (the first lines usually tell what came back).
     pub fn new(reason: impl Into<String>, raw: &str) -> Self {
-        ParseError { reason: reason.into(), excerpt: text::excerpt(raw, 8) }
+        ParseError {
+            reason: reason.into(),
+            excerpt: text::excerpt(raw, 8),
+        }
     }
 
     /// An error with an excerpt around a given (0-based) line of `raw`.
     pub fn at_line(reason: impl Into<String>, raw: &str, line: usize) -> Self {
-        ParseError { reason: reason.into(), excerpt: text::excerpt_around(raw, line, 3) }
+        ParseError {
+            reason: reason.into(),
+            excerpt: text::excerpt_around(raw, line, 3),
+        }
     }
 
     pub fn unsupported(command: &str) -> Self {
-        ParseError { reason: format!("no parser for command {command:?}"), excerpt: String::new() }
+        ParseError {
+            reason: format!("no parser for command {command:?}"),
+            excerpt: String::new(),
+        }
     }
 }

@@ -3,7 +3,8 @@
 
 /// Lines of `raw` with `\r` and trailing white space removed.
 pub fn lines(raw: &str) -> impl Iterator<Item = &str> {
-    raw.split('\n').map(|l| l.trim_end_matches(['\r', ' ', '\t']))
+    raw.split('\n')
+        .map(|l| l.trim_end_matches(['\r', ' ', '\t']))
 }
 
 /// `raw` with CRLF turned into LF and trailing spaces removed from every line.
@@ -24,10 +25,17 @@ pub fn normalize(raw: &str) -> String {
 
 /// The first `max` non-empty lines of `raw`, for an error's evidence.
 pub fn excerpt(raw: &str, max: usize) -> String {
-    let mut lines: Vec<&str> = lines(raw).filter(|l| !l.trim().is_empty()).take(max + 1).collect();
+    let mut lines: Vec<&str> = lines(raw)
+        .filter(|l| !l.trim().is_empty())
+        .take(max + 1)
+        .collect();
     let more = lines.len() > max;
     lines.truncate(max);
-    let mut out = lines.iter().map(|l| clip(l, 160)).collect::<Vec<_>>().join("\n");
+    let mut out = lines
+        .iter()
+        .map(|l| clip(l, 160))
+        .collect::<Vec<_>>()
+        .join("\n");
     if more {
         out.push_str("\n...");
     }

@@ -19,16 +19,25 @@ const MAX_FILE_NAME: usize = 200;
 
 impl Command {
     pub fn new(text: impl Into<String>) -> Self {
-        Command { context: Vec::new(), text: text.into() }
+        Command {
+            context: Vec::new(),
+            text: text.into(),
+        }
     }
 
     pub fn in_context(context: Vec<String>, text: impl Into<String>) -> Self {
-        Command { context, text: text.into() }
+        Command {
+            context,
+            text: text.into(),
+        }
     }
 
     /// Every line sent for this command: the context, then the command itself.
     pub fn lines(&self) -> impl Iterator<Item = &str> {
-        self.context.iter().map(String::as_str).chain(std::iter::once(self.text.as_str()))
+        self.context
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(self.text.as_str()))
     }
 
     /// The saved-output file name (offline layout `DIR/<device>/<file>`).
@@ -50,7 +59,11 @@ impl Command {
         }
         let slug = slug.trim_matches('-');
         let stem = if slug.len() > MAX_FILE_NAME {
-            format!("{}-{:016x}", &slug[..MAX_FILE_NAME - 17], fnv1a(slug.as_bytes()))
+            format!(
+                "{}-{:016x}",
+                &slug[..MAX_FILE_NAME - 17],
+                fnv1a(slug.as_bytes())
+            )
         } else {
             slug.to_string()
         };
@@ -59,7 +72,9 @@ impl Command {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl fmt::Display for Command {
@@ -80,9 +95,15 @@ mod tests {
         let cases = [
             (Command::new("show version | json"), "show-version-json.txt"),
             (Command::new("get system status"), "get-system-status.txt"),
-            (Command::new("  Show Running-Config  diffs "), "show-running-config-diffs.txt"),
             (
-                Command::in_context(vec!["diagnose sys session filter dport 5000".into()], "diagnose sys session list"),
+                Command::new("  Show Running-Config  diffs "),
+                "show-running-config-diffs.txt",
+            ),
+            (
+                Command::in_context(
+                    vec!["diagnose sys session filter dport 5000".into()],
+                    "diagnose sys session list",
+                ),
                 "diagnose-sys-session-filter-dport-5000-diagnose-sys-session-list.txt",
             ),
         ];

@@ -68,8 +68,14 @@ impl Plan {
                 continue;
             }
             let mut checks = Vec::new();
-            for entry in config.catalog.iter().filter(|e| e.platform == device.platform && selection.wants(e)) {
-                let Some(evaluator) = registry::find(&entry.id) else { continue };
+            for entry in config
+                .catalog
+                .iter()
+                .filter(|e| e.platform == device.platform && selection.wants(e))
+            {
+                let Some(evaluator) = registry::find(&entry.id) else {
+                    continue;
+                };
                 let skip = device.skip.get(&entry.id).cloned();
                 let commands = match (&skip, evaluator.commands(&device.expect)) {
                     (Some(_), _) => Vec::new(),
@@ -86,7 +92,12 @@ impl Plan {
                         continue;
                     }
                 };
-                checks.push(PlannedCheck { entry: entry.clone(), evaluator, commands, skip });
+                checks.push(PlannedCheck {
+                    entry: entry.clone(),
+                    evaluator,
+                    commands,
+                    skip,
+                });
             }
             if checks.is_empty() {
                 continue;
@@ -97,13 +108,19 @@ impl Plan {
                     commands.push(command.clone());
                 }
             }
-            devices.push(DevicePlan { device: Arc::new(device.clone()), checks, commands });
+            devices.push(DevicePlan {
+                device: Arc::new(device.clone()),
+                checks,
+                commands,
+            });
         }
         if !errors.is_empty() {
             return Err(ConfigErrors(errors).into());
         }
         if devices.is_empty() {
-            return Err(PlanError::NothingSelected { valid: config.catalog.iter().map(|e| e.id.clone()).collect() });
+            return Err(PlanError::NothingSelected {
+                valid: config.catalog.iter().map(|e| e.id.clone()).collect(),
+            });
         }
         Ok(Plan { devices })
     }
@@ -112,7 +129,9 @@ impl Plan {
     /// exact pairs), recomputing each device's commands; devices left with none are dropped.
     pub fn retain(&mut self, keep: impl Fn(&str, &str) -> bool) {
         for device in &mut self.devices {
-            device.checks.retain(|c| keep(&device.device.name, &c.entry.id));
+            device
+                .checks
+                .retain(|c| keep(&device.device.name, &c.entry.id));
             let mut commands: Vec<Command> = Vec::new();
             for command in device.checks.iter().flat_map(|c| &c.commands) {
                 if !commands.contains(command) {

@@ -21,9 +21,15 @@ const TMP_PREFIX: &str = ".tmp-";
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
     #[error("cannot write the run archive at {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot read the run archive at {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// The archive directory of a site.
@@ -53,7 +59,11 @@ impl Archive {
             move |source| ArchiveError::Write { path, source }
         };
         fs::create_dir_all(&self.root).map_err(werr(&self.root))?;
-        let tmp = self.root.join(format!("{TMP_PREFIX}{}-{}", report.run_id, std::process::id()));
+        let tmp = self.root.join(format!(
+            "{TMP_PREFIX}{}-{}",
+            report.run_id,
+            std::process::id()
+        ));
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(werr(&tmp))?;
         }
@@ -63,7 +73,10 @@ impl Archive {
             for (command, output) in &device.outputs {
                 let (name, text) = match output {
                     Ok(text) => (command.file_name(), text.clone()),
-                    Err(e) => (format!("{}.error", command.file_name()), format!("{command}: {e}\n")),
+                    Err(e) => (
+                        format!("{}.error", command.file_name()),
+                        format!("{command}: {e}\n"),
+                    ),
                 };
                 write_synced(&dir.join(name), text.as_bytes())?;
             }
@@ -83,8 +96,18 @@ impl Archive {
                     sync_dir(&self.root);
                     return Ok(target);
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty || e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(ArchiveError::Write { path: target, source: e }),
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::DirectoryNotEmpty
+                        || e.kind() == std::io::ErrorKind::AlreadyExists =>
+                {
+                    continue;
+                }
+                Err(e) => {
+                    return Err(ArchiveError::Write {
+                        path: target,
+                        source: e,
+                    });
+                }
             }
         }
         Err(ArchiveError::Write {
@@ -98,8 +121,15 @@ impl Archive {
     pub fn reports(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
         let entries = match fs::read_dir(&self.root) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
-            Err(source) => return Err(ArchiveError::Read { path: self.root.clone(), source }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Vec::new(), Vec::new()));
+            }
+            Err(source) => {
+                return Err(ArchiveError::Read {
+                    path: self.root.clone(),
+                    source,
+                });
+            }
         };
         let mut reports = Vec::new();
         let mut problems = Vec::new();
@@ -137,7 +167,12 @@ impl Archive {
         let entries = match fs::read_dir(&self.root) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(ArchiveError::Read { path: self.root.clone(), source }),
+            Err(source) => {
+                return Err(ArchiveError::Read {
+                    path: self.root.clone(),
+                    source,
+                });
+            }
         };
         let now = SystemTime::now();
         let keep = Duration::from_secs(u64::from(days) * 86_400);
@@ -145,14 +180,28 @@ impl Archive {
         for entry in entries.filter_map(Result::ok) {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_tmp = name.starts_with(TMP_PREFIX);
-            if name == OUTBOX || (name.starts_with('.') && !is_tmp) || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            if name == OUTBOX
+                || (name.starts_with('.') && !is_tmp)
+                || !entry.file_type().is_ok_and(|t| t.is_dir())
+            {
                 continue;
             }
-            let age = entry.metadata().and_then(|m| m.modified()).ok().and_then(|m| now.duration_since(m).ok());
-            let limit = if is_tmp { Duration::from_secs(86_400) } else { keep };
+            let age = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|m| now.duration_since(m).ok());
+            let limit = if is_tmp {
+                Duration::from_secs(86_400)
+            } else {
+                keep
+            };
             if age.is_some_and(|a| a > limit) {
                 let path = entry.path();
-                fs::remove_dir_all(&path).map_err(|source| ArchiveError::Write { path: path.clone(), source })?;
+                fs::remove_dir_all(&path).map_err(|source| ArchiveError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
                 removed.push(path);
             }
         }
@@ -162,7 +211,10 @@ impl Archive {
 
 /// Writes `bytes` to `path` and flushes it to disk before the rename makes it visible.
 pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
-    let werr = |source| ArchiveError::Write { path: path.to_path_buf(), source };
+    let werr = |source| ArchiveError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut file = File::create(path).map_err(werr)?;
     file.write_all(bytes).map_err(werr)?;
     file.sync_all().map_err(werr)
@@ -170,10 +222,16 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
 
 /// Writes `path` atomically: a temporary sibling, then a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = path.with_file_name(format!("{TMP_PREFIX}{name}-{}", std::process::id()));
     write_synced(&tmp, bytes)?;
-    fs::rename(&tmp, path).map_err(|source| ArchiveError::Write { path: path.to_path_buf(), source })?;
+    fs::rename(&tmp, path).map_err(|source| ArchiveError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if let Some(parent) = path.parent() {
         sync_dir(parent);
     }
@@ -189,8 +247,21 @@ fn sync_dir(dir: &Path) {
 
 /// A device name as one path component.
 fn file_safe(name: &str) -> String {
-    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
-    if safe.is_empty() || safe.starts_with('.') { format!("_{safe}") } else { safe }
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() || safe.starts_with('.') {
+        format!("_{safe}")
+    } else {
+        safe
+    }
 }
 
 #[cfg(test)]
@@ -205,13 +276,22 @@ mod tests {
     fn a_run_is_written_whole_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::new(dir.path().join("a"));
-        let mut report = Report::new("20261130T081500.000".into(), "lab".into(), "2026-11-30T08:15:00.000+08:00".into(), "2026-11-30T08:15:01.000+08:00".into(), Vec::new());
+        let mut report = Report::new(
+            "20261130T081500.000".into(),
+            "lab".into(),
+            "2026-11-30T08:15:00.000+08:00".into(),
+            "2026-11-30T08:15:01.000+08:00".into(),
+            Vec::new(),
+        );
         report.raw = vec![DeviceOutputs {
             device: "sw1".into(),
             platform: Platform::Eos,
             outputs: vec![
                 (Command::new("show version | json"), Ok("{}".into())),
-                (Command::new("show startup-config"), Err(CollectError::Deadline)),
+                (
+                    Command::new("show startup-config"),
+                    Err(CollectError::Deadline),
+                ),
             ],
         }];
         let first = archive.write(&mut report.clone()).unwrap();
@@ -224,7 +304,13 @@ mod tests {
         let (reports, problems) = archive.reports().unwrap();
         assert_eq!(reports.len(), 2);
         assert!(problems.is_empty());
-        assert!(fs::read_dir(archive.root()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with(".tmp")));
+        assert!(
+            fs::read_dir(archive.root()).unwrap().all(|e| !e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".tmp"))
+        );
         assert!(archive.prune(1).unwrap().is_empty());
     }
 }

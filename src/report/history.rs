@@ -93,7 +93,10 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
             }
             match start {
                 Some(r) => (Some(r.started_at.clone()), Some(r.run_id.clone())),
-                None if include_current => (Some(current.started_at.clone()), Some(current.run_id.clone())),
+                None if include_current => (
+                    Some(current.started_at.clone()),
+                    Some(current.run_id.clone()),
+                ),
                 None => (None, None),
             }
         };
@@ -105,7 +108,11 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
             since: since.0,
             since_run_id: since.1,
         };
-        match (before.map(is_failing), is_failing(result.status), result.status) {
+        match (
+            before.map(is_failing),
+            is_failing(result.status),
+            result.status,
+        ) {
             (Some(true), true, _) => changes.still_failing.push(transition(streak(true))),
             (Some(true), false, Status::Ok) => changes.fixed.push(transition(streak(false))),
             (Some(false) | None, true, _) => changes.newly_failing.push(transition((None, None))),
@@ -120,7 +127,12 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
 fn statuses<'a>(reports: &'a [Report], pair: &Pair) -> Vec<(&'a Report, Status)> {
     reports
         .iter()
-        .filter_map(|r| r.results.iter().find(|x| x.check == pair.0 && x.device == pair.1).map(|x| (r, x.status)))
+        .filter_map(|r| {
+            r.results
+                .iter()
+                .find(|x| x.check == pair.0 && x.device == pair.1)
+                .map(|x| (r, x.status))
+        })
         .collect()
 }
 
@@ -136,7 +148,11 @@ pub fn last_failed(reports: &[Report]) -> Option<(String, Vec<Pair>)> {
             state.insert((r.check.clone(), r.device.clone()), r.status);
         }
     }
-    let failing = state.into_iter().filter(|(_, s)| is_failing(*s)).map(|(p, _)| p).collect();
+    let failing = state
+        .into_iter()
+        .filter(|(_, s)| is_failing(*s))
+        .map(|(p, _)| p)
+        .collect();
     Some((base_run, failing))
 }
 
@@ -173,7 +189,12 @@ pub fn timeline(reports: &[Report], keep: impl Fn(&str) -> bool) -> BTreeMap<Pai
                 (Some(true), true, _) => "still failing",
                 _ => "changed",
             };
-            steps.push(Step { run_id: report.run_id.clone(), at: report.started_at.clone(), status, label });
+            steps.push(Step {
+                run_id: report.run_id.clone(),
+                at: report.started_at.clone(),
+                status,
+                label,
+            });
             last = Some(status);
         }
         out.insert(pair, steps);
@@ -220,7 +241,7 @@ mod tests {
         let r3 = report("r3", 8, true, &[("b", Ok)]);
         assert_eq!(changes(&[], &r1), None);
 
-        let c = changes(&[r1.clone()], &r2).unwrap();
+        let c = changes(std::slice::from_ref(&r1), &r2).unwrap();
         assert_eq!(ids(&c.newly_failing), ["a"]);
         assert_eq!(ids(&c.still_failing), ["b"]);
         assert_eq!(c.still_failing[0].since_run_id.as_deref(), Some("r1"));
@@ -234,9 +255,22 @@ mod tests {
         assert_eq!(c.previous_run_id.as_deref(), Some("r2"));
 
         let all = [r1, r2, r3];
-        assert_eq!(last_failed(&all), Some(("r2".into(), vec![("a".into(), "sw1".into())])));
+        assert_eq!(
+            last_failed(&all),
+            Some(("r2".into(), vec![("a".into(), "sw1".into())]))
+        );
         let t = timeline(&all, |c| c == "b");
-        let steps: Vec<_> = t[&("b".into(), "sw1".into())].iter().map(|s| (s.run_id.as_str(), s.label)).collect();
-        assert_eq!(steps, [("r1", "first run"), ("r2", "still failing"), ("r3", "fixed")]);
+        let steps: Vec<_> = t[&("b".into(), "sw1".into())]
+            .iter()
+            .map(|s| (s.run_id.as_str(), s.label))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                ("r1", "first run"),
+                ("r2", "still failing"),
+                ("r3", "fixed")
+            ]
+        );
     }
 }

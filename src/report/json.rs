@@ -3,7 +3,8 @@
 use super::Report;
 
 pub fn render(report: &Report) -> String {
-    let mut out = serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut out =
+        serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     out.push('\n');
     out
 }

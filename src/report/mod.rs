@@ -94,7 +94,13 @@ pub struct DeviceOutputs {
 }
 
 impl Report {
-    pub fn new(run_id: String, site: String, started_at: String, finished_at: String, results: Vec<CheckResult>) -> Self {
+    pub fn new(
+        run_id: String,
+        site: String,
+        started_at: String,
+        finished_at: String,
+        results: Vec<CheckResult>,
+    ) -> Self {
         let counts = Counts::of(&results);
         Report {
             run_id,

@@ -78,10 +78,13 @@ pub async fn publish(config: &Config, report: &mut Report, options: Options) -> 
         Ok((earlier, problems)) => {
             report.changes = history::changes(&earlier, report);
             for p in problems {
-                out.notes.push(format!("skipped an unreadable archived run: {p}"));
+                out.notes
+                    .push(format!("skipped an unreadable archived run: {p}"));
             }
         }
-        Err(e) => out.problem(format!("{e}; the report cannot say what changed since the previous run")),
+        Err(e) => out.problem(format!(
+            "{e}; the report cannot say what changed since the previous run"
+        )),
     }
     match archive.write(report) {
         Ok(path) => out.archived = Some(path),
@@ -89,31 +92,57 @@ pub async fn publish(config: &Config, report: &mut Report, options: Options) -> 
     }
     if options.prune {
         match archive.prune(config.site.archive.retention_days) {
-            Ok(removed) if !removed.is_empty() => out.notes.push(format!("removed {} run(s) older than {} days from the archive", removed.len(), config.site.archive.retention_days)),
+            Ok(removed) if !removed.is_empty() => out.notes.push(format!(
+                "removed {} run(s) older than {} days from the archive",
+                removed.len(),
+                config.site.archive.retention_days
+            )),
             Ok(_) => {}
             Err(e) => out.notes.push(format!("archive retention: {e}")),
         }
     }
     let ctx = Context::new(config.site.timezone, options.deadline.map(|d| d.at));
     let redactor = Redactor::from_config(config);
-    let addresses = config.site.email.as_ref().map(Addresses::of).unwrap_or_else(Addresses::placeholder);
-    let composed = || email::compose(report, &ctx, &addresses, options.extra_attachments.clone(), &redactor);
+    let addresses = config
+        .site
+        .email
+        .as_ref()
+        .map(Addresses::of)
+        .unwrap_or_else(Addresses::placeholder);
+    let composed = || {
+        email::compose(
+            report,
+            &ctx,
+            &addresses,
+            options.extra_attachments.clone(),
+            &redactor,
+        )
+    };
     match &options.email {
         EmailMode::Off => {}
         EmailMode::ToFile(path) => match composed().and_then(|m| {
-            super::archive::write_atomic(path, &m.bytes).map_err(|e| email::EmailError::Build(e.to_string()))
+            super::archive::write_atomic(path, &m.bytes)
+                .map_err(|e| email::EmailError::Build(e.to_string()))
         }) {
-            Ok(()) => out.notes.push(format!("email written to {}", path.display())),
+            Ok(()) => out
+                .notes
+                .push(format!("email written to {}", path.display())),
             Err(e) => out.problem(format!("{e}")),
         },
         EmailMode::Send => match &config.site.email {
-            None => out.notes.push("no email: section in site.yaml, so no email was sent".into()),
-            Some(settings) if !settings.enabled => out.notes.push("email is disabled in site.yaml (enabled: false); not sent".into()),
+            None => out
+                .notes
+                .push("no email: section in site.yaml, so no email was sent".into()),
+            Some(settings) if !settings.enabled => out
+                .notes
+                .push("email is disabled in site.yaml (enabled: false); not sent".into()),
             Some(settings) => {
                 let until = send_until(options.deadline, settings.timeout, settings.retry_for);
                 match composed() {
                     Err(e) => out.problem(format!("{e}")),
-                    Ok(message) => send(&archive, settings, report, &message, until, &mut out).await,
+                    Ok(message) => {
+                        send(&archive, settings, report, &message, until, &mut out).await
+                    }
                 }
             }
         },
@@ -121,7 +150,14 @@ pub async fn publish(config: &Config, report: &mut Report, options: Options) -> 
     out
 }
 
-async fn send(archive: &Archive, settings: &crate::config::Email, report: &Report, message: &email::Composed, until: Instant, out: &mut Published) {
+async fn send(
+    archive: &Archive,
+    settings: &crate::config::Email,
+    report: &Report,
+    message: &email::Composed,
+    until: Instant,
+    out: &mut Published,
+) {
     let keep = |reason: String, attempts: u32, out: &mut Published| {
         match outbox::keep(&archive.outbox(), &report.run_id, message, &reason, attempts) {
             Ok(path) => out.problem(format!("the email was not delivered: {reason}. It is kept in {} and will be sent first by the next run", path.display())),
@@ -134,15 +170,32 @@ async fn send(archive: &Archive, settings: &crate::config::Email, report: &Repor
     };
     let flushed = outbox::flush(&archive.outbox(), &sender, until).await;
     for sent in &flushed.sent {
-        out.notes.push(format!("sent the pending email {} first", sent.display()));
+        out.notes
+            .push(format!("sent the pending email {} first", sent.display()));
     }
     for (kept, why) in &flushed.kept {
-        out.notes.push(format!("the pending email {} is still not delivered: {why}", kept.display()));
+        out.notes.push(format!(
+            "the pending email {} is still not delivered: {why}",
+            kept.display()
+        ));
     }
     let delivery = sender.send(&message.envelope, &message.bytes, until).await;
     match delivery.error {
-        None => out.notes.push(format!("email sent via {} ({} attempt(s))", sender.describe(), delivery.attempts)),
-        Some(e) => keep(format!("{} after {} attempt(s) via {}", e, delivery.attempts, sender.describe()), delivery.attempts, out),
+        None => out.notes.push(format!(
+            "email sent via {} ({} attempt(s))",
+            sender.describe(),
+            delivery.attempts
+        )),
+        Some(e) => keep(
+            format!(
+                "{} after {} attempt(s) via {}",
+                e,
+                delivery.attempts,
+                sender.describe()
+            ),
+            delivery.attempts,
+            out,
+        ),
     }
 }
 

@@ -32,7 +32,12 @@ impl Redactor {
             refs.extend(&device.ssh.key_passphrase);
             refs.extend(&device.ssh.enable_secret);
         }
-        if let Some((_, password)) = config.site.email.as_ref().and_then(|e| e.relay.auth.as_ref()) {
+        if let Some((_, password)) = config
+            .site
+            .email
+            .as_ref()
+            .and_then(|e| e.relay.auth.as_ref())
+        {
             refs.push(password);
         }
         let mut redactor = Redactor::default();

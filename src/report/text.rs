@@ -18,20 +18,27 @@ pub fn render(report: &Report, colour: bool) -> String {
     let c = report.counts;
     let headline = format!(
         "premarket {} {}: {} OK, {} FAIL, {} ERROR, {} SKIP",
-        report.site,
-        report.status,
-        c.ok,
-        c.fail,
-        c.error,
-        c.skip
+        report.site, report.status, c.ok, c.fail, c.error, c.skip
     );
     let _ = writeln!(out, "{}", paint(&headline, report.status, colour));
-    let _ = writeln!(out, "run {}  {} .. {}", report.run_id, report.started_at, report.finished_at);
+    let _ = writeln!(
+        out,
+        "run {}  {} .. {}",
+        report.run_id, report.started_at, report.finished_at
+    );
 
-    let attention: Vec<&CheckResult> = ordered(report, |s| matches!(s, Status::Fail | Status::Error));
+    let attention: Vec<&CheckResult> =
+        ordered(report, |s| matches!(s, Status::Fail | Status::Error));
     for r in &attention {
         out.push('\n');
-        let _ = writeln!(out, "{} {} {}  {}", paint(r.status.as_str(), r.status, colour), r.device, r.check, r.title);
+        let _ = writeln!(
+            out,
+            "{} {} {}  {}",
+            paint(r.status.as_str(), r.status, colour),
+            r.device,
+            r.check,
+            r.title
+        );
         let _ = writeln!(out, "  {}", r.summary);
         field(&mut out, "expected", &r.expected);
         field(&mut out, "actual", &r.actual);
@@ -50,7 +57,11 @@ pub fn render(report: &Report, colour: bool) -> String {
             paint(r.status.as_str(), r.status, colour),
             r.device,
             r.check,
-            if r.status == Status::Skip { &r.summary } else { &r.title }
+            if r.status == Status::Skip {
+                &r.summary
+            } else {
+                &r.title
+            }
         );
     }
     out
@@ -58,18 +69,50 @@ pub fn render(report: &Report, colour: bool) -> String {
 
 /// What changed since the previous run of these checks (see [`super::history`]).
 fn changes(out: &mut String, report: &Report) {
-    let Some(changes) = report.changes.as_ref().filter(|c| !c.is_empty()) else { return };
+    let Some(changes) = report.changes.as_ref().filter(|c| !c.is_empty()) else {
+        return;
+    };
     let _ = writeln!(out, "\nsince the previous run:");
-    let was = |t: &super::history::Transition| t.from.map(|s| format!("was {s}")).unwrap_or_else(|| "first run".into());
-    let since = |t: &super::history::Transition| t.since.as_deref().map(|s| format!(", failing since {s}")).unwrap_or_default();
+    let was = |t: &super::history::Transition| {
+        t.from
+            .map(|s| format!("was {s}"))
+            .unwrap_or_else(|| "first run".into())
+    };
+    let since = |t: &super::history::Transition| {
+        t.since
+            .as_deref()
+            .map(|s| format!(", failing since {s}"))
+            .unwrap_or_default()
+    };
     for t in &changes.newly_failing {
-        let _ = writeln!(out, "  newly failing: {} {} on {} ({})", t.to, t.check, t.device, was(t));
+        let _ = writeln!(
+            out,
+            "  newly failing: {} {} on {} ({})",
+            t.to,
+            t.check,
+            t.device,
+            was(t)
+        );
     }
     for t in &changes.fixed {
-        let _ = writeln!(out, "  fixed: {} on {} ({}{})", t.check, t.device, was(t), since(t));
+        let _ = writeln!(
+            out,
+            "  fixed: {} on {} ({}{})",
+            t.check,
+            t.device,
+            was(t),
+            since(t)
+        );
     }
     for t in &changes.still_failing {
-        let _ = writeln!(out, "  still failing: {} {} on {}{}", t.to, t.check, t.device, since(t));
+        let _ = writeln!(
+            out,
+            "  still failing: {} {} on {}{}",
+            t.to,
+            t.check,
+            t.device,
+            since(t)
+        );
     }
 }
 

@@ -35,7 +35,8 @@ impl Site {
             std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
             for entry in std::fs::read_dir(src.join(sub)).expect("read fixture site") {
                 let entry = entry.expect("entry");
-                std::fs::copy(entry.path(), dir.path().join(sub).join(entry.file_name())).expect("copy");
+                std::fs::copy(entry.path(), dir.path().join(sub).join(entry.file_name()))
+                    .expect("copy");
             }
         }
         let site = Site { dir };
@@ -45,8 +46,14 @@ impl Site {
 
     /// Replaces what is appended to site.yaml.
     pub fn set_extra(&self, extra: &str) {
-        let base = std::fs::read_to_string(repo().join("tests/fixtures/email/site/baselines/site.yaml")).expect("site.yaml");
-        std::fs::write(self.path().join("baselines/site.yaml"), format!("{base}{extra}")).expect("write site.yaml");
+        let base =
+            std::fs::read_to_string(repo().join("tests/fixtures/email/site/baselines/site.yaml"))
+                .expect("site.yaml");
+        std::fs::write(
+            self.path().join("baselines/site.yaml"),
+            format!("{base}{extra}"),
+        )
+        .expect("write site.yaml");
     }
 
     pub fn path(&self) -> &Path {
@@ -61,7 +68,9 @@ impl Site {
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("premarket").expect("binary");
         cmd.arg("--dir").arg(self.path()).args(args);
-        cmd.env("PREMARKET_SW1_PASSWORD", SW1_PASSWORD).env("PREMARKET_SMTP_PASSWORD", SMTP_PASSWORD).env("NO_COLOR", "1");
+        cmd.env("PREMARKET_SW1_PASSWORD", SW1_PASSWORD)
+            .env("PREMARKET_SMTP_PASSWORD", SMTP_PASSWORD)
+            .env("NO_COLOR", "1");
         cmd
     }
 
@@ -81,7 +90,9 @@ pub fn text(bytes: &[u8]) -> String {
 /// Every file under `dir`, recursively.
 pub fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -109,11 +120,22 @@ pub fn parse_mail(raw: &[u8]) -> Received {
     let message = MessageParser::default().parse(raw).expect("a MIME message");
     Received {
         subject: message.subject().unwrap_or_default().to_string(),
-        text: message.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
-        html: message.body_html(0).map(|t| t.into_owned()).unwrap_or_default(),
+        text: message
+            .body_text(0)
+            .map(|t| t.into_owned())
+            .unwrap_or_default(),
+        html: message
+            .body_html(0)
+            .map(|t| t.into_owned())
+            .unwrap_or_default(),
         attachments: message
             .attachments()
-            .map(|a| (a.attachment_name().unwrap_or_default().to_string(), a.contents().to_vec()))
+            .map(|a| {
+                (
+                    a.attachment_name().unwrap_or_default().to_string(),
+                    a.contents().to_vec(),
+                )
+            })
             .collect(),
         raw: raw.to_vec(),
     }
@@ -122,10 +144,18 @@ pub fn parse_mail(raw: &[u8]) -> Received {
 impl Received {
     /// Asserts that no canary secret appears in the raw message or in any decoded part.
     pub fn assert_no_secret(&self) {
-        let mut all = vec![self.subject.clone(), self.text.clone(), self.html.clone(), text(&self.raw)];
+        let mut all = vec![
+            self.subject.clone(),
+            self.text.clone(),
+            self.html.clone(),
+            text(&self.raw),
+        ];
         all.extend(self.attachments.iter().map(|(_, b)| text(b)));
         for (i, part) in all.iter().enumerate() {
-            assert!(!part.contains("CANARY"), "a canary secret leaked into part {i}:\n{part}");
+            assert!(
+                !part.contains("CANARY"),
+                "a canary secret leaked into part {i}:\n{part}"
+            );
         }
     }
 
@@ -134,21 +164,34 @@ impl Received {
         for (i, line) in self.raw.split(|b| *b == b'\n').enumerate() {
             assert!(line.len() <= 999, "line {i} is {} octets long", line.len());
             let last = self.raw.split(|b| *b == b'\n').count() - 1;
-            assert!(i == last || line.ends_with(b"\r"), "line {i} ends with a bare LF: {:?}", text(line));
+            assert!(
+                i == last || line.ends_with(b"\r"),
+                "line {i} ends with a bare LF: {:?}",
+                text(line)
+            );
         }
     }
 
     pub fn attachment(&self, name: &str) -> &[u8] {
-        self.attachments.iter().find(|(n, _)| n == name).map(|(_, b)| b.as_slice()).unwrap_or_else(|| {
-            panic!("no attachment {name}; have {:?}", self.attachments.iter().map(|(n, _)| n).collect::<Vec<_>>())
-        })
+        self.attachments
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+            .unwrap_or_else(|| {
+                panic!(
+                    "no attachment {name}; have {:?}",
+                    self.attachments.iter().map(|(n, _)| n).collect::<Vec<_>>()
+                )
+            })
     }
 }
 
 /// A self-signed certificate for 127.0.0.1/localhost without CA:TRUE (rustls refuses a CA
 /// certificate used as a server's own); returns (cert path, key path) in `dir`.
 pub fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
-    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string(), "localhost".to_string()]).expect("rcgen");
+    let certified =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+            .expect("rcgen");
     let cert = dir.join("relay.crt");
     let key = dir.join("relay.key");
     std::fs::write(&cert, certified.cert.pem()).expect("write cert");
@@ -158,5 +201,9 @@ pub fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
 
 /// A free TCP port on loopback (bound, then released for the server under test).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
 }

@@ -2,8 +2,8 @@ use std::fmt::Write;
 
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
-use crate::platform::eos::{Change, Diffs, Expect, commands};
 use crate::plan::Command;
+use crate::platform::eos::{Change, Diffs, Expect, commands};
 
 /// running-config is saved: `show running-config diffs` is empty. Hunks that change only `!`
 /// comment lines (the `! device:` header after an upgrade) are cosmetic and do not fail.
@@ -27,21 +27,35 @@ impl Check<Expect> for ConfigSaved {
     fn evaluate(&self, facts: &Facts, _expect: &Expect) -> Result<Verdict, FactError> {
         let diffs = facts.get::<Diffs>(&Command::new(commands::SHOW_RUNNING_CONFIG_DIFFS))?;
         if diffs.empty {
-            return Ok(Verdict::ok("running-config is saved").expected("no unsaved changes").actual("none"));
+            return Ok(Verdict::ok("running-config is saved")
+                .expected("no unsaved changes")
+                .actual("none"));
         }
         let (mut cosmetic, mut real): (Vec<&Change>, Vec<&Change>) = (Vec::new(), Vec::new());
         for hunk in &diffs.hunks {
-            if hunk.cosmetic { &mut cosmetic } else { &mut real }.extend(&hunk.changes);
+            if hunk.cosmetic {
+                &mut cosmetic
+            } else {
+                &mut real
+            }
+            .extend(&hunk.changes);
         }
         if real.is_empty() {
-            return Ok(Verdict::ok(format!("running-config is saved; {} comment line(s) differ (cosmetic)", cosmetic.len()))
-                .expected("no unsaved changes")
-                .actual("only `!` comment lines differ")
-                .evidence(grouped(&cosmetic)));
+            return Ok(Verdict::ok(format!(
+                "running-config is saved; {} comment line(s) differ (cosmetic)",
+                cosmetic.len()
+            ))
+            .expected("no unsaved changes")
+            .actual("only `!` comment lines differ")
+            .evidence(grouped(&cosmetic)));
         }
         let mut evidence = grouped(&real);
         if !cosmetic.is_empty() {
-            let _ = write!(evidence, "\ncosmetic (comment lines only, ignored):\n{}", grouped(&cosmetic));
+            let _ = write!(
+                evidence,
+                "\ncosmetic (comment lines only, ignored):\n{}",
+                grouped(&cosmetic)
+            );
         }
         Ok(Verdict::fail(format!(
             "running-config has unsaved changes ({} added, {} removed line(s)): they are lost at the next reload",

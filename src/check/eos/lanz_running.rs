@@ -1,7 +1,7 @@
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
-use crate::platform::eos::{Expect, LanzStatus, commands};
 use crate::plan::Command;
+use crate::platform::eos::{Expect, LanzStatus, commands};
 
 /// LANZ (queue-length monitoring) is running now, as the baseline says.
 ///
@@ -23,19 +23,28 @@ impl Check<Expect> for LanzRunning {
     }
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(want) = expect.lanz else { return Ok(Verdict::error("no lanz value in the baseline")) };
+        let Some(want) = expect.lanz else {
+            return Ok(Verdict::error("no lanz value in the baseline"));
+        };
         let command = Command::new(commands::SHOW_LANZ_STATUS);
         let status = facts.get::<LanzStatus>(&command)?;
         let state = |on: bool| if on { "enabled" } else { "disabled" };
         let verdict = match (want, status.lanz_enabled) {
             (true, true) => Verdict::ok("LANZ is running"),
             (false, false) => Verdict::ok("LANZ is off, as the baseline says"),
-            (true, false) => Verdict::fail("LANZ is not running: queue build-up on this switch is not being recorded"),
-            (false, true) => Verdict::fail("LANZ is running although the baseline says it should be off"),
+            (true, false) => Verdict::fail(
+                "LANZ is not running: queue build-up on this switch is not being recorded",
+            ),
+            (false, true) => {
+                Verdict::fail("LANZ is running although the baseline says it should be off")
+            }
         };
         Ok(verdict
             .expected(format!("LANZ {}", state(want)))
             .actual(format!("LANZ {}", state(status.lanz_enabled)))
-            .evidence(format!("{}: lanzEnabled={}", command.text, status.lanz_enabled)))
+            .evidence(format!(
+                "{}: lanzEnabled={}",
+                command.text, status.lanz_enabled
+            )))
     }
 }

@@ -13,4 +13,5 @@ pub use version_pinned::VersionPinned;
 use super::Check;
 use crate::platform::eos::Expect;
 
-pub static CHECKS: &[&dyn Check<Expect>] = &[&VersionPinned, &LanzRunning, &LanzPersisted, &ConfigSaved];
+pub static CHECKS: &[&dyn Check<Expect>] =
+    &[&VersionPinned, &LanzRunning, &LanzPersisted, &ConfigSaved];

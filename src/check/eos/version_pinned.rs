@@ -1,7 +1,7 @@
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
-use crate::platform::eos::{Expect, Version, commands};
 use crate::plan::Command;
+use crate::platform::eos::{Expect, Version, commands};
 
 /// The switch runs the pinned EOS version.
 ///
@@ -25,16 +25,24 @@ impl Check<Expect> for VersionPinned {
     }
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(pin) = &expect.version else { return Ok(Verdict::error("no version pin in the baseline")) };
+        let Some(pin) = &expect.version else {
+            return Ok(Verdict::error("no version pin in the baseline"));
+        };
         let version = facts.get::<Version>(&Command::new(commands::SHOW_VERSION))?;
         let expected = pin.describe();
         Ok(if pin.accepts(&version.version) {
             Verdict::ok(format!("EOS {} as pinned", version.version))
         } else {
-            Verdict::fail(format!("EOS {} runs, the baseline pins {expected}", version.version))
+            Verdict::fail(format!(
+                "EOS {} runs, the baseline pins {expected}",
+                version.version
+            ))
         }
         .expected(expected)
-        .actual(format!("{} on {} ({})", version.version, version.model, version.serial))
+        .actual(format!(
+            "{} on {} ({})",
+            version.version, version.model, version.serial
+        ))
         .evidence(format!("Software image version: {}", version.version)))
     }
 }

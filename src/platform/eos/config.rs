@@ -20,13 +20,20 @@ pub struct Config {
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let lines = body(raw);
     device_error(&lines, raw)?;
-    let looks_like_config = lines.iter().any(|l| l.starts_with('!') || *l == "end" || l.starts_with("hostname "));
+    let looks_like_config = lines
+        .iter()
+        .any(|l| l.starts_with('!') || *l == "end" || l.starts_with("hostname "));
     if !looks_like_config {
-        return Err(ParseError::new("this does not look like an EOS configuration (no `!` lines, no `end`)", raw));
+        return Err(ParseError::new(
+            "this does not look like an EOS configuration (no `!` lines, no `end`)",
+            raw,
+        ));
     }
     let top_level = || lines.iter().filter(|l| !l.starts_with(' '));
     Ok(Config {
-        hostname: top_level().find_map(|l| l.strip_prefix("hostname ")).map(|h| h.trim().to_string()),
+        hostname: top_level()
+            .find_map(|l| l.strip_prefix("hostname "))
+            .map(|h| h.trim().to_string()),
         has_queue_monitor_length: top_level().any(|l| *l == "queue-monitor length"),
         has_no_queue_monitor_length: top_level().any(|l| *l == "no queue-monitor length"),
         queue_monitor_lines: lines

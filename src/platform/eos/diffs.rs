@@ -40,7 +40,10 @@ pub fn parse(raw: &str) -> Result<Diffs, ParseError> {
     let lines = body(raw);
     device_error(&lines, raw)?;
     if lines.is_empty() {
-        return Ok(Diffs { empty: true, ..Diffs::default() });
+        return Ok(Diffs {
+            empty: true,
+            ..Diffs::default()
+        });
     }
     let mut diffs = Diffs::default();
     let mut hunk: Option<Hunk> = None;
@@ -56,19 +59,33 @@ pub fn parse(raw: &str) -> Result<Diffs, ParseError> {
             continue;
         }
         let Some(current) = hunk.as_mut() else {
-            return Err(ParseError::at_line("expected a unified diff (---, +++, @@ lines)", &lines.join("\n"), i));
+            return Err(ParseError::at_line(
+                "expected a unified diff (---, +++, @@ lines)",
+                &lines.join("\n"),
+                i,
+            ));
         };
         let (marker, content) = line.split_at(line.chars().next().map_or(0, char::len_utf8));
         let content = content.to_string();
-        let top_level = !content.starts_with(' ') && !content.is_empty() && !content.starts_with('!');
+        let top_level =
+            !content.starts_with(' ') && !content.is_empty() && !content.starts_with('!');
         match marker {
             "+" | "-" => {
                 if top_level {
                     section = Some(content.clone());
                 }
                 let added = marker == "+";
-                if added { &mut diffs.added } else { &mut diffs.removed }.push(content.clone());
-                current.changes.push(Change { added, line: content, section: section.clone() });
+                if added {
+                    &mut diffs.added
+                } else {
+                    &mut diffs.removed
+                }
+                .push(content.clone());
+                current.changes.push(Change {
+                    added,
+                    line: content,
+                    section: section.clone(),
+                });
             }
             " " | "" => {
                 if top_level {
@@ -76,12 +93,21 @@ pub fn parse(raw: &str) -> Result<Diffs, ParseError> {
                 }
             }
             "\\" => {} // "\ No newline at end of file"
-            _ => return Err(ParseError::at_line("unexpected line in a unified diff", &lines.join("\n"), i)),
+            _ => {
+                return Err(ParseError::at_line(
+                    "unexpected line in a unified diff",
+                    &lines.join("\n"),
+                    i,
+                ));
+            }
         }
     }
     diffs.hunks.extend(hunk);
     for h in &mut diffs.hunks {
-        h.cosmetic = h.changes.iter().all(|c| c.line.trim_start().starts_with('!'));
+        h.cosmetic = h
+            .changes
+            .iter()
+            .all(|c| c.line.trim_start().starts_with('!'));
     }
     diffs.empty = diffs.added.is_empty() && diffs.removed.is_empty();
     Ok(diffs)
@@ -97,12 +123,26 @@ mod tests {
     fn groups_by_section_and_marks_cosmetic() {
         let d = parse(DIFF).unwrap();
         assert!(!d.empty);
-        assert_eq!(d.added, vec!["! device: sw1 (cEOSLab, EOS-4.32.0F)", "   shutdown", "queue-monitor length"]);
+        assert_eq!(
+            d.added,
+            vec![
+                "! device: sw1 (cEOSLab, EOS-4.32.0F)",
+                "   shutdown",
+                "queue-monitor length"
+            ]
+        );
         assert_eq!(d.hunks.len(), 2);
         assert!(d.hunks[0].cosmetic);
         assert!(!d.hunks[1].cosmetic);
-        let sections: Vec<Option<&str>> = d.hunks[1].changes.iter().map(|c| c.section.as_deref()).collect();
-        assert_eq!(sections, vec![Some("interface Ethernet1"), Some("queue-monitor length")]);
+        let sections: Vec<Option<&str>> = d.hunks[1]
+            .changes
+            .iter()
+            .map(|c| c.section.as_deref())
+            .collect();
+        assert_eq!(
+            sections,
+            vec![Some("interface Ethernet1"), Some("queue-monitor length")]
+        );
     }
 
     #[test]

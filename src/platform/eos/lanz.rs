@@ -24,23 +24,35 @@ struct Json {
 }
 
 static GLOBAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:lanz|queue[- ]monitor length)(?: status)?\s*(?:is|:)?\s*(enabled|disabled)\b")
-        .expect("static regex")
+    Regex::new(
+        r"(?i)^\s*(?:lanz|queue[- ]monitor length)(?: status)?\s*(?:is|:)?\s*(enabled|disabled)\b",
+    )
+    .expect("static regex")
 });
 
 pub fn parse(raw: &str) -> Result<LanzStatus, ParseError> {
     if let Some(doc) = json(raw) {
-        let parsed: Json = serde_json::from_str(doc)
-            .map_err(|e| ParseError::new(format!("queue-monitor status JSON without lanzEnabled: {e}"), raw))?;
-        return Ok(LanzStatus { lanz_enabled: parsed.lanz_enabled });
+        let parsed: Json = serde_json::from_str(doc).map_err(|e| {
+            ParseError::new(
+                format!("queue-monitor status JSON without lanzEnabled: {e}"),
+                raw,
+            )
+        })?;
+        return Ok(LanzStatus {
+            lanz_enabled: parsed.lanz_enabled,
+        });
     }
     let lines = body(raw);
     device_error(&lines, raw)?;
     lines
         .iter()
         .find_map(|l| GLOBAL.captures(l))
-        .map(|c| LanzStatus { lanz_enabled: c[1].eq_ignore_ascii_case("enabled") })
-        .ok_or_else(|| ParseError::new("no global LANZ state (enabled/disabled) in the output", raw))
+        .map(|c| LanzStatus {
+            lanz_enabled: c[1].eq_ignore_ascii_case("enabled"),
+        })
+        .ok_or_else(|| {
+            ParseError::new("no global LANZ state (enabled/disabled) in the output", raw)
+        })
 }
 
 #[cfg(test)]
@@ -50,15 +62,26 @@ mod tests {
     #[test]
     fn forms() {
         let cases = [
-            ("sw1#show queue-monitor length status | json\n{\"lanzEnabled\": true, \"platformName\": \"Sand\"}\n", true),
+            (
+                "sw1#show queue-monitor length status | json\n{\"lanzEnabled\": true, \"platformName\": \"Sand\"}\n",
+                true,
+            ),
             ("{\r\n  \"lanzEnabled\": false\r\n}\r\n", false),
-            ("queue-monitor length enabled\nqueue-monitor length mode: fixed\n", true),
+            (
+                "queue-monitor length enabled\nqueue-monitor length mode: fixed\n",
+                true,
+            ),
             ("LANZ is disabled\n", false),
         ];
         for (raw, enabled) in cases {
             assert_eq!(parse(raw).unwrap().lanz_enabled, enabled, "{raw}");
         }
-        for raw in ["", "% Invalid input", "{\"other\": 1}", "Per-interface: Et1 enabled"] {
+        for raw in [
+            "",
+            "% Invalid input",
+            "{\"other\": 1}",
+            "Per-interface: Et1 enabled",
+        ] {
             assert!(parse(raw).is_err(), "{raw}");
         }
     }

@@ -37,7 +37,11 @@ pub fn parse(command: &Command, raw: &str) -> Result<Box<dyn Fact>, ParseError> 
 
 /// As [`parse`], for a command given as text (`premarket parse eos "show version"`).
 pub fn parse_text(command: &str, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
-    let base = command.trim().trim_end_matches("| json").trim_end_matches("| no-more").trim();
+    let base = command
+        .trim()
+        .trim_end_matches("| json")
+        .trim_end_matches("| no-more")
+        .trim();
     let base = base.split_whitespace().collect::<Vec<_>>().join(" ");
     match base.as_str() {
         "show version" => Ok(Box::new(version::parse(raw)?)),

@@ -32,7 +32,10 @@ fn redact_line(line: &str) -> String {
     let mut end = 0;
     for word in line.split_inclusive(char::is_whitespace) {
         end += word.len();
-        let bare = word.trim_end().trim_start_matches(['+', '-']).to_ascii_lowercase();
+        let bare = word
+            .trim_end()
+            .trim_start_matches(['+', '-'])
+            .to_ascii_lowercase();
         if SECRET_WORDS.contains(&bare.as_str()) && !line[end..].trim().is_empty() {
             let tail_ws = if line.ends_with('\r') { "\r" } else { "" };
             let kept = line[..end].trim_end();
@@ -49,11 +52,26 @@ mod tests {
     #[test]
     fn secret_values_go_and_the_rest_stays() {
         let cases = [
-            ("username admin privilege 15 role network-admin secret sha512 $6$abc", "username admin privilege 15 role network-admin secret <redacted>"),
-            ("   tacacs-server host 10.0.0.1 key 7 0207165218120E", "   tacacs-server host 10.0.0.1 key <redacted>"),
-            ("+snmp-server community s3cret ro", "+snmp-server community <redacted>"),
-            ("enable password sha512 $6$xyz", "enable password <redacted>"),
-            ("   neighbor 10.1.1.1 password 7 ABCDEF", "   neighbor 10.1.1.1 password <redacted>"),
+            (
+                "username admin privilege 15 role network-admin secret sha512 $6$abc",
+                "username admin privilege 15 role network-admin secret <redacted>",
+            ),
+            (
+                "   tacacs-server host 10.0.0.1 key 7 0207165218120E",
+                "   tacacs-server host 10.0.0.1 key <redacted>",
+            ),
+            (
+                "+snmp-server community s3cret ro",
+                "+snmp-server community <redacted>",
+            ),
+            (
+                "enable password sha512 $6$xyz",
+                "enable password <redacted>",
+            ),
+            (
+                "   neighbor 10.1.1.1 password 7 ABCDEF",
+                "   neighbor 10.1.1.1 password <redacted>",
+            ),
             ("queue-monitor length", "queue-monitor length"),
             ("interface Ethernet1\r", "interface Ethernet1\r"),
             ("no snmp-server community", "no snmp-server community"),
@@ -61,6 +79,9 @@ mod tests {
         for (line, want) in cases {
             assert_eq!(redact(line), want, "{line}");
         }
-        assert_eq!(redact("a\nenable secret 5 $1$x\nb"), "a\nenable secret <redacted>\nb");
+        assert_eq!(
+            redact("a\nenable secret 5 $1$x\nb"),
+            "a\nenable secret <redacted>\nb"
+        );
     }
 }

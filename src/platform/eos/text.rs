@@ -8,7 +8,8 @@ use crate::parse::{ParseError, text};
 
 /// A prompt at the start of a line, optionally followed by an echoed command.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[A-Za-z0-9][A-Za-z0-9._\-@/:]{0,62}(\(s\d\))?(\(config[^)]*\))?[>#]( .*)?$").expect("static regex")
+    Regex::new(r"^[A-Za-z0-9][A-Za-z0-9._\-@/:]{0,62}(\(s\d\))?(\(config[^)]*\))?[>#]( .*)?$")
+        .expect("static regex")
 });
 
 /// Whether `line` is a prompt, with or without an echoed command after it.
@@ -20,10 +21,16 @@ pub fn is_prompt(line: &str) -> bool {
 /// and trailing spaces removed. Leading and trailing blank lines go too.
 pub fn body(raw: &str) -> Vec<&str> {
     let mut lines: Vec<&str> = text::lines(raw).collect();
-    while lines.first().is_some_and(|l| l.trim().is_empty() || is_prompt(l)) {
+    while lines
+        .first()
+        .is_some_and(|l| l.trim().is_empty() || is_prompt(l))
+    {
         lines.remove(0);
     }
-    while lines.last().is_some_and(|l| l.trim().is_empty() || is_prompt(l)) {
+    while lines
+        .last()
+        .is_some_and(|l| l.trim().is_empty() || is_prompt(l))
+    {
         lines.pop();
     }
     lines
@@ -38,9 +45,10 @@ pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
             &lines.join("\n"),
             i,
         )),
-        None if raw.contains("privileged mode required") => {
-            Err(ParseError::new("the switch requires privileged mode (enable)", raw))
-        }
+        None if raw.contains("privileged mode required") => Err(ParseError::new(
+            "the switch requires privileged mode (enable)",
+            raw,
+        )),
         None => Ok(()),
     }
 }
@@ -49,7 +57,11 @@ pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
 pub fn json(raw: &str) -> Option<&str> {
     let start = raw.find('{')?;
     let end = raw.rfind('}')?;
-    (end > start && raw[..start].lines().all(|l| l.trim().is_empty() || is_prompt(l))).then(|| &raw[start..=end])
+    (end > start
+        && raw[..start]
+            .lines()
+            .all(|l| l.trim().is_empty() || is_prompt(l)))
+    .then(|| &raw[start..=end])
 }
 
 #[cfg(test)]
@@ -58,10 +70,23 @@ mod tests {
 
     #[test]
     fn prompts() {
-        for p in ["sw1>", "sw1#", "sw1# show version", "loc1-core01(s1)#", "sw1(config-if-Et1)#", "ceos-01>show version"] {
+        for p in [
+            "sw1>",
+            "sw1#",
+            "sw1# show version",
+            "loc1-core01(s1)#",
+            "sw1(config-if-Et1)#",
+            "ceos-01>show version",
+        ] {
             assert!(is_prompt(p), "{p}");
         }
-        for p in ["! device: sw1", "Arista vEOS", "   queue-monitor length", "end", "Serial number: X#"] {
+        for p in [
+            "! device: sw1",
+            "Arista vEOS",
+            "   queue-monitor length",
+            "end",
+            "Serial number: X#",
+        ] {
             assert!(!is_prompt(p), "{p}");
         }
     }

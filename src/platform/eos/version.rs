@@ -25,8 +25,12 @@ struct Json {
 
 pub fn parse(raw: &str) -> Result<Version, ParseError> {
     if let Some(doc) = json(raw) {
-        let parsed: Json = serde_json::from_str(doc)
-            .map_err(|e| ParseError::new(format!("show version JSON without the expected keys: {e}"), raw))?;
+        let parsed: Json = serde_json::from_str(doc).map_err(|e| {
+            ParseError::new(
+                format!("show version JSON without the expected keys: {e}"),
+                raw,
+            )
+        })?;
         return finish(parsed.version, parsed.model_name, parsed.serial_number, raw);
     }
     let lines = body(raw);
@@ -38,7 +42,9 @@ pub fn parse(raw: &str) -> Result<Version, ParseError> {
             model = rest.trim().to_string();
             continue;
         }
-        let Some((key, value)) = line.split_once(':') else { continue };
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
         // Old EOS pads values into a column; new EOS uses one space. Trim covers both.
         match key.trim() {
             "Software image version" => version = value.trim().to_string(),
@@ -49,12 +55,28 @@ pub fn parse(raw: &str) -> Result<Version, ParseError> {
     finish(version, model, serial, raw)
 }
 
-fn finish(version: String, model: String, serial: String, raw: &str) -> Result<Version, ParseError> {
-    let version = version.split_whitespace().next().unwrap_or_default().to_string();
+fn finish(
+    version: String,
+    model: String,
+    serial: String,
+    raw: &str,
+) -> Result<Version, ParseError> {
+    let version = version
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string();
     if version.is_empty() {
-        return Err(ParseError::new("no software image version in show version output", raw));
+        return Err(ParseError::new(
+            "no software image version in show version output",
+            raw,
+        ));
     }
-    Ok(Version { version, model, serial })
+    Ok(Version {
+        version,
+        model,
+        serial,
+    })
 }
 
 #[cfg(test)]
@@ -73,7 +95,10 @@ mod tests {
         ];
         for (raw, version, model, serial) in cases {
             let v = parse(raw).unwrap();
-            assert_eq!((v.version.as_str(), v.model.as_str(), v.serial.as_str()), (version, model, serial));
+            assert_eq!(
+                (v.version.as_str(), v.model.as_str(), v.serial.as_str()),
+                (version, model, serial)
+            );
         }
     }
 

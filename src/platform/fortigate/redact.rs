@@ -5,7 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-static ENC: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"\bENC\s+("[^"]*"|\S+)"#).expect("static regex"));
+static ENC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"\bENC\s+("[^"]*"|\S+)"#).expect("static regex"));
 
 /// `set <password-like name> <value>` where the value is not already an ENC blob.
 static SET_SECRET: LazyLock<Regex> = LazyLock::new(|| {
@@ -44,13 +45,28 @@ mod tests {
     #[test]
     fn enc_blobs_and_plain_secrets_go() {
         let cases = [
-            ("    set password ENC SH2nlSm9QL9tapcHPXIqAXvX7vBJuuqu22hpa0JxM=", "    set password ENC <redacted>"),
-            ("        set psksecret ENC 1u0kYk+Q2Jk2==", "        set psksecret ENC <redacted>"),
+            (
+                "    set password ENC SH2nlSm9QL9tapcHPXIqAXvX7vBJuuqu22hpa0JxM=",
+                "    set password ENC <redacted>",
+            ),
+            (
+                "        set psksecret ENC 1u0kYk+Q2Jk2==",
+                "        set psksecret ENC <redacted>",
+            ),
             ("set passwd \"plain\"", "set passwd <redacted>"),
-            ("    set private-key \"-----BEGIN", "    set private-key <redacted>"),
-            ("    set hostname \"FGT-TEST\"", "    set hostname \"FGT-TEST\""),
+            (
+                "    set private-key \"-----BEGIN",
+                "    set private-key <redacted>",
+            ),
+            (
+                "    set hostname \"FGT-TEST\"",
+                "    set hostname \"FGT-TEST\"",
+            ),
             ("set keepalive 10", "set keepalive 10"),
-            ("    set auth-pwd ENC \"abc def\"", "    set auth-pwd ENC <redacted>"),
+            (
+                "    set auth-pwd ENC \"abc def\"",
+                "    set auth-pwd ENC <redacted>",
+            ),
         ];
         for (line, want) in cases {
             assert_eq!(redact(line), want, "{line}");

@@ -9,17 +9,28 @@ use crate::report::history::is_failing;
 use crate::report::{Report, json};
 
 pub fn report_json(report: &Report) -> Attachment {
-    Attachment::file("report.json", "application/json", json::render(report).into_bytes())
+    Attachment::file(
+        "report.json",
+        "application/json",
+        json::render(report).into_bytes(),
+    )
 }
 
 /// One `raw-<device>.txt` per device that has a FAIL or ERROR.
 pub fn failing_raw(report: &Report) -> Vec<Attachment> {
     let mut out = Vec::new();
     for device in &report.raw {
-        if !report.results.iter().any(|r| r.device == device.device && is_failing(r.status)) {
+        if !report
+            .results
+            .iter()
+            .any(|r| r.device == device.device && is_failing(r.status))
+        {
             continue;
         }
-        let mut text = format!("# premarket run {}: raw outputs of {} (secrets redacted)\n", report.run_id, device.device);
+        let mut text = format!(
+            "# premarket run {}: raw outputs of {} (secrets redacted)\n",
+            report.run_id, device.device
+        );
         for (command, output) in &device.outputs {
             let _ = writeln!(text, "\n### {command}");
             match output {
@@ -34,8 +45,22 @@ pub fn failing_raw(report: &Report) -> Vec<Attachment> {
                 }
             }
         }
-        let name: String = device.device.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
-        out.push(Attachment::file(&format!("raw-{name}.txt"), "text/plain; charset=utf-8", text.into_bytes()));
+        let name: String = device
+            .device
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        out.push(Attachment::file(
+            &format!("raw-{name}.txt"),
+            "text/plain; charset=utf-8",
+            text.into_bytes(),
+        ));
     }
     out
 }

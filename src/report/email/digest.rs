@@ -29,19 +29,37 @@ fn sorted(report: &Report, keep: impl Fn(Status) -> bool) -> Vec<&CheckResult> {
 pub fn headline(report: &Report) -> String {
     let c = report.counts;
     let mut parts = Vec::new();
-    for (n, what) in [(c.fail, "FAIL"), (c.error, "ERROR"), (c.ok, "OK"), (c.skip, "SKIP")] {
+    for (n, what) in [
+        (c.fail, "FAIL"),
+        (c.error, "ERROR"),
+        (c.ok, "OK"),
+        (c.skip, "SKIP"),
+    ] {
         if n > 0 {
             parts.push(format!("{n} {what}"));
         }
     }
-    let scope = if report.partial { " (rerun of selected checks only)" } else { "" };
-    format!("{} {}: {}{scope}", report.site, report.status, parts.join(", "))
+    let scope = if report.partial {
+        " (rerun of selected checks only)"
+    } else {
+        ""
+    };
+    format!(
+        "{} {}: {}{scope}",
+        report.site,
+        report.status,
+        parts.join(", ")
+    )
 }
 
 /// How this check moved since its previous run, in a few words.
 pub fn movement(report: &Report, result: &CheckResult, ctx: &Context) -> Option<String> {
     let changes = report.changes.as_ref()?;
-    let find = |list: &[Transition]| list.iter().find(|t| t.check == result.check && t.device == result.device).cloned();
+    let find = |list: &[Transition]| {
+        list.iter()
+            .find(|t| t.check == result.check && t.device == result.device)
+            .cloned()
+    };
     if let Some(t) = find(&changes.newly_failing) {
         return Some(match t.from {
             Some(s) => format!("New: was {s} the previous time"),
@@ -52,18 +70,29 @@ pub fn movement(report: &Report, result: &CheckResult, ctx: &Context) -> Option<
         return Some(format!("Still failing{}", since(&t, report, ctx)));
     }
     if let Some(t) = find(&changes.fixed) {
-        return Some(format!("Fixed (was {}{})", t.from.map(Status::as_str).unwrap_or("failing"), since(&t, report, ctx)));
+        return Some(format!(
+            "Fixed (was {}{})",
+            t.from.map(Status::as_str).unwrap_or("failing"),
+            since(&t, report, ctx)
+        ));
     }
     None
 }
 
 /// ` since 11-29 08:15 (1 d 2 h)`, measured up to this run.
 pub fn since(t: &Transition, report: &Report, ctx: &Context) -> String {
-    let (Some(since), Ok(now)) = (t.since.as_deref(), DateTime::parse_from_rfc3339(&report.started_at)) else {
+    let (Some(since), Ok(now)) = (
+        t.since.as_deref(),
+        DateTime::parse_from_rfc3339(&report.started_at),
+    ) else {
         return String::new();
     };
     match DateTime::parse_from_rfc3339(since) {
-        Ok(at) => format!(" since {} ({})", ctx.short_time(at), duration((now - at).num_seconds())),
+        Ok(at) => format!(
+            " since {} ({})",
+            ctx.short_time(at),
+            duration((now - at).num_seconds())
+        ),
         Err(_) => String::new(),
     }
 }
@@ -73,14 +102,38 @@ pub fn change_lines(report: &Report, ctx: &Context) -> Option<Vec<(&'static str,
     let changes = report.changes.as_ref()?;
     let mut lines = Vec::new();
     for t in &changes.newly_failing {
-        let was = t.from.map(|s| format!("was {s}")).unwrap_or_else(|| "first run".into());
-        lines.push(("Newly failing", format!("{} {} on {} ({was})", t.to, t.check, t.device)));
+        let was = t
+            .from
+            .map(|s| format!("was {s}"))
+            .unwrap_or_else(|| "first run".into());
+        lines.push((
+            "Newly failing",
+            format!("{} {} on {} ({was})", t.to, t.check, t.device),
+        ));
     }
     for t in &changes.fixed {
-        lines.push(("Fixed", format!("{} on {}: now OK, was {}{}", t.check, t.device, t.from.map(Status::as_str).unwrap_or("failing"), since(t, report, ctx))));
+        lines.push((
+            "Fixed",
+            format!(
+                "{} on {}: now OK, was {}{}",
+                t.check,
+                t.device,
+                t.from.map(Status::as_str).unwrap_or("failing"),
+                since(t, report, ctx)
+            ),
+        ));
     }
     for t in &changes.still_failing {
-        lines.push(("Still failing", format!("{} {} on {}{}", t.to, t.check, t.device, since(t, report, ctx))));
+        lines.push((
+            "Still failing",
+            format!(
+                "{} {} on {}{}",
+                t.to,
+                t.check,
+                t.device,
+                since(t, report, ctx)
+            ),
+        ));
     }
     Some(lines)
 }
@@ -92,7 +145,12 @@ pub fn timing(report: &Report, ctx: &Context) -> Vec<String> {
     let end = DateTime::parse_from_rfc3339(&report.finished_at).ok();
     if let (Some(s), Some(e)) = (start, end) {
         let ms = (e - s).num_milliseconds().max(0);
-        lines.push(format!("Ran {} to {} ({})", ctx.clock(s), ctx.clock_tz(e), millis(ms)));
+        lines.push(format!(
+            "Ran {} to {} ({})",
+            ctx.clock(s),
+            ctx.clock_tz(e),
+            millis(ms)
+        ));
     }
     if let Some(deadline) = &ctx.deadline {
         lines.push(format!("Deadline {}", deadline));
@@ -106,7 +164,11 @@ pub fn timing(report: &Report, ctx: &Context) -> Vec<String> {
     }
     devices.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     if !devices.is_empty() {
-        let list: Vec<String> = devices.iter().take(5).map(|(d, ms)| format!("{d} {}", millis(i64::try_from(*ms).unwrap_or(i64::MAX)))).collect();
+        let list: Vec<String> = devices
+            .iter()
+            .take(5)
+            .map(|(d, ms)| format!("{d} {}", millis(i64::try_from(*ms).unwrap_or(i64::MAX))))
+            .collect();
         lines.push(format!("Per device: {}", list.join(", ")));
     }
     lines.push(format!("Run {}", report.run_id));
@@ -115,11 +177,18 @@ pub fn timing(report: &Report, ctx: &Context) -> Vec<String> {
 
 /// The command to rerun one check on one device after a fix.
 pub fn rerun(result: &CheckResult) -> String {
-    format!("premarket check {} --device {}", result.check, result.device)
+    format!(
+        "premarket check {} --device {}",
+        result.check, result.device
+    )
 }
 
 fn millis(ms: i64) -> String {
-    if ms < 1000 { format!("{ms} ms") } else { format!("{:.1} s", ms as f64 / 1000.0) }
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
 }
 
 /// `3 min`, `2 h 5 min`, `1 d 3 h`.

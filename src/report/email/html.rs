@@ -40,11 +40,18 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
     if attention.is_empty() {
         out.push_str("<p>Nothing needs attention.</p>");
     } else {
-        let _ = write!(out, "<h2 style=\"font-size:16px;margin:16px 0 4px\">Needs attention ({})</h2>", attention.len());
+        let _ = write!(
+            out,
+            "<h2 style=\"font-size:16px;margin:16px 0 4px\">Needs attention ({})</h2>",
+            attention.len()
+        );
     }
     for r in &attention {
         let c = colour(r.status);
-        let _ = write!(out, "<div style=\"border-left:4px solid {c};padding:2px 0 2px 10px;margin:12px 0\">");
+        let _ = write!(
+            out,
+            "<div style=\"border-left:4px solid {c};padding:2px 0 2px 10px;margin:12px 0\">"
+        );
         let _ = write!(
             out,
             "<div><b style=\"color:{c}\">{}</b> <b>{}</b> on <b>{}</b></div><div style=\"font-size:13px;color:#57606a;word-break:break-all\">{}</div>",
@@ -55,13 +62,21 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         );
         let _ = write!(out, "<p style=\"margin:6px 0\">{}</p>", esc(&r.summary));
         if let Some(m) = digest::movement(report, r, ctx) {
-            let _ = write!(out, "<p style=\"margin:6px 0;font-style:italic\">{}</p>", esc(&m));
+            let _ = write!(
+                out,
+                "<p style=\"margin:6px 0;font-style:italic\">{}</p>",
+                esc(&m)
+            );
         }
         field(&mut out, "Expected", &r.expected);
         field(&mut out, "Actual", &r.actual);
         pre(&mut out, "Evidence", &r.evidence);
         if !r.remedy.trim().is_empty() {
-            let _ = write!(out, "<div style=\"margin-top:6px\"><b>Remedy:</b></div><div style=\"white-space:pre-wrap;overflow-wrap:anywhere\">{}</div>", esc(&r.remedy));
+            let _ = write!(
+                out,
+                "<div style=\"margin-top:6px\"><b>Remedy:</b></div><div style=\"white-space:pre-wrap;overflow-wrap:anywhere\">{}</div>",
+                esc(&r.remedy)
+            );
         }
         pre(&mut out, "Rerun after the fix", &digest::rerun(r));
         out.push_str("</div>");
@@ -82,15 +97,28 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             out.push_str("<p style=\"margin:4px 0\">No change.</p>");
         }
         for (kind, line) in lines {
-            let _ = write!(out, "<p style=\"margin:4px 0\"><b>{}:</b> {}</p>", esc(kind), esc(&line));
+            let _ = write!(
+                out,
+                "<p style=\"margin:4px 0\"><b>{}:</b> {}</p>",
+                esc(kind),
+                esc(&line)
+            );
         }
     }
     let fine = digest::fine(report);
     if !fine.is_empty() {
-        let _ = write!(out, "<h2 style=\"font-size:16px;margin:16px 0 4px\">OK ({})</h2>", fine.len());
+        let _ = write!(
+            out,
+            "<h2 style=\"font-size:16px;margin:16px 0 4px\">OK ({})</h2>",
+            fine.len()
+        );
     }
     for r in fine {
-        let what = if r.status == Status::Skip { &r.summary } else { &r.title };
+        let what = if r.status == Status::Skip {
+            &r.summary
+        } else {
+            &r.title
+        };
         let _ = write!(
             out,
             "<p style=\"margin:4px 0\"><b style=\"color:{}\">{}</b> {} <span style=\"color:#57606a\">({} on {})</span></p>",
@@ -103,7 +131,11 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
     }
     out.push_str("<h2 style=\"font-size:16px;margin:16px 0 4px\">Timing</h2>");
     for line in digest::timing(report, ctx) {
-        let _ = write!(out, "<p style=\"margin:2px 0;font-size:13px;color:#57606a\">{}</p>", esc(&line));
+        let _ = write!(
+            out,
+            "<p style=\"margin:2px 0;font-size:13px;color:#57606a\">{}</p>",
+            esc(&line)
+        );
     }
     out.push_str("</body></html>\n");
     out
@@ -111,13 +143,21 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
 
 fn field(out: &mut String, name: &str, value: &str) {
     if !value.trim().is_empty() {
-        let _ = write!(out, "<div style=\"margin:2px 0\"><b>{name}:</b> {}</div>", esc(value));
+        let _ = write!(
+            out,
+            "<div style=\"margin:2px 0\"><b>{name}:</b> {}</div>",
+            esc(value)
+        );
     }
 }
 
 fn pre(out: &mut String, name: &str, value: &str) {
     if !value.trim().is_empty() {
-        let _ = write!(out, "<div style=\"margin-top:6px\"><b>{name}:</b></div><pre style=\"{PRE}\">{}</pre>", esc(value));
+        let _ = write!(
+            out,
+            "<div style=\"margin-top:6px\"><b>{name}:</b></div><pre style=\"{PRE}\">{}</pre>",
+            esc(value)
+        );
     }
 }
 

@@ -33,17 +33,24 @@ pub struct Context {
 
 impl Context {
     pub fn new(tz: Tz, deadline: Option<DateTime<Tz>>) -> Self {
-        Context { tz, deadline: deadline.map(|d| d.format("%H:%M %Z").to_string()) }
+        Context {
+            tz,
+            deadline: deadline.map(|d| d.format("%H:%M %Z").to_string()),
+        }
     }
 
     /// `2026-11-30 08:15 CST`
     pub fn date_time_tz(&self, at: DateTime<FixedOffset>) -> String {
-        at.with_timezone(&self.tz).format("%Y-%m-%d %H:%M %Z").to_string()
+        at.with_timezone(&self.tz)
+            .format("%Y-%m-%d %H:%M %Z")
+            .to_string()
     }
 
     /// `2026-11-29 08:15`
     pub fn short_time(&self, at: DateTime<FixedOffset>) -> String {
-        at.with_timezone(&self.tz).format("%Y-%m-%d %H:%M").to_string()
+        at.with_timezone(&self.tz)
+            .format("%Y-%m-%d %H:%M")
+            .to_string()
     }
 
     /// `08:15:00`
@@ -68,13 +75,21 @@ pub struct Addresses {
 
 impl Addresses {
     pub fn of(email: &Email) -> Self {
-        Addresses { from: email.from.clone(), to: email.to.clone(), fail_to: email.fail_to.clone() }
+        Addresses {
+            from: email.from.clone(),
+            to: email.to.clone(),
+            fail_to: email.fail_to.clone(),
+        }
     }
 
     /// For `--email-to-file` on a site without an `email:` section.
     pub fn placeholder() -> Self {
         let mailbox = |s: &str| s.parse::<Mailbox>().expect("static address");
-        Addresses { from: mailbox("premarket <premarket@localhost>"), to: vec![mailbox("on-call <oncall@localhost>")], fail_to: Vec::new() }
+        Addresses {
+            from: mailbox("premarket <premarket@localhost>"),
+            to: vec![mailbox("on-call <oncall@localhost>")],
+            fail_to: Vec::new(),
+        }
     }
 }
 
@@ -90,12 +105,20 @@ pub struct Attachment {
 
 impl Attachment {
     pub fn file(name: &str, content_type: &str, body: Vec<u8>) -> Self {
-        Attachment { name: name.to_string(), content_type: content_type.to_string(), body, inline_id: None }
+        Attachment {
+            name: name.to_string(),
+            content_type: content_type.to_string(),
+            body,
+            inline_id: None,
+        }
     }
 
     /// An image shown in the HTML body as well as attached (e.g. a PNG chart).
     pub fn inline_image(name: &str, content_type: &str, body: Vec<u8>, id: &str) -> Self {
-        Attachment { inline_id: Some(id.to_string()), ..Attachment::file(name, content_type, body) }
+        Attachment {
+            inline_id: Some(id.to_string()),
+            ..Attachment::file(name, content_type, body)
+        }
     }
 }
 
@@ -108,10 +131,18 @@ pub struct Composed {
 }
 
 /// Builds the message. Every text part passes `redactor` once more before it is encoded.
-pub fn compose(report: &Report, ctx: &Context, to: &Addresses, extra: Vec<Attachment>, redactor: &Redactor) -> Result<Composed, EmailError> {
+pub fn compose(
+    report: &Report,
+    ctx: &Context,
+    to: &Addresses,
+    extra: Vec<Attachment>,
+    redactor: &Redactor,
+) -> Result<Composed, EmailError> {
     let build = |e: &dyn std::fmt::Display| EmailError::Build(e.to_string());
     let subject = redactor.literals(&subject(report, ctx));
-    let mut builder = Message::builder().from(to.from.clone()).subject(subject.clone());
+    let mut builder = Message::builder()
+        .from(to.from.clone())
+        .subject(subject.clone());
     for mailbox in &to.to {
         builder = builder.to(mailbox.clone());
     }
@@ -131,7 +162,9 @@ pub fn compose(report: &Report, ctx: &Context, to: &Addresses, extra: Vec<Attach
         for image in &images {
             let ct = ContentType::parse(&image.content_type).map_err(|e| build(&e))?;
             let id = image.inline_id.clone().unwrap_or_default();
-            related = related.singlepart(lettre::message::Attachment::new_inline(id).body(image.body.clone(), ct));
+            related = related.singlepart(
+                lettre::message::Attachment::new_inline(id).body(image.body.clone(), ct),
+            );
         }
         alternative = alternative.multipart(related);
     }
@@ -146,7 +179,8 @@ pub fn compose(report: &Report, ctx: &Context, to: &Addresses, extra: Vec<Attach
     files.extend(extra.into_iter().filter(|a| a.inline_id.is_none()));
     for file in files {
         let ct = ContentType::parse(&file.content_type).map_err(|e| build(&e))?;
-        let is_text = file.content_type.starts_with("text/") || file.content_type.starts_with("application/json");
+        let is_text = file.content_type.starts_with("text/")
+            || file.content_type.starts_with("application/json");
         let part = lettre::message::Attachment::new(file.name);
         // Text goes in as a String so that lettre ends its lines with CRLF: a 7bit part with
         // bare LFs reads to a relay as one line longer than SMTP's 1000 octets.
@@ -157,5 +191,9 @@ pub fn compose(report: &Report, ctx: &Context, to: &Addresses, extra: Vec<Attach
         });
     }
     let message = builder.multipart(mixed).map_err(|e| build(&e))?;
-    Ok(Composed { subject, envelope: message.envelope().clone(), bytes: message.formatted() })
+    Ok(Composed {
+        subject,
+        envelope: message.envelope().clone(),
+        bytes: message.formatted(),
+    })
 }

@@ -26,5 +26,8 @@ pub enum EmailError {
     #[error("cannot set up the SMTP relay {relay}: {reason}")]
     Relay { relay: String, reason: String },
     #[error("cannot write {path}: {source}")]
-    Write { path: std::path::PathBuf, source: std::io::Error },
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }

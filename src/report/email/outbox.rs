@@ -32,12 +32,26 @@ pub struct Pending {
 }
 
 /// Keeps `message` in `outbox`; returns the `.eml` path.
-pub fn keep(outbox: &Path, run_id: &str, message: &Composed, reason: &str, attempts: u32) -> Result<PathBuf, ArchiveError> {
-    fs::create_dir_all(outbox).map_err(|source| ArchiveError::Write { path: outbox.to_path_buf(), source })?;
+pub fn keep(
+    outbox: &Path,
+    run_id: &str,
+    message: &Composed,
+    reason: &str,
+    attempts: u32,
+) -> Result<PathBuf, ArchiveError> {
+    fs::create_dir_all(outbox).map_err(|source| ArchiveError::Write {
+        path: outbox.to_path_buf(),
+        source,
+    })?;
     let pending = Pending {
         subject: message.subject.clone(),
         from: message.envelope.from().map(ToString::to_string),
-        to: message.envelope.to().iter().map(ToString::to_string).collect(),
+        to: message
+            .envelope
+            .to()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
         reason: reason.to_string(),
         attempts,
     };
@@ -52,7 +66,13 @@ pub fn keep(outbox: &Path, run_id: &str, message: &Composed, reason: &str, attem
 /// The pending `.eml` files, oldest run first.
 pub fn pending(outbox: &Path) -> Vec<PathBuf> {
     let mut list: Vec<PathBuf> = fs::read_dir(outbox)
-        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "eml")).collect())
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+                .collect()
+        })
         .unwrap_or_default();
     list.sort();
     list
@@ -74,7 +94,9 @@ pub async fn flush(outbox: &Path, sender: &Sender, until: Instant) -> Flushed {
     if files.is_empty() {
         return flushed;
     }
-    let Ok(lock) = File::create(outbox.join(LOCK)) else { return flushed };
+    let Ok(lock) = File::create(outbox.join(LOCK)) else {
+        return flushed;
+    };
     if lock.try_lock().is_err() {
         return flushed;
     }
@@ -110,16 +132,24 @@ pub async fn flush(outbox: &Path, sender: &Sender, until: Instant) -> Flushed {
 
 fn load(eml: &Path) -> Result<(Envelope, Vec<u8>), String> {
     let json = eml.with_extension("json");
-    let text = fs::read_to_string(&json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
-    let pending: Pending = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let text =
+        fs::read_to_string(&json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
+    let pending: Pending =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
     let from = match &pending.from {
-        Some(f) => Some(f.parse::<Address>().map_err(|e| format!("{}: from {f:?}: {e}", json.display()))?),
+        Some(f) => Some(
+            f.parse::<Address>()
+                .map_err(|e| format!("{}: from {f:?}: {e}", json.display()))?,
+        ),
         None => None,
     };
     let to = pending
         .to
         .iter()
-        .map(|t| t.parse::<Address>().map_err(|e| format!("{}: to {t:?}: {e}", json.display())))
+        .map(|t| {
+            t.parse::<Address>()
+                .map_err(|e| format!("{}: to {t:?}: {e}", json.display()))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let envelope = Envelope::new(from, to).map_err(|e| format!("{}: {e}", json.display()))?;
     let bytes = fs::read(eml).map_err(|e| format!("cannot read {}: {e}", eml.display()))?;

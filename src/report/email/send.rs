@@ -48,16 +48,24 @@ impl Sender {
     /// attempt.
     pub fn new(relay: &Relay, timeout: Duration) -> Result<Sender, EmailError> {
         let describe = format!("{}:{} ({})", relay.host, relay.port, tls_name(relay.tls));
-        let fail = |reason: String| EmailError::Relay { relay: describe.clone(), reason };
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(relay.host.clone())
-            .port(relay.port)
-            .timeout(Some(timeout));
+        let fail = |reason: String| EmailError::Relay {
+            relay: describe.clone(),
+            reason,
+        };
+        let mut builder =
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(relay.host.clone())
+                .port(relay.port)
+                .timeout(Some(timeout));
         if relay.tls != TlsMode::None {
             let mut params = TlsParameters::builder(relay.host.clone());
             if let Some(path) = &relay.ca_file {
-                let pem = std::fs::read(path).map_err(|e| fail(format!("cannot read ca_file {}: {e}", path.display())))?;
-                let cert = Certificate::from_pem(&pem).map_err(|e| fail(format!("ca_file {}: {e}", path.display())))?;
-                params = params.certificate_store(CertificateStore::None).add_root_certificate(cert);
+                let pem = std::fs::read(path)
+                    .map_err(|e| fail(format!("cannot read ca_file {}: {e}", path.display())))?;
+                let cert = Certificate::from_pem(&pem)
+                    .map_err(|e| fail(format!("ca_file {}: {e}", path.display())))?;
+                params = params
+                    .certificate_store(CertificateStore::None)
+                    .add_root_certificate(cert);
             }
             let params = params.build_rustls().map_err(|e| fail(e.to_string()))?;
             builder = builder.tls(match relay.tls {
@@ -66,12 +74,21 @@ impl Sender {
             });
         }
         if let Some((user, password)) = &relay.auth {
-            let password = password.resolve().map_err(|e| fail(format!("SMTP password: {e}")))?;
+            let password = password
+                .resolve()
+                .map_err(|e| fail(format!("SMTP password: {e}")))?;
             builder = builder
-                .credentials(Credentials::new(user.clone(), password.expose_secret().to_string()))
+                .credentials(Credentials::new(
+                    user.clone(),
+                    password.expose_secret().to_string(),
+                ))
                 .authentication(vec![Mechanism::Plain, Mechanism::Login]);
         }
-        Ok(Sender { transport: builder.build(), timeout, describe })
+        Ok(Sender {
+            transport: builder.build(),
+            timeout,
+            describe,
+        })
     }
 
     /// `host:port (tls mode)`, for messages.
@@ -80,8 +97,15 @@ impl Sender {
     }
 
     /// One attempt, bounded by the timeout and by `until`.
-    pub async fn send_once(&self, envelope: &Envelope, bytes: &[u8], until: Instant) -> Result<(), SendError> {
-        let bound = self.timeout.min(until.saturating_duration_since(Instant::now()));
+    pub async fn send_once(
+        &self,
+        envelope: &Envelope,
+        bytes: &[u8],
+        until: Instant,
+    ) -> Result<(), SendError> {
+        let bound = self
+            .timeout
+            .min(until.saturating_duration_since(Instant::now()));
         match tokio::time::timeout(bound, self.transport.send_raw(envelope, bytes)).await {
             Err(_) => Err(SendError::Timeout(bound.as_secs())),
             Ok(Ok(_)) => Ok(()),
@@ -98,15 +122,26 @@ impl Sender {
         loop {
             attempts += 1;
             let error = match self.send_once(envelope, bytes, until).await {
-                Ok(()) => return Delivery { attempts, error: None },
+                Ok(()) => {
+                    return Delivery {
+                        attempts,
+                        error: None,
+                    };
+                }
                 Err(e) => e,
             };
             let permanent = matches!(error, SendError::Permanent(_));
             // A retry needs at least a second of its own before `until` to be worth starting.
             if permanent || Instant::now() + backoff + Duration::from_secs(1) > until {
-                return Delivery { attempts, error: Some(error) };
+                return Delivery {
+                    attempts,
+                    error: Some(error),
+                };
             }
-            tracing::warn!("email to {} not delivered (attempt {attempts}): {error}; retrying in {backoff:?}", self.describe);
+            tracing::warn!(
+                "email to {} not delivered (attempt {attempts}): {error}; retrying in {backoff:?}",
+                self.describe
+            );
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(Duration::from_secs(30));
         }

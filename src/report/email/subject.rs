@@ -29,7 +29,10 @@ pub fn subject(report: &Report, ctx: &Context) -> String {
     }
     if report.partial {
         let n = report.results.len();
-        subject.push_str(&format!(" (rerun of {n} check{})", if n == 1 { "" } else { "s" }));
+        subject.push_str(&format!(
+            " (rerun of {n} check{})",
+            if n == 1 { "" } else { "s" }
+        ));
     }
     debug_assert!(report.status != Status::Ok || bad.is_empty());
     subject
@@ -59,12 +62,26 @@ mod tests {
     fn subjects() {
         let ctx = Context::new(chrono_tz::Asia::Taipei, None);
         let at = "2026-11-30T08:15:00.123+08:00".to_string();
-        let report = |statuses: &[Status]| Report::new("r".into(), "lab".into(), at.clone(), at.clone(), statuses.iter().map(|s| result(*s)).collect());
+        let report = |statuses: &[Status]| {
+            Report::new(
+                "r".into(),
+                "lab".into(),
+                at.clone(),
+                at.clone(),
+                statuses.iter().map(|s| result(*s)).collect(),
+            )
+        };
         use Status::*;
         let cases: [(&[Status], &str); 4] = [
             (&[Ok, Skip], "[premarket] OK lab 2026-11-30 08:15 CST"),
-            (&[Fail, Fail, Error, Ok], "[premarket] FAIL lab 2026-11-30 08:15 CST — 2 FAIL, 1 ERROR"),
-            (&[Error, Ok], "[premarket] ERROR lab 2026-11-30 08:15 CST — 1 ERROR"),
+            (
+                &[Fail, Fail, Error, Ok],
+                "[premarket] FAIL lab 2026-11-30 08:15 CST — 2 FAIL, 1 ERROR",
+            ),
+            (
+                &[Error, Ok],
+                "[premarket] ERROR lab 2026-11-30 08:15 CST — 1 ERROR",
+            ),
             (&[Ok], "[premarket] OK lab 2026-11-30 08:15 CST"),
         ];
         for (statuses, want) in cases {
@@ -72,6 +89,9 @@ mod tests {
         }
         let mut rerun = report(&[Ok]);
         rerun.partial = true;
-        assert_eq!(subject(&rerun, &ctx), "[premarket] OK lab 2026-11-30 08:15 CST (rerun of 1 check)");
+        assert_eq!(
+            subject(&rerun, &ctx),
+            "[premarket] OK lab 2026-11-30 08:15 CST (rerun of 1 check)"
+        );
     }
 }

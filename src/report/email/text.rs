@@ -44,7 +44,11 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         let _ = writeln!(out, "\n== OK ({}) ==", fine.len());
     }
     for r in fine {
-        let what = if r.status == Status::Skip { &r.summary } else { &r.title };
+        let what = if r.status == Status::Skip {
+            &r.summary
+        } else {
+            &r.title
+        };
         let _ = writeln!(out, "{} {} on {}: {}", r.status, r.check, r.device, what);
     }
     let _ = writeln!(out, "\n== Timing ==");
