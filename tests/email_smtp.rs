@@ -329,3 +329,40 @@ fn an_inline_chart_is_attached_and_shown_in_the_html() {
     assert!(text(&composed.bytes).contains("Content-ID: <chart>"));
     assert_eq!(mail.subject, "[premarket] OK lab 2026-11-30 08:15 CST");
 }
+
+#[test]
+fn email_settings_are_validated_with_file_line_and_column() {
+    let cases = [
+        (
+            "email:\n  host: relay\n  from: not an address\n  to: [a@b.test]\n",
+            "email.from",
+            ":10:",
+        ),
+        (
+            "email:\n  host: relay\n  from: a@b.test\n  to: [a@b.test, \"x@\"]\n",
+            "email.to",
+            ":11:",
+        ),
+        (
+            "email:\n  host: relay\n  from: a@b.test\n  to: [a@b.test]\n  user: premarket\n",
+            "email.password is not",
+            ":12:",
+        ),
+        (
+            "email:\n  host: relay\n  tls: ssl\n  from: a@b.test\n  to: [a@b.test]\n",
+            "tls",
+            ":10:",
+        ),
+        ("archive:\n  retention_days: 0\n", "retention_days", ":9:"),
+    ];
+    for (extra, needle, line) in cases {
+        let site = Site::new(extra);
+        let out = site.cmd(&["validate"]).output().unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{extra}\n{stderr}");
+        assert!(
+            stderr.contains(needle) && stderr.contains(&format!("site.yaml{line}")),
+            "{extra}\n{stderr}"
+        );
+    }
+}
