@@ -245,8 +245,8 @@ fn sync_dir(dir: &Path) {
     }
 }
 
-/// A device name as one path component.
-fn file_safe(name: &str) -> String {
+/// A device name as one path component (also the attachment name).
+pub fn file_safe(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| {

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::message::Attachment;
+use crate::report::archive::file_safe;
 use crate::report::history::is_failing;
 use crate::report::{Report, json};
 
@@ -45,17 +46,7 @@ pub fn failing_raw(report: &Report) -> Vec<Attachment> {
                 }
             }
         }
-        let name: String = device
-            .device
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let name = file_safe(&device.device);
         out.push(Attachment::file(
             &format!("raw-{name}.txt"),
             "text/plain; charset=utf-8",
