@@ -81,7 +81,13 @@ fn changes(out: &mut String, report: &Report) {
     let since = |t: &super::history::Transition| {
         t.since
             .as_deref()
-            .map(|s| format!(", failing since {s}"))
+            .map(|s| {
+                // The archived time is RFC 3339 in the site's zone; minutes are enough here.
+                let shown = chrono::DateTime::parse_from_rfc3339(s)
+                    .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+                    .unwrap_or_else(|_| s.to_string());
+                format!(", failing since {shown}")
+            })
             .unwrap_or_default()
     };
     for t in &changes.newly_failing {

@@ -27,7 +27,7 @@ use crate::report::redact::Redactor;
 #[derive(Clone, Debug)]
 pub struct Context {
     pub tz: Tz,
-    /// The run's deadline as shown, e.g. `08:45 CST`.
+    /// The run's deadline as shown, e.g. `2026-11-30 08:45 CST`.
     pub deadline: Option<String>,
 }
 
@@ -35,7 +35,7 @@ impl Context {
     pub fn new(tz: Tz, deadline: Option<DateTime<Tz>>) -> Self {
         Context {
             tz,
-            deadline: deadline.map(|d| d.format("%H:%M %Z").to_string()),
+            deadline: deadline.map(|d| d.format("%Y-%m-%d %H:%M %Z").to_string()),
         }
     }
 
