@@ -15,7 +15,8 @@ use crate::collect::{CollectError, Collector, Outputs};
 use crate::config::Config;
 use crate::parse::Facts;
 use crate::plan::{DevicePlan, Plan, PlannedCheck};
-use crate::report::{CheckResult, Report};
+use crate::report::redact::Redactor;
+use crate::report::{CheckResult, DeviceOutputs, Report};
 
 /// How a run is bounded.
 #[derive(Clone, Debug)]
@@ -35,6 +36,43 @@ impl Limits {
     }
 }
 
+/// The next `time` of day in the site's time zone: today's if it is still ahead, else
+/// tomorrow's (a run started by cron at 23:00 with a deadline of 08:45 gets the morning's).
+/// A time that does not exist on a DST day falls to the earliest valid instant after it.
+pub fn next_deadline(
+    tz: chrono_tz::Tz,
+    time: chrono::NaiveTime,
+    now: DateTime<Utc>,
+) -> DateTime<chrono_tz::Tz> {
+    let local = now.with_timezone(&tz).date_naive();
+    for day in [
+        local,
+        local + chrono::Days::new(1),
+        local + chrono::Days::new(2),
+    ] {
+        let mut naive = day.and_time(time);
+        // Skip a DST gap minute by minute (at most a few hours).
+        for _ in 0..240 {
+            if let Some(at) = naive.and_local_timezone(tz).earliest() {
+                if at.with_timezone(&Utc) > now {
+                    return at;
+                }
+                break;
+            }
+            naive += chrono::Duration::minutes(1);
+        }
+    }
+    now.with_timezone(&tz)
+}
+
+/// The tokio timer instant of a wall-clock time (now when it has passed).
+pub fn instant_at(at: DateTime<chrono_tz::Tz>) -> tokio::time::Instant {
+    let left = (at.with_timezone(&Utc) - Utc::now())
+        .to_std()
+        .unwrap_or_default();
+    tokio::time::Instant::now() + left
+}
+
 /// Runs the plan with `collector` and returns the report.
 pub async fn inspect(
     config: &Config,
@@ -43,27 +81,33 @@ pub async fn inspect(
     limits: &Limits,
 ) -> Report {
     let started = Utc::now();
-    let results: Vec<Vec<CheckResult>> = futures::stream::iter(plan.devices.iter())
-        .map(|device| inspect_device(device, collector.clone(), limits.deadline))
-        .buffered(limits.concurrency.max(1))
-        .collect()
-        .await;
+    let redactor = Redactor::from_config(config);
+    let devices: Vec<(Vec<CheckResult>, DeviceOutputs)> =
+        futures::stream::iter(plan.devices.iter())
+            .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
+            .buffered(limits.concurrency.max(1))
+            .collect()
+            .await;
     let finished = Utc::now();
     let tz = config.site.timezone;
-    Report::new(
+    let (results, raw): (Vec<Vec<CheckResult>>, Vec<DeviceOutputs>) = devices.into_iter().unzip();
+    let mut report = Report::new(
         run_id(started, tz),
         config.site.name.clone(),
         timestamp(started, tz),
         timestamp(finished, tz),
         results.into_iter().flatten().collect(),
-    )
+    );
+    report.raw = raw;
+    report
 }
 
 async fn inspect_device(
     plan: &DevicePlan,
     collector: Arc<dyn Collector>,
     deadline: Option<tokio::time::Instant>,
-) -> Vec<CheckResult> {
+    redactor: &Redactor,
+) -> (Vec<CheckResult>, DeviceOutputs) {
     let start = Instant::now();
     let outputs = match deadline {
         None => collector.collect(plan).await,
@@ -73,8 +117,26 @@ async fn inspect_device(
         },
     };
     let collected_ms = elapsed_ms(start);
+    let platform = plan.device.platform;
+    let raw = DeviceOutputs {
+        device: plan.device.name.clone(),
+        platform,
+        outputs: outputs
+            .results
+            .iter()
+            .map(|(c, r)| {
+                (
+                    c.clone(),
+                    r.as_ref()
+                        .map(|t| redactor.redact(platform, t))
+                        .map_err(Clone::clone),
+                )
+            })
+            .collect(),
+    };
     let facts = parse(plan, outputs);
-    plan.checks
+    let results = plan
+        .checks
         .iter()
         .map(|check| {
             let eval_start = Instant::now();
@@ -90,13 +152,14 @@ async fn inspect_device(
                 title: check.entry.title.clone(),
                 summary: verdict.summary,
                 expected: verdict.expected,
-                actual: verdict.actual,
-                evidence: verdict.evidence,
+                actual: redactor.redact(platform, &verdict.actual),
+                evidence: redactor.redact(platform, &verdict.evidence),
                 remedy,
                 duration_ms: collected_ms + elapsed_ms(eval_start),
             }
         })
-        .collect()
+        .collect();
+    (results, raw)
 }
 
 /// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.

@@ -4,11 +4,18 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use chrono::NaiveTime;
+
 use super::{Exit, SelectArgs, load};
 use crate::collect::Collector;
 use crate::collect::offline::Offline;
-use crate::inspect::{Limits, inspect};
+use crate::config::Config;
+use crate::inspect::{Limits, inspect, instant_at, next_deadline};
 use crate::plan::Plan;
+use crate::report::archive::Archive;
+use crate::report::history;
+use crate::report::lock::RunLock;
+use crate::report::publish::{Deadline, EmailMode, Options, publish};
 use crate::report::{Report, json, text};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -28,6 +35,41 @@ pub struct RunArgs {
     /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Rerun exactly the checks whose latest result is FAIL or ERROR (the latest full run,
+    /// updated by the reruns since), each on the device where it failed.
+    #[arg(long)]
+    pub last_failed: bool,
+    /// The time (HH:MM, site time zone) by which the report must be out; what has not
+    /// finished by then is ERROR. Default: `deadline` in site.yaml.
+    #[arg(long, value_name = "HH:MM", value_parser = parse_time)]
+    pub deadline: Option<NaiveTime>,
+    #[command(flatten)]
+    pub email: EmailArgs,
+}
+
+/// What to do with the email report.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct EmailArgs {
+    /// Do not send the email report.
+    #[arg(long, conflicts_with = "email_to_file")]
+    pub no_email: bool,
+    /// Write the email (.eml) to PATH instead of sending it.
+    #[arg(long, value_name = "PATH")]
+    pub email_to_file: Option<PathBuf>,
+}
+
+impl EmailArgs {
+    fn mode(&self) -> EmailMode {
+        match (&self.email_to_file, self.no_email) {
+            (Some(path), _) => EmailMode::ToFile(path.clone()),
+            (None, true) => EmailMode::Off,
+            (None, false) => EmailMode::Send,
+        }
+    }
+}
+
+fn parse_time(s: &str) -> Result<NaiveTime, String> {
+    NaiveTime::parse_from_str(s, "%H:%M").map_err(|_| format!("{s:?} is not a time of day HH:MM"))
 }
 
 #[derive(Debug, clap::Args)]
@@ -41,6 +83,10 @@ pub struct CheckArgs {
     pub offline: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[arg(long, value_name = "HH:MM", value_parser = parse_time)]
+    pub deadline: Option<NaiveTime>,
+    #[command(flatten)]
+    pub email: EmailArgs,
 }
 
 pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Exit> {
@@ -55,13 +101,28 @@ pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Exit> {
             select,
             offline: args.offline,
             format: args.format,
+            last_failed: false,
+            deadline: args.deadline,
+            email: args.email,
         },
     )
 }
 
 pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     let config = load(dir)?;
-    let plan = Plan::new(&config, &args.select.selection())?;
+    let mut plan = Plan::new(&config, &args.select.selection())?;
+    if args.last_failed {
+        let Some(pairs) = last_failed(&config)? else {
+            return Ok(0);
+        };
+        plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
+        if plan.devices.is_empty() {
+            eprintln!(
+                "premarket: none of the failed checks matches the selection; nothing to rerun"
+            );
+            return Ok(0);
+        }
+    }
     let collector: Arc<dyn Collector> = match &args.offline {
         Some(path) => Arc::new(Offline::new(path)),
         None => {
@@ -70,14 +131,111 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
             ));
         }
     };
-    let limits = Limits::from_config(&config);
+    // A full run holds the archive's run lock; reruns of selected checks run alongside.
+    let full = args.select.checks.is_empty()
+        && args.select.devices.is_empty()
+        && args.select.tags.is_empty()
+        && !args.last_failed;
+    let _lock = match full {
+        true => Some(lock(&config)?),
+        false => None,
+    };
+    let deadline = deadline(&config, args.deadline);
+    let email = args.email.mode();
+    let mut limits = Limits::from_config(&config);
+    limits.deadline = deadline.map(|d| {
+        d.instant
+            .checked_sub(email_reserve(&config, &email))
+            .unwrap_or(d.instant)
+    });
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
         code: 2,
         message: format!("cannot start: {e}"),
     })?;
-    let report = runtime.block_on(inspect(&config, &plan, collector, &limits));
+    let options = Options {
+        email,
+        deadline,
+        extra_attachments: Vec::new(),
+        prune: full,
+    };
+    let (report, published) = runtime.block_on(async {
+        let mut report = inspect(&config, &plan, collector, &limits).await;
+        report.partial = !full;
+        let published = publish(&config, &mut report, options).await;
+        (report, published)
+    });
     print(&report, args.format);
-    Ok(report.exit_code())
+    for note in &published.notes {
+        eprintln!("premarket: {note}");
+    }
+    for problem in &published.problems {
+        eprintln!("premarket: {problem}");
+    }
+    let code = published.exit_code(&report);
+    if code != report.exit_code() {
+        eprintln!(
+            "premarket: the checks were {}, but the exit code is {code} because of the problem above",
+            report.status
+        );
+    }
+    Ok(code)
+}
+
+/// The pairs to rerun for `--last-failed`; `None` (after saying so) when nothing failed.
+fn last_failed(config: &Config) -> Result<Option<Vec<(String, String)>>, Exit> {
+    let archive = Archive::new(&config.site.archive.dir);
+    let (reports, _) = archive.reports().map_err(|e| Exit::config(e.to_string()))?;
+    let Some((run, pairs)) = history::last_failed(&reports) else {
+        return Err(Exit::config(format!(
+            "--last-failed: the archive {} holds no run yet; run `premarket run` first",
+            archive.root().display()
+        )));
+    };
+    if pairs.is_empty() {
+        eprintln!(
+            "premarket: nothing failed in the latest run ({run}) or the reruns since; nothing to rerun"
+        );
+        return Ok(None);
+    }
+    let list: Vec<String> = pairs.iter().map(|(c, d)| format!("{c} on {d}")).collect();
+    eprintln!(
+        "premarket: rerunning what failed as of run {run}: {}",
+        list.join(", ")
+    );
+    Ok(Some(pairs))
+}
+
+fn lock(config: &Config) -> Result<RunLock, Exit> {
+    let now = chrono::Utc::now().with_timezone(&config.site.timezone);
+    let holder = format!(
+        "pid {}, full run started {}",
+        std::process::id(),
+        now.format("%Y-%m-%d %H:%M:%S %Z")
+    );
+    RunLock::acquire(
+        &config.site.archive.dir,
+        config.site.archive.lock_wait,
+        &holder,
+    )
+    .map_err(|e| Exit::config(e.to_string()))
+}
+
+/// `--deadline`, else the site's; the next such time of day in the site's time zone.
+fn deadline(config: &Config, flag: Option<NaiveTime>) -> Option<Deadline> {
+    let time = flag.or(config.site.deadline)?;
+    let at = next_deadline(config.site.timezone, time, chrono::Utc::now());
+    Some(Deadline {
+        at,
+        instant: instant_at(at),
+    })
+}
+
+/// Time kept free before the deadline for delivering the email.
+fn email_reserve(config: &Config, mode: &EmailMode) -> std::time::Duration {
+    match (mode, &config.site.email) {
+        (EmailMode::Send, Some(email)) if email.enabled => email.timeout,
+        _ => std::time::Duration::ZERO,
+    }
 }
 
 fn print(report: &Report, format: Format) {

@@ -1,6 +1,7 @@
 //! The command line (DESIGN §3). Each subcommand is one small file: its flags with their docs,
 //! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
 
+mod history;
 mod inspect;
 mod list;
 mod parse;
@@ -44,6 +45,8 @@ pub enum Command {
     Plan(plan::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
+    /// Recent runs from the archive and, per check, when it started failing or was fixed.
+    History(history::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -83,6 +86,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Parse(args) => parse::run(args),
+        Command::History(args) => history::run(&cli.dir, args),
     }
 }
 

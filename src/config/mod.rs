@@ -4,8 +4,10 @@
 //! device and the catalog `checks/*.yaml`. Loading collects *every* problem (so `validate`
 //! shows them all at once) and each one names `file:line:column`.
 
+mod archive;
 mod catalog;
 mod device;
+mod email;
 mod error;
 mod pin;
 mod secret;
@@ -15,8 +17,10 @@ pub mod yaml;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+pub use archive::Archive;
 pub use catalog::{Entry, Severity};
 pub use device::{Connection, Device, Expect};
+pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use pin::VersionPin;
 pub use secret::{SecretError, SecretRef};
@@ -43,6 +47,9 @@ pub struct Site {
     pub ssh: SshDefaults,
     /// The known_hosts file, resolved against `baselines/`.
     pub known_hosts: Option<PathBuf>,
+    /// `None` when `site.yaml` has no `email:` section.
+    pub email: Option<Email>,
+    pub archive: Archive,
 }
 
 impl Config {
@@ -63,6 +70,15 @@ impl Config {
         let site_path = baselines.join("site.yaml");
         let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(ConfigErrors::from)?;
         let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
+        let site = site.map(|mut site| {
+            site.email = site_file
+                .email
+                .as_ref()
+                .and_then(|e| email::validate(&site_path, &baselines, e, &mut errors));
+            site.archive =
+                archive::validate(&site_path, dir, site_file.archive.as_ref(), &mut errors);
+            site
+        });
 
         let mut devices = Vec::new();
         let mut seen: HashMap<String, Position> = HashMap::new();
@@ -164,6 +180,8 @@ fn validate_site(
         deadline: deadline?,
         ssh: file.ssh.clone(),
         known_hosts: file.ssh.known_hosts.as_ref().map(|p| baselines.join(p)),
+        email: None,
+        archive: Archive::default_in(baselines.parent().unwrap_or(baselines)),
     })
 }
 

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use super::secret::SecretRef;
+
 /// The site file as written. Times are `HH:MM` in the site's time zone.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -22,6 +24,12 @@ pub struct SiteFile {
     pub devices: Vec<DeviceEntry>,
     #[serde(default)]
     pub ssh: SshDefaults,
+    /// The emailed report. Without this section no email is sent.
+    #[serde(default)]
+    pub email: Option<EmailFile>,
+    /// Where every run's report and raw outputs are kept (default `archive/` in the config dir).
+    #[serde(default)]
+    pub archive: Option<ArchiveFile>,
 }
 
 /// One device of the site and its baseline file (relative to `baselines/`).
@@ -53,4 +61,70 @@ impl Default for SshDefaults {
             concurrency: 16,
         }
     }
+}
+
+/// `email:`: the SMTP relay, sender and recipients. The password is a reference, never a value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmailFile {
+    /// `false` keeps the settings but sends nothing (`--email-to-file` still works).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// The relay's host name; also the name its TLS certificate must carry.
+    pub host: Spanned<String>,
+    /// Default: 25 with `tls: none`, 587 with `starttls`, 465 with `tls`.
+    #[serde(default)]
+    pub port: Option<u16>,
+    #[serde(default)]
+    pub tls: TlsMode,
+    #[serde(default)]
+    pub user: Option<Spanned<String>>,
+    #[serde(default)]
+    pub password: Option<SecretRef>,
+    /// PEM file of the CA certificates to trust instead of the system store (private relays).
+    #[serde(default)]
+    pub ca_file: Option<Spanned<PathBuf>>,
+    pub from: Spanned<String>,
+    pub to: Vec<Spanned<String>>,
+    /// Added as recipients when the run is not OK.
+    #[serde(default)]
+    pub fail_to: Vec<Spanned<String>>,
+    /// Bound on one delivery attempt, connect to QUIT (default 30).
+    #[serde(default)]
+    pub timeout_s: Option<u64>,
+    /// How long to keep retrying when no deadline is closer (default 120).
+    #[serde(default)]
+    pub retry_for_s: Option<u64>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// How the SMTP connection is protected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TlsMode {
+    /// Plain SMTP: only for a relay on the same host or a trusted segment.
+    None,
+    /// Plain connect, then STARTTLS, which is required (never falls back to plain).
+    #[default]
+    Starttls,
+    /// TLS from the first byte (SMTPS, port 465).
+    Tls,
+}
+
+/// `archive:`: where runs are kept and for how long.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveFile {
+    /// Relative to the configuration directory (`--dir`).
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
+    /// Runs older than this are deleted by the next full run (default 30).
+    #[serde(default)]
+    pub retention_days: Option<Spanned<u32>>,
+    /// How long a full run waits for another full run to finish (default 120).
+    #[serde(default)]
+    pub lock_wait_s: Option<u64>,
 }

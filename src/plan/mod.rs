@@ -125,6 +125,24 @@ impl Plan {
         Ok(Plan { devices })
     }
 
+    /// Keeps only the checks that `keep(device, check id)` accepts (`--last-failed` selects
+    /// exact pairs), recomputing each device's commands; devices left with none are dropped.
+    pub fn retain(&mut self, keep: impl Fn(&str, &str) -> bool) {
+        for device in &mut self.devices {
+            device
+                .checks
+                .retain(|c| keep(&device.device.name, &c.entry.id));
+            let mut commands: Vec<Command> = Vec::new();
+            for command in device.checks.iter().flat_map(|c| &c.commands) {
+                if !commands.contains(command) {
+                    commands.push(command.clone());
+                }
+            }
+            device.commands = commands;
+        }
+        self.devices.retain(|d| !d.checks.is_empty());
+    }
+
     pub fn check_count(&self) -> usize {
         self.devices.iter().map(|d| d.checks.len()).sum()
     }

@@ -39,6 +39,16 @@ impl Platform {
             Platform::Probe => Err(ParseError::unsupported(&command.text)),
         }
     }
+
+    /// `raw` with this platform's secrets (passwords, keys, `ENC` blobs) replaced by
+    /// `<redacted>`, for everything premarket writes down: evidence, archive, email.
+    pub fn redact(self, raw: &str) -> String {
+        match self {
+            Platform::Eos => eos::redact::redact(raw),
+            Platform::Fortigate => fortigate::redact::redact(raw),
+            Platform::Probe => raw.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for Platform {

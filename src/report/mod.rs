@@ -3,12 +3,23 @@
 //! [`Report`] is the JSON object of DESIGN §4 (also what the archive keeps); [`text`] renders it
 //! for a terminal, and the exit code follows from its status.
 
+pub mod archive;
+pub mod email;
+pub mod history;
 pub mod json;
+pub mod lock;
+pub mod publish;
+pub mod redact;
 pub mod text;
 
 use serde::{Deserialize, Serialize};
 
 use crate::check::Status;
+use crate::collect::CollectError;
+use crate::plan::Command;
+use crate::platform::Platform;
+
+pub use history::Changes;
 
 /// One check on one device.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +70,27 @@ pub struct Report {
     pub status: Status,
     pub counts: Counts,
     pub results: Vec<CheckResult>,
+    /// What changed since the previous run of the same checks (absent on the first run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
+    /// Only some checks or devices were selected (a rerun), so the status is not the site's.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub partial: bool,
+    /// The raw outputs judged, redacted, for the archive and the email; not in report.json.
+    #[serde(skip)]
+    pub raw: Vec<DeviceOutputs>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// What one device returned for each command of the run (secrets already redacted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceOutputs {
+    pub device: String,
+    pub platform: Platform,
+    pub outputs: Vec<(Command, Result<String, CollectError>)>,
 }
 
 impl Report {
@@ -78,6 +110,9 @@ impl Report {
             status: overall(&counts),
             counts,
             results,
+            changes: None,
+            partial: false,
+            raw: Vec::new(),
         }
     }
 

@@ -45,6 +45,7 @@ pub fn render(report: &Report, colour: bool) -> String {
         block(&mut out, "evidence", &r.evidence);
         block(&mut out, "remedy", &r.remedy);
     }
+    changes(&mut out, report);
     let fine: Vec<&CheckResult> = ordered(report, |s| matches!(s, Status::Ok | Status::Skip));
     if !fine.is_empty() {
         out.push('\n');
@@ -64,6 +65,61 @@ pub fn render(report: &Report, colour: bool) -> String {
         );
     }
     out
+}
+
+/// What changed since the previous run of these checks (see [`super::history`]).
+fn changes(out: &mut String, report: &Report) {
+    let Some(changes) = report.changes.as_ref().filter(|c| !c.is_empty()) else {
+        return;
+    };
+    let _ = writeln!(out, "\nsince the previous run:");
+    let was = |t: &super::history::Transition| {
+        t.from
+            .map(|s| format!("was {s}"))
+            .unwrap_or_else(|| "first run".into())
+    };
+    let since = |t: &super::history::Transition| {
+        t.since
+            .as_deref()
+            .map(|s| {
+                // The archived time is RFC 3339 in the site's zone; minutes are enough here.
+                let shown = chrono::DateTime::parse_from_rfc3339(s)
+                    .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+                    .unwrap_or_else(|_| s.to_string());
+                format!(", failing since {shown}")
+            })
+            .unwrap_or_default()
+    };
+    for t in &changes.newly_failing {
+        let _ = writeln!(
+            out,
+            "  newly failing: {} {} on {} ({})",
+            t.to,
+            t.check,
+            t.device,
+            was(t)
+        );
+    }
+    for t in &changes.fixed {
+        let _ = writeln!(
+            out,
+            "  fixed: {} on {} ({}{})",
+            t.check,
+            t.device,
+            was(t),
+            since(t)
+        );
+    }
+    for t in &changes.still_failing {
+        let _ = writeln!(
+            out,
+            "  still failing: {} {} on {}{}",
+            t.to,
+            t.check,
+            t.device,
+            since(t)
+        );
+    }
 }
 
 fn ordered(report: &Report, keep: impl Fn(Status) -> bool) -> Vec<&CheckResult> {

@@ -8,6 +8,7 @@ mod baseline;
 mod config;
 mod diffs;
 mod lanz;
+pub mod redact;
 pub mod text;
 mod version;
 

@@ -1,5 +1,7 @@
 //! FortiGate (FortiOS): commands, prompt and error strings, output parsers and the baseline.
 
+pub mod redact;
+
 use serde::Deserialize;
 
 use crate::parse::{Fact, ParseError};

@@ -1,0 +1,52 @@
+//! The validated `archive:` section of `site.yaml`: where every run leaves its evidence.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::error::{ConfigError, Position};
+use super::site::ArchiveFile;
+
+/// Where runs are archived, how long they are kept, how long a full run waits for another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Archive {
+    pub dir: PathBuf,
+    pub retention_days: u32,
+    pub lock_wait: Duration,
+}
+
+impl Archive {
+    /// The settings when `site.yaml` has no `archive:` section.
+    pub fn default_in(config_dir: &Path) -> Self {
+        Archive {
+            dir: config_dir.join("archive"),
+            retention_days: 30,
+            lock_wait: Duration::from_secs(120),
+        }
+    }
+}
+
+pub(super) fn validate(
+    path: &Path,
+    config_dir: &Path,
+    file: Option<&ArchiveFile>,
+    errors: &mut Vec<ConfigError>,
+) -> Archive {
+    let mut archive = Archive::default_in(config_dir);
+    let Some(file) = file else { return archive };
+    if let Some(dir) = &file.dir {
+        archive.dir = config_dir.join(dir);
+    }
+    if let Some(days) = &file.retention_days {
+        if days.value == 0 {
+            errors.push(ConfigError::new(
+                Position::from_location(path, days.defined),
+                "archive.retention_days must be at least 1 (the next run compares with the previous one)",
+            ));
+        }
+        archive.retention_days = days.value.max(1);
+    }
+    if let Some(wait) = file.lock_wait_s {
+        archive.lock_wait = Duration::from_secs(wait);
+    }
+    archive
+}

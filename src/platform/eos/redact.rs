@@ -1,0 +1,87 @@
+//! Secrets in EOS output: the rest of a line after `secret`, `key`, `password` and their kin
+//! (`username admin secret sha512 $6$...`, `tacacs-server key 7 ...`, `snmp-server community
+//! ...`). Hashes and type-7 strings are as good as passwords to an attacker, so they go too.
+
+/// Words after which the rest of an EOS line is secret.
+const SECRET_WORDS: &[&str] = &[
+    "secret",
+    "key",
+    "password",
+    "community",
+    "authentication-key",
+    "message-digest-key",
+    "sshkey",
+    "ssh-key",
+    "passphrase",
+    "shared-secret",
+];
+
+/// `text` with every secret value replaced by `<redacted>`; line structure is kept.
+pub fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&redact_line(line));
+    }
+    out
+}
+
+fn redact_line(line: &str) -> String {
+    let mut end = 0;
+    for word in line.split_inclusive(char::is_whitespace) {
+        end += word.len();
+        let bare = word
+            .trim_end()
+            .trim_start_matches(['+', '-'])
+            .to_ascii_lowercase();
+        if SECRET_WORDS.contains(&bare.as_str()) && !line[end..].trim().is_empty() {
+            let tail_ws = if line.ends_with('\r') { "\r" } else { "" };
+            let kept = line[..end].trim_end();
+            return format!("{kept} <redacted>{tail_ws}");
+        }
+    }
+    line.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_values_go_and_the_rest_stays() {
+        let cases = [
+            (
+                "username admin privilege 15 role network-admin secret sha512 $6$abc",
+                "username admin privilege 15 role network-admin secret <redacted>",
+            ),
+            (
+                "   tacacs-server host 10.0.0.1 key 7 0207165218120E",
+                "   tacacs-server host 10.0.0.1 key <redacted>",
+            ),
+            (
+                "+snmp-server community s3cret ro",
+                "+snmp-server community <redacted>",
+            ),
+            (
+                "enable password sha512 $6$xyz",
+                "enable password <redacted>",
+            ),
+            (
+                "   neighbor 10.1.1.1 password 7 ABCDEF",
+                "   neighbor 10.1.1.1 password <redacted>",
+            ),
+            ("queue-monitor length", "queue-monitor length"),
+            ("interface Ethernet1\r", "interface Ethernet1\r"),
+            ("no snmp-server community", "no snmp-server community"),
+        ];
+        for (line, want) in cases {
+            assert_eq!(redact(line), want, "{line}");
+        }
+        assert_eq!(
+            redact("a\nenable secret 5 $1$x\nb"),
+            "a\nenable secret <redacted>\nb"
+        );
+    }
+}

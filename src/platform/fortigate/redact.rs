@@ -1,0 +1,75 @@
+//! Secrets in FortiOS output: `ENC` blobs (`set password ENC SH2...`, re-encrypted on every
+//! `show`, so they are both secret and noise) and plain values of password-like settings.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+static ENC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"\bENC\s+("[^"]*"|\S+)"#).expect("static regex"));
+
+/// `set <password-like name> <value>` where the value is not already an ENC blob.
+static SET_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)^(\s*[+-]?\s*set\s+[\w-]*(?:passw(?:or)?d|psksecret|secret|private-key|passphrase|auth-pwd|token|-key)[\w-]*\s+)(?:ENC\s+)?\S.*$"#)
+        .expect("static regex")
+});
+
+/// `text` with every secret value replaced by `<redacted>`; line structure is kept.
+pub fn redact(text: &str) -> String {
+    let text = ENC.replace_all(text, "ENC <redacted>");
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let cr = line.ends_with('\r');
+        let body = line.trim_end_matches('\r');
+        match SET_SECRET.captures(body) {
+            Some(c) if !body.trim_end().ends_with("ENC <redacted>") => {
+                out.push_str(&c[1]);
+                out.push_str("<redacted>");
+            }
+            _ => out.push_str(body),
+        }
+        if cr {
+            out.push('\r');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enc_blobs_and_plain_secrets_go() {
+        let cases = [
+            (
+                "    set password ENC SH2nlSm9QL9tapcHPXIqAXvX7vBJuuqu22hpa0JxM=",
+                "    set password ENC <redacted>",
+            ),
+            (
+                "        set psksecret ENC 1u0kYk+Q2Jk2==",
+                "        set psksecret ENC <redacted>",
+            ),
+            ("set passwd \"plain\"", "set passwd <redacted>"),
+            (
+                "    set private-key \"-----BEGIN",
+                "    set private-key <redacted>",
+            ),
+            (
+                "    set hostname \"FGT-TEST\"",
+                "    set hostname \"FGT-TEST\"",
+            ),
+            ("set keepalive 10", "set keepalive 10"),
+            (
+                "    set auth-pwd ENC \"abc def\"",
+                "    set auth-pwd ENC <redacted>",
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(redact(line), want, "{line}");
+        }
+    }
+}

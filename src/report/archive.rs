@@ -1,0 +1,316 @@
+//! The run archive: every run leaves `<archive>/<run id>/report.json` and the raw outputs it
+//! judged (`raw/<device>/<file>`, the offline layout, so a run can be judged again with
+//! `--offline <archive>/<run id>/raw`). The history, `--last-failed` and the email's "what
+//! changed" are read from here.
+//!
+//! A run is written into a hidden temporary directory and renamed into place, so a reader (or
+//! a concurrent run) sees a whole run or none. Outputs are redacted before they get here.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::{Report, json};
+
+/// The directory holding undelivered email.
+pub const OUTBOX: &str = "outbox";
+const REPORT: &str = "report.json";
+const TMP_PREFIX: &str = ".tmp-";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("cannot write the run archive at {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read the run archive at {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The archive directory of a site.
+#[derive(Clone, Debug)]
+pub struct Archive {
+    root: PathBuf,
+}
+
+impl Archive {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Archive { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn outbox(&self) -> PathBuf {
+        self.root.join(OUTBOX)
+    }
+
+    /// Writes the run atomically; returns its directory. Should the run id be taken (two runs
+    /// in the same millisecond), a suffix makes it unique and `report.run_id` follows.
+    pub fn write(&self, report: &mut Report) -> Result<PathBuf, ArchiveError> {
+        let werr = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| ArchiveError::Write { path, source }
+        };
+        fs::create_dir_all(&self.root).map_err(werr(&self.root))?;
+        let tmp = self.root.join(format!(
+            "{TMP_PREFIX}{}-{}",
+            report.run_id,
+            std::process::id()
+        ));
+        if tmp.exists() {
+            fs::remove_dir_all(&tmp).map_err(werr(&tmp))?;
+        }
+        for device in &report.raw {
+            let dir = tmp.join("raw").join(file_safe(&device.device));
+            fs::create_dir_all(&dir).map_err(werr(&dir))?;
+            for (command, output) in &device.outputs {
+                let (name, text) = match output {
+                    Ok(text) => (command.file_name(), text.clone()),
+                    Err(e) => (
+                        format!("{}.error", command.file_name()),
+                        format!("{command}: {e}\n"),
+                    ),
+                };
+                write_synced(&dir.join(name), text.as_bytes())?;
+            }
+        }
+        let base_id = report.run_id.clone();
+        for attempt in 0..100u32 {
+            if attempt > 0 {
+                report.run_id = format!("{base_id}-{attempt}");
+            }
+            write_synced(&tmp.join(REPORT), json::render(report).as_bytes())?;
+            let target = self.root.join(&report.run_id);
+            if target.exists() {
+                continue;
+            }
+            match fs::rename(&tmp, &target) {
+                Ok(()) => {
+                    sync_dir(&self.root);
+                    return Ok(target);
+                }
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::DirectoryNotEmpty
+                        || e.kind() == std::io::ErrorKind::AlreadyExists =>
+                {
+                    continue;
+                }
+                Err(e) => {
+                    return Err(ArchiveError::Write {
+                        path: target,
+                        source: e,
+                    });
+                }
+            }
+        }
+        Err(ArchiveError::Write {
+            path: self.root.join(&base_id),
+            source: std::io::Error::other("no free run id after 100 tries"),
+        })
+    }
+
+    /// Every archived report, oldest first. Unreadable runs are reported in the second list
+    /// (path and reason) and otherwise skipped, so one damaged run does not hide the rest.
+    pub fn reports(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+        let entries = match fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Vec::new(), Vec::new()));
+            }
+            Err(source) => {
+                return Err(ArchiveError::Read {
+                    path: self.root.clone(),
+                    source,
+                });
+            }
+        };
+        let mut reports = Vec::new();
+        let mut problems = Vec::new();
+        for dir in self.run_dirs(entries) {
+            let path = dir.join(REPORT);
+            match fs::read_to_string(&path) {
+                Ok(text) => match json::parse(&text) {
+                    Ok(report) => reports.push(report),
+                    Err(e) => problems.push(format!("{}: {e}", path.display())),
+                },
+                Err(e) => problems.push(format!("{}: {e}", path.display())),
+            }
+        }
+        super::history::sort(&mut reports);
+        Ok((reports, problems))
+    }
+
+    fn run_dirs(&self, entries: fs::ReadDir) -> Vec<PathBuf> {
+        entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                !name.starts_with('.') && name != OUTBOX
+            })
+            .map(|e| e.path())
+            .collect()
+    }
+
+    /// Deletes runs older than `days` (by the time they were written) and temporary
+    /// directories left by crashed runs. Call only while holding the run lock. Returns what
+    /// was deleted.
+    pub fn prune(&self, days: u32) -> Result<Vec<PathBuf>, ArchiveError> {
+        let entries = match fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => {
+                return Err(ArchiveError::Read {
+                    path: self.root.clone(),
+                    source,
+                });
+            }
+        };
+        let now = SystemTime::now();
+        let keep = Duration::from_secs(u64::from(days) * 86_400);
+        let mut removed = Vec::new();
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_tmp = name.starts_with(TMP_PREFIX);
+            if name == OUTBOX
+                || (name.starts_with('.') && !is_tmp)
+                || !entry.file_type().is_ok_and(|t| t.is_dir())
+            {
+                continue;
+            }
+            let age = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|m| now.duration_since(m).ok());
+            let limit = if is_tmp {
+                Duration::from_secs(86_400)
+            } else {
+                keep
+            };
+            if age.is_some_and(|a| a > limit) {
+                let path = entry.path();
+                fs::remove_dir_all(&path).map_err(|source| ArchiveError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+                removed.push(path);
+            }
+        }
+        Ok(removed)
+    }
+}
+
+/// Writes `bytes` to `path` and flushes it to disk before the rename makes it visible.
+pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
+    let werr = |source| ArchiveError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = File::create(path).map_err(werr)?;
+    file.write_all(bytes).map_err(werr)?;
+    file.sync_all().map_err(werr)
+}
+
+/// Writes `path` atomically: a temporary sibling, then a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!("{TMP_PREFIX}{name}-{}", std::process::id()));
+    write_synced(&tmp, bytes)?;
+    fs::rename(&tmp, path).map_err(|source| ArchiveError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if let Some(parent) = path.parent() {
+        sync_dir(parent);
+    }
+    Ok(())
+}
+
+fn sync_dir(dir: &Path) {
+    // Best effort: makes the rename durable; some file systems refuse to sync a directory.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// A device name as one path component (also the attachment name).
+pub fn file_safe(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() || safe.starts_with('.') {
+        format!("_{safe}")
+    } else {
+        safe
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collect::CollectError;
+    use crate::plan::Command;
+    use crate::platform::Platform;
+    use crate::report::DeviceOutputs;
+
+    #[test]
+    fn a_run_is_written_whole_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::new(dir.path().join("a"));
+        let mut report = Report::new(
+            "20261130T081500.000".into(),
+            "lab".into(),
+            "2026-11-30T08:15:00.000+08:00".into(),
+            "2026-11-30T08:15:01.000+08:00".into(),
+            Vec::new(),
+        );
+        report.raw = vec![DeviceOutputs {
+            device: "sw1".into(),
+            platform: Platform::Eos,
+            outputs: vec![
+                (Command::new("show version | json"), Ok("{}".into())),
+                (
+                    Command::new("show startup-config"),
+                    Err(CollectError::Deadline),
+                ),
+            ],
+        }];
+        let first = archive.write(&mut report.clone()).unwrap();
+        let mut second = report.clone();
+        let path = archive.write(&mut second).unwrap();
+        assert_ne!(first, path);
+        assert_eq!(second.run_id, "20261130T081500.000-1");
+        assert!(path.join("raw/sw1/show-version-json.txt").is_file());
+        assert!(path.join("raw/sw1/show-startup-config.txt.error").is_file());
+        let (reports, problems) = archive.reports().unwrap();
+        assert_eq!(reports.len(), 2);
+        assert!(problems.is_empty());
+        assert!(
+            fs::read_dir(archive.root()).unwrap().all(|e| !e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".tmp"))
+        );
+        assert!(archive.prune(1).unwrap().is_empty());
+    }
+}

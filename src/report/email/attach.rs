@@ -1,0 +1,57 @@
+//! What rides along: the JSON report (the machine record) and, for each device with a FAIL
+//! or ERROR, its raw outputs in one text file, so the evidence can be read in full without a
+//! login to the archive host. Outputs were redacted when collected.
+
+use std::fmt::Write;
+
+use super::message::Attachment;
+use crate::report::archive::file_safe;
+use crate::report::history::is_failing;
+use crate::report::{Report, json};
+
+pub fn report_json(report: &Report) -> Attachment {
+    Attachment::file(
+        "report.json",
+        "application/json",
+        json::render(report).into_bytes(),
+    )
+}
+
+/// One `raw-<device>.txt` per device that has a FAIL or ERROR.
+pub fn failing_raw(report: &Report) -> Vec<Attachment> {
+    let mut out = Vec::new();
+    for device in &report.raw {
+        if !report
+            .results
+            .iter()
+            .any(|r| r.device == device.device && is_failing(r.status))
+        {
+            continue;
+        }
+        let mut text = format!(
+            "# premarket run {}: raw outputs of {} (secrets redacted)\n",
+            report.run_id, device.device
+        );
+        for (command, output) in &device.outputs {
+            let _ = writeln!(text, "\n### {command}");
+            match output {
+                Ok(raw) => {
+                    text.push_str(raw);
+                    if !raw.ends_with('\n') {
+                        text.push('\n');
+                    }
+                }
+                Err(e) => {
+                    let _ = writeln!(text, "(not collected: {e})");
+                }
+            }
+        }
+        let name = file_safe(&device.device);
+        out.push(Attachment::file(
+            &format!("raw-{name}.txt"),
+            "text/plain; charset=utf-8",
+            text.into_bytes(),
+        ));
+    }
+    out
+}

@@ -1,0 +1,199 @@
+//! One MIME message from a report:
+//!
+//! ```text
+//! multipart/mixed
+//! ├── multipart/alternative
+//! │   ├── text/plain
+//! │   └── text/html            (in multipart/related with inline images, when there are any)
+//! ├── report.json
+//! ├── raw-<device>.txt         (each device with a FAIL or ERROR)
+//! └── extra attachments        (e.g. the probe's latency chart)
+//! ```
+
+use chrono::{DateTime, FixedOffset};
+use chrono_tz::Tz;
+use lettre::Message;
+use lettre::address::Envelope;
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+
+use super::{EmailError, attach, html, subject, text};
+use crate::check::Status;
+use crate::config::Email;
+use crate::report::Report;
+use crate::report::redact::Redactor;
+
+/// How times are shown: in the site's time zone, with its abbreviation.
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub tz: Tz,
+    /// The run's deadline as shown, e.g. `2026-11-30 08:45 CST`.
+    pub deadline: Option<String>,
+}
+
+impl Context {
+    pub fn new(tz: Tz, deadline: Option<DateTime<Tz>>) -> Self {
+        Context {
+            tz,
+            deadline: deadline.map(|d| d.format("%Y-%m-%d %H:%M %Z").to_string()),
+        }
+    }
+
+    /// `2026-11-30 08:15 CST`
+    pub fn date_time_tz(&self, at: DateTime<FixedOffset>) -> String {
+        at.with_timezone(&self.tz)
+            .format("%Y-%m-%d %H:%M %Z")
+            .to_string()
+    }
+
+    /// `2026-11-29 08:15`
+    pub fn short_time(&self, at: DateTime<FixedOffset>) -> String {
+        at.with_timezone(&self.tz)
+            .format("%Y-%m-%d %H:%M")
+            .to_string()
+    }
+
+    /// `08:15:00`
+    pub fn clock(&self, at: DateTime<FixedOffset>) -> String {
+        at.with_timezone(&self.tz).format("%H:%M:%S").to_string()
+    }
+
+    /// `08:15:02 CST`
+    pub fn clock_tz(&self, at: DateTime<FixedOffset>) -> String {
+        at.with_timezone(&self.tz).format("%H:%M:%S %Z").to_string()
+    }
+}
+
+/// Sender and recipients.
+#[derive(Clone, Debug)]
+pub struct Addresses {
+    pub from: Mailbox,
+    pub to: Vec<Mailbox>,
+    /// Added when the report is not OK.
+    pub fail_to: Vec<Mailbox>,
+}
+
+impl Addresses {
+    pub fn of(email: &Email) -> Self {
+        Addresses {
+            from: email.from.clone(),
+            to: email.to.clone(),
+            fail_to: email.fail_to.clone(),
+        }
+    }
+
+    /// For `--email-to-file` on a site without an `email:` section.
+    pub fn placeholder() -> Self {
+        let mailbox = |s: &str| s.parse::<Mailbox>().expect("static address");
+        Addresses {
+            from: mailbox("premarket <premarket@localhost>"),
+            to: vec![mailbox("on-call <oncall@localhost>")],
+            fail_to: Vec::new(),
+        }
+    }
+}
+
+/// A file attached to the message. With `inline_id`, an image is also shown in the HTML body
+/// (`<img src="cid:...">`): the hook for the probe's latency chart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub content_type: String,
+    pub body: Vec<u8>,
+    pub inline_id: Option<String>,
+}
+
+impl Attachment {
+    pub fn file(name: &str, content_type: &str, body: Vec<u8>) -> Self {
+        Attachment {
+            name: name.to_string(),
+            content_type: content_type.to_string(),
+            body,
+            inline_id: None,
+        }
+    }
+
+    /// An image shown in the HTML body as well as attached (e.g. a PNG chart).
+    pub fn inline_image(name: &str, content_type: &str, body: Vec<u8>, id: &str) -> Self {
+        Attachment {
+            inline_id: Some(id.to_string()),
+            ..Attachment::file(name, content_type, body)
+        }
+    }
+}
+
+/// A message ready to send or keep: its SMTP envelope and its exact bytes.
+#[derive(Clone, Debug)]
+pub struct Composed {
+    pub subject: String,
+    pub envelope: Envelope,
+    pub bytes: Vec<u8>,
+}
+
+/// Builds the message. Every text part passes `redactor` once more before it is encoded.
+pub fn compose(
+    report: &Report,
+    ctx: &Context,
+    to: &Addresses,
+    extra: Vec<Attachment>,
+    redactor: &Redactor,
+) -> Result<Composed, EmailError> {
+    let build = |e: &dyn std::fmt::Display| EmailError::Build(e.to_string());
+    let subject = redactor.literals(&subject(report, ctx));
+    let mut builder = Message::builder()
+        .from(to.from.clone())
+        .subject(subject.clone());
+    for mailbox in &to.to {
+        builder = builder.to(mailbox.clone());
+    }
+    if report.status != Status::Ok {
+        for mailbox in to.fail_to.iter().filter(|m| !to.to.contains(m)) {
+            builder = builder.to(mailbox.clone());
+        }
+    }
+    let images: Vec<&Attachment> = extra.iter().filter(|a| a.inline_id.is_some()).collect();
+    let plain = SinglePart::plain(redactor.literals(&text::render(report, ctx)));
+    let html_part = SinglePart::html(redactor.literals(&html::render(report, ctx, &images)));
+    let mut alternative = MultiPart::alternative().singlepart(plain);
+    if images.is_empty() {
+        alternative = alternative.singlepart(html_part);
+    } else {
+        let mut related = MultiPart::related().singlepart(html_part);
+        for image in &images {
+            let ct = ContentType::parse(&image.content_type).map_err(|e| build(&e))?;
+            let id = image.inline_id.clone().unwrap_or_default();
+            related = related.singlepart(
+                lettre::message::Attachment::new_inline(id).body(image.body.clone(), ct),
+            );
+        }
+        alternative = alternative.multipart(related);
+    }
+    let mut mixed = MultiPart::mixed().multipart(alternative);
+    let mut files = vec![attach::report_json(report)];
+    files.extend(attach::failing_raw(report));
+    for file in files.iter_mut() {
+        if let Ok(text) = std::str::from_utf8(&file.body) {
+            file.body = redactor.literals(text).into_bytes();
+        }
+    }
+    files.extend(extra.into_iter().filter(|a| a.inline_id.is_none()));
+    for file in files {
+        let ct = ContentType::parse(&file.content_type).map_err(|e| build(&e))?;
+        let is_text = file.content_type.starts_with("text/")
+            || file.content_type.starts_with("application/json");
+        let part = lettre::message::Attachment::new(file.name);
+        // Text goes in as a String so that lettre ends its lines with CRLF: a 7bit part with
+        // bare LFs reads to a relay as one line longer than SMTP's 1000 octets.
+        mixed = mixed.singlepart(match String::from_utf8(file.body) {
+            Ok(text) if is_text => part.body(text, ct),
+            Ok(text) => part.body(text.into_bytes(), ct),
+            Err(e) => part.body(e.into_bytes(), ct),
+        });
+    }
+    let message = builder.multipart(mixed).map_err(|e| build(&e))?;
+    Ok(Composed {
+        subject,
+        envelope: message.envelope().clone(),
+        bytes: message.formatted(),
+    })
+}

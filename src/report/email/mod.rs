@@ -1,0 +1,33 @@
+//! The emailed report: what on-call reads, often on a phone, minutes before the open.
+//!
+//! [`compose`] turns a [`Report`] into one MIME message (text and HTML alternatives, the JSON
+//! report and the failing devices' raw outputs attached); [`send`] delivers it through the
+//! site's SMTP relay with a bound on each attempt and retries inside the deadline; what cannot
+//! be delivered waits in the archive's [`outbox`] and goes first next run. Nothing here
+//! judges: the order and words come from the report.
+
+mod attach;
+mod digest;
+mod html;
+mod message;
+pub mod outbox;
+pub mod send;
+mod subject;
+mod text;
+
+pub use message::{Addresses, Attachment, Composed, Context, compose};
+pub use send::{Delivery, SendError, Sender};
+pub use subject::subject;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmailError {
+    #[error("cannot build the email: {0}")]
+    Build(String),
+    #[error("cannot set up the SMTP relay {relay}: {reason}")]
+    Relay { relay: String, reason: String },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
