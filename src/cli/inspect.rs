@@ -53,7 +53,7 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     let plan = Plan::new(&config, &args.select.selection())?;
     let collector: Arc<dyn Collector> = match &args.offline {
         Some(path) => Arc::new(Offline::new(path)),
-        None => return Err(Exit::config("collecting over SSH is not available in this build; use --offline DIR")),
+        None => Arc::new(crate::collect::ssh::Ssh::from_config(&config)),
     };
     let limits = Limits::from_config(&config);
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit { code: 2, message: format!("cannot start: {e}") })?;

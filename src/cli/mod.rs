@@ -1,10 +1,12 @@
 //! The command line (DESIGN §3). Each subcommand is one small file: its flags with their docs,
 //! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
 
+mod capture;
 mod inspect;
 mod list;
 mod parse;
 mod plan;
+mod trust;
 mod validate;
 
 use std::path::PathBuf;
@@ -38,6 +40,10 @@ pub enum Command {
     Plan(plan::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
+    /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
+    Capture(capture::Args),
+    /// Show the host key a device offers, and how to pin it after checking it.
+    Trust(trust::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -74,6 +80,8 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Parse(args) => parse::run(args),
+        Command::Capture(args) => capture::run(&cli.dir, args),
+        Command::Trust(args) => trust::run(&cli.dir, args),
     }
 }
 

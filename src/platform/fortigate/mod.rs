@@ -1,5 +1,8 @@
 //! FortiGate (FortiOS): commands, prompt and error strings, output parsers and the baseline.
 
+pub mod allowlist;
+pub mod cli;
+
 use serde::Deserialize;
 
 use crate::parse::{Fact, ParseError};
