@@ -1,0 +1,511 @@
+//! The SSH client against a scripted device over real SSH on loopback: login, host keys,
+//! `enable`, pager, VDOM, context groups, device errors, timeouts, the read-only guard and
+//! secrets. Every case uses short timeouts; none can hang.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::device::{Device, Script};
+use common::*;
+use premarket::Command;
+use premarket::collect::CollectError;
+use premarket::platform::Platform;
+use premarket::ssh::{self, Captured};
+
+const SHORT: Duration = Duration::from_secs(3);
+
+fn output(results: &[(Command, Result<Captured, CollectError>)], i: usize) -> &str {
+    match &results[i].1 {
+        Ok(c) => &c.output,
+        Err(e) => panic!("{} failed: {e}", results[i].0),
+    }
+}
+
+fn error(results: &[(Command, Result<Captured, CollectError>)], i: usize) -> String {
+    match &results[i].1 {
+        Ok(c) => panic!("{} should fail, got {:?}", results[i].0, c.output),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Everything a run produced, as one string, to prove a secret is absent.
+fn everything(results: &[(Command, Result<Captured, CollectError>)]) -> String {
+    results
+        .iter()
+        .map(|(c, r)| match r {
+            Ok(o) => format!("{c}\n{}\n{}", o.prompt, o.output),
+            Err(e) => format!("{c}\n{e}"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn eos_device(
+    script: Script,
+) -> (
+    Device,
+    tempfile::TempDir,
+    premarket::config::Device,
+    ssh::Settings,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let dev = Device::start(script).await;
+    let conn = connection(dev.port, Some(secret_file(dir.path(), "pw", CANARY)));
+    let settings = settings(
+        Some(known_hosts(dir.path(), &dev.known_hosts_line())),
+        SHORT,
+    );
+    let device = device("sw1", Platform::Eos, conn);
+    (dev, dir, device, settings)
+}
+
+#[tokio::test]
+async fn eos_enable_with_password_then_privileged_commands_through_the_pager() {
+    let mut script = Script::eos("sw1", CANARY)
+        .answer(
+            "show version",
+            "Arista DCS-7280SR3-48YC8\nSoftware image version: 4.31.6M",
+        )
+        .answer(
+            "show running-config",
+            &(1..=12)
+                .map(|i| format!("line {i}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    script.enable_password = Some(ENABLE_CANARY.into());
+    script.page_lines = Some(5);
+    script.pager_sticky = true;
+    let (dev, dir, mut device, settings) = eos_device(script).await;
+    device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
+
+    let results = ssh::collect(
+        &device,
+        &commands(&["show version", "show running-config"]),
+        &settings,
+    )
+    .await;
+
+    assert_eq!(
+        output(&results, 0),
+        "Arista DCS-7280SR3-48YC8\nSoftware image version: 4.31.6M"
+    );
+    let expected: Vec<String> = (1..=12).map(|i| format!("line {i}")).collect();
+    assert_eq!(output(&results, 1), expected.join("\n"));
+    assert_eq!(results[1].1.as_ref().unwrap().prompt, "sw1#");
+    let received = dev.received();
+    assert_eq!(
+        &received[..3],
+        ["terminal length 0", "terminal width 511", "enable"]
+    );
+    assert!(
+        !everything(&results).contains(ENABLE_CANARY) && !everything(&results).contains(CANARY)
+    );
+}
+
+#[tokio::test]
+async fn eos_enable_secret_echoed_by_the_device_is_redacted() {
+    let mut script = Script::eos("sw1", CANARY)
+        .answer("show version", &format!("banner {ENABLE_CANARY} {CANARY}"));
+    script.enable_password = Some(ENABLE_CANARY.into());
+    script.echo_password = true;
+    let (_dev, dir, mut device, settings) = eos_device(script).await;
+    device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
+
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+
+    assert_eq!(output(&results, 0), "banner ******** ********");
+    assert!(!everything(&results).contains("CANARY"));
+}
+
+#[tokio::test]
+async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors() {
+    // Wrong secret.
+    let mut script = Script::eos("sw1", CANARY).answer("show version", "x");
+    script.enable_password = Some("the-right-one".into());
+    let (_dev, dir, mut device, settings) = eos_device(script.clone()).await;
+    device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
+    let results = ssh::collect(
+        &device,
+        &commands(&["show version", "show running-config"]),
+        &settings,
+    )
+    .await;
+    let e = error(&results, 0);
+    assert!(
+        e.contains("enable secret") && e.contains("is wrong") && !e.contains(ENABLE_CANARY),
+        "{e}"
+    );
+    assert_eq!(error(&results, 1), e, "every command gets the same reason");
+
+    // No secret configured although the switch asks for one.
+    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    assert!(
+        error(&results, 0).contains("no ssh.enable_secret"),
+        "{}",
+        error(&results, 0)
+    );
+
+    // AAA refuses `enable`.
+    let mut script = Script::eos("sw1", CANARY);
+    script.enable_denied = true;
+    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let results = ssh::collect(&device, &commands(&["show running-config"]), &settings).await;
+    assert!(
+        error(&results, 0).contains("% Authorization denied"),
+        "{}",
+        error(&results, 0)
+    );
+
+    // A command that still says privileged mode is required.
+    let script = Script::eos("sw1", CANARY)
+        .answer(
+            "show running-config diffs",
+            "% Invalid input (privileged mode required)",
+        )
+        .answer("show version", "ok");
+    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let results = ssh::collect(
+        &device,
+        &commands(&["show running-config diffs", "show version"]),
+        &settings,
+    )
+    .await;
+    let e = error(&results, 0);
+    assert!(
+        e.contains("privileged mode required") && e.contains("enable_secret"),
+        "{e}"
+    );
+    assert_eq!(
+        output(&results, 1),
+        "ok",
+        "a device error fails only its command"
+    );
+}
+
+#[tokio::test]
+async fn refused_commands_are_never_sent() {
+    let script = Script::eos("sw1", CANARY).answer("show version", "ok");
+    let (dev, _dir, device, settings) = eos_device(script).await;
+    let lines = [
+        "configure",
+        "show version",
+        "write memory",
+        "copy running-config startup-config",
+        "reload",
+        "show running-config | write flash:x",
+        "show running-config > flash:x",
+        "show version\nreload",
+    ];
+    let results = ssh::collect(&device, &commands(&lines), &settings).await;
+    for (i, line) in lines.iter().enumerate() {
+        if *line == "show version" {
+            assert_eq!(output(&results, i), "ok");
+        } else {
+            assert!(
+                matches!(results[i].1, Err(CollectError::Refused(_))),
+                "{line:?}: {:?}",
+                results[i].1
+            );
+        }
+    }
+    let received = dev.received();
+    for line in lines.iter().filter(|l| **l != "show version") {
+        for part in line.split('\n') {
+            if part != "show version" {
+                assert!(
+                    !received.iter().any(|r| r == part),
+                    "{part:?} reached the device: {received:?}"
+                );
+            }
+        }
+    }
+}
+
+async fn fortigate(
+    script: Script,
+) -> (
+    Device,
+    tempfile::TempDir,
+    premarket::config::Device,
+    ssh::Settings,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let dev = Device::start(script).await;
+    let conn = connection(dev.port, Some(secret_file(dir.path(), "pw", CANARY)));
+    let settings = settings(
+        Some(known_hosts(dir.path(), &dev.known_hosts_line())),
+        SHORT,
+    );
+    let device = device("fw1", Platform::Fortigate, conn);
+    (dev, dir, device, settings)
+}
+
+#[tokio::test]
+async fn fortigate_vdom_banner_pager_and_context_groups() {
+    let status: Vec<String> = (1..=9).map(|i| format!("Field {i}: value {i}")).collect();
+    let mut script = Script::fortigate("FGT-TEST", CANARY)
+        .answer("get system status", &status.join("\n"))
+        .answer("diagnose sys session filter clear", "")
+        .answer("diagnose sys session filter dport 5000", "")
+        .answer(
+            "diagnose sys session filter",
+            "session filter:\n        dport: 5000-5000",
+        )
+        .answer(
+            "diagnose sys session list",
+            "session info: proto=17\ntotal session 1",
+        );
+    script.vdoms = vec!["root".into()];
+    script.banner = true;
+    script.page_lines = Some(4);
+    let (dev, _dir, mut device, settings) = fortigate(script).await;
+    device.ssh.vdom = Some("root".into());
+    let context = vec![
+        "diagnose sys session filter clear".to_string(),
+        "diagnose sys session filter dport 5000".to_string(),
+    ];
+    let plan = vec![
+        Command::in_context(context.clone(), "diagnose sys session filter"),
+        Command::in_context(context, "diagnose sys session list"),
+        Command::new("get system status"),
+    ];
+
+    let results = ssh::collect(&device, &plan, &settings).await;
+
+    assert!(output(&results, 0).contains("dport: 5000-5000"));
+    assert_eq!(
+        output(&results, 1).trim(),
+        "session info: proto=17\ntotal session 1"
+    );
+    assert_eq!(output(&results, 2), status.join("\n"));
+    assert_eq!(results[2].1.as_ref().unwrap().prompt, "FGT-TEST (root) # ");
+    assert_eq!(
+        dev.received(),
+        [
+            "config vdom",
+            "edit root",
+            "diagnose sys session filter clear",
+            "diagnose sys session filter dport 5000",
+            "diagnose sys session filter",
+            "diagnose sys session list",
+            "diagnose sys session filter clear",
+            "get system status",
+            "end",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn fortigate_errors_and_missing_vdom() {
+    let script = Script::fortigate("FGT-TEST", CANARY)
+        .answer("get system global", "Command fail. Return code -61")
+        .answer("show firewall policy 7", "command parse error before '7'")
+        .answer("get system status", "Version: FortiGate-201G v7.6.7");
+    let (_dev, _dir, device, settings) = fortigate(script.clone()).await;
+    let plan = commands(&[
+        "get system global",
+        "get system ha status",
+        "show firewall policy 7",
+        "get system status",
+    ]);
+    let results = ssh::collect(&device, &plan, &settings).await;
+    assert!(
+        error(&results, 0).contains("Command fail"),
+        "{}",
+        error(&results, 0)
+    );
+    assert!(
+        error(&results, 1).contains("Unknown action"),
+        "{}",
+        error(&results, 1)
+    );
+    assert!(
+        error(&results, 2).contains("command parse error"),
+        "{}",
+        error(&results, 2)
+    );
+    assert_eq!(output(&results, 3), "Version: FortiGate-201G v7.6.7");
+
+    let (_dev, _dir, mut device, settings) = fortigate(script).await;
+    device.ssh.vdom = Some("trading".into());
+    let results = ssh::collect(&device, &commands(&["get system status"]), &settings).await;
+    assert!(
+        error(&results, 0).contains("cannot enter VDOM trading"),
+        "{}",
+        error(&results, 0)
+    );
+}
+
+#[tokio::test]
+async fn a_hung_command_times_out_and_the_rest_are_not_run() {
+    let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
+    script.hang_on = Some("show startup-config".into());
+    let (_dev, dir, device, _) = eos_device(script).await;
+    let kh = dir.path().join("known_hosts");
+    let settings = settings(Some(kh), Duration::from_secs(1));
+    let started = Instant::now();
+    let results = ssh::collect(
+        &device,
+        &commands(&["show version", "show startup-config", "show running-config"]),
+        &settings,
+    )
+    .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(output(&results, 0), "ok");
+    assert!(
+        matches!(results[1].1, Err(CollectError::Timeout(1))),
+        "{:?}",
+        results[1].1
+    );
+    assert!(
+        error(&results, 2).starts_with("not run: timed out"),
+        "{}",
+        error(&results, 2)
+    );
+}
+
+#[tokio::test]
+async fn a_slow_device_still_answers_within_the_timeout() {
+    let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
+    script.delay = Duration::from_millis(200);
+    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    assert_eq!(output(&results, 0), "ok");
+}
+
+#[tokio::test]
+async fn host_keys_unknown_changed_and_pinned() {
+    let script = Script::eos("sw1", CANARY).answer("show version", "ok");
+    let dev = Device::start(script).await;
+    let dir = tempfile::tempdir().unwrap();
+    let device = device(
+        "sw1",
+        Platform::Eos,
+        connection(dev.port, Some(secret_file(dir.path(), "pw", CANARY))),
+    );
+    let fingerprint = ssh::hostkey::fingerprint(&dev.host_key);
+    let cmds = commands(&["show version"]);
+
+    // Unknown: no known_hosts entry, no pin.
+    let results = ssh::collect(&device, &cmds, &settings(None, SHORT)).await;
+    let e = error(&results, 0);
+    assert!(
+        e.starts_with("unknown host key for sw1")
+            && e.contains(&fingerprint)
+            && e.contains("host_key"),
+        "{e}"
+    );
+    assert!(
+        dev.received().is_empty(),
+        "nothing may be sent to an unverified device"
+    );
+
+    // Changed: known_hosts holds another key for the same host and port.
+    let other = Device::start(Script::eos("sw9", "x")).await;
+    let forged = ssh::hostkey::known_hosts_line("127.0.0.1", dev.port, &other.host_key);
+    let kh = known_hosts(dir.path(), &forged);
+    let results = ssh::collect(&device, &cmds, &settings(Some(kh), SHORT)).await;
+    let e = error(&results, 0);
+    assert!(
+        e.starts_with("HOST KEY CHANGED for sw1") && e.contains(&fingerprint),
+        "{e}"
+    );
+
+    // Pinned fingerprint: trusted without known_hosts; a wrong pin is a changed key.
+    let mut pinned = device.clone();
+    pinned.ssh.host_key = Some(fingerprint.clone());
+    let results = ssh::collect(&pinned, &cmds, &settings(None, SHORT)).await;
+    assert_eq!(output(&results, 0), "ok");
+    pinned.ssh.host_key = Some(ssh::hostkey::fingerprint(&other.host_key));
+    let results = ssh::collect(&pinned, &cmds, &settings(None, SHORT)).await;
+    assert!(
+        error(&results, 0).starts_with("HOST KEY CHANGED"),
+        "{}",
+        error(&results, 0)
+    );
+}
+
+#[tokio::test]
+async fn login_falls_back_to_keyboard_interactive_and_wrong_passwords_do_not_leak() {
+    let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
+    script.keyboard_interactive_only = true;
+    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    assert_eq!(output(&results, 0), "ok");
+
+    let script = Script::eos("sw1", "another-password").answer("show version", "ok");
+    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let e = error(&results, 0);
+    assert!(
+        e.starts_with("authentication failed") && e.contains("password") && !e.contains(CANARY),
+        "{e}"
+    );
+
+    let (_dev, _dir, mut device, settings) = eos_device(Script::eos("sw1", CANARY)).await;
+    device.ssh.password = Some(premarket::config::SecretRef::Env(
+        "PREMARKET_TEST_UNSET_VARIABLE".into(),
+    ));
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    assert!(
+        error(&results, 0).contains("PREMARKET_TEST_UNSET_VARIABLE is not set"),
+        "{}",
+        error(&results, 0)
+    );
+}
+
+#[tokio::test]
+async fn legacy_algorithms_only_when_the_baseline_allows_them() {
+    let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
+    script.legacy_only = true;
+    let (_dev, _dir, mut device, settings) = eos_device(script).await;
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let e = error(&results, 0);
+    assert!(
+        e.starts_with("cannot connect") && e.contains("legacy_algorithms: true"),
+        "{e}"
+    );
+
+    device.ssh.legacy_algorithms = true;
+    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    assert_eq!(output(&results, 0), "ok");
+}
+
+#[tokio::test]
+async fn a_failing_device_does_not_affect_another() {
+    use premarket::collect::Collector;
+    use premarket::plan::DevicePlan;
+    use std::sync::Arc;
+
+    let good = Script::eos("sw1", CANARY).answer("show version", "ok");
+    let (_good_dev, _d1, good_device, settings) = eos_device(good).await;
+    let mut bad = Script::eos("sw2", CANARY).answer("show version", "ok");
+    bad.hang_on = Some("show version".into());
+    let (_bad_dev, _d2, mut bad_device, _) = eos_device(bad).await;
+    bad_device.name = "sw2".into();
+    let mut known = std::fs::read_to_string(settings.known_hosts.as_ref().unwrap()).unwrap();
+    known.push_str(&_bad_dev.known_hosts_line());
+    known.push('\n');
+    std::fs::write(settings.known_hosts.as_ref().unwrap(), known).unwrap();
+    let settings = ssh::Settings {
+        command_timeout: Duration::from_secs(1),
+        ..settings
+    };
+    let collector = premarket::collect::ssh::Ssh::new(settings);
+    let plan = |d: premarket::config::Device| DevicePlan {
+        device: Arc::new(d),
+        checks: Vec::new(),
+        commands: commands(&["show version"]),
+    };
+    let (p1, p2) = (plan(good_device), plan(bad_device));
+    let (a, b) = tokio::join!(collector.collect(&p1), collector.collect(&p2));
+    assert_eq!(a.results[0].1.as_deref(), Ok("ok"));
+    assert_eq!(b.results[0].1, Err(CollectError::Timeout(1)));
+}
