@@ -33,8 +33,8 @@ pub struct Screen {
     line_start: usize,
     state: State,
     pager: Vec<u8>,
-    /// After a pager prompt, the spaces the device prints around it are not output.
-    swallow_spaces: bool,
+    /// After a pager prompt, the one space the device prints after it is not output.
+    swallow_space: bool,
     pages: usize,
 }
 
@@ -45,7 +45,7 @@ impl Screen {
             line_start: 0,
             state: State::Text,
             pager: pager.as_bytes().to_vec(),
-            swallow_spaces: false,
+            swallow_space: false,
             pages: 0,
         }
     }
@@ -98,23 +98,30 @@ impl Screen {
     }
 
     fn text_byte(&mut self, b: u8) {
+        // Only the space right after the pager text belongs to it; indentation after an
+        // erase sequence (`\r`, backspaces) is output.
+        let swallow = std::mem::take(&mut self.swallow_space);
         match b {
             0x1b => self.state = State::Escape,
-            b'\r' => self.state = State::CarriageReturn,
+            b'\r' => {
+                // `\r` + spaces + `\r` is how devices erase a pager line: blanks, not output.
+                if self.text[self.line_start..].iter().all(|&c| c == b' ') {
+                    self.text.truncate(self.line_start);
+                }
+                self.state = State::CarriageReturn;
+            }
             b'\n' => {
                 self.text.push(b'\n');
                 self.line_start = self.text.len();
-                self.swallow_spaces = false;
             }
             0x08 => {
                 if self.text.len() > self.line_start {
                     self.text.pop();
                 }
             }
-            b' ' if self.swallow_spaces => {}
+            b' ' if swallow => {}
             b'\t' | 0x20..=0x7e | 0x80..=0xff => {
                 self.text.push(b);
-                self.swallow_spaces = false;
                 if self.pager.last() == Some(&b) {
                     self.check_pager();
                 }
@@ -131,7 +138,7 @@ impl Screen {
         }
         if line.trim_ascii() == self.pager.as_slice() {
             self.text.truncate(self.line_start);
-            self.swallow_spaces = true;
+            self.swallow_space = true;
             self.pages += 1;
         }
     }
@@ -153,7 +160,7 @@ impl Screen {
         self.text.clear();
         self.line_start = 0;
         self.pages = 0;
-        self.swallow_spaces = false;
+        self.swallow_space = false;
         text
     }
 }
@@ -210,6 +217,8 @@ mod tests {
             (b"line1\n --More-- \x08\x08\x08\x08\x08\x08\x08\x08\x08\x08          \x08\x08\x08\x08\x08\x08\x08\x08\x08\x08line2\n", "line1\nline2\n", 1),
             (b"description --More-- here\n", "description --More-- here\n", 0),
             (b"old\rnew", "new", 0),
+            (b"a\r\n   \r\nb", "a\n\nb", 0),
+            (b"line1\n --More-- \r          \r    set x\n", "line1\n    set x\n", 1),
             (b"\x00\x07bell\x7f", "bell", 0),
         ];
         for (raw, text, pages) in cases {
