@@ -185,7 +185,7 @@ impl Sshd {
 
     fn device(&self) -> premarket::config::Device {
         let mut conn = connection(self.port, None);
-        conn.user = run(&mut Process::new("id").arg("-un")).trim().to_string();
+        conn.user = run(Process::new("id").arg("-un")).trim().to_string();
         conn.key_file = Some(self.path("client_enc"));
         conn.key_passphrase = Some(secret_file(self.dir.path(), "passphrase", CANARY));
         device("sw-ossh", Platform::Eos, conn)

@@ -24,14 +24,13 @@ pub struct Expected<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HostKeyError {
     #[error(
-        "unknown host key for {device} ({addr}): it offered {algorithm} {fingerprint}; {note}. After checking the \
+        "unknown host key for {device} ({addr}): it offered {fingerprint}; {note}. After checking the \
          fingerprint with the device's administrator, pin it in the device baseline (ssh: host_key: \"{fingerprint}\") \
          or add `{known_hosts_line}` to the site's known_hosts (`premarket trust --device {device}` prints both)"
     )]
     Unknown {
         device: String,
         addr: String,
-        algorithm: String,
         fingerprint: String,
         known_hosts_line: String,
         note: String,
@@ -104,7 +103,6 @@ pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyErr
     let unknown = |note: String| HostKeyError::Unknown {
         device: expected.device.to_string(),
         addr: addr.clone(),
-        algorithm: key.algorithm().to_string(),
         fingerprint: offered.clone(),
         known_hosts_line: known_hosts_line(expected.host, expected.port, key),
         note,

@@ -114,10 +114,8 @@ impl Screen {
                 self.text.push(b'\n');
                 self.line_start = self.text.len();
             }
-            0x08 => {
-                if self.text.len() > self.line_start {
-                    self.text.pop();
-                }
+            0x08 if self.text.len() > self.line_start => {
+                self.text.pop();
             }
             b' ' if swallow => {}
             b'\t' | 0x20..=0x7e | 0x80..=0xff => {

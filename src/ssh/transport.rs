@@ -55,9 +55,12 @@ pub fn client_config(legacy: bool) -> Result<client::Config, CollectError> {
     Ok(config)
 }
 
+/// Decides whether a host key is trusted.
+type KeyCheck = Box<dyn Fn(&PublicKey) -> Result<(), HostKeyError> + Send + Sync>;
+
 /// The russh handler: checks the host key and remembers what was offered.
 pub struct Client {
-    pub(super) check: Option<Box<dyn Fn(&PublicKey) -> Result<(), HostKeyError> + Send + Sync>>,
+    pub(super) check: Option<KeyCheck>,
     pub(super) offered: Arc<Mutex<Option<PublicKey>>>,
 }
 
