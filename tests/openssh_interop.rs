@@ -222,7 +222,7 @@ async fn key_file_with_passphrase_against_openssh() {
     }
     let sshd = Sshd::start(false);
     let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
-    let results = ssh::collect(&sshd.device(), &commands(&SWITCH_COMMANDS), &settings).await;
+    let results = collect(&sshd.device(), &commands(&SWITCH_COMMANDS), &settings).await;
     assert_switch_outputs(&results);
 
     // A wrong passphrase: a clear error, and the wrong value is not in it either.
@@ -232,7 +232,7 @@ async fn key_file_with_passphrase_against_openssh() {
         "wrong",
         "CANARY-wrong-passphrase",
     ));
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = results[0].1.as_ref().unwrap_err().to_string();
     assert!(
         e.contains("cannot load key file") && !e.contains("CANARY"),
@@ -278,7 +278,7 @@ async fn legacy_only_openssh_needs_legacy_algorithms() {
     let sshd = Sshd::start(true);
     let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
     let mut device = sshd.device();
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = results[0].1.as_ref().unwrap_err().to_string();
     assert!(
         e.starts_with("cannot connect") && e.contains("legacy_algorithms"),
@@ -286,7 +286,7 @@ async fn legacy_only_openssh_needs_legacy_algorithms() {
     );
 
     device.ssh.legacy_algorithms = true;
-    let results = ssh::collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
+    let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
     assert_switch_outputs(&results);
 }
 
@@ -322,7 +322,7 @@ async fn ssh_agent_login_against_openssh() {
     device.ssh.key_passphrase = None;
     device.ssh.agent = true;
     let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
-    let results = ssh::collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
+    let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
     let _ = agent.kill();
     let _ = agent.wait();
     assert_switch_outputs(&results);

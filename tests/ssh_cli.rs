@@ -66,6 +66,7 @@ fn site(dir: &Path, port: u16, known_hosts_line: &str) {
 fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Bin::cargo_bin("premarket")
         .unwrap()
+        .timeout(std::time::Duration::from_secs(60))
         .arg("--dir")
         .arg(dir)
         .args(args)

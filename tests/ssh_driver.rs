@@ -113,7 +113,7 @@ async fn eos_enable_secret_echoed_by_the_device_is_redacted() {
     let (_dev, dir, mut device, settings) = eos_device(script).await;
     device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
 
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
 
     assert_eq!(output(&results, 0), "banner ******** ********");
     assert!(!everything(&results).contains("CANARY"));
@@ -141,7 +141,7 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
 
     // No secret configured although the switch asks for one.
     let (_dev, _dir, device, settings) = eos_device(script).await;
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert!(
         error(&results, 0).contains("no ssh.enable_secret"),
         "{}",
@@ -152,7 +152,7 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
     let mut script = Script::eos("sw1", CANARY);
     script.enable_denied = true;
     let (_dev, _dir, device, settings) = eos_device(script).await;
-    let results = ssh::collect(&device, &commands(&["show running-config"]), &settings).await;
+    let results = collect(&device, &commands(&["show running-config"]), &settings).await;
     assert!(
         error(&results, 0).contains("% Authorization denied"),
         "{}",
@@ -199,7 +199,7 @@ async fn refused_commands_are_never_sent() {
         "show running-config > flash:x",
         "show version\nreload",
     ];
-    let results = ssh::collect(&device, &commands(&lines), &settings).await;
+    let results = collect(&device, &commands(&lines), &settings).await;
     for (i, line) in lines.iter().enumerate() {
         if *line == "show version" {
             assert_eq!(output(&results, i), "ok");
@@ -273,7 +273,7 @@ async fn fortigate_vdom_banner_pager_and_context_groups() {
         Command::new("get system status"),
     ];
 
-    let results = ssh::collect(&device, &plan, &settings).await;
+    let results = collect(&device, &plan, &settings).await;
 
     assert!(output(&results, 0).contains("dport: 5000-5000"));
     assert_eq!(
@@ -311,7 +311,7 @@ async fn fortigate_errors_and_missing_vdom() {
         "show firewall policy 7",
         "get system status",
     ]);
-    let results = ssh::collect(&device, &plan, &settings).await;
+    let results = collect(&device, &plan, &settings).await;
     assert!(
         error(&results, 0).contains("Command fail"),
         "{}",
@@ -331,7 +331,7 @@ async fn fortigate_errors_and_missing_vdom() {
 
     let (_dev, _dir, mut device, settings) = fortigate(script).await;
     device.ssh.vdom = Some("trading".into());
-    let results = ssh::collect(&device, &commands(&["get system status"]), &settings).await;
+    let results = collect(&device, &commands(&["get system status"]), &settings).await;
     assert!(
         error(&results, 0).contains("cannot enter VDOM trading"),
         "{}",
@@ -376,7 +376,7 @@ async fn a_slow_device_still_answers_within_the_timeout() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.delay = Duration::from_millis(200);
     let (_dev, _dir, device, settings) = eos_device(script).await;
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert_eq!(output(&results, 0), "ok");
 }
 
@@ -394,7 +394,7 @@ async fn host_keys_unknown_changed_and_pinned() {
     let cmds = commands(&["show version"]);
 
     // Unknown: no known_hosts entry, no pin.
-    let results = ssh::collect(&device, &cmds, &settings(None, SHORT)).await;
+    let results = collect(&device, &cmds, &settings(None, SHORT)).await;
     let e = error(&results, 0);
     assert!(
         e.starts_with("unknown host key for sw1")
@@ -411,7 +411,7 @@ async fn host_keys_unknown_changed_and_pinned() {
     let other = Device::start(Script::eos("sw9", "x")).await;
     let forged = ssh::hostkey::known_hosts_line("127.0.0.1", dev.port, &other.host_key);
     let kh = known_hosts(dir.path(), &forged);
-    let results = ssh::collect(&device, &cmds, &settings(Some(kh), SHORT)).await;
+    let results = collect(&device, &cmds, &settings(Some(kh), SHORT)).await;
     let e = error(&results, 0);
     assert!(
         e.starts_with("HOST KEY CHANGED for sw1") && e.contains(&fingerprint),
@@ -421,10 +421,10 @@ async fn host_keys_unknown_changed_and_pinned() {
     // Pinned fingerprint: trusted without known_hosts; a wrong pin is a changed key.
     let mut pinned = device.clone();
     pinned.ssh.host_key = Some(fingerprint.clone());
-    let results = ssh::collect(&pinned, &cmds, &settings(None, SHORT)).await;
+    let results = collect(&pinned, &cmds, &settings(None, SHORT)).await;
     assert_eq!(output(&results, 0), "ok");
     pinned.ssh.host_key = Some(ssh::hostkey::fingerprint(&other.host_key));
-    let results = ssh::collect(&pinned, &cmds, &settings(None, SHORT)).await;
+    let results = collect(&pinned, &cmds, &settings(None, SHORT)).await;
     assert!(
         error(&results, 0).starts_with("HOST KEY CHANGED"),
         "{}",
@@ -437,12 +437,12 @@ async fn login_falls_back_to_keyboard_interactive_and_wrong_passwords_do_not_lea
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.keyboard_interactive_only = true;
     let (_dev, _dir, device, settings) = eos_device(script).await;
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert_eq!(output(&results, 0), "ok");
 
     let script = Script::eos("sw1", "another-password").answer("show version", "ok");
     let (_dev, _dir, device, settings) = eos_device(script).await;
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = error(&results, 0);
     assert!(
         e.starts_with("authentication failed") && e.contains("password") && !e.contains(CANARY),
@@ -453,7 +453,7 @@ async fn login_falls_back_to_keyboard_interactive_and_wrong_passwords_do_not_lea
     device.ssh.password = Some(premarket::config::SecretRef::Env(
         "PREMARKET_TEST_UNSET_VARIABLE".into(),
     ));
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert!(
         error(&results, 0).contains("PREMARKET_TEST_UNSET_VARIABLE is not set"),
         "{}",
@@ -466,7 +466,7 @@ async fn legacy_algorithms_only_when_the_baseline_allows_them() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.legacy_only = true;
     let (_dev, _dir, mut device, settings) = eos_device(script).await;
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = error(&results, 0);
     assert!(
         e.starts_with("cannot connect") && e.contains("legacy_algorithms: true"),
@@ -474,7 +474,7 @@ async fn legacy_algorithms_only_when_the_baseline_allows_them() {
     );
 
     device.ssh.legacy_algorithms = true;
-    let results = ssh::collect(&device, &commands(&["show version"]), &settings).await;
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert_eq!(output(&results, 0), "ok");
 }
 

@@ -76,3 +76,14 @@ pub fn known_hosts(dir: &Path, line: &str) -> PathBuf {
     std::fs::write(&path, format!("# test site\n{line}\n")).unwrap();
     path
 }
+
+/// `ssh::collect` with a hard upper bound, so a client bug fails the test instead of hanging it.
+pub async fn collect(
+    device: &Device,
+    commands: &[Command],
+    settings: &Settings,
+) -> Vec<(Command, Result<premarket::ssh::Captured, premarket::collect::CollectError>)> {
+    tokio::time::timeout(Duration::from_secs(30), premarket::ssh::collect(device, commands, settings))
+        .await
+        .expect("the SSH client did not finish within 30 s")
+}
