@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::device::{Device, Script};
+use common::device::{Device, Kind, Script};
 use common::*;
 use premarket::Command;
 use premarket::collect::CollectError;
@@ -29,6 +29,20 @@ fn error(results: &[(Command, Result<Captured, CollectError>)], i: usize) -> Str
     }
 }
 
+/// Command `i` failed, and its reason contains `needle`.
+fn assert_fails_with(
+    results: &[(Command, Result<Captured, CollectError>)],
+    i: usize,
+    needle: &str,
+) {
+    let reason = error(results, i);
+    assert!(
+        reason.contains(needle),
+        "{}: {reason:?} lacks {needle:?}",
+        results[i].0
+    );
+}
+
 /// Everything a run produced, as one string, to prove a secret is absent.
 fn everything(results: &[(Command, Result<Captured, CollectError>)]) -> String {
     results
@@ -41,7 +55,8 @@ fn everything(results: &[(Command, Result<Captured, CollectError>)]) -> String {
         .join("\n")
 }
 
-async fn eos_device(
+/// A scripted device, and the client-side device and settings that trust it.
+async fn rig(
     script: Script,
 ) -> (
     Device,
@@ -49,6 +64,10 @@ async fn eos_device(
     premarket::config::Device,
     ssh::Settings,
 ) {
+    let (name, platform) = match script.kind {
+        Kind::Eos => ("sw1", Platform::Eos),
+        Kind::Fortigate => ("fw1", Platform::Fortigate),
+    };
     let dir = tempfile::tempdir().unwrap();
     let dev = Device::start(script).await;
     let conn = connection(dev.port, Some(secret_file(dir.path(), "pw", CANARY)));
@@ -56,8 +75,7 @@ async fn eos_device(
         Some(known_hosts(dir.path(), &dev.known_hosts_line())),
         SHORT,
     );
-    let device = device("sw1", Platform::Eos, conn);
-    (dev, dir, device, settings)
+    (dev, dir, device(name, platform, conn), settings)
 }
 
 #[tokio::test]
@@ -77,7 +95,7 @@ async fn eos_enable_with_password_then_privileged_commands_through_the_pager() {
     script.enable_password = Some(ENABLE_CANARY.into());
     script.page_lines = Some(5);
     script.pager_sticky = true;
-    let (dev, dir, mut device, settings) = eos_device(script).await;
+    let (dev, dir, mut device, settings) = rig(script).await;
     device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
 
     let results = ssh::collect(
@@ -110,7 +128,7 @@ async fn eos_enable_secret_echoed_by_the_device_is_redacted() {
         .answer("show version", &format!("banner {ENABLE_CANARY} {CANARY}"));
     script.enable_password = Some(ENABLE_CANARY.into());
     script.echo_password = true;
-    let (_dev, dir, mut device, settings) = eos_device(script).await;
+    let (_dev, dir, mut device, settings) = rig(script).await;
     device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
 
     let results = collect(&device, &commands(&["show version"]), &settings).await;
@@ -124,7 +142,7 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
     // Wrong secret.
     let mut script = Script::eos("sw1", CANARY).answer("show version", "x");
     script.enable_password = Some("the-right-one".into());
-    let (_dev, dir, mut device, settings) = eos_device(script.clone()).await;
+    let (_dev, dir, mut device, settings) = rig(script.clone()).await;
     device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
     let results = ssh::collect(
         &device,
@@ -140,24 +158,16 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
     assert_eq!(error(&results, 1), e, "every command gets the same reason");
 
     // No secret configured although the switch asks for one.
-    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let (_dev, _dir, device, settings) = rig(script).await;
     let results = collect(&device, &commands(&["show version"]), &settings).await;
-    assert!(
-        error(&results, 0).contains("no ssh.enable_secret"),
-        "{}",
-        error(&results, 0)
-    );
+    assert_fails_with(&results, 0, "no ssh.enable_secret");
 
     // AAA refuses `enable`.
     let mut script = Script::eos("sw1", CANARY);
     script.enable_denied = true;
-    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let (_dev, _dir, device, settings) = rig(script).await;
     let results = collect(&device, &commands(&["show running-config"]), &settings).await;
-    assert!(
-        error(&results, 0).contains("% Authorization denied"),
-        "{}",
-        error(&results, 0)
-    );
+    assert_fails_with(&results, 0, "% Authorization denied");
 
     // A command that still says privileged mode is required.
     let script = Script::eos("sw1", CANARY)
@@ -166,7 +176,7 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
             "% Invalid input (privileged mode required)",
         )
         .answer("show version", "ok");
-    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let (_dev, _dir, device, settings) = rig(script).await;
     let results = ssh::collect(
         &device,
         &commands(&["show running-config diffs", "show version"]),
@@ -188,7 +198,7 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
 #[tokio::test]
 async fn refused_commands_are_never_sent() {
     let script = Script::eos("sw1", CANARY).answer("show version", "ok");
-    let (dev, _dir, device, settings) = eos_device(script).await;
+    let (dev, _dir, device, settings) = rig(script).await;
     let lines = [
         "configure",
         "show version",
@@ -224,25 +234,6 @@ async fn refused_commands_are_never_sent() {
     }
 }
 
-async fn fortigate(
-    script: Script,
-) -> (
-    Device,
-    tempfile::TempDir,
-    premarket::config::Device,
-    ssh::Settings,
-) {
-    let dir = tempfile::tempdir().unwrap();
-    let dev = Device::start(script).await;
-    let conn = connection(dev.port, Some(secret_file(dir.path(), "pw", CANARY)));
-    let settings = settings(
-        Some(known_hosts(dir.path(), &dev.known_hosts_line())),
-        SHORT,
-    );
-    let device = device("fw1", Platform::Fortigate, conn);
-    (dev, dir, device, settings)
-}
-
 #[tokio::test]
 async fn fortigate_vdom_banner_pager_and_context_groups() {
     let status: Vec<String> = (1..=9).map(|i| format!("Field {i}: value {i}")).collect();
@@ -261,7 +252,7 @@ async fn fortigate_vdom_banner_pager_and_context_groups() {
     script.vdoms = vec!["root".into()];
     script.banner = true;
     script.page_lines = Some(4);
-    let (dev, _dir, mut device, settings) = fortigate(script).await;
+    let (dev, _dir, mut device, settings) = rig(script).await;
     device.ssh.vdom = Some("root".into());
     let context = vec![
         "diagnose sys session filter clear".to_string(),
@@ -304,7 +295,7 @@ async fn fortigate_errors_and_missing_vdom() {
         .answer("get system global", "Command fail. Return code -61")
         .answer("show firewall policy 7", "command parse error before '7'")
         .answer("get system status", "Version: FortiGate-201G v7.6.7");
-    let (_dev, _dir, device, settings) = fortigate(script.clone()).await;
+    let (_dev, _dir, device, settings) = rig(script.clone()).await;
     let plan = commands(&[
         "get system global",
         "get system ha status",
@@ -312,38 +303,22 @@ async fn fortigate_errors_and_missing_vdom() {
         "get system status",
     ]);
     let results = collect(&device, &plan, &settings).await;
-    assert!(
-        error(&results, 0).contains("Command fail"),
-        "{}",
-        error(&results, 0)
-    );
-    assert!(
-        error(&results, 1).contains("Unknown action"),
-        "{}",
-        error(&results, 1)
-    );
-    assert!(
-        error(&results, 2).contains("command parse error"),
-        "{}",
-        error(&results, 2)
-    );
+    assert_fails_with(&results, 0, "Command fail");
+    assert_fails_with(&results, 1, "Unknown action");
+    assert_fails_with(&results, 2, "command parse error");
     assert_eq!(output(&results, 3), "Version: FortiGate-201G v7.6.7");
 
-    let (_dev, _dir, mut device, settings) = fortigate(script).await;
+    let (_dev, _dir, mut device, settings) = rig(script).await;
     device.ssh.vdom = Some("trading".into());
     let results = collect(&device, &commands(&["get system status"]), &settings).await;
-    assert!(
-        error(&results, 0).contains("cannot enter VDOM trading"),
-        "{}",
-        error(&results, 0)
-    );
+    assert_fails_with(&results, 0, "cannot enter VDOM trading");
 }
 
 #[tokio::test]
 async fn a_hung_command_times_out_and_the_rest_are_not_run() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.hang_on = Some("show startup-config".into());
-    let (_dev, dir, device, _) = eos_device(script).await;
+    let (_dev, dir, device, _) = rig(script).await;
     let kh = dir.path().join("known_hosts");
     let settings = settings(Some(kh), Duration::from_secs(1));
     let started = Instant::now();
@@ -364,18 +339,14 @@ async fn a_hung_command_times_out_and_the_rest_are_not_run() {
         "{:?}",
         results[1].1
     );
-    assert!(
-        error(&results, 2).starts_with("not run: timed out"),
-        "{}",
-        error(&results, 2)
-    );
+    assert_fails_with(&results, 2, "not run: timed out");
 }
 
 #[tokio::test]
 async fn a_slow_device_still_answers_within_the_timeout() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.delay = Duration::from_millis(200);
-    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let (_dev, _dir, device, settings) = rig(script).await;
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert_eq!(output(&results, 0), "ok");
 }
@@ -425,23 +396,19 @@ async fn host_keys_unknown_changed_and_pinned() {
     assert_eq!(output(&results, 0), "ok");
     pinned.ssh.host_key = Some(ssh::hostkey::fingerprint(&other.host_key));
     let results = collect(&pinned, &cmds, &settings(None, SHORT)).await;
-    assert!(
-        error(&results, 0).starts_with("HOST KEY CHANGED"),
-        "{}",
-        error(&results, 0)
-    );
+    assert_fails_with(&results, 0, "HOST KEY CHANGED");
 }
 
 #[tokio::test]
 async fn login_falls_back_to_keyboard_interactive_and_wrong_passwords_do_not_leak() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.keyboard_interactive_only = true;
-    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let (_dev, _dir, device, settings) = rig(script).await;
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert_eq!(output(&results, 0), "ok");
 
     let script = Script::eos("sw1", "another-password").answer("show version", "ok");
-    let (_dev, _dir, device, settings) = eos_device(script).await;
+    let (_dev, _dir, device, settings) = rig(script).await;
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = error(&results, 0);
     assert!(
@@ -449,23 +416,19 @@ async fn login_falls_back_to_keyboard_interactive_and_wrong_passwords_do_not_lea
         "{e}"
     );
 
-    let (_dev, _dir, mut device, settings) = eos_device(Script::eos("sw1", CANARY)).await;
+    let (_dev, _dir, mut device, settings) = rig(Script::eos("sw1", CANARY)).await;
     device.ssh.password = Some(premarket::config::SecretRef::Env(
         "PREMARKET_TEST_UNSET_VARIABLE".into(),
     ));
     let results = collect(&device, &commands(&["show version"]), &settings).await;
-    assert!(
-        error(&results, 0).contains("PREMARKET_TEST_UNSET_VARIABLE is not set"),
-        "{}",
-        error(&results, 0)
-    );
+    assert_fails_with(&results, 0, "PREMARKET_TEST_UNSET_VARIABLE is not set");
 }
 
 #[tokio::test]
 async fn legacy_algorithms_only_when_the_baseline_allows_them() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.legacy_only = true;
-    let (_dev, _dir, mut device, settings) = eos_device(script).await;
+    let (_dev, _dir, mut device, settings) = rig(script).await;
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = error(&results, 0);
     assert!(
@@ -485,10 +448,10 @@ async fn a_failing_device_does_not_affect_another() {
     use std::sync::Arc;
 
     let good = Script::eos("sw1", CANARY).answer("show version", "ok");
-    let (_good_dev, _d1, good_device, settings) = eos_device(good).await;
+    let (_good_dev, _d1, good_device, settings) = rig(good).await;
     let mut bad = Script::eos("sw2", CANARY).answer("show version", "ok");
     bad.hang_on = Some("show version".into());
-    let (_bad_dev, _d2, mut bad_device, _) = eos_device(bad).await;
+    let (_bad_dev, _d2, mut bad_device, _) = rig(bad).await;
     bad_device.name = "sw2".into();
     let mut known = std::fs::read_to_string(settings.known_hosts.as_ref().unwrap()).unwrap();
     known.push_str(&_bad_dev.known_hosts_line());

@@ -82,8 +82,14 @@ pub async fn collect(
     device: &Device,
     commands: &[Command],
     settings: &Settings,
-) -> Vec<(Command, Result<premarket::ssh::Captured, premarket::collect::CollectError>)> {
-    tokio::time::timeout(Duration::from_secs(30), premarket::ssh::collect(device, commands, settings))
-        .await
-        .expect("the SSH client did not finish within 30 s")
+) -> Vec<(
+    Command,
+    Result<premarket::ssh::Captured, premarket::collect::CollectError>,
+)> {
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        premarket::ssh::collect(device, commands, settings),
+    )
+    .await
+    .expect("the SSH client did not finish within 30 s")
 }
