@@ -343,6 +343,24 @@ async fn a_hung_command_times_out_and_the_rest_are_not_run() {
 }
 
 #[tokio::test]
+async fn a_stray_prompt_does_not_shift_outputs_to_the_wrong_command() {
+    let mut script = Script::eos("sw1", CANARY)
+        .answer("show version", "version output")
+        .answer("show startup-config", "startup output");
+    script.stray_prompt = true;
+    script.delay = Duration::from_millis(100);
+    let (_dev, _dir, device, settings) = rig(script).await;
+    let results = collect(
+        &device,
+        &commands(&["show version", "show startup-config"]),
+        &settings,
+    )
+    .await;
+    assert_eq!(output(&results, 0), "version output");
+    assert_eq!(output(&results, 1), "startup output");
+}
+
+#[tokio::test]
 async fn a_slow_device_still_answers_within_the_timeout() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.delay = Duration::from_millis(200);

@@ -75,7 +75,7 @@ impl Driver {
             prompt: String::new(),
             in_vdom: false,
         };
-        let (text, _) = driver.read(&[]).await.map_err(session)?;
+        let (text, _) = driver.read(None, &[]).await.map_err(session)?;
         let first = Reply::split(&text, None);
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
@@ -212,11 +212,15 @@ impl Driver {
         Ok(reply)
     }
 
-    async fn read(&mut self, extra: &[&Regex]) -> Result<(String, Matched), ShellError> {
+    async fn read(
+        &mut self,
+        echo: Option<&str>,
+        extra: &[&Regex],
+    ) -> Result<(String, Matched), ShellError> {
         let deadline = Instant::now() + self.timeout;
         let (text, matched) = self
             .shell
-            .read(extra, deadline, self.timeout.as_secs())
+            .read(echo, extra, deadline, self.timeout.as_secs())
             .await?;
         if matched == Matched::Prompt {
             self.prompt = Reply::split(&text, None).prompt;
@@ -240,7 +244,10 @@ impl Driver {
             .map_err(|e| Failure::Session(CollectError::Other(e.to_string())))?;
         let password_prompt = self.password_prompt.clone();
         let extra: Vec<&Regex> = password_prompt.iter().collect();
-        let (mut text, matched) = self.read(&extra).await.map_err(shell_failure)?;
+        let (mut text, matched) = self
+            .read(Some(enable.command), &extra)
+            .await
+            .map_err(shell_failure)?;
         let mut sent_secret = None;
         if let Matched::Extra(_) = matched {
             let Some(secret) = &self.enable_secret else {
@@ -254,7 +261,7 @@ impl Driver {
                 .send_secret(&value)
                 .await
                 .map_err(|e| Failure::Session(CollectError::Other(e.to_string())))?;
-            text = self.read(&[]).await.map_err(shell_failure)?.0;
+            text = self.read(None, &[]).await.map_err(shell_failure)?.0;
         }
         if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
             return Ok(());

@@ -147,6 +147,22 @@ impl Screen {
         (line.len() <= PROMPT_TAIL).then(|| String::from_utf8_lossy(line).into_owned())
     }
 
+    /// Whether `needle` occurs in the text at or after byte `from`.
+    pub fn find_from(&self, from: usize, needle: &[u8]) -> bool {
+        self.text
+            .get(from..)
+            .is_some_and(|t| memchr::memmem::find(t, needle).is_some())
+    }
+
+    /// Bytes of text held.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
     /// Pager prompts seen so far.
     pub fn pages(&self) -> usize {
         self.pages
@@ -178,11 +194,21 @@ impl Reply {
             Some(i) => (&text[..i], &text[i + 1..]),
             None => ("", text),
         };
-        let body = match (sent, body.split_once('\n')) {
-            (Some(sent), Some((first, rest))) if first.trim_end().ends_with(sent) => rest,
-            (Some(sent), None) if body.trim_end().ends_with(sent) => "",
-            _ => body,
-        };
+        // The echo is the first line ending with the command; anything before it (a stray
+        // prompt) is not output either.
+        let mut start = 0;
+        if let Some(sent) = sent {
+            for line in body.split_inclusive('\n') {
+                start += line.len();
+                if line.trim_end().ends_with(sent) {
+                    break;
+                }
+            }
+            if start == body.len() && !body.trim_end().ends_with(sent) {
+                start = 0;
+            }
+        }
+        let body = &body[start..];
         Reply {
             output: body.to_string(),
             prompt: prompt.to_string(),
@@ -260,5 +286,7 @@ mod tests {
         );
         let r = Reply::split("no echo\nsw1#", Some("show version"));
         assert_eq!(r.output, "no echo");
+        let r = Reply::split("\nsw1>show version\nArista\nsw1>", Some("show version"));
+        assert_eq!(r.output, "Arista");
     }
 }

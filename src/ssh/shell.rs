@@ -101,14 +101,25 @@ impl Shell {
     }
 
     /// Reads until the prompt (or one of `extra`) is the last line; returns everything read.
+    ///
+    /// With `echo`, a prompt only counts after the device has echoed that line: a stray prompt
+    /// (some devices print two after login) must not end the reply before it has begun, or
+    /// every later output would be paired with the wrong command.
     pub async fn read(
         &mut self,
+        echo: Option<&str>,
         extra: &[&Regex],
         deadline: Instant,
         seconds: u64,
     ) -> Result<(String, Matched), ShellError> {
+        let mut echoed = echo.is_none();
+        let mut searched = 0;
         loop {
-            if let Some(last) = self.screen.last_line() {
+            if let (false, Some(line)) = (echoed, echo) {
+                echoed = self.screen.find_from(searched, line.as_bytes());
+                searched = self.screen.len().saturating_sub(line.len());
+            }
+            if let Some(last) = self.screen.last_line().filter(|_| echoed) {
                 if self.is_prompt(&last) {
                     return Ok((self.screen.take(), Matched::Prompt));
                 }
@@ -155,7 +166,9 @@ impl Shell {
         seconds: u64,
     ) -> Result<(Reply, Matched), ShellError> {
         self.send(line).await?;
-        let (text, matched) = self.read(extra, deadline, seconds).await?;
+        let (text, matched) = self
+            .read(Some(line.as_str()), extra, deadline, seconds)
+            .await?;
         Ok((Reply::split(&text, Some(line.as_str())), matched))
     }
 

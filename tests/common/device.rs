@@ -52,6 +52,8 @@ pub struct Script {
     pub legacy_only: bool,
     /// Ask `(Press 'a' to accept):` after login (FortiGate).
     pub banner: bool,
+    /// Print a second prompt shortly after the first (some devices do after login).
+    pub stray_prompt: bool,
 }
 
 impl Script {
@@ -77,6 +79,7 @@ impl Script {
             vdoms: Vec::new(),
             legacy_only: false,
             banner: false,
+            stray_prompt: false,
         }
     }
 
@@ -380,6 +383,13 @@ impl server::Handler for Handler {
         } else {
             format!("\r\nLast login: never\r\n{}", self.prompt())
         };
+        if self.script.stray_prompt {
+            let (handle, again) = (session.handle(), format!("\r\n{}", self.prompt()));
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let _ = handle.data(channel, again.into_bytes()).await;
+            });
+        }
         session.data(channel, greeting.into_bytes())
     }
 
