@@ -6,17 +6,18 @@
 //! Mandatory when PREMARKET_REQUIRE_OPENSSH=1 (CI); otherwise skipped, with the reason printed,
 //! when sshd is not installed (Debian: `apt-get install openssh-server`).
 
-mod common;
+#[path = "common/ssh.rs"]
+mod ssh_common;
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
 use premarket::collect::CollectError;
 use premarket::platform::Platform;
 use premarket::ssh;
+use ssh_common::*;
 
 const SSHD: &str = "/usr/sbin/sshd";
 

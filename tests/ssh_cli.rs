@@ -2,13 +2,14 @@
 //! `capture` writes the offline layout, `run` over SSH agrees with `run --offline` on that
 //! capture, and `trust` prints the key without writing it. The canary password never appears.
 
-mod common;
+#[path = "common/ssh.rs"]
+mod ssh_common;
 
 use std::path::Path;
 
 use assert_cmd::Command as Bin;
-use common::device::{Device, Script};
-use common::*;
+use ssh_common::device::{Device, Script};
+use ssh_common::*;
 
 const VERSION_JSON: &str = r#"{
     "mfgName": "Arista",

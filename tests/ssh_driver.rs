@@ -2,16 +2,17 @@
 //! `enable`, pager, VDOM, context groups, device errors, timeouts, the read-only guard and
 //! secrets. Every case uses short timeouts; none can hang.
 
-mod common;
+#[path = "common/ssh.rs"]
+mod ssh_common;
 
 use std::time::{Duration, Instant};
 
-use common::device::{Device, Kind, Script};
-use common::*;
 use premarket::Command;
 use premarket::collect::CollectError;
 use premarket::platform::Platform;
 use premarket::ssh::{self, Captured};
+use ssh_common::device::{Device, Kind, Script};
+use ssh_common::*;
 
 const SHORT: Duration = Duration::from_secs(3);
 

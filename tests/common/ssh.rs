@@ -1,8 +1,11 @@
-//! Test support: a scripted device on loopback SSH (russh server) and helpers to describe the
-//! device to the client. Deliberately small: the full emulator lab lives in src/lab.
+//! Test support for the SSH tests: a scripted device on loopback SSH (russh server) and helpers
+//! to describe the device to the client. Deliberately small: the full emulator lab lives in
+//! src/lab. Included by the tests as `#[path = "common/ssh.rs"] mod ssh_common;` so it stays
+//! independent of `tests/common/mod.rs`.
 
 #![allow(dead_code)]
 
+#[path = "ssh_device.rs"]
 pub mod device;
 
 use std::path::{Path, PathBuf};
