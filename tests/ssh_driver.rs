@@ -344,6 +344,42 @@ async fn a_hung_command_times_out_and_the_rest_are_not_run() {
 }
 
 #[tokio::test]
+async fn a_hung_firewall_in_a_vdom_is_abandoned_without_leaving_steps() {
+    let mut script = Script::fortigate("FGT-TEST", CANARY).answer("get system status", "ok");
+    script.vdoms = vec!["root".into()];
+    script.hang_on = Some("get system ha status".into());
+    let (dev, _dir, mut device, settings) = rig(script).await;
+    device.ssh.vdom = Some("root".into());
+    let settings = ssh::Settings {
+        command_timeout: Duration::from_secs(1),
+        ..settings
+    };
+    let started = Instant::now();
+    let results = collect(
+        &device,
+        &commands(&["get system status", "get system ha status"]),
+        &settings,
+    )
+    .await;
+    assert!(
+        started.elapsed() < Duration::from_millis(1900),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(output(&results, 0), "ok");
+    assert!(
+        matches!(results[1].1, Err(CollectError::Timeout(1))),
+        "{:?}",
+        results[1].1
+    );
+    assert_eq!(
+        dev.received().last().map(String::as_str),
+        Some("get system ha status"),
+        "nothing after the hang"
+    );
+}
+
+#[tokio::test]
 async fn a_stray_prompt_does_not_shift_outputs_to_the_wrong_command() {
     let mut script = Script::eos("sw1", CANARY)
         .answer("show version", "version output")

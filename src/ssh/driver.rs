@@ -317,9 +317,11 @@ impl Driver {
         Ok(())
     }
 
-    /// Leaves the VDOM (best effort, briefly) and closes the channel.
+    /// Leaves the VDOM (best effort, briefly, and only if the session still works) and closes
+    /// the channel.
     pub async fn finish(mut self) {
-        if let (true, Some(steps)) = (self.in_vdom, &self.profile.vdom)
+        if let (true, false, Some(steps)) =
+            (self.in_vdom, self.shell.is_broken(), &self.profile.vdom)
             && let Ok(line) = Line::vdom_step(self.profile, steps.leave)
         {
             self.timeout = self.timeout.min(Duration::from_secs(2));

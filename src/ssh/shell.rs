@@ -46,6 +46,7 @@ pub struct Shell {
     /// output line that merely looks like a prompt does not end a read.
     host: Option<String>,
     profile: &'static Profile,
+    broken: bool,
 }
 
 impl Shell {
@@ -67,6 +68,7 @@ impl Shell {
             prompt,
             host: None,
             profile,
+            broken: false,
         })
     }
 
@@ -106,6 +108,23 @@ impl Shell {
     /// (some devices print two after login) must not end the reply before it has begun, or
     /// every later output would be paired with the wrong command.
     pub async fn read(
+        &mut self,
+        echo: Option<&str>,
+        extra: &[&Regex],
+        deadline: Instant,
+        seconds: u64,
+    ) -> Result<(String, Matched), ShellError> {
+        let result = self.read_until(echo, extra, deadline, seconds).await;
+        self.broken |= result.is_err();
+        result
+    }
+
+    /// True after a read failed: the device's state is unknown, send nothing more.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    async fn read_until(
         &mut self,
         echo: Option<&str>,
         extra: &[&Regex],
