@@ -75,13 +75,9 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     println!("  fingerprint: {fingerprint}");
     println!("  status:      {status}");
     println!();
-    println!(
-        "Check this fingerprint with the device's administrator (console: `get system status`/`show"
-    );
-    println!(
-        "management ssh` or the device's key files) before trusting it. Then either pin it in"
-    );
-    println!("{} under ssh:", device.file.display());
+    println!("Compare this fingerprint with one taken on the device itself (its console, or its");
+    println!("administrator) before trusting it: over the network an attacker can offer any key.");
+    println!("Then either pin it in {} under ssh:", device.file.display());
     println!("    host_key: \"{fingerprint}\"");
     println!("or add this line to {known_hosts}:");
     println!(
