@@ -398,6 +398,22 @@ async fn a_stray_prompt_does_not_shift_outputs_to_the_wrong_command() {
 }
 
 #[tokio::test]
+async fn an_unrecognised_prompt_says_what_was_seen() {
+    let (_dev, _dir, mut device, settings) = rig(Script::eos("sw1", CANARY)).await;
+    device.platform = Platform::Fortigate;
+    let settings = ssh::Settings {
+        command_timeout: Duration::from_secs(1),
+        ..settings
+    };
+    let results = collect(&device, &commands(&["get system status"]), &settings).await;
+    assert_fails_with(
+        &results,
+        0,
+        "no fortigate prompt recognised within 1 s after login (last line seen: \"sw1>\")",
+    );
+}
+
+#[tokio::test]
 async fn a_slow_device_still_answers_within_the_timeout() {
     let mut script = Script::eos("sw1", CANARY).answer("show version", "ok");
     script.delay = Duration::from_millis(200);

@@ -75,7 +75,14 @@ impl Driver {
             prompt: String::new(),
             in_vdom: false,
         };
-        let (text, _) = driver.read(None, &[]).await.map_err(session)?;
+        let (text, _) = driver.read(None, &[]).await.map_err(|e| match e {
+            // Usually a prompt the platform profile does not recognise: show what was seen.
+            ShellError::Timeout { seconds, last } => CollectError::Other(format!(
+                "no {} prompt recognised within {seconds} s after login (last line seen: {last:?})",
+                profile.platform
+            )),
+            other => session(other),
+        })?;
         let first = Reply::split(&text, None);
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
