@@ -168,3 +168,31 @@ pub fn verifying(expected: hostkey::Expected<'_>) -> Client {
         offered: Arc::new(Mutex::new(None)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn old_algorithms_only_when_asked_for() {
+        let modern = client_config(false).unwrap();
+        let legacy = client_config(true).unwrap();
+        let sha1_rsa = Algorithm::Rsa { hash: None };
+        assert!(!modern.preferred.key.contains(&sha1_rsa));
+        assert!(legacy.preferred.key.contains(&sha1_rsa));
+        for kex in LEGACY_KEX {
+            assert!(!modern.preferred.kex.contains(kex) && legacy.preferred.kex.contains(kex));
+        }
+        for cipher in LEGACY_CIPHERS {
+            assert!(
+                !modern.preferred.cipher.contains(cipher)
+                    && legacy.preferred.cipher.contains(cipher)
+            );
+        }
+        for mac in LEGACY_MACS {
+            assert!(!modern.preferred.mac.contains(mac) && legacy.preferred.mac.contains(mac));
+        }
+        assert_eq!(legacy.gex.min_group_size(), 2048);
+        assert_eq!(modern.keepalive_interval, Some(Duration::from_secs(15)));
+    }
+}
