@@ -94,12 +94,13 @@ fn is_number(s: &str) -> bool {
     (1..=10).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// A service name: plain (`MD-FEED_1`) or double-quoted with spaces (`"MD feed"`).
+/// A service name: plain (`MD-FEED_1`, `UDP/5000`) or double-quoted with spaces (`"MD feed"`);
+/// never a quote, `|`, `;` or anything that could end the argument.
 fn is_name(s: &str) -> bool {
     let plain = |t: &str| {
         !t.is_empty()
             && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-/:+@".contains(&b))
     };
     match s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
         Some(inner) => inner.len() <= 79 && !inner.is_empty() && inner.split(' ').all(plain),
@@ -136,6 +137,7 @@ mod tests {
             "show firewall service custom",
             "show firewall service custom MD-FEED",
             "show firewall service custom \"MD feed\"",
+            "show firewall service custom UDP/5000",
             "show system virtual-wire-pair",
         ] {
             assert_eq!(check(line), Ok(()), "{line}");
@@ -167,6 +169,8 @@ mod tests {
             "show firewall policy 1 2",
             "show firewall policy x",
             "show firewall service custom a\"b",
+            "show firewall service custom a|b",
+            "show firewall service custom \"a\" \"b\"",
             "get system status | grep .",
             "get system status\n",
             "",
