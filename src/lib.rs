@@ -16,6 +16,7 @@ pub mod parse;
 pub mod plan;
 pub mod platform;
 pub mod report;
+pub mod ssh;
 
 pub use check::{Status, Verdict};
 pub use config::Config;

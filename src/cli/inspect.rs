@@ -125,11 +125,7 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
     }
     let collector: Arc<dyn Collector> = match &args.offline {
         Some(path) => Arc::new(Offline::new(path)),
-        None => {
-            return Err(Exit::config(
-                "collecting over SSH is not available in this build; use --offline DIR",
-            ));
-        }
+        None => Arc::new(crate::collect::ssh::Ssh::from_config(&config)),
     };
     // A full run holds the archive's run lock; reruns of selected checks run alongside.
     let full = args.select.checks.is_empty()

@@ -1,11 +1,13 @@
 //! The command line (DESIGN §3). Each subcommand is one small file: its flags with their docs,
 //! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
 
+mod capture;
 mod history;
 mod inspect;
 mod list;
 mod parse;
 mod plan;
+mod trust;
 mod validate;
 
 pub use list::markdown as list_markdown;
@@ -47,6 +49,10 @@ pub enum Command {
     Parse(parse::Args),
     /// Recent runs from the archive and, per check, when it started failing or was fixed.
     History(history::Args),
+    /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
+    Capture(capture::Args),
+    /// Show the host key a device offers, and how to pin it after checking it.
+    Trust(trust::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -87,6 +93,8 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Parse(args) => parse::run(args),
         Command::History(args) => history::run(&cli.dir, args),
+        Command::Capture(args) => capture::run(&cli.dir, args),
+        Command::Trust(args) => trust::run(&cli.dir, args),
     }
 }
 

@@ -4,7 +4,9 @@
 //! `enable` first (the lab notes' third finding). JSON is requested where EOS offers it
 //! (`| json`), and every parser also reads the text form.
 
+pub mod allowlist;
 mod baseline;
+pub mod cli;
 mod config;
 mod diffs;
 mod lanz;

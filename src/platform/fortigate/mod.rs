@@ -1,5 +1,7 @@
 //! FortiGate (FortiOS): commands, prompt and error strings, output parsers and the baseline.
 
+pub mod allowlist;
+pub mod cli;
 pub mod redact;
 
 use serde::Deserialize;

@@ -1,0 +1,76 @@
+//! `premarket capture --device D --out DIR`: save every planned command's raw output in the
+//! offline layout `DIR/<device>/<Command::file_name()>`, so the run can be judged later with
+//! `premarket run --offline DIR` or kept as test fixtures.
+//!
+//! Each file starts with the line as typed at the device (`sw1#show running-config diffs`),
+//! then the output: an empty output still gives a non-empty file, and a reader can see which
+//! prompt (privileged or not, which VDOM) the command ran at.
+
+use std::path::{Path, PathBuf};
+
+use futures::StreamExt;
+
+use super::{Exit, SelectArgs, load};
+use crate::check::Status;
+use crate::plan::Plan;
+use crate::report::exit_code;
+use crate::ssh::{self, Settings};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Directory to write DIR/<device>/<file> into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+    let config = load(dir)?;
+    let plan = Plan::new(&config, &args.select.selection())?;
+    let settings = Settings::from_config(&config);
+    let concurrency = config.site.ssh.concurrency.max(1);
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
+        code: exit_code(Status::Error),
+        message: format!("cannot start: {e}"),
+    })?;
+    let devices = runtime.block_on(
+        futures::stream::iter(plan.devices.iter())
+            .map(|d| {
+                let settings = &settings;
+                async move { (d, ssh::collect(&d.device, &d.commands, settings).await) }
+            })
+            .buffered(concurrency)
+            .collect::<Vec<_>>(),
+    );
+    let mut failed = 0;
+    for (device, results) in devices {
+        let folder = args.out.join(&device.device.name);
+        std::fs::create_dir_all(&folder).map_err(|e| Exit {
+            code: exit_code(Status::Error),
+            message: format!("cannot create {}: {e}", folder.display()),
+        })?;
+        for (command, result) in results {
+            match result {
+                Ok(captured) => {
+                    let path = folder.join(command.file_name());
+                    let text = format!("{}{}\n{}", captured.prompt, command.text, captured.output);
+                    std::fs::write(&path, text).map_err(|e| Exit {
+                        code: exit_code(Status::Error),
+                        message: format!("cannot write {}: {e}", path.display()),
+                    })?;
+                    println!("{}  {}  -> {}", device.device.name, command, path.display());
+                }
+                Err(e) => {
+                    failed += 1;
+                    println!("{}  {}  ERROR {e}", device.device.name, command);
+                }
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        0
+    } else {
+        exit_code(Status::Error)
+    })
+}

@@ -1,0 +1,89 @@
+//! `premarket trust --device D`: show the host key a device offers so an operator can check it
+//! out of band and pin it. It only prints: premarket never adds a key by itself (no trust on
+//! first use), so a changed key can never be accepted silently.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Exit, load};
+use crate::check::Status;
+use crate::report::exit_code;
+use crate::ssh::hostkey::{self, Expected, HostKeyError};
+use crate::ssh::transport;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The device whose host key to show.
+    #[arg(long, value_name = "NAME")]
+    pub device: String,
+}
+
+pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+    let config = load(dir)?;
+    let device = config.device(&args.device).ok_or_else(|| {
+        let names: Vec<&str> = config.devices.iter().map(|d| d.name.as_str()).collect();
+        Exit::config(format!(
+            "no device is named {}. Devices: {}",
+            args.device,
+            names.join(", ")
+        ))
+    })?;
+    let conn = &device.ssh;
+    let timeout = Duration::from_secs(config.site.ssh.connect_timeout_s.max(1));
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
+        code: exit_code(Status::Error),
+        message: format!("cannot start: {e}"),
+    })?;
+    let key = runtime
+        .block_on(transport::offered_key(
+            &conn.host,
+            conn.port,
+            conn.legacy_algorithms,
+            timeout,
+        ))
+        .map_err(|e| Exit {
+            code: exit_code(Status::Error),
+            message: format!("{}: {e}", device.name),
+        })?;
+    let fingerprint = hostkey::fingerprint(&key);
+    let expected = Expected {
+        device: &device.name,
+        host: &conn.host,
+        port: conn.port,
+        pin: conn.host_key.as_deref(),
+        known_hosts: config.site.known_hosts.as_deref(),
+    };
+    let status = match hostkey::verify(&expected, &key) {
+        Ok(()) => "already trusted (it matches the pin or the known_hosts entry)".to_string(),
+        Err(HostKeyError::Unknown { .. }) => "not trusted yet".to_string(),
+        Err(e) => e.to_string(),
+    };
+    let known_hosts = config
+        .site
+        .known_hosts
+        .as_ref()
+        .map_or("the site's known_hosts file".into(), |p| {
+            p.display().to_string()
+        });
+    println!(
+        "{} ({}:{}) offers a {} host key",
+        device.name,
+        conn.host,
+        conn.port,
+        key.algorithm()
+    );
+    println!("  fingerprint: {fingerprint}");
+    println!("  status:      {status}");
+    println!();
+    println!("Compare this fingerprint with one taken on the device itself (its console, or its");
+    println!("administrator) before trusting it: over the network an attacker can offer any key.");
+    println!("Then either pin it in {} under ssh:", device.file.display());
+    println!("    host_key: \"{fingerprint}\"");
+    println!("or add this line to {known_hosts}:");
+    println!(
+        "    {}",
+        hostkey::known_hosts_line(&conn.host, conn.port, &key)
+    );
+    println!("premarket does not write either for you.");
+    Ok(0)
+}

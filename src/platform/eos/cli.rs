@@ -1,0 +1,59 @@
+//! How an EOS switch behaves on an interactive SSH shell, as data for the SSH driver.
+//!
+//! Login lands at `HOST>` (unprivileged) unless the account has privilege 15; `enable` gives
+//! `HOST#`, after a `Password:` prompt when an enable secret is configured. Paging is turned off
+//! for the session with `terminal length 0` (a session setting, not a configuration write), and
+//! `--More--` is still answered in case the setting is refused.
+
+use crate::platform::Platform;
+use crate::ssh::profile::{DeviceError, Enable, Profile};
+
+pub static PROFILE: Profile = Profile {
+    platform: Platform::Eos,
+    // `sw1>`, `sw1#`, `leaf1(s1)#` on dual supervisors, `sw1(config-if-Et1)#` in config modes.
+    prompt: r"^[\w.\-@/:]{1,63}(?:\(s\d\))?(?:\(config[^)]*\))?[>#] ?$",
+    pager: "--More--",
+    pager_answer: " ",
+    banner: None,
+    on_open: &["terminal length 0", "terminal width 511"],
+    enable: Some(Enable {
+        command: "enable",
+        password_prompt: r"(?i)^password: ?$",
+        privileged_suffix: '#',
+        denied: &["% Access denied", "% Bad secret"],
+    }),
+    errors: &[
+        DeviceError {
+            line_starts: "% Invalid input (privileged mode required)",
+            advice: "the command needs privileged EXEC and `enable` did not give the `#` prompt: \
+                     give the account privilege 15 or set ssh.enable_secret",
+        },
+        DeviceError {
+            line_starts: "% Authorization denied",
+            advice: "AAA command authorization refused it: allow this show command for the premarket account",
+        },
+        DeviceError {
+            line_starts: "CLI Exception: Internal error <class 'CliParserCommon.AuthzDeniedError'>",
+            advice: "AAA command authorization refused it: allow this show command for the premarket account",
+        },
+        DeviceError {
+            line_starts: "% Invalid input",
+            advice: "the switch does not know this command (check the EOS version)",
+        },
+        DeviceError {
+            line_starts: "% Incomplete command",
+            advice: "the command is incomplete for this EOS version",
+        },
+        DeviceError {
+            line_starts: "% Ambiguous command",
+            advice: "the command is ambiguous for this EOS version",
+        },
+        DeviceError {
+            line_starts: "% Error",
+            advice: "the switch reported an error",
+        },
+    ],
+    context_reset: None,
+    vdom: None,
+    allowlist: super::allowlist::check,
+};

@@ -1,0 +1,292 @@
+//! The terminal between the device and the driver: raw PTY bytes in, clean text out.
+//!
+//! Devices write for a screen: ANSI colour and cursor codes, backspaces, carriage returns that
+//! overwrite a line, and a pager line (`--More--`) that waits for a key. [`Screen`] applies
+//! those byte by byte as a terminal would, so the text it holds, and the number of pager
+//! prompts it saw, do not depend on how the bytes were split into SSH packets (a property test
+//! checks that). It never panics on hostile input.
+
+/// Longest last line considered as a prompt; anything longer is output still arriving.
+const PROMPT_TAIL: usize = 256;
+/// Spaces allowed around the pager text on its line.
+const PAGER_SLACK: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Text,
+    /// After `\r`: a following `\n` or `\r` ends the line; anything else overwrites it.
+    CarriageReturn,
+    Escape,
+    /// `ESC [` ... final byte 0x40..=0x7e.
+    Csi,
+    /// `ESC ]` ... BEL or `ESC \`.
+    Osc,
+    OscEscape,
+    /// `ESC (` or `ESC )` + one charset byte.
+    Charset,
+}
+
+/// Clean text accumulated since the last [`Screen::take`].
+#[derive(Debug)]
+pub struct Screen {
+    text: Vec<u8>,
+    line_start: usize,
+    state: State,
+    pager: Vec<u8>,
+    /// After a pager prompt, the one space the device prints after it is not output.
+    swallow_space: bool,
+    pages: usize,
+}
+
+impl Screen {
+    pub fn new(pager: &str) -> Self {
+        Screen {
+            text: Vec::new(),
+            line_start: 0,
+            state: State::Text,
+            pager: pager.as_bytes().to_vec(),
+            swallow_space: false,
+            pages: 0,
+        }
+    }
+
+    /// Feeds raw bytes; returns how many pager prompts they completed (each wants an answer).
+    pub fn feed(&mut self, bytes: &[u8]) -> usize {
+        let before = self.pages;
+        for &b in bytes {
+            self.byte(b);
+        }
+        self.pages - before
+    }
+
+    fn byte(&mut self, b: u8) {
+        match self.state {
+            State::Text => self.text_byte(b),
+            State::CarriageReturn => match b {
+                b'\n' => {
+                    self.state = State::Text;
+                    self.text_byte(b);
+                }
+                b'\r' => {}
+                _ => {
+                    self.text.truncate(self.line_start);
+                    self.state = State::Text;
+                    self.text_byte(b);
+                }
+            },
+            State::Escape => {
+                self.state = match b {
+                    b'[' => State::Csi,
+                    b']' => State::Osc,
+                    b'(' | b')' => State::Charset,
+                    _ => State::Text,
+                }
+            }
+            State::Csi => {
+                if (0x40..=0x7e).contains(&b) {
+                    self.state = State::Text;
+                }
+            }
+            State::Osc => match b {
+                0x07 => self.state = State::Text,
+                0x1b => self.state = State::OscEscape,
+                _ => {}
+            },
+            State::OscEscape => self.state = if b == b'\\' { State::Text } else { State::Osc },
+            State::Charset => self.state = State::Text,
+        }
+    }
+
+    fn text_byte(&mut self, b: u8) {
+        // Only the space right after the pager text belongs to it; indentation after an
+        // erase sequence (`\r`, backspaces) is output.
+        let swallow = std::mem::take(&mut self.swallow_space);
+        match b {
+            0x1b => self.state = State::Escape,
+            b'\r' => {
+                // `\r` + spaces + `\r` is how devices erase a pager line: blanks, not output.
+                if self.text[self.line_start..].iter().all(|&c| c == b' ') {
+                    self.text.truncate(self.line_start);
+                }
+                self.state = State::CarriageReturn;
+            }
+            b'\n' => {
+                self.text.push(b'\n');
+                self.line_start = self.text.len();
+            }
+            0x08 if self.text.len() > self.line_start => {
+                self.text.pop();
+            }
+            b' ' if swallow => {}
+            b'\t' | 0x20..=0x7e | 0x80..=0xff => {
+                self.text.push(b);
+                if self.pager.last() == Some(&b) {
+                    self.check_pager();
+                }
+            }
+            // Other control bytes (BEL, NUL, DEL, ...) draw nothing.
+            _ => {}
+        }
+    }
+
+    fn check_pager(&mut self) {
+        let line = &self.text[self.line_start..];
+        if line.len() > self.pager.len() + PAGER_SLACK {
+            return;
+        }
+        if line.trim_ascii() == self.pager.as_slice() {
+            self.text.truncate(self.line_start);
+            self.swallow_space = true;
+            self.pages += 1;
+        }
+    }
+
+    /// The last line (no newline after it) when it is short enough to be a prompt.
+    pub fn last_line(&self) -> Option<String> {
+        let line = &self.text[self.line_start..];
+        (line.len() <= PROMPT_TAIL).then(|| String::from_utf8_lossy(line).into_owned())
+    }
+
+    /// Whether `needle` occurs in the text at or after byte `from`.
+    pub fn find_from(&self, from: usize, needle: &[u8]) -> bool {
+        self.text
+            .get(from..)
+            .is_some_and(|t| memchr::memmem::find(t, needle).is_some())
+    }
+
+    /// Bytes of text held.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Pager prompts seen so far.
+    pub fn pages(&self) -> usize {
+        self.pages
+    }
+
+    /// Everything since the last take, as text; the screen starts empty again.
+    pub fn take(&mut self) -> String {
+        let text = String::from_utf8_lossy(&self.text).into_owned();
+        self.text.clear();
+        self.line_start = 0;
+        self.pages = 0;
+        self.swallow_space = false;
+        text
+    }
+}
+
+/// A device reply split into the echoed command, the output and the prompt that ended it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub output: String,
+    pub prompt: String,
+}
+
+impl Reply {
+    /// Splits `text` (everything after the previous prompt) into output and final prompt,
+    /// dropping the first line when it is the echo of `sent`.
+    pub fn split(text: &str, sent: Option<&str>) -> Reply {
+        let (body, prompt) = match text.rfind('\n') {
+            Some(i) => (&text[..i], &text[i + 1..]),
+            None => ("", text),
+        };
+        // The echo is the first line ending with the command; anything before it (a stray
+        // prompt) is not output either.
+        let mut start = 0;
+        if let Some(sent) = sent {
+            for line in body.split_inclusive('\n') {
+                start += line.len();
+                if line.trim_end().ends_with(sent) {
+                    break;
+                }
+            }
+            if start == body.len() && !body.trim_end().ends_with(sent) {
+                start = 0;
+            }
+        }
+        let body = &body[start..];
+        Reply {
+            output: body.to_string(),
+            prompt: prompt.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen(bytes: &[u8]) -> (String, usize) {
+        let mut s = Screen::new("--More--");
+        let pages = s.feed(bytes);
+        (s.take(), pages)
+    }
+
+    #[test]
+    fn cleans_terminal_sequences() {
+        let cases: &[(&[u8], &str, usize)] = &[
+            (b"abc\r\ndef\r\n", "abc\ndef\n", 0),
+            (b"abc\r\r\ndef", "abc\ndef", 0),
+            (b"\x1b[1;32mgreen\x1b[0m\r\n", "green\n", 0),
+            (b"\x1b]0;title\x07text", "text", 0),
+            (b"\x1b(Bplain", "plain", 0),
+            (b"abcd\x08\x08XY\n", "abXY\n", 0),
+            (b"a\n\x08b", "a\nb", 0),
+            (b"line1\n --More-- ", "line1\n", 1),
+            (b"line1\n--More-- \r         \rline2\n", "line1\nline2\n", 1),
+            (b"line1\n --More-- \x08\x08\x08\x08\x08\x08\x08\x08\x08\x08          \x08\x08\x08\x08\x08\x08\x08\x08\x08\x08line2\n", "line1\nline2\n", 1),
+            (b"description --More-- here\n", "description --More-- here\n", 0),
+            (b"old\rnew", "new", 0),
+            (b"a\r\n   \r\nb", "a\n\nb", 0),
+            (b"line1\n --More-- \r          \r    set x\n", "line1\n    set x\n", 1),
+            (b"\x00\x07bell\x7f", "bell", 0),
+        ];
+        for (raw, text, pages) in cases {
+            assert_eq!(
+                screen(raw),
+                (text.to_string(), *pages),
+                "{:?}",
+                String::from_utf8_lossy(raw)
+            );
+        }
+    }
+
+    #[test]
+    fn last_line_is_the_prompt_candidate() {
+        let mut s = Screen::new("--More--");
+        s.feed(b"show version\r\nArista\r\nsw1#");
+        assert_eq!(s.last_line().as_deref(), Some("sw1#"));
+        s.feed(&[b'x'; 300]);
+        assert_eq!(s.last_line(), None);
+    }
+
+    #[test]
+    fn reply_drops_echo_and_prompt() {
+        let r = Reply::split("show version\nArista DCS\nsw1#", Some("show version"));
+        assert_eq!(
+            r,
+            Reply {
+                output: "Arista DCS".into(),
+                prompt: "sw1#".into()
+            }
+        );
+        let r = Reply::split("show version\nsw1#", Some("show version"));
+        assert_eq!(r.output, "");
+        let r = Reply::split("sw1#", Some("show version"));
+        assert_eq!(
+            r,
+            Reply {
+                output: String::new(),
+                prompt: "sw1#".into()
+            }
+        );
+        let r = Reply::split("no echo\nsw1#", Some("show version"));
+        assert_eq!(r.output, "no echo");
+        let r = Reply::split("\nsw1>show version\nArista\nsw1>", Some("show version"));
+        assert_eq!(r.output, "Arista");
+    }
+}

@@ -1,0 +1,98 @@
+//! Test support for the SSH tests: a scripted device on loopback SSH (russh server) and helpers
+//! to describe the device to the client. Deliberately small: the full emulator lab lives in
+//! src/lab. Included by the tests as `#[path = "common/ssh.rs"] mod ssh_common;` so it stays
+//! independent of `tests/common/mod.rs`.
+
+#![allow(dead_code)]
+
+#[path = "ssh_device.rs"]
+pub mod device;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use premarket::Command;
+use premarket::config::{Connection, Device, Expect, Position, SecretRef};
+use premarket::platform::{Platform, eos, fortigate};
+use premarket::ssh::Settings;
+
+/// A value that must never appear in any output, error, file or report.
+pub const CANARY: &str = "CANARY-7f3a-pw-do-not-leak";
+pub const ENABLE_CANARY: &str = "CANARY-enable-91c2-do-not-leak";
+
+/// Writes `secret` to a file in `dir` and returns its reference (tests run in parallel threads,
+/// so environment variables would race).
+pub fn secret_file(dir: &Path, name: &str, secret: &str) -> SecretRef {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{secret}\n")).unwrap();
+    SecretRef::File(path)
+}
+
+pub fn connection(port: u16, password: Option<SecretRef>) -> Connection {
+    Connection {
+        host: "127.0.0.1".into(),
+        port,
+        user: "premarket".into(),
+        password,
+        key_file: None,
+        key_passphrase: None,
+        agent: false,
+        enable_secret: None,
+        host_key: None,
+        legacy_algorithms: false,
+        vdom: None,
+    }
+}
+
+pub fn device(name: &str, platform: Platform, ssh: Connection) -> Device {
+    let expect = match platform {
+        Platform::Fortigate => Expect::Fortigate(fortigate::Expect::default()),
+        _ => Expect::Eos(eos::Expect::default()),
+    };
+    let file = PathBuf::from(format!("baselines/{name}.yaml"));
+    Device {
+        name: name.into(),
+        platform,
+        expect_position: Position::file_start(&file),
+        file,
+        ssh,
+        expect,
+        skip: Default::default(),
+    }
+}
+
+pub fn settings(known_hosts: Option<PathBuf>, command_timeout: Duration) -> Settings {
+    Settings {
+        known_hosts,
+        connect_timeout: Duration::from_secs(5),
+        command_timeout,
+    }
+}
+
+pub fn commands(texts: &[&str]) -> Vec<Command> {
+    texts.iter().map(|t| Command::new(*t)).collect()
+}
+
+/// Writes a known_hosts file trusting `line` and returns its path.
+pub fn known_hosts(dir: &Path, line: &str) -> PathBuf {
+    let path = dir.join("known_hosts");
+    std::fs::write(&path, format!("# test site\n{line}\n")).unwrap();
+    path
+}
+
+/// `ssh::collect` with a hard upper bound, so a client bug fails the test instead of hanging it.
+pub async fn collect(
+    device: &Device,
+    commands: &[Command],
+    settings: &Settings,
+) -> Vec<(
+    Command,
+    Result<premarket::ssh::Captured, premarket::collect::CollectError>,
+)> {
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        premarket::ssh::collect(device, commands, settings),
+    )
+    .await
+    .expect("the SSH client did not finish within 30 s")
+}

@@ -1,0 +1,330 @@
+//! Interop beyond russh-to-russh: the client against a real OpenSSH sshd on loopback, started
+//! by the test on a free port with a ForceCommand script that plays an EOS switch on the PTY.
+//! One server offers only legacy algorithms. Public-key login by key file (passphrase from a
+//! secret reference) and by ssh-agent.
+//!
+//! Mandatory when PREMARKET_REQUIRE_OPENSSH=1 (CI); otherwise skipped, with the reason printed,
+//! when sshd is not installed (Debian: `apt-get install openssh-server`).
+
+#[path = "common/ssh.rs"]
+mod ssh_common;
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use premarket::collect::CollectError;
+use premarket::platform::Platform;
+use premarket::ssh;
+use ssh_common::*;
+
+const SSHD: &str = "/usr/sbin/sshd";
+
+/// The device the ForceCommand plays: prompt, enable, privilege error, two show commands.
+const DEVICE_SCRIPT: &str = r#"#!/bin/bash
+host=sw-ossh; priv=0
+prompt() { if [ "$priv" = 1 ]; then printf '%s#' "$host"; else printf '%s>' "$host"; fi; }
+prompt
+while IFS= read -r line; do
+  line=${line%$'\r'}
+  case "$line" in
+    enable) priv=1 ;;
+    "terminal length 0") echo "Pagination disabled." ;;
+    "terminal width 511") echo "Width set to 511 columns." ;;
+    "show version") echo "Arista DCS-7050TX-64"; echo "Software image version: 4.31.6M" ;;
+    "show running-config")
+      if [ "$priv" = 1 ]; then echo "hostname sw-ossh"; echo "queue-monitor length"; echo "end";
+      else echo "% Invalid input (privileged mode required)"; fi ;;
+    *) echo "% Invalid input" ;;
+  esac
+  prompt
+done
+"#;
+
+/// Returns false (after printing why) when the test must be skipped.
+fn openssh_available() -> bool {
+    if Path::new(SSHD).exists() {
+        return true;
+    }
+    if std::env::var("PREMARKET_REQUIRE_OPENSSH").as_deref() == Ok("1") {
+        panic!("PREMARKET_REQUIRE_OPENSSH=1 but {SSHD} is missing: apt-get install openssh-server");
+    }
+    eprintln!(
+        "SKIPPED: {SSHD} is not installed (apt-get install openssh-server); set PREMARKET_REQUIRE_OPENSSH=1 to make this fail"
+    );
+    false
+}
+
+fn run(cmd: &mut Process) -> String {
+    let out = cmd.output().expect("run helper");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn keygen(path: &Path, kind: &str, passphrase: &str) {
+    let mut cmd = Process::new("ssh-keygen");
+    cmd.args(["-q", "-t", kind, "-N", passphrase, "-C", "", "-f"])
+        .arg(path);
+    if kind == "rsa" {
+        cmd.args(["-b", "2048"]);
+    }
+    run(&mut cmd);
+}
+
+/// A running sshd; killed when dropped.
+struct Sshd {
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+    host_pub: String,
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Sshd {
+    fn start(legacy: bool) -> Sshd {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let host_key = d.join(if legacy { "host_rsa" } else { "host_ed25519" });
+        keygen(&host_key, if legacy { "rsa" } else { "ed25519" }, "");
+        keygen(&d.join("client_enc"), "ed25519", CANARY);
+        keygen(&d.join("client_plain"), "ed25519", "");
+        let authorized: String = ["client_enc.pub", "client_plain.pub"]
+            .iter()
+            .map(|f| std::fs::read_to_string(d.join(f)).unwrap())
+            .collect();
+        std::fs::write(d.join("authorized_keys"), authorized).unwrap();
+        std::fs::write(d.join("device.sh"), DEVICE_SCRIPT).unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut config = format!(
+            "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nPidFile {}\nAuthorizedKeysFile {}\n\
+             StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
+             PubkeyAuthentication yes\nPermitRootLogin yes\nForceCommand /bin/bash {}\n",
+            host_key.display(),
+            d.join("sshd.pid").display(),
+            d.join("authorized_keys").display(),
+            d.join("device.sh").display(),
+        );
+        if legacy {
+            config.push_str(
+                "KexAlgorithms diffie-hellman-group14-sha1\nHostKeyAlgorithms ssh-rsa\nCiphers aes128-cbc\nMACs hmac-sha1\n",
+            );
+        }
+        std::fs::write(d.join("sshd_config"), config).unwrap();
+        let _ = std::fs::create_dir_all("/run/sshd");
+        let child = Process::new(SSHD)
+            .args(["-D", "-e", "-f"])
+            .arg(d.join("sshd_config"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start sshd");
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "sshd did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let pub_path = host_key.with_extension("pub");
+        let host_pub = std::fs::read_to_string(pub_path)
+            .unwrap()
+            .trim()
+            .to_string();
+        Sshd {
+            child,
+            port,
+            dir,
+            host_pub,
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The known_hosts line built from the host key's .pub (ssh-keyscan finds nothing on the
+    /// legacy-only server).
+    fn known_hosts(&self) -> PathBuf {
+        let mut parts = self.host_pub.split(' ');
+        let line = format!(
+            "[127.0.0.1]:{} {} {}",
+            self.port,
+            parts.next().unwrap(),
+            parts.next().unwrap()
+        );
+        known_hosts(self.dir.path(), &line)
+    }
+
+    /// What OpenSSH itself says the fingerprint is.
+    fn fingerprint(&self) -> String {
+        let host_key = if self.path("host_rsa.pub").exists() {
+            "host_rsa.pub"
+        } else {
+            "host_ed25519.pub"
+        };
+        let out = run(Process::new("ssh-keygen")
+            .args(["-l", "-E", "sha256", "-f"])
+            .arg(self.path(host_key)));
+        out.split(' ').nth(1).unwrap().to_string()
+    }
+
+    fn device(&self) -> premarket::config::Device {
+        let mut conn = connection(self.port, None);
+        conn.user = run(Process::new("id").arg("-un")).trim().to_string();
+        conn.key_file = Some(self.path("client_enc"));
+        conn.key_passphrase = Some(secret_file(self.dir.path(), "passphrase", CANARY));
+        device("sw-ossh", Platform::Eos, conn)
+    }
+}
+
+fn assert_switch_outputs(results: &[(premarket::Command, Result<ssh::Captured, CollectError>)]) {
+    let out = |i: usize| {
+        results[i]
+            .1
+            .as_ref()
+            .map(|c| c.output.clone())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        out(0),
+        Ok("Arista DCS-7050TX-64\nSoftware image version: 4.31.6M".into())
+    );
+    assert_eq!(
+        out(1),
+        Ok("hostname sw-ossh\nqueue-monitor length\nend".into())
+    );
+    assert_eq!(results[1].1.as_ref().unwrap().prompt, "sw-ossh#");
+    let all = format!("{results:?}");
+    assert!(!all.contains(CANARY), "the passphrase leaked: {all}");
+}
+
+const SWITCH_COMMANDS: [&str; 2] = ["show version", "show running-config"];
+
+#[tokio::test]
+async fn key_file_with_passphrase_against_openssh() {
+    if !openssh_available() {
+        return;
+    }
+    let sshd = Sshd::start(false);
+    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let results = collect(&sshd.device(), &commands(&SWITCH_COMMANDS), &settings).await;
+    assert_switch_outputs(&results);
+
+    // A wrong passphrase: a clear error, and the wrong value is not in it either.
+    let mut device = sshd.device();
+    device.ssh.key_passphrase = Some(secret_file(
+        sshd.dir.path(),
+        "wrong",
+        "CANARY-wrong-passphrase",
+    ));
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
+    let e = results[0].1.as_ref().unwrap_err().to_string();
+    assert!(
+        e.contains("cannot load key file") && !e.contains("CANARY"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
+    if !openssh_available() {
+        return;
+    }
+    let sshd = Sshd::start(false);
+    let fingerprint = sshd.fingerprint();
+    let results = ssh::collect(
+        &sshd.device(),
+        &commands(&["show version"]),
+        &settings(None, Duration::from_secs(5)),
+    )
+    .await;
+    let e = results[0].1.as_ref().unwrap_err().to_string();
+    assert!(
+        e.starts_with("unknown host key") && e.contains(&fingerprint),
+        "{e} (ssh-keygen says {fingerprint})"
+    );
+
+    let mut pinned = sshd.device();
+    pinned.ssh.host_key = Some(fingerprint);
+    let results = ssh::collect(
+        &pinned,
+        &commands(&["show version"]),
+        &settings(None, Duration::from_secs(5)),
+    )
+    .await;
+    assert!(results[0].1.is_ok(), "{:?}", results[0].1);
+}
+
+#[tokio::test]
+async fn legacy_only_openssh_needs_legacy_algorithms() {
+    if !openssh_available() {
+        return;
+    }
+    let sshd = Sshd::start(true);
+    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let mut device = sshd.device();
+    let results = collect(&device, &commands(&["show version"]), &settings).await;
+    let e = results[0].1.as_ref().unwrap_err().to_string();
+    assert!(
+        e.starts_with("cannot connect") && e.contains("legacy_algorithms"),
+        "{e}"
+    );
+
+    device.ssh.legacy_algorithms = true;
+    let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
+    assert_switch_outputs(&results);
+}
+
+#[tokio::test]
+async fn ssh_agent_login_against_openssh() {
+    if !openssh_available() {
+        return;
+    }
+    let sshd = Sshd::start(false);
+    let socket = sshd.path("agent.sock");
+    let mut agent = Process::new("ssh-agent")
+        .args(["-D", "-a"])
+        .arg(&socket)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start ssh-agent");
+    let started = Instant::now();
+    while !socket.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "ssh-agent did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    run(Process::new("ssh-add")
+        .env("SSH_AUTH_SOCK", &socket)
+        .arg(sshd.path("client_plain")));
+    // Only this test reads SSH_AUTH_SOCK in this test binary.
+    unsafe { std::env::set_var("SSH_AUTH_SOCK", &socket) };
+
+    let mut device = sshd.device();
+    device.ssh.key_file = None;
+    device.ssh.key_passphrase = None;
+    device.ssh.agent = true;
+    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
+    let _ = agent.kill();
+    let _ = agent.wait();
+    assert_switch_outputs(&results);
+}
