@@ -87,7 +87,11 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
     }
     let (explanations, remedies): (Vec<String>, Vec<String>) =
         reasons.iter().map(|r| explain(r, flow.policy, "firewall policy")).unzip();
-    let why = if reasons.is_empty() { no_reason(first) } else { explanations.join("; ") };
+    let why = match (reasons.as_slice(), explanations.as_slice()) {
+        ([], _) => no_reason(first),
+        ([_], [one]) => one.clone(),
+        _ => reasons.iter().zip(&explanations).map(|(r, e)| format!("{r}: {e}")).collect::<Vec<_>>().join("; "),
+    };
     let direction = if first.offload_org { "reply direction" } else { "CPU path" };
     let line = format!(
         "{}: {} of {} session(s) on the {direction} (npu_state={}, no_ofld_reason: {}): {why}",

@@ -84,7 +84,12 @@ pub fn combine(parts: Vec<Outcome>, noun: &str, expected: impl Into<String>) -> 
             flagged.iter().map(|p| p.line.as_str()).collect::<Vec<_>>().join("; ")
         )
     };
-    let actual = parts.iter().map(|p| p.line.as_str()).collect::<Vec<_>>().join("; ");
+    // Each line starts with the part's name up to the first ": ".
+    let actual = if parts.len() == 1 {
+        parts[0].line.clone()
+    } else {
+        parts.iter().map(|p| format!("{} {}", p.line.split(": ").next().unwrap_or_default(), p.status)).collect::<Vec<_>>().join(", ")
+    };
     let evidence = parts
         .iter()
         .filter(|p| !p.evidence.is_empty())

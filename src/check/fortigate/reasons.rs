@@ -74,11 +74,11 @@ pub fn explain(word: &str, policy: Option<u32>, table: &str) -> (String, String)
     let policy = policy.map_or("<policy id>".to_string(), |p| p.to_string());
     match REASONS.iter().find(|r| r.word == word) {
         Some(r) => (
-            format!("{word}: {}", r.explanation),
+            r.explanation.to_string(),
             r.remedy.replace("{policy}", &policy).replace("{table}", table),
         ),
         None => (
-            format!("{word}: a reason premarket does not know"),
+            format!("`{word}` is a reason premarket does not know"),
             format!("Look `{word}` up in the FortiOS 7.6 hardware acceleration guide (no_ofld_reason table)."),
         ),
     }
@@ -94,5 +94,6 @@ mod tests {
         assert!(why.contains("auto-asic-offload disable"));
         assert!(what.contains("`edit 3`") && what.contains("`config firewall policy`"));
         assert!(explain("something-new", None, "firewall policy").0.contains("does not know"));
+        assert!(!why.starts_with("disabled-by-policy"));
     }
 }
