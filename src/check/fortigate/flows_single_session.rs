@@ -60,7 +60,8 @@ fn judge(facts: &Facts, flow: &Flow) -> Outcome {
     }
     let ports: BTreeSet<u16> = sessions.iter().filter_map(|(p, _)| *p).collect();
     let short = sessions.iter().filter(|(_, packets)| packets.is_some_and(|p| p <= 2)).count();
-    let line = if ports.len() > 1 && short * 2 >= sessions.len() {
+    // Two sessions may be a restart; three or more short ones from as many ports are the pattern.
+    let line = if ports.len() >= 3 && short * 2 >= sessions.len() {
         format!(
             "{}: {} sessions from {} different source ports, {short} of them with at most 2 packets: the sender opens a new socket per send, so every packet builds a new session and takes the CPU",
             flow.describe(),
