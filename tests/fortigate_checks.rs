@@ -19,16 +19,28 @@ fn repo() -> PathBuf {
 fn fixture_dir(command: &Command) -> &'static str {
     let bases = [
         ("get system status", "get-system-status"),
-        ("get system performance status", "get-system-performance-status"),
+        (
+            "get system performance status",
+            "get-system-performance-status",
+        ),
         ("get system ha status", "get-system-ha-status"),
         ("get system global", "get-system-global"),
         ("diagnose sys session stat", "diagnose-sys-session-stat"),
         ("diagnose sys session list", "diagnose-sys-session-list"),
         ("diagnose sys session filter", "diagnose-sys-session-filter"),
-        ("diagnose sys mcast-session list", "diagnose-sys-mcast-session-list"),
-        ("show firewall multicast-policy", "show-firewall-multicast-policy"),
+        (
+            "diagnose sys mcast-session list",
+            "diagnose-sys-mcast-session-list",
+        ),
+        (
+            "show firewall multicast-policy",
+            "show-firewall-multicast-policy",
+        ),
         ("show firewall policy", "show-firewall-policy"),
-        ("show firewall service custom", "show-firewall-service-custom"),
+        (
+            "show firewall service custom",
+            "show-firewall-service-custom",
+        ),
     ];
     bases
         .iter()
@@ -64,12 +76,26 @@ struct Row {
     needles: &'static [&'static str],
 }
 
-const fn row(check: &'static str, fixtures: &'static [(&'static str, &'static str)], status: Status, needles: &'static [&'static str]) -> Row {
-    Row { check, fixtures, baseline: &[], status, needles }
+const fn row(
+    check: &'static str,
+    fixtures: &'static [(&'static str, &'static str)],
+    status: Status,
+    needles: &'static [&'static str],
+) -> Row {
+    Row {
+        check,
+        fixtures,
+        baseline: &[],
+        status,
+        needles,
+    }
 }
 
 const AP: &[(&str, &str)] = &[("ha: { mode: standalone }", "ha: { mode: a-p, members: 2 }")];
-const TWO_ALLOWED: &[(&str, &str)] = &[("      service: MD-UDP-5000", "      service: MD-UDP-5000\n      max_sessions: 2")];
+const TWO_ALLOWED: &[(&str, &str)] = &[(
+    "      service: MD-UDP-5000",
+    "      service: MD-UDP-5000\n      max_sessions: 2",
+)];
 
 fn rows() -> Vec<Row> {
     use Status::{Error, Fail, Ok, Skip};
@@ -88,68 +114,332 @@ fn rows() -> Vec<Row> {
     const FILTER: &str = "diagnose-sys-session-filter";
     vec![
         row(V, &[], Ok, &["FortiOS 7.6.7 as pinned"]),
-        row(V, &[("get-system-status", "v764-drift")], Fail, &["FortiOS 7.6.4 runs", "7.6.7"]),
-        row(V, &[("get-system-status", "unknown-action")], Error, &["Unknown action"]),
+        row(
+            V,
+            &[("get-system-status", "v764-drift")],
+            Fail,
+            &["FortiOS 7.6.4 runs", "7.6.7"],
+        ),
+        row(
+            V,
+            &[("get-system-status", "unknown-action")],
+            Error,
+            &["Unknown action"],
+        ),
         row(V, &[("get-system-status", "")], Error, &["missing"]),
         row(HA, &[], Ok, &["standalone"]),
-        row(HA, &[("get-system-ha-status", "ap-in-sync")], Fail, &["HA mode is a-p, the baseline says standalone"]),
-        Row { baseline: AP, ..row(HA, &[("get-system-ha-status", "ap-in-sync")], Ok, &["HA a-p"]) },
-        Row { baseline: AP, ..row(HA, &[("get-system-ha-status", "ap-out-of-sync")], Fail, &["FG201GTK24000818 configuration is out-of-sync"]) },
-        Row { baseline: AP, ..row(HA, &[("get-system-ha-status", "standalone")], Fail, &["HA mode is standalone", "0 member(s)"]) },
-        row(HA, &[("get-system-ha-status", "cut-before-mode")], Error, &["no `Mode:` line"]),
+        row(
+            HA,
+            &[("get-system-ha-status", "ap-in-sync")],
+            Fail,
+            &["HA mode is a-p, the baseline says standalone"],
+        ),
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[("get-system-ha-status", "ap-in-sync")],
+                Ok,
+                &["HA a-p"],
+            )
+        },
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[("get-system-ha-status", "ap-out-of-sync")],
+                Fail,
+                &["FG201GTK24000818 configuration is out-of-sync"],
+            )
+        },
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[("get-system-ha-status", "standalone")],
+                Fail,
+                &["HA mode is standalone", "0 member(s)"],
+            )
+        },
+        row(
+            HA,
+            &[("get-system-ha-status", "cut-before-mode")],
+            Error,
+            &["no `Mode:` line"],
+        ),
         row(CPU, &[], Ok, &["CPU 2% used"]),
-        row(CPU, &[("get-system-performance-status", "idle-paged")], Ok, &["CPU 2% used"]),
-        row(CPU, &[("get-system-performance-status", "idle-crlf")], Ok, &["CPU 2% used"]),
-        row(CPU, &[("get-system-performance-status", "cpu-high")], Fail, &["CPU 77% used, above the 50% ceiling"]),
-        row(CPU, &[("get-system-performance-status", "get-system-status/unknown-action")], Error, &["Unknown action"]),
+        row(
+            CPU,
+            &[("get-system-performance-status", "idle-paged")],
+            Ok,
+            &["CPU 2% used"],
+        ),
+        row(
+            CPU,
+            &[("get-system-performance-status", "idle-crlf")],
+            Ok,
+            &["CPU 2% used"],
+        ),
+        row(
+            CPU,
+            &[("get-system-performance-status", "cpu-high")],
+            Fail,
+            &["CPU 77% used, above the 50% ceiling"],
+        ),
+        row(
+            CPU,
+            &[(
+                "get-system-performance-status",
+                "get-system-status/unknown-action",
+            )],
+            Error,
+            &["Unknown action"],
+        ),
         row(MEM, &[], Ok, &["memory 31% used"]),
-        row(MEM, &[("get-system-performance-status", "memory-high")], Fail, &["memory 82% used, above the 70% ceiling"]),
-        row(MEM, &[("get-system-performance-status", "memory-unavailable")], Error, &["Data Unavailable"]),
+        row(
+            MEM,
+            &[("get-system-performance-status", "memory-high")],
+            Fail,
+            &["memory 82% used, above the 70% ceiling"],
+        ),
+        row(
+            MEM,
+            &[("get-system-performance-status", "memory-unavailable")],
+            Error,
+            &["Data Unavailable"],
+        ),
         row(OFF, &[], Ok, &["all 2 flows as expected"]),
-        row(OFF, &[(LIST, "md-unicast-offloaded-paged")], Ok, &["all 2 flows"]),
-        row(OFF, &[(LIST, "md-unicast-offloaded-flat")], Ok, &["all 2 flows"]),
+        row(
+            OFF,
+            &[(LIST, "md-unicast-offloaded-paged")],
+            Ok,
+            &["all 2 flows"],
+        ),
+        row(
+            OFF,
+            &[(LIST, "md-unicast-offloaded-flat")],
+            Ok,
+            &["all 2 flows"],
+        ),
         row(
             OFF,
             &[(LIST, "md-unicast-disabled-by-policy")],
             Fail,
-            &["md-unicast", "npu_state=0x4000001 no_offload", "disabled-by-policy", "auto-asic-offload disable", "remedy:`set auto-asic-offload enable`", "remedy:`edit 1`"],
+            &[
+                "md-unicast",
+                "npu_state=0x4000001 no_offload",
+                "disabled-by-policy",
+                "auto-asic-offload disable",
+                "remedy:`set auto-asic-offload enable`",
+                "remedy:`edit 1`",
+            ],
         ),
-        row(OFF, &[(LIST, "empty")], Fail, &["no session, not established before the open: log in / start the feed now"]),
-        row(OFF, &[(LIST, "md-unicast-wrong-policy")], Fail, &["matched policy 7, the baseline says policy 1"]),
-        row(OFF, &[(LIST, "md-unicast-new-source-port")], Fail, &["8 of 8 session(s) on the CPU path", "not-established"]),
-        row(OFF, &[(MCAST, "md-multicast-cpu")], Fail, &["md-multicast", "in_npuid=0", "remedy:`config firewall multicast-policy`"]),
+        row(
+            OFF,
+            &[(LIST, "empty")],
+            Fail,
+            &["no session, not established before the open: log in / start the feed now"],
+        ),
+        row(
+            OFF,
+            &[(LIST, "md-unicast-wrong-policy")],
+            Fail,
+            &["matched policy 7, the baseline says policy 1"],
+        ),
+        row(
+            OFF,
+            &[(LIST, "md-unicast-new-source-port")],
+            Fail,
+            &["8 of 8 session(s) on the CPU path", "not-established"],
+        ),
+        row(
+            OFF,
+            &[(MCAST, "md-multicast-cpu")],
+            Fail,
+            &[
+                "md-multicast",
+                "in_npuid=0",
+                "remedy:`config firewall multicast-policy`",
+            ],
+        ),
         row(OFF, &[(MCAST, "md-multicast-denied")], Fail, &["npu-deny"]),
-        row(OFF, &[(MCAST, "empty")], Fail, &["md-multicast", "not established"]),
-        row(OFF, &[(MCAST, "md-multicast-no-npu-info")], Error, &["cannot tell whether the multicast session is offloaded"]),
-        row(OFF, &[(FILTER, "stale-policy")], Error, &["read back differently", "`policy id` is 7, expected any"]),
-        row(OFF, &[(FILTER, "help-text")], Error, &["not a filter readback"]),
-        row(OFF, &[(LIST, "cut-short")], Error, &["total session 3", "output cut"]),
+        row(
+            OFF,
+            &[(MCAST, "empty")],
+            Fail,
+            &["md-multicast", "not established"],
+        ),
+        row(
+            OFF,
+            &[(MCAST, "md-multicast-no-npu-info")],
+            Error,
+            &["cannot tell whether the multicast session is offloaded"],
+        ),
+        row(
+            OFF,
+            &[(FILTER, "stale-policy")],
+            Error,
+            &["read back differently", "`policy id` is 7, expected any"],
+        ),
+        row(
+            OFF,
+            &[(FILTER, "help-text")],
+            Error,
+            &["not a filter readback"],
+        ),
+        row(
+            OFF,
+            &[(LIST, "cut-short")],
+            Error,
+            &["total session 3", "output cut"],
+        ),
         row(OFF, &[(LIST, "")], Error, &["missing"]),
-        row(OFF, &[(FILTER, "md-unicast-range-form")], Ok, &["all 2 flows"]),
+        row(
+            OFF,
+            &[(FILTER, "md-unicast-range-form")],
+            Ok,
+            &["all 2 flows"],
+        ),
         row(ONE, &[], Ok, &["all 2 flows"]),
-        row(ONE, &[(LIST, "md-unicast-new-source-port")], Fail, &["8 sessions from 8 different source ports", "new socket per send", "remedy:fixed source port"]),
-        row(ONE, &[(LIST, "md-unicast-two-sessions-allowed")], Fail, &["2 sessions, at most 1 allowed"]),
-        Row { baseline: TWO_ALLOWED, ..row(ONE, &[(LIST, "md-unicast-two-sessions-allowed")], Ok, &["all 2 flows"]) },
-        row(ONE, &[(LIST, "empty")], Skip, &["md-unicast: no session yet"]),
-        row(ONE, &[(FILTER, "stale-policy")], Error, &["read back differently"]),
+        row(
+            ONE,
+            &[(LIST, "md-unicast-new-source-port")],
+            Fail,
+            &[
+                "8 sessions from 8 different source ports",
+                "new socket per send",
+                "remedy:fixed source port",
+            ],
+        ),
+        row(
+            ONE,
+            &[(LIST, "md-unicast-two-sessions-allowed")],
+            Fail,
+            &["2 sessions, at most 1 allowed"],
+        ),
+        Row {
+            baseline: TWO_ALLOWED,
+            ..row(
+                ONE,
+                &[(LIST, "md-unicast-two-sessions-allowed")],
+                Ok,
+                &["all 2 flows"],
+            )
+        },
+        row(
+            ONE,
+            &[(LIST, "empty")],
+            Skip,
+            &["md-unicast: no session yet"],
+        ),
+        row(
+            ONE,
+            &[(FILTER, "stale-policy")],
+            Error,
+            &["read back differently"],
+        ),
         row(NPU, &[], Ok, &["2 NPU session(s), 3 new sessions/s"]),
-        row(NPU, &[("diagnose-sys-session-stat", "npu-zero")], Fail, &["only 0 session(s) on the NPU"]),
-        row(NPU, &[("diagnose-sys-session-stat", "new-source-port")], Fail, &["1000 new sessions per second (at most 100)"]),
-        row(NPU, &[("diagnose-sys-session-stat", "old-build-no-npu")], Error, &["does not print npu_session_count"]),
+        row(
+            NPU,
+            &[("diagnose-sys-session-stat", "npu-zero")],
+            Fail,
+            &["only 0 session(s) on the NPU"],
+        ),
+        row(
+            NPU,
+            &[("diagnose-sys-session-stat", "new-source-port")],
+            Fail,
+            &["1000 new sessions per second (at most 100)"],
+        ),
+        row(
+            NPU,
+            &[("diagnose-sys-session-stat", "old-build-no-npu")],
+            Error,
+            &["does not print npu_session_count"],
+        ),
         row(POL, &[], Ok, &["all 2 policies"]),
-        row(POL, &[("show-firewall-policy", "policy1-offload-disabled")], Fail, &["firewall policy 1", "auto-asic-offload disable", "remedy:`set auto-asic-offload enable`"]),
-        row(POL, &[("show-firewall-multicast-policy", "policy1-offload-disabled")], Fail, &["firewall multicast-policy 1"]),
-        row(POL, &[("show-firewall-policy", "policy1-proxy-av")], Fail, &["proxy-mode inspection with av-profile \"default\"", "remedy:`unset av-profile`"]),
-        row(POL, &[("show-firewall-policy", "missing")], Fail, &["does not exist"]),
-        row(POL, &[("show-firewall-policy", "cut")], Error, &["output cut"]),
-        row(UDP, &[], Ok, &["udp-idle-timer 600 s (service \"MD-UDP-5000\") outlasts the longest pause 300 s"]),
-        row(UDP, &[("show-firewall-service-custom", "md-udp-default")], Fail, &["udp-idle-timer 180 s (global", "not longer than", "remedy:`set udp-idle-timer"]),
-        row(UDP, &[("show-firewall-service-custom", "missing")], Fail, &["does not exist"]),
-        row(UDP, &[("show-firewall-service-custom", "md-udp-default"), ("get-system-global", "no-udp-timer")], Error, &["no udp-idle-timer"]),
+        row(
+            POL,
+            &[("show-firewall-policy", "policy1-offload-disabled")],
+            Fail,
+            &[
+                "firewall policy 1",
+                "auto-asic-offload disable",
+                "remedy:`set auto-asic-offload enable`",
+            ],
+        ),
+        row(
+            POL,
+            &[("show-firewall-multicast-policy", "policy1-offload-disabled")],
+            Fail,
+            &["firewall multicast-policy 1"],
+        ),
+        row(
+            POL,
+            &[("show-firewall-policy", "policy1-proxy-av")],
+            Fail,
+            &[
+                "proxy-mode inspection with av-profile \"default\"",
+                "remedy:`unset av-profile`",
+            ],
+        ),
+        row(
+            POL,
+            &[("show-firewall-policy", "missing")],
+            Fail,
+            &["does not exist"],
+        ),
+        row(
+            POL,
+            &[("show-firewall-policy", "cut")],
+            Error,
+            &["output cut"],
+        ),
+        row(
+            UDP,
+            &[],
+            Ok,
+            &["udp-idle-timer 600 s (service \"MD-UDP-5000\") outlasts the longest pause 300 s"],
+        ),
+        row(
+            UDP,
+            &[("show-firewall-service-custom", "md-udp-default")],
+            Fail,
+            &[
+                "udp-idle-timer 180 s (global",
+                "not longer than",
+                "remedy:`set udp-idle-timer",
+            ],
+        ),
+        row(
+            UDP,
+            &[("show-firewall-service-custom", "missing")],
+            Fail,
+            &["does not exist"],
+        ),
+        row(
+            UDP,
+            &[
+                ("show-firewall-service-custom", "md-udp-default"),
+                ("get-system-global", "no-udp-timer"),
+            ],
+            Error,
+            &["no udp-idle-timer"],
+        ),
         row(IDLE, &[], Ok, &["all 2 flows"]),
-        row(IDLE, &[(LIST, "md-unicast-expiring")], Fail, &["expires in 23 s, under the 60 s margin"]),
+        row(
+            IDLE,
+            &[(LIST, "md-unicast-expiring")],
+            Fail,
+            &["expires in 23 s, under the 60 s margin"],
+        ),
         row(IDLE, &[(LIST, "empty")], Skip, &["no session yet"]),
-        row(IDLE, &[(FILTER, "stale-policy")], Error, &["read back differently"]),
+        row(
+            IDLE,
+            &[(FILTER, "stale-policy")],
+            Error,
+            &["read back differently"],
+        ),
     ]
 }
 
@@ -160,7 +450,11 @@ fn site(edits: &[(&str, &str)]) -> tempfile::TempDir {
         std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
         for entry in std::fs::read_dir(repo().join(sub)).expect("read example") {
             let path = entry.expect("entry").path();
-            std::fs::copy(&path, dir.path().join(sub).join(path.file_name().expect("name"))).expect("copy");
+            std::fs::copy(
+                &path,
+                dir.path().join(sub).join(path.file_name().expect("name")),
+            )
+            .expect("copy");
         }
     }
     let fw1 = dir.path().join("baselines/fw1.yaml");
@@ -176,7 +470,11 @@ fn site(edits: &[(&str, &str)]) -> tempfile::TempDir {
 fn run(row: &Row) -> CheckResult {
     let site = site(row.baseline);
     let config = Config::load(site.path()).unwrap_or_else(|e| panic!("{e}"));
-    let selection = Selection { checks: vec![row.check.into()], devices: vec!["fw1".into()], tags: Vec::new() };
+    let selection = Selection {
+        checks: vec![row.check.into()],
+        devices: vec!["fw1".into()],
+        tags: Vec::new(),
+    };
     let plan = Plan::new(&config, &selection).unwrap_or_else(|e| panic!("{e}"));
     let outputs = tempfile::tempdir().expect("temp dir");
     let fw1 = outputs.path().join("fw1");
@@ -193,12 +491,22 @@ fn run(row: &Row) -> CheckResult {
         if case.is_empty() {
             continue;
         }
-        let source = if case.contains('/') { format!("{case}.txt") } else { format!("{folder}/{case}.txt") };
+        let source = if case.contains('/') {
+            format!("{case}.txt")
+        } else {
+            format!("{folder}/{case}.txt")
+        };
         let source = repo().join("tests/fixtures/fortigate").join(source);
-        std::fs::copy(&source, fw1.join(command.file_name())).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+        std::fs::copy(&source, fw1.join(command.file_name()))
+            .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
     }
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let report = runtime.block_on(inspect(&config, &plan, Arc::new(Offline::new(outputs.path())), &Limits::from_config(&config)));
+    let report = runtime.block_on(inspect(
+        &config,
+        &plan,
+        Arc::new(Offline::new(outputs.path())),
+        &Limits::from_config(&config),
+    ));
     assert_eq!(report.results.len(), 1, "{:?}", report.results);
     report.results.into_iter().next().expect("one result")
 }
@@ -208,7 +516,12 @@ fn every_check_has_ok_fail_and_error_rows() {
     let rows = rows();
     for check in premarket::check::fortigate::CHECKS {
         for status in [Status::Ok, Status::Fail, Status::Error] {
-            assert!(rows.iter().any(|r| r.check == check.id() && r.status == status), "{} has no {status} row", check.id());
+            assert!(
+                rows.iter()
+                    .any(|r| r.check == check.id() && r.status == status),
+                "{} has no {status} row",
+                check.id()
+            );
         }
     }
 }
@@ -240,18 +553,41 @@ fn rows_through_the_pipeline() {
 #[test]
 fn a_missing_baseline_value_is_a_config_error_with_its_position() {
     let cases: [(&[(&str, &str)], &str, &str); 4] = [
-        (&[("  idle_margin_s: 60\n", "")], "fortigate.session.idle-margin", "expect.idle_margin_s"),
-        (&[("      policy: 1\n      service", "      service")], "fortigate.policy.offload", "expect.flows[md-unicast].policy"),
-        (&[("      max_pause_s: 300\n", "")], "fortigate.service.udp-idle", "expect.flows[md-unicast].max_pause_s"),
-        (&[("  npu_sessions_min: 1\n", "")], "fortigate.sessions.npu", "expect.npu_sessions_min"),
+        (
+            &[("  idle_margin_s: 60\n", "")],
+            "fortigate.session.idle-margin",
+            "expect.idle_margin_s",
+        ),
+        (
+            &[("      policy: 1\n      service", "      service")],
+            "fortigate.policy.offload",
+            "expect.flows[md-unicast].policy",
+        ),
+        (
+            &[("      max_pause_s: 300\n", "")],
+            "fortigate.service.udp-idle",
+            "expect.flows[md-unicast].max_pause_s",
+        ),
+        (
+            &[("  npu_sessions_min: 1\n", "")],
+            "fortigate.sessions.npu",
+            "expect.npu_sessions_min",
+        ),
     ];
     for (edits, check, key) in cases {
         let site = site(edits);
         let config = Config::load(site.path()).unwrap_or_else(|e| panic!("{e}"));
-        let selection = Selection { checks: vec![check.into()], ..Selection::default() };
-        let error = Plan::new(&config, &selection).err().map(|e| e.to_string()).unwrap_or_default();
+        let selection = Selection {
+            checks: vec![check.into()],
+            ..Selection::default()
+        };
+        let error = Plan::new(&config, &selection)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(error.contains(key), "{check}: {error}");
-        let position = regex::Regex::new(r"baselines/fw1\.yaml:\d+:\d+: device fw1: check ").expect("regex");
+        let position =
+            regex::Regex::new(r"baselines/fw1\.yaml:\d+:\d+: device fw1: check ").expect("regex");
         assert!(position.is_match(&error), "{error}");
     }
 }

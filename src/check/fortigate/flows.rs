@@ -7,7 +7,9 @@ use super::outcome::Outcome;
 use crate::parse::Facts;
 use crate::plan::Command;
 use crate::platform::fortigate::commands::MCAST_SESSION_LIST;
-use crate::platform::fortigate::{Flow, McastSession, McastSessionList, Session, SessionFilterReadback, SessionList};
+use crate::platform::fortigate::{
+    Flow, McastSession, McastSessionList, Session, SessionFilterReadback, SessionList,
+};
 
 /// The commands that list `flow`'s sessions: the filter readback and the list (unicast), or
 /// the multicast session list.
@@ -35,7 +37,9 @@ pub fn all_commands<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Comman
 /// mistyped filter could make the flow look absent (or show another flow).
 pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Outcome> {
     let filter = flow.filter();
-    let readback = facts.get::<SessionFilterReadback>(&filter.readback()).map_err(|e| Outcome::fact(&flow.name, &e))?;
+    let readback = facts
+        .get::<SessionFilterReadback>(&filter.readback())
+        .map_err(|e| Outcome::fact(&flow.name, &e))?;
     let differences = readback.differences(&filter.expected());
     if !differences.is_empty() {
         let raw = facts.raw(&filter.readback()).unwrap_or_default();
@@ -47,13 +51,17 @@ pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Outco
         .evidence(format!("{}:\n{}", filter.readback(), raw.trim()))
         .remedy("Rerun the inspection; if it repeats, another CLI session may be changing the filter (`diagnose sys session filter` shows it)."));
     }
-    let list = facts.get::<SessionList>(&filter.list()).map_err(|e| Outcome::fact(&flow.name, &e))?;
+    let list = facts
+        .get::<SessionList>(&filter.list())
+        .map_err(|e| Outcome::fact(&flow.name, &e))?;
     Ok(&list.sessions)
 }
 
 /// A multicast flow's sessions: source (if known), group and port match.
 pub fn multicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<Vec<&'a McastSession>, Outcome> {
-    let list = facts.get::<McastSessionList>(&Command::new(MCAST_SESSION_LIST)).map_err(|e| Outcome::fact(&flow.name, &e))?;
+    let list = facts
+        .get::<McastSessionList>(&Command::new(MCAST_SESSION_LIST))
+        .map_err(|e| Outcome::fact(&flow.name, &e))?;
     Ok(list
         .sessions
         .iter()
@@ -86,7 +94,11 @@ pub fn render(s: &Session) -> String {
     if let Some([o, r]) = s.npu_offload {
         let _ = write!(out, " offload={o}/{r}");
     }
-    let reasons = if s.no_ofld_reason.is_empty() { "-".to_string() } else { s.no_ofld_reason.join(" ") };
+    let reasons = if s.no_ofld_reason.is_empty() {
+        "-".to_string()
+    } else {
+        s.no_ofld_reason.join(" ")
+    };
     let _ = write!(out, " no_ofld_reason: {reasons}");
     out
 }
@@ -96,7 +108,14 @@ pub fn render_mcast(s: &McastSession) -> String {
     let paths: Vec<String> = s
         .paths
         .iter()
-        .map(|p| format!("policy {} -> dev {}{}", opt(p.policy), opt(p.outdev), if p.deny { " npu-deny" } else { "" }))
+        .map(|p| {
+            format!(
+                "policy {} -> dev {}{}",
+                opt(p.policy),
+                opt(p.outdev),
+                if p.deny { " npu-deny" } else { "" }
+            )
+        })
         .collect();
     format!(
         "{}.{}->{}.{} proto={} expire={} pkts={} session-npu-info: {} path: {}",
@@ -108,7 +127,11 @@ pub fn render_mcast(s: &McastSession) -> String {
         opt(s.expire),
         opt(s.packets),
         s.npu_info.as_deref().unwrap_or("(not printed)"),
-        if paths.is_empty() { "-".to_string() } else { paths.join(", ") }
+        if paths.is_empty() {
+            "-".to_string()
+        } else {
+            paths.join(", ")
+        }
     )
 }
 

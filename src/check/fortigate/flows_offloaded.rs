@@ -38,9 +38,19 @@ impl Check<Expect> for FlowsOffloaded {
         let parts = expect
             .flows
             .iter()
-            .map(|flow| if flow.is_multicast() { multicast(facts, flow) } else { unicast(facts, flow) })
+            .map(|flow| {
+                if flow.is_multicast() {
+                    multicast(facts, flow)
+                } else {
+                    unicast(facts, flow)
+                }
+            })
             .collect();
-        Ok(combine(parts, "flows", "every trading flow has a session, offloaded in each direction that carries traffic"))
+        Ok(combine(
+            parts,
+            "flows",
+            "every trading flow has a session, offloaded in each direction that carries traffic",
+        ))
     }
 }
 
@@ -62,8 +72,10 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
         return not_established(flow);
     }
     let evidence = format!("{}:\n{}", flow.name, capped(sessions, 5, render));
-    let wrong_policy: Vec<&Session> =
-        sessions.iter().filter(|s| flow.policy.is_some() && s.policy_id.is_some() && s.policy_id != flow.policy).collect();
+    let wrong_policy: Vec<&Session> = sessions
+        .iter()
+        .filter(|s| flow.policy.is_some() && s.policy_id.is_some() && s.policy_id != flow.policy)
+        .collect();
     if let (Some(first), Some(want)) = (wrong_policy.first(), flow.policy) {
         return Outcome::fail(format!(
             "{}: matched policy {}, the baseline says policy {want}",
@@ -76,7 +88,12 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
     let cpu: Vec<&Session> = sessions.iter().filter(|s| !s.offloaded()).collect();
     if cpu.is_empty() {
         let state = sessions[0].npu_state.as_deref().unwrap_or("-");
-        return Outcome::ok(format!("{}: {} session(s) offloaded (npu_state={state})", flow.describe(), sessions.len())).evidence(evidence);
+        return Outcome::ok(format!(
+            "{}: {} session(s) offloaded (npu_state={state})",
+            flow.describe(),
+            sessions.len()
+        ))
+        .evidence(evidence);
     }
     let first = cpu[0];
     let mut reasons: Vec<&str> = Vec::new();
@@ -85,21 +102,36 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
             reasons.push(r);
         }
     }
-    let (explanations, remedies): (Vec<String>, Vec<String>) =
-        reasons.iter().map(|r| explain(r, flow.policy, "firewall policy")).unzip();
+    let (explanations, remedies): (Vec<String>, Vec<String>) = reasons
+        .iter()
+        .map(|r| explain(r, flow.policy, "firewall policy"))
+        .unzip();
     let why = match (reasons.as_slice(), explanations.as_slice()) {
         ([], _) => no_reason(first),
         ([_], [one]) => one.clone(),
-        _ => reasons.iter().zip(&explanations).map(|(r, e)| format!("{r}: {e}")).collect::<Vec<_>>().join("; "),
+        _ => reasons
+            .iter()
+            .zip(&explanations)
+            .map(|(r, e)| format!("{r}: {e}"))
+            .collect::<Vec<_>>()
+            .join("; "),
     };
-    let direction = if first.offload_org { "reply direction" } else { "CPU path" };
+    let direction = if first.offload_org {
+        "reply direction"
+    } else {
+        "CPU path"
+    };
     let line = format!(
         "{}: {} of {} session(s) on the {direction} (npu_state={}, no_ofld_reason: {}): {why}",
         flow.describe(),
         cpu.len(),
         sessions.len(),
         first.npu_state.as_deref().unwrap_or("not printed"),
-        if reasons.is_empty() { "-".to_string() } else { reasons.join(" ") },
+        if reasons.is_empty() {
+            "-".to_string()
+        } else {
+            reasons.join(" ")
+        },
     );
     let remedy = if remedies.is_empty() {
         "Read the session list and `diagnose debug flow` for this flow to find why the NP does not take it; check the policy with `premarket check fortigate.policy.offload`.".to_string()
@@ -112,8 +144,13 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
 /// Why a session is not offloaded when FortiOS printed no reason.
 fn no_reason(s: &Session) -> String {
     match s.offload_basis {
-        OffloadBasis::Nothing => "the session list prints no offload fields (a VM or a unit without an NP?)".to_string(),
-        _ if s.offload_org => "the reply direction carries traffic and is not offloaded; FortiOS printed no reason".to_string(),
+        OffloadBasis::Nothing => {
+            "the session list prints no offload fields (a VM or a unit without an NP?)".to_string()
+        }
+        _ if s.offload_org => {
+            "the reply direction carries traffic and is not offloaded; FortiOS printed no reason"
+                .to_string()
+        }
         _ => "not offloaded and FortiOS printed no reason".to_string(),
     }
 }
@@ -126,20 +163,42 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
     if sessions.is_empty() {
         return not_established(flow);
     }
-    let evidence = format!("{}:\n{}", flow.name, capped(&sessions, 5, |s| render_mcast(s)));
-    let policy = flow.policy.map_or("<policy id>".to_string(), |p| p.to_string());
+    let evidence = format!(
+        "{}:\n{}",
+        flow.name,
+        capped(&sessions, 5, |s| render_mcast(s))
+    );
+    let policy = flow
+        .policy
+        .map_or("<policy id>".to_string(), |p| p.to_string());
     if let Some(s) = sessions.iter().find(|s| s.paths.iter().any(|p| p.deny)) {
         let denied = s.paths.iter().find(|p| p.deny).and_then(|p| p.policy);
-        return Outcome::fail(format!("{}: denied by multicast policy {} (npu-deny)", flow.describe(), denied.map_or("?".into(), |p| p.to_string())))
-            .evidence(evidence)
-            .remedy(format!("Allow the group in `config firewall multicast-policy` (policy {policy}) and rerun."));
+        return Outcome::fail(format!(
+            "{}: denied by multicast policy {} (npu-deny)",
+            flow.describe(),
+            denied.map_or("?".into(), |p| p.to_string())
+        ))
+        .evidence(evidence)
+        .remedy(format!(
+            "Allow the group in `config firewall multicast-policy` (policy {policy}) and rerun."
+        ));
     }
     if let Some(want) = flow.policy
-        && let Some(got) = sessions.iter().flat_map(|s| &s.paths).filter_map(|p| p.policy).find(|p| *p != want)
+        && let Some(got) = sessions
+            .iter()
+            .flat_map(|s| &s.paths)
+            .filter_map(|p| p.policy)
+            .find(|p| *p != want)
     {
-        return Outcome::fail(format!("{}: forwarded by multicast policy {got}, the baseline says {want}", flow.describe()))
-            .evidence(evidence)
-            .remedy(format!("Check the multicast policy order: policy {want} must match {}.", flow.name));
+        return Outcome::fail(format!(
+            "{}: forwarded by multicast policy {got}, the baseline says {want}",
+            flow.describe()
+        ))
+        .evidence(evidence)
+        .remedy(format!(
+            "Check the multicast policy order: policy {want} must match {}.",
+            flow.name
+        ));
     }
     if sessions.iter().any(|s| s.offloaded.is_none()) {
         return Outcome::error(format!(
@@ -148,11 +207,23 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
         ))
         .evidence(evidence);
     }
-    let cpu = sessions.iter().filter(|s| s.offloaded == Some(false)).count();
+    let cpu = sessions
+        .iter()
+        .filter(|s| s.offloaded == Some(false))
+        .count();
     if cpu == 0 {
-        return Outcome::ok(format!("{}: {} multicast session(s) offloaded", flow.describe(), sessions.len())).evidence(evidence);
+        return Outcome::ok(format!(
+            "{}: {} multicast session(s) offloaded",
+            flow.describe(),
+            sessions.len()
+        ))
+        .evidence(evidence);
     }
-    let (_, remedy) = explain("disabled-by-policy", flow.policy, "firewall multicast-policy");
+    let (_, remedy) = explain(
+        "disabled-by-policy",
+        flow.policy,
+        "firewall multicast-policy",
+    );
     Outcome::fail(format!(
         "{}: {cpu} of {} multicast session(s) on the CPU path (in_npuid=0): the NP does not forward the group",
         flow.describe(),

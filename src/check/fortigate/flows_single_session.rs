@@ -33,7 +33,11 @@ impl Check<Expect> for FlowsSingleSession {
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
         let parts = expect.flows.iter().map(|flow| judge(facts, flow)).collect();
-        Ok(combine(parts, "flows", "each trading flow in at most its allowed number of sessions (default one)"))
+        Ok(combine(
+            parts,
+            "flows",
+            "each trading flow in at most its allowed number of sessions (default one)",
+        ))
     }
 }
 
@@ -41,25 +45,42 @@ fn judge(facts: &Facts, flow: &Flow) -> Outcome {
     // (source port, original-direction packets) per session, and the evidence lines.
     let (sessions, evidence): (Vec<(Option<u16>, Option<u64>)>, String) = if flow.is_multicast() {
         match flows::multicast(facts, flow) {
-            Ok(s) => (s.iter().map(|s| (s.sport, s.packets)).collect(), capped(&s, 5, |s| render_mcast(s))),
+            Ok(s) => (
+                s.iter().map(|s| (s.sport, s.packets)).collect(),
+                capped(&s, 5, |s| render_mcast(s)),
+            ),
             Err(outcome) => return outcome,
         }
     } else {
         match flows::unicast(facts, flow) {
-            Ok(s) => (s.iter().map(|s| (s.sport, s.org_packets)).collect(), capped(s, 5, render)),
+            Ok(s) => (
+                s.iter().map(|s| (s.sport, s.org_packets)).collect(),
+                capped(s, 5, render),
+            ),
             Err(outcome) => return outcome,
         }
     };
     let max = flow.max_sessions.unwrap_or(1);
     if sessions.is_empty() {
-        return Outcome::skip(format!("{}: no session yet (fortigate.flows.offloaded reports it)", flow.name));
+        return Outcome::skip(format!(
+            "{}: no session yet (fortigate.flows.offloaded reports it)",
+            flow.name
+        ));
     }
     let evidence = format!("{}:\n{evidence}", flow.name);
     if sessions.len() <= max {
-        return Outcome::ok(format!("{}: {} session(s), at most {max} allowed", flow.describe(), sessions.len())).evidence(evidence);
+        return Outcome::ok(format!(
+            "{}: {} session(s), at most {max} allowed",
+            flow.describe(),
+            sessions.len()
+        ))
+        .evidence(evidence);
     }
     let ports: BTreeSet<u16> = sessions.iter().filter_map(|(p, _)| *p).collect();
-    let short = sessions.iter().filter(|(_, packets)| packets.is_some_and(|p| p <= 2)).count();
+    let short = sessions
+        .iter()
+        .filter(|(_, packets)| packets.is_some_and(|p| p <= 2))
+        .count();
     // Two sessions may be a restart; three or more short ones from as many ports are the pattern.
     let line = if ports.len() >= 3 && short * 2 >= sessions.len() {
         format!(
@@ -69,7 +90,11 @@ fn judge(facts: &Facts, flow: &Flow) -> Outcome {
             ports.len()
         )
     } else {
-        format!("{}: {} sessions, at most {max} allowed", flow.describe(), sessions.len())
+        format!(
+            "{}: {} sessions, at most {max} allowed",
+            flow.describe(),
+            sessions.len()
+        )
     };
     Outcome::fail(line).evidence(evidence).remedy(format!(
         "Make the sender of {} keep one socket (one fixed source port) for the whole trading day instead of opening one per send; restart it and rerun `premarket check fortigate.flows.single-session`. If several sessions are intended, set `max_sessions` for this flow in the baseline.",

@@ -24,11 +24,17 @@ impl Check<Expect> for HaState {
     }
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(want) = &expect.ha else { return Ok(Verdict::error("no ha mode in the baseline")) };
+        let Some(want) = &expect.ha else {
+            return Ok(Verdict::error("no ha mode in the baseline"));
+        };
         let ha = facts.get::<HaStatus>(&Command::new(commands::GET_HA_STATUS))?;
         let mut problems = Vec::new();
         if ha.mode != want.mode.as_str() {
-            problems.push(format!("HA mode is {}, the baseline says {}", ha.mode, want.mode.as_str()));
+            problems.push(format!(
+                "HA mode is {}, the baseline says {}",
+                ha.mode,
+                want.mode.as_str()
+            ));
         }
         if want.mode != HaMode::Standalone {
             if let Some(health) = ha.health.as_deref().filter(|h| !h.starts_with("OK")) {
@@ -37,20 +43,37 @@ impl Check<Expect> for HaState {
             for m in &ha.members {
                 match m.in_sync {
                     Some(true) => {}
-                    Some(false) => problems.push(format!("member {} configuration is {}", m.serial, m.sync_status.as_deref().unwrap_or("out of sync"))),
-                    None => problems.push(format!("member {} has no configuration status line", m.serial)),
+                    Some(false) => problems.push(format!(
+                        "member {} configuration is {}",
+                        m.serial,
+                        m.sync_status.as_deref().unwrap_or("out of sync")
+                    )),
+                    None => problems.push(format!(
+                        "member {} has no configuration status line",
+                        m.serial
+                    )),
                 }
             }
             if let Some(n) = want.members
                 && ha.members.len() != n
             {
-                problems.push(format!("{} member(s) listed, the baseline says {n}", ha.members.len()));
+                problems.push(format!(
+                    "{} member(s) listed, the baseline says {n}",
+                    ha.members.len()
+                ));
             }
         }
         let members: Vec<String> = ha
             .members
             .iter()
-            .map(|m| format!("{} {} {}", m.serial, m.role.as_deref().unwrap_or("-"), m.sync_status.as_deref().unwrap_or("-")))
+            .map(|m| {
+                format!(
+                    "{} {} {}",
+                    m.serial,
+                    m.role.as_deref().unwrap_or("-"),
+                    m.sync_status.as_deref().unwrap_or("-")
+                )
+            })
             .collect();
         let evidence = format!(
             "Mode: {}\nHA Health Status: {}\n{}",
@@ -59,16 +82,27 @@ impl Check<Expect> for HaState {
             members.join("\n")
         );
         let expected = match want.members {
-            Some(n) if want.mode != HaMode::Standalone => format!("{} with {n} members in sync", want.mode.as_str()),
-            _ if want.mode != HaMode::Standalone => format!("{}, every member in sync", want.mode.as_str()),
+            Some(n) if want.mode != HaMode::Standalone => {
+                format!("{} with {n} members in sync", want.mode.as_str())
+            }
+            _ if want.mode != HaMode::Standalone => {
+                format!("{}, every member in sync", want.mode.as_str())
+            }
             _ => "standalone".to_string(),
         };
-        let actual = if members.is_empty() { ha.mode.clone() } else { format!("{}: {}", ha.mode, members.join(", ")) };
+        let actual = if members.is_empty() {
+            ha.mode.clone()
+        } else {
+            format!("{}: {}", ha.mode, members.join(", "))
+        };
         let verdict = if problems.is_empty() {
             Verdict::ok(format!("HA {} as expected", ha.mode))
         } else {
             Verdict::fail(problems.join("; "))
         };
-        Ok(verdict.expected(expected).actual(actual).evidence(evidence.trim_end()))
+        Ok(verdict
+            .expected(expected)
+            .actual(actual)
+            .evidence(evidence.trim_end()))
     }
 }

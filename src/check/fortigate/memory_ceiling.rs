@@ -19,21 +19,32 @@ impl Check<Expect> for MemoryCeiling {
     }
 
     fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect.memory_max_percent.ok_or_else(|| Missing::key("memory_max_percent"))?;
+        expect
+            .memory_max_percent
+            .ok_or_else(|| Missing::key("memory_max_percent"))?;
         Ok(vec![Command::new(commands::GET_PERFORMANCE_STATUS)])
     }
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(max) = expect.memory_max_percent else { return Ok(Verdict::error("no memory_max_percent in the baseline")) };
+        let Some(max) = expect.memory_max_percent else {
+            return Ok(Verdict::error("no memory_max_percent in the baseline"));
+        };
         let perf = facts.get::<Performance>(&Command::new(commands::GET_PERFORMANCE_STATUS))?;
         let Some(used) = perf.memory_used_percent else {
-            return Ok(Verdict::error("get system performance status printed no memory use (e.g. `Memory: Data Unavailable`)"));
+            return Ok(Verdict::error(
+                "get system performance status printed no memory use (e.g. `Memory: Data Unavailable`)",
+            ));
         };
         let verdict = if used <= max.0 {
             Verdict::ok(format!("memory {used}% used"))
         } else {
-            Verdict::fail(format!("memory {used}% used, above the {max} ceiling: conserve mode (no new sessions) comes next"))
+            Verdict::fail(format!(
+                "memory {used}% used, above the {max} ceiling: conserve mode (no new sessions) comes next"
+            ))
         };
-        Ok(verdict.expected(format!("at most {max}")).actual(format!("{used}%")).evidence(format!("memory used: {used}%")))
+        Ok(verdict
+            .expected(format!("at most {max}"))
+            .actual(format!("{used}%"))
+            .evidence(format!("memory used: {used}%")))
     }
 }

@@ -17,7 +17,12 @@ pub struct Outcome {
 
 impl Outcome {
     fn with(status: Status, line: impl Into<String>) -> Self {
-        Outcome { status, line: line.into(), evidence: String::new(), remedy: None }
+        Outcome {
+            status,
+            line: line.into(),
+            evidence: String::new(),
+            remedy: None,
+        }
     }
 
     pub fn ok(line: impl Into<String>) -> Self {
@@ -81,14 +86,28 @@ pub fn combine(parts: Vec<Outcome>, noun: &str, expected: impl Into<String>) -> 
             "{} of {} {noun} {word}: {}",
             flagged.len(),
             parts.len(),
-            flagged.iter().map(|p| p.line.as_str()).collect::<Vec<_>>().join("; ")
+            flagged
+                .iter()
+                .map(|p| p.line.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
         )
     };
     // Each line starts with the part's name up to the first ": ".
     let actual = if parts.len() == 1 {
         parts[0].line.clone()
     } else {
-        parts.iter().map(|p| format!("{} {}", p.line.split(": ").next().unwrap_or_default(), p.status)).collect::<Vec<_>>().join(", ")
+        parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {}",
+                    p.line.split(": ").next().unwrap_or_default(),
+                    p.status
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let evidence = parts
         .iter()
@@ -97,7 +116,10 @@ pub fn combine(parts: Vec<Outcome>, noun: &str, expected: impl Into<String>) -> 
         .collect::<Vec<_>>()
         .join("\n\n");
     let mut remedies: Vec<&str> = Vec::new();
-    for part in parts.iter().filter(|p| p.status == Status::Fail || p.status == Status::Error) {
+    for part in parts
+        .iter()
+        .filter(|p| p.status == Status::Fail || p.status == Status::Error)
+    {
         if let Some(r) = part.remedy.as_deref()
             && !remedies.contains(&r)
         {
@@ -113,7 +135,11 @@ pub fn combine(parts: Vec<Outcome>, noun: &str, expected: impl Into<String>) -> 
     .expected(expected)
     .actual(actual)
     .evidence(evidence);
-    if remedies.is_empty() { verdict } else { verdict.remedy(remedies.join("\n")) }
+    if remedies.is_empty() {
+        verdict
+    } else {
+        verdict.remedy(remedies.join("\n"))
+    }
 }
 
 #[cfg(test)]
@@ -122,11 +148,28 @@ mod tests {
 
     #[test]
     fn worst_part_wins_and_skip_never_looks_ok() {
-        let v = combine(vec![Outcome::ok("a fine"), Outcome::skip("b absent")], "flows", "x");
+        let v = combine(
+            vec![Outcome::ok("a fine"), Outcome::skip("b absent")],
+            "flows",
+            "x",
+        );
         assert_eq!(v.status, Status::Skip);
-        let v = combine(vec![Outcome::error("a ?"), Outcome::fail("b bad").remedy("fix b")], "flows", "x");
-        assert_eq!((v.status, v.summary.as_str(), v.remedy.as_deref()), (Status::Fail, "1 of 2 flows failing: b bad", Some("fix b")));
+        let v = combine(
+            vec![
+                Outcome::error("a ?"),
+                Outcome::fail("b bad").remedy("fix b"),
+            ],
+            "flows",
+            "x",
+        );
+        assert_eq!(
+            (v.status, v.summary.as_str(), v.remedy.as_deref()),
+            (Status::Fail, "1 of 2 flows failing: b bad", Some("fix b"))
+        );
         assert_eq!(combine(Vec::new(), "flows", "x").status, Status::Skip);
-        assert_eq!(combine(vec![Outcome::ok("a"), Outcome::ok("b")], "flows", "x").status, Status::Ok);
+        assert_eq!(
+            combine(vec![Outcome::ok("a"), Outcome::ok("b")], "flows", "x").status,
+            Status::Ok
+        );
     }
 }

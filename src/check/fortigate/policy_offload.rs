@@ -46,8 +46,14 @@ impl Check<Expect> for PolicyOffload {
         }
         let mut out: Vec<Command> = Vec::new();
         for flow in &expect.flows {
-            let id = flow.policy.ok_or_else(|| Missing::key(format!("flows[{}].policy", flow.name)))?;
-            let command = if flow.is_multicast() { show_multicast_policy(id) } else { show_policy(id) };
+            let id = flow
+                .policy
+                .ok_or_else(|| Missing::key(format!("flows[{}].policy", flow.name)))?;
+            let command = if flow.is_multicast() {
+                show_multicast_policy(id)
+            } else {
+                show_policy(id)
+            };
             if !out.contains(&command) {
                 out.push(command);
             }
@@ -72,10 +78,20 @@ impl Check<Expect> for PolicyOffload {
             let name = format!("{table} {id} ({})", flow.name);
             parts.push(match facts.get::<ConfigTree>(&command) {
                 Err(e) => Outcome::fact(&name, &e),
-                Ok(tree) => judge(tree, table, id, &name, facts.raw(&command).unwrap_or_default()),
+                Ok(tree) => judge(
+                    tree,
+                    table,
+                    id,
+                    &name,
+                    facts.raw(&command).unwrap_or_default(),
+                ),
             });
         }
-        Ok(combine(parts, "policies", "trading policies enabled, auto-asic-offload enabled, no proxy inspection or IPS"))
+        Ok(combine(
+            parts,
+            "policies",
+            "trading policies enabled, auto-asic-offload enabled, no proxy inspection or IPS",
+        ))
     }
 }
 
@@ -84,7 +100,9 @@ fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Outc
     let Some(policy) = tree.entry(table, &id.to_string()) else {
         return Outcome::fail(format!("{name}: does not exist on the firewall"))
             .evidence(evidence)
-            .remedy(format!("Fix the policy id in the baseline, or create {table} {id} for the flow."));
+            .remedy(format!(
+                "Fix the policy id in the baseline, or create {table} {id} for the flow."
+            ));
     };
     let mut problems = Vec::new();
     let mut remedy = vec![format!("`config {table}`"), format!("`edit {id}`")];
@@ -99,17 +117,24 @@ fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Outc
     let proxy = policy.get("inspection-mode").as_deref() == Some("proxy");
     let profiles = applied(policy, &PROFILES);
     if proxy && !profiles.is_empty() {
-        problems.push(format!("proxy-mode inspection with {}: proxy inspection is never offloaded", shown(&profiles)));
+        problems.push(format!(
+            "proxy-mode inspection with {}: proxy inspection is never offloaded",
+            shown(&profiles)
+        ));
         remedy.push("`set inspection-mode flow`".into());
         remedy.extend(profiles.iter().map(|(k, _)| format!("`unset {k}`")));
     }
     let ips = applied(policy, &IPS);
     if !ips.is_empty() {
-        problems.push(format!("{} applied: sessions are redirected to IPS on the CPU", shown(&ips)));
+        problems.push(format!(
+            "{} applied: sessions are redirected to IPS on the CPU",
+            shown(&ips)
+        ));
         remedy.extend(ips.iter().map(|(k, _)| format!("`unset {k}`")));
     }
     if problems.is_empty() {
-        return Outcome::ok(format!("{name}: offload enabled, no proxy inspection")).evidence(evidence);
+        return Outcome::ok(format!("{name}: offload enabled, no proxy inspection"))
+            .evidence(evidence);
     }
     remedy.push("`end`".into());
     Outcome::fail(format!("{name}: {}", problems.join("; ")))
@@ -119,9 +144,15 @@ fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Outc
 
 /// The profiles of `keys` the policy sets, with their values.
 fn applied<'a>(policy: &ConfigNode, keys: &[&'a str]) -> Vec<(&'a str, String)> {
-    keys.iter().filter_map(|k| policy.get(k).filter(|v| !v.is_empty()).map(|v| (*k, v))).collect()
+    keys.iter()
+        .filter_map(|k| policy.get(k).filter(|v| !v.is_empty()).map(|v| (*k, v)))
+        .collect()
 }
 
 fn shown(profiles: &[(&str, String)]) -> String {
-    profiles.iter().map(|(k, v)| format!("{k} \"{v}\"")).collect::<Vec<_>>().join(", ")
+    profiles
+        .iter()
+        .map(|(k, v)| format!("{k} \"{v}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

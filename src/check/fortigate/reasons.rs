@@ -75,11 +75,15 @@ pub fn explain(word: &str, policy: Option<u32>, table: &str) -> (String, String)
     match REASONS.iter().find(|r| r.word == word) {
         Some(r) => (
             r.explanation.to_string(),
-            r.remedy.replace("{policy}", &policy).replace("{table}", table),
+            r.remedy
+                .replace("{policy}", &policy)
+                .replace("{table}", table),
         ),
         None => (
             format!("`{word}` is a reason premarket does not know"),
-            format!("Look `{word}` up in the FortiOS 7.6 hardware acceleration guide (no_ofld_reason table)."),
+            format!(
+                "Look `{word}` up in the FortiOS 7.6 hardware acceleration guide (no_ofld_reason table)."
+            ),
         ),
     }
 }
@@ -93,7 +97,11 @@ mod tests {
         let (why, what) = explain("disabled-by-policy", Some(3), "firewall policy");
         assert!(why.contains("auto-asic-offload disable"));
         assert!(what.contains("`edit 3`") && what.contains("`config firewall policy`"));
-        assert!(explain("something-new", None, "firewall policy").0.contains("does not know"));
+        assert!(
+            explain("something-new", None, "firewall policy")
+                .0
+                .contains("does not know")
+        );
         assert!(!why.starts_with("disabled-by-policy"));
     }
 }

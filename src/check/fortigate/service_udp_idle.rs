@@ -18,7 +18,10 @@ use crate::platform::fortigate::{ConfigTree, Expect, Flow, Protocol, Seconds};
 pub struct ServiceUdpIdle;
 
 fn judged(expect: &Expect) -> impl Iterator<Item = &Flow> {
-    expect.flows.iter().filter(|f| f.protocol == Protocol::Udp && !f.is_multicast())
+    expect
+        .flows
+        .iter()
+        .filter(|f| f.protocol == Protocol::Udp && !f.is_multicast())
 }
 
 impl Check<Expect> for ServiceUdpIdle {
@@ -32,8 +35,12 @@ impl Check<Expect> for ServiceUdpIdle {
         }
         let mut out = Vec::new();
         for flow in judged(expect) {
-            let service = flow.service.as_deref().ok_or_else(|| Missing::key(format!("flows[{}].service", flow.name)))?;
-            flow.max_pause_s.ok_or_else(|| Missing::key(format!("flows[{}].max_pause_s", flow.name)))?;
+            let service = flow
+                .service
+                .as_deref()
+                .ok_or_else(|| Missing::key(format!("flows[{}].service", flow.name)))?;
+            flow.max_pause_s
+                .ok_or_else(|| Missing::key(format!("flows[{}].max_pause_s", flow.name)))?;
             let command = show_service(service);
             if !out.contains(&command) {
                 out.push(command);
@@ -80,13 +87,20 @@ impl Check<Expect> for ServiceUdpIdle {
                 judge(flow, service, Seconds(timer), &source, pause).evidence(evidence)
             })
             .collect();
-        Ok(combine(parts, "services", "each unicast UDP flow's udp-idle-timer longer than its longest pause"))
+        Ok(combine(
+            parts,
+            "services",
+            "each unicast UDP flow's udp-idle-timer longer than its longest pause",
+        ))
     }
 }
 
 fn judge(flow: &Flow, service: &str, timer: Seconds, source: &str, pause: Seconds) -> Outcome {
     if timer > pause {
-        return Outcome::ok(format!("{}: udp-idle-timer {timer} ({source}) outlasts the longest pause {pause}", flow.name));
+        return Outcome::ok(format!(
+            "{}: udp-idle-timer {timer} ({source}) outlasts the longest pause {pause}",
+            flow.name
+        ));
     }
     let suggested = pause.0 + pause.0.div_ceil(2).max(60);
     Outcome::fail(format!(

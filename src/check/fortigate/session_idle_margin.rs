@@ -43,7 +43,10 @@ impl Check<Expect> for SessionIdleMargin {
         let parts = judged(expect)
             .map(|flow| {
                 let Some(margin) = margin(expect, flow) else {
-                    return Outcome::error(format!("{}: no idle_margin_s in the baseline", flow.name));
+                    return Outcome::error(format!(
+                        "{}: no idle_margin_s in the baseline",
+                        flow.name
+                    ));
                 };
                 // (expire, evidence line) per session
                 let sessions: Vec<(Option<u64>, String)> = if flow.is_multicast() {
@@ -60,24 +63,49 @@ impl Check<Expect> for SessionIdleMargin {
                 judge(flow, margin, &sessions)
             })
             .collect();
-        Ok(combine(parts, "flows", "every UDP trading session with at least its idle margin left"))
+        Ok(combine(
+            parts,
+            "flows",
+            "every UDP trading session with at least its idle margin left",
+        ))
     }
 }
 
 fn judge(flow: &Flow, margin: Seconds, sessions: &[(Option<u64>, String)]) -> Outcome {
     if sessions.is_empty() {
-        return Outcome::skip(format!("{}: no session yet (fortigate.flows.offloaded reports it)", flow.name));
+        return Outcome::skip(format!(
+            "{}: no session yet (fortigate.flows.offloaded reports it)",
+            flow.name
+        ));
     }
     let evidence = format!(
         "{}:\n{}",
         flow.name,
-        sessions.iter().take(5).map(|(_, line)| line.as_str()).collect::<Vec<_>>().join("\n")
+        sessions
+            .iter()
+            .take(5)
+            .map(|(_, line)| line.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
-    let Some(least) = sessions.iter().map(|(e, _)| *e).collect::<Option<Vec<u64>>>().and_then(|v| v.into_iter().min()) else {
-        return Outcome::error(format!("{}: a session of the flow prints no expire=", flow.name)).evidence(evidence);
+    let Some(least) = sessions
+        .iter()
+        .map(|(e, _)| *e)
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|v| v.into_iter().min())
+    else {
+        return Outcome::error(format!(
+            "{}: a session of the flow prints no expire=",
+            flow.name
+        ))
+        .evidence(evidence);
     };
     if least >= margin.0 {
-        return Outcome::ok(format!("{}: session expires in {least} s (margin {margin})", flow.name)).evidence(evidence);
+        return Outcome::ok(format!(
+            "{}: session expires in {least} s (margin {margin})",
+            flow.name
+        ))
+        .evidence(evidence);
     }
     Outcome::fail(format!(
         "{}: session expires in {least} s, under the {margin} margin: if the feed stays quiet that long the session is deleted and rebuilt on the CPU",

@@ -20,21 +20,29 @@ impl Check<Expect> for SessionsNpu {
     }
 
     fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect.npu_sessions_min.ok_or_else(|| Missing::key("npu_sessions_min"))?;
-        expect.setup_rate_max.ok_or_else(|| Missing::key("setup_rate_max"))?;
+        expect
+            .npu_sessions_min
+            .ok_or_else(|| Missing::key("npu_sessions_min"))?;
+        expect
+            .setup_rate_max
+            .ok_or_else(|| Missing::key("setup_rate_max"))?;
         Ok(vec![Command::new(commands::SESSION_STAT)])
     }
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
         let (Some(min), Some(max)) = (expect.npu_sessions_min, expect.setup_rate_max) else {
-            return Ok(Verdict::error("npu_sessions_min or setup_rate_max missing in the baseline"));
+            return Ok(Verdict::error(
+                "npu_sessions_min or setup_rate_max missing in the baseline",
+            ));
         };
         let stat = facts.get::<SessionStat>(&Command::new(commands::SESSION_STAT))?;
         let evidence = format!(
             "session_count={} setup_rate={} npu_session_count={}",
             stat.session_count,
-            stat.setup_rate.map_or("(not printed)".into(), |v| v.to_string()),
-            stat.npu_session_count.map_or("(not printed)".into(), |v| v.to_string())
+            stat.setup_rate
+                .map_or("(not printed)".into(), |v| v.to_string()),
+            stat.npu_session_count
+                .map_or("(not printed)".into(), |v| v.to_string())
         );
         let expected = format!("npu_session_count >= {min}, setup_rate <= {max}/s");
         let (Some(npu), Some(rate)) = (stat.npu_session_count, stat.setup_rate) else {

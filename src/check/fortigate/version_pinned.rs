@@ -26,17 +26,32 @@ impl Check<Expect> for VersionPinned {
     }
 
     fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(pin) = &expect.version else { return Ok(Verdict::error("no version pin in the baseline")) };
+        let Some(pin) = &expect.version else {
+            return Ok(Verdict::error("no version pin in the baseline"));
+        };
         let status = facts.get::<SystemStatus>(&Command::new(commands::GET_SYSTEM_STATUS))?;
         let expected = pin.describe();
-        let build = status.build.map_or(String::new(), |b| format!(" build {b}"));
+        let build = status
+            .build
+            .map_or(String::new(), |b| format!(" build {b}"));
         Ok(if pin.accepts(&status.version) {
             Verdict::ok(format!("FortiOS {} as pinned", status.version))
         } else {
-            Verdict::fail(format!("FortiOS {} runs, the baseline pins {expected}", status.version))
+            Verdict::fail(format!(
+                "FortiOS {} runs, the baseline pins {expected}",
+                status.version
+            ))
         }
         .expected(expected)
-        .actual(format!("{}{build} on {} ({})", status.version, status.model, status.serial.as_deref().unwrap_or("serial not shown")))
-        .evidence(format!("Version: {} v{}{build}", status.model, status.version)))
+        .actual(format!(
+            "{}{build} on {} ({})",
+            status.version,
+            status.model,
+            status.serial.as_deref().unwrap_or("serial not shown")
+        ))
+        .evidence(format!(
+            "Version: {} v{}{build}",
+            status.model, status.version
+        )))
     }
 }

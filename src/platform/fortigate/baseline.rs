@@ -179,7 +179,12 @@ impl Flow {
 
     /// The session filter that lists this (unicast) flow's sessions.
     pub fn filter(&self) -> SessionFilter {
-        SessionFilter { proto: self.protocol.number(), src: self.src, dst: Some(self.dst), dport: self.dport }
+        SessionFilter {
+            proto: self.protocol.number(),
+            src: self.src,
+            dst: Some(self.dst),
+            dport: self.dport,
+        }
     }
 
     /// `md-unicast (udp 10.10.1.10 -> 10.20.1.20:5000)`

@@ -36,7 +36,10 @@ pub struct SessionFilter {
 impl SessionFilter {
     /// The lines that set this filter, starting from a cleared one.
     pub fn context(&self) -> Vec<String> {
-        let mut lines = vec![SESSION_FILTER_CLEAR.to_string(), format!("{SESSION_FILTER} proto {}", self.proto)];
+        let mut lines = vec![
+            SESSION_FILTER_CLEAR.to_string(),
+            format!("{SESSION_FILTER} proto {}", self.proto),
+        ];
         if let Some(src) = self.src {
             lines.push(format!("{SESSION_FILTER} src {src}"));
         }
@@ -101,7 +104,12 @@ mod tests {
 
     #[test]
     fn filter_lines_start_with_clear() {
-        let f = SessionFilter { proto: 17, src: None, dst: Some("10.0.0.1".parse().unwrap()), dport: Some(5000) };
+        let f = SessionFilter {
+            proto: 17,
+            src: None,
+            dst: Some("10.0.0.1".parse().unwrap()),
+            dport: Some(5000),
+        };
         assert_eq!(
             f.context(),
             vec![

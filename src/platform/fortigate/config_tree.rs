@@ -32,7 +32,8 @@ pub struct ConfigNode {
 impl ConfigNode {
     /// The node at `path` (`["firewall policy", "1"]`).
     pub fn at(&self, path: &[&str]) -> Option<&ConfigNode> {
-        path.iter().try_fold(self, |node, name| node.children.get(*name))
+        path.iter()
+            .try_fold(self, |node, name| node.children.get(*name))
     }
 
     /// A setting's values joined by one space (`set action accept` -> `accept`).
@@ -70,15 +71,20 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
         if line.starts_with('#') {
             continue; // `#config-version=...` header of full configurations
         }
-        let words = split_words(line).map_err(|reason| ParseError::at_line(reason, &joined(&lines), i))?;
-        let Some(keyword) = words.first() else { continue };
+        let words =
+            split_words(line).map_err(|reason| ParseError::at_line(reason, &joined(&lines), i))?;
+        let Some(keyword) = words.first() else {
+            continue;
+        };
         let open = !stack.is_empty();
         match keyword.as_str() {
             "config" if words.len() >= 2 => {
                 stack.push((words[1..].join(" "), ConfigNode::default()));
                 any = true;
             }
-            "edit" if words.len() == 2 && open => stack.push((words[1].clone(), ConfigNode::default())),
+            "edit" if words.len() == 2 && open => {
+                stack.push((words[1].clone(), ConfigNode::default()))
+            }
             "set" if words.len() >= 2 && open => {
                 if let Some((_, node)) = stack.last_mut() {
                     node.settings.insert(words[1].clone(), words[2..].to_vec());
@@ -97,19 +103,38 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
             _ if !open => match line.split_once(':') {
                 // `get` form: `udp-idle-timer      : 180`
                 Some((key, value)) if !key.trim().is_empty() && !key.trim().contains(' ') => {
-                    root.settings.insert(key.trim().to_string(), vec![value.trim().to_string()]);
+                    root.settings
+                        .insert(key.trim().to_string(), vec![value.trim().to_string()]);
                     any = true;
                 }
-                _ => return Err(ParseError::at_line("unexpected line outside any `config` block", &joined(&lines), i)),
+                _ => {
+                    return Err(ParseError::at_line(
+                        "unexpected line outside any `config` block",
+                        &joined(&lines),
+                        i,
+                    ));
+                }
             },
-            _ => return Err(ParseError::at_line(format!("unexpected line inside `config {}`", stack[0].0), &joined(&lines), i)),
+            _ => {
+                return Err(ParseError::at_line(
+                    format!("unexpected line inside `config {}`", stack[0].0),
+                    &joined(&lines),
+                    i,
+                ));
+            }
         }
     }
     if let Some((name, _)) = stack.last() {
-        return Err(ParseError::new(format!("the configuration ends inside `{name}` (output cut?)"), &joined(&lines)));
+        return Err(ParseError::new(
+            format!("the configuration ends inside `{name}` (output cut?)"),
+            &joined(&lines),
+        ));
     }
     if !any {
-        return Err(ParseError::new("no `config` block and no `name : value` line: not a FortiOS configuration", raw));
+        return Err(ParseError::new(
+            "no `config` block and no `name : value` line: not a FortiOS configuration",
+            raw,
+        ));
     }
     Ok(ConfigTree { root })
 }
@@ -175,19 +200,29 @@ mod tests {
         assert_eq!(p.get("name").as_deref(), Some("md feed"));
         assert_eq!(p.settings["srcintf"], vec!["x1", "x2"]);
         assert_eq!(p.get("auto-asic-offload").as_deref(), Some("disable"));
-        assert_eq!(p.at(&["sub", "a"]).and_then(|n| n.get("k")).as_deref(), Some("v"));
+        assert_eq!(
+            p.at(&["sub", "a"]).and_then(|n| n.get("k")).as_deref(),
+            Some("v")
+        );
         let flat = parse(&raw.replace("    ", "")).unwrap();
         assert_eq!(t, flat);
     }
 
     #[test]
     fn get_form_empty_tables_and_errors() {
-        let get = parse("fw1 # get system global\nadmin-port          : 80\nudp-idle-timer      : 180\nfw1 # ").unwrap();
+        let get = parse(
+            "fw1 # get system global\nadmin-port          : 80\nudp-idle-timer      : 180\nfw1 # ",
+        )
+        .unwrap();
         assert_eq!(get.root.get("udp-idle-timer").as_deref(), Some("180"));
         let empty = parse("config firewall policy\nend\n").unwrap();
-        assert!(empty.has_table("firewall policy") && empty.entry("firewall policy", "1").is_none());
+        assert!(
+            empty.has_table("firewall policy") && empty.entry("firewall policy", "1").is_none()
+        );
         assert!(parse("config firewall policy\n    edit 1\n        set action accept\n").is_err());
-        assert!(parse("config firewall policy\n    edit 1\n    bogus line\n    next\nend").is_err());
+        assert!(
+            parse("config firewall policy\n    edit 1\n    bogus line\n    next\nend").is_err()
+        );
         assert!(parse("").is_err());
         assert!(parse("set x \"unterminated\nend").is_err());
         assert!(parse("entry not found in datasource").is_err());

@@ -35,7 +35,8 @@ pub struct Member {
 
 static UPDATED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\S+?)\s*\(updated [^)]*\)\s*:\s*(\S*)").expect("static regex"));
-static SERIAL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^F[A-Z0-9*]{8,}$").expect("static regex"));
+static SERIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^F[A-Z0-9*]{8,}$").expect("static regex"));
 
 /// Which block of the output a line is in (only `Configuration Status` lines say in-sync).
 #[derive(PartialEq)]
@@ -57,7 +58,11 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
                 section = Section::Configuration;
                 continue;
             }
-            "System Usage stats:" | "HBDEV stats:" | "MONDEV stats:" | "Primary selected using:" | "Master selected using:" => {
+            "System Usage stats:"
+            | "HBDEV stats:"
+            | "MONDEV stats:"
+            | "Primary selected using:"
+            | "Master selected using:" => {
                 section = Section::Other;
                 continue;
             }
@@ -71,7 +76,9 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
             }
             continue;
         }
-        let Some((key, value)) = line.split_once(':') else { continue };
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
         let value = value.trim();
         match key.trim() {
             "HA Health Status" => ha.health = Some(value.to_string()),
@@ -79,19 +86,28 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
             "Mode" => ha.mode = normalise_mode(value),
             "Group Name" | "Group" => ha.group = Some(value.to_string()),
             role @ ("Primary" | "Secondary" | "Master" | "Slave") => {
-                if let Some(serial) = value.split([',', ' ']).map(str::trim).find(|w| SERIAL.is_match(w)) {
+                if let Some(serial) = value
+                    .split([',', ' '])
+                    .map(str::trim)
+                    .find(|w| SERIAL.is_match(w))
+                {
                     let role = match role {
                         "Primary" | "Master" => "primary",
                         _ => "secondary",
                     };
-                    member(&mut ha.members, serial).role.get_or_insert_with(|| role.to_string());
+                    member(&mut ha.members, serial)
+                        .role
+                        .get_or_insert_with(|| role.to_string());
                 }
             }
             _ => {}
         }
     }
     if ha.mode.is_empty() {
-        return Err(ParseError::new("no `Mode:` line in get system ha status output", raw));
+        return Err(ParseError::new(
+            "no `Mode:` line in get system ha status output",
+            raw,
+        ));
     }
     Ok(ha)
 }
@@ -100,7 +116,10 @@ fn member<'a>(members: &'a mut Vec<Member>, serial: &str) -> &'a mut Member {
     let at = match members.iter().position(|m| m.serial == serial) {
         Some(at) => at,
         None => {
-            members.push(Member { serial: serial.to_string(), ..Member::default() });
+            members.push(Member {
+                serial: serial.to_string(),
+                ..Member::default()
+            });
             members.len() - 1
         }
     };
@@ -110,7 +129,11 @@ fn member<'a>(members: &'a mut Vec<Member>, serial: &str) -> &'a mut Member {
 /// `HA A-P` -> `a-p`; `standalone` stays.
 fn normalise_mode(value: &str) -> String {
     let lower = value.trim().to_lowercase();
-    lower.strip_prefix("ha ").unwrap_or(&lower).trim().to_string()
+    lower
+        .strip_prefix("ha ")
+        .unwrap_or(&lower)
+        .trim()
+        .to_string()
 }
 
 #[cfg(test)]
@@ -124,8 +147,14 @@ mod tests {
         assert_eq!(ha.mode, "a-p");
         assert_eq!(ha.health.as_deref(), Some("OK"));
         assert_eq!(ha.members.len(), 2);
-        assert_eq!((ha.members[0].role.as_deref(), ha.members[0].in_sync), (Some("primary"), Some(true)));
-        assert_eq!((ha.members[1].role.as_deref(), ha.members[1].in_sync), (Some("secondary"), Some(false)));
+        assert_eq!(
+            (ha.members[0].role.as_deref(), ha.members[0].in_sync),
+            (Some("primary"), Some(true))
+        );
+        assert_eq!(
+            (ha.members[1].role.as_deref(), ha.members[1].in_sync),
+            (Some("secondary"), Some(false))
+        );
     }
 
     #[test]

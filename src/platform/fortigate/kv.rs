@@ -28,7 +28,10 @@ pub fn split(word: &[u8]) -> Option<(&[u8], &[u8])> {
 /// Every `key=value` of a text line, including the spaced `key = value` form. Words without
 /// `=` are skipped.
 pub fn pairs(line: &str) -> Vec<(&str, &str)> {
-    let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == '\u{8}').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == '\u{8}')
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -51,7 +54,10 @@ pub fn pairs(line: &str) -> Vec<(&str, &str)> {
 
 /// The value of `key` in `line`, if present.
 pub fn get<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    pairs(line).into_iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    pairs(line)
+        .into_iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
 }
 
 /// A decimal number from ASCII digits (no sign, no spaces); `None` on anything else or overflow.
@@ -73,7 +79,10 @@ pub fn number(digits: &[u8]) -> Option<u64> {
 /// A hexadecimal number with or without `0x` (`0x4000c00`, `00000000`).
 #[inline]
 pub fn hex(text: &[u8]) -> Option<u64> {
-    let digits = text.strip_prefix(b"0x").or_else(|| text.strip_prefix(b"0X")).unwrap_or(text);
+    let digits = text
+        .strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
+        .unwrap_or(text);
     if digits.is_empty() || digits.len() > 16 {
         return None;
     }
@@ -119,7 +128,13 @@ mod tests {
         let line = "npu info: flag=0x81/0x81, offload=9/9, ips_offload=0/0,  rpdb_link_id = 00000000 helper=";
         assert_eq!(
             pairs(line),
-            vec![("flag", "0x81/0x81"), ("offload", "9/9"), ("ips_offload", "0/0"), ("rpdb_link_id", "00000000"), ("helper", "")]
+            vec![
+                ("flag", "0x81/0x81"),
+                ("offload", "9/9"),
+                ("ips_offload", "0/0"),
+                ("rpdb_link_id", "00000000"),
+                ("helper", "")
+            ]
         );
         assert_eq!(get("misc=0 policy_id=4 vd=0", "policy_id"), Some("4"));
         let w: Vec<&[u8]> = words(b" a\tb\r\x08c  ").collect();

@@ -82,14 +82,22 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
             list.sessions.push(session);
             continue;
         }
-        if let Some(n) = line.strip_prefix("Total ").and_then(|r| r.strip_suffix(" sessions").or(r.strip_suffix(" session"))) {
+        if let Some(n) = line
+            .strip_prefix("Total ")
+            .and_then(|r| r.strip_suffix(" sessions").or(r.strip_suffix(" session")))
+        {
             list.total = num(n);
             seen = true;
             continue;
         }
-        let Some(session) = list.sessions.last_mut() else { continue };
+        let Some(session) = list.sessions.last_mut() else {
+            continue;
+        };
         if let Some(rest) = line.strip_prefix("path:") {
-            let mut path = McastPath { deny: rest.split_whitespace().any(|w| w == "npu-deny"), ..McastPath::default() };
+            let mut path = McastPath {
+                deny: rest.split_whitespace().any(|w| w == "npu-deny"),
+                ..McastPath::default()
+            };
             for (key, value) in pairs(rest) {
                 match key {
                     "policy" => path.policy = num(value).and_then(|n| u32::try_from(n).ok()),
@@ -100,7 +108,11 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
             session.paths.push(path);
         } else if let Some(rest) = line.strip_prefix("session-npu-info:") {
             session.npu_info = Some(rest.trim().to_string());
-            session.offloaded = pairs(rest).into_iter().find(|(k, _)| *k == "in_npuid").and_then(|(_, v)| num(v)).map(|n| n != 0);
+            session.offloaded = pairs(rest)
+                .into_iter()
+                .find(|(k, _)| *k == "in_npuid")
+                .and_then(|(_, v)| num(v))
+                .map(|n| n != 0);
         } else {
             for (key, value) in pairs(line) {
                 match key {
@@ -114,13 +126,19 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
         }
     }
     if !seen {
-        return Err(ParseError::new("no `session info:` and no `Total N sessions`: not a multicast session list", &joined(&lines)));
+        return Err(ParseError::new(
+            "no `session info:` and no `Total N sessions`: not a multicast session list",
+            &joined(&lines),
+        ));
     }
     if let Some(total) = list.total
         && total != list.sessions.len() as u64
     {
         return Err(ParseError::new(
-            format!("the list says `Total {total} sessions` but {} were read (output cut?)", list.sessions.len()),
+            format!(
+                "the list says `Total {total} sessions` but {} were read (output cut?)",
+                list.sessions.len()
+            ),
             &joined(&lines),
         ));
     }
@@ -141,13 +159,35 @@ mod tests {
     fn sessions_paths_and_offload() {
         let raw = "fw1 # diagnose sys mcast-session list\nsession info: id=6 vf=0 proto=17 10.1.1.10.30001->239.1.1.1.30001    //feed A\nused=2 path=1 duration=137 expire=177 indev=5 pkts=2 bytes=92\nstate=00000002:\nsession-npu-info: ipid/vlifid=128/136 vlanid/vtag_in=0/0 in_npuid=1 tae_index=3 qid=0 fwd_map=0x1\npath: log policy=2, outdev=6\n\nsession info: id=7 vf=0 proto=17 10.1.1.11.30002->239.1.1.2.30002\nused=2 path=1 duration=3 expire=170 indev=5 pkts=9 bytes=400\npath: log npu-deny policy=3, outdev=6\nTotal 2 sessions\n";
         let list = parse(raw).unwrap();
-        let [a, b] = list.sessions.as_slice() else { panic!() };
-        assert_eq!((a.src, a.sport, a.group, a.dport), (Some("10.1.1.10".parse().unwrap()), Some(30001), Some("239.1.1.1".parse().unwrap()), Some(30001)));
-        assert_eq!((a.expire, a.packets, a.offloaded), (Some(177), Some(2), Some(true)));
-        assert_eq!(a.paths, vec![McastPath { policy: Some(2), outdev: Some(6), deny: false }]);
+        let [a, b] = list.sessions.as_slice() else {
+            panic!()
+        };
+        assert_eq!(
+            (a.src, a.sport, a.group, a.dport),
+            (
+                Some("10.1.1.10".parse().unwrap()),
+                Some(30001),
+                Some("239.1.1.1".parse().unwrap()),
+                Some(30001)
+            )
+        );
+        assert_eq!(
+            (a.expire, a.packets, a.offloaded),
+            (Some(177), Some(2), Some(true))
+        );
+        assert_eq!(
+            a.paths,
+            vec![McastPath {
+                policy: Some(2),
+                outdev: Some(6),
+                deny: false
+            }]
+        );
         assert_eq!((b.offloaded, b.paths[0].deny), (None, true));
         assert!(parse("Total 0 sessions").unwrap().sessions.is_empty());
-        assert!(parse("Total 3 sessions\nsession info: id=1 proto=17 1.1.1.1.1->239.0.0.1.1").is_err());
+        assert!(
+            parse("Total 3 sessions\nsession info: id=1 proto=17 1.1.1.1.1->239.0.0.1.1").is_err()
+        );
         assert!(parse("nothing").is_err());
     }
 }

@@ -57,7 +57,12 @@ pub fn parse_text(command: &str, raw: &str) -> Result<Box<dyn Fact>, ParseError>
         commands::SESSION_LIST => Ok(Box::new(session_list::parse(raw)?)),
         commands::MCAST_SESSION_LIST => Ok(Box::new(mcast::parse(raw)?)),
         commands::SESSION_FILTER => Ok(Box::new(session_filter::parse(raw)?)),
-        b if shows.iter().any(|s| b == *s || b.starts_with(&format!("{s} "))) => Ok(Box::new(config_tree::parse(raw)?)),
+        b if shows
+            .iter()
+            .any(|s| b == *s || b.starts_with(&format!("{s} "))) =>
+        {
+            Ok(Box::new(config_tree::parse(raw)?))
+        }
         _ => Err(ParseError::unsupported(command)),
     }
 }

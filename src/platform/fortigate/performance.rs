@@ -50,17 +50,26 @@ pub fn parse(raw: &str) -> Result<Performance, ParseError> {
     let mut perf = Performance::default();
     for line in &lines {
         let line = line.trim();
-        let Some((key, value)) = line.split_once(':') else { continue };
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
         let value = value.trim();
         let first_number = || value.split_whitespace().next().and_then(num);
         match key.trim() {
             "CPU states" => perf.cpu = Some(cpu_states(None, value, line, raw)?),
             k if k.starts_with("CPU") && k.ends_with(" states") => {
-                let n = k.trim_start_matches("CPU").trim_end_matches(" states").parse().ok();
+                let n = k
+                    .trim_start_matches("CPU")
+                    .trim_end_matches(" states")
+                    .parse()
+                    .ok();
                 perf.per_cpu.push(cpu_states(n, value, line, raw)?);
             }
             "Memory" => perf.memory_used_percent = memory_percent(value),
-            "Memory states" => perf.memory_used_percent = value.split('%').next().and_then(|p| p.trim().parse().ok()),
+            "Memory states" => {
+                perf.memory_used_percent =
+                    value.split('%').next().and_then(|p| p.trim().parse().ok())
+            }
             "Average sessions" => perf.average_sessions = first_number(),
             "Average session setup rate" => perf.average_setup_rate = first_number(),
             "Average NPU sessions" => perf.average_npu_sessions = first_number(),
@@ -69,15 +78,26 @@ pub fn parse(raw: &str) -> Result<Performance, ParseError> {
         }
     }
     if perf.cpu.is_none() && perf.memory_used_percent.is_none() {
-        return Err(ParseError::new("no `CPU states` or memory line in get system performance status output", raw));
+        return Err(ParseError::new(
+            "no `CPU states` or memory line in get system performance status output",
+            raw,
+        ));
     }
     Ok(perf)
 }
 
 /// `0% user 1% system 0% nice 99% idle 0% iowait 0% irq 0% softirq`
-fn cpu_states(cpu: Option<u32>, value: &str, line: &str, raw: &str) -> Result<CpuStates, ParseError> {
+fn cpu_states(
+    cpu: Option<u32>,
+    value: &str,
+    line: &str,
+    raw: &str,
+) -> Result<CpuStates, ParseError> {
     let words: Vec<&str> = value.split_whitespace().collect();
-    let mut states = CpuStates { cpu, ..CpuStates::default() };
+    let mut states = CpuStates {
+        cpu,
+        ..CpuStates::default()
+    };
     let mut idle_seen = false;
     for pair in words.chunks(2) {
         let [amount, name] = pair else { continue };
@@ -99,7 +119,10 @@ fn cpu_states(cpu: Option<u32>, value: &str, line: &str, raw: &str) -> Result<Cp
         }
     }
     if !idle_seen {
-        return Err(ParseError::new(format!("CPU line without idle share: {line}"), raw));
+        return Err(ParseError::new(
+            format!("CPU line without idle share: {line}"),
+            raw,
+        ));
     }
     Ok(states)
 }
@@ -113,7 +136,10 @@ fn memory_percent(value: &str) -> Option<f64> {
 
 /// `4 days, 8 hours, 5 minutes` (single or double spaces).
 fn uptime(value: &str) -> Option<u64> {
-    let words: Vec<&str> = value.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut total = 0u64;
     let mut any = false;
     for pair in words.chunks(2) {
@@ -143,12 +169,24 @@ mod tests {
         assert_eq!(p.cpu.as_ref().map(CpuStates::used), Some(5.0));
         assert_eq!(p.per_cpu.len(), 1);
         assert_eq!(p.memory_used_percent, Some(47.4));
-        assert_eq!((p.average_sessions, p.average_setup_rate, p.average_npu_sessions), (Some(43), Some(7), Some(12)));
+        assert_eq!(
+            (
+                p.average_sessions,
+                p.average_setup_rate,
+                p.average_npu_sessions
+            ),
+            (Some(43), Some(7), Some(12))
+        );
         assert_eq!(p.uptime_s, Some(4 * 86_400 + 8 * 3_600 + 5 * 60));
         let old = "FGT30D $ get system performance status \nCPU states: 0% user 0% system 0% nice 100% idle\nMemory states: 21% used\n";
         let p = parse(old).unwrap();
-        assert_eq!((p.cpu.unwrap().used(), p.memory_used_percent), (0.0, Some(21.0)));
-        let unavailable = parse("CPU states: 0% user 0% system 0% nice 100% idle\nMemory: Data Unavailable\n").unwrap();
+        assert_eq!(
+            (p.cpu.unwrap().used(), p.memory_used_percent),
+            (0.0, Some(21.0))
+        );
+        let unavailable =
+            parse("CPU states: 0% user 0% system 0% nice 100% idle\nMemory: Data Unavailable\n")
+                .unwrap();
         assert_eq!(unavailable.memory_used_percent, None);
         assert!(parse("CPU states: lots user\n").is_err());
         assert!(parse("hello").is_err());

@@ -61,17 +61,29 @@ pub fn parse(raw: &str) -> Result<SessionFilterReadback, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
     let Some(start) = lines.iter().position(|l| l.trim() == "session filter:") else {
-        return Err(ParseError::new("no `session filter:` header: this is not a filter readback", &joined(&lines)));
+        return Err(ParseError::new(
+            "no `session filter:` header: this is not a filter readback",
+            &joined(&lines),
+        ));
     };
     let mut readback = SessionFilterReadback::default();
     for (i, line) in lines.iter().enumerate().skip(start + 1) {
         let Some((key, value)) = line.trim().split_once(": ") else {
-            return Err(ParseError::at_line("unexpected line in the filter readback", &joined(&lines), i));
+            return Err(ParseError::at_line(
+                "unexpected line in the filter readback",
+                &joined(&lines),
+                i,
+            ));
         };
-        readback.keys.insert(key.trim().to_string(), value.trim().to_string());
+        readback
+            .keys
+            .insert(key.trim().to_string(), value.trim().to_string());
     }
     if readback.keys.is_empty() {
-        return Err(ParseError::new("the filter readback lists no keys", &joined(&lines)));
+        return Err(ParseError::new(
+            "the filter readback lists no keys",
+            &joined(&lines),
+        ));
     }
     Ok(readback)
 }
@@ -84,10 +96,21 @@ mod tests {
     fn readback_compares_with_intent() {
         let raw = "FGT # diagnose sys session filter\nsession filter:\n        vd: any\n        proto: 17\n        source ip: any\n        dest ip: 10.0.0.1\n        dest port: 5000-5000\n        policy id: any\nFGT # ";
         let r = parse(raw).unwrap();
-        let want = vec![("proto", "17".to_string()), ("dest ip", "10.0.0.1".to_string()), ("dest port", "5000".to_string())];
-        assert!(r.differences(&want).is_empty(), "{:?}", r.differences(&want));
+        let want = vec![
+            ("proto", "17".to_string()),
+            ("dest ip", "10.0.0.1".to_string()),
+            ("dest port", "5000".to_string()),
+        ];
+        assert!(
+            r.differences(&want).is_empty(),
+            "{:?}",
+            r.differences(&want)
+        );
         let stale = parse(&raw.replace("policy id: any", "policy id: 7")).unwrap();
-        assert_eq!(stale.differences(&want), vec!["`policy id` is 7, expected any"]);
+        assert_eq!(
+            stale.differences(&want),
+            vec!["`policy id` is 7, expected any"]
+        );
         let wrong = parse(&raw.replace("5000-5000", "5001")).unwrap();
         assert_eq!(wrong.differences(&want).len(), 1);
         assert!(parse("FGT # diagnose sys session filter\nFGT # ").is_err());

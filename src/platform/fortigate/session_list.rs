@@ -90,17 +90,26 @@ pub fn parse(raw: &str) -> Result<SessionList, ParseError> {
     let mut reader = SessionReader::new(raw.as_bytes());
     let sessions = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
     if !reader.seen_list() {
-        return Err(ParseError::new("no `session info:` block and no `total session` line: not a session list", raw));
+        return Err(ParseError::new(
+            "no `session info:` block and no `total session` line: not a session list",
+            raw,
+        ));
     }
     if let Some(total) = reader.total()
         && total != sessions.len() as u64
     {
         return Err(ParseError::new(
-            format!("the list says `total session {total}` but {} session(s) were read (output cut?)", sessions.len()),
+            format!(
+                "the list says `total session {total}` but {} session(s) were read (output cut?)",
+                sessions.len()
+            ),
             raw,
         ));
     }
-    Ok(SessionList { total: reader.total(), sessions })
+    Ok(SessionList {
+        total: reader.total(),
+        sessions,
+    })
 }
 
 /// Longest run of bytes kept while waiting for a line end; longer lines are scanned in pieces
@@ -117,7 +126,12 @@ pub struct SessionReader<R> {
 
 impl<R: BufRead> SessionReader<R> {
     pub fn new(reader: R) -> Self {
-        SessionReader { reader, partial: Vec::new(), scanner: Scanner::default(), eof: false }
+        SessionReader {
+            reader,
+            partial: Vec::new(),
+            scanner: Scanner::default(),
+            eof: false,
+        }
     }
 
     /// `total session N` once read (usually the last line).
@@ -159,7 +173,11 @@ impl<R: BufRead> SessionReader<R> {
             let consumed = available.len();
             self.reader.consume(consumed);
             if self.partial.len() > MAX_LINE {
-                let cut = self.partial.iter().rposition(|b| super::kv::is_space(*b)).unwrap_or(self.partial.len());
+                let cut = self
+                    .partial
+                    .iter()
+                    .rposition(|b| super::kv::is_space(*b))
+                    .unwrap_or(self.partial.len());
                 self.scanner.words(&self.partial[..cut]);
                 self.partial.drain(..cut);
                 if self.partial.len() > MAX_LINE {
@@ -178,7 +196,10 @@ impl<R: BufRead> Iterator for SessionReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         if let Err(e) = self.fill() {
             self.eof = true;
-            return Some(Err(ParseError::new(format!("cannot read the session list: {e}"), "")));
+            return Some(Err(ParseError::new(
+                format!("cannot read the session list: {e}"),
+                "",
+            )));
         }
         self.scanner.ready.pop_front().map(Ok)
     }
@@ -320,12 +341,18 @@ impl Scanner {
             Mode::Reasons => {
                 if is_list_word(w) {
                     if let Some(b) = self.current.as_mut().filter(|_| !self.reflect) {
-                        b.session.no_ofld_reason.push(String::from_utf8_lossy(w).into_owned());
+                        b.session
+                            .no_ofld_reason
+                            .push(String::from_utf8_lossy(w).into_owned());
                     }
                     return;
                 }
                 self.mode = Mode::Plain;
             }
+        }
+        // Most words are fields no check reads; their first byte is enough to skip them.
+        if self.hook.is_none() && !WANTED_FIRST[usize::from(w[0])] {
+            return;
         }
         match w {
             b"session" => self.mode = Mode::Session,
@@ -352,16 +379,24 @@ impl Scanner {
     }
 
     fn pair(&mut self, key: &[u8], value: &[u8]) {
-        let Some(b) = self.current.as_mut() else { return };
+        let Some(b) = self.current.as_mut() else {
+            return;
+        };
         let s = &mut b.session;
         match key {
-            b"proto" => set(&mut s.proto, number(value).and_then(|n| u8::try_from(n).ok())),
+            b"proto" => set(
+                &mut s.proto,
+                number(value).and_then(|n| u8::try_from(n).ok()),
+            ),
             b"duration" => set(&mut s.duration, number(value)),
             b"expire" => set(&mut s.expire, number(value)),
             b"timeout" => set(&mut s.timeout, number(value)),
             b"org" => set(&mut s.org_packets, middle(value)),
             b"reply" => set(&mut s.reply_packets, middle(value)),
-            b"policy_id" => set(&mut s.policy_id, number(value).and_then(|n| u32::try_from(n).ok())),
+            b"policy_id" => set(
+                &mut s.policy_id,
+                number(value).and_then(|n| u32::try_from(n).ok()),
+            ),
             b"dir" => {
                 self.hook = match value {
                     b"org" => Some(Dir::Org),
@@ -386,14 +421,20 @@ impl Scanner {
     /// `SRC:SPORT->DST:DPORT(NAT:PORT)` after `dir=org` (or reversed after `dir=reply`).
     fn tuple(&mut self, w: &[u8]) {
         let Some(dir) = self.hook else { return };
-        let Some(b) = self.current.as_mut() else { return };
+        let Some(b) = self.current.as_mut() else {
+            return;
+        };
         if b.tuple_from_org || (dir == Dir::Reply && b.session.src.is_some()) {
             self.hook = None;
             return;
         }
         let w = w.split(|c| *c == b'(').next().unwrap_or(w);
-        let Some(at) = memchr::memmem::find(w, b"->") else { return };
-        let (Some((a, pa)), Some((z, pz))) = (endpoint(&w[..at]), endpoint(&w[at + 2..])) else { return };
+        let Some(at) = memchr::memmem::find(w, b"->") else {
+            return;
+        };
+        let (Some((a, pa)), Some((z, pz))) = (endpoint(&w[..at]), endpoint(&w[at + 2..])) else {
+            return;
+        };
         let s = &mut b.session;
         if dir == Dir::Org {
             (s.src, s.sport, s.dst, s.dport) = (Some(a), Some(pa), Some(z), Some(pz));
@@ -404,6 +445,20 @@ impl Scanner {
         self.hook = None;
     }
 }
+
+/// First bytes of the words read outside a list: `session`, `npu`/`npu_state`/`no_ofld_reason:`,
+/// `total`/`timeout`, `reflect`/`reply`, `proto`/`policy_id`, `duration`/`dir`, `expire`,
+/// `org`/`offload`, and `--More--`.
+const WANTED_FIRST: [bool; 256] = {
+    let mut table = [false; 256];
+    let wanted = b"sntrpdeo-";
+    let mut i = 0;
+    while i < wanted.len() {
+        table[wanted[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 fn set<T>(slot: &mut Option<T>, value: Option<T>) {
     if slot.is_none() {
@@ -457,8 +512,13 @@ mod tests {
     fn reads_tuples_counters_and_offload() {
         let list = parse(TWO).unwrap();
         assert_eq!(list.total, Some(2));
-        let [a, b] = list.sessions.as_slice() else { panic!("{list:?}") };
-        assert_eq!((a.proto, a.sport, a.dport, a.policy_id, a.expire), (Some(17), Some(40000), Some(5000), Some(1), Some(178)));
+        let [a, b] = list.sessions.as_slice() else {
+            panic!("{list:?}")
+        };
+        assert_eq!(
+            (a.proto, a.sport, a.dport, a.policy_id, a.expire),
+            (Some(17), Some(40000), Some(5000), Some(1), Some(178))
+        );
         assert_eq!(a.src, Some("10.1.1.10".parse().unwrap()));
         assert_eq!((a.org_packets, a.reply_packets), (Some(2), Some(0)));
         assert!(a.offload_org && !a.offload_reply && a.offloaded());
@@ -476,7 +536,13 @@ mod tests {
         let crlf = parse(&TWO.replace('\n', "  \r\n")).unwrap();
         let paged = parse(&TWO.replace("misc=0", "--More-- \r          \rmisc=0").replace("npu info", "--More--\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}        \u{8}\u{8}\u{8}npu info")).unwrap();
         let flat = parse(&TWO.replace('\n', " ")).unwrap();
-        let unindented = parse(&TWO.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")).unwrap();
+        let unindented = parse(
+            &TWO.lines()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+        .unwrap();
         assert_eq!(plain, crlf);
         assert_eq!(plain, paged);
         assert_eq!(plain, flat);
@@ -485,22 +551,49 @@ mod tests {
 
     #[test]
     fn decision_rule() {
-        let one = |npu: &str| parse(&format!("session info: proto=6 expire=1\nstatistic(bytes/packets/allow_err): org=1/1/0 reply=1/1/0 tuples=2\n{npu}\ntotal session 1\n")).unwrap().sessions.remove(0);
+        let one = |npu: &str| {
+            parse(&format!("session info: proto=6 expire=1\nstatistic(bytes/packets/allow_err): org=1/1/0 reply=1/1/0 tuples=2\n{npu}\ntotal session 1\n")).unwrap().sessions.remove(0)
+        };
         let both = |s: &Session| (s.offload_org, s.offload_reply, s.offload_basis);
-        assert_eq!(both(&one("npu_state=0x4000c00 ofld-O ofld-R")), (true, true, OffloadBasis::Labels));
-        assert_eq!(both(&one("npu_state=0x000c00")), (true, true, OffloadBasis::NpuState));
-        assert_eq!(both(&one("npu_state=00000000\nnpu info: flag=0x81/0x81, offload=4/4, ips_offload=0/0")), (true, true, OffloadBasis::NpuInfo));
-        assert_eq!(both(&one("npu_state=0x001108")), (false, false, OffloadBasis::NpuState));
-        assert_eq!(both(&one("npu_state=0x4000c01 no_offload")), (false, false, OffloadBasis::Labels));
+        assert_eq!(
+            both(&one("npu_state=0x4000c00 ofld-O ofld-R")),
+            (true, true, OffloadBasis::Labels)
+        );
+        assert_eq!(
+            both(&one("npu_state=0x000c00")),
+            (true, true, OffloadBasis::NpuState)
+        );
+        assert_eq!(
+            both(&one(
+                "npu_state=00000000\nnpu info: flag=0x81/0x81, offload=4/4, ips_offload=0/0"
+            )),
+            (true, true, OffloadBasis::NpuInfo)
+        );
+        assert_eq!(
+            both(&one("npu_state=0x001108")),
+            (false, false, OffloadBasis::NpuState)
+        );
+        assert_eq!(
+            both(&one("npu_state=0x4000c01 no_offload")),
+            (false, false, OffloadBasis::Labels)
+        );
         assert_eq!(both(&one("")), (false, false, OffloadBasis::Nothing));
-        let reflect = one("npu_state=0x000100\nno_ofld_reason:  npu-flag-off\nreflect info 0:\ndev=18->17/17->18\nnpu_state=0x000c00\nnpu info: flag=0x81/0x81, offload=9/9\nno_ofld_reason: other\ntotal reflect session num: 1");
+        let reflect = one(
+            "npu_state=0x000100\nno_ofld_reason:  npu-flag-off\nreflect info 0:\ndev=18->17/17->18\nnpu_state=0x000c00\nnpu info: flag=0x81/0x81, offload=9/9\nno_ofld_reason: other\ntotal reflect session num: 1",
+        );
         assert_eq!(both(&reflect), (false, false, OffloadBasis::NpuState));
         assert_eq!(reflect.no_ofld_reason, vec!["npu-flag-off"]);
     }
 
     #[test]
     fn empty_garbage_and_cut() {
-        assert_eq!(parse("FGT # diagnose sys session list\ntotal session 0\nFGT # ").unwrap().sessions.len(), 0);
+        assert_eq!(
+            parse("FGT # diagnose sys session list\ntotal session 0\nFGT # ")
+                .unwrap()
+                .sessions
+                .len(),
+            0
+        );
         assert!(parse("total session: 0").is_ok());
         assert!(parse("").is_err());
         assert!(parse("hello world").is_err());
@@ -511,7 +604,9 @@ mod tests {
     #[test]
     fn streams_from_a_reader_in_small_pieces() {
         let reader = std::io::BufReader::with_capacity(7, TWO.as_bytes());
-        let sessions: Vec<Session> = SessionReader::new(reader).collect::<Result<_, _>>().unwrap();
+        let sessions: Vec<Session> = SessionReader::new(reader)
+            .collect::<Result<_, _>>()
+            .unwrap();
         assert_eq!(sessions, parse(TWO).unwrap().sessions);
     }
 }

@@ -29,7 +29,10 @@ pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {
     let mut stat = SessionStat::default();
     let mut count = None;
     // Only the first stat block counts (some saved outputs hold two runs).
-    for line in lines.iter().take_while(|l| !l.trim_start().starts_with("TCP sessions")) {
+    for line in lines
+        .iter()
+        .take_while(|l| !l.trim_start().starts_with("TCP sessions"))
+    {
         for (key, value) in pairs(line) {
             let slot = match key {
                 "session_count" => &mut count,
@@ -55,8 +58,12 @@ pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {
             }
         }
     }
-    stat.session_count = count
-        .ok_or_else(|| ParseError::new("no session_count= in diagnose sys session stat output", &joined(&lines)))?;
+    stat.session_count = count.ok_or_else(|| {
+        ParseError::new(
+            "no session_count= in diagnose sys session stat output",
+            &joined(&lines),
+        )
+    })?;
     Ok(stat)
 }
 
@@ -68,8 +75,14 @@ mod tests {
     fn indented_and_flat() {
         let indented = "# diag sys session stat\nmisc info:       session_count=30 setup_rate=4 exp_count=0 clash=2\n        memory_tension_drop=0 ephemeral=3/131062 removeable=0\n        npu_session_count=12\ndelete=0, flush=1, dev_down=0/0\nTCP sessions:\n         6 in ESTABLISHED state\n";
         let s = parse(indented).unwrap();
-        assert_eq!((s.session_count, s.setup_rate, s.clash, s.npu_session_count), (30, Some(4), Some(2), Some(12)));
-        assert_eq!((s.ephemeral_current, s.ephemeral_limit, s.delete, s.flush), (Some(3), Some(131_062), Some(0), Some(1)));
+        assert_eq!(
+            (s.session_count, s.setup_rate, s.clash, s.npu_session_count),
+            (30, Some(4), Some(2), Some(12))
+        );
+        assert_eq!(
+            (s.ephemeral_current, s.ephemeral_limit, s.delete, s.flush),
+            (Some(3), Some(131_062), Some(0), Some(1))
+        );
         assert!(parse("TCP sessions:\n").is_err());
         assert!(parse("Unknown action 0").is_err());
     }

@@ -32,7 +32,8 @@ pub struct SystemStatus {
 }
 
 static VERSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(\S+)\s+v(\d+\.\d+\.\d+)\s*,\s*build\s*(\d+)(?:\s*,\s*\d+)?(?:\s*\(([^)]*)\))?").expect("static regex")
+    Regex::new(r"^(\S+)\s+v(\d+\.\d+\.\d+)\s*,\s*build\s*(\d+)(?:\s*,\s*\d+)?(?:\s*\(([^)]*)\))?")
+        .expect("static regex")
 });
 
 pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {
@@ -40,13 +41,18 @@ pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {
     device_error(&lines)?;
     let mut status = SystemStatus::default();
     for line in &lines {
-        let Some((key, value)) = line.split_once(':') else { continue };
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
         let value = value.trim();
         let text = || (!value.is_empty()).then(|| value.to_string());
         match key.trim() {
             "Version" => {
                 let Some(c) = VERSION.captures(value) else {
-                    return Err(ParseError::new(format!("unrecognised Version line: {value}"), &joined(&lines)));
+                    return Err(ParseError::new(
+                        format!("unrecognised Version line: {value}"),
+                        &joined(&lines),
+                    ));
                 };
                 status.model = c[1].to_string();
                 status.version = c[2].to_string();
@@ -60,14 +66,23 @@ pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {
             "Current virtual domain" => status.current_vdom = text(),
             "Current HA mode" => {
                 let mut parts = value.splitn(2, ',');
-                status.ha_mode = parts.next().map(|m| m.trim().to_lowercase()).filter(|m| !m.is_empty());
-                status.ha_role = parts.next().map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
+                status.ha_mode = parts
+                    .next()
+                    .map(|m| m.trim().to_lowercase())
+                    .filter(|m| !m.is_empty());
+                status.ha_role = parts
+                    .next()
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| !r.is_empty());
             }
             _ => {}
         }
     }
     if status.version.is_empty() {
-        return Err(ParseError::new("no `Version:` line in get system status output", raw));
+        return Err(ParseError::new(
+            "no `Version:` line in get system status output",
+            raw,
+        ));
     }
     Ok(status)
 }
@@ -80,9 +95,25 @@ mod tests {
     fn version_line_forms() {
         let raw = "FGT201G # get system status\r\nVersion: FortiGate-201G v7.6.7,build3651,250606 (GA.M)\r\nSerial-Number: FG201GTK00000001\r\nHostname: fw1\r\nCurrent HA mode: a-p, primary\r\nFGT201G # ";
         let s = parse(raw).unwrap();
-        assert_eq!((s.model.as_str(), s.version.as_str(), s.build, s.release.as_deref()), ("FortiGate-201G", "7.6.7", Some(3651), Some("GA.M")));
-        assert_eq!((s.ha_mode.as_deref(), s.ha_role.as_deref()), (Some("a-p"), Some("primary")));
-        for bad in ["", "Unknown action 0", "Version: something else", "Hostname: x"] {
+        assert_eq!(
+            (
+                s.model.as_str(),
+                s.version.as_str(),
+                s.build,
+                s.release.as_deref()
+            ),
+            ("FortiGate-201G", "7.6.7", Some(3651), Some("GA.M"))
+        );
+        assert_eq!(
+            (s.ha_mode.as_deref(), s.ha_role.as_deref()),
+            (Some("a-p"), Some("primary"))
+        );
+        for bad in [
+            "",
+            "Unknown action 0",
+            "Version: something else",
+            "Hostname: x",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }

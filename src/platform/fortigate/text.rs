@@ -17,7 +17,10 @@ pub const PAGER: &str = "--More--";
 /// A prompt, optionally followed by an echoed command: `FGT201G # get system status`,
 /// `FGT201G (root) # ...`, `FGT30D $ ...`, `# diagnose sys session list`.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[A-Za-z0-9][A-Za-z0-9._~-]{0,62}(?: \([A-Za-z0-9._ -]{1,40}\))? ?)?[#$](?: .*)?$").expect("static regex")
+    Regex::new(
+        r"^(?:[A-Za-z0-9][A-Za-z0-9._~-]{0,62}(?: \([A-Za-z0-9._ -]{1,40}\))? ?)?[#$](?: .*)?$",
+    )
+    .expect("static regex")
 });
 
 /// Error lines FortiOS prints instead of output; such output is never a valid answer.
@@ -67,12 +70,18 @@ pub fn clean(line: &str) -> Cow<'_, str> {
 /// The meaningful lines of `raw`: cleaned, without prompt/echo lines and blank lines. Leading
 /// indentation is kept (web copies lose it, so no grammar may depend on it).
 pub fn body(raw: &str) -> Vec<Cow<'_, str>> {
-    text::lines(raw).map(clean).filter(|l| !l.trim().is_empty() && !is_prompt(l)).collect()
+    text::lines(raw)
+        .map(clean)
+        .filter(|l| !l.trim().is_empty() && !is_prompt(l))
+        .collect()
 }
 
 /// A [`ParseError`] when the firewall answered with an error line instead of output.
 pub fn device_error(lines: &[Cow<'_, str>]) -> Result<(), ParseError> {
-    match lines.iter().position(|l| DEVICE_ERRORS.iter().any(|e| l.contains(e))) {
+    match lines
+        .iter()
+        .position(|l| DEVICE_ERRORS.iter().any(|e| l.contains(e)))
+    {
         Some(i) => Err(ParseError::at_line(
             format!("the firewall answered with an error: {}", lines[i].trim()),
             &joined(lines),
@@ -84,7 +93,11 @@ pub fn device_error(lines: &[Cow<'_, str>]) -> Result<(), ParseError> {
 
 /// The lines joined back into one text, for excerpts.
 pub fn joined(lines: &[Cow<'_, str>]) -> String {
-    lines.iter().map(|l| l.as_ref()).collect::<Vec<_>>().join("\n")
+    lines
+        .iter()
+        .map(|l| l.as_ref())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
@@ -93,29 +106,59 @@ mod tests {
 
     #[test]
     fn prompts() {
-        for p in ["FGT201G # get system status", "FGT201G (root) # diagnose sys session list", "FGT30D $ get x ", "# get system ha status", "FGT201G #", "FortiGate_Transparent (multicast-policy) # show"] {
+        for p in [
+            "FGT201G # get system status",
+            "FGT201G (root) # diagnose sys session list",
+            "FGT30D $ get x ",
+            "# get system ha status",
+            "FGT201G #",
+            "FortiGate_Transparent (multicast-policy) # show",
+        ] {
             assert!(is_prompt(p), "{p}");
         }
-        for p in ["#config-version=FG201G-7.06", "Version: FortiGate-201G v7.6.7", "session info: proto=17", "    set action accept", "Primary     : FortiGate-1800F , FG1, HA cluster index = 1"] {
+        for p in [
+            "#config-version=FG201G-7.06",
+            "Version: FortiGate-201G v7.6.7",
+            "session info: proto=17",
+            "    set action accept",
+            "Primary     : FortiGate-1800F , FG1, HA cluster index = 1",
+        ] {
             assert!(!is_prompt(p), "{p}");
         }
     }
 
     #[test]
     fn pager_remnants_vanish() {
-        assert_eq!(clean("--More-- \r         \rsession info: proto=17").trim_start(), "session info: proto=17");
-        assert_eq!(clean("--More--\u{8}\u{8}\u{8}   \u{8}\u{8}\u{8}npu_state=0x1").trim_start(), "npu_state=0x1");
-        assert_eq!(clean("\u{1b}[K--More-- \r\u{1b}[Kset x 1 \r").trim_start(), "set x 1");
+        assert_eq!(
+            clean("--More-- \r         \rsession info: proto=17").trim_start(),
+            "session info: proto=17"
+        );
+        assert_eq!(
+            clean("--More--\u{8}\u{8}\u{8}   \u{8}\u{8}\u{8}npu_state=0x1").trim_start(),
+            "npu_state=0x1"
+        );
+        assert_eq!(
+            clean("\u{1b}[K--More-- \r\u{1b}[Kset x 1 \r").trim_start(),
+            "set x 1"
+        );
         assert_eq!(clean("plain  "), "plain");
         let paged = "FGT # get system status\r\nVersion: X\r\n--More-- \r          \rHostname: fw1\r\nFGT # ";
-        let body: Vec<String> = body(paged).into_iter().map(|l| l.trim().to_string()).collect();
+        let body: Vec<String> = body(paged)
+            .into_iter()
+            .map(|l| l.trim().to_string())
+            .collect();
         assert_eq!(body, vec!["Version: X", "Hostname: fw1"]);
     }
 
     #[test]
     fn device_errors_are_errors() {
         let lines = body("FGT # diagnose sys sesion list\nUnknown action 0\nFGT # ");
-        assert!(device_error(&lines).unwrap_err().reason.contains("Unknown action"));
+        assert!(
+            device_error(&lines)
+                .unwrap_err()
+                .reason
+                .contains("Unknown action")
+        );
         assert!(device_error(&body("Version: x")).is_ok());
     }
 }
