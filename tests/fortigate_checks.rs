@@ -550,9 +550,12 @@ fn rows_through_the_pipeline() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
+/// `(from, to)` replacements in fw1.yaml.
+type Edits = &'static [(&'static str, &'static str)];
+
 #[test]
 fn a_missing_baseline_value_is_a_config_error_with_its_position() {
-    let cases: [(&[(&str, &str)], &str, &str); 4] = [
+    let cases: [(Edits, &str, &str); 4] = [
         (
             &[("  idle_margin_s: 60\n", "")],
             "fortigate.session.idle-margin",
@@ -574,6 +577,8 @@ fn a_missing_baseline_value_is_a_config_error_with_its_position() {
             "expect.npu_sessions_min",
         ),
     ];
+    let position =
+        regex::Regex::new(r"baselines/fw1\.yaml:\d+:\d+: device fw1: check ").expect("regex");
     for (edits, check, key) in cases {
         let site = site(edits);
         let config = Config::load(site.path()).unwrap_or_else(|e| panic!("{e}"));
@@ -586,8 +591,7 @@ fn a_missing_baseline_value_is_a_config_error_with_its_position() {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(error.contains(key), "{check}: {error}");
-        let position =
-            regex::Regex::new(r"baselines/fw1\.yaml:\d+:\d+: device fw1: check ").expect("regex");
+
         assert!(position.is_match(&error), "{error}");
     }
 }

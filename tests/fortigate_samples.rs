@@ -51,10 +51,18 @@ fn sessions(name: &str) -> Option<SessionList> {
     )
 }
 
+/// (sample, sessions, offloaded org/reply for every session, basis, reasons of the first)
+type Expected = (
+    &'static str,
+    usize,
+    (bool, bool),
+    OffloadBasis,
+    &'static [&'static str],
+);
+
 #[test]
 fn session_lists_have_the_right_offload_decisions() {
-    // (sample, sessions, offloaded org/reply for every session, basis, reasons of the first)
-    let cases: [(&str, usize, (bool, bool), OffloadBasis, &[&str]); 7] = [
+    let cases: [Expected; 7] = [
         (
             "session-list-v5x-np4-offload-4-flag-kb.txt",
             1,

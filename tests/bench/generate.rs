@@ -32,7 +32,7 @@ pub fn sessions(out: &mut impl Write, count: u64) -> io::Result<Written> {
 }
 
 fn block(out: &mut Vec<u8>, i: u64, offloaded: bool) -> io::Result<()> {
-    let (proto, dport) = if i % 3 == 0 {
+    let (proto, dport) = if i.is_multiple_of(3) {
         (6, 443)
     } else {
         (17, 5000 + (i % 50) as u16)

@@ -41,9 +41,12 @@ impl Check<Expect> for FlowsSingleSession {
     }
 }
 
+/// A session's source port and original-direction packet count.
+type PortPackets = (Option<u16>, Option<u64>);
+
 fn judge(facts: &Facts, flow: &Flow) -> Outcome {
     // (source port, original-direction packets) per session, and the evidence lines.
-    let (sessions, evidence): (Vec<(Option<u16>, Option<u64>)>, String) = if flow.is_multicast() {
+    let (sessions, evidence): (Vec<PortPackets>, String) = if flow.is_multicast() {
         match flows::multicast(facts, flow) {
             Ok(s) => (
                 s.iter().map(|s| (s.sport, s.packets)).collect(),

@@ -42,10 +42,10 @@ pub fn pairs(line: &str) -> Vec<(&str, &str)> {
             i += 3;
             continue;
         }
-        if let Some((key, value)) = words[i].split_once('=') {
-            if !key.is_empty() {
-                out.push((key, value.trim_end_matches(',')));
-            }
+        if let Some((key, value)) = words[i].split_once('=')
+            && !key.is_empty()
+        {
+            out.push((key, value.trim_end_matches(',')));
         }
         i += 1;
     }

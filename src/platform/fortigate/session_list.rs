@@ -409,10 +409,8 @@ impl Scanner {
                 b.npu_state = hex(value);
                 self.mode = Mode::Labels;
             }
-            b"offload" if !self.reflect => {
-                if s.npu_offload.is_none() {
-                    s.npu_offload = pair(value).map(|(o, r)| [o, r]);
-                }
+            b"offload" if !self.reflect && s.npu_offload.is_none() => {
+                s.npu_offload = pair(value).map(|(o, r)| [o, r]);
             }
             _ => {}
         }
