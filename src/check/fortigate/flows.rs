@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use super::outcome::Outcome;
+use super::outcome::part_error;
+use crate::check::Verdict;
 use crate::parse::Facts;
 use crate::plan::Command;
 use crate::platform::fortigate::commands::MCAST_SESSION_LIST;
@@ -35,33 +36,33 @@ pub fn all_commands<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Comman
 
 /// A unicast flow's sessions. ERROR when the filter did not read back as set: a leftover or
 /// mistyped filter could make the flow look absent (or show another flow).
-pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Outcome> {
+pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Box<Verdict>> {
     let filter = flow.filter();
     let readback = facts
         .get::<SessionFilterReadback>(&filter.readback())
-        .map_err(|e| Outcome::fact(&flow.name, &e))?;
+        .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
     let differences = readback.differences(&filter.expected());
     if !differences.is_empty() {
         let raw = facts.raw(&filter.readback()).unwrap_or_default();
-        return Err(Outcome::error(format!(
+        return Err(Box::new(Verdict::error(format!(
             "{}: the session filter read back differently from what was set ({}); the session list cannot be trusted",
             flow.name,
             differences.join(", ")
         ))
         .evidence(format!("{}:\n{}", filter.readback(), raw.trim()))
-        .remedy("Rerun the inspection; if it repeats, another CLI session may be changing the filter (`diagnose sys session filter` shows it)."));
+        .remedy("Rerun the inspection; if it repeats, another CLI session may be changing the filter (`diagnose sys session filter` shows it).")));
     }
     let list = facts
         .get::<SessionList>(&filter.list())
-        .map_err(|e| Outcome::fact(&flow.name, &e))?;
+        .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
     Ok(&list.sessions)
 }
 
 /// A multicast flow's sessions: source (if known), group and port match.
-pub fn multicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<Vec<&'a McastSession>, Outcome> {
+pub fn multicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<Vec<&'a McastSession>, Box<Verdict>> {
     let list = facts
         .get::<McastSessionList>(&Command::new(MCAST_SESSION_LIST))
-        .map_err(|e| Outcome::fact(&flow.name, &e))?;
+        .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
     Ok(list
         .sessions
         .iter()

@@ -1,5 +1,5 @@
 use super::flows::{self, capped, render, render_mcast};
-use super::outcome::{Outcome, combine};
+use super::outcome::combine;
 use super::reasons::explain;
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
@@ -54,8 +54,8 @@ impl Check<Expect> for FlowsOffloaded {
     }
 }
 
-fn not_established(flow: &Flow) -> Outcome {
-    Outcome::fail(format!("{}: no session, {NOT_ESTABLISHED}", flow.describe()))
+fn not_established(flow: &Flow) -> Verdict {
+    Verdict::fail(format!("{}: no session, {NOT_ESTABLISHED}", flow.describe()))
         .evidence(format!("{}: no session", flow.name))
         .remedy(format!(
             "Start {} now (log in / subscribe) so its session exists and is offloaded before the open, then rerun `premarket check fortigate.flows.offloaded`.",
@@ -63,10 +63,10 @@ fn not_established(flow: &Flow) -> Outcome {
         ))
 }
 
-fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
+fn unicast(facts: &Facts, flow: &Flow) -> Verdict {
     let sessions = match flows::unicast(facts, flow) {
         Ok(s) => s,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     if sessions.is_empty() {
         return not_established(flow);
@@ -77,7 +77,7 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
         .filter(|s| flow.policy.is_some() && s.policy_id.is_some() && s.policy_id != flow.policy)
         .collect();
     if let (Some(first), Some(want)) = (wrong_policy.first(), flow.policy) {
-        return Outcome::fail(format!(
+        return Verdict::fail(format!(
             "{}: matched policy {}, the baseline says policy {want}",
             flow.describe(),
             first.policy_id.unwrap_or_default()
@@ -88,7 +88,7 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
     let cpu: Vec<&Session> = sessions.iter().filter(|s| !s.offloaded()).collect();
     if cpu.is_empty() {
         let state = sessions[0].npu_state.as_deref().unwrap_or("-");
-        return Outcome::ok(format!(
+        return Verdict::ok(format!(
             "{}: {} session(s) offloaded (npu_state={state})",
             flow.describe(),
             sessions.len()
@@ -138,7 +138,7 @@ fn unicast(facts: &Facts, flow: &Flow) -> Outcome {
     } else {
         remedies.join("\n")
     };
-    Outcome::fail(line).evidence(evidence).remedy(remedy)
+    Verdict::fail(line).evidence(evidence).remedy(remedy)
 }
 
 /// Why a session is not offloaded when FortiOS printed no reason.
@@ -155,10 +155,10 @@ fn no_reason(s: &Session) -> String {
     }
 }
 
-fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
+fn multicast(facts: &Facts, flow: &Flow) -> Verdict {
     let sessions = match flows::multicast(facts, flow) {
         Ok(s) => s,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     if sessions.is_empty() {
         return not_established(flow);
@@ -173,7 +173,7 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
         .map_or("<policy id>".to_string(), |p| p.to_string());
     if let Some(s) = sessions.iter().find(|s| s.paths.iter().any(|p| p.deny)) {
         let denied = s.paths.iter().find(|p| p.deny).and_then(|p| p.policy);
-        return Outcome::fail(format!(
+        return Verdict::fail(format!(
             "{}: denied by multicast policy {} (npu-deny)",
             flow.describe(),
             denied.map_or("?".into(), |p| p.to_string())
@@ -190,7 +190,7 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
             .filter_map(|p| p.policy)
             .find(|p| *p != want)
     {
-        return Outcome::fail(format!(
+        return Verdict::fail(format!(
             "{}: forwarded by multicast policy {got}, the baseline says {want}",
             flow.describe()
         ))
@@ -201,7 +201,7 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
         ));
     }
     if sessions.iter().any(|s| s.offloaded.is_none()) {
-        return Outcome::error(format!(
+        return Verdict::error(format!(
             "{}: cannot tell whether the multicast session is offloaded (no session-npu-info line)",
             flow.describe()
         ))
@@ -212,7 +212,7 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
         .filter(|s| s.offloaded == Some(false))
         .count();
     if cpu == 0 {
-        return Outcome::ok(format!(
+        return Verdict::ok(format!(
             "{}: {} multicast session(s) offloaded",
             flow.describe(),
             sessions.len()
@@ -224,7 +224,7 @@ fn multicast(facts: &Facts, flow: &Flow) -> Outcome {
         flow.policy,
         "firewall multicast-policy",
     );
-    Outcome::fail(format!(
+    Verdict::fail(format!(
         "{}: {cpu} of {} multicast session(s) on the CPU path (in_npuid=0): the NP does not forward the group",
         flow.describe(),
         sessions.len()

@@ -1,7 +1,7 @@
 use std::collections::BTreeSet;
 
 use super::flows::{self, capped, render, render_mcast};
-use super::outcome::{Outcome, combine};
+use super::outcome::combine;
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
 use crate::plan::Command;
@@ -44,7 +44,7 @@ impl Check<Expect> for FlowsSingleSession {
 /// A session's source port and original-direction packet count.
 type PortPackets = (Option<u16>, Option<u64>);
 
-fn judge(facts: &Facts, flow: &Flow) -> Outcome {
+fn judge(facts: &Facts, flow: &Flow) -> Verdict {
     // (source port, original-direction packets) per session, and the evidence lines.
     let (sessions, evidence): (Vec<PortPackets>, String) = if flow.is_multicast() {
         match flows::multicast(facts, flow) {
@@ -52,7 +52,7 @@ fn judge(facts: &Facts, flow: &Flow) -> Outcome {
                 s.iter().map(|s| (s.sport, s.packets)).collect(),
                 capped(&s, 5, |s| render_mcast(s)),
             ),
-            Err(outcome) => return outcome,
+            Err(outcome) => return *outcome,
         }
     } else {
         match flows::unicast(facts, flow) {
@@ -60,19 +60,19 @@ fn judge(facts: &Facts, flow: &Flow) -> Outcome {
                 s.iter().map(|s| (s.sport, s.org_packets)).collect(),
                 capped(s, 5, render),
             ),
-            Err(outcome) => return outcome,
+            Err(outcome) => return *outcome,
         }
     };
     let max = flow.max_sessions.unwrap_or(1);
     if sessions.is_empty() {
-        return Outcome::skip(format!(
+        return Verdict::skip(format!(
             "{}: no session yet (fortigate.flows.offloaded reports it)",
             flow.name
         ));
     }
     let evidence = format!("{}:\n{evidence}", flow.name);
     if sessions.len() <= max {
-        return Outcome::ok(format!(
+        return Verdict::ok(format!(
             "{}: {} session(s), at most {max} allowed",
             flow.describe(),
             sessions.len()
@@ -99,7 +99,7 @@ fn judge(facts: &Facts, flow: &Flow) -> Outcome {
             sessions.len()
         )
     };
-    Outcome::fail(line).evidence(evidence).remedy(format!(
+    Verdict::fail(line).evidence(evidence).remedy(format!(
         "Make the sender of {} keep one socket (one fixed source port) for the whole trading day instead of opening one per send; restart it and rerun `premarket check fortigate.flows.single-session`. If several sessions are intended, set `max_sessions` for this flow in the baseline.",
         flow.name
     ))

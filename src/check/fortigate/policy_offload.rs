@@ -1,4 +1,4 @@
-use super::outcome::{Outcome, combine};
+use super::outcome::{combine, part_error};
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
 use crate::plan::Command;
@@ -77,7 +77,7 @@ impl Check<Expect> for PolicyOffload {
             seen.push(command.clone());
             let name = format!("{table} {id} ({})", flow.name);
             parts.push(match facts.get::<ConfigTree>(&command) {
-                Err(e) => Outcome::fact(&name, &e),
+                Err(e) => part_error(&name, &e),
                 Ok(tree) => judge(
                     tree,
                     table,
@@ -95,10 +95,10 @@ impl Check<Expect> for PolicyOffload {
     }
 }
 
-fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Outcome {
+fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Verdict {
     let evidence = format!("{name}:\n{}", crate::parse::text::excerpt(raw, 30));
     let Some(policy) = tree.entry(table, &id.to_string()) else {
-        return Outcome::fail(format!("{name}: does not exist on the firewall"))
+        return Verdict::fail(format!("{name}: does not exist on the firewall"))
             .evidence(evidence)
             .remedy(format!(
                 "Fix the policy id in the baseline, or create {table} {id} for the flow."
@@ -133,11 +133,11 @@ fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Outc
         remedy.extend(ips.iter().map(|(k, _)| format!("`unset {k}`")));
     }
     if problems.is_empty() {
-        return Outcome::ok(format!("{name}: offload enabled, no proxy inspection"))
+        return Verdict::ok(format!("{name}: offload enabled, no proxy inspection"))
             .evidence(evidence);
     }
     remedy.push("`end`".into());
-    Outcome::fail(format!("{name}: {}", problems.join("; ")))
+    Verdict::fail(format!("{name}: {}", problems.join("; ")))
         .evidence(evidence)
         .remedy(format!("On the firewall: {}. Then restart the flow and rerun `premarket check fortigate.flows.offloaded`.", remedy.join(", ")))
 }

@@ -1,4 +1,4 @@
-use super::outcome::{Outcome, combine};
+use super::outcome::{combine, part_error};
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
 use crate::plan::Command;
@@ -57,15 +57,15 @@ impl Check<Expect> for ServiceUdpIdle {
         let parts = judged(expect)
             .map(|flow| {
                 let (Some(service), Some(pause)) = (flow.service.as_deref(), flow.max_pause_s) else {
-                    return Outcome::error(format!("{}: service or max_pause_s missing in the baseline", flow.name));
+                    return Verdict::error(format!("{}: service or max_pause_s missing in the baseline", flow.name));
                 };
                 let command = show_service(service);
                 let tree = match facts.get::<ConfigTree>(&command) {
                     Ok(t) => t,
-                    Err(e) => return Outcome::fact(&flow.name, &e),
+                    Err(e) => return part_error(&flow.name, &e),
                 };
                 let Some(entry) = tree.entry("firewall service custom", service) else {
-                    return Outcome::fail(format!("{}: service {service:?} does not exist on the firewall", flow.name))
+                    return Verdict::fail(format!("{}: service {service:?} does not exist on the firewall", flow.name))
                         .remedy(format!("Create `firewall service custom` {service:?} for the flow (with udp-idle-timer), or fix the name in the baseline."));
                 };
                 let own = entry.get("udp-idle-timer").and_then(|v| v.parse::<u64>().ok()).filter(|v| *v > 0);
@@ -74,12 +74,12 @@ impl Check<Expect> for ServiceUdpIdle {
                     None => {
                         let global = match &global {
                             Ok(g) => g,
-                            Err(e) => return Outcome::fact(&flow.name, e),
+                            Err(e) => return part_error(&flow.name, e),
                         };
                         let value = global.root.get("udp-idle-timer").or_else(|| global.root.at(&["system global"]).and_then(|n| n.get("udp-idle-timer")));
                         match value.and_then(|v| v.parse::<u64>().ok()) {
                             Some(t) => (t, "global (the service sets none)".to_string()),
-                            None => return Outcome::error(format!("{}: get system global printed no udp-idle-timer", flow.name)),
+                            None => return Verdict::error(format!("{}: get system global printed no udp-idle-timer", flow.name)),
                         }
                     }
                 };
@@ -95,15 +95,15 @@ impl Check<Expect> for ServiceUdpIdle {
     }
 }
 
-fn judge(flow: &Flow, service: &str, timer: Seconds, source: &str, pause: Seconds) -> Outcome {
+fn judge(flow: &Flow, service: &str, timer: Seconds, source: &str, pause: Seconds) -> Verdict {
     if timer > pause {
-        return Outcome::ok(format!(
+        return Verdict::ok(format!(
             "{}: udp-idle-timer {timer} ({source}) outlasts the longest pause {pause}",
             flow.name
         ));
     }
     let suggested = pause.0 + pause.0.div_ceil(2).max(60);
-    Outcome::fail(format!(
+    Verdict::fail(format!(
         "{}: udp-idle-timer {timer} ({source}) is not longer than the flow's longest pause {pause}: after such a pause the session is deleted and the next packets take the CPU",
         flow.name
     ))

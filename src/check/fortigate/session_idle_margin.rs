@@ -1,5 +1,5 @@
 use super::flows::{self, render, render_mcast};
-use super::outcome::{Outcome, combine};
+use super::outcome::combine;
 use crate::check::{Check, Missing, Verdict};
 use crate::parse::{FactError, Facts};
 use crate::plan::Command;
@@ -43,7 +43,7 @@ impl Check<Expect> for SessionIdleMargin {
         let parts = judged(expect)
             .map(|flow| {
                 let Some(margin) = margin(expect, flow) else {
-                    return Outcome::error(format!(
+                    return Verdict::error(format!(
                         "{}: no idle_margin_s in the baseline",
                         flow.name
                     ));
@@ -52,12 +52,12 @@ impl Check<Expect> for SessionIdleMargin {
                 let sessions: Vec<(Option<u64>, String)> = if flow.is_multicast() {
                     match flows::multicast(facts, flow) {
                         Ok(s) => s.iter().map(|s| (s.expire, render_mcast(s))).collect(),
-                        Err(outcome) => return outcome,
+                        Err(outcome) => return *outcome,
                     }
                 } else {
                     match flows::unicast(facts, flow) {
                         Ok(s) => s.iter().map(|s| (s.expire, render(s))).collect(),
-                        Err(outcome) => return outcome,
+                        Err(outcome) => return *outcome,
                     }
                 };
                 judge(flow, margin, &sessions)
@@ -71,9 +71,9 @@ impl Check<Expect> for SessionIdleMargin {
     }
 }
 
-fn judge(flow: &Flow, margin: Seconds, sessions: &[(Option<u64>, String)]) -> Outcome {
+fn judge(flow: &Flow, margin: Seconds, sessions: &[(Option<u64>, String)]) -> Verdict {
     if sessions.is_empty() {
-        return Outcome::skip(format!(
+        return Verdict::skip(format!(
             "{}: no session yet (fortigate.flows.offloaded reports it)",
             flow.name
         ));
@@ -94,20 +94,20 @@ fn judge(flow: &Flow, margin: Seconds, sessions: &[(Option<u64>, String)]) -> Ou
         .collect::<Option<Vec<u64>>>()
         .and_then(|v| v.into_iter().min())
     else {
-        return Outcome::error(format!(
+        return Verdict::error(format!(
             "{}: a session of the flow prints no expire=",
             flow.name
         ))
         .evidence(evidence);
     };
     if least >= margin.0 {
-        return Outcome::ok(format!(
+        return Verdict::ok(format!(
             "{}: session expires in {least} s (margin {margin})",
             flow.name
         ))
         .evidence(evidence);
     }
-    Outcome::fail(format!(
+    Verdict::fail(format!(
         "{}: session expires in {least} s, under the {margin} margin: if the feed stays quiet that long the session is deleted and rebuilt on the CPU",
         flow.name
     ))
