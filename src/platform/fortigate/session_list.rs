@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 use std::io::BufRead;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr};
 
 use serde::Serialize;
 
@@ -264,6 +264,10 @@ impl Scanner {
 
     fn words(&mut self, text: &[u8]) {
         for word in words(text) {
+            // Most words are fields no check reads; skip them before the full dispatch.
+            if self.mode == Mode::Plain && self.hook.is_none() && !wanted(word) {
+                continue;
+            }
             self.word(word);
         }
     }
@@ -350,8 +354,7 @@ impl Scanner {
                 self.mode = Mode::Plain;
             }
         }
-        // Most words are fields no check reads; their first byte is enough to skip them.
-        if self.hook.is_none() && !WANTED_FIRST[usize::from(w[0])] {
+        if self.hook.is_none() && !wanted(w) {
             return;
         }
         match w {
@@ -370,7 +373,7 @@ impl Scanner {
             _ => match split(w) {
                 Some((key, value)) => self.pair(key, value),
                 None => {
-                    if self.hook.is_some() && memchr::memmem::find(w, b"->").is_some() {
+                    if self.hook.is_some() && arrow(w).is_some() {
                         self.tuple(w);
                     }
                 }
@@ -444,19 +447,35 @@ impl Scanner {
     }
 }
 
-/// First bytes of the words read outside a list: `session`, `npu`/`npu_state`/`no_ofld_reason:`,
-/// `total`/`timeout`, `reflect`/`reply`, `proto`/`policy_id`, `duration`/`dir`, `expire`,
-/// `org`/`offload`, and `--More--`.
-const WANTED_FIRST: [bool; 256] = {
-    let mut table = [false; 256];
-    let wanted = b"sntrpdeo-";
-    let mut i = 0;
-    while i < wanted.len() {
-        table[wanted[i] as usize] = true;
-        i += 1;
+/// Whether a word outside a list can matter, from its first three bytes: `session`, `npu`/
+/// `npu_state`, `no_ofld_reason:`, `total`, `timeout`, `reflect`, `reply`, `proto`, `policy_id`,
+/// `duration`, `dir`, `expire`, `org`, `offload`, `--More--`. Most other words stop here.
+#[inline(always)]
+fn wanted(w: &[u8]) -> bool {
+    const fn key(p: &[u8; 3]) -> u32 {
+        u32::from_le_bytes([p[0], p[1], p[2], 0])
     }
-    table
-};
+    const SES: u32 = key(b"ses");
+    const NPU: u32 = key(b"npu");
+    const NO: u32 = key(b"no_");
+    const TOT: u32 = key(b"tot");
+    const TIM: u32 = key(b"tim");
+    const REF: u32 = key(b"ref");
+    const REP: u32 = key(b"rep");
+    const PRO: u32 = key(b"pro");
+    const POL: u32 = key(b"pol");
+    const DUR: u32 = key(b"dur");
+    const DIR: u32 = key(b"dir");
+    const EXP: u32 = key(b"exp");
+    const ORG: u32 = key(b"org");
+    const OFF: u32 = key(b"off");
+    const MORE: u32 = key(b"--M");
+    let [a, b, c, ..] = w else { return false };
+    matches!(
+        key(&[*a, *b, *c]),
+        SES | NPU | NO | TOT | TIM | REF | REP | PRO | POL | DUR | DIR | EXP | ORG | OFF | MORE
+    )
+}
 
 fn set<T>(slot: &mut Option<T>, value: Option<T>) {
     if slot.is_none() {
@@ -471,12 +490,30 @@ fn is_list_word(w: &[u8]) -> bool {
         && !w.starts_with(super::text::PAGER.as_bytes())
 }
 
+/// Where `->` starts in a word (words are short: a plain scan).
+fn arrow(w: &[u8]) -> Option<usize> {
+    w.windows(2).position(|pair| pair == b"->")
+}
+
 /// `10.0.0.1:5000` (IPv4; the IPv6 list is another command).
 fn endpoint(text: &[u8]) -> Option<(IpAddr, u16)> {
-    let at = memchr::memrchr(b':', text)?;
-    let ip = std::str::from_utf8(&text[..at]).ok()?.parse().ok()?;
+    let at = text.iter().rposition(|b| *b == b':')?;
     let port = u16::try_from(number(&text[at + 1..])?).ok()?;
-    Some((ip, port))
+    Some((IpAddr::V4(ipv4(&text[..at])?), port))
+}
+
+/// Dotted-quad IPv4 from ASCII bytes, without going through `str`.
+fn ipv4(text: &[u8]) -> Option<Ipv4Addr> {
+    let mut octets = [0u8; 4];
+    let mut parts = text.split(|b| *b == b'.');
+    for octet in &mut octets {
+        let part = parts.next()?;
+        if part.len() > 3 {
+            return None;
+        }
+        *octet = u8::try_from(number(part)?).ok()?;
+    }
+    parts.next().is_none().then(|| Ipv4Addr::from(octets))
 }
 
 fn decide(b: Builder) -> Session {
@@ -581,6 +618,25 @@ mod tests {
         );
         assert_eq!(both(&reflect), (false, false, OffloadBasis::NpuState));
         assert_eq!(reflect.no_ofld_reason, vec!["npu-flag-off"]);
+    }
+
+    #[test]
+    fn endpoints() {
+        assert_eq!(
+            endpoint(b"10.1.2.3:5000"),
+            Some(("10.1.2.3".parse().unwrap(), 5000))
+        );
+        for bad in [
+            &b"10.1.2:5"[..],
+            b"10.1.2.3.4:5",
+            b"10.1.2.256:5",
+            b"1.2.3.4:70000",
+            b"1.2.3.4",
+            b"a.b.c.d:1",
+            b"1.2.3.0001:1",
+        ] {
+            assert_eq!(endpoint(bad), None, "{}", String::from_utf8_lossy(bad));
+        }
     }
 
     #[test]
