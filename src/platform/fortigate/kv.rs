@@ -36,6 +36,43 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// The words of several lines, each with whether a line break came before it (the streaming
+/// session-list parser reads a whole buffer at once instead of line by line).
+#[inline]
+pub fn words_by_line(text: &[u8]) -> LineWords<'_> {
+    LineWords { rest: text }
+}
+
+/// Iterator of [`words_by_line`].
+pub struct LineWords<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for LineWords<'a> {
+    type Item = (&'a [u8], bool);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a [u8], bool)> {
+        let mut start = 0;
+        let mut newline = false;
+        while let Some(&b) = self.rest.get(start) {
+            if !is_space(b) {
+                break;
+            }
+            newline |= b == b'\n';
+            start += 1;
+        }
+        if start == self.rest.len() {
+            self.rest = &[];
+            return None;
+        }
+        let rest = &self.rest[start..];
+        let end = word_end(rest);
+        self.rest = &rest[end..];
+        Some((&rest[..end], newline))
+    }
+}
+
 /// The index of the first byte `<= b' '` in `text` (its length when none).
 #[inline]
 fn word_end(text: &[u8]) -> usize {
@@ -187,6 +224,16 @@ mod tests {
         assert_eq!(long.len(), 5);
         assert_eq!(long[2], b"statistic(bytes/packets/allow_err):");
         assert_eq!(long[4], "\u{e9}t\u{e9}=1".as_bytes());
+        let lines: Vec<(&[u8], bool)> = words_by_line(b"a b\r\n c\n\nd ").collect();
+        assert_eq!(
+            lines,
+            vec![
+                (&b"a"[..], false),
+                (b"b", false),
+                (b"c", true),
+                (b"d", true)
+            ]
+        );
         assert_eq!(split(b"offload=8/8,"), Some((&b"offload"[..], &b"8/8"[..])));
     }
 

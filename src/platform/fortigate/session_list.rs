@@ -19,7 +19,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use serde::Serialize;
 
-use super::kv::{hex, middle, number, pair, split, words};
+use super::kv::{hex, middle, number, pair, split, words_by_line};
 use crate::parse::{ParseError, text};
 
 /// One session, original direction.
@@ -144,32 +144,40 @@ impl<R: BufRead> SessionReader<R> {
         self.scanner.seen
     }
 
-    /// Reads until at least one session is ready or the input ends.
+    /// Reads until at least one session is ready or the input ends. Whole lines of each buffer
+    /// are scanned in one pass; only a line cut by the buffer's end is copied.
     fn fill(&mut self) -> std::io::Result<()> {
         while self.scanner.ready.is_empty() && !self.eof {
             let available = self.reader.fill_buf()?;
             if available.is_empty() {
                 self.eof = true;
-                if !self.partial.is_empty() {
-                    self.scanner.line(&self.partial);
-                    self.partial.clear();
-                }
+                self.scanner.chunk(&self.partial);
+                self.partial.clear();
                 self.scanner.finish();
                 break;
             }
-            let mut used = 0;
-            while let Some(at) = memchr::memchr(b'\n', &available[used..]) {
-                let line = &available[used..used + at];
-                if self.partial.is_empty() {
-                    self.scanner.line(line);
-                } else {
-                    self.partial.extend_from_slice(line);
-                    self.scanner.line(&self.partial);
-                    self.partial.clear();
+            let mut start = 0;
+            if !self.partial.is_empty() {
+                match memchr::memchr(b'\n', available) {
+                    Some(at) => {
+                        self.partial.extend_from_slice(&available[..=at]);
+                        self.scanner.chunk(&self.partial);
+                        self.partial.clear();
+                        start = at + 1;
+                    }
+                    None => {
+                        self.partial.extend_from_slice(available);
+                        start = available.len();
+                    }
                 }
-                used += at + 1;
             }
-            self.partial.extend_from_slice(&available[used..]);
+            match memchr::memrchr(b'\n', &available[start..]) {
+                Some(at) => {
+                    self.scanner.chunk(&available[start..=start + at]);
+                    self.partial.extend_from_slice(&available[start + at + 1..]);
+                }
+                None => self.partial.extend_from_slice(&available[start..]),
+            }
             let consumed = available.len();
             self.reader.consume(consumed);
             if self.partial.len() > MAX_LINE {
@@ -256,14 +264,23 @@ struct Scanner {
 }
 
 impl Scanner {
-    fn line(&mut self, line: &[u8]) {
-        self.words(line);
+    /// Whole lines (a line break ends label and reason lists and a pending hook tuple).
+    fn chunk(&mut self, text: &[u8]) {
+        self.words(text);
+        self.end_line();
+    }
+
+    fn end_line(&mut self) {
         self.mode = Mode::Plain;
         self.hook = None;
     }
 
+    /// Words of `text`, which may end inside a line.
     fn words(&mut self, text: &[u8]) {
-        for word in words(text) {
+        for (word, newline) in words_by_line(text) {
+            if newline {
+                self.end_line();
+            }
             // Most words are fields no check reads; skip them before the full dispatch.
             if self.mode == Mode::Plain && self.hook.is_none() && !wanted(word) {
                 continue;
@@ -408,7 +425,9 @@ impl Scanner {
                 }
             }
             b"npu_state" if !self.reflect && s.npu_state.is_none() => {
-                s.npu_state = Some(String::from_utf8_lossy(value).into_owned());
+                let mut raw = String::with_capacity(value.len() + 16);
+                raw.push_str(&String::from_utf8_lossy(value));
+                s.npu_state = Some(raw);
                 b.npu_state = hex(value);
                 self.mode = Mode::Labels;
             }
