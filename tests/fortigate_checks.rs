@@ -595,3 +595,85 @@ fn a_missing_baseline_value_is_a_config_error_with_its_position() {
         assert!(position.is_match(&error), "{error}");
     }
 }
+
+/// `(check, status, words in the summary)` of the checks a scenario must flag.
+type Expected = &'static [(&'static str, &'static str, &'static str)];
+
+/// The example site's scenarios, judged by the binary as an operator runs it: the lab notes'
+/// three CPU-path cases FAIL with the right explanation, the healthy firewall is all OK.
+#[test]
+fn lab_scenarios_fail_with_the_right_explanations() {
+    let cases: [(&str, i32, Expected); 4] = [
+        ("healthy", 0, &[]),
+        (
+            "offload-disabled",
+            1,
+            &[
+                ("fortigate.flows.offloaded", "FAIL", "disabled-by-policy"),
+                (
+                    "fortigate.policy.offload",
+                    "FAIL",
+                    "auto-asic-offload disable",
+                ),
+            ],
+        ),
+        (
+            "new-source-port",
+            1,
+            &[
+                (
+                    "fortigate.flows.single-session",
+                    "FAIL",
+                    "new socket per send",
+                ),
+                ("fortigate.sessions.npu", "FAIL", "new sessions per second"),
+            ],
+        ),
+        (
+            "not-established",
+            1,
+            &[(
+                "fortigate.flows.offloaded",
+                "FAIL",
+                "not established before the open",
+            )],
+        ),
+    ];
+    for (scenario, code, expected) in cases {
+        let out = assert_cmd::Command::cargo_bin("premarket")
+            .expect("binary")
+            .current_dir(repo())
+            .args(["run", "--device", "fw1", "--format", "json", "--offline"])
+            .arg(format!("tests/fixtures/site/{scenario}"))
+            .output()
+            .expect("run premarket");
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{scenario}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+        let results = report["results"].as_array().expect("results");
+        assert_eq!(results.len(), 10, "{scenario}");
+        for result in results {
+            let id = result["check"].as_str().unwrap_or_default();
+            match expected.iter().find(|(check, _, _)| *check == id) {
+                Some((_, status, needle)) => {
+                    assert_eq!(result["status"], *status, "{scenario} {id}");
+                    assert!(
+                        result["summary"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .contains(needle),
+                        "{scenario} {id}: {result}"
+                    );
+                }
+                None if scenario == "healthy" => {
+                    assert_eq!(result["status"], "OK", "{scenario} {id}: {result}")
+                }
+                None => assert_ne!(result["status"], "ERROR", "{scenario} {id}: {result}"),
+            }
+        }
+    }
+}

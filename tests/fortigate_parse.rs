@@ -284,6 +284,7 @@ fn example_site_scenarios_hold_every_planned_fw1_output() {
         "offload-disabled",
         "new-source-port",
         "not-established",
+        "lanz-incident",
     ] {
         for command in &plan.devices[0].commands {
             let path = root
