@@ -161,6 +161,15 @@ fn rows() -> Vec<Row> {
                 &["HA mode is standalone", "0 member(s)"],
             )
         },
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[("get-system-ha-status", "ap-no-members")],
+                Error,
+                &["lists no members"],
+            )
+        },
         row(
             HA,
             &[("get-system-ha-status", "cut-before-mode")],

@@ -28,6 +28,15 @@ impl Check<Expect> for HaState {
             return Ok(Verdict::error("no ha mode in the baseline"));
         };
         let ha = facts.get::<HaStatus>(&Command::new(commands::GET_HA_STATUS))?;
+        if want.mode != HaMode::Standalone && ha.mode == want.mode.as_str() && ha.members.is_empty()
+        {
+            return Ok(Verdict::error(format!(
+                "HA {} but get system ha status lists no members: cannot tell whether they are in sync",
+                ha.mode
+            ))
+            .expected(format!("{}, every member in sync", want.mode.as_str()))
+            .actual(ha.mode.clone()));
+        }
         let mut problems = Vec::new();
         if ha.mode != want.mode.as_str() {
             problems.push(format!(
