@@ -68,7 +68,18 @@ impl Check<Expect> for ServiceUdpIdle {
                     return Verdict::fail(format!("{}: service {service:?} does not exist on the firewall", flow.name))
                         .remedy(format!("Create `firewall service custom` {service:?} for the flow (with udp-idle-timer), or fix the name in the baseline."));
                 };
-                let own = entry.get("udp-idle-timer").and_then(|v| v.parse::<u64>().ok()).filter(|v| *v > 0);
+                // `show` omits defaults: absent or 0 means the global timer applies.
+                let own = match entry.get("udp-idle-timer").map(|v| v.parse::<u64>()) {
+                    None | Some(Ok(0)) => None,
+                    Some(Ok(t)) => Some(t),
+                    Some(Err(_)) => {
+                        return Verdict::error(format!(
+                            "{}: service {service:?} has an unreadable udp-idle-timer {:?}",
+                            flow.name,
+                            entry.get("udp-idle-timer").unwrap_or_default()
+                        ));
+                    }
+                };
                 let (timer, source) = match own {
                     Some(t) => (t, format!("service {service:?}")),
                     None => {
