@@ -1,6 +1,43 @@
-//! Checks of FortiGate firewalls.
+//! Checks of FortiGate firewalls. The flow checks share [`flows`] (finding a flow's sessions),
+//! [`outcome`] (one verdict from many flows) and [`reasons`] (what each `no_ofld_reason` means).
+
+mod cpu_ceiling;
+mod flows;
+mod flows_offloaded;
+mod flows_single_session;
+mod ha_state;
+mod memory_ceiling;
+mod outcome;
+mod policy_offload;
+mod reasons;
+mod service_udp_idle;
+mod session_idle_margin;
+mod sessions_npu;
+mod version_pinned;
+
+pub use cpu_ceiling::CpuCeiling;
+pub use flows_offloaded::FlowsOffloaded;
+pub use flows_single_session::FlowsSingleSession;
+pub use ha_state::HaState;
+pub use memory_ceiling::MemoryCeiling;
+pub use policy_offload::PolicyOffload;
+pub use service_udp_idle::ServiceUdpIdle;
+pub use session_idle_margin::SessionIdleMargin;
+pub use sessions_npu::SessionsNpu;
+pub use version_pinned::VersionPinned;
 
 use super::Check;
 use crate::platform::fortigate::Expect;
 
-pub static CHECKS: &[&dyn Check<Expect>] = &[];
+pub static CHECKS: &[&dyn Check<Expect>] = &[
+    &VersionPinned,
+    &HaState,
+    &CpuCeiling,
+    &MemoryCeiling,
+    &FlowsOffloaded,
+    &FlowsSingleSession,
+    &SessionsNpu,
+    &PolicyOffload,
+    &ServiceUdpIdle,
+    &SessionIdleMargin,
+];

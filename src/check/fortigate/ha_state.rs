@@ -1,0 +1,117 @@
+use crate::check::{Check, Missing, Verdict};
+use crate::parse::{FactError, Facts};
+use crate::plan::Command;
+use crate::platform::fortigate::{Expect, HaMode, HaStatus, commands};
+
+/// The HA mode is the baseline's; in a cluster the health is OK and every member's
+/// configuration is in sync (a failover to an out-of-sync member can bring back old policies).
+///
+/// ```yaml
+/// - id: fortigate.ha.state
+///   platform: fortigate
+/// ```
+/// Baseline: `expect.ha: { mode: standalone | a-p | a-a, members: 2 }` (`members` optional).
+pub struct HaState;
+
+impl Check<Expect> for HaState {
+    fn id(&self) -> &'static str {
+        "fortigate.ha.state"
+    }
+
+    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
+        expect.ha.as_ref().ok_or_else(|| Missing::key("ha.mode"))?;
+        Ok(vec![Command::new(commands::GET_HA_STATUS)])
+    }
+
+    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
+        let Some(want) = &expect.ha else {
+            return Ok(Verdict::error("no ha mode in the baseline"));
+        };
+        let ha = facts.get::<HaStatus>(&Command::new(commands::GET_HA_STATUS))?;
+        if want.mode != HaMode::Standalone && ha.mode == want.mode.as_str() && ha.members.is_empty()
+        {
+            return Ok(Verdict::error(format!(
+                "HA {} but get system ha status lists no members: cannot tell whether they are in sync",
+                ha.mode
+            ))
+            .expected(format!("{}, every member in sync", want.mode.as_str()))
+            .actual(ha.mode.clone()));
+        }
+        let mut problems = Vec::new();
+        if ha.mode != want.mode.as_str() {
+            problems.push(format!(
+                "HA mode is {}, the baseline says {}",
+                ha.mode,
+                want.mode.as_str()
+            ));
+        }
+        if want.mode != HaMode::Standalone {
+            if let Some(health) = ha.health.as_deref().filter(|h| !h.starts_with("OK")) {
+                problems.push(format!("cluster health: {health}"));
+            }
+            for m in &ha.members {
+                match m.in_sync {
+                    Some(true) => {}
+                    Some(false) => problems.push(format!(
+                        "member {} configuration is {}",
+                        m.serial,
+                        m.sync_status.as_deref().unwrap_or("out of sync")
+                    )),
+                    None => problems.push(format!(
+                        "member {} has no configuration status line",
+                        m.serial
+                    )),
+                }
+            }
+            if let Some(n) = want.members
+                && ha.members.len() != n
+            {
+                problems.push(format!(
+                    "{} member(s) listed, the baseline says {n}",
+                    ha.members.len()
+                ));
+            }
+        }
+        let members: Vec<String> = ha
+            .members
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} {} {}",
+                    m.serial,
+                    m.role.as_deref().unwrap_or("-"),
+                    m.sync_status.as_deref().unwrap_or("-")
+                )
+            })
+            .collect();
+        let evidence = format!(
+            "Mode: {}\nHA Health Status: {}\n{}",
+            ha.mode,
+            ha.health.as_deref().unwrap_or("(not printed)"),
+            members.join("\n")
+        );
+        let expected = match want.members {
+            Some(n) if want.mode != HaMode::Standalone => {
+                format!("{} with {n} members in sync", want.mode.as_str())
+            }
+            _ if want.mode != HaMode::Standalone => {
+                format!("{}, every member in sync", want.mode.as_str())
+            }
+            _ => "standalone".to_string(),
+        };
+        let actual = if members.is_empty() {
+            ha.mode.clone()
+        } else {
+            format!("{}: {}", ha.mode, members.join(", "))
+        };
+        let verdict = if problems.is_empty() {
+            Verdict::ok(format!("HA {} as expected", ha.mode))
+        } else {
+            Verdict::fail(problems.join("; "))
+        };
+        Ok(verdict
+            .expected(expected)
+            .actual(actual)
+            .evidence(evidence.trim_end()))
+    }
+}

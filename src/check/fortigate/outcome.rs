@@ -1,0 +1,128 @@
+//! Checks over several flows (or policies, or services) judge each one as a [`Verdict`] whose
+//! summary starts with the part's name, then fold the parts into one verdict: FAIL if any part
+//! fails, else ERROR, else SKIP, else OK. A part that could not be judged never hides behind
+//! another part's OK.
+
+use crate::check::{Status, Verdict};
+use crate::parse::FactError;
+
+/// A part whose fact is missing or unreadable, for the part named `name`.
+pub fn part_error(name: &str, error: &FactError) -> Verdict {
+    Verdict::error(format!("{name}: {error}")).evidence(error.excerpt())
+}
+
+fn rank(status: Status) -> u8 {
+    match status {
+        Status::Fail => 3,
+        Status::Error => 2,
+        Status::Skip => 1,
+        Status::Ok => 0,
+    }
+}
+
+/// One verdict from the parts; `noun` names a part in the plural summary (`flows`).
+pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> Verdict {
+    let Some(worst) = parts.iter().map(|p| p.status).max_by_key(|s| rank(*s)) else {
+        return Verdict::skip(format!("no {noun} to judge in the baseline"));
+    };
+    let flagged: Vec<&Verdict> = parts.iter().filter(|p| p.status == worst).collect();
+    let summary = if parts.len() == 1 {
+        parts[0].summary.clone()
+    } else if worst == Status::Ok {
+        format!("all {} {noun} as expected", parts.len())
+    } else {
+        let word = match worst {
+            Status::Fail => "failing",
+            Status::Error => "could not be judged",
+            _ => "skipped",
+        };
+        let lines: Vec<&str> = flagged.iter().map(|p| p.summary.as_str()).collect();
+        format!(
+            "{} of {} {noun} {word}: {}",
+            flagged.len(),
+            parts.len(),
+            lines.join("; ")
+        )
+    };
+    // Each summary starts with the part's name up to the first ": ".
+    let actual = if parts.len() == 1 {
+        parts[0].summary.clone()
+    } else {
+        let each: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {}",
+                    p.summary.split(": ").next().unwrap_or_default(),
+                    p.status
+                )
+            })
+            .collect();
+        each.join(", ")
+    };
+    let evidence: Vec<&str> = parts
+        .iter()
+        .map(|p| p.evidence.trim_end())
+        .filter(|e| !e.is_empty())
+        .collect();
+    let mut remedies: Vec<&str> = Vec::new();
+    for part in parts
+        .iter()
+        .filter(|p| matches!(p.status, Status::Fail | Status::Error))
+    {
+        if let Some(r) = part.remedy.as_deref()
+            && !remedies.contains(&r)
+        {
+            remedies.push(r);
+        }
+    }
+    let verdict = match worst {
+        Status::Ok => Verdict::ok(summary),
+        Status::Fail => Verdict::fail(summary),
+        Status::Error => Verdict::error(summary),
+        Status::Skip => Verdict::skip(summary),
+    }
+    .expected(expected)
+    .actual(actual)
+    .evidence(evidence.join("\n\n"));
+    if remedies.is_empty() {
+        verdict
+    } else {
+        verdict.remedy(remedies.join("\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worst_part_wins_and_skip_never_looks_ok() {
+        let v = combine(
+            vec![Verdict::ok("a: fine"), Verdict::skip("b: absent")],
+            "flows",
+            "x",
+        );
+        assert_eq!(
+            (v.status, v.actual.as_str()),
+            (Status::Skip, "a OK, b SKIP")
+        );
+        let v = combine(
+            vec![
+                Verdict::error("a: ?"),
+                Verdict::fail("b: bad").remedy("fix b"),
+            ],
+            "flows",
+            "x",
+        );
+        assert_eq!(
+            (v.status, v.summary.as_str(), v.remedy.as_deref()),
+            (Status::Fail, "1 of 2 flows failing: b: bad", Some("fix b"))
+        );
+        assert_eq!(combine(Vec::new(), "flows", "x").status, Status::Skip);
+        assert_eq!(
+            combine(vec![Verdict::ok("a"), Verdict::ok("b")], "flows", "x").status,
+            Status::Ok
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! `diagnose sys mcast-session list`: the kernel's multicast sessions (5.4 and later). Multicast
+//! flows never appear in `diagnose sys session list`.
+//!
+//! ```text
+//! session info: id=6 vf=0 proto=17 10.1.1.10.30001->239.1.1.1.30001
+//! used=2 path=1 duration=137 expire=177 indev=5 pkts=2 bytes=92
+//! state=00000002:
+//! session-npu-info: ipid/vlifid=128/136 vlanid/vtag_in=0/0 in_npuid=1 tae_index=3 qid=0 fwd_map=0x1
+//! path: log policy=2, outdev=6
+//! Total 1 sessions
+//! ```
+//! Addresses are `ip.port` (dotted), not `ip:port`. Offload [inferred, no published bit table]:
+//! a `session-npu-info` line with a non-zero `in_npuid` (as `in_npu=1/1` on unicast sessions);
+//! without that line (older builds, VMs) offload is unknown.
+
+use std::net::IpAddr;
+
+use serde::Serialize;
+
+use super::kv::{num, pairs};
+use super::text::{body, device_error, joined};
+use crate::parse::ParseError;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct McastSession {
+    pub id: Option<u64>,
+    pub proto: Option<u8>,
+    pub src: Option<IpAddr>,
+    pub sport: Option<u16>,
+    pub group: Option<IpAddr>,
+    pub dport: Option<u16>,
+    pub duration: Option<u64>,
+    pub expire: Option<u64>,
+    pub packets: Option<u64>,
+    /// `state=HEX:flags` as printed.
+    pub state: Option<String>,
+    pub paths: Vec<McastPath>,
+    /// The `session-npu-info:` line as printed, when present.
+    pub npu_info: Option<String>,
+    /// `Some(true)` when the NPU forwards it, `None` when the output does not say.
+    pub offloaded: Option<bool>,
+}
+
+/// One `path:` line: an output interface the session is forwarded to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct McastPath {
+    pub policy: Option<u32>,
+    pub outdev: Option<u64>,
+    /// `npu-deny`: denied multicast kept as a session (7.6.1 `ses-denied-multicast-traffic`).
+    pub deny: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct McastSessionList {
+    pub total: Option<u64>,
+    pub sessions: Vec<McastSession>,
+}
+
+pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
+    let lines = body(raw);
+    device_error(&lines)?;
+    let mut list = McastSessionList::default();
+    let mut seen = false;
+    for line in &lines {
+        // Anything after `//` is an annotation in published copies, never device output.
+        let line = line.split(" //").next().unwrap_or(line).trim();
+        if let Some(rest) = line.strip_prefix("session info:") {
+            seen = true;
+            let mut session = McastSession::default();
+            for (key, value) in pairs(rest) {
+                match key {
+                    "id" => session.id = num(value),
+                    "proto" => session.proto = num(value).and_then(|n| u8::try_from(n).ok()),
+                    _ => {}
+                }
+            }
+            if let Some(flow) = rest.split_whitespace().find(|w| w.contains("->")) {
+                let (from, to) = flow.split_once("->").unwrap_or_default();
+                (session.src, session.sport) = endpoint(from).unzip();
+                (session.group, session.dport) = endpoint(to).unzip();
+            }
+            list.sessions.push(session);
+            continue;
+        }
+        if let Some(n) = line
+            .strip_prefix("Total ")
+            .and_then(|r| r.strip_suffix(" sessions").or(r.strip_suffix(" session")))
+        {
+            list.total = num(n);
+            seen = true;
+            continue;
+        }
+        let Some(session) = list.sessions.last_mut() else {
+            continue;
+        };
+        if let Some(rest) = line.strip_prefix("path:") {
+            let mut path = McastPath {
+                deny: rest.split_whitespace().any(|w| w == "npu-deny"),
+                ..McastPath::default()
+            };
+            for (key, value) in pairs(rest) {
+                match key {
+                    "policy" => path.policy = num(value).and_then(|n| u32::try_from(n).ok()),
+                    "outdev" => path.outdev = num(value),
+                    _ => {}
+                }
+            }
+            session.paths.push(path);
+        } else if let Some(rest) = line.strip_prefix("session-npu-info:") {
+            session.npu_info = Some(rest.trim().to_string());
+            session.offloaded = pairs(rest)
+                .into_iter()
+                .find(|(k, _)| *k == "in_npuid")
+                .and_then(|(_, v)| num(v))
+                .map(|n| n != 0);
+        } else {
+            for (key, value) in pairs(line) {
+                match key {
+                    "duration" => session.duration = num(value),
+                    "expire" => session.expire = num(value),
+                    "pkts" => session.packets = num(value),
+                    "state" => session.state = Some(value.to_string()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if !seen {
+        return Err(ParseError::new(
+            "no `session info:` and no `Total N sessions`: not a multicast session list",
+            &joined(&lines),
+        ));
+    }
+    if let Some(total) = list.total
+        && total != list.sessions.len() as u64
+    {
+        return Err(ParseError::new(
+            format!(
+                "the list says `Total {total} sessions` but {} were read (output cut?)",
+                list.sessions.len()
+            ),
+            &joined(&lines),
+        ));
+    }
+    Ok(list)
+}
+
+/// `192.168.1.1.520`: the last dotted part is the port.
+fn endpoint(text: &str) -> Option<(IpAddr, u16)> {
+    let (ip, port) = text.trim().rsplit_once('.')?;
+    Some((ip.parse().ok()?, port.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_paths_and_offload() {
+        let raw = "fw1 # diagnose sys mcast-session list\nsession info: id=6 vf=0 proto=17 10.1.1.10.30001->239.1.1.1.30001    //feed A\nused=2 path=1 duration=137 expire=177 indev=5 pkts=2 bytes=92\nstate=00000002:\nsession-npu-info: ipid/vlifid=128/136 vlanid/vtag_in=0/0 in_npuid=1 tae_index=3 qid=0 fwd_map=0x1\npath: log policy=2, outdev=6\n\nsession info: id=7 vf=0 proto=17 10.1.1.11.30002->239.1.1.2.30002\nused=2 path=1 duration=3 expire=170 indev=5 pkts=9 bytes=400\npath: log npu-deny policy=3, outdev=6\nTotal 2 sessions\n";
+        let list = parse(raw).unwrap();
+        let [a, b] = list.sessions.as_slice() else {
+            panic!()
+        };
+        assert_eq!(
+            (a.src, a.sport, a.group, a.dport),
+            (
+                Some("10.1.1.10".parse().unwrap()),
+                Some(30001),
+                Some("239.1.1.1".parse().unwrap()),
+                Some(30001)
+            )
+        );
+        assert_eq!(
+            (a.expire, a.packets, a.offloaded),
+            (Some(177), Some(2), Some(true))
+        );
+        assert_eq!(
+            a.paths,
+            vec![McastPath {
+                policy: Some(2),
+                outdev: Some(6),
+                deny: false
+            }]
+        );
+        assert_eq!((b.offloaded, b.paths[0].deny), (None, true));
+        assert!(parse("Total 0 sessions").unwrap().sessions.is_empty());
+        assert!(
+            parse("Total 3 sessions\nsession info: id=1 proto=17 1.1.1.1.1->239.0.0.1.1").is_err()
+        );
+        assert!(parse("nothing").is_err());
+    }
+}

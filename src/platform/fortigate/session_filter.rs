@@ -1,0 +1,119 @@
+//! `diagnose sys session filter` without arguments: the current filter, read back before a
+//! session list so a leftover or mistyped filter cannot make a flow look absent.
+//!
+//! ```text
+//! session filter:
+//!         vd: any
+//!         proto: 17
+//!         dest ip: 10.0.0.1
+//!         dest port: 5000
+//! ```
+//! Single values may read back as `5000` or `5000-5000`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::text::{body, device_error, joined};
+use crate::parse::ParseError;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SessionFilterReadback {
+    /// Every key as printed (`dest port`) with its value (`any`, `5000`, `5000-5000`).
+    pub keys: BTreeMap<String, String>,
+}
+
+impl SessionFilterReadback {
+    /// The value of `key` when it narrows to one value (`5000` or `5000-5000`); `None` for `any`
+    /// or absent.
+    pub fn single(&self, key: &str) -> Option<&str> {
+        let value = self.keys.get(key)?.as_str();
+        if value == "any" {
+            return None;
+        }
+        match value.split_once('-') {
+            Some((lo, hi)) if lo == hi => Some(lo),
+            _ => Some(value),
+        }
+    }
+
+    /// Differences from a filter that should set exactly `expected` (every other key `any`;
+    /// `vd` is ignored, it names the VDOM context). Empty when the filter is as intended.
+    pub fn differences(&self, expected: &[(&str, String)]) -> Vec<String> {
+        let mut out = Vec::new();
+        for (key, want) in expected {
+            match self.keys.get(*key) {
+                None => out.push(format!("`{key}` not read back (expected {want})")),
+                Some(_) if self.single(key) == Some(want.as_str()) => {}
+                Some(got) => out.push(format!("`{key}` is {got}, expected {want}")),
+            }
+        }
+        for (key, got) in &self.keys {
+            if key != "vd" && got != "any" && !expected.iter().any(|(k, _)| k == key) {
+                out.push(format!("`{key}` is {got}, expected any"));
+            }
+        }
+        out
+    }
+}
+
+pub fn parse(raw: &str) -> Result<SessionFilterReadback, ParseError> {
+    let lines = body(raw);
+    device_error(&lines)?;
+    let Some(start) = lines.iter().position(|l| l.trim() == "session filter:") else {
+        return Err(ParseError::new(
+            "no `session filter:` header: this is not a filter readback",
+            &joined(&lines),
+        ));
+    };
+    let mut readback = SessionFilterReadback::default();
+    for (i, line) in lines.iter().enumerate().skip(start + 1) {
+        let Some((key, value)) = line.trim().split_once(": ") else {
+            return Err(ParseError::at_line(
+                "unexpected line in the filter readback",
+                &joined(&lines),
+                i,
+            ));
+        };
+        readback
+            .keys
+            .insert(key.trim().to_string(), value.trim().to_string());
+    }
+    if readback.keys.is_empty() {
+        return Err(ParseError::new(
+            "the filter readback lists no keys",
+            &joined(&lines),
+        ));
+    }
+    Ok(readback)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readback_compares_with_intent() {
+        let raw = "FGT # diagnose sys session filter\nsession filter:\n        vd: any\n        proto: 17\n        source ip: any\n        dest ip: 10.0.0.1\n        dest port: 5000-5000\n        policy id: any\nFGT # ";
+        let r = parse(raw).unwrap();
+        let want = vec![
+            ("proto", "17".to_string()),
+            ("dest ip", "10.0.0.1".to_string()),
+            ("dest port", "5000".to_string()),
+        ];
+        assert!(
+            r.differences(&want).is_empty(),
+            "{:?}",
+            r.differences(&want)
+        );
+        let stale = parse(&raw.replace("policy id: any", "policy id: 7")).unwrap();
+        assert_eq!(
+            stale.differences(&want),
+            vec!["`policy id` is 7, expected any"]
+        );
+        let wrong = parse(&raw.replace("5000-5000", "5001")).unwrap();
+        assert_eq!(wrong.differences(&want).len(), 1);
+        assert!(parse("FGT # diagnose sys session filter\nFGT # ").is_err());
+        assert!(parse("session filter:\ngarbage\n").is_err());
+    }
+}

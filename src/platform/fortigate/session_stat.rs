@@ -1,0 +1,89 @@
+//! `diagnose sys session stat`: session table counters as `key=value` words over several lines
+//! (indented on the device, flush-left in web copies; both read the same).
+
+use serde::Serialize;
+
+use super::kv::{num, pairs};
+use super::text::{body, device_error, joined};
+use crate::parse::ParseError;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SessionStat {
+    pub session_count: u64,
+    pub setup_rate: Option<u64>,
+    pub exp_count: Option<u64>,
+    pub clash: Option<u64>,
+    pub memory_tension_drop: Option<u64>,
+    pub ephemeral_current: Option<u64>,
+    pub ephemeral_limit: Option<u64>,
+    pub removeable: Option<u64>,
+    /// Sessions installed on the NPU (6.x and later).
+    pub npu_session_count: Option<u64>,
+    pub delete: Option<u64>,
+    pub flush: Option<u64>,
+}
+
+pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {
+    let lines = body(raw);
+    device_error(&lines)?;
+    let mut stat = SessionStat::default();
+    let mut count = None;
+    // Only the first stat block counts (some saved outputs hold two runs).
+    for line in lines
+        .iter()
+        .take_while(|l| !l.trim_start().starts_with("TCP sessions"))
+    {
+        for (key, value) in pairs(line) {
+            let slot = match key {
+                "session_count" => &mut count,
+                "setup_rate" => &mut stat.setup_rate,
+                "exp_count" => &mut stat.exp_count,
+                "clash" => &mut stat.clash,
+                "memory_tension_drop" => &mut stat.memory_tension_drop,
+                "removeable" => &mut stat.removeable,
+                "npu_session_count" => &mut stat.npu_session_count,
+                "delete" => &mut stat.delete,
+                "flush" => &mut stat.flush,
+                "ephemeral" => {
+                    if let Some((current, limit)) = value.split_once('/') {
+                        stat.ephemeral_current = num(current);
+                        stat.ephemeral_limit = num(limit);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = num(value);
+            }
+        }
+    }
+    stat.session_count = count.ok_or_else(|| {
+        ParseError::new(
+            "no session_count= in diagnose sys session stat output",
+            &joined(&lines),
+        )
+    })?;
+    Ok(stat)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indented_and_flat() {
+        let indented = "# diag sys session stat\nmisc info:       session_count=30 setup_rate=4 exp_count=0 clash=2\n        memory_tension_drop=0 ephemeral=3/131062 removeable=0\n        npu_session_count=12\ndelete=0, flush=1, dev_down=0/0\nTCP sessions:\n         6 in ESTABLISHED state\n";
+        let s = parse(indented).unwrap();
+        assert_eq!(
+            (s.session_count, s.setup_rate, s.clash, s.npu_session_count),
+            (30, Some(4), Some(2), Some(12))
+        );
+        assert_eq!(
+            (s.ephemeral_current, s.ephemeral_limit, s.delete, s.flush),
+            (Some(3), Some(131_062), Some(0), Some(1))
+        );
+        assert!(parse("TCP sessions:\n").is_err());
+        assert!(parse("Unknown action 0").is_err());
+    }
+}

@@ -1,0 +1,138 @@
+//! Benchmark of the streaming `diagnose sys session list` parser (not a timed test).
+//!
+//! `cargo bench --bench session_list [-- SESSIONS [FILE]]` generates FILE (default
+//! `target/bench/session-list-<SESSIONS>.txt`, 1,000,000 sessions, about 1 GB) unless it exists,
+//! then in the same run times `grep -c 'session info'` on it and the parser over it on one core,
+//! and reads the process's peak resident memory. Targets: at least 500 MB/s, under 64 MB.
+
+mod generate;
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use premarket::platform::fortigate::SessionReader;
+
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time (user + system) used by this process (`RUSAGE_SELF`) or its finished children: the machine may be shared, so throughput
+/// "on one core" is bytes over CPU time; wall-clock time is printed beside it.
+fn cpu_seconds(who: libc::c_int) -> f64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(who, &mut usage) } != 0 {
+        return f64::NAN;
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let count: u64 = args
+        .first()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let path = args.get(1).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("target/bench/session-list-{count}.txt"))
+    });
+    if !path.is_file() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("create the bench folder");
+        }
+        let start = Instant::now();
+        let mut out =
+            BufWriter::with_capacity(1 << 20, File::create(&path).expect("create the bench file"));
+        let written = generate::sessions(&mut out, count).expect("write sessions");
+        out.flush().expect("flush");
+        eprintln!(
+            "generated {} ({} sessions, {} bytes) in {:.1?}",
+            path.display(),
+            written.sessions,
+            written.bytes,
+            start.elapsed()
+        );
+    }
+    let bytes = std::fs::metadata(&path).expect("bench file").len();
+    let mb = bytes as f64 / 1e6;
+
+    let grep_cpu_start = cpu_seconds(libc::RUSAGE_CHILDREN);
+    let start = Instant::now();
+    let grep = std::process::Command::new("grep")
+        .args(["-c", "session info"])
+        .arg(&path)
+        .output()
+        .expect("run grep");
+    let grep_time = start.elapsed();
+    let grep_cpu = cpu_seconds(libc::RUSAGE_CHILDREN) - grep_cpu_start;
+    let grep_count: u64 = String::from_utf8_lossy(&grep.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0);
+
+    let rss_before = peak_rss_kb().unwrap_or(0);
+    let cpu_start = cpu_seconds(libc::RUSAGE_SELF);
+    let start = Instant::now();
+    let file = File::open(&path).expect("open");
+    let mut reader = SessionReader::new(BufReader::with_capacity(1 << 20, file));
+    let (mut sessions, mut offloaded, mut with_reason, mut errors) = (0u64, 0u64, 0u64, 0u64);
+    for session in reader.by_ref() {
+        match session {
+            Ok(s) => {
+                sessions += 1;
+                offloaded += u64::from(s.offloaded());
+                with_reason += u64::from(!s.no_ofld_reason.is_empty());
+            }
+            Err(_) => errors += 1,
+        }
+    }
+    let parse_time = start.elapsed();
+    let parse_cpu = cpu_seconds(libc::RUSAGE_SELF) - cpu_start;
+    let rss_peak = peak_rss_kb().unwrap_or(0);
+
+    let rate = mb / parse_cpu;
+    println!(
+        "file: {} ({bytes} bytes, {count} sessions generated)",
+        path.display()
+    );
+    println!(
+        "grep -c 'session info': {grep_count} in {grep_cpu:.3} s CPU = {:.0} MB/s ({:.3} s wall = {:.0} MB/s)",
+        mb / grep_cpu,
+        grep_time.as_secs_f64(),
+        mb / grep_time.as_secs_f64()
+    );
+    println!(
+        "premarket SessionReader: {sessions} sessions ({offloaded} offloaded, {with_reason} with no_ofld_reason, total line {:?}, {errors} errors) in {parse_cpu:.3} s CPU = {rate:.0} MB/s on one core ({:.3} s wall = {:.0} MB/s)",
+        reader.total(),
+        parse_time.as_secs_f64(),
+        mb / parse_time.as_secs_f64()
+    );
+    println!(
+        "peak RSS: {:.1} MB (before parsing {:.1} MB)",
+        rss_peak as f64 / 1024.0,
+        rss_before as f64 / 1024.0
+    );
+    let ok = sessions == grep_count && reader.total() == Some(sessions) && errors == 0;
+    println!(
+        "targets: >= 500 MB/s {}, < 64 MB {}, counts agree with grep {}",
+        if rate >= 500.0 { "met" } else { "NOT met" },
+        if rss_peak < 64 * 1024 {
+            "met"
+        } else {
+            "NOT met"
+        },
+        if ok { "yes" } else { "NO" }
+    );
+    if !ok {
+        std::process::exit(1);
+    }
+}
