@@ -8,23 +8,91 @@ use proptest::prelude::*;
 
 /// Every (platform, command) the checks send, with a fixture to mutate.
 const PARSERS: &[(Platform, &str, &str)] = &[
-    (Platform::Eos, "show version | json", "eos/show-version/json-4.31.6M.txt"),
-    (Platform::Eos, "show version", "eos/show-version/text-new.txt"),
-    (Platform::Eos, "show queue-monitor length status | json", "eos/show-queue-monitor-length-status/json-enabled.txt"),
-    (Platform::Eos, "show queue-monitor length status", "eos/show-queue-monitor-length-status/text-enabled.txt"),
-    (Platform::Eos, "show startup-config", "eos/show-startup-config/lanz-saved.txt"),
-    (Platform::Eos, "show running-config diffs", "eos/show-running-config-diffs/unsaved.txt"),
-    (Platform::Fortigate, "get system status", "fortigate/get-system-status/v767-standalone.txt"),
-    (Platform::Fortigate, "get system performance status", "fortigate/get-system-performance-status/idle.txt"),
-    (Platform::Fortigate, "get system ha status", "fortigate/get-system-ha-status/ap-in-sync.txt"),
-    (Platform::Fortigate, "get system global", "fortigate/get-system-global/default.txt"),
-    (Platform::Fortigate, "diagnose sys session stat", "fortigate/diagnose-sys-session-stat/healthy.txt"),
-    (Platform::Fortigate, "diagnose sys session filter", "fortigate/diagnose-sys-session-filter/md-unicast.txt"),
-    (Platform::Fortigate, "diagnose sys session list", "fortigate/diagnose-sys-session-list/md-unicast-offloaded.txt"),
-    (Platform::Fortigate, "diagnose sys mcast-session list", "fortigate/diagnose-sys-mcast-session-list/md-multicast-offloaded.txt"),
-    (Platform::Fortigate, "show firewall policy 1", "fortigate/show-firewall-policy/policy1-offload.txt"),
-    (Platform::Fortigate, "show firewall multicast-policy 1", "fortigate/show-firewall-multicast-policy/policy1-offload.txt"),
-    (Platform::Fortigate, "show firewall service custom", "fortigate/show-firewall-service-custom/md-udp-600.txt"),
+    (
+        Platform::Eos,
+        "show version | json",
+        "eos/show-version/json-4.31.6M.txt",
+    ),
+    (
+        Platform::Eos,
+        "show version",
+        "eos/show-version/text-new.txt",
+    ),
+    (
+        Platform::Eos,
+        "show queue-monitor length status | json",
+        "eos/show-queue-monitor-length-status/json-enabled.txt",
+    ),
+    (
+        Platform::Eos,
+        "show queue-monitor length status",
+        "eos/show-queue-monitor-length-status/text-enabled.txt",
+    ),
+    (
+        Platform::Eos,
+        "show startup-config",
+        "eos/show-startup-config/lanz-saved.txt",
+    ),
+    (
+        Platform::Eos,
+        "show running-config diffs",
+        "eos/show-running-config-diffs/unsaved.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "get system status",
+        "fortigate/get-system-status/v767-standalone.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "get system performance status",
+        "fortigate/get-system-performance-status/idle.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "get system ha status",
+        "fortigate/get-system-ha-status/ap-in-sync.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "get system global",
+        "fortigate/get-system-global/default.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "diagnose sys session stat",
+        "fortigate/diagnose-sys-session-stat/healthy.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "diagnose sys session filter",
+        "fortigate/diagnose-sys-session-filter/md-unicast.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "diagnose sys session list",
+        "fortigate/diagnose-sys-session-list/md-unicast-offloaded.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "diagnose sys mcast-session list",
+        "fortigate/diagnose-sys-mcast-session-list/md-multicast-offloaded.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "show firewall policy 1",
+        "fortigate/show-firewall-policy/policy1-offload.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "show firewall multicast-policy 1",
+        "fortigate/show-firewall-multicast-policy/policy1-offload.txt",
+    ),
+    (
+        Platform::Fortigate,
+        "show firewall service custom",
+        "fortigate/show-firewall-service-custom/md-udp-600.txt",
+    ),
 ];
 
 fn parse(platform: Platform, command: &str, raw: &str) {
