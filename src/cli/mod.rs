@@ -5,6 +5,7 @@ mod inspect;
 mod list;
 mod parse;
 mod plan;
+pub mod probe;
 mod validate;
 
 use std::path::PathBuf;
@@ -38,6 +39,8 @@ pub enum Command {
     Plan(plan::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
+    /// The latency probe: analyse captures, or send and capture live.
+    Probe(probe::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Parse(args) => parse::run(args),
+        Command::Probe(args) => probe::run(args),
     }
 }
 

@@ -10,6 +10,9 @@
 
 pub mod analysis;
 pub mod calibration;
+pub mod emulator;
+pub mod live;
+pub mod chart;
 pub mod frame;
 pub mod offline;
 pub mod pair;
