@@ -55,6 +55,7 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
         Some(path) => Arc::new(Offline::new(path)),
         None => return Err(Exit::config("collecting over SSH is not available in this build; use --offline DIR")),
     };
+    let collector: Arc<dyn Collector> = Arc::new(crate::collect::probe::Routing::new(collector));
     let limits = Limits::from_config(&config);
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit { code: 2, message: format!("cannot start: {e}") })?;
     let report = runtime.block_on(inspect(&config, &plan, collector, &limits));

@@ -6,6 +6,7 @@
 //! checks that needed them report ERROR.
 
 pub mod offline;
+pub mod probe;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::calibration::Calibration;
 use super::pair::{LostRequest, Pairing, Sides};
@@ -13,7 +13,7 @@ use super::units::Nanos;
 use super::verdict::{self, Kind, Rules};
 
 /// Where the time stamps came from. Only stamps of one kind on one port may be subtracted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum TsSource {
     /// NIC hardware clock (production: ExaNIC port1).

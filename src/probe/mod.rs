@@ -9,10 +9,12 @@
 //! collector: its "output" is the analysis JSON ([`facts`]), judged by `probe.latency.offloaded`.
 
 pub mod analysis;
+pub mod baseline;
 pub mod calibration;
 pub mod emulator;
 pub mod live;
 pub mod chart;
+pub mod facts;
 pub mod frame;
 pub mod offline;
 pub mod pair;

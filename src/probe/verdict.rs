@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::analysis::{Analysis, TsSource};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Offloaded,
