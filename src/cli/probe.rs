@@ -11,6 +11,11 @@ use crate::probe::calibration::Calibration;
 use crate::probe::pair::Sides;
 use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
 use crate::probe::verdict::Kind;
+use crate::probe::frame::FrameSpec;
+use crate::probe::live::{self, LivePlan};
+use crate::probe::rounds::{self, Round};
+use crate::probe::sender::Schedule;
+use crate::probe::units::Port;
 use crate::probe::{chart, offline, synth, text};
 use crate::report::EXIT_CONFIG;
 
@@ -25,7 +30,7 @@ pub enum ProbeCommand {
     /// Analyse pcap/pcapng captures: pair the copies, report latency, verdict.
     Analyze(AnalyzeArgs),
     /// Send, capture on the trunk and analyse (Linux, root or CAP_NET_RAW).
-    Run(crate::probe::live::RunArgs),
+    Run(RunArgs),
     /// Write a deterministic synthetic capture shaped on the lab figures (tests, benchmarks).
     #[command(hide = true)]
     Synth(SynthArgs),
@@ -168,7 +173,7 @@ pub fn run(args: Args) -> Result<u8, Exit> {
             let analysis = offline::analyze_files(&a.files, &options).map_err(|e| Exit { code: EXIT_CONFIG, message: e.to_string() })?;
             a.analysis.finish(&analysis)
         }
-        ProbeCommand::Run(a) => crate::probe::live::run(a),
+        ProbeCommand::Run(a) => run_live(a),
         ProbeCommand::Synth(s) => {
             let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
             spec.calibration_ns = s.calibration_ns;
@@ -178,5 +183,203 @@ pub fn run(args: Args) -> Result<u8, Exit> {
             Ok(0)
         }
         ProbeCommand::Emulate(a) => crate::probe::emulator::run(a),
+    }
+}
+
+/// `1ms`, `500us`, `250000ns`, `1s`.
+fn parse_duration(s: &str) -> Result<Nanos, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (number, unit) = s.split_at(split);
+    let value: f64 = number.parse().map_err(|_| format!("{s:?} is not a duration like 1ms or 500us"))?;
+    let scale = match unit {
+        "ns" => 1.0,
+        "us" => 1e3,
+        "ms" | "" => 1e6,
+        "s" => 1e9,
+        _ => return Err(format!("unknown unit {unit:?} in {s:?} (use ns, us, ms or s)")),
+    };
+    let ns = value * scale;
+    if !(ns.is_finite() && ns > 0.0) {
+        return Err(format!("{s:?} must be positive"));
+    }
+    Ok(Nanos(ns.round() as i64))
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Interface that sends the requests (port0).
+    #[arg(long, value_name = "IF")]
+    pub tx: String,
+    /// Interface on the trunk that receives both copies (port1).
+    #[arg(long, value_name = "IF")]
+    pub rx: String,
+    /// Requests per round.
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+    /// Time between requests.
+    #[arg(long, default_value = "1ms", value_parser = parse_duration)]
+    pub interval: Nanos,
+    /// Fixed source port: one session for the whole round.
+    #[arg(long, value_name = "P", conflicts_with = "new_port_per_packet")]
+    pub src_port: Option<u16>,
+    /// A new source port per request: every packet a new session (the lab's third case).
+    #[arg(long)]
+    pub new_port_per_packet: bool,
+    #[arg(long, value_name = "P", default_value_t = 31999)]
+    pub dst_port: u16,
+    /// ABBA rounds, e.g. on,off,off,on; reports the on/off effect and the drift.
+    #[arg(long, value_name = "LABELS")]
+    pub rounds: Option<String>,
+    /// Command run (with sh -c) before each round; {round} and {mode} are replaced, and
+    /// PREMARKET_ROUND / PREMARKET_MODE are set. It switches offload and clears the session.
+    #[arg(long, value_name = "CMD", requires = "rounds")]
+    pub between_rounds: Option<String>,
+    /// Keep the capture (nanosecond pcap); with rounds, -roundN is added to the name.
+    #[arg(long, value_name = "FILE.pcap")]
+    pub out: Option<PathBuf>,
+    /// Keep capturing this long after the last request.
+    #[arg(long, default_value = "200ms", value_parser = parse_duration)]
+    pub grace: Nanos,
+    /// Spin instead of sleeping for this long before each deadline.
+    #[arg(long, default_value = "200us", value_parser = parse_duration, hide = true)]
+    pub spin: Nanos,
+    /// SCHED_FIFO priority of the sender (0: normal scheduling).
+    #[arg(long, default_value_t = 50)]
+    pub priority: i32,
+    /// Pause once after this many requests (shows idle expiry; tests).
+    #[arg(long, value_name = "N", hide = true, requires = "pause")]
+    pub pause_after: Option<usize>,
+    #[arg(long, value_parser = parse_duration, hide = true)]
+    pub pause: Option<Nanos>,
+    /// Cross-check on this FortiGate (npu_state, CPU packet counter) over SSH.
+    #[arg(long, value_name = "DEVICE")]
+    pub firewall: Option<String>,
+    /// Clear the probe's own session before each round (only after the filter reads back as
+    /// exactly the probe's 5-tuple).
+    #[arg(long, requires = "firewall")]
+    pub clear_session: bool,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+fn between_rounds(cmd: &str, round: &Round) -> Result<(), Exit> {
+    let line = cmd.replace("{round}", &round.index.to_string()).replace("{mode}", &round.label);
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .env("PREMARKET_ROUND", round.index.to_string())
+        .env("PREMARKET_MODE", &round.label)
+        .status()
+        .map_err(|e| Exit::config(format!("cannot run --between-rounds: {e}")))?;
+    if !status.success() {
+        return Err(Exit { code: 2, message: format!("--between-rounds failed before round {} ({}): {status}", round.index, round.label) });
+    }
+    Ok(())
+}
+
+fn round_path(out: &Option<PathBuf>, round: &Round, several: bool) -> Option<PathBuf> {
+    let out = out.as_ref()?;
+    if !several {
+        return Some(out.clone());
+    }
+    let stem = out.file_stem().map_or_else(|| "probe".into(), |s| s.to_string_lossy().into_owned());
+    Some(out.with_file_name(format!("{stem}-round{}.pcap", round.index)))
+}
+
+fn run_live(a: RunArgs) -> Result<u8, Exit> {
+    if a.firewall.is_some() {
+        return Err(Exit::config(
+            "--firewall needs the SSH layer, which is not in this build (the cross-check and the guarded clear are in probe::firewall, behind its Shell trait)",
+        ));
+    }
+    if a.count == 0 {
+        return Err(Exit::config("--count must be at least 1"));
+    }
+    let options = a.analysis.options()?;
+    let mut template = FrameSpec { dport: Port(a.dst_port), ..FrameSpec::default() };
+    if let Some(p) = a.src_port {
+        template.sport = Port(p);
+    }
+    let rounds = match &a.rounds {
+        Some(spec) => rounds::parse(spec).map_err(Exit::config)?,
+        None => vec![Round { index: 0, label: "run".into() }],
+    };
+    let several = a.rounds.is_some();
+    let run = live::run_id();
+    let mut results: Vec<(Round, Analysis)> = Vec::new();
+    for round in &rounds {
+        if let Some(cmd) = &a.between_rounds {
+            between_rounds(cmd, round)?;
+        }
+        let plan = LivePlan {
+            tx: a.tx.clone(),
+            rx: a.rx.clone(),
+            schedule: Schedule {
+                count: a.count,
+                interval: a.interval,
+                template,
+                new_port_per_packet: a.new_port_per_packet,
+                run,
+                round: round.index as u8,
+                spin: a.spin,
+                priority: a.priority,
+                pause: a.pause_after.zip(a.pause),
+            },
+            grace: a.grace,
+            out: round_path(&a.out, round, several),
+        };
+        let analysis = live::measure(&plan, &options).map_err(|e| Exit::config(e.to_string()))?;
+        results.push((round.clone(), analysis));
+    }
+    if !several {
+        let Some((_, analysis)) = results.pop() else { return Err(Exit::config("no round ran")) };
+        return a.analysis.finish(&analysis);
+    }
+    let medians: Vec<(String, Option<Nanos>)> = results.iter().map(|(r, an)| (r.label.clone(), an.steady.median_ns)).collect();
+    let abba = rounds::abba(&medians);
+    match a.analysis.format {
+        Format::Json => {
+            let rounds: Vec<serde_json::Value> = results
+                .iter()
+                .map(|(r, an)| serde_json::json!({"index": r.index, "label": r.label, "analysis": an}))
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&serde_json::json!({"rounds": rounds, "abba": abba})).map_err(|e| Exit::config(e.to_string()))?);
+        }
+        Format::Text => {
+            for (r, an) in &results {
+                println!("== round {} ({})", r.index, r.label);
+                print!("{}", text::render(an));
+            }
+            let show = |v: Option<i64>| v.map_or("-".to_string(), |v| format!("{v} ns"));
+            println!(
+                "ABBA: effect on-off {}, drift on {}, drift off {}{}",
+                abba.effect_ns.map_or("-".to_string(), |e| format!("{e:.0} ns")),
+                show(abba.drift_on_ns),
+                show(abba.drift_off_ns),
+                abba.warning.as_ref().map_or(String::new(), |w| format!("; WARNING: {w}"))
+            );
+        }
+    }
+    if let (Some(path), Some((_, first))) = (&a.analysis.chart, results.first()) {
+        write_chart(first, path)?;
+    }
+    let inconclusive = results.iter().any(|(_, an)| an.verdict == Kind::Inconclusive);
+    Ok(if inconclusive || abba.warning.is_some() { 2 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1ms"), Ok(Nanos(1_000_000)));
+        assert_eq!(parse_duration("500us"), Ok(Nanos(500_000)));
+        assert_eq!(parse_duration("0.5s"), Ok(Nanos(500_000_000)));
+        assert_eq!(parse_duration("250ns"), Ok(Nanos(250)));
+        assert!(parse_duration("0ms").is_err());
+        assert!(parse_duration("1h").is_err());
+        assert!(parse_duration("fast").is_err());
     }
 }

@@ -38,7 +38,7 @@ impl ProbeCollector {
         let options = expect.options();
         let analysis = match &expect.source {
             Source::Pcap(files) => offline::analyze_files(files, &options).map_err(|e| CollectError::Other(format!("probe: {e}")))?,
-            Source::Live(live) => crate::probe::live::measure(live, &options).map_err(|e| CollectError::Other(format!("probe: {e}")))?,
+            Source::Live(live) => crate::probe::live::measure_source(live, &options).map_err(|e| CollectError::Other(format!("probe: {e}")))?,
         };
         let png = chart::png(&analysis).ok();
         let mut json = serde_json::to_value(&analysis).map_err(|e| CollectError::Other(format!("probe {device}: {e}")))?;

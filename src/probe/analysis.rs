@@ -145,6 +145,9 @@ pub struct Analysis {
     /// Software or coarse stamps: the figures are indicative only.
     pub indicative: bool,
     pub notes: Vec<String>,
+    /// Sender and capture figures of a live run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live: Option<super::live::LiveFigures>,
     /// The latencies of all pairs, sorted (for the chart; not in the JSON).
     #[serde(skip)]
     pub latencies: Vec<Nanos>,
@@ -253,6 +256,7 @@ pub fn analyze(pairing: Pairing, files: Vec<String>, format: String, tick: Nanos
         reason: String::new(),
         indicative: false,
         notes: Vec::new(),
+        live: None,
         latencies,
     };
     let decided = verdict::decide(&analysis, &options.rules);

@@ -71,6 +71,8 @@ impl Capture {
         let mut writer = pcap::Writer::nano(Vec::with_capacity(1 << 20))?;
         let mut report = CaptureReport { hardware_note: self.note.clone(), ..CaptureReport::default() };
         let mut buf = vec![0u8; 2048];
+        // Best effort: read promptly so the socket buffer never overflows on a busy machine.
+        let _ = sys::realtime_priority(40);
         while !stop.load(Ordering::Relaxed) {
             let got = match self.socket.receive(&mut buf, 0) {
                 Ok(got) => got,

@@ -25,6 +25,8 @@ pub struct Schedule {
     pub round: u8,
     /// Spin this long before each deadline instead of sleeping.
     pub spin: Nanos,
+    /// SCHED_FIFO priority for the sending thread (0: normal scheduling).
+    pub priority: i32,
     /// Insert one pause of this length after this many requests (to show idle expiry).
     pub pause: Option<(usize, Nanos)>,
 }
@@ -35,6 +37,8 @@ pub struct SendReport {
     pub sent: usize,
     pub errors: usize,
     pub first_error: Option<String>,
+    /// Whether the thread ran under SCHED_FIFO (else why not).
+    pub realtime: String,
     /// Send time minus deadline, nearest-rank.
     pub lateness: Summary,
 }
@@ -43,6 +47,13 @@ pub struct SendReport {
 pub fn send(socket: &PacketSocket, schedule: &Schedule) -> SendReport {
     sys::tight_timer_slack();
     let mut report = SendReport::default();
+    report.realtime = match schedule.priority {
+        0 => "normal scheduling".into(),
+        p => match sys::realtime_priority(p) {
+            Ok(()) => format!("SCHED_FIFO {p}"),
+            Err(e) => format!("normal scheduling (SCHED_FIFO refused: {e})"),
+        },
+    };
     let mut lateness = Vec::with_capacity(schedule.count);
     let t0 = sys::monotonic() + Nanos(5_000_000);
     let mut spec = schedule.template;

@@ -249,3 +249,28 @@ pub fn tight_timer_slack() {
     // SAFETY: prctl with integer arguments only.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
 }
+
+/// Runs the calling thread under SCHED_FIFO at `priority` (needs root or CAP_SYS_NICE), so
+/// other work on a busy machine does not preempt the schedule. Errors are for the report.
+pub fn realtime_priority(priority: i32) -> io::Result<()> {
+    let param = libc::sched_param { sched_priority: priority };
+    // SAFETY: `param` is live; pid 0 is the calling thread.
+    check(unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &raw const param) }).map(|_| ())
+}
+
+impl PacketSocket {
+    /// Waits until a frame can be read or `timeout` passes (ppoll: nanosecond timeout on
+    /// high-resolution timers). Returns whether a frame is ready.
+    pub fn wait_readable(&self, timeout: Nanos) -> io::Result<bool> {
+        let mut fds = libc::pollfd { fd: self.fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        let t = timeout.0.max(0);
+        let ts = libc::timespec { tv_sec: (t / 1_000_000_000) as libc::time_t, tv_nsec: (t % 1_000_000_000) as libc::c_long };
+        // SAFETY: one live pollfd, a live timespec, no signal mask.
+        let n = unsafe { libc::ppoll(&raw mut fds, 1, &raw const ts, std::ptr::null()) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            return if e.kind() == io::ErrorKind::Interrupted { Ok(false) } else { Err(e) };
+        }
+        Ok(n > 0)
+    }
+}
