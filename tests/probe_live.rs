@@ -32,8 +32,19 @@ fn skip(reason: &str) -> bool {
 }
 
 fn ip(args: &[&str]) -> Result<(), String> {
-    let out = Command::new("ip").args(args).output().map_err(|e| format!("ip: {e}"))?;
-    if out.status.success() { Ok(()) } else { Err(format!("ip {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim())) }
+    let out = Command::new("ip")
+        .args(args)
+        .output()
+        .map_err(|e| format!("ip: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "ip {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
 }
 
 /// Two namespaces joined by two veth pairs; removed on drop.
@@ -46,14 +57,38 @@ struct Lab {
 impl Lab {
     fn new(tag: &str) -> Result<Lab, String> {
         let id = format!("{}-{tag}", std::process::id());
-        let lab = Lab { prb: format!("pmprb-{id}"), emu: format!("pmemu-{id}"), dir: tempfile::tempdir().map_err(|e| e.to_string())? };
+        let lab = Lab {
+            prb: format!("pmprb-{id}"),
+            emu: format!("pmemu-{id}"),
+            dir: tempfile::tempdir().map_err(|e| e.to_string())?,
+        };
         ip(&["netns", "add", &lab.prb])?;
         ip(&["netns", "add", &lab.emu])?;
-        ip(&["link", "add", "p0", "netns", &lab.prb, "type", "veth", "peer", "name", "e0", "netns", &lab.emu])?;
-        ip(&["link", "add", "p1", "netns", &lab.prb, "type", "veth", "peer", "name", "e1", "netns", &lab.emu])?;
-        for (ns, link) in [(&lab.prb, "p0"), (&lab.prb, "p1"), (&lab.emu, "e0"), (&lab.emu, "e1")] {
+        ip(&[
+            "link", "add", "p0", "netns", &lab.prb, "type", "veth", "peer", "name", "e0", "netns",
+            &lab.emu,
+        ])?;
+        ip(&[
+            "link", "add", "p1", "netns", &lab.prb, "type", "veth", "peer", "name", "e1", "netns",
+            &lab.emu,
+        ])?;
+        for (ns, link) in [
+            (&lab.prb, "p0"),
+            (&lab.prb, "p1"),
+            (&lab.emu, "e0"),
+            (&lab.emu, "e1"),
+        ] {
             // No IPv6 autoconfiguration chatter on the links; the probe ignores it anyway.
-            let _ = Command::new("ip").args(["netns", "exec", ns, "sysctl", "-qw", &format!("net.ipv6.conf.{link}.disable_ipv6=1")]).status();
+            let _ = Command::new("ip")
+                .args([
+                    "netns",
+                    "exec",
+                    ns,
+                    "sysctl",
+                    "-qw",
+                    &format!("net.ipv6.conf.{link}.disable_ipv6=1"),
+                ])
+                .status();
             ip(&["-n", ns, "link", "set", link, "up"])?;
         }
         Ok(lab)
@@ -67,20 +102,43 @@ impl Lab {
         let ready = self.path("ready");
         let _ = std::fs::remove_file(&ready);
         let mut cmd = Command::new("ip");
-        cmd.args(["netns", "exec", &self.emu, env!("CARGO_BIN_EXE_premarket"), "probe", "emulate", "--in", "e0", "--out", "e1"])
-            .args(["--fast-us", "50", "--slow-us", "500", "--idle-ms", "200", "--duration-s", "20"])
-            .arg("--count")
-            .arg(count.to_string())
-            .arg("--truth")
-            .arg(self.path("truth.csv"))
-            .arg("--ready")
-            .arg(&ready)
-            .args(extra)
-            .stdout(Stdio::null());
+        cmd.args([
+            "netns",
+            "exec",
+            &self.emu,
+            env!("CARGO_BIN_EXE_premarket"),
+            "probe",
+            "emulate",
+            "--in",
+            "e0",
+            "--out",
+            "e1",
+        ])
+        .args([
+            "--fast-us",
+            "50",
+            "--slow-us",
+            "500",
+            "--idle-ms",
+            "200",
+            "--duration-s",
+            "20",
+        ])
+        .arg("--count")
+        .arg(count.to_string())
+        .arg("--truth")
+        .arg(self.path("truth.csv"))
+        .arg("--ready")
+        .arg(&ready)
+        .args(extra)
+        .stdout(Stdio::null());
         let child = cmd.spawn().expect("start the emulator");
         let start = Instant::now();
         while !ready.exists() {
-            assert!(start.elapsed() < Duration::from_secs(10), "the emulator did not start");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the emulator did not start"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
         child
@@ -88,14 +146,39 @@ impl Lab {
 
     fn probe(&self, extra: &[&str]) -> (Option<i32>, serde_json::Value) {
         let out = Command::new("ip")
-            .args(["netns", "exec", &self.prb, env!("CARGO_BIN_EXE_premarket"), "probe", "run", "--tx", "p0", "--rx", "p1"])
-            .args(["--interval", "1ms", "--threshold-ns", "250000", "--idle-timer-s", "0.2", "--format", "json"])
+            .args([
+                "netns",
+                "exec",
+                &self.prb,
+                env!("CARGO_BIN_EXE_premarket"),
+                "probe",
+                "run",
+                "--tx",
+                "p0",
+                "--rx",
+                "p1",
+            ])
+            .args([
+                "--interval",
+                "1ms",
+                "--threshold-ns",
+                "250000",
+                "--idle-timer-s",
+                "0.2",
+                "--format",
+                "json",
+            ])
             .arg("--out")
             .arg(self.path("capture.pcap"))
             .args(extra)
             .output()
             .expect("run the probe");
-        let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("probe output: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+        let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "probe output: {e}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
         (out.status.code(), json)
     }
 }
@@ -138,21 +221,34 @@ fn lab(tag: &str) -> Option<Lab> {
 
 /// |probe difference - emulator TX-stamp difference| per request, sorted.
 fn errors_against_truth(capture: &Path, truth: &Path) -> Vec<i64> {
-    let (pairing, _, _, _) = offline::pair_files(&[capture.to_path_buf()], Sides::default()).unwrap();
-    let probe: HashMap<u64, i64> = pairing.pairs.iter().map(|p| (p.seq.unwrap(), p.delta().0)).collect();
+    let (pairing, _, _, _) =
+        offline::pair_files(&[capture.to_path_buf()], Sides::default()).unwrap();
+    let probe: HashMap<u64, i64> = pairing
+        .pairs
+        .iter()
+        .map(|p| (p.seq.unwrap(), p.delta().0))
+        .collect();
     let text = std::fs::read_to_string(truth).unwrap();
     let mut errors = Vec::new();
     for line in text.lines().skip(1) {
         let f: Vec<i64> = line.split(',').map(|x| x.parse().unwrap()).collect();
         let (seq, before, after) = (f[0] as u64, f[2], f[3]);
-        let got = probe.get(&seq).unwrap_or_else(|| panic!("seq {seq} not paired by the probe"));
+        let got = probe
+            .get(&seq)
+            .unwrap_or_else(|| panic!("seq {seq} not paired by the probe"));
         errors.push((got - (after - before)).abs());
     }
     errors.sort_unstable();
     errors
 }
 
-fn run_mode(tag: &str, emulator: &[&str], probe: &[&str], count: usize, verdict: &str) -> Option<serde_json::Value> {
+fn run_mode(
+    tag: &str,
+    emulator: &[&str],
+    probe: &[&str],
+    count: usize,
+    verdict: &str,
+) -> Option<serde_json::Value> {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let lab = lab(tag)?;
     let child = lab.emulator(emulator, count);
@@ -165,42 +261,83 @@ fn run_mode(tag: &str, emulator: &[&str], probe: &[&str], count: usize, verdict:
     assert_eq!(json["pairs"], count, "{tag}");
     assert_eq!(json["lost"], 0, "{tag}");
     assert_eq!(json["live"]["capture"]["kernel_drops"], 0, "{tag}");
-    assert_eq!(json["timestamps"], "software", "{tag}: veth has no hardware stamps");
+    assert_eq!(
+        json["timestamps"], "software",
+        "{tag}: veth has no hardware stamps"
+    );
     assert_eq!(json["indicative"], true);
     let errors = errors_against_truth(&lab.path("capture.pcap"), &lab.path("truth.csv"));
     assert_eq!(errors.len(), count, "{tag}: truth rows");
     let p99 = errors[(errors.len() * 99).div_ceil(100) - 1];
-    eprintln!("{tag}: verdict {verdict}, exit {code:?}, median {} ns, error vs emulator p99 {p99} ns max {} ns", json["median_ns"], errors[errors.len() - 1]);
-    assert!(p99 <= 2_000, "{tag}: probe vs emulator TX stamps p99 error {p99} ns");
+    eprintln!(
+        "{tag}: verdict {verdict}, exit {code:?}, median {} ns, error vs emulator p99 {p99} ns max {} ns",
+        json["median_ns"],
+        errors[errors.len() - 1]
+    );
+    assert!(
+        p99 <= 2_000,
+        "{tag}: probe vs emulator TX stamps p99 error {p99} ns"
+    );
     Some(json)
 }
 
 #[test]
 fn offloaded_session_is_fast_after_its_first_two_packets() {
-    let Some(json) = run_mode("ofld", &["--mode", "on"], &[], 1000, "offloaded") else { return };
-    let first: Vec<bool> = json["first_packets"].as_array().unwrap().iter().map(|p| p["slow"].as_bool().unwrap()).collect();
+    let Some(json) = run_mode("ofld", &["--mode", "on"], &[], 1000, "offloaded") else {
+        return;
+    };
+    let first: Vec<bool> = json["first_packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["slow"].as_bool().unwrap())
+        .collect();
     assert_eq!(first, [true, true]);
     let median = json["steady"]["median_ns"].as_i64().unwrap();
-    assert!((30_000..=80_000).contains(&median), "steady median {median} ns, fast path 50 us");
+    assert!(
+        (30_000..=80_000).contains(&median),
+        "steady median {median} ns, fast path 50 us"
+    );
     assert!(json["live"]["send"]["lateness"]["n"].as_u64().unwrap() == 1000);
 }
 
 #[test]
 fn policy_disabled_is_cpu_path() {
-    let Some(json) = run_mode("cpu", &["--mode", "off"], &[], 1000, "cpu_path") else { return };
+    let Some(json) = run_mode("cpu", &["--mode", "off"], &[], 1000, "cpu_path") else {
+        return;
+    };
     let median = json["steady"]["median_ns"].as_i64().unwrap();
-    assert!((480_000..=560_000).contains(&median), "steady median {median} ns, slow path 500 us");
+    assert!(
+        (480_000..=560_000).contains(&median),
+        "steady median {median} ns, slow path 500 us"
+    );
 }
 
 #[test]
 fn new_source_port_per_packet_is_a_new_session_each() {
-    let Some(json) = run_mode("port", &["--mode", "on"], &["--new-port-per-packet"], 1000, "new_session_per_packet") else { return };
+    let Some(json) = run_mode(
+        "port",
+        &["--mode", "on"],
+        &["--new-port-per-packet"],
+        1000,
+        "new_session_per_packet",
+    ) else {
+        return;
+    };
     assert_eq!(json["sessions"], 1000);
 }
 
 #[test]
 fn pause_longer_than_the_idle_timer_expires_the_session() {
-    let Some(json) = run_mode("idle", &["--mode", "on"], &["--pause-after", "500", "--pause", "300ms"], 1000, "idle_expiry") else { return };
+    let Some(json) = run_mode(
+        "idle",
+        &["--mode", "on"],
+        &["--pause-after", "500", "--pause", "300ms"],
+        1000,
+        "idle_expiry",
+    ) else {
+        return;
+    };
     let pauses = json["pauses"].as_array().unwrap();
     assert_eq!(pauses.len(), 1);
     assert_eq!(pauses[0]["index"], 500);
@@ -216,11 +353,33 @@ fn abba_rounds_show_the_offload_effect() {
     let mode_arg = mode.display().to_string();
     let child = lab.emulator(&["--mode-file", &mode_arg], 4 * 300);
     let switch = format!("echo {{mode}} > {mode_arg}; sleep 0.1");
-    let (code, json) = lab.probe(&["--count", "300", "--rounds", "on,off,off,on", "--between-rounds", &switch]);
+    let (code, json) = lab.probe(&[
+        "--count",
+        "300",
+        "--rounds",
+        "on,off,off,on",
+        "--between-rounds",
+        &switch,
+    ]);
     wait(child);
-    let verdicts: Vec<&str> = json["rounds"].as_array().unwrap().iter().map(|r| r["analysis"]["verdict"].as_str().unwrap()).collect();
-    assert_eq!(verdicts, ["offloaded", "cpu_path", "cpu_path", "offloaded"], "{json:#}");
+    let verdicts: Vec<&str> = json["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["analysis"]["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["offloaded", "cpu_path", "cpu_path", "offloaded"],
+        "{json:#}"
+    );
     let effect = json["abba"]["effect_ns"].as_f64().unwrap();
-    assert!((-520_000.0..=-380_000.0).contains(&effect), "effect {effect} ns (50 us vs 500 us)");
-    eprintln!("abba: exit {code:?}, effect {effect} ns, drift on {} off {}", json["abba"]["drift_on_ns"], json["abba"]["drift_off_ns"]);
+    assert!(
+        (-520_000.0..=-380_000.0).contains(&effect),
+        "effect {effect} ns (50 us vs 500 us)"
+    );
+    eprintln!(
+        "abba: exit {code:?}, effect {effect} ns, drift on {} off {}",
+        json["abba"]["drift_on_ns"], json["abba"]["drift_off_ns"]
+    );
 }

@@ -33,7 +33,8 @@ fn run(root: &Path) -> (Option<i32>, serde_json::Value) {
         .arg(root.join("saved"))
         .output()
         .unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), json)
 }
 
@@ -60,7 +61,12 @@ fn cpu_path_capture_fails_with_the_policy_remedy() {
     let result = &report["results"][0];
     assert_eq!(result["status"], "FAIL");
     assert!(result["summary"].as_str().unwrap().starts_with("cpu_path"));
-    assert!(result["remedy"].as_str().unwrap().contains("auto-asic-offload"));
+    assert!(
+        result["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("auto-asic-offload")
+    );
 }
 
 #[test]
@@ -70,5 +76,10 @@ fn a_missing_capture_is_an_error_not_ok() {
     let (code, report) = run(&root);
     assert_eq!(code, Some(2));
     assert_eq!(report["results"][0]["status"], "ERROR");
-    assert!(report["results"][0]["summary"].as_str().unwrap().contains("cannot read"));
+    assert!(
+        report["results"][0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read")
+    );
 }

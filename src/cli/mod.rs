@@ -40,7 +40,7 @@ pub enum Command {
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
     /// The latency probe: analyse captures, or send and capture live.
-    Probe(probe::Args),
+    Probe(Box<probe::Args>),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Parse(args) => parse::run(args),
-        Command::Probe(args) => probe::run(args),
+        Command::Probe(args) => probe::run(*args),
     }
 }
 

@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 use super::Exit;
 use crate::probe::analysis::{Analysis, Options, TsSource};
 use crate::probe::calibration::Calibration;
-use crate::probe::pair::Sides;
-use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
-use crate::probe::verdict::Kind;
 use crate::probe::frame::FrameSpec;
 use crate::probe::live::{self, LivePlan};
+use crate::probe::pair::Sides;
 use crate::probe::rounds::{self, Round};
 use crate::probe::sender::Schedule;
 use crate::probe::units::Port;
+use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
+use crate::probe::verdict::Kind;
 use crate::probe::{chart, offline, synth, text};
 use crate::report::EXIT_CONFIG;
 
@@ -62,7 +62,12 @@ pub struct AnalysisArgs {
     #[arg(long, value_name = "DAC.pcap")]
     pub calibrate_from: Option<PathBuf>,
     /// Extra cable of the firewall setup over the DAC run, in metres (the lab: 5).
-    #[arg(long, value_name = "M", default_value_t = 0.0, requires = "calibrate_from")]
+    #[arg(
+        long,
+        value_name = "M",
+        default_value_t = 0.0,
+        requires = "calibrate_from"
+    )]
     pub extra_cable_m: f64,
     /// Propagation delay of that cable (the lab's DAC: 4.96).
     #[arg(long, value_name = "NS", default_value_t = 4.96)]
@@ -116,15 +121,25 @@ pub struct SynthArgs {
 impl AnalysisArgs {
     /// The analysis options (measuring the calibration from the DAC run when asked).
     pub fn options(&self) -> Result<Options, Exit> {
-        let sides = Sides { before: self.before_vlan, after: self.after_vlan };
+        let sides = Sides {
+            before: self.before_vlan,
+            after: self.after_vlan,
+        };
         let calibration = match (&self.calibrate_from, self.calibration_ns) {
-            (Some(dac), _) => offline::calibrate_from(dac, sides, Meters(self.extra_cable_m), NanosPerMeter(self.ns_per_m))
-                .map_err(|e| Exit::config(format!("calibration: {e}")))?,
+            (Some(dac), _) => offline::calibrate_from(
+                dac,
+                sides,
+                Meters(self.extra_cable_m),
+                NanosPerMeter(self.ns_per_m),
+            )
+            .map_err(|e| Exit::config(format!("calibration: {e}")))?,
             (None, Some(ns)) => Calibration::fixed(ns),
             (None, None) => Calibration::default(),
         };
         if !(self.idle_timer_s.is_finite() && self.idle_timer_s > 0.0) {
-            return Err(Exit::config("--idle-timer-s must be a positive number of seconds"));
+            return Err(Exit::config(
+                "--idle-timer-s must be a positive number of seconds",
+            ));
         }
         let mut options = Options {
             sides,
@@ -142,7 +157,10 @@ impl AnalysisArgs {
     /// Prints the analysis, writes the chart, returns the exit code.
     pub fn finish(&self, analysis: &Analysis) -> Result<u8, Exit> {
         match self.format {
-            Format::Json => println!("{}", serde_json::to_string_pretty(analysis).map_err(|e| Exit::config(e.to_string()))?),
+            Format::Json => println!(
+                "{}",
+                serde_json::to_string_pretty(analysis).map_err(|e| Exit::config(e.to_string()))?
+            ),
             Format::Text => print!("{}", text::render(analysis)),
         }
         if let Some(path) = &self.chart {
@@ -153,8 +171,14 @@ impl AnalysisArgs {
 }
 
 fn write_chart(analysis: &Analysis, path: &Path) -> Result<(), Exit> {
-    let bytes = chart::png(analysis).map_err(|e| Exit { code: 2, message: format!("chart: {e}") })?;
-    std::fs::write(path, bytes).map_err(|e| Exit { code: 2, message: format!("cannot write {}: {e}", path.display()) })
+    let bytes = chart::png(analysis).map_err(|e| Exit {
+        code: 2,
+        message: format!("chart: {e}"),
+    })?;
+    std::fs::write(path, bytes).map_err(|e| Exit {
+        code: 2,
+        message: format!("cannot write {}: {e}", path.display()),
+    })
 }
 
 /// The process exit code for a verdict (DESIGN §3).
@@ -170,16 +194,27 @@ pub fn run(args: Args) -> Result<u8, Exit> {
     match args.command {
         ProbeCommand::Analyze(a) => {
             let options = a.analysis.options()?;
-            let analysis = offline::analyze_files(&a.files, &options).map_err(|e| Exit { code: EXIT_CONFIG, message: e.to_string() })?;
+            let analysis = offline::analyze_files(&a.files, &options).map_err(|e| Exit {
+                code: EXIT_CONFIG,
+                message: e.to_string(),
+            })?;
             a.analysis.finish(&analysis)
         }
         ProbeCommand::Run(a) => run_live(a),
         ProbeCommand::Synth(s) => {
             let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
             spec.calibration_ns = s.calibration_ns;
-            let file = std::fs::File::create(&s.out).map_err(|e| Exit::config(format!("cannot create {}: {e}", s.out.display())))?;
-            let truth = synth::generate(&spec, file).map_err(|e| Exit::config(format!("cannot write {}: {e}", s.out.display())))?;
-            eprintln!("wrote {} frames ({} requests, {} dropped) to {}", truth.frames, s.count, truth.dropped, s.out.display());
+            let file = std::fs::File::create(&s.out)
+                .map_err(|e| Exit::config(format!("cannot create {}: {e}", s.out.display())))?;
+            let truth = synth::generate(&spec, file)
+                .map_err(|e| Exit::config(format!("cannot write {}: {e}", s.out.display())))?;
+            eprintln!(
+                "wrote {} frames ({} requests, {} dropped) to {}",
+                truth.frames,
+                s.count,
+                truth.dropped,
+                s.out.display()
+            );
             Ok(0)
         }
         ProbeCommand::Emulate(a) => crate::probe::emulator::run(a),
@@ -189,15 +224,23 @@ pub fn run(args: Args) -> Result<u8, Exit> {
 /// `1ms`, `500us`, `250000ns`, `1s`.
 fn parse_duration(s: &str) -> Result<Nanos, String> {
     let s = s.trim();
-    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
     let (number, unit) = s.split_at(split);
-    let value: f64 = number.parse().map_err(|_| format!("{s:?} is not a duration like 1ms or 500us"))?;
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration like 1ms or 500us"))?;
     let scale = match unit {
         "ns" => 1.0,
         "us" => 1e3,
         "ms" | "" => 1e6,
         "s" => 1e9,
-        _ => return Err(format!("unknown unit {unit:?} in {s:?} (use ns, us, ms or s)")),
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {s:?} (use ns, us, ms or s)"
+            ));
+        }
     };
     let ns = value * scale;
     if !(ns.is_finite() && ns > 0.0) {
@@ -264,7 +307,9 @@ pub struct RunArgs {
 }
 
 fn between_rounds(cmd: &str, round: &Round) -> Result<(), Exit> {
-    let line = cmd.replace("{round}", &round.index.to_string()).replace("{mode}", &round.label);
+    let line = cmd
+        .replace("{round}", &round.index.to_string())
+        .replace("{mode}", &round.label);
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(&line)
@@ -273,7 +318,13 @@ fn between_rounds(cmd: &str, round: &Round) -> Result<(), Exit> {
         .status()
         .map_err(|e| Exit::config(format!("cannot run --between-rounds: {e}")))?;
     if !status.success() {
-        return Err(Exit { code: 2, message: format!("--between-rounds failed before round {} ({}): {status}", round.index, round.label) });
+        return Err(Exit {
+            code: 2,
+            message: format!(
+                "--between-rounds failed before round {} ({}): {status}",
+                round.index, round.label
+            ),
+        });
     }
     Ok(())
 }
@@ -283,7 +334,9 @@ fn round_path(out: &Option<PathBuf>, round: &Round, several: bool) -> Option<Pat
     if !several {
         return Some(out.clone());
     }
-    let stem = out.file_stem().map_or_else(|| "probe".into(), |s| s.to_string_lossy().into_owned());
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "probe".into(), |s| s.to_string_lossy().into_owned());
     Some(out.with_file_name(format!("{stem}-round{}.pcap", round.index)))
 }
 
@@ -297,13 +350,19 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
         return Err(Exit::config("--count must be at least 1"));
     }
     let options = a.analysis.options()?;
-    let mut template = FrameSpec { dport: Port(a.dst_port), ..FrameSpec::default() };
+    let mut template = FrameSpec {
+        dport: Port(a.dst_port),
+        ..FrameSpec::default()
+    };
     if let Some(p) = a.src_port {
         template.sport = Port(p);
     }
     let rounds = match &a.rounds {
         Some(spec) => rounds::parse(spec).map_err(Exit::config)?,
-        None => vec![Round { index: 0, label: "run".into() }],
+        None => vec![Round {
+            index: 0,
+            label: "run".into(),
+        }],
     };
     let several = a.rounds.is_some();
     let run = live::run_id();
@@ -333,10 +392,15 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
         results.push((round.clone(), analysis));
     }
     if !several {
-        let Some((_, analysis)) = results.pop() else { return Err(Exit::config("no round ran")) };
+        let Some((_, analysis)) = results.pop() else {
+            return Err(Exit::config("no round ran"));
+        };
         return a.analysis.finish(&analysis);
     }
-    let medians: Vec<(String, Option<Nanos>)> = results.iter().map(|(r, an)| (r.label.clone(), an.steady.median_ns)).collect();
+    let medians: Vec<(String, Option<Nanos>)> = results
+        .iter()
+        .map(|(r, an)| (r.label.clone(), an.steady.median_ns))
+        .collect();
     let abba = rounds::abba(&medians);
     match a.analysis.format {
         Format::Json => {
@@ -344,7 +408,11 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
                 .iter()
                 .map(|(r, an)| serde_json::json!({"index": r.index, "label": r.label, "analysis": an}))
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({"rounds": rounds, "abba": abba})).map_err(|e| Exit::config(e.to_string()))?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({"rounds": rounds, "abba": abba}))
+                    .map_err(|e| Exit::config(e.to_string()))?
+            );
         }
         Format::Text => {
             for (r, an) in &results {
@@ -354,18 +422,27 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
             let show = |v: Option<i64>| v.map_or("-".to_string(), |v| format!("{v} ns"));
             println!(
                 "ABBA: effect on-off {}, drift on {}, drift off {}{}",
-                abba.effect_ns.map_or("-".to_string(), |e| format!("{e:.0} ns")),
+                abba.effect_ns
+                    .map_or("-".to_string(), |e| format!("{e:.0} ns")),
                 show(abba.drift_on_ns),
                 show(abba.drift_off_ns),
-                abba.warning.as_ref().map_or(String::new(), |w| format!("; WARNING: {w}"))
+                abba.warning
+                    .as_ref()
+                    .map_or(String::new(), |w| format!("; WARNING: {w}"))
             );
         }
     }
     if let (Some(path), Some((_, first))) = (&a.analysis.chart, results.first()) {
         write_chart(first, path)?;
     }
-    let inconclusive = results.iter().any(|(_, an)| an.verdict == Kind::Inconclusive);
-    Ok(if inconclusive || abba.warning.is_some() { 2 } else { 0 })
+    let inconclusive = results
+        .iter()
+        .any(|(_, an)| an.verdict == Kind::Inconclusive);
+    Ok(if inconclusive || abba.warning.is_some() {
+        2
+    } else {
+        0
+    })
 }
 
 #[cfg(test)]

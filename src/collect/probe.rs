@@ -34,16 +34,27 @@ impl ProbeCollector {
         self.charts.lock().map(|c| c.clone()).unwrap_or_default()
     }
 
-    fn measure(device: &str, expect: &baseline::Expect) -> Result<(String, Option<Vec<u8>>), CollectError> {
+    fn measure(
+        device: &str,
+        expect: &baseline::Expect,
+    ) -> Result<(String, Option<Vec<u8>>), CollectError> {
         let options = expect.options();
         let analysis = match &expect.source {
-            Source::Pcap(files) => offline::analyze_files(files, &options).map_err(|e| CollectError::Other(format!("probe: {e}")))?,
-            Source::Live(live) => crate::probe::live::measure_source(live, &options).map_err(|e| CollectError::Other(format!("probe: {e}")))?,
+            Source::Pcap(files) => offline::analyze_files(files, &options)
+                .map_err(|e| CollectError::Other(format!("probe: {e}")))?,
+            Source::Live(live) => crate::probe::live::measure_source(live, &options)
+                .map_err(|e| CollectError::Other(format!("probe: {e}")))?,
         };
         let png = chart::png(&analysis).ok();
-        let mut json = serde_json::to_value(&analysis).map_err(|e| CollectError::Other(format!("probe {device}: {e}")))?;
+        let mut json = serde_json::to_value(&analysis)
+            .map_err(|e| CollectError::Other(format!("probe {device}: {e}")))?;
         if let (Some(path), Some(bytes)) = (&expect.chart, &png) {
-            std::fs::write(path, bytes).map_err(|e| CollectError::Other(format!("probe: cannot write the chart {}: {e}", path.display())))?;
+            std::fs::write(path, bytes).map_err(|e| {
+                CollectError::Other(format!(
+                    "probe: cannot write the chart {}: {e}",
+                    path.display()
+                ))
+            })?;
             json["chart_png"] = serde_json::Value::String(path.display().to_string());
         }
         Ok((json.to_string(), png))
@@ -54,23 +65,36 @@ impl Collector for ProbeCollector {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
             let Expect::Probe(expect) = &plan.device.expect else {
-                return Outputs::all_failed(&plan.commands, CollectError::Other(format!("{} is not a probe device", plan.device.name)));
+                return Outputs::all_failed(
+                    &plan.commands,
+                    CollectError::Other(format!("{} is not a probe device", plan.device.name)),
+                );
             };
             let (device, e) = (plan.device.name.clone(), expect.clone());
-            let measured = tokio::task::spawn_blocking(move || ProbeCollector::measure(&device, &e))
-                .await
-                .unwrap_or_else(|e| Err(CollectError::Other(format!("probe stopped: {e}"))));
+            let measured =
+                tokio::task::spawn_blocking(move || ProbeCollector::measure(&device, &e))
+                    .await
+                    .unwrap_or_else(|e| Err(CollectError::Other(format!("probe stopped: {e}"))));
             let output = match measured {
                 Ok((json, png)) => {
                     if let (Some(png), Ok(mut charts)) = (png, self.charts.lock()) {
-                        charts.push(Chart { device: plan.device.name.clone(), png });
+                        charts.push(Chart {
+                            device: plan.device.name.clone(),
+                            png,
+                        });
                     }
                     Ok(json)
                 }
                 Err(e) => Err(e),
             };
             // Every planned command of a probe device is the same measurement.
-            Outputs { results: plan.commands.iter().map(|c| (c.clone(), output.clone())).collect() }
+            Outputs {
+                results: plan
+                    .commands
+                    .iter()
+                    .map(|c| (c.clone(), output.clone()))
+                    .collect(),
+            }
         })
     }
 }
@@ -83,7 +107,10 @@ pub struct Routing {
 
 impl Routing {
     pub fn new(inner: Arc<dyn Collector>) -> Self {
-        Routing { inner, probe: ProbeCollector::default() }
+        Routing {
+            inner,
+            probe: ProbeCollector::default(),
+        }
     }
 
     /// The probe charts of this run (for the email).
@@ -94,6 +121,10 @@ impl Routing {
 
 impl Collector for Routing {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
-        if plan.device.platform == Platform::Probe { self.probe.collect(plan) } else { self.inner.collect(plan) }
+        if plan.device.platform == Platform::Probe {
+            self.probe.collect(plan)
+        } else {
+            self.inner.collect(plan)
+        }
     }
 }

@@ -56,7 +56,7 @@ fn default_port() -> u16 {
 pub enum Expect {
     Eos(eos::Expect),
     Fortigate(fortigate::Expect),
-    Probe(crate::probe::baseline::Expect),
+    Probe(Box<crate::probe::baseline::Expect>),
 }
 
 /// A device as validated: name, platform, connection, expectations and where they were written.
@@ -145,5 +145,5 @@ fn probe(path: &Path, text: &str) -> Result<Typed, ConfigError> {
         legacy_algorithms: false,
         vdom: None,
     };
-    Ok((none, Expect::Probe(expect), position, file.skip))
+    Ok((none, Expect::Probe(Box::new(expect)), position, file.skip))
 }

@@ -156,9 +156,20 @@ pub struct Analysis {
 const LISTED_MAX: usize = 100;
 
 /// Analyses paired copies.
-pub fn analyze(pairing: Pairing, files: Vec<String>, format: String, tick: Nanos, options: &Options) -> Analysis {
+pub fn analyze(
+    pairing: Pairing,
+    files: Vec<String>,
+    format: String,
+    tick: Nanos,
+    options: &Options,
+) -> Analysis {
     let calibration = options.calibration;
-    let flow_name = |id: u32| pairing.flows.get(id as usize).map_or_else(|| "non-IP".to_string(), ToString::to_string);
+    let flow_name = |id: u32| {
+        pairing
+            .flows
+            .get(id as usize)
+            .map_or_else(|| "non-IP".to_string(), ToString::to_string)
+    };
     let mut state: HashMap<u32, (usize, Nanos)> = HashMap::new();
     let mut latencies = Vec::with_capacity(pairing.pairs.len());
     let mut steady = Vec::with_capacity(pairing.pairs.len());
@@ -166,7 +177,10 @@ pub fn analyze(pairing: Pairing, files: Vec<String>, format: String, tick: Nanos
     let mut first_total = 0;
     let mut pauses: Vec<Pause> = Vec::new();
     let mut open_pause: HashMap<u32, usize> = HashMap::new();
-    let mut slow = Slow { threshold_ns: options.threshold, ..Slow::default() };
+    let mut slow = Slow {
+        threshold_ns: options.threshold,
+        ..Slow::default()
+    };
     for (index, pair) in pairing.pairs.iter().enumerate() {
         let latency = calibration.apply(pair.delta());
         let is_slow = latency > options.threshold;
@@ -176,7 +190,13 @@ pub fn analyze(pairing: Pairing, files: Vec<String>, format: String, tick: Nanos
         if entry.0 > 0 && gap > options.idle_timer {
             entry.0 = 0;
             if pauses.len() < 20 {
-                pauses.push(Pause { index, flow: flow_name(pair.flow), gap_ns: gap, after_ns: Vec::new(), slow_after: false });
+                pauses.push(Pause {
+                    index,
+                    flow: flow_name(pair.flow),
+                    gap_ns: gap,
+                    after_ns: Vec::new(),
+                    slow_after: false,
+                });
                 open_pause.insert(pair.flow, pauses.len() - 1);
             }
         }
@@ -196,7 +216,13 @@ pub fn analyze(pairing: Pairing, files: Vec<String>, format: String, tick: Nanos
                 Class::Steady
             }
         };
-        let listed = || Listed { index, seq: pair.seq, flow: flow_name(pair.flow), latency_ns: latency, slow: is_slow };
+        let listed = || Listed {
+            index,
+            seq: pair.seq,
+            flow: flow_name(pair.flow),
+            latency_ns: latency,
+            slow: is_slow,
+        };
         match class {
             Class::First => {
                 first_total += 1;
@@ -218,7 +244,11 @@ pub fn analyze(pairing: Pairing, files: Vec<String>, format: String, tick: Nanos
         }
     }
     slow.total = slow.first + slow.after_pause + slow.steady;
-    slow.steady_fraction = if steady.is_empty() { 0.0 } else { slow.steady as f64 / steady.len() as f64 };
+    slow.steady_fraction = if steady.is_empty() {
+        0.0
+    } else {
+        slow.steady as f64 / steady.len() as f64
+    };
     let mut raw: Vec<Nanos> = pairing.pairs.iter().map(|p| p.delta()).collect();
     raw.sort_unstable();
     latencies.sort_unstable();

@@ -108,7 +108,13 @@ impl Expect {
     /// Resolves relative paths against the device file's folder.
     pub fn resolve(mut self, source: Source, file: &Path) -> Self {
         let base = file.parent().unwrap_or(Path::new("."));
-        let join = |p: &PathBuf| if p.is_absolute() { p.clone() } else { base.join(p) };
+        let join = |p: &PathBuf| {
+            if p.is_absolute() {
+                p.clone()
+            } else {
+                base.join(p)
+            }
+        };
         self.source = match source {
             Source::Pcap(files) => Source::Pcap(files.iter().map(join).collect()),
             Source::Live(mut live) => {
@@ -123,8 +129,14 @@ impl Expect {
     /// The analysis options this baseline asks for.
     pub fn options(&self) -> Options {
         let mut o = Options {
-            sides: Sides { before: self.before_vlan.map(Vlan), after: self.after_vlan.map(Vlan) },
-            calibration: self.calibration_ns.map(Calibration::fixed).unwrap_or_default(),
+            sides: Sides {
+                before: self.before_vlan.map(Vlan),
+                after: self.after_vlan.map(Vlan),
+            },
+            calibration: self
+                .calibration_ns
+                .map(Calibration::fixed)
+                .unwrap_or_default(),
             ..Options::default()
         };
         if let Some(t) = self.threshold_ns {
@@ -153,7 +165,10 @@ impl Expect {
                 let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
                 Command::new(format!("probe analyze {}", files.join(" ")))
             }
-            Source::Live(l) => Command::new(format!("probe run --tx {} --rx {} --count {} --interval {}us", l.tx, l.rx, l.count, l.interval_us)),
+            Source::Live(l) => Command::new(format!(
+                "probe run --tx {} --rx {} --count {} --interval {}us",
+                l.tx, l.rx, l.count, l.interval_us
+            )),
         }
     }
 }

@@ -25,14 +25,24 @@ pub struct Calibration {
 impl Calibration {
     /// A fixed total, e.g. `--calibration-ns 436.8`.
     pub fn fixed(total_ns: f64) -> Self {
-        Calibration { baseline_ns: total_ns, cable_ns: 0.0, total_ns, dac_pairs: None }
+        Calibration {
+            baseline_ns: total_ns,
+            cable_ns: 0.0,
+            total_ns,
+            dac_pairs: None,
+        }
     }
 
     /// From a DAC run's median difference plus the extra cable.
     pub fn from_dac(median: Nanos, pairs: usize, extra: Meters, per_m: NanosPerMeter) -> Self {
         let baseline_ns = median.0 as f64;
         let cable_ns = extra * per_m;
-        Calibration { baseline_ns, cable_ns, total_ns: baseline_ns + cable_ns, dac_pairs: Some(pairs) }
+        Calibration {
+            baseline_ns,
+            cable_ns,
+            total_ns: baseline_ns + cable_ns,
+            dac_pairs: Some(pairs),
+        }
     }
 
     /// The firewall's own latency for a raw difference (rounded to whole ns).

@@ -54,29 +54,57 @@ impl Capture {
         socket.promiscuous()?;
         socket.auxdata()?;
         let _ = socket.ignore_outgoing();
-        socket.timestamping(sys::TS_RX_HARDWARE | sys::TS_RAW_HARDWARE | sys::TS_RX_SOFTWARE | sys::TS_SOFTWARE)?;
+        socket.timestamping(
+            sys::TS_RX_HARDWARE | sys::TS_RAW_HARDWARE | sys::TS_RX_SOFTWARE | sys::TS_SOFTWARE,
+        )?;
         let _ = socket.receive_buffer(16 << 20);
         socket.receive_timeout(Duration::from_millis(20))?;
         let (restore, note) = match socket.enable_hardware_rx() {
-            Ok(Some(old)) => (Some(old), format!("hardware RX stamping enabled on {interface} for the run (restored after)")),
-            Ok(None) => (None, format!("hardware RX stamping already on for {interface}")),
-            Err(e) => (None, format!("no hardware time stamps on {interface} ({e}): software stamps")),
+            Ok(Some(old)) => (
+                Some(old),
+                format!("hardware RX stamping enabled on {interface} for the run (restored after)"),
+            ),
+            Ok(None) => (
+                None,
+                format!("hardware RX stamping already on for {interface}"),
+            ),
+            Err(e) => (
+                None,
+                format!("no hardware time stamps on {interface} ({e}): software stamps"),
+            ),
         };
         let _ = socket.statistics(); // reset the counters
-        Ok(Capture { socket, restore, note, run })
+        Ok(Capture {
+            socket,
+            restore,
+            note,
+            run,
+        })
     }
 
     /// Captures until `stop` is set; returns the pcap bytes and the report.
     pub fn run(self, stop: Arc<AtomicBool>) -> std::io::Result<(Vec<u8>, CaptureReport)> {
         let mut writer = pcap::Writer::nano(Vec::with_capacity(1 << 20))?;
-        let mut report = CaptureReport { hardware_note: self.note.clone(), ..CaptureReport::default() };
+        let mut report = CaptureReport {
+            hardware_note: self.note.clone(),
+            ..CaptureReport::default()
+        };
         let mut buf = vec![0u8; 2048];
         // Best effort: read promptly so the socket buffer never overflows on a busy machine.
         let _ = sys::realtime_priority(40);
         while !stop.load(Ordering::Relaxed) {
             let got = match self.socket.receive(&mut buf, 0) {
                 Ok(got) => got,
-                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted) => continue,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    continue;
+                }
                 Err(e) => return Err(e),
             };
             if got.pkttype == sys::PACKET_OUTGOING {
@@ -84,7 +112,10 @@ impl Capture {
             }
             let data = &buf[..got.len];
             // Keep only this run's requests, like `exanic-capture ... udp dport 31999`.
-            let ours = frame::parse(data).ok().and_then(|p| p.payload).is_some_and(|p| p.run == self.run);
+            let ours = frame::parse(data)
+                .ok()
+                .and_then(|p| p.payload)
+                .is_some_and(|p| p.run == self.run);
             if !ours {
                 continue;
             }
@@ -113,7 +144,11 @@ impl Capture {
             writer.write(ts, bytes)?;
             report.frames += 1;
         }
-        report.kernel_drops = self.socket.statistics().map(|(_, drops)| drops).unwrap_or(0);
+        report.kernel_drops = self
+            .socket
+            .statistics()
+            .map(|(_, drops)| drops)
+            .unwrap_or(0);
         if let Some(old) = self.restore {
             let _ = self.socket.restore_hardware(old);
         }

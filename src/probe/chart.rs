@@ -28,8 +28,10 @@ pub enum ChartError {
 fn register_fonts() -> Result<(), ChartError> {
     static DONE: OnceLock<Result<(), String>> = OnceLock::new();
     DONE.get_or_init(|| {
-        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).map_err(|_| "invalid font".to_string())?;
-        plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold()).map_err(|_| "invalid font".to_string())
+        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular())
+            .map_err(|_| "invalid font".to_string())?;
+        plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold())
+            .map_err(|_| "invalid font".to_string())
     })
     .clone()
     .map_err(ChartError::Draw)
@@ -52,8 +54,12 @@ pub fn png(a: &Analysis) -> Result<Vec<u8>, ChartError> {
         let mut encoder = png::Encoder::new(&mut out, WIDTH, HEIGHT);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| ChartError::Encode(e.to_string()))?;
-        writer.write_image_data(&rgb).map_err(|e| ChartError::Encode(e.to_string()))?;
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| ChartError::Encode(e.to_string()))?;
+        writer
+            .write_image_data(&rgb)
+            .map_err(|e| ChartError::Encode(e.to_string()))?;
     }
     Ok(out)
 }
@@ -61,7 +67,11 @@ pub fn png(a: &Analysis) -> Result<Vec<u8>, ChartError> {
 fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
     let root = BitMapBackend::with_buffer(rgb, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_err)?;
-    let us: Vec<f64> = a.latencies.iter().map(|v| (v.0 as f64 / 1e3).max(0.001)).collect();
+    let us: Vec<f64> = a
+        .latencies
+        .iter()
+        .map(|v| (v.0 as f64 / 1e3).max(0.001))
+        .collect();
     let lo = us.first().copied().unwrap_or(0.001) / 1.2;
     let hi = us.last().copied().unwrap_or(1.0) * 1.2;
     let title = format!(
@@ -72,7 +82,9 @@ fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
         a.verdict,
         if a.indicative { " (indicative)" } else { "" }
     );
-    let root = root.titled(&title, (FONT, 20).into_font()).map_err(draw_err)?;
+    let root = root
+        .titled(&title, (FONT, 20).into_font())
+        .map_err(draw_err)?;
     let (top, bottom) = root.split_vertically(HEIGHT / 2 - 20);
     let threshold = a.slow.threshold_ns.as_micros_f64();
 
@@ -85,7 +97,12 @@ fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
         .caption("histogram (16 bins per octave)", (FONT, 15))
         .build_cartesian_2d((lo..hi).log_scale(), 0.0..peak * 1.1)
         .map_err(draw_err)?;
-    hist.configure_mesh().x_desc("latency (us, log)").y_desc("packets").label_style((FONT, 12)).draw().map_err(draw_err)?;
+    hist.configure_mesh()
+        .x_desc("latency (us, log)")
+        .y_desc("packets")
+        .label_style((FONT, 12))
+        .draw()
+        .map_err(draw_err)?;
     hist.draw_series(bins.iter().filter(|b| b.count > 0).map(|b| {
         let x0 = (b.lo_ns.0 as f64 / 1e3).max(lo);
         let x1 = (b.hi_ns.0 as f64 / 1e3).min(hi);
@@ -93,11 +110,18 @@ fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
     }))
     .map_err(draw_err)?;
     if threshold > lo && threshold < hi {
-        hist.draw_series(LineSeries::new([(threshold, 0.0), (threshold, peak * 1.1)], RED.stroke_width(1)))
-            .map_err(draw_err)?
-            .label(format!("slow threshold {}", a.slow.threshold_ns))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED));
-        hist.configure_series_labels().label_font((FONT, 12)).background_style(WHITE.mix(0.8)).draw().map_err(draw_err)?;
+        hist.draw_series(LineSeries::new(
+            [(threshold, 0.0), (threshold, peak * 1.1)],
+            RED.stroke_width(1),
+        ))
+        .map_err(draw_err)?
+        .label(format!("slow threshold {}", a.slow.threshold_ns))
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED));
+        hist.configure_series_labels()
+            .label_font((FONT, 12))
+            .background_style(WHITE.mix(0.8))
+            .draw()
+            .map_err(draw_err)?;
     }
 
     let mut cdf = ChartBuilder::on(&bottom)
@@ -107,13 +131,26 @@ fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
         .caption("cumulative distribution", (FONT, 15))
         .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)
         .map_err(draw_err)?;
-    cdf.configure_mesh().x_desc("latency (us, log)").y_desc("fraction <= x").label_style((FONT, 12)).draw().map_err(draw_err)?;
+    cdf.configure_mesh()
+        .x_desc("latency (us, log)")
+        .y_desc("fraction <= x")
+        .label_style((FONT, 12))
+        .draw()
+        .map_err(draw_err)?;
     let n = us.len();
     let step = (n / 2000).max(1);
-    let points = (0..n).step_by(step).chain(std::iter::once(n - 1)).map(|i| (us[i], (i + 1) as f64 / n as f64));
-    cdf.draw_series(LineSeries::new(points, BLUE.stroke_width(2))).map_err(draw_err)?;
+    let points = (0..n)
+        .step_by(step)
+        .chain(std::iter::once(n - 1))
+        .map(|i| (us[i], (i + 1) as f64 / n as f64));
+    cdf.draw_series(LineSeries::new(points, BLUE.stroke_width(2)))
+        .map_err(draw_err)?;
     if threshold > lo && threshold < hi {
-        cdf.draw_series(LineSeries::new([(threshold, 0.0), (threshold, 1.0)], RED.stroke_width(1))).map_err(draw_err)?;
+        cdf.draw_series(LineSeries::new(
+            [(threshold, 0.0), (threshold, 1.0)],
+            RED.stroke_width(1),
+        ))
+        .map_err(draw_err)?;
     }
     root.present().map_err(draw_err)?;
     Ok(())

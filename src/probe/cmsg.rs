@@ -42,7 +42,9 @@ pub struct Control {
 impl Control {
     /// The stamp to use: hardware when the NIC gave one, else software.
     pub fn stamp(&self) -> Option<Stamp> {
-        self.hardware.map(Stamp::Hardware).or(self.software.map(Stamp::Software))
+        self.hardware
+            .map(Stamp::Hardware)
+            .or(self.software.map(Stamp::Software))
     }
 }
 
@@ -79,7 +81,9 @@ pub fn decode(buf: &[u8]) -> Control {
         if len < HEADER || at + len > buf.len() {
             break;
         }
-        let (Some(level), Some(kind)) = (i32_at(buf, at + WORD), i32_at(buf, at + WORD + 4)) else { break };
+        let (Some(level), Some(kind)) = (i32_at(buf, at + WORD), i32_at(buf, at + WORD + 4)) else {
+            break;
+        };
         let data = &buf[at + HEADER..at + len];
         match (level, kind) {
             (SOL_SOCKET, SCM_TIMESTAMPING) if data.len() >= 3 * TIMESPEC => {
@@ -91,7 +95,11 @@ pub fn decode(buf: &[u8]) -> Control {
                 let tci = u16::from_ne_bytes([data[16], data[17]]);
                 let tpid = u16::from_ne_bytes([data[18], data[19]]);
                 if status & TP_STATUS_VLAN_VALID != 0 {
-                    let tpid = if status & TP_STATUS_VLAN_TPID_VALID != 0 && tpid != 0 { tpid } else { 0x8100 };
+                    let tpid = if status & TP_STATUS_VLAN_TPID_VALID != 0 && tpid != 0 {
+                        tpid
+                    } else {
+                        0x8100
+                    };
                     out.vlan = Some((tci, tpid));
                 }
             }
@@ -144,14 +152,25 @@ mod tests {
         let stamps = [ts(1_700_000_000, 123_456_789), ts(0, 0), ts(0, 0)].concat();
         let buf = encode(&[
             (SOL_SOCKET, SCM_TIMESTAMPING, stamps),
-            (SOL_PACKET, PACKET_AUXDATA, auxdata(TP_STATUS_VLAN_VALID | TP_STATUS_VLAN_TPID_VALID, 0x2014, 0x8100)),
+            (
+                SOL_PACKET,
+                PACKET_AUXDATA,
+                auxdata(
+                    TP_STATUS_VLAN_VALID | TP_STATUS_VLAN_TPID_VALID,
+                    0x2014,
+                    0x8100,
+                ),
+            ),
         ]);
         assert_eq!(HEADER, 16);
         let c = decode(&buf);
         assert_eq!(c.software, Some(Nanos(1_700_000_000_123_456_789)));
         assert_eq!(c.hardware, None);
         assert_eq!(c.vlan, Some((0x2014, 0x8100)));
-        assert_eq!(c.stamp(), Some(Stamp::Software(Nanos(1_700_000_000_123_456_789))));
+        assert_eq!(
+            c.stamp(),
+            Some(Stamp::Software(Nanos(1_700_000_000_123_456_789)))
+        );
     }
 
     #[test]
@@ -163,15 +182,27 @@ mod tests {
 
     #[test]
     fn auxdata_without_vlan_valid_has_no_vlan() {
-        let c = decode(&encode(&[(SOL_PACKET, PACKET_AUXDATA, auxdata(0, 0x0014, 0x8100))]));
+        let c = decode(&encode(&[(
+            SOL_PACKET,
+            PACKET_AUXDATA,
+            auxdata(0, 0x0014, 0x8100),
+        )]));
         assert_eq!(c.vlan, None);
-        let c = decode(&encode(&[(SOL_PACKET, PACKET_AUXDATA, auxdata(TP_STATUS_VLAN_VALID, 20, 0))]));
+        let c = decode(&encode(&[(
+            SOL_PACKET,
+            PACKET_AUXDATA,
+            auxdata(TP_STATUS_VLAN_VALID, 20, 0),
+        )]));
         assert_eq!(c.vlan, Some((20, 0x8100)));
     }
 
     #[test]
     fn garbage_never_panics() {
-        let good = encode(&[(SOL_SOCKET, SCM_TIMESTAMPING, [ts(1, 1), ts(0, 0), ts(0, 0)].concat())]);
+        let good = encode(&[(
+            SOL_SOCKET,
+            SCM_TIMESTAMPING,
+            [ts(1, 1), ts(0, 0), ts(0, 0)].concat(),
+        )]);
         for cut in 0..good.len() {
             let _ = decode(&good[..cut]);
         }

@@ -103,9 +103,12 @@ pub fn run(a: Args) -> Result<u8, Exit> {
     let _ = rx.ignore_outgoing();
     let tx = PacketSocket::open(&a.output).map_err(io(&a.output))?;
     let _ = tx.ignore_outgoing();
-    tx.timestamping(sys::TS_TX_SOFTWARE | sys::TS_SOFTWARE | sys::TS_OPT_TSONLY | sys::TS_OPT_ID).map_err(io("SO_TIMESTAMPING"))?;
+    tx.timestamping(sys::TS_TX_SOFTWARE | sys::TS_SOFTWARE | sys::TS_OPT_TSONLY | sys::TS_OPT_ID)
+        .map_err(io("SO_TIMESTAMPING"))?;
     let mut truth = match &a.truth {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(io("truth file"))?)),
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(io("truth file"))?,
+        )),
         None => None,
     };
     if let Some(t) = truth.as_mut() {
@@ -115,12 +118,21 @@ pub fn run(a: Args) -> Result<u8, Exit> {
         std::fs::write(r, b"ready\n").map_err(io("ready file"))?;
     }
     let read_mode = |current: &str| -> String {
-        a.mode_file.as_ref().and_then(|p| std::fs::read_to_string(p).ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).unwrap_or_else(|| current.to_string())
+        a.mode_file
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| current.to_string())
     };
     let mut mode = read_mode(&a.mode);
     let mut mode_checked = sys::monotonic();
     let end = sys::monotonic() + Nanos::from_secs_f64(a.duration_s);
-    let (fast, slow, idle) = (Nanos::from_micros(a.fast_us), Nanos::from_micros(a.slow_us), Nanos(a.idle_ms * 1_000_000));
+    let (fast, slow, idle) = (
+        Nanos::from_micros(a.fast_us),
+        Nanos::from_micros(a.slow_us),
+        Nanos(a.idle_ms * 1_000_000),
+    );
     let mut sessions: HashMap<FiveTuple, Session> = HashMap::new();
     let mut queue: BinaryHeap<Reverse<(Nanos, u64)>> = BinaryHeap::new();
     let mut pending: HashMap<u64, Pending> = HashMap::new();
@@ -141,11 +153,21 @@ pub fn run(a: Args) -> Result<u8, Exit> {
                 break;
             }
             queue.pop();
-            let Some(p) = pending.remove(&id) else { continue };
+            let Some(p) = pending.remove(&id) else {
+                continue;
+            };
             if tx.send(&p.frame).is_ok() {
                 let after = tx_stamp(&tx, &mut errbuf);
                 if let (Some(t), Some(after)) = (truth.as_mut(), after) {
-                    let _ = writeln!(t, "{},{},{},{},{}", p.seq, p.round, p.tx_before.0, after.0, u8::from(p.slow));
+                    let _ = writeln!(
+                        t,
+                        "{},{},{},{},{}",
+                        p.seq,
+                        p.round,
+                        p.tx_before.0,
+                        after.0,
+                        u8::from(p.slow)
+                    );
                 }
             }
         }
@@ -158,7 +180,9 @@ pub fn run(a: Args) -> Result<u8, Exit> {
             }
         }
         // Sleep in ppoll until a frame comes or shortly before the next copy is due, then spin.
-        let horizon = queue.peek().map_or(Nanos(2_000_000), |Reverse((due, _))| *due - now - Nanos(30_000));
+        let horizon = queue.peek().map_or(Nanos(2_000_000), |Reverse((due, _))| {
+            *due - now - Nanos(30_000)
+        });
         if horizon > Nanos(20_000) {
             let _ = rx.wait_readable(horizon.min(Nanos(2_000_000)));
         }
@@ -168,14 +192,23 @@ pub fn run(a: Args) -> Result<u8, Exit> {
                 std::hint::spin_loop();
                 continue;
             }
-            Err(e) => return Err(Exit { code: 2, message: format!("emulator: receive: {e}") }),
+            Err(e) => {
+                return Err(Exit {
+                    code: 2,
+                    message: format!("emulator: receive: {e}"),
+                });
+            }
         };
         if got.pkttype == sys::PACKET_OUTGOING {
             continue;
         }
         let data = &buf[..got.len];
-        let Ok(parsed) = frame::parse(data) else { continue };
-        let (Some(payload), Some(flow)) = (parsed.payload, parsed.flow) else { continue };
+        let Ok(parsed) = frame::parse(data) else {
+            continue;
+        };
+        let (Some(payload), Some(flow)) = (parsed.payload, parsed.flow) else {
+            continue;
+        };
         let arrived = sys::monotonic();
         let a_copy = frame::insert_tag(data, 0x8100, a.before_vlan);
         let b_copy = frame::insert_tag(data, 0x8100, a.after_vlan);
@@ -183,7 +216,10 @@ pub fn run(a: Args) -> Result<u8, Exit> {
             continue;
         }
         let tx_before = tx_stamp(&tx, &mut errbuf).unwrap_or(Nanos::ZERO);
-        let session = sessions.entry(flow).or_insert(Session { packets: 0, last: arrived });
+        let session = sessions.entry(flow).or_insert(Session {
+            packets: 0,
+            last: arrived,
+        });
         if arrived - session.last > idle {
             session.packets = 0;
         }
@@ -191,7 +227,16 @@ pub fn run(a: Args) -> Result<u8, Exit> {
         let is_slow = mode != "on" || session.packets < a.first;
         session.packets += 1;
         let delay = if is_slow { slow } else { fast };
-        pending.insert(next_id, Pending { frame: b_copy, seq: payload.seq, round: payload.round, tx_before, slow: is_slow });
+        pending.insert(
+            next_id,
+            Pending {
+                frame: b_copy,
+                seq: payload.seq,
+                round: payload.round,
+                tx_before,
+                slow: is_slow,
+            },
+        );
         queue.push(Reverse((arrived + delay, next_id)));
         next_id += 1;
         forwarded += 1;

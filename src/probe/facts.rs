@@ -67,7 +67,10 @@ mod tests {
         let c = Command::new("probe analyze x.pcap");
         let fact = parse(&c, raw).unwrap();
         let l = fact.as_any().downcast_ref::<Latency>().unwrap();
-        assert_eq!((l.median_ns, l.verdict, l.steady.n), (Some(Nanos(4100)), Kind::Offloaded, 8));
+        assert_eq!(
+            (l.median_ns, l.verdict, l.steady.n),
+            (Some(Nanos(4100)), Kind::Offloaded, 8)
+        );
         let err = parse(&c, "% error: permission denied").unwrap_err();
         assert!(err.excerpt.contains("permission denied"));
         assert!(parse(&Command::new("show version"), raw).is_err());

@@ -44,14 +44,22 @@ pub fn filter_lines(flow: &FiveTuple) -> Vec<String> {
 pub fn parse_readback(text: &str) -> BTreeMap<String, String> {
     text.lines()
         .map(str::trim)
-        .filter(|l| !l.ends_with('#') && !l.starts_with("diagnose") && !l.starts_with("session filter"))
-        .filter_map(|l| l.split_once(": ").or_else(|| l.strip_suffix(':').map(|k| (k, ""))))
+        .filter(|l| {
+            !l.ends_with('#') && !l.starts_with("diagnose") && !l.starts_with("session filter")
+        })
+        .filter_map(|l| {
+            l.split_once(": ")
+                .or_else(|| l.strip_suffix(':').map(|k| (k, "")))
+        })
         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
         .collect()
 }
 
 fn same(value: &str, want: &str) -> bool {
-    value == want || value.split_once('-').is_some_and(|(a, b)| a == want && b == want)
+    value == want
+        || value
+            .split_once('-')
+            .is_some_and(|(a, b)| a == want && b == want)
 }
 
 /// Checks a read-back filter against the probe's 5-tuple. Every key we set must read back our
@@ -68,14 +76,24 @@ pub fn check_readback(text: &str, flow: &FiveTuple) -> Result<(), FirewallError>
     for (key, value) in &wanted {
         match got.get(*key) {
             Some(v) if same(v, value) => {}
-            Some(v) => return Err(FirewallError::Refused(format!("the filter reads back {key}: {v}, not {value}"))),
-            None => return Err(FirewallError::Refused(format!("the filter read-back has no `{key}` line"))),
+            Some(v) => {
+                return Err(FirewallError::Refused(format!(
+                    "the filter reads back {key}: {v}, not {value}"
+                )));
+            }
+            None => {
+                return Err(FirewallError::Refused(format!(
+                    "the filter read-back has no `{key}` line"
+                )));
+            }
         }
     }
     for (key, value) in &got {
         let ours = wanted.iter().any(|(k, _)| k == key);
         if !ours && key != "vd" && value != "any" {
-            return Err(FirewallError::Refused(format!("the filter also has {key}: {value}; it must be the probe's 5-tuple only")));
+            return Err(FirewallError::Refused(format!(
+                "the filter also has {key}: {value}; it must be the probe's 5-tuple only"
+            )));
         }
     }
     Ok(())
@@ -85,18 +103,28 @@ fn set_filter(shell: &mut dyn Shell, flow: &FiveTuple) -> Result<(), FirewallErr
     for line in filter_lines(flow) {
         shell.run(&line).map_err(FirewallError::Shell)?;
     }
-    let back = shell.run("diagnose sys session filter").map_err(FirewallError::Shell)?;
+    let back = shell
+        .run("diagnose sys session filter")
+        .map_err(FirewallError::Shell)?;
     check_readback(&back, flow)
 }
 
 /// Clears the probe's own session. Refused unless `allowed` (`--clear-session`) and the filter
 /// reads back as exactly the probe's 5-tuple.
-pub fn clear_session(shell: &mut dyn Shell, flow: &FiveTuple, allowed: bool) -> Result<(), FirewallError> {
+pub fn clear_session(
+    shell: &mut dyn Shell,
+    flow: &FiveTuple,
+    allowed: bool,
+) -> Result<(), FirewallError> {
     if !allowed {
-        return Err(FirewallError::Refused("clearing needs --clear-session".into()));
+        return Err(FirewallError::Refused(
+            "clearing needs --clear-session".into(),
+        ));
     }
     set_filter(shell, flow)?;
-    shell.run("diagnose sys session clear").map_err(FirewallError::Shell)?;
+    shell
+        .run("diagnose sys session clear")
+        .map_err(FirewallError::Shell)?;
     Ok(())
 }
 
@@ -113,22 +141,50 @@ pub struct SessionCheck {
 }
 
 /// Lists the probe flow's session and compares its CPU packet counter with the slow packets.
-pub fn cross_check(shell: &mut dyn Shell, flow: &FiveTuple, slow_packets: usize) -> Result<SessionCheck, FirewallError> {
+pub fn cross_check(
+    shell: &mut dyn Shell,
+    flow: &FiveTuple,
+    slow_packets: usize,
+) -> Result<SessionCheck, FirewallError> {
     set_filter(shell, flow)?;
-    let list = shell.run("diagnose sys session list").map_err(FirewallError::Shell)?;
+    let list = shell
+        .run("diagnose sys session list")
+        .map_err(FirewallError::Shell)?;
     let npu = list
         .lines()
-        .find_map(|l| l.trim().split_once("npu_state=").map(|(_, v)| v.trim().to_string()))
-        .ok_or_else(|| FirewallError::Unreadable("no npu_state line (no session for the probe flow?)".into()))?;
+        .find_map(|l| {
+            l.trim()
+                .split_once("npu_state=")
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .ok_or_else(|| {
+            FirewallError::Unreadable("no npu_state line (no session for the probe flow?)".into())
+        })?;
     let packets = list
         .lines()
-        .find_map(|l| l.trim().strip_prefix("statistic(bytes/packets/allow_err): org="))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("statistic(bytes/packets/allow_err): org=")
+        })
         .and_then(|rest| rest.split('/').nth(1))
         .and_then(|p| p.trim().parse::<u64>().ok())
         .ok_or_else(|| FirewallError::Unreadable("no statistic org= counter".into()))?;
-    let bits = u64::from_str_radix(npu.split_whitespace().next().unwrap_or("0").trim_start_matches("0x"), 16).unwrap_or(0);
+    let bits = u64::from_str_radix(
+        npu.split_whitespace()
+            .next()
+            .unwrap_or("0")
+            .trim_start_matches("0x"),
+        16,
+    )
+    .unwrap_or(0);
     let offloaded = npu.contains("ofld-O") || bits & 0x400 != 0;
-    Ok(SessionCheck { npu_state: npu, offloaded_original: offloaded, cpu_packets: packets, slow_packets, agrees: packets == slow_packets as u64 })
+    Ok(SessionCheck {
+        npu_state: npu,
+        offloaded_original: offloaded,
+        cpu_packets: packets,
+        slow_packets,
+        agrees: packets == slow_packets as u64,
+    })
 }
 
 #[cfg(test)]
@@ -155,7 +211,13 @@ mod tests {
     }
 
     fn flow() -> FiveTuple {
-        FiveTuple { src: "198.18.0.1".parse().unwrap(), dst: "198.18.0.2".parse().unwrap(), sport: Port(40000), dport: Port(31999), proto: 17 }
+        FiveTuple {
+            src: "198.18.0.1".parse().unwrap(),
+            dst: "198.18.0.2".parse().unwrap(),
+            sport: Port(40000),
+            dport: Port(31999),
+            proto: 17,
+        }
     }
 
     fn readback(src: &str, sport: &str, policy: &str) -> String {
@@ -165,7 +227,11 @@ mod tests {
     }
 
     fn shell(readback: String) -> Scripted {
-        Scripted { sent: Vec::new(), readback, list: String::new() }
+        Scripted {
+            sent: Vec::new(),
+            readback,
+            list: String::new(),
+        }
     }
 
     #[test]
@@ -174,7 +240,11 @@ mod tests {
         clear_session(&mut s, &flow(), true).unwrap();
         assert_eq!(s.sent.first().unwrap(), "diagnose sys session filter clear");
         assert_eq!(s.sent.last().unwrap(), "diagnose sys session clear");
-        let at_readback = s.sent.iter().position(|l| l == "diagnose sys session filter").unwrap();
+        let at_readback = s
+            .sent
+            .iter()
+            .position(|l| l == "diagnose sys session filter")
+            .unwrap();
         assert_eq!(at_readback, s.sent.len() - 2);
         // ranges that are one value are the same value
         let mut s = shell(readback("198.18.0.1-198.18.0.1", "40000-40000", "any"));
@@ -184,25 +254,31 @@ mod tests {
     #[test]
     fn clear_is_refused_without_the_flag() {
         let mut s = shell(readback("198.18.0.1", "40000", "any"));
-        assert!(matches!(clear_session(&mut s, &flow(), false), Err(FirewallError::Refused(_))));
+        assert!(matches!(
+            clear_session(&mut s, &flow(), false),
+            Err(FirewallError::Refused(_))
+        ));
         assert!(s.sent.is_empty());
     }
 
     #[test]
     fn clear_is_refused_on_any_readback_difference() {
         let cases = [
-            readback("any", "40000", "any"),            // the source filter did not take
-            readback("198.18.0.1", "any", "any"),       // neither did the port
-            readback("198.18.0.9", "40000", "any"),     // another host
-            readback("198.18.0.1", "40000", "7"),       // an extra key: still not our exact filter
-            "session filter:\n".to_string(),            // nothing read back
+            readback("any", "40000", "any"), // the source filter did not take
+            readback("198.18.0.1", "any", "any"), // neither did the port
+            readback("198.18.0.9", "40000", "any"), // another host
+            readback("198.18.0.1", "40000", "7"), // an extra key: still not our exact filter
+            "session filter:\n".to_string(), // nothing read back
             "Command fail. Return code -61\n".to_string(),
         ];
         for back in cases {
             let mut s = shell(back.clone());
             let got = clear_session(&mut s, &flow(), true);
             assert!(matches!(got, Err(FirewallError::Refused(_))), "{back}");
-            assert!(!s.sent.iter().any(|l| l == "diagnose sys session clear"), "clear sent for {back}");
+            assert!(
+                !s.sent.iter().any(|l| l == "diagnose sys session clear"),
+                "clear sent for {back}"
+            );
         }
     }
 
@@ -212,8 +288,14 @@ mod tests {
         s.list = "session info: proto=17 proto_state=00 duration=10 expire=170\nstatistic(bytes/packets/allow_err): org=92/2/0 reply=0/0/0 tuples=2\nnpu_state=0x4000400 ofld-O\ntotal session 1\n".into();
         let c = cross_check(&mut s, &flow(), 2).unwrap();
         assert!(c.offloaded_original && c.agrees);
-        assert_eq!((c.cpu_packets, c.npu_state.as_str()), (2, "0x4000400 ofld-O"));
+        assert_eq!(
+            (c.cpu_packets, c.npu_state.as_str()),
+            (2, "0x4000400 ofld-O")
+        );
         s.list = "total session 0\n".into();
-        assert!(matches!(cross_check(&mut s, &flow(), 2), Err(FirewallError::Unreadable(_))));
+        assert!(matches!(
+            cross_check(&mut s, &flow(), 2),
+            Err(FirewallError::Unreadable(_))
+        ));
     }
 }

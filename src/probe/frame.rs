@@ -54,7 +54,12 @@ impl Payload {
         }
         let mut seq = [0u8; 8];
         seq.copy_from_slice(&b[8..16]);
-        Some(Payload { run: u16::from_be_bytes([b[4], b[5]]), round: b[6], flags: b[7], seq: u64::from_be_bytes(seq) })
+        Some(Payload {
+            run: u16::from_be_bytes([b[4], b[5]]),
+            round: b[6],
+            flags: b[7],
+            seq: u64::from_be_bytes(seq),
+        })
     }
 }
 
@@ -70,8 +75,16 @@ pub struct FiveTuple {
 
 impl std::fmt::Display for FiveTuple {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let proto = if self.proto == IP_UDP { "udp".to_string() } else { format!("proto {}", self.proto) };
-        write!(f, "{proto} {}:{} -> {}:{}", self.src, self.sport, self.dst, self.dport)
+        let proto = if self.proto == IP_UDP {
+            "udp".to_string()
+        } else {
+            format!("proto {}", self.proto)
+        };
+        write!(
+            f,
+            "{proto} {}:{} -> {}:{}",
+            self.src, self.sport, self.dst, self.dport
+        )
     }
 }
 
@@ -220,7 +233,9 @@ pub fn parse(data: &[u8]) -> Result<Parsed<'_>, FrameError> {
     let mut tags = 0;
     while let Some(tpid @ (TPID_8021Q | TPID_8021AD | TPID_QINQ_OLD)) = be16(data, at) {
         let _ = tpid;
-        let Some(tci) = be16(data, at + 2) else { return Err(FrameError::Short(data.len())) };
+        let Some(tci) = be16(data, at + 2) else {
+            return Err(FrameError::Short(data.len()));
+        };
         if tags < 2 {
             vlans[tags] = Some(Vlan::from_tci(tci));
         }
@@ -249,13 +264,24 @@ pub fn parse(data: &[u8]) -> Result<Parsed<'_>, FrameError> {
                 (IP_UDP, Some(s), Some(d)) => (s, d),
                 _ => (0, 0),
             };
-            flow = Some(FiveTuple { src, dst, sport: Port(sport), dport: Port(dport), proto });
+            flow = Some(FiveTuple {
+                src,
+                dst,
+                sport: Port(sport),
+                dport: Port(dport),
+                proto,
+            });
             if proto == IP_UDP {
                 payload = ip.get(ihl + 8..).and_then(Payload::decode);
             }
         }
     }
-    Ok(Parsed { vlans, body, flow, payload })
+    Ok(Parsed {
+        vlans,
+        body,
+        flow,
+        payload,
+    })
 }
 
 #[cfg(test)]
@@ -263,7 +289,12 @@ mod tests {
     use super::*;
 
     fn payload(seq: u64) -> Payload {
-        Payload { run: 7, round: 1, flags: 0, seq }
+        Payload {
+            run: 7,
+            round: 1,
+            flags: 0,
+            seq,
+        }
     }
 
     #[test]
@@ -275,7 +306,10 @@ mod tests {
         assert_eq!(p.vlans, [None, None]);
         assert_eq!(p.payload, Some(payload(42)));
         let flow = p.flow.unwrap();
-        assert_eq!((flow.sport, flow.dport, flow.proto), (Port(40000), Port(31999), 17));
+        assert_eq!(
+            (flow.sport, flow.dport, flow.proto),
+            (Port(40000), Port(31999), 17)
+        );
         assert_eq!(flow.src, spec.src_ip);
     }
 

@@ -40,13 +40,22 @@ pub struct LiveFigures {
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
     #[error("{interface}: {source}")]
-    Socket { interface: String, source: std::io::Error },
+    Socket {
+        interface: String,
+        source: std::io::Error,
+    },
     #[error("capture on {interface} failed: {source}")]
-    Capture { interface: String, source: std::io::Error },
+    Capture {
+        interface: String,
+        source: std::io::Error,
+    },
     #[error("capture thread stopped unexpectedly")]
     Thread,
     #[error("cannot write the capture {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Analyze(#[from] AnalyzeError),
 }
@@ -58,8 +67,15 @@ pub fn run_id() -> u16 {
 
 /// Sends, captures, analyses.
 pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError> {
-    let capture = Capture::open(&plan.rx, plan.schedule.run).map_err(|source| LiveError::Socket { interface: plan.rx.clone(), source })?;
-    let tx = PacketSocket::open(&plan.tx).map_err(|source| LiveError::Socket { interface: plan.tx.clone(), source })?;
+    let capture =
+        Capture::open(&plan.rx, plan.schedule.run).map_err(|source| LiveError::Socket {
+            interface: plan.rx.clone(),
+            source,
+        })?;
+    let tx = PacketSocket::open(&plan.tx).map_err(|source| LiveError::Socket {
+        interface: plan.tx.clone(),
+        source,
+    })?;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let capturing = std::thread::spawn(move || capture.run(flag));
@@ -69,12 +85,21 @@ pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError
     let (bytes, capture) = capturing
         .join()
         .map_err(|_| LiveError::Thread)?
-        .map_err(|source| LiveError::Capture { interface: plan.rx.clone(), source })?;
-    let path = plan
-        .out
-        .clone()
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("premarket-probe-{}-{}.pcap", std::process::id(), plan.schedule.run)));
-    std::fs::write(&path, bytes).map_err(|source| LiveError::Write { path: path.clone(), source })?;
+        .map_err(|source| LiveError::Capture {
+            interface: plan.rx.clone(),
+            source,
+        })?;
+    let path = plan.out.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!(
+            "premarket-probe-{}-{}.pcap",
+            std::process::id(),
+            plan.schedule.run
+        ))
+    });
+    std::fs::write(&path, bytes).map_err(|source| LiveError::Write {
+        path: path.clone(),
+        source,
+    })?;
     let mut options = options.clone();
     options.timestamps = capture.source();
     let mut analysis = offline::analyze_files(std::slice::from_ref(&path), &options)?;
@@ -85,7 +110,9 @@ pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError
         send.sent,
         plan.schedule.count,
         send.errors,
-        send.first_error.as_ref().map_or(String::new(), |e| format!(": {e}")),
+        send.first_error
+            .as_ref()
+            .map_or(String::new(), |e| format!(": {e}")),
         send.realtime,
         show(l.median_ns),
         show(l.p99_ns),
@@ -96,9 +123,16 @@ pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError
         capture.frames, plan.rx, capture.hardware_stamps, capture.software_stamps, capture.unstamped, capture.kernel_drops, capture.hardware_note
     ));
     if capture.kernel_drops > 0 {
-        analysis.notes.push("the kernel dropped captured frames: lost pairs may be capture loss, not firewall loss".into());
+        analysis.notes.push(
+            "the kernel dropped captured frames: lost pairs may be capture loss, not firewall loss"
+                .into(),
+        );
     }
-    analysis.live = Some(LiveFigures { send, capture, capture_file: path.display().to_string() });
+    analysis.live = Some(LiveFigures {
+        send,
+        capture,
+        capture_file: path.display().to_string(),
+    });
     Ok(analysis)
 }
 

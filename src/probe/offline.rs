@@ -13,7 +13,10 @@ use super::units::{Meters, Nanos, NanosPerMeter};
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
     #[error("cannot read {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path}: {source}")]
     Capture { path: PathBuf, source: CaptureError },
     #[error("{0}")]
@@ -26,7 +29,10 @@ pub enum AnalyzeError {
 
 /// Pairs the copies in `paths`. A damaged tail (a capture cut off mid-record) ends that file
 /// with a note; a file that is not a capture at all is an error.
-pub fn pair_files(paths: &[PathBuf], sides: Sides) -> Result<(Pairing, String, Nanos, Vec<String>), AnalyzeError> {
+pub fn pair_files(
+    paths: &[PathBuf],
+    sides: Sides,
+) -> Result<(Pairing, String, Nanos, Vec<String>), AnalyzeError> {
     if paths.is_empty() {
         return Err(AnalyzeError::NoFiles);
     }
@@ -35,13 +41,22 @@ pub fn pair_files(paths: &[PathBuf], sides: Sides) -> Result<(Pairing, String, N
     let mut tick = Nanos(1);
     let mut notes = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|source| AnalyzeError::Read { path: path.clone(), source })?;
-        let mut records = Records::open(&bytes).map_err(|source| AnalyzeError::Capture { path: path.clone(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| AnalyzeError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let mut records = Records::open(&bytes).map_err(|source| AnalyzeError::Capture {
+            path: path.clone(),
+            source,
+        })?;
         for record in records.by_ref() {
             match record {
                 Ok(r) => pairer.add(&r),
                 Err(e) => {
-                    notes.push(format!("{}: {e}; the rest of the file was ignored", path.display()));
+                    notes.push(format!(
+                        "{}: {e}; the rest of the file was ignored",
+                        path.display()
+                    ));
                     break;
                 }
             }
@@ -56,11 +71,17 @@ pub fn pair_files(paths: &[PathBuf], sides: Sides) -> Result<(Pairing, String, N
 
 /// The calibration from a DAC run (firewall replaced by a cable): its median difference plus
 /// the extra cable of the firewall setup.
-pub fn calibrate_from(path: &Path, sides: Sides, extra: Meters, per_m: NanosPerMeter) -> Result<Calibration, AnalyzeError> {
+pub fn calibrate_from(
+    path: &Path,
+    sides: Sides,
+    extra: Meters,
+    per_m: NanosPerMeter,
+) -> Result<Calibration, AnalyzeError> {
     let (pairing, _, _, _) = pair_files(&[path.to_path_buf()], sides)?;
     let mut deltas: Vec<Nanos> = pairing.pairs.iter().map(|p| p.delta()).collect();
     deltas.sort_unstable();
-    let median = percentile(&deltas, MEDIAN).ok_or_else(|| AnalyzeError::EmptyCalibration(path.to_path_buf()))?;
+    let median = percentile(&deltas, MEDIAN)
+        .ok_or_else(|| AnalyzeError::EmptyCalibration(path.to_path_buf()))?;
     Ok(Calibration::from_dac(median, deltas.len(), extra, per_m))
 }
 

@@ -116,7 +116,9 @@ type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 const OURS: u128 = 1 << 127;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Collects copies record by record; [`Pairer::finish`] decides the sides and forms pairs.
@@ -134,7 +136,9 @@ pub struct Pairer {
 /// Pairing could not even tell the sides apart.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PairError {
-    #[error("no request was seen on two VLANs, so before and after cannot be told apart; give --before-vlan and --after-vlan (VLANs seen: {0})")]
+    #[error(
+        "no request was seen on two VLANs, so before and after cannot be told apart; give --before-vlan and --after-vlan (VLANs seen: {0})"
+    )]
     NoSides(String),
     #[error("--before-vlan and --after-vlan are both {0}")]
     SameVlan(Vlan),
@@ -147,7 +151,10 @@ impl Pairer {
         {
             return Err(PairError::SameVlan(a));
         }
-        Ok(Pairer { given, ..Pairer::default() })
+        Ok(Pairer {
+            given,
+            ..Pairer::default()
+        })
     }
 
     /// Adds one captured frame.
@@ -167,7 +174,9 @@ impl Pairer {
             return;
         }
         let key = match parsed.payload {
-            Some(p) => OURS | (u128::from(p.round) << 80) | (u128::from(p.run) << 64) | u128::from(p.seq),
+            Some(p) => {
+                OURS | (u128::from(p.round) << 80) | (u128::from(p.run) << 64) | u128::from(p.seq)
+            }
             None => (u128::from(parsed.body.len() as u64) << 64) | u128::from(fnv1a(parsed.body)),
         };
         let seq = parsed.payload.map(|p| p.seq);
@@ -179,9 +188,16 @@ impl Pairer {
             }),
             None => u32::MAX,
         };
-        let slot = self.slots.entry(key).or_insert(Slot { copies: [None, None], flow, seq });
+        let slot = self.slots.entry(key).or_insert(Slot {
+            copies: [None, None],
+            flow,
+            seq,
+        });
         let copy = Some((vlan, record.ts));
-        let same = slot.copies.iter().position(|c| matches!(c, Some((v, _)) if *v == vlan));
+        let same = slot
+            .copies
+            .iter()
+            .position(|c| matches!(c, Some((v, _)) if *v == vlan));
         match (same, slot.copies) {
             (Some(i), _) => {
                 self.duplicates += 1;
@@ -203,20 +219,38 @@ impl Pairer {
         for slot in self.slots.values() {
             if let [Some((v0, t0)), Some((v1, t1))] = slot.copies {
                 let order = if t0 <= t1 { (v0, v1) } else { (v1, v0) };
-                let fits = self.given.before.is_none_or(|b| b == order.0) && self.given.after.is_none_or(|a| a == order.1);
+                let fits = self.given.before.is_none_or(|b| b == order.0)
+                    && self.given.after.is_none_or(|a| a == order.1);
                 if fits {
                     *votes.entry(order).or_default() += 1;
                 }
             }
         }
-        match votes.into_iter().max_by_key(|(order, n)| (*n, std::cmp::Reverse(*order))) {
-            Some(((before, after), _)) => Ok(Sides { before: Some(before), after: Some(after) }),
+        match votes
+            .into_iter()
+            .max_by_key(|(order, n)| (*n, std::cmp::Reverse(*order)))
+        {
+            Some(((before, after), _)) => Ok(Sides {
+                before: Some(before),
+                after: Some(after),
+            }),
             None => {
-                let mut seen: Vec<u16> = self.slots.values().flat_map(|s| s.copies.into_iter().flatten().map(|(v, _)| v.0)).collect();
+                let mut seen: Vec<u16> = self
+                    .slots
+                    .values()
+                    .flat_map(|s| s.copies.into_iter().flatten().map(|(v, _)| v.0))
+                    .collect();
                 seen.sort_unstable();
                 seen.dedup();
                 seen.truncate(10);
-                let list = if seen.is_empty() { "none".to_string() } else { seen.iter().map(u16::to_string).collect::<Vec<_>>().join(", ") };
+                let list = if seen.is_empty() {
+                    "none".to_string()
+                } else {
+                    seen.iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
                 Err(PairError::NoSides(list))
             }
         }
@@ -225,7 +259,9 @@ impl Pairer {
     /// Forms the pairs, sorted by the time of their "before" copy.
     pub fn finish(self) -> Result<Pairing, PairError> {
         let sides = self.sides()?;
-        let (Some(before), Some(after)) = (sides.before, sides.after) else { return Err(PairError::NoSides(String::new())) };
+        let (Some(before), Some(after)) = (sides.before, sides.after) else {
+            return Err(PairError::NoSides(String::new()));
+        };
         let mut out = Pairing {
             sides,
             duplicates: self.duplicates,
@@ -236,11 +272,25 @@ impl Pairer {
         };
         let mut lost = Vec::new();
         for slot in self.slots.values() {
-            let find = |vlan: Vlan| slot.copies.iter().flatten().find(|(v, _)| *v == vlan).map(|(_, t)| *t);
+            let find = |vlan: Vlan| {
+                slot.copies
+                    .iter()
+                    .flatten()
+                    .find(|(v, _)| *v == vlan)
+                    .map(|(_, t)| *t)
+            };
             match (find(before), find(after)) {
                 (Some(b), Some(a)) if a < b => out.negative += 1,
-                (Some(b), Some(a)) => out.pairs.push(Pair { before: b, after: a, flow: slot.flow, seq: slot.seq }),
-                (Some(b), None) => lost.push(LostRequest { seq: slot.seq, before_ns: b }),
+                (Some(b), Some(a)) => out.pairs.push(Pair {
+                    before: b,
+                    after: a,
+                    flow: slot.flow,
+                    seq: slot.seq,
+                }),
+                (Some(b), None) => lost.push(LostRequest {
+                    seq: slot.seq,
+                    before_ns: b,
+                }),
                 (None, Some(_)) => out.orphans += 1,
                 (None, None) => out.ignored += slot.copies.iter().flatten().count(),
             }
@@ -260,23 +310,47 @@ mod tests {
     use crate::probe::frame::{FrameSpec, Payload, build, insert_tag};
 
     fn copy(seq: u64, vlan: u16, ts: i64) -> (Vec<u8>, i64) {
-        let f = build(&FrameSpec::default(), &Payload { run: 1, round: 0, flags: 0, seq });
+        let f = build(
+            &FrameSpec::default(),
+            &Payload {
+                run: 1,
+                round: 0,
+                flags: 0,
+                seq,
+            },
+        );
         (insert_tag(&f, 0x8100, vlan), ts)
     }
 
     fn pair(copies: &[(Vec<u8>, i64)], given: Sides) -> Result<Pairing, PairError> {
         let mut p = Pairer::new(given)?;
         for (data, ts) in copies {
-            p.add(&Record { ts: Nanos(*ts), interface: 0, data, orig_len: data.len() as u32 });
+            p.add(&Record {
+                ts: Nanos(*ts),
+                interface: 0,
+                data,
+                orig_len: data.len() as u32,
+            });
         }
         p.finish()
     }
 
     #[test]
     fn pairs_by_payload_and_decides_sides_by_time() {
-        let copies = vec![copy(1, 10, 1000), copy(1, 20, 5100), copy(2, 10, 2000), copy(2, 20, 6200)];
+        let copies = vec![
+            copy(1, 10, 1000),
+            copy(1, 20, 5100),
+            copy(2, 10, 2000),
+            copy(2, 20, 6200),
+        ];
         let p = pair(&copies, Sides::default()).unwrap();
-        assert_eq!(p.sides, Sides { before: Some(Vlan(10)), after: Some(Vlan(20)) });
+        assert_eq!(
+            p.sides,
+            Sides {
+                before: Some(Vlan(10)),
+                after: Some(Vlan(20))
+            }
+        );
         let deltas: Vec<i64> = p.pairs.iter().map(|p| p.delta().0).collect();
         assert_eq!(deltas, vec![4100, 4200]);
         assert_eq!((p.lost, p.duplicates, p.orphans), (0, 0, 0));
@@ -285,15 +359,28 @@ mod tests {
 
     #[test]
     fn reordered_records_pair_the_same() {
-        let copies = vec![copy(2, 20, 6200), copy(1, 20, 5100), copy(2, 10, 2000), copy(1, 10, 1000)];
+        let copies = vec![
+            copy(2, 20, 6200),
+            copy(1, 20, 5100),
+            copy(2, 10, 2000),
+            copy(1, 10, 1000),
+        ];
         let p = pair(&copies, Sides::default()).unwrap();
-        assert_eq!(p.pairs.iter().map(|p| p.seq.unwrap()).collect::<Vec<_>>(), vec![1, 2]);
+        assert_eq!(
+            p.pairs.iter().map(|p| p.seq.unwrap()).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
         assert_eq!(p.sides.before, Some(Vlan(10)));
     }
 
     #[test]
     fn missing_after_is_lost_and_missing_before_is_an_orphan() {
-        let copies = vec![copy(1, 10, 1000), copy(1, 20, 5000), copy(2, 10, 2000), copy(3, 20, 9000)];
+        let copies = vec![
+            copy(1, 10, 1000),
+            copy(1, 20, 5000),
+            copy(2, 10, 2000),
+            copy(3, 20, 9000),
+        ];
         let p = pair(&copies, Sides::default()).unwrap();
         assert_eq!((p.pairs.len(), p.lost, p.orphans), (1, 1, 1));
         assert_eq!(p.lost_examples[0].seq, Some(2));
@@ -301,7 +388,12 @@ mod tests {
 
     #[test]
     fn duplicates_are_counted_and_the_earliest_copy_kept() {
-        let copies = vec![copy(1, 10, 1000), copy(1, 10, 900), copy(1, 20, 5000), copy(1, 20, 5050)];
+        let copies = vec![
+            copy(1, 10, 1000),
+            copy(1, 10, 900),
+            copy(1, 20, 5000),
+            copy(1, 20, 5050),
+        ];
         let p = pair(&copies, Sides::default()).unwrap();
         assert_eq!(p.duplicates, 2);
         assert_eq!(p.pairs[0].delta(), Nanos(4100));
@@ -310,10 +402,24 @@ mod tests {
     #[test]
     fn given_vlans_filter_and_can_be_reversed() {
         let copies = vec![copy(1, 10, 1000), copy(1, 20, 5000), copy(1, 30, 7000)];
-        let p = pair(&copies, Sides { before: Some(Vlan(20)), after: Some(Vlan(30)) }).unwrap();
+        let p = pair(
+            &copies,
+            Sides {
+                before: Some(Vlan(20)),
+                after: Some(Vlan(30)),
+            },
+        )
+        .unwrap();
         assert_eq!(p.pairs[0].delta(), Nanos(2000));
         assert_eq!(p.ignored, 1);
-        let p = pair(&copies[..2], Sides { before: Some(Vlan(20)), after: Some(Vlan(10)) }).unwrap();
+        let p = pair(
+            &copies[..2],
+            Sides {
+                before: Some(Vlan(20)),
+                after: Some(Vlan(10)),
+            },
+        )
+        .unwrap();
         assert_eq!((p.pairs.len(), p.negative), (0, 1));
     }
 
@@ -321,13 +427,28 @@ mod tests {
     fn one_vlan_only_cannot_tell_sides() {
         let copies = vec![copy(1, 10, 1000), copy(2, 10, 2000)];
         assert!(matches!(pair(&copies, Sides::default()), Err(PairError::NoSides(s)) if s == "10"));
-        let p = pair(&copies, Sides { before: Some(Vlan(10)), after: Some(Vlan(20)) }).unwrap();
+        let p = pair(
+            &copies,
+            Sides {
+                before: Some(Vlan(10)),
+                after: Some(Vlan(20)),
+            },
+        )
+        .unwrap();
         assert_eq!(p.lost, 2);
     }
 
     #[test]
     fn foreign_frames_pair_by_their_bytes() {
-        let mut a = build(&FrameSpec::default(), &Payload { run: 0, round: 0, flags: 0, seq: 0 });
+        let mut a = build(
+            &FrameSpec::default(),
+            &Payload {
+                run: 0,
+                round: 0,
+                flags: 0,
+                seq: 0,
+            },
+        );
         a[42] = 0; // break the magic: not our payload any more
         let mut b = a.clone();
         b[50] = 1;
@@ -338,14 +459,28 @@ mod tests {
             (insert_tag(&b, 0x8100, 20), 4400),
         ];
         let p = pair(&copies, Sides::default()).unwrap();
-        assert_eq!(p.pairs.iter().map(|p| p.delta().0).collect::<Vec<_>>(), vec![4100, 4200]);
+        assert_eq!(
+            p.pairs.iter().map(|p| p.delta().0).collect::<Vec<_>>(),
+            vec![4100, 4200]
+        );
         assert_eq!(p.pairs[0].seq, None);
     }
 
     #[test]
     fn untagged_and_garbage_frames_are_ignored() {
         let mut copies = vec![copy(1, 10, 1000), copy(1, 20, 5000)];
-        copies.push((build(&FrameSpec::default(), &Payload { run: 1, round: 0, flags: 0, seq: 5 }), 3));
+        copies.push((
+            build(
+                &FrameSpec::default(),
+                &Payload {
+                    run: 1,
+                    round: 0,
+                    flags: 0,
+                    seq: 5,
+                },
+            ),
+            3,
+        ));
         copies.push((vec![1, 2, 3], 4));
         let p = pair(&copies, Sides::default()).unwrap();
         assert_eq!((p.pairs.len(), p.ignored, p.frames), (1, 2, 4));

@@ -37,15 +37,21 @@ pub struct Reader<'a> {
 
 /// Whether `bytes` starts like a classic pcap file (either byte order, either resolution).
 pub fn sniff(bytes: &[u8]) -> bool {
-    let Some(m) = bytes.get(..4) else { return false };
+    let Some(m) = bytes.get(..4) else {
+        return false;
+    };
     let le = u32::from_le_bytes([m[0], m[1], m[2], m[3]]);
     let be = u32::from_be_bytes([m[0], m[1], m[2], m[3]]);
-    [le, be].iter().any(|m| *m == MAGIC_MICRO || *m == MAGIC_NANO)
+    [le, be]
+        .iter()
+        .any(|m| *m == MAGIC_MICRO || *m == MAGIC_NANO)
 }
 
 impl<'a> Reader<'a> {
     pub fn new(bytes: &'a [u8]) -> Result<Self, CaptureError> {
-        let header = bytes.get(..24).ok_or(CaptureError::Truncated { offset: 0 })?;
+        let header = bytes
+            .get(..24)
+            .ok_or(CaptureError::Truncated { offset: 0 })?;
         let le = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
         let be = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
         let (endian, resolution) = match (le, be) {
@@ -59,7 +65,12 @@ impl<'a> Reader<'a> {
         if linktype != LINKTYPE_ETHERNET {
             return Err(CaptureError::LinkType(linktype));
         }
-        Ok(Reader { bytes, at: 24, endian, resolution })
+        Ok(Reader {
+            bytes,
+            at: 24,
+            endian,
+            resolution,
+        })
     }
 }
 
@@ -76,7 +87,12 @@ impl<'a> Iterator for Reader<'a> {
             return Some(Err(CaptureError::Truncated { offset }));
         };
         let e = self.endian;
-        let (sec, frac, caplen, len) = (e.u32(&h[0..4]), e.u32(&h[4..8]), e.u32(&h[8..12]), e.u32(&h[12..16]));
+        let (sec, frac, caplen, len) = (
+            e.u32(&h[0..4]),
+            e.u32(&h[4..8]),
+            e.u32(&h[8..12]),
+            e.u32(&h[12..16]),
+        );
         let start = offset + 16;
         let Some(data) = self.bytes.get(start..start + caplen as usize) else {
             self.at = self.bytes.len();
@@ -88,7 +104,12 @@ impl<'a> Iterator for Reader<'a> {
             Resolution::Nano => i64::from(frac),
         };
         let ts = Nanos(i64::from(sec) * 1_000_000_000 + frac_ns);
-        Some(Ok(Record { ts, interface: 0, data, orig_len: len }))
+        Some(Ok(Record {
+            ts,
+            interface: 0,
+            data,
+            orig_len: len,
+        }))
     }
 }
 
@@ -102,7 +123,11 @@ pub struct Writer<W: Write> {
 
 impl<W: Write> Writer<W> {
     pub fn new(out: W, endian: Endian, resolution: Resolution) -> io::Result<Self> {
-        let mut w = Writer { out, endian, resolution };
+        let mut w = Writer {
+            out,
+            endian,
+            resolution,
+        };
         let magic = match resolution {
             Resolution::Micro => MAGIC_MICRO,
             Resolution::Nano => MAGIC_NANO,
@@ -153,8 +178,10 @@ mod tests {
 
     fn round_trip(endian: Endian, resolution: Resolution) {
         let mut w = Writer::new(Vec::new(), endian, resolution).unwrap();
-        w.write(Nanos(1_700_000_000_123_456_789), b"first frame...").unwrap();
-        w.write(Nanos(1_700_000_001_000_000_001), b"second").unwrap();
+        w.write(Nanos(1_700_000_000_123_456_789), b"first frame...")
+            .unwrap();
+        w.write(Nanos(1_700_000_001_000_000_001), b"second")
+            .unwrap();
         let bytes = w.into_inner();
         assert!(sniff(&bytes));
         let r = Reader::new(&bytes).unwrap();
@@ -180,9 +207,13 @@ mod tests {
 
     #[test]
     fn big_endian_nano_magic_is_what_it_says() {
-        let bytes = Writer::new(Vec::new(), Endian::Big, Resolution::Nano).unwrap().into_inner();
+        let bytes = Writer::new(Vec::new(), Endian::Big, Resolution::Nano)
+            .unwrap()
+            .into_inner();
         assert_eq!(&bytes[..4], &[0xa1, 0xb2, 0x3c, 0x4d]);
-        let bytes = Writer::new(Vec::new(), Endian::Little, Resolution::Micro).unwrap().into_inner();
+        let bytes = Writer::new(Vec::new(), Endian::Little, Resolution::Micro)
+            .unwrap()
+            .into_inner();
         assert_eq!(&bytes[..4], &[0xd4, 0xc3, 0xb2, 0xa1]);
     }
 
@@ -193,16 +224,31 @@ mod tests {
         let bytes = w.into_inner();
         for cut in 25..bytes.len() {
             let got: Vec<_> = Reader::new(&bytes[..cut]).unwrap().collect();
-            assert!(matches!(got.last(), Some(Err(CaptureError::Truncated { offset: 24 }))), "cut at {cut}");
+            assert!(
+                matches!(
+                    got.last(),
+                    Some(Err(CaptureError::Truncated { offset: 24 }))
+                ),
+                "cut at {cut}"
+            );
         }
-        assert!(matches!(Reader::new(&bytes[..10]), Err(CaptureError::Truncated { .. })));
-        assert!(matches!(Reader::new(&[0u8; 24]), Err(CaptureError::NotACapture)));
+        assert!(matches!(
+            Reader::new(&bytes[..10]),
+            Err(CaptureError::Truncated { .. })
+        ));
+        assert!(matches!(
+            Reader::new(&[0u8; 24]),
+            Err(CaptureError::NotACapture)
+        ));
     }
 
     #[test]
     fn non_ethernet_is_refused() {
         let mut bytes = Writer::nano(Vec::new()).unwrap().into_inner();
         bytes[20] = 113; // Linux cooked capture
-        assert!(matches!(Reader::new(&bytes), Err(CaptureError::LinkType(113))));
+        assert!(matches!(
+            Reader::new(&bytes),
+            Err(CaptureError::LinkType(113))
+        ));
     }
 }

@@ -41,14 +41,22 @@ impl Interface {
     }
 
     fn tick(self) -> Nanos {
-        Nanos(i64::try_from(1_000_000_000u64.div_ceil(self.per_second)).unwrap_or(i64::MAX).max(1))
+        Nanos(
+            i64::try_from(1_000_000_000u64.div_ceil(self.per_second))
+                .unwrap_or(i64::MAX)
+                .max(1),
+        )
     }
 }
 
 /// The `if_tsresol` byte as units per second; `None` when it does not fit in 64 bits.
 fn per_second(tsresol: u8) -> Option<u64> {
     let v = u32::from(tsresol & 0x7f);
-    if tsresol & 0x80 == 0 { 10u64.checked_pow(v) } else { 1u64.checked_shl(v).filter(|_| v < 64) }
+    if tsresol & 0x80 == 0 {
+        10u64.checked_pow(v)
+    } else {
+        1u64.checked_shl(v).filter(|_| v < 64)
+    }
 }
 
 pub struct Reader<'a> {
@@ -64,7 +72,13 @@ impl<'a> Reader<'a> {
         if !sniff(bytes) {
             return Err(CaptureError::NotACapture);
         }
-        let mut r = Reader { bytes, at: 0, endian: Endian::Little, interfaces: Vec::new(), coarsest: Nanos(1) };
+        let mut r = Reader {
+            bytes,
+            at: 0,
+            endian: Endian::Little,
+            interfaces: Vec::new(),
+            coarsest: Nanos(1),
+        };
         r.section_header(0)?;
         Ok(r)
     }
@@ -75,12 +89,18 @@ impl<'a> Reader<'a> {
     }
 
     fn bad(offset: usize, reason: impl Into<String>) -> CaptureError {
-        CaptureError::BadBlock { offset, reason: reason.into() }
+        CaptureError::BadBlock {
+            offset,
+            reason: reason.into(),
+        }
     }
 
     /// Reads the byte order of a new section; interfaces restart with it.
     fn section_header(&mut self, offset: usize) -> Result<(), CaptureError> {
-        let b = self.bytes.get(offset + 8..offset + 12).ok_or(CaptureError::Truncated { offset })?;
+        let b = self
+            .bytes
+            .get(offset + 8..offset + 12)
+            .ok_or(CaptureError::Truncated { offset })?;
         self.endian = if u32::from_le_bytes([b[0], b[1], b[2], b[3]]) == BYTE_ORDER {
             Endian::Little
         } else if u32::from_be_bytes([b[0], b[1], b[2], b[3]]) == BYTE_ORDER {
@@ -105,31 +125,62 @@ impl<'a> Reader<'a> {
             if code == OPT_END {
                 break;
             }
-            let Some(value) = opts.get(4..4 + len) else { return Err(Self::bad(offset, "option runs past the block")) };
+            let Some(value) = opts.get(4..4 + len) else {
+                return Err(Self::bad(offset, "option runs past the block"));
+            };
             if code == OPT_TSRESOL {
-                let Some(&v) = value.first() else { return Err(Self::bad(offset, "empty if_tsresol")) };
-                per = per_second(v).filter(|p| *p > 0).ok_or_else(|| Self::bad(offset, format!("if_tsresol {v:#x} out of range")))?;
+                let Some(&v) = value.first() else {
+                    return Err(Self::bad(offset, "empty if_tsresol"));
+                };
+                per = per_second(v)
+                    .filter(|p| *p > 0)
+                    .ok_or_else(|| Self::bad(offset, format!("if_tsresol {v:#x} out of range")))?;
             }
             let padded = (4 + len).div_ceil(4) * 4;
             opts = opts.get(padded..).unwrap_or(&[]);
         }
-        let iface = Interface { linktype, per_second: per };
+        let iface = Interface {
+            linktype,
+            per_second: per,
+        };
         self.coarsest = self.coarsest.max(iface.tick());
         self.interfaces.push(iface);
         Ok(())
     }
 
-    fn packet(&self, offset: usize, id: u32, hi: u32, lo: u32, caplen: u32, len: u32, data_at: &'a [u8]) -> Result<Record<'a>, CaptureError> {
-        let iface = *self
-            .interfaces
-            .get(id as usize)
-            .ok_or_else(|| Self::bad(offset, format!("packet names interface {id}, which was not described")))?;
+    fn packet(
+        &self,
+        offset: usize,
+        id: u32,
+        fields: &[u8],
+        data_at: &'a [u8],
+    ) -> Result<Record<'a>, CaptureError> {
+        let iface = *self.interfaces.get(id as usize).ok_or_else(|| {
+            Self::bad(
+                offset,
+                format!("packet names interface {id}, which was not described"),
+            )
+        })?;
         if u32::from(iface.linktype) != LINKTYPE_ETHERNET {
             return Err(CaptureError::LinkType(u32::from(iface.linktype)));
         }
-        let data = data_at.get(..caplen as usize).ok_or_else(|| Self::bad(offset, "captured length past the block"))?;
+        let e = self.endian;
+        let (hi, lo, caplen, len) = (
+            e.u32(&fields[0..4]),
+            e.u32(&fields[4..8]),
+            e.u32(&fields[8..12]),
+            e.u32(&fields[12..16]),
+        );
+        let data = data_at
+            .get(..caplen as usize)
+            .ok_or_else(|| Self::bad(offset, "captured length past the block"))?;
         let units = (u64::from(hi) << 32) | u64::from(lo);
-        Ok(Record { ts: iface.to_nanos(units), interface: id, data, orig_len: len })
+        Ok(Record {
+            ts: iface.to_nanos(units),
+            interface: id,
+            data,
+            orig_len: len,
+        })
     }
 }
 
@@ -147,17 +198,20 @@ impl<'a> Iterator for Reader<'a> {
                 return Some(Err(CaptureError::Truncated { offset }));
             };
             let le_type = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-            if le_type == SHB {
-                if let Err(e) = self.section_header(offset) {
-                    self.at = self.bytes.len();
-                    return Some(Err(e));
-                }
+            if le_type == SHB
+                && let Err(e) = self.section_header(offset)
+            {
+                self.at = self.bytes.len();
+                return Some(Err(e));
             }
             let e = self.endian;
             let (kind, total) = (e.u32(&h[0..4]), e.u32(&h[4..8]) as usize);
             if total < 12 || total % 4 != 0 {
                 self.at = self.bytes.len();
-                return Some(Err(Self::bad(offset, format!("block length {total} is not a multiple of 4 of at least 12"))));
+                return Some(Err(Self::bad(
+                    offset,
+                    format!("block length {total} is not a multiple of 4 of at least 12"),
+                )));
             }
             let Some(block) = self.bytes.get(offset..offset + total) else {
                 self.at = self.bytes.len();
@@ -171,22 +225,14 @@ impl<'a> Iterator for Reader<'a> {
                     Ok(()) => continue,
                     Err(err) => Err(err),
                 },
-                EPB if body.len() >= 20 => self.packet(
-                    offset,
-                    e.u32(&body[0..4]),
-                    e.u32(&body[4..8]),
-                    e.u32(&body[8..12]),
-                    e.u32(&body[12..16]),
-                    e.u32(&body[16..20]),
-                    &body[20..],
-                ),
+                // Both carry ts high, ts low, captured and original length at 4..20.
+                EPB if body.len() >= 20 => {
+                    self.packet(offset, e.u32(&body[0..4]), &body[4..20], &body[20..])
+                }
                 PB if body.len() >= 20 => self.packet(
                     offset,
                     u32::from(e.u16(&body[0..2])),
-                    e.u32(&body[4..8]),
-                    e.u32(&body[8..12]),
-                    e.u32(&body[12..16]),
-                    e.u32(&body[16..20]),
+                    &body[4..20],
                     &body[20..],
                 ),
                 EPB | PB => Err(Self::bad(offset, "packet block too short")),
@@ -209,7 +255,11 @@ pub struct Writer<W: Write> {
 
 impl<W: Write> Writer<W> {
     pub fn new(out: W, endian: Endian) -> io::Result<Self> {
-        let mut w = Writer { out, endian, interfaces: Vec::new() };
+        let mut w = Writer {
+            out,
+            endian,
+            interfaces: Vec::new(),
+        };
         let mut body = Vec::new();
         body.extend_from_slice(&endian.put_u32(BYTE_ORDER));
         body.extend_from_slice(&endian.put_u16(1));
@@ -237,15 +287,22 @@ impl<W: Write> Writer<W> {
             body.extend_from_slice(&e.put_u16(0));
         }
         self.block(IDB, &body)?;
-        self.interfaces.push(Interface { linktype: LINKTYPE_ETHERNET as u16, per_second: per });
+        self.interfaces.push(Interface {
+            linktype: LINKTYPE_ETHERNET as u16,
+            per_second: per,
+        });
         Ok(self.interfaces.len() as u32 - 1)
     }
 
     /// Writes a frame stamped `ts` on interface `id` (rounded down to the interface's unit).
     pub fn write(&mut self, id: u32, ts: Nanos, data: &[u8]) -> io::Result<()> {
         let e = self.endian;
-        let iface = *self.interfaces.get(id as usize).ok_or_else(|| io::Error::other("unknown interface"))?;
-        let units = (u128::from(ts.0.max(0) as u64) * u128::from(iface.per_second) / 1_000_000_000) as u64;
+        let iface = *self
+            .interfaces
+            .get(id as usize)
+            .ok_or_else(|| io::Error::other("unknown interface"))?;
+        let units =
+            (u128::from(ts.0.max(0) as u64) * u128::from(iface.per_second) / 1_000_000_000) as u64;
         let mut body = Vec::with_capacity(20 + data.len() + 3);
         body.extend_from_slice(&e.put_u32(id));
         body.extend_from_slice(&e.put_u32((units >> 32) as u32));
@@ -262,7 +319,11 @@ impl<W: Write> Writer<W> {
     fn block(&mut self, kind: u32, body: &[u8]) -> io::Result<()> {
         let e = self.endian;
         let total = (body.len() + 12) as u32;
-        let kind = if kind == SHB { SHB.to_le_bytes() } else { e.put_u32(kind) };
+        let kind = if kind == SHB {
+            SHB.to_le_bytes()
+        } else {
+            e.put_u32(kind)
+        };
         self.out.write_all(&kind)?;
         self.out.write_all(&e.put_u32(total))?;
         self.out.write_all(body)?;
@@ -318,11 +379,17 @@ mod tests {
     fn packet_on_an_undescribed_interface_is_an_error() {
         let mut w = Writer::new(Vec::new(), Endian::Little).unwrap();
         w.interface(Some(9)).unwrap();
-        w.interfaces.push(Interface { linktype: 1, per_second: 1_000_000_000 });
+        w.interfaces.push(Interface {
+            linktype: 1,
+            per_second: 1_000_000_000,
+        });
         w.write(1, Nanos(1), &[0; 60]).unwrap();
         let bytes = w.into_inner();
         let got: Vec<_> = Reader::new(&bytes).unwrap().collect();
-        assert!(matches!(got.as_slice(), [Err(CaptureError::BadBlock { .. })]));
+        assert!(matches!(
+            got.as_slice(),
+            [Err(CaptureError::BadBlock { .. })]
+        ));
     }
 
     #[test]

@@ -46,13 +46,16 @@ pub struct SendReport {
 /// Sends the schedule on `socket`; returns when the last request is out.
 pub fn send(socket: &PacketSocket, schedule: &Schedule) -> SendReport {
     sys::tight_timer_slack();
-    let mut report = SendReport::default();
-    report.realtime = match schedule.priority {
+    let realtime = match schedule.priority {
         0 => "normal scheduling".into(),
         p => match sys::realtime_priority(p) {
             Ok(()) => format!("SCHED_FIFO {p}"),
             Err(e) => format!("normal scheduling (SCHED_FIFO refused: {e})"),
         },
+    };
+    let mut report = SendReport {
+        realtime,
+        ..SendReport::default()
     };
     let mut lateness = Vec::with_capacity(schedule.count);
     let t0 = sys::monotonic() + Nanos(5_000_000);
@@ -65,9 +68,15 @@ pub fn send(socket: &PacketSocket, schedule: &Schedule) -> SendReport {
             due = due + length;
         }
         if schedule.new_port_per_packet {
-            spec.sport = Port(20_000 + ((usize::from(schedule.template.sport.0) + i) % 40_000) as u16);
+            spec.sport =
+                Port(20_000 + ((usize::from(schedule.template.sport.0) + i) % 40_000) as u16);
         }
-        let payload = Payload { run: schedule.run, round: schedule.round, flags: 0, seq: i as u64 };
+        let payload = Payload {
+            run: schedule.run,
+            round: schedule.round,
+            flags: 0,
+            seq: i as u64,
+        };
         let frame = frame::build(&spec, &payload);
         let wake = due - schedule.spin;
         if sys::monotonic() < wake {

@@ -19,7 +19,10 @@ pub struct Quantile {
 pub const MEDIAN: Quantile = Quantile { num: 1, den: 2 };
 pub const P90: Quantile = Quantile { num: 9, den: 10 };
 pub const P99: Quantile = Quantile { num: 99, den: 100 };
-pub const P999: Quantile = Quantile { num: 999, den: 1000 };
+pub const P999: Quantile = Quantile {
+    num: 999,
+    den: 1000,
+};
 
 impl Quantile {
     /// The 1-based nearest rank among `n` values: ceil(num*n/den), at least 1.
@@ -83,14 +86,22 @@ pub struct Bin {
 /// A histogram with `per_octave` bins per doubling, from the smallest to the largest value.
 /// Values at or below zero go into the first bin.
 pub fn log_histogram(sorted: &[Nanos], per_octave: u32) -> Vec<Bin> {
-    let (Some(first), Some(last)) = (sorted.first(), sorted.last()) else { return Vec::new() };
+    let (Some(first), Some(last)) = (sorted.first(), sorted.last()) else {
+        return Vec::new();
+    };
     let lo = (first.0.max(1) as f64).log2();
     let hi = (last.0.max(1) as f64).log2();
     let step = 1.0 / f64::from(per_octave.max(1));
     let start = (lo / step).floor() * step;
     let bins = (((hi - start) / step).floor() as usize + 1).min(4096);
     let edge = |i: usize| Nanos((start + step * i as f64).exp2().round() as i64);
-    let mut out: Vec<Bin> = (0..bins).map(|i| Bin { lo_ns: edge(i), hi_ns: edge(i + 1), count: 0 }).collect();
+    let mut out: Vec<Bin> = (0..bins)
+        .map(|i| Bin {
+            lo_ns: edge(i),
+            hi_ns: edge(i + 1),
+            count: 0,
+        })
+        .collect();
     for v in sorted {
         let x = (v.0.max(1) as f64).log2();
         let i = (((x - start) / step).floor().max(0.0) as usize).min(bins - 1);
@@ -111,9 +122,18 @@ mod tests {
     fn nearest_rank_against_hand_checked_vectors() {
         // Wikipedia's nearest-rank example: 15 20 35 40 50.
         let v = ns(&[15, 20, 35, 40, 50]);
-        assert_eq!(percentile(&v, Quantile { num: 5, den: 100 }), Some(Nanos(15)));
-        assert_eq!(percentile(&v, Quantile { num: 30, den: 100 }), Some(Nanos(20)));
-        assert_eq!(percentile(&v, Quantile { num: 40, den: 100 }), Some(Nanos(20)));
+        assert_eq!(
+            percentile(&v, Quantile { num: 5, den: 100 }),
+            Some(Nanos(15))
+        );
+        assert_eq!(
+            percentile(&v, Quantile { num: 30, den: 100 }),
+            Some(Nanos(20))
+        );
+        assert_eq!(
+            percentile(&v, Quantile { num: 40, den: 100 }),
+            Some(Nanos(20))
+        );
         assert_eq!(percentile(&v, MEDIAN), Some(Nanos(35)));
         assert_eq!(percentile(&v, Quantile { num: 1, den: 1 }), Some(Nanos(50)));
         // 3 6 7 8 8 10 13 15 16 20: p25 = x(3) = 7, median = x(5) = 8, p75 = x(8) = 15, p90 = x(9) = 16.
@@ -139,7 +159,17 @@ mod tests {
     #[test]
     fn summary_of_one_to_a_hundred() {
         let s = Summary::of((1..=100).rev().map(Nanos).collect());
-        assert_eq!((s.n, s.min_ns, s.median_ns, s.p90_ns, s.p99_ns, s.max_ns), (100, Some(Nanos(1)), Some(Nanos(50)), Some(Nanos(90)), Some(Nanos(99)), Some(Nanos(100))));
+        assert_eq!(
+            (s.n, s.min_ns, s.median_ns, s.p90_ns, s.p99_ns, s.max_ns),
+            (
+                100,
+                Some(Nanos(1)),
+                Some(Nanos(50)),
+                Some(Nanos(90)),
+                Some(Nanos(99)),
+                Some(Nanos(100))
+            )
+        );
         assert_eq!(s.p999_ns, Some(Nanos(100)));
         assert_eq!(s.mean_ns, Some(50.5));
         assert_eq!(Summary::of(Vec::new()).median_ns, None);
@@ -152,6 +182,12 @@ mod tests {
         assert_eq!(h.iter().map(|b| b.count).sum::<usize>(), 5);
         assert!(h.first().unwrap().lo_ns.0 <= 4_100 && h.last().unwrap().hi_ns.0 > 49_000);
         assert!(log_histogram(&[], 4).is_empty());
-        assert_eq!(log_histogram(&ns(&[-5, 0]), 4).iter().map(|b| b.count).sum::<usize>(), 2);
+        assert_eq!(
+            log_histogram(&ns(&[-5, 0]), 4)
+                .iter()
+                .map(|b| b.count)
+                .sum::<usize>(),
+            2
+        );
     }
 }

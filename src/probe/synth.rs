@@ -117,9 +117,14 @@ fn cpu_latency_us(rng: &mut Rng) -> f64 {
 pub fn generate(spec: &Spec, out: impl Write) -> std::io::Result<Truth> {
     let mut rng = Rng(spec.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut writer = pcap::Writer::nano(std::io::BufWriter::new(out))?;
-    let mut truth = Truth { latencies: Vec::with_capacity(spec.count), ..Truth::default() };
+    let mut truth = Truth {
+        latencies: Vec::with_capacity(spec.count),
+        ..Truth::default()
+    };
     let start_ps: i128 = 1_764_000_000_000_000_000_000;
-    let quantize = |ps: i128| Nanos(((ps / i128::from(spec.tick_ps)) * i128::from(spec.tick_ps) / 1000) as i64);
+    let quantize = |ps: i128| {
+        Nanos(((ps / i128::from(spec.tick_ps)) * i128::from(spec.tick_ps) / 1000) as i64)
+    };
     let pause_at = spec.count / 2;
     let mut since_session = 0usize;
     let mut template = FrameSpec::default();
@@ -142,13 +147,22 @@ pub fn generate(spec: &Spec, out: impl Write) -> std::io::Result<Truth> {
             Profile::Dac => 0.0,
             Profile::Cpu => cpu_latency_us(&mut rng),
             Profile::NewSession => rng.uniform(12.0, 30.58),
-            Profile::Offloaded | Profile::Pause | Profile::Loss if slow_start => rng.uniform(39.0, 49.0),
-            Profile::Offloaded | Profile::Pause | Profile::Loss => rng.normal(4.10, 0.015).clamp(4.05, 4.25),
+            Profile::Offloaded | Profile::Pause | Profile::Loss if slow_start => {
+                rng.uniform(39.0, 49.0)
+            }
+            Profile::Offloaded | Profile::Pause | Profile::Loss => {
+                rng.normal(4.10, 0.015).clamp(4.05, 4.25)
+            }
         };
         let fw_ps = (fw_us * 1e6).round() as i128;
         let cal_ps = (spec.calibration_ns * 1000.0).round() as i128;
         let mut f = template;
-        let payload = Payload { run: 1, round: 0, flags: 0, seq: i as u64 };
+        let payload = Payload {
+            run: 1,
+            round: 0,
+            flags: 0,
+            seq: i as u64,
+        };
         f.vlans = [Some(spec.before), None];
         let before = frame::build(&f, &payload);
         f.vlans = [Some(spec.after), None];
@@ -161,7 +175,9 @@ pub fn generate(spec: &Spec, out: impl Write) -> std::io::Result<Truth> {
         }
         writer.write(quantize(send_ps + cal_ps + fw_ps), &after)?;
         truth.frames += 1;
-        truth.latencies.push(Nanos((fw_ps as f64 / 1000.0).round() as i64));
+        truth
+            .latencies
+            .push(Nanos((fw_ps as f64 / 1000.0).round() as i64));
     }
     writer.into_inner().flush()?;
     Ok(truth)

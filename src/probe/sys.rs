@@ -63,16 +63,24 @@ struct IfreqData {
 }
 
 fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
-    if rc < 0 { Err(io::Error::last_os_error()) } else { Ok(rc) }
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(rc)
+    }
 }
 
 /// The index of a network interface by name.
 pub fn ifindex(name: &str) -> io::Result<i32> {
-    let c = CString::new(name).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "interface name has a NUL"))?;
+    let c = CString::new(name)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "interface name has a NUL"))?;
     // SAFETY: `c` is a valid NUL-terminated string for the duration of the call.
     let index = unsafe { libc::if_nametoindex(c.as_ptr()) };
     if index == 0 {
-        return Err(io::Error::new(io::ErrorKind::NotFound, format!("no interface named {name}: {}", io::Error::last_os_error())));
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("no interface named {name}: {}", io::Error::last_os_error()),
+        ));
     }
     i32::try_from(index).map_err(|_| io::Error::other("interface index out of range"))
 }
@@ -97,8 +105,19 @@ impl PacketSocket {
     pub fn open(name: &str) -> io::Result<Self> {
         let index = ifindex(name)?;
         // SAFETY: plain socket(2) call; the descriptor is owned right after.
-        let raw = check(unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, i32::from(ETH_P_ALL.to_be())) })
-            .map_err(|e| io::Error::new(e.kind(), format!("AF_PACKET socket (needs root or CAP_NET_RAW): {e}")))?;
+        let raw = check(unsafe {
+            libc::socket(
+                libc::AF_PACKET,
+                libc::SOCK_RAW,
+                i32::from(ETH_P_ALL.to_be()),
+            )
+        })
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("AF_PACKET socket (needs root or CAP_NET_RAW): {e}"),
+            )
+        })?;
         // SAFETY: `raw` is a fresh descriptor nobody else owns.
         let fd = unsafe { OwnedFd::from_raw_fd(raw) };
         // SAFETY: sockaddr_ll is plain old data; zeroed is a valid value.
@@ -108,20 +127,41 @@ impl PacketSocket {
         addr.sll_ifindex = index;
         // SAFETY: `addr` lives for the call and its size is passed.
         check(unsafe {
-            libc::bind(fd.as_raw_fd(), (&raw const addr).cast(), std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t)
+            libc::bind(
+                fd.as_raw_fd(),
+                (&raw const addr).cast(),
+                std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t,
+            )
         })?;
-        Ok(PacketSocket { fd, ifindex: index, name: name.to_string() })
+        Ok(PacketSocket {
+            fd,
+            ifindex: index,
+            name: name.to_string(),
+        })
     }
 
     fn setsockopt<T>(&self, level: libc::c_int, name: libc::c_int, value: &T) -> io::Result<()> {
         // SAFETY: `value` is a live reference whose size is passed.
-        check(unsafe { libc::setsockopt(self.fd.as_raw_fd(), level, name, (value as *const T).cast(), std::mem::size_of::<T>() as libc::socklen_t) })
-            .map(|_| ())
+        check(unsafe {
+            libc::setsockopt(
+                self.fd.as_raw_fd(),
+                level,
+                name,
+                (value as *const T).cast(),
+                std::mem::size_of::<T>() as libc::socklen_t,
+            )
+        })
+        .map(|_| ())
     }
 
     /// Receive frames for any destination MAC (the probe's destination is one nobody owns).
     pub fn promiscuous(&self) -> io::Result<()> {
-        let mreq = PacketMreq { mr_ifindex: self.ifindex, mr_type: PACKET_MR_PROMISC, mr_alen: 0, mr_address: [0; 8] };
+        let mreq = PacketMreq {
+            mr_ifindex: self.ifindex,
+            mr_type: PACKET_MR_PROMISC,
+            mr_alen: 0,
+            mr_address: [0; 8],
+        };
         self.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mreq)
     }
 
@@ -145,7 +185,10 @@ impl PacketSocket {
 
     /// Blocks in `recv` at most this long.
     pub fn receive_timeout(&self, timeout: std::time::Duration) -> io::Result<()> {
-        let tv = libc::timeval { tv_sec: timeout.as_secs() as libc::time_t, tv_usec: timeout.subsec_micros() as libc::suseconds_t };
+        let tv = libc::timeval {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_usec: timeout.subsec_micros() as libc::suseconds_t,
+        };
         self.setsockopt(libc::SOL_SOCKET, libc::SO_RCVTIMEO, &tv)
     }
 
@@ -163,7 +206,10 @@ impl PacketSocket {
         let mut control = [0u64; 64];
         // SAFETY: sockaddr_ll is plain old data.
         let mut from: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-        let mut iov = libc::iovec { iov_base: buf.as_mut_ptr().cast(), iov_len: buf.len() };
+        let mut iov = libc::iovec {
+            iov_base: buf.as_mut_ptr().cast(),
+            iov_len: buf.len(),
+        };
         // SAFETY: msghdr is plain old data; the pointers set below outlive the call.
         let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
         msg.msg_name = (&raw mut from).cast();
@@ -180,7 +226,11 @@ impl PacketSocket {
         let clen = (msg.msg_controllen as usize).min(std::mem::size_of_val(&control));
         // SAFETY: reinterpreting the u64 array as bytes, within its size.
         let bytes = unsafe { std::slice::from_raw_parts(control.as_ptr().cast::<u8>(), clen) };
-        Ok(Received { len: (n as usize).min(buf.len()), pkttype: from.sll_pkttype, control: cmsg::decode(bytes) })
+        Ok(Received {
+            len: (n as usize).min(buf.len()),
+            pkttype: from.sll_pkttype,
+            control: cmsg::decode(bytes),
+        })
     }
 
     /// Packets seen and dropped by the kernel since the last call (the counters reset on read).
@@ -188,12 +238,24 @@ impl PacketSocket {
         let mut stats = TpacketStats::default();
         let mut len = std::mem::size_of::<TpacketStats>() as libc::socklen_t;
         // SAFETY: `stats` and `len` are live and sized.
-        check(unsafe { libc::getsockopt(self.fd.as_raw_fd(), SOL_PACKET, PACKET_STATISTICS, (&raw mut stats).cast(), &raw mut len) })?;
+        check(unsafe {
+            libc::getsockopt(
+                self.fd.as_raw_fd(),
+                SOL_PACKET,
+                PACKET_STATISTICS,
+                (&raw mut stats).cast(),
+                &raw mut len,
+            )
+        })?;
         Ok((stats.tp_packets, stats.tp_drops))
     }
 
     fn hwtstamp(&self, request: libc::c_ulong, config: &mut HwtstampConfig) -> io::Result<()> {
-        let mut ifr = IfreqData { name: [0; 16], data: (config as *mut HwtstampConfig).cast(), pad: [0; 16] };
+        let mut ifr = IfreqData {
+            name: [0; 16],
+            data: (config as *mut HwtstampConfig).cast(),
+            pad: [0; 16],
+        };
         let name = self.name.as_bytes();
         ifr.name[..name.len().min(15)].copy_from_slice(&name[..name.len().min(15)]);
         // SAFETY: `ifr` points at `config`, both live for the call.
@@ -210,7 +272,11 @@ impl PacketSocket {
         if current.rx_filter != HWTSTAMP_FILTER_NONE {
             return Ok(None);
         }
-        let mut wanted = HwtstampConfig { flags: 0, tx_type: current.tx_type, rx_filter: HWTSTAMP_FILTER_ALL };
+        let mut wanted = HwtstampConfig {
+            flags: 0,
+            tx_type: current.tx_type,
+            rx_filter: HWTSTAMP_FILTER_ALL,
+        };
         self.hwtstamp(SIOCSHWTSTAMP, &mut wanted)?;
         Ok(Some(current))
     }
@@ -222,16 +288,24 @@ impl PacketSocket {
 }
 
 /// Now on CLOCK_MONOTONIC.
+#[allow(clippy::unnecessary_cast)] // time_t and c_long are 32 bits on some targets
 pub fn monotonic() -> Nanos {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is live.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &raw mut ts) };
     Nanos(ts.tv_sec as i64 * 1_000_000_000 + ts.tv_nsec as i64)
 }
 
 /// Now on CLOCK_REALTIME (the clock of kernel software stamps).
+#[allow(clippy::unnecessary_cast)] // time_t and c_long are 32 bits on some targets
 pub fn realtime() -> Nanos {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is live.
     unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &raw mut ts) };
     Nanos(ts.tv_sec as i64 * 1_000_000_000 + ts.tv_nsec as i64)
@@ -239,9 +313,20 @@ pub fn realtime() -> Nanos {
 
 /// Sleeps until `at` on CLOCK_MONOTONIC (absolute, so lateness does not accumulate).
 pub fn sleep_until(at: Nanos) {
-    let ts = libc::timespec { tv_sec: (at.0 / 1_000_000_000) as libc::time_t, tv_nsec: (at.0 % 1_000_000_000) as libc::c_long };
+    let ts = libc::timespec {
+        tv_sec: (at.0 / 1_000_000_000) as libc::time_t,
+        tv_nsec: (at.0 % 1_000_000_000) as libc::c_long,
+    };
     // SAFETY: `ts` is live; a null remainder is allowed with TIMER_ABSTIME.
-    while unsafe { libc::clock_nanosleep(libc::CLOCK_MONOTONIC, libc::TIMER_ABSTIME, &raw const ts, std::ptr::null_mut()) } == libc::EINTR {}
+    while unsafe {
+        libc::clock_nanosleep(
+            libc::CLOCK_MONOTONIC,
+            libc::TIMER_ABSTIME,
+            &raw const ts,
+            std::ptr::null_mut(),
+        )
+    } == libc::EINTR
+    {}
 }
 
 /// Timer slack 1 ns: the default 50 us would be added to every sleep.
@@ -253,7 +338,9 @@ pub fn tight_timer_slack() {
 /// Runs the calling thread under SCHED_FIFO at `priority` (needs root or CAP_SYS_NICE), so
 /// other work on a busy machine does not preempt the schedule. Errors are for the report.
 pub fn realtime_priority(priority: i32) -> io::Result<()> {
-    let param = libc::sched_param { sched_priority: priority };
+    let param = libc::sched_param {
+        sched_priority: priority,
+    };
     // SAFETY: `param` is live; pid 0 is the calling thread.
     check(unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &raw const param) }).map(|_| ())
 }
@@ -262,14 +349,25 @@ impl PacketSocket {
     /// Waits until a frame can be read or `timeout` passes (ppoll: nanosecond timeout on
     /// high-resolution timers). Returns whether a frame is ready.
     pub fn wait_readable(&self, timeout: Nanos) -> io::Result<bool> {
-        let mut fds = libc::pollfd { fd: self.fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        let mut fds = libc::pollfd {
+            fd: self.fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
         let t = timeout.0.max(0);
-        let ts = libc::timespec { tv_sec: (t / 1_000_000_000) as libc::time_t, tv_nsec: (t % 1_000_000_000) as libc::c_long };
+        let ts = libc::timespec {
+            tv_sec: (t / 1_000_000_000) as libc::time_t,
+            tv_nsec: (t % 1_000_000_000) as libc::c_long,
+        };
         // SAFETY: one live pollfd, a live timespec, no signal mask.
         let n = unsafe { libc::ppoll(&raw mut fds, 1, &raw const ts, std::ptr::null()) };
         if n < 0 {
             let e = io::Error::last_os_error();
-            return if e.kind() == io::ErrorKind::Interrupted { Ok(false) } else { Err(e) };
+            return if e.kind() == io::ErrorKind::Interrupted {
+                Ok(false)
+            } else {
+                Err(e)
+            };
         }
         Ok(n > 0)
     }

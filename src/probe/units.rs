@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 /// A time or a duration in nanoseconds. Signed: a difference of two stamps can be negative
 /// (a reordered or mislabelled copy), and that must show rather than wrap.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Nanos(pub i64);
 

@@ -71,7 +71,12 @@ pub struct Rules {
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { min_pairs: 100, max_loss_fraction: 0.001, offloaded_max_slow_fraction: 0.001, cpu_min_slow_fraction: 0.05 }
+        Rules {
+            min_pairs: 100,
+            max_loss_fraction: 0.001,
+            offloaded_max_slow_fraction: 0.001,
+            cpu_min_slow_fraction: 0.05,
+        }
     }
 }
 
@@ -101,34 +106,70 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
             indicative = true;
             notes.push("software time stamps: indicative only (on a real NIC they carry microseconds of interrupt delay; exact on veth)".into());
         }
-        TsSource::Unknown => notes.push("time stamp source not recorded in the file: hardware stamps assumed".into()),
+        TsSource::Unknown => {
+            notes.push("time stamp source not recorded in the file: hardware stamps assumed".into())
+        }
         _ => {}
     }
     if a.tick_ns.0 >= 100 {
         indicative = true;
-        notes.push(format!("time stamp unit {} is too coarse for a microsecond latency: indicative only", a.tick_ns));
+        notes.push(format!(
+            "time stamp unit {} is too coarse for a microsecond latency: indicative only",
+            a.tick_ns
+        ));
     }
     if a.orphans > 0 {
-        notes.push(format!("{} copies after the firewall had no copy before it (capture or switch drops)", a.orphans));
+        notes.push(format!(
+            "{} copies after the firewall had no copy before it (capture or switch drops)",
+            a.orphans
+        ));
     }
     if a.negative > 0 {
-        notes.push(format!("{} pairs had the after copy stamped first and were left out (wrong VLAN sides?)", a.negative));
+        notes.push(format!(
+            "{} pairs had the after copy stamped first and were left out (wrong VLAN sides?)",
+            a.negative
+        ));
     }
     for p in &a.pauses {
         if !p.slow_after {
             notes.push(format!("pause of {} in {} (longer than the idle timer {}) but the packets after it were fast: the firewall's idle timer is longer", p.gap_ns, p.flow, a.idle_timer_ns));
         }
     }
-    let d = |kind, reason: String| Decided { kind, reason, indicative, notes: notes.clone() };
+    let d = |kind, reason: String| Decided {
+        kind,
+        reason,
+        indicative,
+        notes: notes.clone(),
+    };
     if a.timestamps == TsSource::Mixed {
-        return d(Kind::Inconclusive, "hardware and software time stamps are mixed: the differences are not comparable".into());
+        return d(
+            Kind::Inconclusive,
+            "hardware and software time stamps are mixed: the differences are not comparable"
+                .into(),
+        );
     }
     if a.pairs < rules.min_pairs.max(1) {
-        return d(Kind::Inconclusive, format!("too few pairs: {} of at least {} needed", a.pairs, rules.min_pairs.max(1)));
+        return d(
+            Kind::Inconclusive,
+            format!(
+                "too few pairs: {} of at least {} needed",
+                a.pairs,
+                rules.min_pairs.max(1)
+            ),
+        );
     }
     let loss = a.lost as f64 / a.requests.max(1) as f64;
     if loss > rules.max_loss_fraction {
-        return d(Kind::Loss, format!("{} of {} requests ({}) never came back through the firewall (allowed {})", a.lost, a.requests, pct(loss), pct(rules.max_loss_fraction)));
+        return d(
+            Kind::Loss,
+            format!(
+                "{} of {} requests ({}) never came back through the firewall (allowed {})",
+                a.lost,
+                a.requests,
+                pct(loss),
+                pct(rules.max_loss_fraction)
+            ),
+        );
     }
     let all_slow = a.slow.total as f64 / a.pairs as f64;
     if a.sessions * 2 >= a.pairs && all_slow >= 0.5 {
@@ -136,12 +177,21 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
             Kind::NewSessionPerPacket,
             format!(
                 "{} sessions for {} packets ({} slow, median {}): every packet opens a new session and goes through the CPU; keep one socket (one source port) per flow",
-                a.sessions, a.pairs, pct(all_slow), show(a.all.median_ns)
+                a.sessions,
+                a.pairs,
+                pct(all_slow),
+                show(a.all.median_ns)
             ),
         );
     }
     if a.steady.n == 0 {
-        return d(Kind::Inconclusive, format!("no steady-state packets: every packet is among the first {} of its session", a.first_k));
+        return d(
+            Kind::Inconclusive,
+            format!(
+                "no steady-state packets: every packet is among the first {} of its session",
+                a.first_k
+            ),
+        );
     }
     let fraction = a.slow.steady_fraction;
     let median_slow = a.steady.median_ns.is_some_and(|m| m > a.slow.threshold_ns);
@@ -150,14 +200,22 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
             Kind::CpuPath,
             format!(
                 "steady state slow: median {}, p99 {}, {} of {} steady-state packets above {}: the session is not offloaded (check the policy's auto-asic-offload and the session's npu_state)",
-                show(a.steady.median_ns), show(a.steady.p99_ns), pct(fraction), a.steady.n, a.slow.threshold_ns
+                show(a.steady.median_ns),
+                show(a.steady.p99_ns),
+                pct(fraction),
+                a.steady.n,
+                a.slow.threshold_ns
             ),
         );
     }
     if fraction <= rules.offloaded_max_slow_fraction {
         let fast = format!(
             "steady state fast: median {}, p99 {}, {} of {} steady-state packets above {}",
-            show(a.steady.median_ns), show(a.steady.p99_ns), a.slow.steady, a.steady.n, a.slow.threshold_ns
+            show(a.steady.median_ns),
+            show(a.steady.p99_ns),
+            a.slow.steady,
+            a.steady.n,
+            a.slow.threshold_ns
         );
         if let Some(p) = a.pauses.iter().find(|p| p.slow_after) {
             return d(
@@ -169,12 +227,29 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
             );
         }
         if a.first_packets_total > 0 && a.slow.first == 0 {
-            return d(Kind::FirstPacketsNotSlow, format!("{fast}; first packets not slow: the session was probably not new (clear it before the round to see the setup cost)"));
+            return d(
+                Kind::FirstPacketsNotSlow,
+                format!(
+                    "{fast}; first packets not slow: the session was probably not new (clear it before the round to see the setup cost)"
+                ),
+            );
         }
-        return d(Kind::Offloaded, format!("{fast}; only the first packets of each session ({} of {}) were slow: offloaded", a.slow.first, a.first_packets_total));
+        return d(
+            Kind::Offloaded,
+            format!(
+                "{fast}; only the first packets of each session ({} of {}) were slow: offloaded",
+                a.slow.first, a.first_packets_total
+            ),
+        );
     }
     d(
         Kind::Inconclusive,
-        format!("mixed: {} of steady-state packets above {} (offloaded at most {}, CPU path at least {})", pct(fraction), a.slow.threshold_ns, pct(rules.offloaded_max_slow_fraction), pct(rules.cpu_min_slow_fraction)),
+        format!(
+            "mixed: {} of steady-state packets above {} (offloaded at most {}, CPU path at least {})",
+            pct(fraction),
+            a.slow.threshold_ns,
+            pct(rules.offloaded_max_slow_fraction),
+            pct(rules.cpu_min_slow_fraction)
+        ),
     )
 }

@@ -23,10 +23,18 @@ fn show(v: Option<Nanos>) -> String {
 
 fn remedy(kind: Kind) -> Option<&'static str> {
     match kind {
-        Kind::CpuPath => Some("The flow is forwarded by the CPU. On the FortiGate check the policy's `set auto-asic-offload` (enable) and any proxy-mode inspection, then `diagnose sys session list` for the flow's npu_state; rerun `premarket check probe.latency.offloaded`."),
-        Kind::NewSessionPerPacket => Some("Every packet opens a new session (a new source port per send). Fix the sender to keep one socket per flow; sessions are offloaded only after their first packets."),
-        Kind::IdleExpiry => Some("The session expired during a pause longer than udp-idle-timer. Set `udp-idle-timer` on the flow's `firewall service custom` longer than the longest pause, then measure again."),
-        Kind::Loss => Some("Requests did not come back through the firewall. Check the policy, the firewall's drop counters and the capture port (PACKET_STATISTICS drops), then measure again."),
+        Kind::CpuPath => Some(
+            "The flow is forwarded by the CPU. On the FortiGate check the policy's `set auto-asic-offload` (enable) and any proxy-mode inspection, then `diagnose sys session list` for the flow's npu_state; rerun `premarket check probe.latency.offloaded`.",
+        ),
+        Kind::NewSessionPerPacket => Some(
+            "Every packet opens a new session (a new source port per send). Fix the sender to keep one socket per flow; sessions are offloaded only after their first packets.",
+        ),
+        Kind::IdleExpiry => Some(
+            "The session expired during a pause longer than udp-idle-timer. Set `udp-idle-timer` on the flow's `firewall service custom` longer than the longest pause, then measure again.",
+        ),
+        Kind::Loss => Some(
+            "Requests did not come back through the firewall. Check the policy, the firewall's drop counters and the capture port (PACKET_STATISTICS drops), then measure again.",
+        ),
         _ => None,
     }
 }
@@ -81,21 +89,48 @@ impl Check<Expect> for LatencyOffloaded {
         if let Some(p) = expect.p99_max_ns {
             limits.push(format!("p99 <= {}", Nanos(p)));
         }
-        let actual = format!("{}: steady median {}, p99 {}; {} pairs, {} lost", l.verdict, show(l.steady.median_ns), show(l.steady.p99_ns), l.pairs, l.lost);
-        let indicative = if l.indicative { " (indicative only)" } else { "" };
+        let actual = format!(
+            "{}: steady median {}, p99 {}; {} pairs, {} lost",
+            l.verdict,
+            show(l.steady.median_ns),
+            show(l.steady.p99_ns),
+            l.pairs,
+            l.lost
+        );
+        let indicative = if l.indicative {
+            " (indicative only)"
+        } else {
+            ""
+        };
         let verdict = match l.verdict {
             Kind::Inconclusive => Verdict::error(format!("the probe could not tell: {}", l.reason)),
             kind if kind.is_offloaded() => {
-                let over_median = expect.median_max_ns.zip(l.steady.median_ns).filter(|(max, got)| got.0 > *max);
-                let over_p99 = expect.p99_max_ns.zip(l.steady.p99_ns).filter(|(max, got)| got.0 > *max);
+                let over_median = expect
+                    .median_max_ns
+                    .zip(l.steady.median_ns)
+                    .filter(|(max, got)| got.0 > *max);
+                let over_p99 = expect
+                    .p99_max_ns
+                    .zip(l.steady.p99_ns)
+                    .filter(|(max, got)| got.0 > *max);
                 match (over_median, over_p99) {
-                    (Some((max, got)), _) => Verdict::fail(format!("offloaded, but the steady-state median {got} is above the baseline's {}", Nanos(max))),
-                    (None, Some((max, got))) => Verdict::fail(format!("offloaded, but the steady-state p99 {got} is above the baseline's {}", Nanos(max))),
+                    (Some((max, got)), _) => Verdict::fail(format!(
+                        "offloaded, but the steady-state median {got} is above the baseline's {}",
+                        Nanos(max)
+                    )),
+                    (None, Some((max, got))) => Verdict::fail(format!(
+                        "offloaded, but the steady-state p99 {got} is above the baseline's {}",
+                        Nanos(max)
+                    )),
                     (None, None) if kind == Kind::FirstPacketsNotSlow => Verdict::ok(format!(
                         "offloaded: steady median {}{indicative}; the first packets were not slow, so the session already existed",
                         show(l.steady.median_ns)
                     )),
-                    (None, None) => Verdict::ok(format!("offloaded: steady median {}, p99 {}{indicative}", show(l.steady.median_ns), show(l.steady.p99_ns))),
+                    (None, None) => Verdict::ok(format!(
+                        "offloaded: steady median {}, p99 {}{indicative}",
+                        show(l.steady.median_ns),
+                        show(l.steady.p99_ns)
+                    )),
                 }
             }
             kind => {
@@ -106,6 +141,9 @@ impl Check<Expect> for LatencyOffloaded {
                 }
             }
         };
-        Ok(verdict.expected(limits.join(", ")).actual(actual).evidence(Self::evidence(l, &command)))
+        Ok(verdict
+            .expected(limits.join(", "))
+            .actual(actual)
+            .evidence(Self::evidence(l, &command)))
     }
 }
