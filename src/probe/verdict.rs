@@ -253,3 +253,123 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::analysis::{Options, analyze};
+    use crate::probe::frame::FiveTuple;
+    use crate::probe::pair::{Pair, Pairing, Sides};
+    use crate::probe::units::{Nanos, Port, Vlan};
+
+    /// A pairing of `latencies` (ns), one flow unless `flow_per_packet`, 1 ms apart.
+    fn pairing(latencies: &[i64], flow_per_packet: bool, lost: usize) -> Pairing {
+        let flows = if flow_per_packet { latencies.len() } else { 1 };
+        Pairing {
+            sides: Sides {
+                before: Some(Vlan(10)),
+                after: Some(Vlan(20)),
+            },
+            pairs: latencies
+                .iter()
+                .enumerate()
+                .map(|(i, l)| Pair {
+                    before: Nanos(i as i64 * 1_000_000),
+                    after: Nanos(i as i64 * 1_000_000 + l),
+                    flow: if flow_per_packet { i as u32 } else { 0 },
+                    seq: Some(i as u64),
+                })
+                .collect(),
+            lost,
+            flows: (0..flows)
+                .map(|i| FiveTuple {
+                    src: "10.0.0.1".parse().unwrap(),
+                    dst: "10.0.0.2".parse().unwrap(),
+                    sport: Port(20_000 + i as u16),
+                    dport: Port(31999),
+                    proto: 17,
+                })
+                .collect(),
+            ..Pairing::default()
+        }
+    }
+
+    fn offloaded(n: usize) -> Vec<i64> {
+        (0..n)
+            .map(|i| {
+                if i < 2 {
+                    45_000
+                } else {
+                    4_100 + (i % 7) as i64
+                }
+            })
+            .collect()
+    }
+
+    fn judge(latencies: &[i64], flow_per_packet: bool, lost: usize, ts: TsSource) -> Decided {
+        let options = Options {
+            timestamps: ts,
+            ..Options::default()
+        };
+        let a = analyze(
+            pairing(latencies, flow_per_packet, lost),
+            vec![],
+            "test".into(),
+            Nanos(1),
+            &options,
+        );
+        decide(&a, &Rules::default())
+    }
+
+    #[test]
+    fn verdict_table() {
+        let mut two_percent = offloaded(1_000);
+        for v in two_percent.iter_mut().skip(100).step_by(50) {
+            *v = 20_000;
+        }
+        let mut not_new = offloaded(1_000);
+        not_new[0] = 4_100;
+        not_new[1] = 4_100;
+        let cpu: Vec<i64> = (0..1_000).map(|i| 8_000 + (i % 40) * 1_000).collect();
+        let hw = TsSource::Hardware;
+        let cases: Vec<(&str, Vec<i64>, bool, usize, TsSource, Kind)> = vec![
+            ("offloaded", offloaded(1_000), false, 0, hw, Kind::Offloaded),
+            ("few pairs", offloaded(50), false, 0, hw, Kind::Inconclusive),
+            (
+                "mixed stamps",
+                offloaded(1_000),
+                false,
+                0,
+                TsSource::Mixed,
+                Kind::Inconclusive,
+            ),
+            ("loss", offloaded(1_000), false, 5, hw, Kind::Loss),
+            (
+                "loss within limit",
+                offloaded(1_000),
+                false,
+                1,
+                hw,
+                Kind::Offloaded,
+            ),
+            ("cpu", cpu.clone(), false, 0, hw, Kind::CpuPath),
+            ("new session", cpu, true, 0, hw, Kind::NewSessionPerPacket),
+            ("2% slow", two_percent, false, 0, hw, Kind::Inconclusive),
+            ("not new", not_new, false, 0, hw, Kind::FirstPacketsNotSlow),
+            (
+                "software",
+                offloaded(1_000),
+                false,
+                0,
+                TsSource::Software,
+                Kind::Offloaded,
+            ),
+        ];
+        for (name, latencies, per_packet, lost, ts, want) in cases {
+            let d = judge(&latencies, per_packet, lost, ts);
+            assert_eq!(d.kind, want, "{name}: {}", d.reason);
+            assert_eq!(d.indicative, ts == TsSource::Software, "{name}");
+            assert!(!d.reason.is_empty());
+        }
+    }
+}
