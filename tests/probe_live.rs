@@ -383,3 +383,58 @@ fn abba_rounds_show_the_offload_effect() {
         json["abba"]["drift_on_ns"], json["abba"]["drift_off_ns"]
     );
 }
+
+#[test]
+fn premarket_run_with_a_live_probe_source_reports_the_check() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(lab) = lab("site") else { return };
+    let site = lab.path("site");
+    std::fs::create_dir_all(site.join("baselines")).unwrap();
+    std::fs::create_dir_all(site.join("checks")).unwrap();
+    std::fs::create_dir_all(site.join("saved")).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        repo.join("checks/probe.yaml"),
+        site.join("checks/probe.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("baselines/site.yaml"),
+        "site: netns\ntimezone: UTC\ndevices:\n  - name: probe1\n    baseline: probe1.yaml\n",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("baselines/probe1.yaml"),
+        "platform: probe\nsource:\n  live: { tx: p0, rx: p1, count: 300, interval_us: 1000, out: live.pcap }\n\
+         expect:\n  before_vlan: 10\n  after_vlan: 20\n  threshold_ns: 250000\n  median_max_ns: 100000\n  timestamps: software\n",
+    )
+    .unwrap();
+    let child = lab.emulator(&["--mode", "on"], 300);
+    let out = Command::new("ip")
+        .args([
+            "netns",
+            "exec",
+            &lab.prb,
+            env!("CARGO_BIN_EXE_premarket"),
+            "--dir",
+        ])
+        .arg(&site)
+        .args(["run", "--format", "json", "--offline"])
+        .arg(site.join("saved"))
+        .output()
+        .unwrap();
+    wait(child);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let result = &report["results"][0];
+    assert_eq!(result["check"], "probe.latency.offloaded");
+    assert_eq!(result["status"], "OK", "{report:#}");
+    assert!(
+        result["summary"]
+            .as_str()
+            .unwrap()
+            .contains("indicative only")
+    );
+    assert!(site.join("baselines/live.pcap").exists());
+    assert_eq!(out.status.code(), Some(0));
+}

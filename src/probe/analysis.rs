@@ -2,12 +2,10 @@
 //! of each session apart from the steady state, slow packets and where they fall, pauses
 //! longer than the idle timer and the packets after them, a histogram, and the verdict.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::calibration::Calibration;
-use super::pair::{LostRequest, Pairing, Sides};
+use super::pair::{FastMap, LostRequest, Pairing, Sides};
 use super::stats::{Bin, Summary, log_histogram};
 use super::units::Nanos;
 use super::verdict::{self, Kind, Rules};
@@ -170,13 +168,13 @@ pub fn analyze(
             .get(id as usize)
             .map_or_else(|| "non-IP".to_string(), ToString::to_string)
     };
-    let mut state: HashMap<u32, (usize, Nanos)> = HashMap::new();
+    let mut state: FastMap<u32, (usize, Nanos)> = FastMap::default();
     let mut latencies = Vec::with_capacity(pairing.pairs.len());
     let mut steady = Vec::with_capacity(pairing.pairs.len());
     let mut first_packets = Vec::new();
     let mut first_total = 0;
     let mut pauses: Vec<Pause> = Vec::new();
-    let mut open_pause: HashMap<u32, usize> = HashMap::new();
+    let mut open_pause: FastMap<u32, usize> = FastMap::default();
     let mut slow = Slow {
         threshold_ns: options.threshold,
         ..Slow::default()

@@ -45,6 +45,8 @@ pub fn pair_files(
             path: path.clone(),
             source,
         })?;
+        // About 80 bytes per 64-byte frame and its record header, two frames per request.
+        pairer.reserve(bytes.len() / 160);
         let mut records = Records::open(&bytes).map_err(|source| AnalyzeError::Capture {
             path: path.clone(),
             source,

@@ -80,15 +80,35 @@ impl Pairing {
 
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    copies: [Option<(Vlan, Nanos)>; 2],
+    /// Up to two copies (time, VLAN); `EMPTY` marks a free place. Kept flat so a million
+    /// requests fit in a small map.
+    ts: [i64; 2],
+    vlan: [u16; 2],
     flow: u32,
-    seq: Option<u64>,
+}
+
+const EMPTY: u16 = u16::MAX;
+
+impl Slot {
+    fn copies(&self) -> [Option<(Vlan, Nanos)>; 2] {
+        [0, 1].map(|i| (self.vlan[i] != EMPTY).then(|| (Vlan(self.vlan[i]), Nanos(self.ts[i]))))
+    }
+
+    fn set(&mut self, i: usize, copy: (Vlan, Nanos)) {
+        self.vlan[i] = copy.0.0;
+        self.ts[i] = copy.1.0;
+    }
+}
+
+/// premarket's sequence number, when the key came from our payload.
+fn seq_of(key: u128) -> Option<u64> {
+    (key & OURS != 0).then_some(key as u64)
 }
 
 /// Mixes a u128 key into 64 bits (keys are sequence numbers or already hashes; SipHash would
 /// be most of the analysis time on a million requests).
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -101,9 +121,15 @@ impl Hasher for KeyHasher {
             self.write_u64(u64::from_le_bytes(b));
         }
     }
+    /// Keys of one run differ only in their sequence number (low bits). Keeping those bits as
+    /// the low bits of the hash puts consecutive requests in neighbouring buckets (hashbrown
+    /// indexes by the low bits), so a million-request map is walked in cache order; the top 7
+    /// bits, hashbrown's tag, stay well mixed. Hashed (foreign) keys are random anyway.
     fn write_u128(&mut self, v: u128) {
-        self.write_u64(v as u64);
-        self.write_u64((v >> 64) as u64);
+        const TOP7: u64 = !((1 << 57) - 1);
+        let (lo, hi) = (v as u64, (v >> 64) as u64);
+        let mixed = (lo ^ hi.rotate_left(29) ^ self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (lo.wrapping_add(hi.wrapping_mul(0x0100_0000_01b3)) & !TOP7) | (mixed & TOP7);
     }
     fn write_u64(&mut self, v: u64) {
         let x = (self.0 ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -111,7 +137,7 @@ impl Hasher for KeyHasher {
     }
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 const OURS: u128 = 1 << 127;
 
@@ -128,6 +154,7 @@ pub struct Pairer {
     slots: FastMap<u128, Slot>,
     flow_ids: FastMap<FiveTuple, u32>,
     flows: Vec<FiveTuple>,
+    last_flow: Option<(FiveTuple, u32)>,
     duplicates: usize,
     ignored: usize,
     frames: usize,
@@ -145,6 +172,11 @@ pub enum PairError {
 }
 
 impl Pairer {
+    /// Room for about `requests` requests without rehashing.
+    pub fn reserve(&mut self, requests: usize) {
+        self.slots.reserve(requests);
+    }
+
     pub fn new(given: Sides) -> Result<Self, PairError> {
         if let (Some(b), Some(a)) = (given.before, given.after)
             && a == b
@@ -179,34 +211,41 @@ impl Pairer {
             }
             None => (u128::from(parsed.body.len() as u64) << 64) | u128::from(fnv1a(parsed.body)),
         };
-        let seq = parsed.payload.map(|p| p.seq);
         let flows = &mut self.flows;
         let flow = match parsed.flow {
-            Some(t) => *self.flow_ids.entry(t).or_insert_with(|| {
-                flows.push(t);
-                (flows.len() - 1) as u32
-            }),
+            // Most captures are one flow: skip the map when the flow is the last one seen.
+            Some(t) if self.last_flow.is_some_and(|(l, _)| l == t) => {
+                self.last_flow.map_or(0, |(_, id)| id)
+            }
+            Some(t) => {
+                let id = *self.flow_ids.entry(t).or_insert_with(|| {
+                    flows.push(t);
+                    (flows.len() - 1) as u32
+                });
+                self.last_flow = Some((t, id));
+                id
+            }
             None => u32::MAX,
         };
         let slot = self.slots.entry(key).or_insert(Slot {
-            copies: [None, None],
+            ts: [0; 2],
+            vlan: [EMPTY; 2],
             flow,
-            seq,
         });
-        let copy = Some((vlan, record.ts));
-        let same = slot
-            .copies
+        let copy = (vlan, record.ts);
+        let copies = slot.copies();
+        let same = copies
             .iter()
             .position(|c| matches!(c, Some((v, _)) if *v == vlan));
-        match (same, slot.copies) {
+        match (same, copies) {
             (Some(i), _) => {
                 self.duplicates += 1;
-                if slot.copies[i].is_some_and(|(_, t)| record.ts < t) {
-                    slot.copies[i] = copy;
+                if copies[i].is_some_and(|(_, t)| record.ts < t) {
+                    slot.set(i, copy);
                 }
             }
-            (None, [None, _]) => slot.copies[0] = copy,
-            (None, [Some(_), None]) => slot.copies[1] = copy,
+            (None, [None, _]) => slot.set(0, copy),
+            (None, [Some(_), None]) => slot.set(1, copy),
             (None, [Some(_), Some(_)]) => self.duplicates += 1,
         }
     }
@@ -217,7 +256,7 @@ impl Pairer {
         }
         let mut votes: FastMap<(Vlan, Vlan), usize> = FastMap::default();
         for slot in self.slots.values() {
-            if let [Some((v0, t0)), Some((v1, t1))] = slot.copies {
+            if let [Some((v0, t0)), Some((v1, t1))] = slot.copies() {
                 let order = if t0 <= t1 { (v0, v1) } else { (v1, v0) };
                 let fits = self.given.before.is_none_or(|b| b == order.0)
                     && self.given.after.is_none_or(|a| a == order.1);
@@ -238,7 +277,7 @@ impl Pairer {
                 let mut seen: Vec<u16> = self
                     .slots
                     .values()
-                    .flat_map(|s| s.copies.into_iter().flatten().map(|(v, _)| v.0))
+                    .flat_map(|s| s.copies().into_iter().flatten().map(|(v, _)| v.0))
                     .collect();
                 seen.sort_unstable();
                 seen.dedup();
@@ -271,9 +310,11 @@ impl Pairer {
             ..Pairing::default()
         };
         let mut lost = Vec::new();
-        for slot in self.slots.values() {
+        for (key, slot) in &self.slots {
+            let copies = slot.copies();
+            let seq = seq_of(*key);
             let find = |vlan: Vlan| {
-                slot.copies
+                copies
                     .iter()
                     .flatten()
                     .find(|(v, _)| *v == vlan)
@@ -285,14 +326,11 @@ impl Pairer {
                     before: b,
                     after: a,
                     flow: slot.flow,
-                    seq: slot.seq,
+                    seq,
                 }),
-                (Some(b), None) => lost.push(LostRequest {
-                    seq: slot.seq,
-                    before_ns: b,
-                }),
+                (Some(b), None) => lost.push(LostRequest { seq, before_ns: b }),
                 (None, Some(_)) => out.orphans += 1,
-                (None, None) => out.ignored += slot.copies.iter().flatten().count(),
+                (None, None) => out.ignored += copies.iter().flatten().count(),
             }
         }
         out.pairs.sort_unstable_by_key(|p| (p.before, p.seq));
