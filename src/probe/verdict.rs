@@ -332,7 +332,9 @@ mod tests {
         not_new[1] = 4_100;
         let cpu: Vec<i64> = (0..1_000).map(|i| 8_000 + (i % 40) * 1_000).collect();
         let hw = TsSource::Hardware;
-        let cases: Vec<(&str, Vec<i64>, bool, usize, TsSource, Kind)> = vec![
+        // name, latencies, new flow per packet, lost, time stamps, expected verdict
+        type Case = (&'static str, Vec<i64>, bool, usize, TsSource, Kind);
+        let cases: Vec<Case> = vec![
             ("offloaded", offloaded(1_000), false, 0, hw, Kind::Offloaded),
             ("few pairs", offloaded(50), false, 0, hw, Kind::Inconclusive),
             (
