@@ -143,6 +143,9 @@ pub struct Analysis {
     /// Software or coarse stamps: the figures are indicative only.
     pub indicative: bool,
     pub notes: Vec<String>,
+    /// Why no pair could be formed, when none could.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
     /// Sender and capture figures of a live run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub live: Option<super::live::LiveFigures>,
@@ -284,6 +287,7 @@ pub fn analyze(
         reason: String::new(),
         indicative: false,
         notes: Vec::new(),
+        problem: pairing.problem.clone(),
         live: None,
         latencies,
     };

@@ -122,6 +122,12 @@ pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError
         "captured {} frames on {} ({} hardware, {} software stamps, {} unstamped, {} kernel drops); {}",
         capture.frames, plan.rx, capture.hardware_stamps, capture.software_stamps, capture.unstamped, capture.kernel_drops, capture.hardware_note
     ));
+    if analysis.requests < send.sent {
+        analysis.notes.push(format!(
+            "sent {} requests but the capture saw {} before the firewall: the switch or the capture missed some",
+            send.sent, analysis.requests
+        ));
+    }
     if capture.kernel_drops > 0 {
         analysis.notes.push(
             "the kernel dropped captured frames: lost pairs may be capture loss, not firewall loss"

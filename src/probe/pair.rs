@@ -59,6 +59,8 @@ pub struct Pairing {
     pub ignored: usize,
     pub flows: Vec<FiveTuple>,
     pub frames: usize,
+    /// Why no pair could be formed at all (e.g. only one VLAN seen), for the verdict.
+    pub problem: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -296,8 +298,24 @@ impl Pairer {
     }
 
     /// Forms the pairs, sorted by the time of their "before" copy.
+    /// When the sides cannot be told apart, every request counts as lost and
+    /// [`Pairing::problem`] says why (the verdict is then inconclusive, not an error: a live
+    /// run whose copies never came back still reports its sender figures).
     pub fn finish(self) -> Result<Pairing, PairError> {
-        let sides = self.sides()?;
+        let sides = match self.sides() {
+            Ok(sides) => sides,
+            Err(e) => {
+                return Ok(Pairing {
+                    lost: self.slots.len(),
+                    duplicates: self.duplicates,
+                    ignored: self.ignored,
+                    frames: self.frames,
+                    flows: self.flows,
+                    problem: Some(e.to_string()),
+                    ..Pairing::default()
+                });
+            }
+        };
         let (Some(before), Some(after)) = (sides.before, sides.after) else {
             return Err(PairError::NoSides(String::new()));
         };
@@ -464,7 +482,9 @@ mod tests {
     #[test]
     fn one_vlan_only_cannot_tell_sides() {
         let copies = vec![copy(1, 10, 1000), copy(2, 10, 2000)];
-        assert!(matches!(pair(&copies, Sides::default()), Err(PairError::NoSides(s)) if s == "10"));
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!((p.pairs.len(), p.lost), (0, 2));
+        assert!(p.problem.unwrap().contains("VLANs seen: 10"));
         let p = pair(
             &copies,
             Sides {

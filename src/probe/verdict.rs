@@ -148,6 +148,9 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
                 .into(),
         );
     }
+    if let Some(problem) = &a.problem {
+        return d(Kind::Inconclusive, problem.clone());
+    }
     if a.pairs < rules.min_pairs.max(1) {
         return d(
             Kind::Inconclusive,
