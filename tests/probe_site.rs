@@ -83,3 +83,32 @@ fn a_missing_capture_is_an_error_not_ok() {
             .contains("cannot read")
     );
 }
+
+#[test]
+fn the_routing_collector_keeps_the_chart_for_the_email() {
+    use std::sync::Arc;
+
+    use premarket::collect::Collector;
+    use premarket::collect::offline::Offline;
+    use premarket::collect::probe::Routing;
+    use premarket::inspect::{Limits, inspect};
+    use premarket::{Config, Plan, Selection};
+
+    let (_dir, root) = site(Profile::Offloaded);
+    let config = Config::load(&root).unwrap();
+    let plan = Plan::new(&config, &Selection::default()).unwrap();
+    let routing = Arc::new(Routing::new(Arc::new(Offline::new(root.join("saved")))));
+    let collector: Arc<dyn Collector> = routing.clone();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let report = runtime.block_on(inspect(
+        &config,
+        &plan,
+        collector,
+        &Limits::from_config(&config),
+    ));
+    assert_eq!(report.exit_code(), 0);
+    let charts = routing.charts();
+    assert_eq!(charts.len(), 1);
+    assert_eq!(charts[0].device, "probe1");
+    assert_eq!(&charts[0].png[..8], b"\x89PNG\r\n\x1a\n");
+}
