@@ -231,8 +231,7 @@ pub fn parse(data: &[u8]) -> Result<Parsed<'_>, FrameError> {
     let mut at = 12;
     let mut vlans = [None, None];
     let mut tags = 0;
-    while let Some(tpid @ (TPID_8021Q | TPID_8021AD | TPID_QINQ_OLD)) = be16(data, at) {
-        let _ = tpid;
+    while let Some(TPID_8021Q | TPID_8021AD | TPID_QINQ_OLD) = be16(data, at) {
         let Some(tci) = be16(data, at + 2) else {
             return Err(FrameError::Short(data.len()));
         };
