@@ -4,8 +4,12 @@
 //! ```text
 //!   netns prb                        netns emu
 //!   p0 (probe sender)  ── veth ──    e0  ┐ emulator: copy A tagged 10 at once,
-//!   p1 (probe capture) ── veth ──    e1  ┘ copy B tagged 20 after 50 us / 500 us
+//!   p1 (probe capture) ── veth ──    e1  ┘ copy B tagged 20 after 50 us / 2 ms
 //! ```
+//! The slow path is 2 ms and the slow threshold 1 ms: on a shared VM the emulator itself is
+//! sometimes held up by a few hundred microseconds, which a 500 us slow path could not be told
+//! apart from (the default rule allows 0.1 % slow packets in an offloaded steady state).
+//!
 //! Needs root (CI runs as root and sets PREMARKET_REQUIRE_NETNS=1, which turns a skip into a
 //! failure). Bounded: about a second per mode, at most a few thousand frames, link layer only,
 //! addresses only inside these namespaces.
@@ -118,7 +122,7 @@ impl Lab {
             "--fast-us",
             "50",
             "--slow-us",
-            "500",
+            "2000",
             "--idle-ms",
             "200",
             "--duration-s",
@@ -162,7 +166,7 @@ impl Lab {
                 "--interval",
                 "1ms",
                 "--threshold-ns",
-                "250000",
+                "1000000",
                 "--idle-timer-s",
                 "0.2",
                 "--format",
@@ -242,6 +246,10 @@ fn errors_against_truth(capture: &Path, truth: &Path) -> Vec<i64> {
     errors
 }
 
+/// Runs one mode and checks the verdict, completeness and the probe's precision against the
+/// emulator's own TX stamps. The precision is a timing property of a shared VM: when another
+/// job's burst pushes more than 1 % of the pairs past 2 us, the mode is measured once more
+/// (every attempt must still give the right verdict; two imprecise attempts fail the test).
 fn run_mode(
     tag: &str,
     emulator: &[&str],
@@ -251,34 +259,37 @@ fn run_mode(
 ) -> Option<serde_json::Value> {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let lab = lab(tag)?;
-    let child = lab.emulator(emulator, count);
-    let count_arg = count.to_string();
-    let mut args = vec!["--count", &count_arg];
-    args.extend_from_slice(probe);
-    let (code, json) = lab.probe(&args);
-    wait(child);
-    assert_eq!(json["verdict"], verdict, "{tag}: {}", json["reason"]);
-    assert_eq!(json["pairs"], count, "{tag}");
-    assert_eq!(json["lost"], 0, "{tag}");
-    assert_eq!(json["live"]["capture"]["kernel_drops"], 0, "{tag}");
-    assert_eq!(
-        json["timestamps"], "software",
-        "{tag}: veth has no hardware stamps"
-    );
-    assert_eq!(json["indicative"], true);
-    let errors = errors_against_truth(&lab.path("capture.pcap"), &lab.path("truth.csv"));
-    assert_eq!(errors.len(), count, "{tag}: truth rows");
-    let p99 = errors[(errors.len() * 99).div_ceil(100) - 1];
-    eprintln!(
-        "{tag}: verdict {verdict}, exit {code:?}, median {} ns, error vs emulator p99 {p99} ns max {} ns",
-        json["median_ns"],
-        errors[errors.len() - 1]
-    );
-    assert!(
-        p99 <= 2_000,
-        "{tag}: probe vs emulator TX stamps p99 error {p99} ns"
-    );
-    Some(json)
+    let mut last_p99 = 0;
+    for attempt in 1..=2 {
+        let child = lab.emulator(emulator, count);
+        let count_arg = count.to_string();
+        let mut args = vec!["--count", &count_arg];
+        args.extend_from_slice(probe);
+        let (code, json) = lab.probe(&args);
+        wait(child);
+        assert_eq!(json["verdict"], verdict, "{tag}: {}", json["reason"]);
+        assert_eq!(json["pairs"], count, "{tag}");
+        assert_eq!(json["lost"], 0, "{tag}");
+        assert_eq!(json["live"]["capture"]["kernel_drops"], 0, "{tag}");
+        assert_eq!(
+            json["timestamps"], "software",
+            "{tag}: veth has no hardware stamps"
+        );
+        assert_eq!(json["indicative"], true);
+        let errors = errors_against_truth(&lab.path("capture.pcap"), &lab.path("truth.csv"));
+        assert_eq!(errors.len(), count, "{tag}: truth rows");
+        let p99 = errors[(errors.len() * 99).div_ceil(100) - 1];
+        eprintln!(
+            "{tag} (attempt {attempt}): verdict {verdict}, exit {code:?}, median {} ns, error vs emulator p99 {p99} ns max {} ns",
+            json["median_ns"],
+            errors[errors.len() - 1]
+        );
+        if p99 <= 2_000 {
+            return Some(json);
+        }
+        last_p99 = p99;
+    }
+    panic!("{tag}: probe vs emulator TX stamps p99 error {last_p99} ns (> 2 us twice)");
 }
 
 #[test]
@@ -308,8 +319,8 @@ fn policy_disabled_is_cpu_path() {
     };
     let median = json["steady"]["median_ns"].as_i64().unwrap();
     assert!(
-        (480_000..=560_000).contains(&median),
-        "steady median {median} ns, slow path 500 us"
+        (1_950_000..=2_150_000).contains(&median),
+        "steady median {median} ns, slow path 2 ms"
     );
 }
 
@@ -375,8 +386,8 @@ fn abba_rounds_show_the_offload_effect() {
     );
     let effect = json["abba"]["effect_ns"].as_f64().unwrap();
     assert!(
-        (-520_000.0..=-380_000.0).contains(&effect),
-        "effect {effect} ns (50 us vs 500 us)"
+        (-2_100_000.0..=-1_850_000.0).contains(&effect),
+        "effect {effect} ns (50 us vs 2 ms)"
     );
     eprintln!(
         "abba: exit {code:?}, effect {effect} ns, drift on {} off {}",
@@ -406,7 +417,7 @@ fn premarket_run_with_a_live_probe_source_reports_the_check() {
     std::fs::write(
         site.join("baselines/probe1.yaml"),
         "platform: probe\nsource:\n  live: { tx: p0, rx: p1, count: 300, interval_us: 1000, out: live.pcap }\n\
-         expect:\n  before_vlan: 10\n  after_vlan: 20\n  threshold_ns: 250000\n  median_max_ns: 100000\n  timestamps: software\n",
+         expect:\n  before_vlan: 10\n  after_vlan: 20\n  threshold_ns: 1000000\n  median_max_ns: 100000\n  timestamps: software\n",
     )
     .unwrap();
     let child = lab.emulator(&["--mode", "on"], 300);
