@@ -15,6 +15,7 @@ pub mod inspect;
 pub mod parse;
 pub mod plan;
 pub mod platform;
+pub mod probe;
 pub mod report;
 pub mod ssh;
 

@@ -6,6 +6,7 @@
 
 pub mod eos;
 pub mod fortigate;
+pub mod probe;
 pub mod registry;
 mod verdict;
 

@@ -5,13 +5,17 @@ use crate::parse::Facts;
 use crate::plan::Command;
 use crate::platform::{Platform, eos, fortigate};
 
-use super::{Check, Missing, Verdict, eos as eos_checks, fortigate as fortigate_checks};
+use super::{
+    Check, Missing, Verdict, eos as eos_checks, fortigate as fortigate_checks,
+    probe as probe_checks,
+};
 
 /// A built-in check, typed by the platform whose baseline it reads.
 #[derive(Clone, Copy)]
 pub enum Evaluator {
     Eos(&'static dyn Check<eos::Expect>),
     Fortigate(&'static dyn Check<fortigate::Expect>),
+    Probe(&'static dyn Check<crate::probe::baseline::Expect>),
 }
 
 impl Evaluator {
@@ -19,6 +23,7 @@ impl Evaluator {
         match self {
             Evaluator::Eos(c) => c.id(),
             Evaluator::Fortigate(c) => c.id(),
+            Evaluator::Probe(c) => c.id(),
         }
     }
 
@@ -26,6 +31,7 @@ impl Evaluator {
         match self {
             Evaluator::Eos(_) => Platform::Eos,
             Evaluator::Fortigate(_) => Platform::Fortigate,
+            Evaluator::Probe(_) => Platform::Probe,
         }
     }
 
@@ -33,6 +39,7 @@ impl Evaluator {
         match (self, expect) {
             (Evaluator::Eos(c), Expect::Eos(e)) => c.commands(e),
             (Evaluator::Fortigate(c), Expect::Fortigate(e)) => c.commands(e),
+            (Evaluator::Probe(c), Expect::Probe(e)) => c.commands(e),
             _ => Err(Missing(format!(
                 "a {} baseline (the device is another platform)",
                 self.platform()
@@ -44,6 +51,7 @@ impl Evaluator {
         let verdict = match (self, expect) {
             (Evaluator::Eos(c), Expect::Eos(e)) => c.evaluate(facts, e),
             (Evaluator::Fortigate(c), Expect::Fortigate(e)) => c.evaluate(facts, e),
+            (Evaluator::Probe(c), Expect::Probe(e)) => c.evaluate(facts, e),
             _ => {
                 return Verdict::error(format!(
                     "{} cannot judge a device of another platform",
@@ -66,6 +74,7 @@ pub fn all() -> Vec<Evaluator> {
             .iter()
             .map(|c| Evaluator::Fortigate(*c)),
     );
+    all.extend(probe_checks::CHECKS.iter().map(|c| Evaluator::Probe(*c)));
     all
 }
 

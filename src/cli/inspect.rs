@@ -9,10 +9,12 @@ use chrono::NaiveTime;
 use super::{Exit, SelectArgs, load};
 use crate::collect::Collector;
 use crate::collect::offline::Offline;
+use crate::collect::probe::Routing;
 use crate::config::Config;
 use crate::inspect::{Limits, inspect, instant_at, next_deadline};
 use crate::plan::Plan;
 use crate::report::archive::Archive;
+use crate::report::email::Attachment;
 use crate::report::history;
 use crate::report::lock::RunLock;
 use crate::report::publish::{Deadline, EmailMode, Options, publish};
@@ -123,10 +125,12 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
             return Ok(0);
         }
     }
-    let collector: Arc<dyn Collector> = match &args.offline {
+    let devices: Arc<dyn Collector> = match &args.offline {
         Some(path) => Arc::new(Offline::new(path)),
         None => Arc::new(crate::collect::ssh::Ssh::from_config(&config)),
     };
+    // Probe devices are measured by the probe, every other device by `devices`.
+    let routing = Arc::new(Routing::new(devices));
     // A full run holds the archive's run lock; reruns of selected checks run alongside.
     let full = args.select.checks.is_empty()
         && args.select.devices.is_empty()
@@ -148,15 +152,15 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
         code: 2,
         message: format!("cannot start: {e}"),
     })?;
-    let options = Options {
-        email,
-        deadline,
-        extra_attachments: Vec::new(),
-        prune: full,
-    };
     let (report, published) = runtime.block_on(async {
-        let mut report = inspect(&config, &plan, collector, &limits).await;
+        let mut report = inspect(&config, &plan, routing.clone(), &limits).await;
         report.partial = !full;
+        let options = Options {
+            email,
+            deadline,
+            extra_attachments: charts(&routing),
+            prune: full,
+        };
         let published = publish(&config, &mut report, options).await;
         (report, published)
     });
@@ -175,6 +179,23 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
         );
     }
     Ok(code)
+}
+
+/// The probe's latency charts, shown in the email's HTML and attached.
+fn charts(routing: &Routing) -> Vec<Attachment> {
+    routing
+        .charts()
+        .into_iter()
+        .map(|chart| {
+            let name = format!("latency-{}.png", chart.device);
+            Attachment::inline_image(
+                &name,
+                "image/png",
+                chart.png,
+                &format!("chart-{}", chart.device),
+            )
+        })
+        .collect()
 }
 
 /// The pairs to rerun for `--last-failed`; `None` (after saying so) when nothing failed.

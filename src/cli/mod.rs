@@ -7,6 +7,7 @@ mod inspect;
 mod list;
 mod parse;
 mod plan;
+pub mod probe;
 mod trust;
 mod validate;
 
@@ -53,6 +54,8 @@ pub enum Command {
     Capture(capture::Args),
     /// Show the host key a device offers, and how to pin it after checking it.
     Trust(trust::Args),
+    /// The latency probe: analyse captures, or send and capture live.
+    Probe(Box<probe::Args>),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -95,6 +98,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::History(args) => history::run(&cli.dir, args),
         Command::Capture(args) => capture::run(&cli.dir, args),
         Command::Trust(args) => trust::run(&cli.dir, args),
+        Command::Probe(args) => probe::run(*args),
     }
 }
 

@@ -6,6 +6,7 @@
 //! checks that needed them report ERROR.
 
 pub mod offline;
+pub mod probe;
 pub mod ssh;
 
 use std::future::Future;

@@ -56,6 +56,7 @@ fn default_port() -> u16 {
 pub enum Expect {
     Eos(eos::Expect),
     Fortigate(fortigate::Expect),
+    Probe(Box<crate::probe::baseline::Expect>),
 }
 
 /// A device as validated: name, platform, connection, expectations and where they were written.
@@ -101,12 +102,7 @@ pub fn load(name: &str, path: &Path) -> Result<Device, ConfigError> {
     let (ssh, expect, expect_position, skip) = match platform {
         Platform::Eos => typed(path, &text, Expect::Eos)?,
         Platform::Fortigate => typed(path, &text, Expect::Fortigate)?,
-        other => {
-            return Err(ConfigError::new(
-                Position::from_location(path, header.platform.defined),
-                format!("platform {other} is not a device platform (use eos or fortigate)"),
-            ));
-        }
+        Platform::Probe => probe(path, &text)?,
     };
     Ok(Device {
         name: name.to_string(),
@@ -129,4 +125,37 @@ fn typed<E: DeserializeOwned>(
     let file: DeviceFile<E> = yaml::parse(path, text)?;
     let position = Position::from_location(path, file.expect.defined);
     Ok((file.ssh, wrap(file.expect.value), position, file.skip))
+}
+
+/// A probe device file: no `ssh:` (the probe is not reached over SSH), a `source:` instead.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProbeFile {
+    #[allow(dead_code)]
+    platform: Platform,
+    source: crate::probe::baseline::Source,
+    expect: Spanned<crate::probe::baseline::Expect>,
+    #[serde(default)]
+    skip: BTreeMap<String, String>,
+}
+
+fn probe(path: &Path, text: &str) -> Result<Typed, ConfigError> {
+    let file: ProbeFile = yaml::parse(path, text)?;
+    let position = Position::from_location(path, file.expect.defined);
+    let expect = file.expect.value.resolve(file.source, path);
+    // Not reached over SSH: the routing collector sends probe devices to the probe collector.
+    let none = Connection {
+        host: String::new(),
+        port: 0,
+        user: String::new(),
+        password: None,
+        key_file: None,
+        key_passphrase: None,
+        agent: false,
+        enable_secret: None,
+        host_key: None,
+        legacy_algorithms: false,
+        vdom: None,
+    };
+    Ok((none, Expect::Probe(Box::new(expect)), position, file.skip))
 }

@@ -36,7 +36,7 @@ impl Platform {
         match self {
             Platform::Eos => eos::parse(command, raw),
             Platform::Fortigate => fortigate::parse(command, raw),
-            Platform::Probe => Err(ParseError::unsupported(&command.text)),
+            Platform::Probe => crate::probe::facts::parse(command, raw),
         }
     }
 

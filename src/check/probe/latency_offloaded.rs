@@ -1,0 +1,149 @@
+use crate::check::{Check, Missing, Verdict};
+use crate::parse::{FactError, Facts};
+use crate::plan::Command;
+use crate::probe::Nanos;
+use crate::probe::baseline::{Expect, Source};
+use crate::probe::facts::Latency;
+use crate::probe::verdict::Kind;
+
+/// The packets feel offload: the probe's steady state is fast, only session setup is slow,
+/// nothing lost, and the figures are within the baseline's limits.
+///
+/// ```yaml
+/// - id: probe.latency.offloaded
+///   platform: probe
+/// ```
+/// Baseline: the device's `source:` plus optional `expect.median_max_ns`, `expect.p99_max_ns`
+/// and the analysis settings (VLANs, calibration, threshold, idle timer).
+pub struct LatencyOffloaded;
+
+fn show(v: Option<Nanos>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+fn remedy(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::CpuPath => Some(
+            "The flow is forwarded by the CPU. On the FortiGate check the policy's `set auto-asic-offload` (enable) and any proxy-mode inspection, then `diagnose sys session list` for the flow's npu_state; rerun `premarket check probe.latency.offloaded`.",
+        ),
+        Kind::NewSessionPerPacket => Some(
+            "Every packet opens a new session (a new source port per send). Fix the sender to keep one socket per flow; sessions are offloaded only after their first packets.",
+        ),
+        Kind::IdleExpiry => Some(
+            "The session expired during a pause longer than udp-idle-timer. Set `udp-idle-timer` on the flow's `firewall service custom` longer than the longest pause, then measure again.",
+        ),
+        Kind::Loss => Some(
+            "Requests did not come back through the firewall. Check the policy, the firewall's drop counters and the capture port (PACKET_STATISTICS drops), then measure again.",
+        ),
+        _ => None,
+    }
+}
+
+impl LatencyOffloaded {
+    fn evidence(l: &Latency, command: &Command) -> String {
+        let mut e = format!(
+            "{}: {} pairs, {} lost; all: median {}, p99 {}, max {}; steady state (n={}): median {}, p99 {}; {} first packets listed apart\n{}",
+            command.text,
+            l.pairs,
+            l.lost,
+            show(l.median_ns),
+            show(l.p99_ns),
+            show(l.max_ns),
+            l.steady.n,
+            show(l.steady.median_ns),
+            show(l.steady.p99_ns),
+            l.first_packets_total,
+            l.reason
+        );
+        for n in &l.notes {
+            e.push_str("\nnote: ");
+            e.push_str(n);
+        }
+        if let Some(chart) = &l.chart_png {
+            e.push_str("\nchart: ");
+            e.push_str(chart);
+        }
+        e
+    }
+}
+
+impl Check<Expect> for LatencyOffloaded {
+    fn id(&self) -> &'static str {
+        "probe.latency.offloaded"
+    }
+
+    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
+        if matches!(&expect.source, Source::Pcap(files) if files.is_empty()) {
+            return Err(Missing::key("source (pcap files or live interfaces)"));
+        }
+        Ok(vec![expect.command()])
+    }
+
+    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
+        let command = expect.command();
+        let l = facts.get::<Latency>(&command)?;
+        let mut limits = vec!["steady state offloaded (only session setup slow)".to_string()];
+        if let Some(m) = expect.median_max_ns {
+            limits.push(format!("median <= {}", Nanos(m)));
+        }
+        if let Some(p) = expect.p99_max_ns {
+            limits.push(format!("p99 <= {}", Nanos(p)));
+        }
+        let actual = format!(
+            "{}: steady median {}, p99 {}; {} pairs, {} lost",
+            l.verdict,
+            show(l.steady.median_ns),
+            show(l.steady.p99_ns),
+            l.pairs,
+            l.lost
+        );
+        let indicative = if l.indicative {
+            " (indicative only)"
+        } else {
+            ""
+        };
+        let verdict = match l.verdict {
+            Kind::Inconclusive => Verdict::error(format!("the probe could not tell: {}", l.reason)),
+            kind if kind.is_offloaded() => {
+                let over_median = expect
+                    .median_max_ns
+                    .zip(l.steady.median_ns)
+                    .filter(|(max, got)| got.0 > *max);
+                let over_p99 = expect
+                    .p99_max_ns
+                    .zip(l.steady.p99_ns)
+                    .filter(|(max, got)| got.0 > *max);
+                match (over_median, over_p99) {
+                    (Some((max, got)), _) => Verdict::fail(format!(
+                        "offloaded, but the steady-state median {got} is above the baseline's {}",
+                        Nanos(max)
+                    )),
+                    (None, Some((max, got))) => Verdict::fail(format!(
+                        "offloaded, but the steady-state p99 {got} is above the baseline's {}",
+                        Nanos(max)
+                    )),
+                    (None, None) if kind == Kind::FirstPacketsNotSlow => Verdict::ok(format!(
+                        "offloaded: steady median {}{indicative}; the first packets were not slow, so the session already existed",
+                        show(l.steady.median_ns)
+                    )),
+                    (None, None) => Verdict::ok(format!(
+                        "offloaded: steady median {}, p99 {}{indicative}",
+                        show(l.steady.median_ns),
+                        show(l.steady.p99_ns)
+                    )),
+                }
+            }
+            kind => {
+                let v = Verdict::fail(format!("{kind}{indicative}: {}", l.reason));
+                match remedy(kind) {
+                    Some(r) => v.remedy(r),
+                    None => v,
+                }
+            }
+        };
+        Ok(verdict
+            .expected(limits.join(", "))
+            .actual(actual)
+            .evidence(Self::evidence(l, &command)))
+    }
+}

@@ -1,0 +1,10 @@
+//! Checks judged on the latency probe's measurement (`platform: probe` devices).
+
+mod latency_offloaded;
+
+pub use latency_offloaded::LatencyOffloaded;
+
+use super::Check;
+use crate::probe::baseline::Expect;
+
+pub static CHECKS: &[&dyn Check<Expect>] = &[&LatencyOffloaded];

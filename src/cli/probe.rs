@@ -1,0 +1,462 @@
+//! `premarket probe analyze|run`: the latency probe on its own, outside an inspection.
+//!
+//! Exit codes follow DESIGN §3: 0 offloaded, 1 a finding (CPU path, new session per packet,
+//! idle expiry, loss), 2 inconclusive, 3 nothing ran (usage, unreadable file).
+
+use std::path::{Path, PathBuf};
+
+use super::Exit;
+use crate::probe::analysis::{Analysis, Options, TsSource};
+use crate::probe::calibration::Calibration;
+use crate::probe::frame::FrameSpec;
+use crate::probe::live::{self, LivePlan};
+use crate::probe::pair::Sides;
+use crate::probe::rounds::{self, Round};
+use crate::probe::sender::Schedule;
+use crate::probe::units::Port;
+use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
+use crate::probe::verdict::Kind;
+use crate::probe::{chart, offline, synth, text};
+use crate::report::EXIT_CONFIG;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: ProbeCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum ProbeCommand {
+    /// Analyse pcap/pcapng captures: pair the copies, report latency, verdict.
+    Analyze(AnalyzeArgs),
+    /// Send, capture on the trunk and analyse (Linux, root or CAP_NET_RAW).
+    Run(RunArgs),
+    /// Write a deterministic synthetic capture shaped on the lab figures (tests, benchmarks).
+    #[command(hide = true)]
+    Synth(SynthArgs),
+    /// Play switch and firewall between two interfaces (the live test's emulator).
+    #[command(hide = true)]
+    Emulate(crate::probe::emulator::Args),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// How to read and judge captures; shared by `analyze` and `run`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct AnalysisArgs {
+    /// VLAN of the copy that did not cross the firewall (default: the VLAN whose copy comes first).
+    #[arg(long, value_name = "VID")]
+    pub before_vlan: Option<Vlan>,
+    /// VLAN of the copy that crossed the firewall.
+    #[arg(long, value_name = "VID")]
+    pub after_vlan: Option<Vlan>,
+    /// Subtract this many ns from every difference (the lab: 436.8).
+    #[arg(long, value_name = "NS", conflicts_with = "calibrate_from")]
+    pub calibration_ns: Option<f64>,
+    /// Measure the calibration from a capture with the firewall replaced by a DAC.
+    #[arg(long, value_name = "DAC.pcap")]
+    pub calibrate_from: Option<PathBuf>,
+    /// Extra cable of the firewall setup over the DAC run, in metres (the lab: 5).
+    #[arg(
+        long,
+        value_name = "M",
+        default_value_t = 0.0,
+        requires = "calibrate_from"
+    )]
+    pub extra_cable_m: f64,
+    /// Propagation delay of that cable (the lab's DAC: 4.96).
+    #[arg(long, value_name = "NS", default_value_t = 4.96)]
+    pub ns_per_m: f64,
+    /// Above this a packet is slow.
+    #[arg(long, value_name = "NS", default_value_t = 6_000)]
+    pub threshold_ns: i64,
+    /// The firewall's UDP idle timer: a pause longer than this ends the session.
+    #[arg(long, value_name = "S", default_value_t = 180.0)]
+    pub idle_timer_s: f64,
+    /// Packets that open a session on the CPU.
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    pub first_packets: usize,
+    /// Fewer pairs than this is inconclusive.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub min_pairs: usize,
+    /// Where the time stamps came from (files do not say).
+    #[arg(long, value_enum, default_value_t = TsSource::Unknown)]
+    pub timestamps: TsSource,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the histogram and CDF chart as PNG.
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// Capture files (pcap or pcapng), read together.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SynthArgs {
+    #[arg(long, value_enum)]
+    pub profile: synth::Profile,
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Calibration included in every difference (436.8 like the lab; the DAC run's own difference).
+    #[arg(long, default_value_t = 436.8)]
+    pub calibration_ns: f64,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+impl AnalysisArgs {
+    /// The analysis options (measuring the calibration from the DAC run when asked).
+    pub fn options(&self) -> Result<Options, Exit> {
+        let sides = Sides {
+            before: self.before_vlan,
+            after: self.after_vlan,
+        };
+        let calibration = match (&self.calibrate_from, self.calibration_ns) {
+            (Some(dac), _) => offline::calibrate_from(
+                dac,
+                sides,
+                Meters(self.extra_cable_m),
+                NanosPerMeter(self.ns_per_m),
+            )
+            .map_err(|e| Exit::config(format!("calibration: {e}")))?,
+            (None, Some(ns)) => Calibration::fixed(ns),
+            (None, None) => Calibration::default(),
+        };
+        if !(self.idle_timer_s.is_finite() && self.idle_timer_s > 0.0) {
+            return Err(Exit::config(
+                "--idle-timer-s must be a positive number of seconds",
+            ));
+        }
+        let mut options = Options {
+            sides,
+            calibration,
+            threshold: Nanos(self.threshold_ns),
+            idle_timer: Nanos::from_secs_f64(self.idle_timer_s),
+            first_k: self.first_packets,
+            timestamps: self.timestamps,
+            ..Options::default()
+        };
+        options.rules.min_pairs = self.min_pairs;
+        Ok(options)
+    }
+
+    /// Prints the analysis, writes the chart, returns the exit code.
+    pub fn finish(&self, analysis: &Analysis) -> Result<u8, Exit> {
+        match self.format {
+            Format::Json => println!(
+                "{}",
+                serde_json::to_string_pretty(analysis).map_err(|e| Exit::config(e.to_string()))?
+            ),
+            Format::Text => print!("{}", text::render(analysis)),
+        }
+        if let Some(path) = &self.chart {
+            write_chart(analysis, path)?;
+        }
+        Ok(exit_code(analysis.verdict))
+    }
+}
+
+fn write_chart(analysis: &Analysis, path: &Path) -> Result<(), Exit> {
+    let bytes = chart::png(analysis).map_err(|e| Exit {
+        code: 2,
+        message: format!("chart: {e}"),
+    })?;
+    std::fs::write(path, bytes).map_err(|e| Exit {
+        code: 2,
+        message: format!("cannot write {}: {e}", path.display()),
+    })
+}
+
+/// The process exit code for a verdict (DESIGN §3).
+pub fn exit_code(kind: Kind) -> u8 {
+    match kind {
+        Kind::Offloaded | Kind::FirstPacketsNotSlow => 0,
+        Kind::CpuPath | Kind::NewSessionPerPacket | Kind::IdleExpiry | Kind::Loss => 1,
+        Kind::Inconclusive => 2,
+    }
+}
+
+pub fn run(args: Args) -> Result<u8, Exit> {
+    match args.command {
+        ProbeCommand::Analyze(a) => {
+            let options = a.analysis.options()?;
+            let analysis = offline::analyze_files(&a.files, &options).map_err(|e| Exit {
+                code: EXIT_CONFIG,
+                message: e.to_string(),
+            })?;
+            a.analysis.finish(&analysis)
+        }
+        ProbeCommand::Run(a) => run_live(a),
+        ProbeCommand::Synth(s) => {
+            let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
+            spec.calibration_ns = s.calibration_ns;
+            let file = std::fs::File::create(&s.out)
+                .map_err(|e| Exit::config(format!("cannot create {}: {e}", s.out.display())))?;
+            let truth = synth::generate(&spec, file)
+                .map_err(|e| Exit::config(format!("cannot write {}: {e}", s.out.display())))?;
+            eprintln!(
+                "wrote {} frames ({} requests, {} dropped) to {}",
+                truth.frames,
+                s.count,
+                truth.dropped,
+                s.out.display()
+            );
+            Ok(0)
+        }
+        ProbeCommand::Emulate(a) => crate::probe::emulator::run(a),
+    }
+}
+
+/// `1ms`, `500us`, `250000ns`, `1s`.
+fn parse_duration(s: &str) -> Result<Nanos, String> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (number, unit) = s.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration like 1ms or 500us"))?;
+    let scale = match unit {
+        "ns" => 1.0,
+        "us" => 1e3,
+        "ms" | "" => 1e6,
+        "s" => 1e9,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {s:?} (use ns, us, ms or s)"
+            ));
+        }
+    };
+    let ns = value * scale;
+    if !(ns.is_finite() && ns > 0.0) {
+        return Err(format!("{s:?} must be positive"));
+    }
+    Ok(Nanos(ns.round() as i64))
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Interface that sends the requests (port0).
+    #[arg(long, value_name = "IF")]
+    pub tx: String,
+    /// Interface on the trunk that receives both copies (port1).
+    #[arg(long, value_name = "IF")]
+    pub rx: String,
+    /// Requests per round.
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+    /// Time between requests.
+    #[arg(long, default_value = "1ms", value_parser = parse_duration)]
+    pub interval: Nanos,
+    /// Fixed source port: one session for the whole round.
+    #[arg(long, value_name = "P", conflicts_with = "new_port_per_packet")]
+    pub src_port: Option<u16>,
+    /// A new source port per request: every packet a new session (the lab's third case).
+    #[arg(long)]
+    pub new_port_per_packet: bool,
+    #[arg(long, value_name = "P", default_value_t = 31999)]
+    pub dst_port: u16,
+    /// ABBA rounds, e.g. on,off,off,on; reports the on/off effect and the drift.
+    #[arg(long, value_name = "LABELS")]
+    pub rounds: Option<String>,
+    /// Command run (with sh -c) before each round; {round} and {mode} are replaced, and
+    /// PREMARKET_ROUND / PREMARKET_MODE are set. It switches offload and clears the session.
+    #[arg(long, value_name = "CMD", requires = "rounds")]
+    pub between_rounds: Option<String>,
+    /// Keep the capture (nanosecond pcap); with rounds, -roundN is added to the name.
+    #[arg(long, value_name = "FILE.pcap")]
+    pub out: Option<PathBuf>,
+    /// Keep capturing this long after the last request.
+    #[arg(long, default_value = "200ms", value_parser = parse_duration)]
+    pub grace: Nanos,
+    /// Spin instead of sleeping for this long before each deadline.
+    #[arg(long, default_value = "200us", value_parser = parse_duration, hide = true)]
+    pub spin: Nanos,
+    /// SCHED_FIFO priority of the sender (0: normal scheduling).
+    #[arg(long, default_value_t = 50)]
+    pub priority: i32,
+    /// Pause once after this many requests (shows idle expiry; tests).
+    #[arg(long, value_name = "N", hide = true, requires = "pause")]
+    pub pause_after: Option<usize>,
+    #[arg(long, value_parser = parse_duration, hide = true)]
+    pub pause: Option<Nanos>,
+    /// Cross-check on this FortiGate (npu_state, CPU packet counter) over SSH.
+    #[arg(long, value_name = "DEVICE")]
+    pub firewall: Option<String>,
+    /// Clear the probe's own session before each round (only after the filter reads back as
+    /// exactly the probe's 5-tuple).
+    #[arg(long, requires = "firewall")]
+    pub clear_session: bool,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+fn between_rounds(cmd: &str, round: &Round) -> Result<(), Exit> {
+    let line = cmd
+        .replace("{round}", &round.index.to_string())
+        .replace("{mode}", &round.label);
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .env("PREMARKET_ROUND", round.index.to_string())
+        .env("PREMARKET_MODE", &round.label)
+        .status()
+        .map_err(|e| Exit::config(format!("cannot run --between-rounds: {e}")))?;
+    if !status.success() {
+        return Err(Exit {
+            code: 2,
+            message: format!(
+                "--between-rounds failed before round {} ({}): {status}",
+                round.index, round.label
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn round_path(out: &Option<PathBuf>, round: &Round, several: bool) -> Option<PathBuf> {
+    let out = out.as_ref()?;
+    if !several {
+        return Some(out.clone());
+    }
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "probe".into(), |s| s.to_string_lossy().into_owned());
+    Some(out.with_file_name(format!("{stem}-round{}.pcap", round.index)))
+}
+
+fn run_live(a: RunArgs) -> Result<u8, Exit> {
+    if a.firewall.is_some() {
+        return Err(Exit::config(
+            "--firewall needs the SSH layer, which is not in this build (the cross-check and the guarded clear are in probe::firewall, behind its Shell trait)",
+        ));
+    }
+    if a.count == 0 {
+        return Err(Exit::config("--count must be at least 1"));
+    }
+    let options = a.analysis.options()?;
+    let mut template = FrameSpec {
+        dport: Port(a.dst_port),
+        ..FrameSpec::default()
+    };
+    if let Some(p) = a.src_port {
+        template.sport = Port(p);
+    }
+    let rounds = match &a.rounds {
+        Some(spec) => rounds::parse(spec).map_err(Exit::config)?,
+        None => vec![Round {
+            index: 0,
+            label: "run".into(),
+        }],
+    };
+    let several = a.rounds.is_some();
+    let run = live::run_id();
+    let mut results: Vec<(Round, Analysis)> = Vec::new();
+    for round in &rounds {
+        if let Some(cmd) = &a.between_rounds {
+            between_rounds(cmd, round)?;
+        }
+        let plan = LivePlan {
+            tx: a.tx.clone(),
+            rx: a.rx.clone(),
+            schedule: Schedule {
+                count: a.count,
+                interval: a.interval,
+                template,
+                new_port_per_packet: a.new_port_per_packet,
+                run,
+                round: round.index as u8,
+                spin: a.spin,
+                priority: a.priority,
+                pause: a.pause_after.zip(a.pause),
+            },
+            grace: a.grace,
+            out: round_path(&a.out, round, several),
+        };
+        let analysis = live::measure(&plan, &options).map_err(|e| Exit::config(e.to_string()))?;
+        results.push((round.clone(), analysis));
+    }
+    if !several {
+        let Some((_, analysis)) = results.pop() else {
+            return Err(Exit::config("no round ran"));
+        };
+        return a.analysis.finish(&analysis);
+    }
+    let medians: Vec<(String, Option<Nanos>)> = results
+        .iter()
+        .map(|(r, an)| (r.label.clone(), an.steady.median_ns))
+        .collect();
+    let abba = rounds::abba(&medians);
+    match a.analysis.format {
+        Format::Json => {
+            let rounds: Vec<serde_json::Value> = results
+                .iter()
+                .map(|(r, an)| serde_json::json!({"index": r.index, "label": r.label, "analysis": an}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({"rounds": rounds, "abba": abba}))
+                    .map_err(|e| Exit::config(e.to_string()))?
+            );
+        }
+        Format::Text => {
+            for (r, an) in &results {
+                println!("== round {} ({})", r.index, r.label);
+                print!("{}", text::render(an));
+            }
+            let show = |v: Option<i64>| v.map_or("-".to_string(), |v| format!("{v} ns"));
+            println!(
+                "ABBA: effect on-off {}, drift on {}, drift off {}{}",
+                abba.effect_ns
+                    .map_or("-".to_string(), |e| format!("{e:.0} ns")),
+                show(abba.drift_on_ns),
+                show(abba.drift_off_ns),
+                abba.warning
+                    .as_ref()
+                    .map_or(String::new(), |w| format!("; WARNING: {w}"))
+            );
+        }
+    }
+    if let (Some(path), Some((_, first))) = (&a.analysis.chart, results.first()) {
+        write_chart(first, path)?;
+    }
+    let inconclusive = results
+        .iter()
+        .any(|(_, an)| an.verdict == Kind::Inconclusive);
+    Ok(if inconclusive || abba.warning.is_some() {
+        2
+    } else {
+        0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1ms"), Ok(Nanos(1_000_000)));
+        assert_eq!(parse_duration("500us"), Ok(Nanos(500_000)));
+        assert_eq!(parse_duration("0.5s"), Ok(Nanos(500_000_000)));
+        assert_eq!(parse_duration("250ns"), Ok(Nanos(250)));
+        assert!(parse_duration("0ms").is_err());
+        assert!(parse_duration("1h").is_err());
+        assert!(parse_duration("fast").is_err());
+    }
+}

@@ -1,0 +1,546 @@
+//! Pairing: find the two copies of each request (before the firewall, after it) in one or more
+//! captures.
+//!
+//! A copy's key is premarket's own payload (magic, run, round, seq) when present, else a hash
+//! of the frame's bytes after the VLAN tags, so captures of any sender pair when its requests
+//! are distinct. Which VLAN is "before" is given, or else the VLAN whose copy comes first in
+//! most pairs (decided by time stamps, so the order of files and records does not matter).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::Serialize;
+
+use super::frame::{self, FiveTuple};
+use super::record::Record;
+use super::units::{Nanos, Vlan};
+
+/// One request seen on both sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub before: Nanos,
+    pub after: Nanos,
+    /// Index into [`Pairing::flows`]; `u32::MAX` when the frame is not IPv4.
+    pub flow: u32,
+    /// premarket's sequence number, when the payload is ours.
+    pub seq: Option<u64>,
+}
+
+impl Pair {
+    /// The raw difference, calibration not yet removed.
+    pub fn delta(&self) -> Nanos {
+        self.after - self.before
+    }
+}
+
+/// The VLANs that say which copy is which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Sides {
+    pub before: Option<Vlan>,
+    pub after: Option<Vlan>,
+}
+
+/// The result of pairing: the pairs in the order of their "before" copy, and what did not pair.
+#[derive(Clone, Debug, Default)]
+pub struct Pairing {
+    pub sides: Sides,
+    pub pairs: Vec<Pair>,
+    /// Requests seen before the firewall and never after it.
+    pub lost: usize,
+    /// Up to 20 lost requests (sequence number when ours, else their time), for the report.
+    pub lost_examples: Vec<LostRequest>,
+    /// Copies seen after the firewall with no copy before it (a capture or switch problem).
+    pub orphans: usize,
+    /// Extra copies of a request on a side that already had one.
+    pub duplicates: usize,
+    /// Pairs whose "after" copy is stamped earlier than the "before" copy (left out).
+    pub negative: usize,
+    /// Frames that are not part of any pair: unreadable, untagged, or on another VLAN.
+    pub ignored: usize,
+    pub flows: Vec<FiveTuple>,
+    pub frames: usize,
+    /// Why no pair could be formed at all (e.g. only one VLAN seen), for the verdict.
+    pub problem: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LostRequest {
+    pub seq: Option<u64>,
+    pub before_ns: Nanos,
+}
+
+impl Pairing {
+    /// Requests: everything seen before the firewall.
+    pub fn requests(&self) -> usize {
+        self.pairs.len() + self.lost
+    }
+
+    pub fn flow(&self, pair: &Pair) -> Option<&FiveTuple> {
+        self.flows.get(pair.flow as usize)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// Up to two copies (time, VLAN); `EMPTY` marks a free place. Kept flat so a million
+    /// requests fit in a small map.
+    ts: [i64; 2],
+    vlan: [u16; 2],
+    flow: u32,
+}
+
+const EMPTY: u16 = u16::MAX;
+
+impl Slot {
+    fn copies(&self) -> [Option<(Vlan, Nanos)>; 2] {
+        [0, 1].map(|i| (self.vlan[i] != EMPTY).then(|| (Vlan(self.vlan[i]), Nanos(self.ts[i]))))
+    }
+
+    fn set(&mut self, i: usize, copy: (Vlan, Nanos)) {
+        self.vlan[i] = copy.0.0;
+        self.ts[i] = copy.1.0;
+    }
+}
+
+/// premarket's sequence number, when the key came from our payload.
+fn seq_of(key: u128) -> Option<u64> {
+    (key & OURS != 0).then_some(key as u64)
+}
+
+/// Mixes a u128 key into 64 bits (keys are sequence numbers or already hashes; SipHash would
+/// be most of the analysis time on a million requests).
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    /// Keys of one run differ only in their sequence number (low bits). Keeping those bits as
+    /// the low bits of the hash puts consecutive requests in neighbouring buckets (hashbrown
+    /// indexes by the low bits), so a million-request map is walked in cache order; the top 7
+    /// bits, hashbrown's tag, stay well mixed. Hashed (foreign) keys are random anyway.
+    fn write_u128(&mut self, v: u128) {
+        const TOP7: u64 = !((1 << 57) - 1);
+        let (lo, hi) = (v as u64, (v >> 64) as u64);
+        let mixed = (lo ^ hi.rotate_left(29) ^ self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (lo.wrapping_add(hi.wrapping_mul(0x0100_0000_01b3)) & !TOP7) | (mixed & TOP7);
+    }
+    fn write_u64(&mut self, v: u64) {
+        let x = (self.0 ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 29);
+    }
+}
+
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+const OURS: u128 = 1 << 127;
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Collects copies record by record; [`Pairer::finish`] decides the sides and forms pairs.
+#[derive(Default)]
+pub struct Pairer {
+    given: Sides,
+    slots: FastMap<u128, Slot>,
+    flow_ids: FastMap<FiveTuple, u32>,
+    flows: Vec<FiveTuple>,
+    last_flow: Option<(FiveTuple, u32)>,
+    duplicates: usize,
+    ignored: usize,
+    frames: usize,
+}
+
+/// Pairing could not even tell the sides apart.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    #[error(
+        "no request was seen on two VLANs, so before and after cannot be told apart; give --before-vlan and --after-vlan (VLANs seen: {0})"
+    )]
+    NoSides(String),
+    #[error("--before-vlan and --after-vlan are both {0}")]
+    SameVlan(Vlan),
+}
+
+impl Pairer {
+    /// Room for about `requests` requests without rehashing.
+    pub fn reserve(&mut self, requests: usize) {
+        self.slots.reserve(requests);
+    }
+
+    pub fn new(given: Sides) -> Result<Self, PairError> {
+        if let (Some(b), Some(a)) = (given.before, given.after)
+            && a == b
+        {
+            return Err(PairError::SameVlan(a));
+        }
+        Ok(Pairer {
+            given,
+            ..Pairer::default()
+        })
+    }
+
+    /// Adds one captured frame.
+    pub fn add(&mut self, record: &Record<'_>) {
+        self.frames += 1;
+        let Ok(parsed) = frame::parse(record.data) else {
+            self.ignored += 1;
+            return;
+        };
+        let Some(vlan) = parsed.vlans[0] else {
+            self.ignored += 1;
+            return;
+        };
+        let wanted = [self.given.before, self.given.after];
+        if wanted.iter().any(Option::is_some) && !wanted.contains(&Some(vlan)) {
+            self.ignored += 1;
+            return;
+        }
+        let key = match parsed.payload {
+            Some(p) => {
+                OURS | (u128::from(p.round) << 80) | (u128::from(p.run) << 64) | u128::from(p.seq)
+            }
+            None => (u128::from(parsed.body.len() as u64) << 64) | u128::from(fnv1a(parsed.body)),
+        };
+        let flows = &mut self.flows;
+        let flow = match parsed.flow {
+            // Most captures are one flow: skip the map when the flow is the last one seen.
+            Some(t) if self.last_flow.is_some_and(|(l, _)| l == t) => {
+                self.last_flow.map_or(0, |(_, id)| id)
+            }
+            Some(t) => {
+                let id = *self.flow_ids.entry(t).or_insert_with(|| {
+                    flows.push(t);
+                    (flows.len() - 1) as u32
+                });
+                self.last_flow = Some((t, id));
+                id
+            }
+            None => u32::MAX,
+        };
+        let slot = self.slots.entry(key).or_insert(Slot {
+            ts: [0; 2],
+            vlan: [EMPTY; 2],
+            flow,
+        });
+        let copy = (vlan, record.ts);
+        let copies = slot.copies();
+        let same = copies
+            .iter()
+            .position(|c| matches!(c, Some((v, _)) if *v == vlan));
+        match (same, copies) {
+            (Some(i), _) => {
+                self.duplicates += 1;
+                if copies[i].is_some_and(|(_, t)| record.ts < t) {
+                    slot.set(i, copy);
+                }
+            }
+            (None, [None, _]) => slot.set(0, copy),
+            (None, [Some(_), None]) => slot.set(1, copy),
+            (None, [Some(_), Some(_)]) => self.duplicates += 1,
+        }
+    }
+
+    fn sides(&self) -> Result<Sides, PairError> {
+        if let (Some(_), Some(_)) = (self.given.before, self.given.after) {
+            return Ok(self.given);
+        }
+        let mut votes: FastMap<(Vlan, Vlan), usize> = FastMap::default();
+        for slot in self.slots.values() {
+            if let [Some((v0, t0)), Some((v1, t1))] = slot.copies() {
+                let order = if t0 <= t1 { (v0, v1) } else { (v1, v0) };
+                let fits = self.given.before.is_none_or(|b| b == order.0)
+                    && self.given.after.is_none_or(|a| a == order.1);
+                if fits {
+                    *votes.entry(order).or_default() += 1;
+                }
+            }
+        }
+        match votes
+            .into_iter()
+            .max_by_key(|(order, n)| (*n, std::cmp::Reverse(*order)))
+        {
+            Some(((before, after), _)) => Ok(Sides {
+                before: Some(before),
+                after: Some(after),
+            }),
+            None => {
+                let mut seen: Vec<u16> = self
+                    .slots
+                    .values()
+                    .flat_map(|s| s.copies().into_iter().flatten().map(|(v, _)| v.0))
+                    .collect();
+                seen.sort_unstable();
+                seen.dedup();
+                seen.truncate(10);
+                let list = if seen.is_empty() {
+                    "none".to_string()
+                } else {
+                    seen.iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                Err(PairError::NoSides(list))
+            }
+        }
+    }
+
+    /// Forms the pairs, sorted by the time of their "before" copy.
+    /// When the sides cannot be told apart, every request counts as lost and
+    /// [`Pairing::problem`] says why (the verdict is then inconclusive, not an error: a live
+    /// run whose copies never came back still reports its sender figures).
+    pub fn finish(self) -> Result<Pairing, PairError> {
+        let sides = match self.sides() {
+            Ok(sides) => sides,
+            Err(e) => {
+                return Ok(Pairing {
+                    lost: self.slots.len(),
+                    duplicates: self.duplicates,
+                    ignored: self.ignored,
+                    frames: self.frames,
+                    flows: self.flows,
+                    problem: Some(e.to_string()),
+                    ..Pairing::default()
+                });
+            }
+        };
+        let (Some(before), Some(after)) = (sides.before, sides.after) else {
+            return Err(PairError::NoSides(String::new()));
+        };
+        let mut out = Pairing {
+            sides,
+            duplicates: self.duplicates,
+            ignored: self.ignored,
+            frames: self.frames,
+            flows: self.flows,
+            ..Pairing::default()
+        };
+        let mut lost = Vec::new();
+        for (key, slot) in &self.slots {
+            let copies = slot.copies();
+            let seq = seq_of(*key);
+            let find = |vlan: Vlan| {
+                copies
+                    .iter()
+                    .flatten()
+                    .find(|(v, _)| *v == vlan)
+                    .map(|(_, t)| *t)
+            };
+            match (find(before), find(after)) {
+                (Some(b), Some(a)) if a < b => out.negative += 1,
+                (Some(b), Some(a)) => out.pairs.push(Pair {
+                    before: b,
+                    after: a,
+                    flow: slot.flow,
+                    seq,
+                }),
+                (Some(b), None) => lost.push(LostRequest { seq, before_ns: b }),
+                (None, Some(_)) => out.orphans += 1,
+                (None, None) => out.ignored += copies.iter().flatten().count(),
+            }
+        }
+        out.pairs.sort_unstable_by_key(|p| (p.before, p.seq));
+        out.lost = lost.len();
+        lost.sort_unstable_by_key(|l| l.before_ns);
+        lost.truncate(20);
+        out.lost_examples = lost;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::frame::{FrameSpec, Payload, build, insert_tag};
+
+    fn copy(seq: u64, vlan: u16, ts: i64) -> (Vec<u8>, i64) {
+        let f = build(
+            &FrameSpec::default(),
+            &Payload {
+                run: 1,
+                round: 0,
+                flags: 0,
+                seq,
+            },
+        );
+        (insert_tag(&f, 0x8100, vlan), ts)
+    }
+
+    fn pair(copies: &[(Vec<u8>, i64)], given: Sides) -> Result<Pairing, PairError> {
+        let mut p = Pairer::new(given)?;
+        for (data, ts) in copies {
+            p.add(&Record {
+                ts: Nanos(*ts),
+                interface: 0,
+                data,
+                orig_len: data.len() as u32,
+            });
+        }
+        p.finish()
+    }
+
+    #[test]
+    fn pairs_by_payload_and_decides_sides_by_time() {
+        let copies = vec![
+            copy(1, 10, 1000),
+            copy(1, 20, 5100),
+            copy(2, 10, 2000),
+            copy(2, 20, 6200),
+        ];
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!(
+            p.sides,
+            Sides {
+                before: Some(Vlan(10)),
+                after: Some(Vlan(20))
+            }
+        );
+        let deltas: Vec<i64> = p.pairs.iter().map(|p| p.delta().0).collect();
+        assert_eq!(deltas, vec![4100, 4200]);
+        assert_eq!((p.lost, p.duplicates, p.orphans), (0, 0, 0));
+        assert_eq!(p.requests(), 2);
+    }
+
+    #[test]
+    fn reordered_records_pair_the_same() {
+        let copies = vec![
+            copy(2, 20, 6200),
+            copy(1, 20, 5100),
+            copy(2, 10, 2000),
+            copy(1, 10, 1000),
+        ];
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!(
+            p.pairs.iter().map(|p| p.seq.unwrap()).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        assert_eq!(p.sides.before, Some(Vlan(10)));
+    }
+
+    #[test]
+    fn missing_after_is_lost_and_missing_before_is_an_orphan() {
+        let copies = vec![
+            copy(1, 10, 1000),
+            copy(1, 20, 5000),
+            copy(2, 10, 2000),
+            copy(3, 20, 9000),
+        ];
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!((p.pairs.len(), p.lost, p.orphans), (1, 1, 1));
+        assert_eq!(p.lost_examples[0].seq, Some(2));
+    }
+
+    #[test]
+    fn duplicates_are_counted_and_the_earliest_copy_kept() {
+        let copies = vec![
+            copy(1, 10, 1000),
+            copy(1, 10, 900),
+            copy(1, 20, 5000),
+            copy(1, 20, 5050),
+        ];
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!(p.duplicates, 2);
+        assert_eq!(p.pairs[0].delta(), Nanos(4100));
+    }
+
+    #[test]
+    fn given_vlans_filter_and_can_be_reversed() {
+        let copies = vec![copy(1, 10, 1000), copy(1, 20, 5000), copy(1, 30, 7000)];
+        let p = pair(
+            &copies,
+            Sides {
+                before: Some(Vlan(20)),
+                after: Some(Vlan(30)),
+            },
+        )
+        .unwrap();
+        assert_eq!(p.pairs[0].delta(), Nanos(2000));
+        assert_eq!(p.ignored, 1);
+        let p = pair(
+            &copies[..2],
+            Sides {
+                before: Some(Vlan(20)),
+                after: Some(Vlan(10)),
+            },
+        )
+        .unwrap();
+        assert_eq!((p.pairs.len(), p.negative), (0, 1));
+    }
+
+    #[test]
+    fn one_vlan_only_cannot_tell_sides() {
+        let copies = vec![copy(1, 10, 1000), copy(2, 10, 2000)];
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!((p.pairs.len(), p.lost), (0, 2));
+        assert!(p.problem.unwrap().contains("VLANs seen: 10"));
+        let p = pair(
+            &copies,
+            Sides {
+                before: Some(Vlan(10)),
+                after: Some(Vlan(20)),
+            },
+        )
+        .unwrap();
+        assert_eq!(p.lost, 2);
+    }
+
+    #[test]
+    fn foreign_frames_pair_by_their_bytes() {
+        let mut a = build(
+            &FrameSpec::default(),
+            &Payload {
+                run: 0,
+                round: 0,
+                flags: 0,
+                seq: 0,
+            },
+        );
+        a[42] = 0; // break the magic: not our payload any more
+        let mut b = a.clone();
+        b[50] = 1;
+        let copies = vec![
+            (insert_tag(&a, 0x8100, 10), 100),
+            (insert_tag(&b, 0x8100, 10), 200),
+            (insert_tag(&a, 0x8100, 20), 4200),
+            (insert_tag(&b, 0x8100, 20), 4400),
+        ];
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!(
+            p.pairs.iter().map(|p| p.delta().0).collect::<Vec<_>>(),
+            vec![4100, 4200]
+        );
+        assert_eq!(p.pairs[0].seq, None);
+    }
+
+    #[test]
+    fn untagged_and_garbage_frames_are_ignored() {
+        let mut copies = vec![copy(1, 10, 1000), copy(1, 20, 5000)];
+        copies.push((
+            build(
+                &FrameSpec::default(),
+                &Payload {
+                    run: 1,
+                    round: 0,
+                    flags: 0,
+                    seq: 5,
+                },
+            ),
+            3,
+        ));
+        copies.push((vec![1, 2, 3], 4));
+        let p = pair(&copies, Sides::default()).unwrap();
+        assert_eq!((p.pairs.len(), p.ignored, p.frames), (1, 2, 4));
+    }
+}

@@ -1,0 +1,114 @@
+//! `premarket run` on a site whose only device is the latency probe: the probe's verdict comes
+//! out as `probe.latency.offloaded` in the same report as every other check.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use premarket::probe::synth::{self, Profile, Spec};
+
+fn site(profile: Profile) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/probe/site");
+    for sub in ["baselines", "checks"] {
+        std::fs::create_dir_all(root.join(sub)).unwrap();
+        for entry in std::fs::read_dir(fixture.join(sub)).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), root.join(sub).join(entry.file_name())).unwrap();
+        }
+    }
+    std::fs::create_dir_all(root.join("baselines/captures")).unwrap();
+    let file = std::fs::File::create(root.join("baselines/captures/open.pcap")).unwrap();
+    synth::generate(&Spec::lab(profile, 10_000, 21), file).unwrap();
+    std::fs::create_dir_all(root.join("saved")).unwrap();
+    (dir, root)
+}
+
+fn run(root: &Path) -> (Option<i32>, serde_json::Value) {
+    let out = Command::cargo_bin("premarket")
+        .unwrap()
+        .arg("--dir")
+        .arg(root)
+        .args(["run", "--format", "json", "--offline"])
+        .arg(root.join("saved"))
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), json)
+}
+
+#[test]
+fn offloaded_capture_is_ok_in_the_report_and_the_chart_is_written() {
+    let (_dir, root) = site(Profile::Offloaded);
+    let (code, report) = run(&root);
+    assert_eq!(code, Some(0), "{report:#}");
+    let result = &report["results"][0];
+    assert_eq!(result["check"], "probe.latency.offloaded");
+    assert_eq!(result["device"], "probe1");
+    assert_eq!(result["status"], "OK");
+    assert!(result["summary"].as_str().unwrap().contains("offloaded"));
+    assert!(result["evidence"].as_str().unwrap().contains("10000 pairs"));
+    let png = std::fs::read(root.join("baselines/captures/open.png")).unwrap();
+    assert_eq!(&png[..4], b"\x89PNG");
+}
+
+#[test]
+fn cpu_path_capture_fails_with_the_policy_remedy() {
+    let (_dir, root) = site(Profile::Cpu);
+    let (code, report) = run(&root);
+    assert_eq!(code, Some(1));
+    let result = &report["results"][0];
+    assert_eq!(result["status"], "FAIL");
+    assert!(result["summary"].as_str().unwrap().starts_with("cpu_path"));
+    assert!(
+        result["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("auto-asic-offload")
+    );
+}
+
+#[test]
+fn a_missing_capture_is_an_error_not_ok() {
+    let (_dir, root) = site(Profile::Offloaded);
+    std::fs::remove_file(root.join("baselines/captures/open.pcap")).unwrap();
+    let (code, report) = run(&root);
+    assert_eq!(code, Some(2));
+    assert_eq!(report["results"][0]["status"], "ERROR");
+    assert!(
+        report["results"][0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read")
+    );
+}
+
+#[test]
+fn the_routing_collector_keeps_the_chart_for_the_email() {
+    use std::sync::Arc;
+
+    use premarket::collect::Collector;
+    use premarket::collect::offline::Offline;
+    use premarket::collect::probe::Routing;
+    use premarket::inspect::{Limits, inspect};
+    use premarket::{Config, Plan, Selection};
+
+    let (_dir, root) = site(Profile::Offloaded);
+    let config = Config::load(&root).unwrap();
+    let plan = Plan::new(&config, &Selection::default()).unwrap();
+    let routing = Arc::new(Routing::new(Arc::new(Offline::new(root.join("saved")))));
+    let collector: Arc<dyn Collector> = routing.clone();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let report = runtime.block_on(inspect(
+        &config,
+        &plan,
+        collector,
+        &Limits::from_config(&config),
+    ));
+    assert_eq!(report.exit_code(), 0);
+    let charts = routing.charts();
+    assert_eq!(charts.len(), 1);
+    assert_eq!(charts[0].device, "probe1");
+    assert_eq!(&charts[0].png[..8], b"\x89PNG\r\n\x1a\n");
+}
