@@ -2,6 +2,7 @@
 //! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
 
 mod inspect;
+mod lab;
 mod list;
 mod parse;
 mod plan;
@@ -38,6 +39,8 @@ pub enum Command {
     Plan(plan::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
+    /// Emulated devices on loopback SSH (`lab serve`).
+    Lab(lab::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Parse(args) => parse::run(args),
+        Command::Lab(args) => lab::run(args),
     }
 }
 

@@ -203,6 +203,8 @@ async fn deliver(io: &mut Io, s: &mut Session, answer: &Answer) -> bool {
     if answer.data && s.faults.has(Fault::Drop) {
         let half: String = lines[..lines.len() / 2].concat();
         io.write(&half).await;
+        // Let the half reach the client before the connection goes (data is queued, not sent).
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         (s.kill)();
         return false;
     }

@@ -320,16 +320,23 @@ fn apply_grep(mut text: String, pipes: &[String]) -> String {
         if words.next() != Some("grep") {
             continue;
         }
-        let (mut invert, mut ignore_case, mut pattern) = (false, false, Vec::new());
+        let (mut invert, mut ignore_case) = (false, false);
+        let (mut patterns, mut words_of_one): (Vec<String>, Vec<&str>) = (Vec::new(), Vec::new());
         for w in words {
             match w {
                 "-v" => invert = true,
                 "-i" => ignore_case = true,
+                // Each `-e` starts another pattern; any of them may match.
+                "-e" if !words_of_one.is_empty() => patterns.push(std::mem::take(&mut words_of_one).join(" ")),
                 "-e" => {}
-                _ => pattern.push(w.trim_matches(|c| c == '"' || c == '\'')),
+                _ => words_of_one.push(w.trim_matches(|c| c == '"' || c == '\'')),
             }
         }
-        text = grep(&text, &pattern.join(" "), invert, ignore_case);
+        if !words_of_one.is_empty() {
+            patterns.push(words_of_one.join(" "));
+        }
+        let pattern = patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
+        text = grep(&text, &pattern, invert, ignore_case);
     }
     text
 }

@@ -316,7 +316,7 @@ fn render_one(out: &mut String, s: &Session) {
         _ => ("pre->post", "pre->post"),
     };
     out.push_str(&format!(
-        "session info: proto={} proto_state={proto_state} duration={} expire={} timeout={} refresh_dir=both flags=00000000 socktype=0 sockport=0 av_idx=0 use=3\n",
+        "session info: proto={} proto_state={proto_state} duration={} expire={} timeout={} flags=00000000 socktype=0 sockport=0 av_idx=0 use=3\n",
         s.proto, s.duration, s.expire, s.timeout
     ));
     out.push_str("origin-shaper=\nreply-shaper=\nper_ip_shaper=\n");
