@@ -12,7 +12,11 @@ fn netmiko_available() -> Result<(), String> {
         .args(["-c", "import netmiko; print(netmiko.__version__)"])
         .output()
         .map_err(|e| format!("python3 not runnable: {e}"))?;
-    if out.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&out.stderr).trim().to_string()) }
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -34,15 +38,31 @@ async fn netmiko_drives_the_lab() {
     for file in ["fw1.password", "sw1.password", "sw1.enable"] {
         child.arg(secrets.join(file));
     }
-    let out = tokio::time::timeout(Duration::from_secs(120), child.output()).await.expect("netmiko finished").unwrap();
+    let out = tokio::time::timeout(Duration::from_secs(120), child.output())
+        .await
+        .expect("netmiko finished")
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && stdout.contains("ALL OK"), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        out.status.success() && stdout.contains("ALL OK"),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
 
     // netmiko's fortinet driver turns the pager off by changing the console config (and back
     // at cleanup): the lab records it, which is exactly why premarket never does this.
-    let attempts: Vec<String> = lab.config_attempts().into_iter().map(|a| format!("{} {}", a.device, a.command)).collect();
-    assert!(attempts.iter().any(|a| a == "fw1 set output standard"), "{attempts:?}");
-    assert!(attempts.iter().all(|a| a.starts_with("fw1 ")), "the switch was only read: {attempts:?}");
+    let attempts: Vec<String> = lab
+        .config_attempts()
+        .into_iter()
+        .map(|a| format!("{} {}", a.device, a.command))
+        .collect();
+    assert!(
+        attempts.iter().any(|a| a == "fw1 set output standard"),
+        "{attempts:?}"
+    );
+    assert!(
+        attempts.iter().all(|a| a.starts_with("fw1 ")),
+        "the switch was only read: {attempts:?}"
+    );
     lab.shutdown().await;
 }

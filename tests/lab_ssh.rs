@@ -21,8 +21,13 @@ struct Verify {
 
 impl client::Handler for Verify {
     type Error = russh::Error;
-    async fn check_server_key(&mut self, key: &PublicKeyOrCertificate) -> Result<bool, Self::Error> {
-        let PublicKeyOrCertificate::PublicKey { key, .. } = key else { return Ok(false) };
+    async fn check_server_key(
+        &mut self,
+        key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        let PublicKeyOrCertificate::PublicKey { key, .. } = key else {
+            return Ok(false);
+        };
         let verdict = match check_known_hosts_path("127.0.0.1", self.port, key, &self.known_hosts) {
             Ok(true) => "match".to_string(),
             Ok(false) => "unknown".to_string(),
@@ -35,19 +40,29 @@ impl client::Handler for Verify {
 }
 
 fn password(device: &LabDevice) -> &'static str {
-    if device.name.starts_with("fw") { topology::FORTIGATE_PASSWORD } else { topology::EOS_PASSWORD }
+    if device.name.starts_with("fw") {
+        topology::FORTIGATE_PASSWORD
+    } else {
+        topology::EOS_PASSWORD
+    }
 }
 
 async fn connect(lab: &Lab, name: &str) -> Result<client::Handle<Verify>, String> {
     let device = lab.device(name).expect("device");
     let verdict = Arc::new(Mutex::new(String::new()));
-    let handler =
-        Verify { known_hosts: lab.baselines().join("known_hosts"), port: device.addr.port(), verdict: verdict.clone() };
+    let handler = Verify {
+        known_hosts: lab.baselines().join("known_hosts"),
+        port: device.addr.port(),
+        verdict: verdict.clone(),
+    };
     let config = Arc::new(client::Config::default());
     let mut handle = client::connect(config, device.addr, handler)
         .await
         .map_err(|e| format!("connect: {e} (host key: {})", verdict.lock().unwrap()))?;
-    let auth = handle.authenticate_password(topology::USER, password(device)).await.map_err(|e| e.to_string())?;
+    let auth = handle
+        .authenticate_password(topology::USER, password(device))
+        .await
+        .map_err(|e| e.to_string())?;
     if !auth.success() {
         return Err("authentication failed".into());
     }
@@ -64,10 +79,19 @@ struct Term {
 impl Term {
     async fn open(handle: &client::Handle<Verify>, rows: u32, prompt: &str) -> Term {
         let channel = handle.channel_open_session().await.expect("session");
-        channel.request_pty(true, "vt100", 200, rows, 0, 0, &[]).await.expect("pty");
+        channel
+            .request_pty(true, "vt100", 200, rows, 0, 0, &[])
+            .await
+            .expect("pty");
         channel.request_shell(true).await.expect("shell");
-        let mut t = Term { channel, prompt: Regex::new(prompt).unwrap(), buf: String::new() };
-        t.until_prompt(Duration::from_secs(10)).await.expect("first prompt");
+        let mut t = Term {
+            channel,
+            prompt: Regex::new(prompt).unwrap(),
+            buf: String::new(),
+        };
+        t.until_prompt(Duration::from_secs(10))
+            .await
+            .expect("first prompt");
         t
     }
 
@@ -84,7 +108,10 @@ impl Term {
             }
             if answer_pager && self.buf.ends_with("--More-- ") {
                 self.buf.push_str("<MORE>");
-                self.channel.data(&b" "[..]).await.map_err(|e| e.to_string())?;
+                self.channel
+                    .data(&b" "[..])
+                    .await
+                    .map_err(|e| e.to_string())?;
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match tokio::time::timeout(left, self.channel.wait()).await {
@@ -92,19 +119,26 @@ impl Term {
                 Ok(None) | Ok(Some(ChannelMsg::Close)) | Ok(Some(ChannelMsg::Eof)) => {
                     return Err(format!("closed; got {:?}", self.buf));
                 }
-                Ok(Some(ChannelMsg::Data { data })) => self.buf.push_str(&String::from_utf8_lossy(&data)),
+                Ok(Some(ChannelMsg::Data { data })) => {
+                    self.buf.push_str(&String::from_utf8_lossy(&data))
+                }
                 Ok(Some(_)) => {}
             }
         }
     }
 
     async fn send(&mut self, line: &str) {
-        self.channel.data(format!("{line}\n").as_bytes()).await.expect("send");
+        self.channel
+            .data(format!("{line}\n").as_bytes())
+            .await
+            .expect("send");
     }
 
     async fn cmd(&mut self, line: &str) -> String {
         self.send(line).await;
-        self.until_prompt(Duration::from_secs(10)).await.unwrap_or_else(|e| panic!("{line}: {e}"))
+        self.until_prompt(Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
     }
 }
 
@@ -125,7 +159,9 @@ impl Term {
         let deadline = Instant::now() + Duration::from_secs(10);
         while !self.buf.ends_with("Password: ") {
             match tokio::time::timeout_at(deadline.into(), self.channel.wait()).await {
-                Ok(Some(ChannelMsg::Data { data })) => self.buf.push_str(&String::from_utf8_lossy(&data)),
+                Ok(Some(ChannelMsg::Data { data })) => {
+                    self.buf.push_str(&String::from_utf8_lossy(&data))
+                }
                 Ok(Some(_)) => {}
                 other => panic!("no Password: prompt ({other:?}); got {:?}", self.buf),
             }
@@ -146,13 +182,23 @@ async fn eos_privilege_enable_and_pager() {
     let mut t = Term::open(&handle, 24, EOS_PROMPT).await;
     for cmd in ["show running-config", "show running-config diffs"] {
         let out = t.cmd(cmd).await;
-        assert!(out.contains("% Invalid input (privileged mode required)"), "{cmd}: {out}");
+        assert!(
+            out.contains("% Invalid input (privileged mode required)"),
+            "{cmd}: {out}"
+        );
     }
-    assert!(t.cmd("show version").await.contains("Software image version: 4.31.6M"));
+    assert!(
+        t.cmd("show version")
+            .await
+            .contains("Software image version: 4.31.6M")
+    );
     t.send("enable").await;
     t.until_prompt_or_password().await;
     let out = t.cmd("not-the-secret").await;
-    assert!(out.contains("% Access denied") && out.ends_with("sw1>"), "{out}");
+    assert!(
+        out.contains("% Access denied") && out.ends_with("sw1>"),
+        "{out}"
+    );
     t.send("enable").await;
     t.until_prompt_or_password().await;
     assert!(t.cmd(topology::EOS_ENABLE_SECRET).await.ends_with("sw1#"));
@@ -160,13 +206,27 @@ async fn eos_privilege_enable_and_pager() {
     let paged = t.cmd("show running-config").await;
     assert!(paged.contains(" --More-- <MORE>"), "{paged}");
     assert!(paged.contains("\r\nqueue-monitor length\r\n") && paged.contains("\r\nend\r\n"));
-    assert!(t.cmd("terminal length 0").await.contains("Pagination disabled."));
+    assert!(
+        t.cmd("terminal length 0")
+            .await
+            .contains("Pagination disabled.")
+    );
     let whole = t.cmd("show running-config").await;
     assert!(!whole.contains("--More--"), "{whole}");
-    assert_eq!(t.cmd("show running-config diffs").await, "show running-config diffs\r\nsw1#");
-    assert!(t.cmd("show queue-monitor length status | json").await.contains("\"lanzEnabled\": true"));
+    assert_eq!(
+        t.cmd("show running-config diffs").await,
+        "show running-config diffs\r\nsw1#"
+    );
+    assert!(
+        t.cmd("show queue-monitor length status | json")
+            .await
+            .contains("\"lanzEnabled\": true")
+    );
     assert!(lab.config_attempts().is_empty());
-    handle.disconnect(Disconnect::ByApplication, "", "").await.ok();
+    handle
+        .disconnect(Disconnect::ByApplication, "", "")
+        .await
+        .ok();
     lab.shutdown().await;
 }
 
@@ -177,29 +237,61 @@ async fn fortigate_vdom_filter_and_pager() {
     let mut t = Term::open(&handle, 24, FGT_PROMPT).await;
     assert!(t.cmd("config vdom").await.ends_with("fw1 (vdom) # "));
     let out = t.cmd("edit root").await;
-    assert!(out.contains("current vf=root:0") && out.ends_with("fw1 (root) # "), "{out}");
+    assert!(
+        out.contains("current vf=root:0") && out.ends_with("fw1 (root) # "),
+        "{out}"
+    );
     t.cmd("diagnose sys session filter clear").await;
-    assert!(t.cmd("diagnose sys session filter").await.contains("        dest port: any\r\n"));
+    assert!(
+        t.cmd("diagnose sys session filter")
+            .await
+            .contains("        dest port: any\r\n")
+    );
     t.cmd("diagnose sys session filter src 10.1.1.10").await;
     t.cmd("diagnose sys session filter dst 10.2.2.20").await;
     t.cmd("diagnose sys session filter dport 5000").await;
     let readback = t.cmd("diagnose sys session filter").await;
-    assert!(readback.contains("        source ip: 10.1.1.10-10.1.1.10\r\n"), "{readback}");
+    assert!(
+        readback.contains("        source ip: 10.1.1.10-10.1.1.10\r\n"),
+        "{readback}"
+    );
     assert!(readback.contains("        dest port: 5000-5000\r\n"));
     let list = t.cmd("diagnose sys session list | grep .").await;
     assert!(!list.contains("--More--"));
     assert_eq!(list.matches("session info:").count(), 1);
-    assert!(list.contains("npu_state=0x4000400 ofld-O\r\n") && list.contains("total session 1\r\n"), "{list}");
+    assert!(
+        list.contains("npu_state=0x4000400 ofld-O\r\n") && list.contains("total session 1\r\n"),
+        "{list}"
+    );
     // Without `| grep` the console pager (output more) stops at the terminal height.
     let paged = t.cmd("get system status").await;
-    assert!(paged.contains("--More-- <MORE>") && paged.contains("Last reboot reason"), "{paged}");
+    assert!(
+        paged.contains("--More-- <MORE>") && paged.contains("Last reboot reason"),
+        "{paged}"
+    );
     t.cmd("diagnose sys session filter clear").await;
-    assert!(t.cmd("diagnose sys session list | grep total").await.contains("total session 4\r\n"));
-    assert!(t.cmd("diagnose sys mcast-session list").await.contains("10.1.1.10.30001->239.1.1.1.30001"));
+    assert!(
+        t.cmd("diagnose sys session list | grep total")
+            .await
+            .contains("total session 4\r\n")
+    );
+    assert!(
+        t.cmd("diagnose sys mcast-session list")
+            .await
+            .contains("10.1.1.10.30001->239.1.1.1.30001")
+    );
     assert!(t.cmd("bogus").await.contains("Unknown action 0"));
-    assert!(t.cmd("get system bogus").await.contains("command parse error before 'bogus'"));
+    assert!(
+        t.cmd("get system bogus")
+            .await
+            .contains("command parse error before 'bogus'")
+    );
     assert!(t.cmd("end").await.ends_with("fw1 # "));
-    assert!(lab.config_attempts().is_empty(), "{:?}", lab.config_attempts());
+    assert!(
+        lab.config_attempts().is_empty(),
+        "{:?}",
+        lab.config_attempts()
+    );
     lab.shutdown().await;
 }
 
@@ -207,16 +299,56 @@ async fn fortigate_vdom_filter_and_pager() {
 #[tokio::test]
 async fn every_scenario_shows_its_fault() {
     let fw_cases: &[(&str, &str, &str)] = &[
-        ("healthy", "diagnose sys session list | grep npu_state", "ofld-O"),
-        ("offload-disabled", "diagnose sys session list | grep no_ofld_reason", "disabled-by-policy"),
-        ("offload-disabled", "show firewall policy 10", "set auto-asic-offload disable"),
-        ("new-source-port", "diagnose sys session list | grep total", "total session 48"),
-        ("new-source-port", "diagnose sys session stat | grep setup_rate", "setup_rate=48"),
-        ("not-established", "diagnose sys session list | grep total", "total session 0"),
-        ("idle-expired", "diagnose sys session list | grep expire", "expire=9 timeout=0"),
-        ("ha-mismatch", "get system ha status | grep -e Mode -e sync", "out-of-sync"),
-        ("cpu-high", "get system performance status | grep CPU", "CPU states: 61% user 27% system"),
-        ("version-drift", "get system status | grep Version", "v7.6.5,build"),
+        (
+            "healthy",
+            "diagnose sys session list | grep npu_state",
+            "ofld-O",
+        ),
+        (
+            "offload-disabled",
+            "diagnose sys session list | grep no_ofld_reason",
+            "disabled-by-policy",
+        ),
+        (
+            "offload-disabled",
+            "show firewall policy 10",
+            "set auto-asic-offload disable",
+        ),
+        (
+            "new-source-port",
+            "diagnose sys session list | grep total",
+            "total session 48",
+        ),
+        (
+            "new-source-port",
+            "diagnose sys session stat | grep setup_rate",
+            "setup_rate=48",
+        ),
+        (
+            "not-established",
+            "diagnose sys session list | grep total",
+            "total session 0",
+        ),
+        (
+            "idle-expired",
+            "diagnose sys session list | grep expire",
+            "expire=9 timeout=0",
+        ),
+        (
+            "ha-mismatch",
+            "get system ha status | grep -e Mode -e sync",
+            "out-of-sync",
+        ),
+        (
+            "cpu-high",
+            "get system performance status | grep CPU",
+            "CPU states: 61% user 27% system",
+        ),
+        (
+            "version-drift",
+            "get system status | grep Version",
+            "v7.6.5,build",
+        ),
     ];
     for (scenario, cmd, expect) in fw_cases {
         let lab = start_lab(&[scenario]).await;
@@ -230,10 +362,26 @@ async fn every_scenario_shows_its_fault() {
         lab.shutdown().await;
     }
     let sw_cases: &[(&str, &str, &str)] = &[
-        ("lanz-unsaved", "show running-config diffs", "+queue-monitor length\r\n"),
-        ("lanz-unsaved", "show queue-monitor length status | json", "\"lanzEnabled\": true"),
-        ("lanz-off", "show queue-monitor length status | json", "\"lanzEnabled\": false"),
-        ("config-unsaved", "show running-config diffs", "+ip host md-gateway 10.2.2.1\r\n"),
+        (
+            "lanz-unsaved",
+            "show running-config diffs",
+            "+queue-monitor length\r\n",
+        ),
+        (
+            "lanz-unsaved",
+            "show queue-monitor length status | json",
+            "\"lanzEnabled\": true",
+        ),
+        (
+            "lanz-off",
+            "show queue-monitor length status | json",
+            "\"lanzEnabled\": false",
+        ),
+        (
+            "config-unsaved",
+            "show running-config diffs",
+            "+ip host md-gateway 10.2.2.1\r\n",
+        ),
         ("version-drift", "show version | include image", "4.30.1F"),
     ];
     for (scenario, cmd, expect) in sw_cases {
@@ -243,7 +391,11 @@ async fn every_scenario_shows_its_fault() {
         let out = t.cmd(cmd).await;
         assert!(out.contains(expect), "{scenario}: {cmd}: {out}");
         if *scenario == "lanz-unsaved" {
-            assert!(!t.cmd("show startup-config").await.contains("\r\nqueue-monitor length\r\n"));
+            assert!(
+                !t.cmd("show startup-config")
+                    .await
+                    .contains("\r\nqueue-monitor length\r\n")
+            );
         }
         lab.shutdown().await;
     }
@@ -267,12 +419,24 @@ async fn slow_hang_and_drop() {
     let handle = connect(&lab, "fw1").await.unwrap();
     let mut t = Term::open(&handle, 200, FGT_PROMPT).await;
     let start = Instant::now();
-    assert!(t.cmd("get system status | grep Hostname").await.contains("Hostname: fw1"));
-    assert!(start.elapsed() >= premarket::lab::SLOW_DELAY, "{:?}", start.elapsed());
+    assert!(
+        t.cmd("get system status | grep Hostname")
+            .await
+            .contains("Hostname: fw1")
+    );
+    assert!(
+        start.elapsed() >= premarket::lab::SLOW_DELAY,
+        "{:?}",
+        start.elapsed()
+    );
     // hang: the prompt comes, setup commands answer, the first data command never does.
     let handle = connect(&lab, "sw1").await.unwrap();
     let mut t = Term::open(&handle, 200, EOS_PROMPT).await;
-    assert!(t.cmd("terminal length 0").await.contains("Pagination disabled."));
+    assert!(
+        t.cmd("terminal length 0")
+            .await
+            .contains("Pagination disabled.")
+    );
     t.send("show version").await;
     let r = t.until_prompt(Duration::from_secs(3)).await;
     assert!(r.as_ref().is_err_and(|e| e.starts_with("timeout")), "{r:?}");
@@ -294,7 +458,10 @@ async fn auth_fail_and_host_key_changed() {
     let err = connect(&lab, "sw1").await.err().expect("auth fails");
     assert_eq!(err, "authentication failed");
     let err = connect(&lab, "fw1").await.err().expect("key refused");
-    assert!(err.contains("host key") && err.to_lowercase().contains("changed"), "{err}");
+    assert!(
+        err.contains("host key") && err.to_lowercase().contains("changed"),
+        "{err}"
+    );
     let fw = lab.device("fw1").unwrap();
     let known = std::fs::read_to_string(lab.baselines().join("known_hosts")).unwrap();
     assert!(known.contains(&format!("[127.0.0.1]:{} ssh-ed25519 ", fw.addr.port())));
@@ -306,28 +473,46 @@ async fn keyboard_interactive_and_exec() {
     let lab = start_lab(&[]).await;
     let sw = lab.device("sw1").unwrap().clone();
     let verdict = Arc::new(Mutex::new(String::new()));
-    let handler = Verify { known_hosts: lab.baselines().join("known_hosts"), port: sw.addr.port(), verdict };
-    let mut handle = client::connect(Arc::new(client::Config::default()), sw.addr, handler).await.unwrap();
-    let mut reply = handle.authenticate_keyboard_interactive_start(topology::USER, None).await.unwrap();
+    let handler = Verify {
+        known_hosts: lab.baselines().join("known_hosts"),
+        port: sw.addr.port(),
+        verdict,
+    };
+    let mut handle = client::connect(Arc::new(client::Config::default()), sw.addr, handler)
+        .await
+        .unwrap();
+    let mut reply = handle
+        .authenticate_keyboard_interactive_start(topology::USER, None)
+        .await
+        .unwrap();
     loop {
         match reply {
             client::KeyboardInteractiveAuthResponse::Success => break,
             client::KeyboardInteractiveAuthResponse::InfoRequest { ref prompts, .. } => {
                 assert_eq!(prompts.len(), 1);
-                reply = handle.authenticate_keyboard_interactive_respond(vec![topology::EOS_PASSWORD.into()]).await.unwrap();
+                reply = handle
+                    .authenticate_keyboard_interactive_respond(vec![topology::EOS_PASSWORD.into()])
+                    .await
+                    .unwrap();
             }
             other => panic!("{other:?}"),
         }
     }
     // Exec runs unprivileged, as the lab notes found: running-config is refused.
     for (cmd, expect) in [
-        ("show running-config", "% Invalid input (privileged mode required)"),
+        (
+            "show running-config",
+            "% Invalid input (privileged mode required)",
+        ),
         ("show version", "Software image version: 4.31.6M"),
     ] {
         let mut ch = handle.channel_open_session().await.unwrap();
         ch.exec(true, cmd).await.unwrap();
         let (mut out, mut status) = (String::new(), None);
-        while let Some(msg) = tokio::time::timeout(Duration::from_secs(5), ch.wait()).await.unwrap() {
+        while let Some(msg) = tokio::time::timeout(Duration::from_secs(5), ch.wait())
+            .await
+            .unwrap()
+        {
             match msg {
                 ChannelMsg::Data { data } => out.push_str(&String::from_utf8_lossy(&data)),
                 ChannelMsg::ExitStatus { exit_status } => status = Some(exit_status),
@@ -335,7 +520,10 @@ async fn keyboard_interactive_and_exec() {
                 _ => {}
             }
         }
-        assert!(out.contains(expect) && !out.contains('\r'), "{cmd}: {out:?}");
+        assert!(
+            out.contains(expect) && !out.contains('\r'),
+            "{cmd}: {out:?}"
+        );
         assert_eq!(status, Some(0));
     }
     lab.shutdown().await;
@@ -348,7 +536,11 @@ async fn config_changes_are_recorded() {
     t.cmd("configure").await;
     t.cmd("queue-monitor length").await;
     t.cmd("end").await;
-    assert!(t.cmd("write memory").await.contains("Copy completed successfully."));
+    assert!(
+        t.cmd("write memory")
+            .await
+            .contains("Copy completed successfully.")
+    );
     assert_eq!(lab.eos_lanz_saved("sw1"), Some(true));
     let h = connect(&lab, "fw1").await.unwrap();
     let mut f = Term::open(&h, 200, FGT_PROMPT).await;
@@ -356,7 +548,11 @@ async fn config_changes_are_recorded() {
     for line in ["config system console", "set output standard", "end"] {
         f.cmd(line).await;
     }
-    let attempts: Vec<(String, String)> = lab.config_attempts().into_iter().map(|a| (a.device, a.command)).collect();
+    let attempts: Vec<(String, String)> = lab
+        .config_attempts()
+        .into_iter()
+        .map(|a| (a.device, a.command))
+        .collect();
     let expected: Vec<(String, String)> = [
         ("sw1", "configure"),
         ("sw1", "queue-monitor length"),
@@ -383,7 +579,10 @@ async fn site_dir_loads_and_matches_the_lab() {
     assert_eq!(config.devices.len(), 4);
     for device in &config.devices {
         let lab_device = lab.device(&device.name).unwrap();
-        assert_eq!((device.ssh.host.as_str(), device.ssh.port), ("127.0.0.1", lab_device.addr.port()));
+        assert_eq!(
+            (device.ssh.host.as_str(), device.ssh.port),
+            ("127.0.0.1", lab_device.addr.port())
+        );
         let secret = device.ssh.password.as_ref().unwrap().resolve().unwrap();
         use secrecy::ExposeSecret;
         assert_eq!(secret.expose_secret(), password(lab_device));

@@ -59,11 +59,21 @@ fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
         .map(|s| s.parse::<Scenario>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(Exit::config)?;
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit { code: EXIT_CONFIG, message: format!("cannot start: {e}") })?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
+        code: EXIT_CONFIG,
+        message: format!("cannot start: {e}"),
+    })?;
     runtime.block_on(async {
-        let options =
-            LabOptions { scenarios, devices: args.devices, base_port: args.base_port, site_dir: args.site_dir, example_dir: None };
-        let lab = Lab::start_with(options).await.map_err(|e| Exit::config(e.to_string()))?;
+        let options = LabOptions {
+            scenarios,
+            devices: args.devices,
+            base_port: args.base_port,
+            site_dir: args.site_dir,
+            example_dir: None,
+        };
+        let lab = Lab::start_with(options)
+            .await
+            .map_err(|e| Exit::config(e.to_string()))?;
         print_lab(&lab);
         let _ = tokio::signal::ctrl_c().await;
         let attempts = lab.config_attempts();
@@ -80,7 +90,10 @@ fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
 
 fn print_lab(lab: &Lab) {
     let show = lab.devices.len().min(20);
-    println!("{:<8} {:<22} {:<10} {:<52} faults", "device", "address", "platform", "host key");
+    println!(
+        "{:<8} {:<22} {:<10} {:<52} faults",
+        "device", "address", "platform", "host key"
+    );
     for d in lab.devices.iter().take(show) {
         let faults: Vec<&str> = d.faults.iter().map(|f| f.name()).collect();
         println!(
@@ -89,18 +102,33 @@ fn print_lab(lab: &Lab) {
             d.addr.to_string(),
             d.platform.name(),
             d.fingerprint,
-            if faults.is_empty() { "-".to_string() } else { faults.join(",") }
+            if faults.is_empty() {
+                "-".to_string()
+            } else {
+                faults.join(",")
+            }
         );
     }
     if lab.devices.len() > show {
-        println!("... and {} more devices (all listed in the site directory)", lab.devices.len() - show);
+        println!(
+            "... and {} more devices (all listed in the site directory)",
+            lab.devices.len() - show
+        );
     }
     println!();
-    println!("login: user {} (passwords and the enable secret are in {}/secrets/)", crate::lab::topology::USER, lab.site_dir.display());
+    println!(
+        "login: user {} (passwords and the enable secret are in {}/secrets/)",
+        crate::lab::topology::USER,
+        lab.site_dir.display()
+    );
     println!("site:  {}", lab.site_dir.display());
     println!("try:   premarket run --dir {}", lab.site_dir.display());
     if let Some(d) = lab.devices.first() {
-        println!("       ssh -p {} {}@127.0.0.1", d.addr.port(), crate::lab::topology::USER);
+        println!(
+            "       ssh -p {} {}@127.0.0.1",
+            d.addr.port(),
+            crate::lab::topology::USER
+        );
     }
     println!("Ctrl-C stops the lab.");
 }

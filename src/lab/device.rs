@@ -31,7 +31,12 @@ pub struct Answer {
 
 impl Answer {
     pub fn text(text: impl Into<String>) -> Self {
-        Answer { text: text.into(), next: Next::Prompt, page: None, data: false }
+        Answer {
+            text: text.into(),
+            next: Next::Prompt,
+            page: None,
+            data: false,
+        }
     }
 
     pub fn empty() -> Self {
@@ -39,7 +44,12 @@ impl Answer {
     }
 
     pub fn data(text: impl Into<String>, page: Option<usize>) -> Self {
-        Answer { text: text.into(), next: Next::Prompt, page, data: true }
+        Answer {
+            text: text.into(),
+            next: Next::Prompt,
+            page,
+            data: true,
+        }
     }
 
     pub fn then(mut self, next: Next) -> Self {
@@ -91,9 +101,16 @@ impl Journal {
     }
 
     pub fn attempt(&self, device: &str, line: &str) {
-        tracing::warn!(device, command = line, "lab: config-changing command attempted");
+        tracing::warn!(
+            device,
+            command = line,
+            "lab: config-changing command attempted"
+        );
         if let Ok(mut j) = self.inner.lock() {
-            j.attempts.push(ConfigAttempt { device: device.to_string(), command: line.to_string() });
+            j.attempts.push(ConfigAttempt {
+                device: device.to_string(),
+                command: line.to_string(),
+            });
         }
     }
 
@@ -101,20 +118,34 @@ impl Journal {
     pub fn commands(&self, device: &str) -> Vec<String> {
         self.inner
             .lock()
-            .map(|j| j.commands.iter().filter(|(d, _)| d == device).map(|(_, c)| c.clone()).collect())
+            .map(|j| {
+                j.commands
+                    .iter()
+                    .filter(|(d, _)| d == device)
+                    .map(|(_, c)| c.clone())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
     /// Every config-changing command attempted on any device.
     pub fn attempts(&self) -> Vec<ConfigAttempt> {
-        self.inner.lock().map(|j| j.attempts.clone()).unwrap_or_default()
+        self.inner
+            .lock()
+            .map(|j| j.attempts.clone())
+            .unwrap_or_default()
     }
 }
 
 /// Splits `show x | include y | no-more` into the command and its pipes.
 pub fn split_pipes(line: &str) -> (String, Vec<String>) {
     let mut parts = line.split('|').map(str::trim);
-    let command = parts.next().unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
+    let command = parts
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     (command, parts.map(str::to_string).collect())
 }
 
@@ -124,7 +155,11 @@ pub fn grep(text: &str, pattern: &str, invert: bool, ignore_case: bool) -> Strin
     let re = regex::RegexBuilder::new(pattern)
         .case_insensitive(ignore_case)
         .build()
-        .or_else(|_| regex::RegexBuilder::new(&regex::escape(pattern)).case_insensitive(ignore_case).build());
+        .or_else(|_| {
+            regex::RegexBuilder::new(&regex::escape(pattern))
+                .case_insensitive(ignore_case)
+                .build()
+        });
     let Ok(re) = re else { return text.to_string() };
     let mut out = String::new();
     for line in text.lines() {

@@ -22,7 +22,12 @@ pub fn unified(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
     }
     let mut out = format!("--- {old_name}\n+++ {new_name}\n");
     // Group changes whose context windows touch into hunks.
-    let changed: Vec<usize> = ops.iter().enumerate().filter(|(_, (op, _, _))| *op != Op::Same).map(|(i, _)| i).collect();
+    let changed: Vec<usize> = ops
+        .iter()
+        .enumerate()
+        .filter(|(_, (op, _, _))| *op != Op::Same)
+        .map(|(i, _)| i)
+        .collect();
     let mut hunks: Vec<(usize, usize)> = Vec::new();
     for &i in &changed {
         let start = i.saturating_sub(CONTEXT);
@@ -39,7 +44,9 @@ pub fn unified(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
         // 1-based first line numbers; positions come from the first op of the hunk.
         let old_start = slice.first().map(|(_, ai, _)| *ai + 1).unwrap_or(1);
         let new_start = slice.first().map(|(_, _, bi)| *bi + 1).unwrap_or(1);
-        out.push_str(&format!("@@ -{old_start},{old_count} +{new_start},{new_count} @@\n"));
+        out.push_str(&format!(
+            "@@ -{old_start},{old_count} +{new_start},{new_count} @@\n"
+        ));
         for (op, ai, bi) in slice {
             match op {
                 Op::Same => out.push_str(&format!(" {}\n", a[*ai])),
@@ -57,7 +64,11 @@ fn script(a: &[&str], b: &[&str]) -> Vec<(Op, usize, usize)> {
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            lcs[i][j] = if a[i] == b[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
         }
     }
     let (mut i, mut j) = (0, 0);

@@ -34,7 +34,10 @@ pub fn find<'a, T>(table: &'a [(&[Word], T)], words: &[&str]) -> Match<'a, T> {
         // Candidates still alive after this word, and whether an exact keyword hit exists.
         let fits = |row: usize| -> Option<bool> {
             let pattern = table[row].0;
-            match pattern.get(i).or_else(|| pattern.last().filter(|w| **w == Word::Rest)) {
+            match pattern
+                .get(i)
+                .or_else(|| pattern.last().filter(|w| **w == Word::Rest))
+            {
                 Some(Word::Key(k)) => {
                     if *k == typed_lower {
                         Some(true)
@@ -48,7 +51,10 @@ pub fn find<'a, T>(table: &'a [(&[Word], T)], words: &[&str]) -> Match<'a, T> {
                 None => None,
             }
         };
-        let next: Vec<(usize, bool)> = alive.iter().filter_map(|&r| fits(r).map(|exact| (r, exact))).collect();
+        let next: Vec<(usize, bool)> = alive
+            .iter()
+            .filter_map(|&r| fits(r).map(|exact| (r, exact)))
+            .collect();
         if next.is_empty() {
             return Match::Invalid(i);
         }
@@ -82,7 +88,11 @@ pub fn find<'a, T>(table: &'a [(&[Word], T)], words: &[&str]) -> Match<'a, T> {
                 .filter(|(w, _)| !matches!(w, Word::Key(_)))
                 .map(|(_, t)| t.to_string())
                 .chain(if table[r].0.last() == Some(&Word::Rest) {
-                    words.iter().skip(table[r].0.len()).map(|s| s.to_string()).collect::<Vec<_>>()
+                    words
+                        .iter()
+                        .skip(table[r].0.len())
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
                 } else {
                     Vec::new()
                 })

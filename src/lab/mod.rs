@@ -69,8 +69,14 @@ pub struct LabOptions {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LabError {
-    #[error("scenario {scenario} names device {device}, which this lab does not have (it has {have})")]
-    UnknownTarget { scenario: String, device: String, have: String },
+    #[error(
+        "scenario {scenario} names device {device}, which this lab does not have (it has {have})"
+    )]
+    UnknownTarget {
+        scenario: String,
+        device: String,
+        have: String,
+    },
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
     Bind { port: u16, source: std::io::Error },
     #[error("cannot generate a host key: {0}")]
@@ -94,18 +100,27 @@ pub struct Lab {
 static LAB_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 fn new_key() -> Result<PrivateKey, LabError> {
-    PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(|e| LabError::Key(e.to_string()))
+    PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+        .map_err(|e| LabError::Key(e.to_string()))
 }
 
 impl Lab {
     /// Starts `devices` devices (half FortiGate, half EOS) with `scenarios` on free ports.
     pub async fn start(scenarios: &[Scenario], devices: usize) -> Result<Lab, LabError> {
-        Lab::start_with(LabOptions { scenarios: scenarios.to_vec(), devices, ..LabOptions::default() }).await
+        Lab::start_with(LabOptions {
+            scenarios: scenarios.to_vec(),
+            devices,
+            ..LabOptions::default()
+        })
+        .await
     }
 
     pub async fn start_with(options: LabOptions) -> Result<Lab, LabError> {
         let total = options.devices.max(2);
-        let per_platform = [(Platform::Fortigate, total / 2), (Platform::Eos, total - total / 2)];
+        let per_platform = [
+            (Platform::Fortigate, total / 2),
+            (Platform::Eos, total - total / 2),
+        ];
         let names: Vec<(String, Platform, usize)> = per_platform
             .iter()
             .flat_map(|(p, n)| (1..=*n).map(move |i| (topology::device_name(*p, i), *p, i)))
@@ -114,8 +129,16 @@ impl Lab {
             if let Target::Device(d) = &s.target
                 && !names.iter().any(|(n, _, _)| n == d)
             {
-                let have = names.iter().map(|(n, _, _)| n.as_str()).collect::<Vec<_>>().join(", ");
-                return Err(LabError::UnknownTarget { scenario: s.to_string(), device: d.clone(), have });
+                let have = names
+                    .iter()
+                    .map(|(n, _, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(LabError::UnknownTarget {
+                    scenario: s.to_string(),
+                    device: d.clone(),
+                    have,
+                });
             }
         }
 
@@ -127,18 +150,31 @@ impl Lab {
         for (offset, (name, platform, index)) in names.iter().enumerate() {
             let faults = Faults::for_device(&options.scenarios, name);
             let trusted = new_key()?;
-            let served = if faults.has(Fault::HostKeyChanged) { new_key()? } else { trusted.clone() };
-            let port = if options.base_port == 0 { 0 } else { options.base_port.saturating_add(offset as u16) };
-            let listener =
-                TcpListener::bind(("127.0.0.1", port)).await.map_err(|source| LabError::Bind { port, source })?;
+            let served = if faults.has(Fault::HostKeyChanged) {
+                new_key()?
+            } else {
+                trusted.clone()
+            };
+            let port = if options.base_port == 0 {
+                0
+            } else {
+                options.base_port.saturating_add(offset as u16)
+            };
+            let listener = TcpListener::bind(("127.0.0.1", port))
+                .await
+                .map_err(|source| LabError::Bind { port, source })?;
             let (state, password, enable) = match platform {
                 Platform::Fortigate => (
-                    DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::new(name, *index, &faults)))),
+                    DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::new(
+                        name, *index, &faults,
+                    )))),
                     topology::FORTIGATE_PASSWORD,
                     None,
                 ),
                 _ => (
-                    DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::new(name, *index, &faults)))),
+                    DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::new(
+                        name, *index, &faults,
+                    )))),
                     topology::EOS_PASSWORD,
                     Some(topology::EOS_ENABLE_SECRET),
                 ),
@@ -153,11 +189,26 @@ impl Lab {
             });
             let fingerprint = served.public_key().fingerprint(HashAlg::Sha256).to_string();
             let config = Arc::new(server::ssh_config(served, *platform));
-            let run = server::spawn(spec, config, listener).map_err(|source| LabError::Bind { port, source })?;
+            let run = server::spawn(spec, config, listener)
+                .map_err(|source| LabError::Bind { port, source })?;
             let addr = run.addr;
-            let openssh = trusted.public_key().to_openssh().map_err(|e| LabError::Key(e.to_string()))?;
-            let key_part = openssh.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-            site_devices.push((name.clone(), *platform, addr.port(), password, enable, format!("[127.0.0.1]:{} {key_part}", addr.port())));
+            let openssh = trusted
+                .public_key()
+                .to_openssh()
+                .map_err(|e| LabError::Key(e.to_string()))?;
+            let key_part = openssh
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
+            site_devices.push((
+                name.clone(),
+                *platform,
+                addr.port(),
+                password,
+                enable,
+                format!("[127.0.0.1]:{} {key_part}", addr.port()),
+            ));
             devices.push(LabDevice {
                 name: name.clone(),
                 platform: *platform,
@@ -173,22 +224,34 @@ impl Lab {
             Some(dir) => (dir, false),
             None => {
                 let n = LAB_COUNTER.fetch_add(1, Ordering::Relaxed);
-                (std::env::temp_dir().join(format!("premarket-lab-{}-{n}", std::process::id())), true)
+                (
+                    std::env::temp_dir().join(format!("premarket-lab-{}-{n}", std::process::id())),
+                    true,
+                )
             }
         };
         let example = options.example_dir.unwrap_or_else(site::example_dir);
         let site_list: Vec<site::SiteDevice<'_>> = site_devices
             .iter()
-            .map(|(name, platform, port, password, enable, known_host)| site::SiteDevice {
-                name,
-                platform: *platform,
-                port: *port,
-                password,
-                enable_secret: *enable,
-                known_host: known_host.clone(),
-            })
+            .map(
+                |(name, platform, port, password, enable, known_host)| site::SiteDevice {
+                    name,
+                    platform: *platform,
+                    port: *port,
+                    password,
+                    enable_secret: *enable,
+                    known_host: known_host.clone(),
+                },
+            )
             .collect();
-        let lab = Lab { devices, site_dir, journal, states, running, remove_site };
+        let lab = Lab {
+            devices,
+            site_dir,
+            journal,
+            states,
+            running,
+            remove_site,
+        };
         if let Err(e) = site::write_site(&example, &lab.site_dir, &site_list) {
             lab.shutdown().await;
             return Err(e.into());
@@ -217,10 +280,13 @@ impl Lab {
 
     /// Whether `name` is an EOS device whose LANZ setting is saved (handy for fix-and-rerun demos).
     pub fn eos_lanz_saved(&self, name: &str) -> Option<bool> {
-        self.states.iter().find(|(n, _)| n == name).and_then(|(_, s)| match s {
-            DeviceState::Eos(state) => state.lock().ok().map(|s| s.startup.lanz),
-            DeviceState::Fortigate(_) => None,
-        })
+        self.states
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, s)| match s {
+                DeviceState::Eos(state) => state.lock().ok().map(|s| s.startup.lanz),
+                DeviceState::Fortigate(_) => None,
+            })
     }
 
     /// Stops every device, cuts open connections and removes a temporary site directory.

@@ -104,7 +104,9 @@ impl Fault {
     pub fn default_target(self) -> Target {
         match self {
             Fault::Healthy | Fault::VersionDrift | Fault::Pager => Target::All,
-            Fault::LanzUnsaved | Fault::LanzOff | Fault::ConfigUnsaved => Target::Device("sw1".into()),
+            Fault::LanzUnsaved | Fault::LanzOff | Fault::ConfigUnsaved => {
+                Target::Device("sw1".into())
+            }
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
             | Fault::NewSourcePort
@@ -124,10 +126,14 @@ impl Fault {
             Fault::LanzUnsaved => "switch: LANZ on in running-config, not saved to startup-config",
             Fault::LanzOff => "switch: LANZ off in running and startup (after a reboot)",
             Fault::ConfigUnsaved => "switch: unsaved lines in running-config",
-            Fault::OffloadDisabled => "firewall: policy 10 disables offload, the feed runs on the CPU",
+            Fault::OffloadDisabled => {
+                "firewall: policy 10 disables offload, the feed runs on the CPU"
+            }
             Fault::NewSourcePort => "firewall: the feed uses a new source port per packet",
             Fault::NotEstablished => "firewall: the unicast feed has no session yet",
-            Fault::IdleExpired => "firewall: feed service without udp-idle-timer, session about to expire",
+            Fault::IdleExpired => {
+                "firewall: feed service without udp-idle-timer, session about to expire"
+            }
             Fault::HaMismatch => "firewall: HA A-P cluster with an out-of-sync secondary",
             Fault::CpuHigh => "firewall: CPU 88% used, high session setup rate",
             Fault::VersionDrift => "both: software version outside the pin",
@@ -150,10 +156,13 @@ impl fmt::Display for Fault {
 impl FromStr for Fault {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Fault::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-            format!("unknown scenario {s:?} (one of: {})", names.join(", "))
-        })
+        Fault::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown scenario {s:?} (one of: {})", names.join(", "))
+            })
     }
 }
 
@@ -166,7 +175,10 @@ pub struct Scenario {
 
 impl Scenario {
     pub fn new(fault: Fault) -> Self {
-        Scenario { fault, target: fault.default_target() }
+        Scenario {
+            fault,
+            target: fault.default_target(),
+        }
     }
 
     pub fn applies_to(&self, device: &str) -> bool {
@@ -181,9 +193,10 @@ impl FromStr for Scenario {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.split_once('@') {
-            Some((fault, device)) if !device.is_empty() => {
-                Ok(Scenario { fault: fault.parse()?, target: Target::Device(device.to_string()) })
-            }
+            Some((fault, device)) if !device.is_empty() => Ok(Scenario {
+                fault: fault.parse()?,
+                target: Target::Device(device.to_string()),
+            }),
             Some(_) => Err(format!("scenario {s:?}: give a device name after @")),
             None => Ok(Scenario::new(s.parse()?)),
         }
@@ -206,8 +219,11 @@ pub struct Faults(Vec<Fault>);
 impl Faults {
     /// The faults of `scenarios` that apply to `device`.
     pub fn for_device(scenarios: &[Scenario], device: &str) -> Self {
-        let mut faults: Vec<Fault> =
-            scenarios.iter().filter(|s| s.applies_to(device) && s.fault != Fault::Healthy).map(|s| s.fault).collect();
+        let mut faults: Vec<Fault> = scenarios
+            .iter()
+            .filter(|s| s.applies_to(device) && s.fault != Fault::Healthy)
+            .map(|s| s.fault)
+            .collect();
         faults.sort();
         faults.dedup();
         Faults(faults)
@@ -241,7 +257,11 @@ mod tests {
         for f in Fault::ALL {
             assert_eq!(f.name().parse::<Fault>().unwrap(), f);
         }
-        let scenarios = vec![Scenario::new(Fault::Pager), "slow@fw1".parse().unwrap(), Scenario::new(Fault::Healthy)];
+        let scenarios = vec![
+            Scenario::new(Fault::Pager),
+            "slow@fw1".parse().unwrap(),
+            Scenario::new(Fault::Healthy),
+        ];
         let faults = Faults::for_device(&scenarios, "fw1");
         assert!(faults.has(Fault::Pager) && faults.has(Fault::Slow) && !faults.has(Fault::Healthy));
         assert!(!Faults::for_device(&scenarios, "sw1").has(Fault::Slow));

@@ -43,12 +43,29 @@ impl DeviceSpec {
     fn cli(&self) -> (Box<dyn Cli>, Style) {
         match &self.state {
             DeviceState::Eos(state) => (
-                Box::new(EosCli::new(&self.name, state.clone(), self.journal.clone(), &self.faults)),
-                Style { more: " --More-- ", erase: "\r\x1b[K", blank_line: false },
+                Box::new(EosCli::new(
+                    &self.name,
+                    state.clone(),
+                    self.journal.clone(),
+                    &self.faults,
+                )),
+                Style {
+                    more: " --More-- ",
+                    erase: "\r\x1b[K",
+                    blank_line: false,
+                },
             ),
             DeviceState::Fortigate(state) => (
-                Box::new(FortiCli::new(&self.name, state.clone(), self.journal.clone())),
-                Style { more: "--More-- ", erase: "\r         \r", blank_line: true },
+                Box::new(FortiCli::new(
+                    &self.name,
+                    state.clone(),
+                    self.journal.clone(),
+                )),
+                Style {
+                    more: "--More-- ",
+                    erase: "\r         \r",
+                    blank_line: true,
+                },
             ),
         }
     }
@@ -96,7 +113,11 @@ impl russh::server::Handler for Conn {
     type Error = russh::Error;
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
-        Ok(if self.spec.accepts(user, password) { Auth::Accept } else { Auth::reject() })
+        Ok(if self.spec.accepts(user, password) {
+            Auth::Accept
+        } else {
+            Auth::reject()
+        })
     }
 
     async fn auth_keyboard_interactive<'a>(
@@ -112,8 +133,15 @@ impl russh::server::Handler for Conn {
                 prompts: Cow::Owned(vec![(Cow::Borrowed("Password: "), false)]),
             });
         };
-        let answer = response.next().map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-        Ok(if self.spec.accepts(user, &answer) { Auth::Accept } else { Auth::reject() })
+        let answer = response
+            .next()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        Ok(if self.spec.accepts(user, &answer) {
+            Auth::Accept
+        } else {
+            Auth::reject()
+        })
     }
 
     async fn channel_open_session(
@@ -124,7 +152,12 @@ impl russh::server::Handler for Conn {
     ) -> Result<(), Self::Error> {
         reply.accept().await;
         let (cli, style) = self.spec.cli();
-        let session = shell::Session { cli, style, faults: self.spec.faults.clone(), kill: self.kill.clone() };
+        let session = shell::Session {
+            cli,
+            style,
+            faults: self.spec.faults.clone(),
+            kill: self.kill.clone(),
+        };
         tokio::spawn(shell::serve(channel, session));
         Ok(())
     }
@@ -144,11 +177,20 @@ impl russh::server::Handler for Conn {
         session.channel_success(channel)
     }
 
-    async fn shell_request(&mut self, channel: ChannelId, session: &mut SshSession) -> Result<(), Self::Error> {
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
         session.channel_success(channel)
     }
 
-    async fn exec_request(&mut self, channel: ChannelId, _data: &[u8], session: &mut SshSession) -> Result<(), Self::Error> {
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _data: &[u8],
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
         session.channel_success(channel)
     }
 
@@ -179,7 +221,11 @@ impl Running {
 }
 
 /// Serves `spec` on `listener` until shut down.
-pub fn spawn(spec: Arc<DeviceSpec>, config: Arc<russh::server::Config>, listener: TcpListener) -> std::io::Result<Running> {
+pub fn spawn(
+    spec: Arc<DeviceSpec>,
+    config: Arc<russh::server::Config>,
+    listener: TcpListener,
+) -> std::io::Result<Running> {
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = watch::channel(false);
     let task = tokio::spawn(async move {
@@ -210,7 +256,10 @@ pub fn spawn(spec: Arc<DeviceSpec>, config: Arc<russh::server::Config>, listener
                 }
             }
         }
-        let killers: Vec<Killer> = open.lock().map(|l| l.iter().map(|(_, k)| k.clone()).collect()).unwrap_or_default();
+        let killers: Vec<Killer> = open
+            .lock()
+            .map(|l| l.iter().map(|(_, k)| k.clone()).collect())
+            .unwrap_or_default();
         for kill in killers {
             kill();
         }

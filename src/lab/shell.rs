@@ -47,7 +47,11 @@ struct Io {
 
 impl Io {
     async fn write(&self, text: &str) -> bool {
-        let bytes = if self.crlf { text.replace('\n', "\r\n").into_bytes() } else { text.as_bytes().to_vec() };
+        let bytes = if self.crlf {
+            text.replace('\n', "\r\n").into_bytes()
+        } else {
+            text.as_bytes().to_vec()
+        };
         self.channel.data_bytes(bytes).await.is_ok()
     }
 
@@ -123,7 +127,12 @@ impl Io {
 
 /// Serves one session channel until the client closes it.
 pub async fn serve(channel: russh::Channel<Msg>, mut session: Session) {
-    let mut io = Io { channel, input: VecDeque::new(), after_cr: false, crlf: true };
+    let mut io = Io {
+        channel,
+        input: VecDeque::new(),
+        after_cr: false,
+        crlf: true,
+    };
     let mut pty = false;
     loop {
         match io.channel.wait().await {
@@ -158,7 +167,9 @@ async fn shell(io: &mut Io, s: &mut Session) {
         if !io.write(&s.cli.prompt()).await {
             return;
         }
-        let Some(line) = io.line(s.cli.as_mut(), true).await else { return };
+        let Some(line) = io.line(s.cli.as_mut(), true).await else {
+            return;
+        };
         let Some(line) = line else { continue };
         let mut answer = s.cli.run(&line);
         loop {
@@ -170,7 +181,9 @@ async fn shell(io: &mut Io, s: &mut Session) {
                 Next::Exit => return,
                 Next::Secret(prompt) => {
                     io.write(prompt).await;
-                    let Some(reply) = io.line(s.cli.as_mut(), false).await else { return };
+                    let Some(reply) = io.line(s.cli.as_mut(), false).await else {
+                        return;
+                    };
                     answer = s.cli.secret(&reply.unwrap_or_default());
                 }
             }
@@ -182,7 +195,11 @@ async fn exec(io: &mut Io, s: &mut Session, command: &str) {
     let mut answer = s.cli.run(command);
     if let Next::Secret(prompt) = &answer.next {
         io.write(prompt).await;
-        let reply = io.line(s.cli.as_mut(), false).await.flatten().unwrap_or_default();
+        let reply = io
+            .line(s.cli.as_mut(), false)
+            .await
+            .flatten()
+            .unwrap_or_default();
         answer = s.cli.secret(&reply);
     }
     if deliver(io, s, &answer).await {
@@ -240,7 +257,9 @@ async fn paged(io: &mut Io, s: &mut Session, lines: &[&str], page: usize) -> boo
             break;
         }
         io.write(s.style.more).await;
-        let Some(key) = io.byte(s.cli.as_mut()).await else { return false };
+        let Some(key) = io.byte(s.cli.as_mut()).await else {
+            return false;
+        };
         io.write(s.style.erase).await;
         match key {
             b'q' | b'Q' | INTERRUPT => return true,

@@ -29,23 +29,38 @@ pub struct SiteDevice<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum SiteError {
     #[error("cannot read the example site file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the example site has no device of platform {0} to copy")]
     NoTemplate(Platform),
 }
 
 fn read(path: &Path) -> Result<String, SiteError> {
-    std::fs::read_to_string(path).map_err(|source| SiteError::Read { path: path.to_path_buf(), source })
+    std::fs::read_to_string(path).map_err(|source| SiteError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 fn write(path: &Path, text: &str) -> Result<(), SiteError> {
-    std::fs::write(path, text).map_err(|source| SiteError::Write { path: path.to_path_buf(), source })
+    std::fs::write(path, text).map_err(|source| SiteError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 fn mkdir(path: &Path) -> Result<(), SiteError> {
-    std::fs::create_dir_all(path).map_err(|source| SiteError::Write { path: path.to_path_buf(), source })
+    std::fs::create_dir_all(path).map_err(|source| SiteError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Writes the site for `devices` into `out`, copying from `example` (a directory holding
@@ -58,7 +73,10 @@ pub fn write_site(example: &Path, out: &Path, devices: &[SiteDevice<'_>]) -> Res
         mkdir(dir)?;
     }
     let checks_src = example.join("checks");
-    let entries = std::fs::read_dir(&checks_src).map_err(|source| SiteError::Read { path: checks_src.clone(), source })?;
+    let entries = std::fs::read_dir(&checks_src).map_err(|source| SiteError::Read {
+        path: checks_src.clone(),
+        source,
+    })?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
@@ -90,7 +108,11 @@ pub fn write_site(example: &Path, out: &Path, devices: &[SiteDevice<'_>]) -> Res
         };
         let baseline = rewrite_baseline(template, device.port, &password, enable.as_deref());
         write(&baselines.join(format!("{}.yaml", device.name)), &baseline)?;
-        let _ = writeln!(entries, "  - name: {}\n    baseline: {}.yaml", device.name, device.name);
+        let _ = writeln!(
+            entries,
+            "  - name: {}\n    baseline: {}.yaml",
+            device.name, device.name
+        );
         known_hosts.push_str(&device.known_host);
         known_hosts.push('\n');
     }
@@ -106,7 +128,12 @@ fn templates(baselines: &Path, site: &str) -> Result<Vec<(Platform, String)>, Si
     let mut out: Vec<(Platform, String)> = Vec::new();
     for caps in file.captures_iter(site) {
         let text = read(&baselines.join(caps[1].trim_matches('"')))?;
-        let Some(p) = platform.captures(&text).and_then(|c| c[1].parse::<Platform>().ok()) else { continue };
+        let Some(p) = platform
+            .captures(&text)
+            .and_then(|c| c[1].parse::<Platform>().ok())
+        else {
+            continue;
+        };
         if !out.iter().any(|(q, _)| *q == p) {
             out.push((p, text));
         }
@@ -127,7 +154,8 @@ fn write_secret(path: &Path, secret: &str) -> Result<(), SiteError> {
 /// Points a baseline at the lab: host, port, secrets from files; a pinned host key is dropped
 /// (the lab's keys are new each start; known_hosts carries them).
 pub fn rewrite_baseline(text: &str, port: u16, password: &Path, enable: Option<&Path>) -> String {
-    let key = Regex::new(r"^(\s+)(host|port|password|enable_secret|host_key):").expect("static regex");
+    let key =
+        Regex::new(r"^(\s+)(host|port|password|enable_secret|host_key):").expect("static regex");
     let mut out = String::with_capacity(text.len() + 128);
     for line in text.lines() {
         let Some(caps) = key.captures(line) else {
@@ -139,12 +167,20 @@ pub fn rewrite_baseline(text: &str, port: u16, password: &Path, enable: Option<&
         match &caps[2] {
             "host" => out.push_str(&format!("{indent}host: 127.0.0.1")),
             "port" => out.push_str(&format!("{indent}port: {port}")),
-            "password" => out.push_str(&format!("{indent}password: {{ file: {:?} }}", password.display().to_string())),
+            "password" => out.push_str(&format!(
+                "{indent}password: {{ file: {:?} }}",
+                password.display().to_string()
+            )),
             "enable_secret" => match enable {
-                Some(path) => out.push_str(&format!("{indent}enable_secret: {{ file: {:?} }}", path.display().to_string())),
+                Some(path) => out.push_str(&format!(
+                    "{indent}enable_secret: {{ file: {:?} }}",
+                    path.display().to_string()
+                )),
                 None => continue,
             },
-            _ => out.push_str(&format!("{indent}# host_key pin removed by the lab: see known_hosts")),
+            _ => out.push_str(&format!(
+                "{indent}# host_key pin removed by the lab: see known_hosts"
+            )),
         }
         out.push('\n');
     }
@@ -167,7 +203,10 @@ pub fn rewrite_site(text: &str, devices_block: &str) -> String {
             skipping = true;
             continue;
         }
-        if let Some(indent) = line.strip_suffix(line.trim_start()).filter(|_| line.trim_start().starts_with("known_hosts:")) {
+        if let Some(indent) = line
+            .strip_suffix(line.trim_start())
+            .filter(|_| line.trim_start().starts_with("known_hosts:"))
+        {
             out.push_str(&format!("{indent}known_hosts: known_hosts\n"));
             continue;
         }
@@ -184,8 +223,16 @@ mod tests {
     #[test]
     fn baseline_rewrite() {
         let text = "platform: eos\nssh:\n  host: sw1.example\n  port: 22\n  user: premarket\n  password: { env: X }\n  enable_secret: { env: Y }\n  host_key: SHA256:abc\nexpect:\n  lanz: true\n";
-        let out = rewrite_baseline(text, 4242, Path::new("/s/sw1.password"), Some(Path::new("/s/sw1.enable")));
-        assert!(out.contains("  host: 127.0.0.1\n  port: 4242\n  user: premarket\n"), "{out}");
+        let out = rewrite_baseline(
+            text,
+            4242,
+            Path::new("/s/sw1.password"),
+            Some(Path::new("/s/sw1.enable")),
+        );
+        assert!(
+            out.contains("  host: 127.0.0.1\n  port: 4242\n  user: premarket\n"),
+            "{out}"
+        );
         assert!(out.contains("  password: { file: \"/s/sw1.password\" }\n"));
         assert!(out.contains("  enable_secret: { file: \"/s/sw1.enable\" }\n"));
         assert!(!out.contains("SHA256:abc") && out.ends_with("expect:\n  lanz: true\n"));

@@ -45,9 +45,20 @@ const COMMANDS: &[(&[Word], Cmd)] = &[
     (&[Key("terminal"), Key("length"), Arg], Cmd::TerminalLength),
     (&[Key("terminal"), Key("width"), Arg], Cmd::TerminalWidth),
     (&[Key("show"), Key("version")], Cmd::ShowVersion),
-    (&[Key("show"), Key("queue-monitor"), Key("length"), Key("status")], Cmd::ShowLanzStatus),
+    (
+        &[
+            Key("show"),
+            Key("queue-monitor"),
+            Key("length"),
+            Key("status"),
+        ],
+        Cmd::ShowLanzStatus,
+    ),
     (&[Key("show"), Key("running-config")], Cmd::ShowRunning),
-    (&[Key("show"), Key("running-config"), Key("diffs")], Cmd::ShowRunningDiffs),
+    (
+        &[Key("show"), Key("running-config"), Key("diffs")],
+        Cmd::ShowRunningDiffs,
+    ),
     (&[Key("show"), Key("startup-config")], Cmd::ShowStartup),
     (&[Key("show"), Key("clock")], Cmd::ShowClock),
     (&[Key("show"), Key("hostname")], Cmd::ShowHostname),
@@ -92,11 +103,17 @@ impl EosCli {
     }
 
     fn hostname(&self) -> String {
-        self.state.lock().map(|s| s.running.hostname.clone()).unwrap_or_else(|_| self.name.clone())
+        self.state
+            .lock()
+            .map(|s| s.running.hostname.clone())
+            .unwrap_or_else(|_| self.name.clone())
     }
 
     fn page(&self, pipes: &[String]) -> Option<usize> {
-        if pipes.iter().any(|p| "no-more".starts_with(p.as_str()) && p.len() >= 2) {
+        if pipes
+            .iter()
+            .any(|p| "no-more".starts_with(p.as_str()) && p.len() >= 2)
+        {
             return None;
         }
         match self.length {
@@ -126,7 +143,9 @@ impl EosCli {
 
     fn show(&self, cmd: Cmd, pipes: &[String]) -> Answer {
         let json = pipes.iter().any(|p| p == "json");
-        let Ok(s) = self.state.lock() else { return Answer::text("% Internal error") };
+        let Ok(s) = self.state.lock() else {
+            return Answer::text("% Internal error");
+        };
         let text = match (cmd, json) {
             (Cmd::ShowVersion, false) => outputs::show_version(&s),
             (Cmd::ShowVersion, true) => outputs::show_version_json(&s),
@@ -138,10 +157,16 @@ impl EosCli {
             (Cmd::ShowRunningDiffs, _) => outputs::running_config_diffs(&s),
             (Cmd::ShowClock, false) => outputs::show_clock(),
             (Cmd::ShowHostname, false) => {
-                format!("Hostname: {}\nFQDN:     {}.lab.example\n", s.running.hostname, s.running.hostname)
+                format!(
+                    "Hostname: {}\nFQDN:     {}.lab.example\n",
+                    s.running.hostname, s.running.hostname
+                )
             }
             (Cmd::ShowPrivilege, false) => {
-                format!("Current privilege level is {}\n", if self.privileged { 15 } else { 1 })
+                format!(
+                    "Current privilege level is {}\n",
+                    if self.privileged { 15 } else { 1 }
+                )
             }
             _ => outputs::unconverted_json(),
         };
@@ -159,10 +184,12 @@ fn apply_pipes(mut text: String, pipes: &[String]) -> String {
         text = match verb {
             v if v.len() >= 2 && "include".starts_with(v) => grep(&text, arg, false, false),
             v if v.len() >= 2 && "exclude".starts_with(v) => grep(&text, arg, true, false),
-            v if v.len() >= 2 && "begin".starts_with(v) => match text.lines().position(|l| l.contains(arg)) {
-                Some(i) => text.lines().skip(i).map(|l| format!("{l}\n")).collect(),
-                None => String::new(),
-            },
+            v if v.len() >= 2 && "begin".starts_with(v) => {
+                match text.lines().position(|l| l.contains(arg)) {
+                    Some(i) => text.lines().skip(i).map(|l| format!("{l}\n")).collect(),
+                    None => String::new(),
+                }
+            }
             _ => text,
         };
     }
@@ -211,7 +238,10 @@ impl Cli for EosCli {
                 | Cmd::Reload
                 | Cmd::Clear
         );
-        if matches!(cmd, Cmd::Configure | Cmd::Write | Cmd::Copy | Cmd::Reload | Cmd::Clear) {
+        if matches!(
+            cmd,
+            Cmd::Configure | Cmd::Write | Cmd::Copy | Cmd::Reload | Cmd::Clear
+        ) {
             self.journal.attempt(&self.name, trimmed);
         }
         if needs_enable && !self.privileged {
@@ -223,7 +253,9 @@ impl Cli for EosCli {
             Cmd::Enable => {
                 let secret = self.state.lock().ok().and_then(|s| s.enable_secret.clone());
                 match secret {
-                    Some(_) if !self.privileged => Answer::empty().then(Next::Secret("Password: ".into())),
+                    Some(_) if !self.privileged => {
+                        Answer::empty().then(Next::Secret("Password: ".into()))
+                    }
                     _ => {
                         self.privileged = true;
                         Answer::empty()
@@ -247,7 +279,9 @@ impl Cli for EosCli {
                 _ => Answer::text("% Invalid input"),
             },
             Cmd::TerminalWidth => match args.first().and_then(|a| a.parse::<usize>().ok()) {
-                Some(n) if (10..=32767).contains(&n) => Answer::text(format!("Width set to {n} columns.")),
+                Some(n) if (10..=32767).contains(&n) => {
+                    Answer::text(format!("Width set to {n} columns."))
+                }
                 _ => Answer::text("% Invalid input"),
             },
             Cmd::Configure => {
@@ -262,10 +296,11 @@ impl Cli for EosCli {
             }
             Cmd::Copy => {
                 let to_startup = args.get(1).is_some_and(|a| a.starts_with("startup"));
-                if to_startup && args.first().is_some_and(|a| a.starts_with("running")) {
-                    if let Ok(mut s) = self.state.lock() {
-                        s.save();
-                    }
+                if to_startup
+                    && args.first().is_some_and(|a| a.starts_with("running"))
+                    && let Ok(mut s) = self.state.lock()
+                {
+                    s.save();
                 }
                 Answer::text("Copy completed successfully.")
             }
@@ -315,7 +350,11 @@ mod tests {
         assert_eq!(c.prompt(), "sw1>");
         assert_eq!(c.run("show running-config").text, PRIVILEGE_REQUIRED);
         assert_eq!(c.run("show running-config diffs").text, PRIVILEGE_REQUIRED);
-        assert!(c.run("show version").text.contains("Software image version: 4.31.6M"));
+        assert!(
+            c.run("show version")
+                .text
+                .contains("Software image version: 4.31.6M")
+        );
         let a = c.run("enable");
         assert_eq!(a.next, Next::Secret("Password: ".into()));
         assert_eq!(c.secret("wrong").text, "% Access denied");
@@ -323,7 +362,11 @@ mod tests {
         c.run("enable");
         c.secret(crate::lab::topology::EOS_ENABLE_SECRET);
         assert_eq!(c.prompt(), "sw1#");
-        assert!(c.run("show running-config").text.contains("\nqueue-monitor length\n"));
+        assert!(
+            c.run("show running-config")
+                .text
+                .contains("\nqueue-monitor length\n")
+        );
         assert_eq!(c.run("show running-config diffs").text, "");
         assert!(journal.attempts().is_empty());
     }
@@ -336,8 +379,15 @@ mod tests {
         assert_eq!(c.run("show version | no-more").page, None);
         assert_eq!(c.run("terminal length 0").text, "Pagination disabled.");
         assert_eq!(c.run("show version").page, None);
-        assert_eq!(c.run("show version | include Software").text, "Software image version: 4.31.6M\n");
-        assert!(c.run("show queue-monitor length status | json").text.contains("\"lanzEnabled\": true"));
+        assert_eq!(
+            c.run("show version | include Software").text,
+            "Software image version: 4.31.6M\n"
+        );
+        assert!(
+            c.run("show queue-monitor length status | json")
+                .text
+                .contains("\"lanzEnabled\": true")
+        );
         assert_eq!(c.run("sh bogus").text, "% Invalid input");
         assert_eq!(c.run("show").text, "% Incomplete command");
     }
@@ -347,7 +397,11 @@ mod tests {
         let (mut c, journal) = cli(Faults::only(Fault::LanzUnsaved));
         c.run("enable");
         c.secret(crate::lab::topology::EOS_ENABLE_SECRET);
-        assert!(c.run("show running-config diffs").text.contains("+queue-monitor length\n"));
+        assert!(
+            c.run("show running-config diffs")
+                .text
+                .contains("+queue-monitor length\n")
+        );
         c.run("configure");
         assert_eq!(c.prompt(), "sw1(config)#");
         c.run("end");

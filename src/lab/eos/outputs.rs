@@ -102,12 +102,20 @@ pub fn show_startup_config(s: &EosState) -> String {
 }
 
 pub fn running_config_diffs(s: &EosState) -> String {
-    diff::unified(&s.render(&s.startup), &s.render(&s.running), "flash:/startup-config", "system:/running-config")
+    diff::unified(
+        &s.render(&s.startup),
+        &s.render(&s.running),
+        "flash:/startup-config",
+        "system:/running-config",
+    )
 }
 
 pub fn show_clock() -> String {
     let now = chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei);
-    format!("{}\nTimezone: Asia/Taipei\nClock source: NTP server (192.0.2.123)\n", now.format("%a %b %e %H:%M:%S %Y"))
+    format!(
+        "{}\nTimezone: Asia/Taipei\nClock source: NTP server (192.0.2.123)\n",
+        now.format("%a %b %e %H:%M:%S %Y")
+    )
 }
 
 /// EOS answers `| json` on a command it cannot render as JSON with an error document.
@@ -122,13 +130,20 @@ fn pretty(doc: &serde_json::Value) -> String {
 }
 
 fn internal_version(version: &str) -> String {
-    let digits: String = version.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let digits: String = version
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
     format!("{version}-40112345.{digits}")
 }
 
 fn colon_mac(dotted: &str) -> String {
     let hex: String = dotted.chars().filter(char::is_ascii_hexdigit).collect();
-    hex.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect::<Vec<_>>().join(":")
+    hex.as_bytes()
+        .chunks(2)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 /// `3 weeks, 2 days, 4 hours and 12 minutes`.
@@ -165,11 +180,20 @@ mod tests {
         let v = eos::parse_text("show version | json", &show_version_json(&s)).unwrap();
         assert!(format!("{v:?}").contains("DCS-7280SR3-48YC8"));
         assert!(eos::parse_text("show queue-monitor length status", &lanz_status(&s)).is_ok());
-        assert!(eos::parse_text("show queue-monitor length status | json", &lanz_status_json(&s)).is_ok());
+        assert!(
+            eos::parse_text(
+                "show queue-monitor length status | json",
+                &lanz_status_json(&s)
+            )
+            .is_ok()
+        );
         assert!(eos::parse_text("show running-config", &show_running_config(&s)).is_ok());
         assert!(eos::parse_text("show startup-config", &show_startup_config(&s)).is_ok());
         assert_eq!(running_config_diffs(&s), "");
-        assert_eq!(uptime_words(s.uptime_s), "2 weeks, 3 days, 4 hours and 12 minutes");
+        assert_eq!(
+            uptime_words(s.uptime_s),
+            "2 weeks, 3 days, 4 hours and 12 minutes"
+        );
         assert_eq!(colon_mac("c0d6.8200.0001"), "c0:d6:82:00:00:01");
     }
 }

@@ -32,8 +32,16 @@ pub struct EosState {
 impl EosState {
     /// The switch named `name` with `faults` switched on. `index` makes serials and MACs unique.
     pub fn new(name: &str, index: usize, faults: &Faults) -> Self {
-        let version = if faults.has(Fault::VersionDrift) { topology::EOS_DRIFT_VERSION } else { topology::EOS_VERSION };
-        let saved = EosConfig { hostname: name.to_string(), lanz: !faults.has(Fault::LanzOff), extra: Vec::new() };
+        let version = if faults.has(Fault::VersionDrift) {
+            topology::EOS_DRIFT_VERSION
+        } else {
+            topology::EOS_VERSION
+        };
+        let saved = EosConfig {
+            hostname: name.to_string(),
+            lanz: !faults.has(Fault::LanzOff),
+            extra: Vec::new(),
+        };
         let mut startup = saved.clone();
         let mut running = saved;
         if faults.has(Fault::LanzUnsaved) {
@@ -41,7 +49,9 @@ impl EosState {
             running.lanz = true;
         }
         if faults.has(Fault::ConfigUnsaved) {
-            running.extra.push("ip host md-gateway 10.2.2.1".to_string());
+            running
+                .extra
+                .push("ip host md-gateway 10.2.2.1".to_string());
         }
         EosState {
             model: topology::EOS_MODEL.to_string(),
@@ -124,7 +134,11 @@ mod tests {
     fn scenarios_shape_the_configs() {
         let healthy = EosState::new("sw1", 1, &Faults::default());
         assert_eq!(healthy.running, healthy.startup);
-        assert!(healthy.render(&healthy.startup).contains("\nqueue-monitor length\n"));
+        assert!(
+            healthy
+                .render(&healthy.startup)
+                .contains("\nqueue-monitor length\n")
+        );
 
         let unsaved = EosState::new("sw1", 1, &Faults::only(Fault::LanzUnsaved));
         assert!(unsaved.running.lanz && !unsaved.startup.lanz);

@@ -29,7 +29,10 @@ pub struct Config {
 }
 
 fn set(pairs: &[(&str, &str)]) -> Settings {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 fn quoted(s: &str) -> String {
@@ -39,7 +42,10 @@ fn quoted(s: &str) -> String {
 fn policy(flow: &Flow, name: &str, offload: bool) -> (String, Settings) {
     let mut s = set(&[
         ("name", &quoted(name)),
-        ("uuid", &format!("5e8a0c1e-7b2d-51ef-a3c4-0000000000{:02}", flow.policy)),
+        (
+            "uuid",
+            &format!("5e8a0c1e-7b2d-51ef-a3c4-0000000000{:02}", flow.policy),
+        ),
         ("srcintf", &quoted(topology::PORT_IN)),
         ("dstintf", &quoted(topology::PORT_OUT)),
         ("action", "accept"),
@@ -61,7 +67,10 @@ impl Config {
         let orders = &topology::ORDERS;
         let mut md_service = set(&[("udp-portrange", &md.dport.to_string())]);
         if !faults.has(Fault::IdleExpired) {
-            md_service.push(("udp-idle-timer".into(), topology::MARKET_DATA_UDP_IDLE.to_string()));
+            md_service.push((
+                "udp-idle-timer".into(),
+                topology::MARKET_DATA_UDP_IDLE.to_string(),
+            ));
         }
         let mut ha = set(&[]);
         if faults.has(Fault::HaMismatch) {
@@ -82,22 +91,40 @@ impl Config {
                     ("timezone", &quoted("Asia/Taipei")),
                 ])),
             },
-            Section { path: "system console".into(), body: Body::Settings(set(&[])) },
-            Section { path: "system ha".into(), body: Body::Settings(ha) },
+            Section {
+                path: "system console".into(),
+                body: Body::Settings(set(&[])),
+            },
+            Section {
+                path: "system ha".into(),
+                body: Body::Settings(ha),
+            },
             Section {
                 path: "system virtual-wire-pair".into(),
                 body: Body::Table(vec![(
                     quoted(topology::WIRE_PAIR),
-                    set(&[("member", &format!("\"{}\" \"{}\"", topology::PORT_IN, topology::PORT_OUT))]),
+                    set(&[(
+                        "member",
+                        &format!("\"{}\" \"{}\"", topology::PORT_IN, topology::PORT_OUT),
+                    )]),
                 )]),
             },
             Section {
                 path: "firewall service custom".into(),
                 body: Body::Table(vec![
-                    (quoted("ALL"), set(&[("category", "\"General\""), ("protocol", "IP")])),
-                    (quoted("SSH"), set(&[("category", "\"Remote Access\""), ("tcp-portrange", "22")])),
+                    (
+                        quoted("ALL"),
+                        set(&[("category", "\"General\""), ("protocol", "IP")]),
+                    ),
+                    (
+                        quoted("SSH"),
+                        set(&[("category", "\"Remote Access\""), ("tcp-portrange", "22")]),
+                    ),
                     (quoted(md.service), md_service),
-                    (quoted(orders.service), set(&[("tcp-portrange", &orders.dport.to_string())])),
+                    (
+                        quoted(orders.service),
+                        set(&[("tcp-portrange", &orders.dport.to_string())]),
+                    ),
                 ]),
             },
             Section {
@@ -132,7 +159,10 @@ impl Config {
         if let Some(i) = self.sections.iter().position(|s| s.path == path) {
             return &mut self.sections[i];
         }
-        self.sections.push(Section { path: path.to_string(), body: Body::Settings(Vec::new()) });
+        self.sections.push(Section {
+            path: path.to_string(),
+            body: Body::Settings(Vec::new()),
+        });
         let last = self.sections.len() - 1;
         &mut self.sections[last]
     }
@@ -201,7 +231,9 @@ impl Edit {
         let section = self.work.section_mut(&self.path);
         match (words.first().copied(), &self.entry) {
             (Some("edit"), _) => {
-                let Some(name) = words.get(1) else { return Err("command parse error before 'edit'".into()) };
+                let Some(name) = words.get(1) else {
+                    return Err("command parse error before 'edit'".into());
+                };
                 let name = name.trim_matches('"').to_string();
                 if let Body::Settings(s) = &section.body
                     && s.is_empty()
@@ -211,7 +243,11 @@ impl Edit {
                 if let Body::Table(rows) = &mut section.body
                     && !rows.iter().any(|(n, _)| n.trim_matches('"') == name)
                 {
-                    let key = if name.chars().all(|c| c.is_ascii_digit()) { name.clone() } else { quoted(&name) };
+                    let key = if name.chars().all(|c| c.is_ascii_digit()) {
+                        name.clone()
+                    } else {
+                        quoted(&name)
+                    };
                     rows.push((key, Vec::new()));
                 }
                 self.entry = Some(name);
@@ -222,21 +258,28 @@ impl Edit {
                 Ok(())
             }
             (Some("delete"), None) => {
-                let name = words.get(1).map(|n| n.trim_matches('"')).unwrap_or_default();
+                let name = words
+                    .get(1)
+                    .map(|n| n.trim_matches('"'))
+                    .unwrap_or_default();
                 if let Body::Table(rows) = &mut section.body {
                     rows.retain(|(n, _)| n.trim_matches('"') != name);
                 }
                 Ok(())
             }
             (Some(verb @ ("set" | "unset")), entry) => {
-                let Some(key) = words.get(1) else { return Err(format!("command parse error before '{verb}'")) };
+                let Some(key) = words.get(1) else {
+                    return Err(format!("command parse error before '{verb}'"));
+                };
                 let value = words.get(2..).map(|v| v.join(" ")).unwrap_or_default();
                 let settings = match (&mut section.body, entry) {
                     (Body::Settings(s), None) => s,
-                    (Body::Table(rows), Some(e)) => match rows.iter_mut().find(|(n, _)| n.trim_matches('"') == e) {
-                        Some((_, s)) => s,
-                        None => return Err("entry not found in datasource".into()),
-                    },
+                    (Body::Table(rows), Some(e)) => {
+                        match rows.iter_mut().find(|(n, _)| n.trim_matches('"') == e) {
+                            Some((_, s)) => s,
+                            None => return Err("entry not found in datasource".into()),
+                        }
+                    }
                     _ => return Err(format!("command parse error before '{key}'")),
                 };
                 settings.retain(|(k, _)| k != key);
@@ -262,22 +305,48 @@ mod tests {
     fn show_and_edit() {
         let c = Config::new("fw1", &Faults::default());
         let p = c.show("firewall policy", Some("10")).unwrap();
-        assert!(p.starts_with("config firewall policy\n    edit 10\n        set name \"market-data-feed\"\n"), "{p}");
+        assert!(
+            p.starts_with(
+                "config firewall policy\n    edit 10\n        set name \"market-data-feed\"\n"
+            ),
+            "{p}"
+        );
         assert!(!p.contains("auto-asic-offload"));
-        assert_eq!(c.entry_setting("firewall service custom", "MD-UDP-5000", "udp-idle-timer"), Some("3600"));
+        assert_eq!(
+            c.entry_setting("firewall service custom", "MD-UDP-5000", "udp-idle-timer"),
+            Some("3600")
+        );
 
         let off = Config::new("fw1", &Faults::only(Fault::OffloadDisabled));
-        assert_eq!(off.entry_setting("firewall policy", "10", "auto-asic-offload"), Some("disable"));
+        assert_eq!(
+            off.entry_setting("firewall policy", "10", "auto-asic-offload"),
+            Some("disable")
+        );
 
-        let mut e = Edit { path: "firewall policy".into(), entry: None, work: off };
+        let mut e = Edit {
+            path: "firewall policy".into(),
+            entry: None,
+            work: off,
+        };
         e.apply(&["edit", "10"]).unwrap();
         e.apply(&["set", "auto-asic-offload", "enable"]).unwrap();
         e.apply(&["next"]).unwrap();
-        assert_eq!(e.work.entry_setting("firewall policy", "10", "auto-asic-offload"), Some("enable"));
+        assert_eq!(
+            e.work
+                .entry_setting("firewall policy", "10", "auto-asic-offload"),
+            Some("enable")
+        );
         assert!(e.apply(&["bogus"]).is_err());
 
-        let mut console = Edit { path: "system console".into(), entry: None, work: c };
+        let mut console = Edit {
+            path: "system console".into(),
+            entry: None,
+            work: c,
+        };
         console.apply(&["set", "output", "standard"]).unwrap();
-        assert_eq!(console.work.setting("system console", "output"), Some("standard"));
+        assert_eq!(
+            console.work.setting("system console", "output"),
+            Some("standard")
+        );
     }
 }

@@ -47,17 +47,52 @@ enum Cmd {
 
 const COMMANDS: &[(&[Word], Cmd)] = &[
     (&[Key("get"), Key("system"), Key("status")], Cmd::Status),
-    (&[Key("get"), Key("system"), Key("performance"), Key("status")], Cmd::Performance),
-    (&[Key("get"), Key("system"), Key("ha"), Key("status")], Cmd::Ha),
+    (
+        &[Key("get"), Key("system"), Key("performance"), Key("status")],
+        Cmd::Performance,
+    ),
+    (
+        &[Key("get"), Key("system"), Key("ha"), Key("status")],
+        Cmd::Ha,
+    ),
     (&[Key("get"), Key("system"), Key("global")], Cmd::Global),
     (&[Key("get"), Key("system"), Key("console")], Cmd::Console),
-    (&[Key("show"), Key("full-configuration"), Rest], Cmd::ShowFull),
+    (
+        &[Key("show"), Key("full-configuration"), Rest],
+        Cmd::ShowFull,
+    ),
     (&[Key("show"), Rest], Cmd::Show),
-    (&[Key("diagnose"), Key("sys"), Key("session"), Key("filter"), Rest], Cmd::Filter),
-    (&[Key("diagnose"), Key("sys"), Key("session"), Key("list")], Cmd::List),
-    (&[Key("diagnose"), Key("sys"), Key("session"), Key("stat")], Cmd::Stat),
-    (&[Key("diagnose"), Key("sys"), Key("session"), Key("clear")], Cmd::Clear),
-    (&[Key("diagnose"), Key("sys"), Key("mcast-session"), Key("list")], Cmd::McastList),
+    (
+        &[
+            Key("diagnose"),
+            Key("sys"),
+            Key("session"),
+            Key("filter"),
+            Rest,
+        ],
+        Cmd::Filter,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("session"), Key("list")],
+        Cmd::List,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("session"), Key("stat")],
+        Cmd::Stat,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("session"), Key("clear")],
+        Cmd::Clear,
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("sys"),
+            Key("mcast-session"),
+            Key("list"),
+        ],
+        Cmd::McastList,
+    ),
     (&[Key("config"), Rest], Cmd::Config),
     (&[Key("edit"), Arg], Cmd::Edit),
     (&[Key("end")], Cmd::End),
@@ -102,12 +137,28 @@ pub struct FortiCli {
 
 impl FortiCli {
     pub fn new(name: &str, state: Arc<Mutex<FgState>>, journal: Journal) -> Self {
-        let forced_page = state.lock().map(|s| s.faults.has(Fault::Pager)).unwrap_or(false);
-        FortiCli { name: name.to_string(), state, journal, context: Context::Top, edit: None, rows: 0, forced_page, confirming: false }
+        let forced_page = state
+            .lock()
+            .map(|s| s.faults.has(Fault::Pager))
+            .unwrap_or(false);
+        FortiCli {
+            name: name.to_string(),
+            state,
+            journal,
+            context: Context::Top,
+            edit: None,
+            rows: 0,
+            forced_page,
+            confirming: false,
+        }
     }
 
     fn page(&self, pipes: &[String]) -> Option<usize> {
-        let paging = self.state.lock().map(|s| s.console_paging()).unwrap_or(true);
+        let paging = self
+            .state
+            .lock()
+            .map(|s| s.console_paging())
+            .unwrap_or(true);
         if !pipes.is_empty() || !paging {
             // FortiOS does not page piped output (`| grep .` is the read-only way to avoid the pager).
             return None;
@@ -127,7 +178,9 @@ impl FortiCli {
 
     fn editing(&mut self, line: &str, words: &[&str]) -> Answer {
         self.journal.attempt(&self.name, line);
-        let Some(edit) = self.edit.as_mut() else { return Answer::empty() };
+        let Some(edit) = self.edit.as_mut() else {
+            return Answer::empty();
+        };
         match words.first().copied() {
             Some("end") => {
                 let work = edit.work.clone();
@@ -142,7 +195,10 @@ impl FortiCli {
                 Answer::empty()
             }
             Some("show") => {
-                let text = edit.work.show(&edit.path, edit.entry.as_deref()).unwrap_or_default();
+                let text = edit
+                    .work
+                    .show(&edit.path, edit.entry.as_deref())
+                    .unwrap_or_default();
                 Answer::data(text, None)
             }
             Some("get") => Answer::empty(),
@@ -154,9 +210,14 @@ impl FortiCli {
     }
 
     fn show(&self, args: &[String], pipes: &[String]) -> Answer {
-        let Ok(s) = self.state.lock() else { return Answer::text(UNKNOWN_ACTION) };
+        let Ok(s) = self.state.lock() else {
+            return Answer::text(UNKNOWN_ACTION);
+        };
         if args.is_empty() {
-            let all: String = PATHS.iter().filter_map(|p| s.config.show(p, None)).collect();
+            let all: String = PATHS
+                .iter()
+                .filter_map(|p| s.config.show(p, None))
+                .collect();
             drop(s);
             return self.output(all, pipes);
         }
@@ -164,7 +225,8 @@ impl FortiCli {
         let found = PATHS.iter().find_map(|p| {
             let rest = joined.strip_prefix(p)?;
             let entry = rest.trim().trim_matches('"');
-            (rest.is_empty() || rest.starts_with(' ')).then(|| (p, (!entry.is_empty()).then(|| entry.to_string())))
+            (rest.is_empty() || rest.starts_with(' '))
+                .then(|| (p, (!entry.is_empty()).then(|| entry.to_string())))
         });
         match found {
             Some((path, entry)) => {
@@ -172,12 +234,16 @@ impl FortiCli {
                 drop(s);
                 self.output(text, pipes)
             }
-            None => Answer::text(parse_error(args.last().map(String::as_str).unwrap_or_default())),
+            None => Answer::text(parse_error(
+                args.last().map(String::as_str).unwrap_or_default(),
+            )),
         }
     }
 
     fn filter(&self, args: &[String]) -> Answer {
-        let Ok(mut s) = self.state.lock() else { return Answer::text(UNKNOWN_ACTION) };
+        let Ok(mut s) = self.state.lock() else {
+            return Answer::text(UNKNOWN_ACTION);
+        };
         let Some((key, rest)) = args.split_first() else {
             return Answer::data(s.filter.readback(), None);
         };
@@ -190,7 +256,9 @@ impl FortiCli {
 
     fn run_command(&mut self, line: &str, cmd: Cmd, args: Vec<String>, pipes: &[String]) -> Answer {
         let state = self.state.clone();
-        let Ok(mut s) = state.lock() else { return Answer::text(UNKNOWN_ACTION) };
+        let Ok(mut s) = state.lock() else {
+            return Answer::text(UNKNOWN_ACTION);
+        };
         match cmd {
             Cmd::Status => {
                 let text = outputs::system_status(&s);
@@ -227,7 +295,8 @@ impl FortiCli {
             }
             Cmd::List => {
                 let all = s.sessions();
-                let hits: Vec<&sessions::Session> = all.iter().filter(|x| s.filter.matches(x)).collect();
+                let hits: Vec<&sessions::Session> =
+                    all.iter().filter(|x| s.filter.matches(x)).collect();
                 let text = sessions::render_list(&hits);
                 drop(s);
                 self.output(text, pipes)
@@ -240,10 +309,18 @@ impl FortiCli {
             Cmd::Clear => {
                 // Without a filter this drops every session on the box: recorded, and done.
                 self.journal.attempt(&self.name, line);
-                let doomed: Vec<_> = s.sessions().into_iter().filter(|x| s.filter.matches(x)).map(|x| x.key()).collect();
+                let doomed: Vec<_> = s
+                    .sessions()
+                    .into_iter()
+                    .filter(|x| s.filter.matches(x))
+                    .map(|x| x.key())
+                    .collect();
                 s.cleared.extend(doomed);
                 s.flush += 1;
-                Answer { data: true, ..Answer::empty() }
+                Answer {
+                    data: true,
+                    ..Answer::empty()
+                }
             }
             Cmd::McastList => {
                 let text = outputs::mcast_session_list(&s);
@@ -255,7 +332,9 @@ impl FortiCli {
                 self.config(line, &args)
             }
             Cmd::Edit => match &self.context {
-                Context::VdomList if args.first().is_some_and(|a| a.trim_matches('"') == "root") => {
+                Context::VdomList
+                    if args.first().is_some_and(|a| a.trim_matches('"') == "root") =>
+                {
                     self.context = Context::Vdom("root".into());
                     Answer::text("current vf=root:0")
                 }
@@ -273,9 +352,13 @@ impl FortiCli {
             Cmd::Exit => Answer::empty().then(Next::Exit),
             Cmd::Execute => {
                 self.journal.attempt(&self.name, line);
-                if args.first().is_some_and(|a| matches!(a.as_str(), "reboot" | "shutdown" | "factoryreset")) {
+                if args
+                    .first()
+                    .is_some_and(|a| matches!(a.as_str(), "reboot" | "shutdown" | "factoryreset"))
+                {
                     self.confirming = true;
-                    let text = "This operation will reboot the system !\nDo you want to continue? (y/n)";
+                    let text =
+                        "This operation will reboot the system !\nDo you want to continue? (y/n)";
                     return Answer::empty().then(Next::Secret(text.into()));
                 }
                 Answer::empty()
@@ -302,13 +385,19 @@ impl FortiCli {
                 let work = self.state.lock().map(|s| s.config.clone());
                 match work {
                     Ok(work) => {
-                        self.edit = Some(Edit { path: path.to_string(), entry: None, work });
+                        self.edit = Some(Edit {
+                            path: path.to_string(),
+                            entry: None,
+                            work,
+                        });
                         Answer::empty()
                     }
                     Err(_) => Answer::text(UNKNOWN_ACTION),
                 }
             }
-            None => Answer::text(parse_error(args.last().map(String::as_str).unwrap_or("config"))),
+            None => Answer::text(parse_error(
+                args.last().map(String::as_str).unwrap_or("config"),
+            )),
         }
     }
 }
@@ -327,7 +416,9 @@ fn apply_grep(mut text: String, pipes: &[String]) -> String {
                 "-v" => invert = true,
                 "-i" => ignore_case = true,
                 // Each `-e` starts another pattern; any of them may match.
-                "-e" if !words_of_one.is_empty() => patterns.push(std::mem::take(&mut words_of_one).join(" ")),
+                "-e" if !words_of_one.is_empty() => {
+                    patterns.push(std::mem::take(&mut words_of_one).join(" "))
+                }
                 "-e" => {}
                 _ => words_of_one.push(w.trim_matches(|c| c == '"' || c == '\'')),
             }
@@ -335,7 +426,11 @@ fn apply_grep(mut text: String, pipes: &[String]) -> String {
         if !words_of_one.is_empty() {
             patterns.push(words_of_one.join(" "));
         }
-        let pattern = patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
+        let pattern = patterns
+            .iter()
+            .map(|p| format!("(?:{p})"))
+            .collect::<Vec<_>>()
+            .join("|");
         text = grep(&text, &pattern, invert, ignore_case);
     }
     text
@@ -347,9 +442,16 @@ impl Cli for FortiCli {
     }
 
     fn prompt(&self) -> String {
-        let host = self.state.lock().map(|s| s.hostname.clone()).unwrap_or_else(|_| self.name.clone());
+        let host = self
+            .state
+            .lock()
+            .map(|s| s.hostname.clone())
+            .unwrap_or_else(|_| self.name.clone());
         if let Some(edit) = &self.edit {
-            let label = edit.entry.clone().unwrap_or_else(|| edit.path.rsplit(' ').next().unwrap_or_default().to_string());
+            let label = edit
+                .entry
+                .clone()
+                .unwrap_or_else(|| edit.path.rsplit(' ').next().unwrap_or_default().to_string());
             return format!("{host} ({label}) # ");
         }
         match &self.context {
@@ -373,7 +475,9 @@ impl Cli for FortiCli {
         }
         match find(COMMANDS, &words) {
             Match::Found(cmd, args) => self.run_command(trimmed, *cmd, args, &pipes),
-            Match::Invalid(0) | Match::Ambiguous if words.len() == 1 => Answer::text(UNKNOWN_ACTION),
+            Match::Invalid(0) | Match::Ambiguous if words.len() == 1 => {
+                Answer::text(UNKNOWN_ACTION)
+            }
             Match::Invalid(0) => Answer::text(UNKNOWN_ACTION),
             Match::Invalid(i) => Answer::text(parse_error(words[i])),
             Match::Ambiguous | Match::Incomplete => {
@@ -415,9 +519,20 @@ mod tests {
         c.run("end");
         assert_eq!(c.prompt(), "fw1 # ");
         assert_eq!(c.run("bogus").text, UNKNOWN_ACTION);
-        assert!(c.run("get system bogus").text.starts_with("command parse error before 'bogus'"));
-        assert!(c.run("get system status").text.contains("Version: FortiGate-201G v7.6.7,build"));
-        assert!(c.run("get sys stat | grep Virtual").text == "Virtual domains status: 1 in NAT mode, 0 in TP mode\nVirtual domain configuration: disable\n");
+        assert!(
+            c.run("get system bogus")
+                .text
+                .starts_with("command parse error before 'bogus'")
+        );
+        assert!(
+            c.run("get system status")
+                .text
+                .contains("Version: FortiGate-201G v7.6.7,build")
+        );
+        assert!(
+            c.run("get sys stat | grep Virtual").text
+                == "Virtual domains status: 1 in NAT mode, 0 in TP mode\nVirtual domain configuration: disable\n"
+        );
         assert!(journal.attempts().is_empty());
     }
 
@@ -425,11 +540,18 @@ mod tests {
     fn session_filter_flow() {
         let (mut c, journal) = cli(Faults::default());
         assert_eq!(c.run("diagnose sys session filter clear").text, "");
-        assert!(c.run("diagnose sys session filter").text.contains("        dest port: any\n"));
+        assert!(
+            c.run("diagnose sys session filter")
+                .text
+                .contains("        dest port: any\n")
+        );
         c.run("diagnose sys session filter dst 10.2.2.20");
         c.run("diagnose sys session filter dport 5000");
         let readback = c.run("diagnose sys session filter").text;
-        assert!(readback.contains("        dest ip: 10.2.2.20-10.2.2.20\n"), "{readback}");
+        assert!(
+            readback.contains("        dest ip: 10.2.2.20-10.2.2.20\n"),
+            "{readback}"
+        );
         let list = c.run("diagnose sys session list").text;
         assert_eq!(list.matches("session info:").count(), 1);
         assert!(list.ends_with("total session 1\n"));
@@ -439,16 +561,28 @@ mod tests {
         assert!(journal.attempts().is_empty());
         c.run("diagnose sys session clear");
         assert_eq!(journal.attempts().len(), 1);
-        assert!(c.run("diagnose sys session list").text.ends_with("total session 0\n"));
+        assert!(
+            c.run("diagnose sys session list")
+                .text
+                .ends_with("total session 0\n")
+        );
         assert!(c.run("diagnose sys session stat").text.contains("flush=1,"));
     }
 
     #[test]
     fn config_mode_is_applied_and_recorded() {
         let (mut c, journal) = cli(Faults::only(Fault::OffloadDisabled));
-        assert!(c.run("show firewall policy 10").text.contains("set auto-asic-offload disable"));
+        assert!(
+            c.run("show firewall policy 10")
+                .text
+                .contains("set auto-asic-offload disable")
+        );
         c.run("diagnose sys session filter dport 5000");
-        assert!(c.run("diagnose sys session list").text.contains("no_ofld_reason:  disabled-by-policy"));
+        assert!(
+            c.run("diagnose sys session list")
+                .text
+                .contains("no_ofld_reason:  disabled-by-policy")
+        );
         c.run("config firewall policy");
         assert_eq!(c.prompt(), "fw1 (policy) # ");
         c.run("edit 10");
@@ -467,7 +601,11 @@ mod tests {
         c.set_rows(24);
         assert_eq!(c.run("get system status").page, Some(23));
         assert_eq!(c.run("get system status | grep .").page, None);
-        assert!(c.run("get system console").text.starts_with("output                  : more\n"));
+        assert!(
+            c.run("get system console")
+                .text
+                .starts_with("output                  : more\n")
+        );
         for line in ["config system console", "set output standard", "end"] {
             c.run(line);
         }

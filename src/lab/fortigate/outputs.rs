@@ -8,7 +8,11 @@ use super::state::FgState;
 
 pub fn system_status(s: &FgState) -> String {
     let now = chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei);
-    let ha = if s.ha_cluster() { "a-p, primary" } else { "standalone" };
+    let ha = if s.ha_cluster() {
+        "a-p, primary"
+    } else {
+        "standalone"
+    };
     format!(
         "Version: {model} v{version},build{build},{date} (GA.M)\n\
          First GA patch build date: 240725\n\
@@ -71,7 +75,9 @@ pub fn performance_status(s: &FgState) -> String {
     let sessions = s.sessions();
     let total = sessions.len();
     let npu = sessions.iter().filter(|x| x.offloaded()).count();
-    let mut out = format!("CPU states: {user}% user {system}% system 0% nice {idle}% idle 0% iowait 0% irq 0% softirq\n");
+    let mut out = format!(
+        "CPU states: {user}% user {system}% system 0% nice {idle}% idle 0% iowait 0% irq 0% softirq\n"
+    );
     for cpu in 0..4 {
         let (u, sy) = (user.saturating_sub(cpu % 2), system.saturating_sub(cpu / 2));
         out.push_str(&format!(
@@ -102,7 +108,10 @@ pub fn ha_status(s: &FgState) -> String {
     let (user, system, _) = load(s);
     let idle = 100 - user - system;
     let sessions = s.sessions();
-    let (total, npu) = (sessions.len(), sessions.iter().filter(|x| x.offloaded()).count());
+    let (total, npu) = (
+        sessions.len(),
+        sessions.iter().filter(|x| x.offloaded()).count(),
+    );
     if !s.ha_cluster() {
         return format!(
             "HA Health Status: OK\n\
@@ -200,10 +209,17 @@ pub fn session_stat(s: &FgState, sessions: &[Session]) -> String {
 
 pub fn mcast_session_list(s: &FgState) -> String {
     let f = &topology::MULTICAST_FEED;
-    let offload = s.config.entry_setting("firewall multicast-policy", &f.policy.to_string(), "auto-asic-offload")
-        != Some("disable");
+    let offload = s.config.entry_setting(
+        "firewall multicast-policy",
+        &f.policy.to_string(),
+        "auto-asic-offload",
+    ) != Some("disable");
     let (pkts, bytes, npu) = if offload {
-        (2, 92, "session-npu-info: ipid/vlifid=131/132 vlanid/vtag_in=0/0 in_npuid=1 tae_index=3 qid=0 fwd_map=0x00000002")
+        (
+            2,
+            92,
+            "session-npu-info: ipid/vlifid=131/132 vlanid/vtag_in=0/0 in_npuid=1 tae_index=3 qid=0 fwd_map=0x00000002",
+        )
     } else {
         (
             10_000,
@@ -232,7 +248,12 @@ pub fn mcast_session_list(s: &FgState) -> String {
 /// `get system global`: every key with its value (defaults included), `key : value` columns.
 pub fn get_global(s: &FgState) -> String {
     let c = &s.config;
-    let get = |k: &str, default: &str| c.setting("system global", k).unwrap_or(default).trim_matches('"').to_string();
+    let get = |k: &str, default: &str| {
+        c.setting("system global", k)
+            .unwrap_or(default)
+            .trim_matches('"')
+            .to_string()
+    };
     let rows = [
         ("admin-sport", get("admin-sport", "443")),
         ("admin-ssh-port", get("admin-ssh-port", "22")),
@@ -243,17 +264,30 @@ pub fn get_global(s: &FgState) -> String {
         ("tcp-halfopen-timer", get("tcp-halfopen-timer", "10")),
         ("tcp-timewait-timer", get("tcp-timewait-timer", "1")),
         ("timezone", get("timezone", "Asia/Taipei")),
-        ("udp-idle-timer", get("udp-idle-timer", &topology::GLOBAL_UDP_IDLE.to_string())),
+        (
+            "udp-idle-timer",
+            get("udp-idle-timer", &topology::GLOBAL_UDP_IDLE.to_string()),
+        ),
     ];
     columns(&rows)
 }
 
 /// `get system console` (netmiko reads `output` from it).
 pub fn get_console(s: &FgState) -> String {
-    let output = s.config.setting("system console", "output").unwrap_or("more").to_string();
-    columns(&[("output", output), ("login", "enable".into()), ("fortiexplorer", "enable".into())])
+    let output = s
+        .config
+        .setting("system console", "output")
+        .unwrap_or("more")
+        .to_string();
+    columns(&[
+        ("output", output),
+        ("login", "enable".into()),
+        ("fortiexplorer", "enable".into()),
+    ])
 }
 
 fn columns(rows: &[(&str, String)]) -> String {
-    rows.iter().map(|(k, v)| format!("{k:<24}: {v}\n")).collect()
+    rows.iter()
+        .map(|(k, v)| format!("{k:<24}: {v}\n"))
+        .collect()
 }

@@ -78,7 +78,11 @@ fn flow_session(flow: &Flow, serial: u32) -> Session {
 pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
     let md = &topology::MARKET_DATA;
     let mut sessions = Vec::new();
-    let md_offload = config.entry_setting("firewall policy", &md.policy.to_string(), "auto-asic-offload") != Some("disable");
+    let md_offload = config.entry_setting(
+        "firewall policy",
+        &md.policy.to_string(),
+        "auto-asic-offload",
+    ) != Some("disable");
     let idle = config
         .entry_setting("firewall service custom", md.service, "udp-idle-timer")
         .and_then(|v| v.parse::<u32>().ok())
@@ -106,7 +110,11 @@ pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
             None => {
                 // The service leaves the idle timer to the global 180 s; the feed went quiet.
                 s.timeout = 0;
-                s.expire = if faults.has(Fault::IdleExpired) { 9 } else { topology::GLOBAL_UDP_IDLE - 6 };
+                s.expire = if faults.has(Fault::IdleExpired) {
+                    9
+                } else {
+                    topology::GLOBAL_UDP_IDLE - 6
+                };
             }
         }
         if !md_offload {
@@ -116,8 +124,11 @@ pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
         }
         sessions.push(s);
     }
-    let orders_offload =
-        config.entry_setting("firewall policy", &topology::ORDERS.policy.to_string(), "auto-asic-offload") != Some("disable");
+    let orders_offload = config.entry_setting(
+        "firewall policy",
+        &topology::ORDERS.policy.to_string(),
+        "auto-asic-offload",
+    ) != Some("disable");
     let mut orders = flow_session(&topology::ORDERS, 0x0001_a2b4);
     orders.org = (2_870, 41);
     orders.reply = (2_214, 38);
@@ -188,7 +199,11 @@ pub struct Filter {
 
 fn parse_range<T: std::str::FromStr + PartialOrd + Copy>(args: &[&str]) -> Result<(T, T), String> {
     let bad = |w: &str| format!("command parse error before '{w}'");
-    let lo: T = args.first().ok_or_else(|| bad(""))?.parse().map_err(|_| bad(args[0]))?;
+    let lo: T = args
+        .first()
+        .ok_or_else(|| bad(""))?
+        .parse()
+        .map_err(|_| bad(args[0]))?;
     let hi: T = match args.get(1) {
         Some(w) => w.parse().map_err(|_| bad(w))?,
         None => lo,
@@ -217,7 +232,10 @@ impl Filter {
             "sintf" | "dintf" => {
                 let name = args.first().map(|a| a.trim_matches('"').to_string());
                 let Some(name) = name.filter(|n| interface_index(n).is_some()) else {
-                    return Err(format!("command parse error before '{}'", args.first().unwrap_or(&"")));
+                    return Err(format!(
+                        "command parse error before '{}'",
+                        args.first().unwrap_or(&"")
+                    ));
                 };
                 if key == "sintf" {
                     self.sintf = Some(name);
@@ -246,10 +264,17 @@ impl Filter {
     /// The bare `diagnose sys session filter`: the current filter, one key per line.
     pub fn readback(&self) -> String {
         fn r<T: std::fmt::Display>(v: &Range<T>) -> String {
-            v.as_ref().map(|(lo, hi)| format!("{lo}-{hi}")).unwrap_or_else(|| "any".into())
+            v.as_ref()
+                .map(|(lo, hi)| format!("{lo}-{hi}"))
+                .unwrap_or_else(|| "any".into())
         }
         let lines = [
-            ("vd", self.vd.map(|v| v.to_string()).unwrap_or_else(|| "any".into())),
+            (
+                "vd",
+                self.vd
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|| "any".into()),
+            ),
             ("sintf", self.sintf.clone().unwrap_or_else(|| "any".into())),
             ("dintf", self.dintf.clone().unwrap_or_else(|| "any".into())),
             ("proto", r(&self.proto)),
@@ -278,8 +303,14 @@ impl Filter {
             r.as_ref().is_none_or(|(lo, hi)| *lo <= v && v <= *hi)
         }
         self.vd.is_none_or(|vd| vd == 0)
-            && self.sintf.as_deref().is_none_or(|n| interface_index(n) == Some(s.dev_in))
-            && self.dintf.as_deref().is_none_or(|n| interface_index(n) == Some(s.dev_out))
+            && self
+                .sintf
+                .as_deref()
+                .is_none_or(|n| interface_index(n) == Some(s.dev_in))
+            && self
+                .dintf
+                .as_deref()
+                .is_none_or(|n| interface_index(n) == Some(s.dev_out))
             && within(&self.proto, s.proto as u32)
             && within(&self.src, s.src)
             && within(&self.dst, s.dst)
@@ -344,13 +375,23 @@ fn render_one(out: &mut String, s: &Session) {
         s.dst, s.dport, s.src, s.sport
     ));
     out.push_str("pos/(before,after) 0/(0,0), 0/(0,0)\n");
-    out.push_str(&format!("src_mac=00:0c:29:{:02x}:01:0a dst_mac=00:0c:29:{:02x}:02:14\n", s.dev_in, s.dev_out));
+    out.push_str(&format!(
+        "src_mac=00:0c:29:{:02x}:01:0a dst_mac=00:0c:29:{:02x}:02:14\n",
+        s.dev_in, s.dev_out
+    ));
     out.push_str(&format!(
         "misc=0 policy_id={} pol_uuid_idx={} auth_info=0 chk_client_info=0 vd=0:0\n",
         s.policy,
-        if s.policy == u32::MAX { 0 } else { 600 + s.policy }
+        if s.policy == u32::MAX {
+            0
+        } else {
+            600 + s.policy
+        }
     ));
-    out.push_str(&format!("serial={:08x} tos=ff/ff app_list=0 app=0 url_cat=0\n", s.serial));
+    out.push_str(&format!(
+        "serial={:08x} tos=ff/ff app_list=0 app=0 url_cat=0\n",
+        s.serial
+    ));
     out.push_str("rpdb_link_id=00000000 ngfwid=n/a\n");
     match s.path {
         Path::Offloaded if s.bidirectional => {
@@ -382,7 +423,9 @@ fn render_one(out: &mut String, s: &Session) {
 
 fn push_no_npu(out: &mut String) {
     out.push_str("npu info: flag=0x00/0x00, offload=0/0, ips_offload=0/0, epid=0/0, ipid=0/0, vlan=0x0000/0x0000\n");
-    out.push_str("vlifid=0/0, vtag_in=0x0000/0x0000 in_npu=0/0, out_npu=0/0, fwd_en=0/0, qid=0/0\n");
+    out.push_str(
+        "vlifid=0/0, vtag_in=0x0000/0x0000 in_npu=0/0, out_npu=0/0, fwd_en=0/0, qid=0/0\n",
+    );
 }
 
 #[cfg(test)]
@@ -398,12 +441,18 @@ mod tests {
         f.set("src", &["10.1.1.10"]).unwrap();
         f.set("dport", &["5000"]).unwrap();
         f.set("proto", &["17"]).unwrap();
-        assert!(f.readback().contains("        source ip: 10.1.1.10-10.1.1.10\n"));
+        assert!(
+            f.readback()
+                .contains("        source ip: 10.1.1.10-10.1.1.10\n")
+        );
         assert!(f.readback().contains("        dest port: 5000-5000\n"));
         let hits: Vec<&Session> = sessions.iter().filter(|s| f.matches(s)).collect();
         assert_eq!(hits.len(), 1);
         let text = render_list(&hits);
-        assert!(text.contains("npu_state=0x4000400 ofld-O\n") && text.ends_with("total session 1\n"), "{text}");
+        assert!(
+            text.contains("npu_state=0x4000400 ofld-O\n") && text.ends_with("total session 1\n"),
+            "{text}"
+        );
         assert!(f.set("bogus", &[]).is_err());
         assert!(f.set("dport", &["x"]).is_err());
         f.set("clear", &[]).unwrap();
@@ -414,9 +463,15 @@ mod tests {
     fn scenarios_change_sessions() {
         let md = |faults: Faults| {
             let config = Config::new("fw1", &faults);
-            table(&config, &faults).into_iter().filter(|s| s.dport == 5000).collect::<Vec<_>>()
+            table(&config, &faults)
+                .into_iter()
+                .filter(|s| s.dport == 5000)
+                .collect::<Vec<_>>()
         };
-        assert_eq!(md(Faults::only(Fault::OffloadDisabled))[0].path, Path::DisabledByPolicy);
+        assert_eq!(
+            md(Faults::only(Fault::OffloadDisabled))[0].path,
+            Path::DisabledByPolicy
+        );
         assert!(md(Faults::only(Fault::NotEstablished)).is_empty());
         assert_eq!(md(Faults::only(Fault::NewSourcePort)).len(), 48);
         let idle = md(Faults::only(Fault::IdleExpired));

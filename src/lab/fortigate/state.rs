@@ -29,9 +29,24 @@ impl FgState {
         FgState {
             hostname: name.to_string(),
             model: topology::FORTIGATE_MODEL.to_string(),
-            version: if drift { topology::FORTIOS_DRIFT_VERSION } else { topology::FORTIOS_VERSION }.to_string(),
-            build: if drift { topology::FORTIOS_DRIFT_BUILD } else { topology::FORTIOS_BUILD }.to_string(),
-            build_date: if drift { topology::FORTIOS_DRIFT_BUILD_DATE } else { topology::FORTIOS_BUILD_DATE }.to_string(),
+            version: if drift {
+                topology::FORTIOS_DRIFT_VERSION
+            } else {
+                topology::FORTIOS_VERSION
+            }
+            .to_string(),
+            build: if drift {
+                topology::FORTIOS_DRIFT_BUILD
+            } else {
+                topology::FORTIOS_BUILD
+            }
+            .to_string(),
+            build_date: if drift {
+                topology::FORTIOS_DRIFT_BUILD_DATE
+            } else {
+                topology::FORTIOS_BUILD_DATE
+            }
+            .to_string(),
             serial: format!("FG201GTK2400{index:04}"),
             config: Config::new(name, faults),
             faults: faults.clone(),
@@ -43,11 +58,16 @@ impl FgState {
 
     /// The current session table (minus cleared sessions).
     pub fn sessions(&self) -> Vec<Session> {
-        sessions::table(&self.config, &self.faults).into_iter().filter(|s| !self.cleared.contains(&s.key())).collect()
+        sessions::table(&self.config, &self.faults)
+            .into_iter()
+            .filter(|s| !self.cleared.contains(&s.key()))
+            .collect()
     }
 
     pub fn ha_cluster(&self) -> bool {
-        self.config.setting("system ha", "mode").is_some_and(|m| m != "standalone")
+        self.config
+            .setting("system ha", "mode")
+            .is_some_and(|m| m != "standalone")
     }
 
     /// `set output standard` in `config system console` turns the pager off.
