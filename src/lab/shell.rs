@@ -43,16 +43,23 @@ struct Io {
     /// The previous byte ended a line with `\r`; a following `\n` belongs to it.
     after_cr: bool,
     crlf: bool,
+    /// Echo not sent yet: typed-ahead input is echoed in one packet, not one per key.
+    echo: Vec<u8>,
 }
 
 impl Io {
-    async fn write(&self, text: &str) -> bool {
-        let bytes = if self.crlf {
-            text.replace('\n', "\r\n").into_bytes()
+    async fn write(&mut self, text: &str) -> bool {
+        let mut bytes = std::mem::take(&mut self.echo);
+        if self.crlf {
+            bytes.extend_from_slice(text.replace('\n', "\r\n").as_bytes());
         } else {
-            text.as_bytes().to_vec()
-        };
-        self.channel.data_bytes(bytes).await.is_ok()
+            bytes.extend_from_slice(text.as_bytes());
+        }
+        bytes.is_empty() || self.channel.data_bytes(bytes).await.is_ok()
+    }
+
+    fn echo(&mut self, text: &[u8]) {
+        self.echo.extend_from_slice(text);
     }
 
     /// The next input byte; `None` when the client is gone.
@@ -60,6 +67,9 @@ impl Io {
         loop {
             if let Some(b) = self.input.pop_front() {
                 return Some(b);
+            }
+            if !self.echo.is_empty() && !self.write("").await {
+                return None;
             }
             match self.channel.wait().await? {
                 ChannelMsg::Data { data } => self.input.extend(data.iter()),
@@ -89,12 +99,12 @@ impl Io {
                 }
                 0x7f | 0x08 => {
                     if line.pop().is_some() && echo {
-                        self.write("\x08 \x08").await;
+                        self.echo(b"\x08 \x08");
                     }
                 }
                 0x15 => {
                     if echo {
-                        self.write(&"\x08 \x08".repeat(line.len())).await;
+                        self.echo("\x08 \x08".repeat(line.len()).as_bytes());
                     }
                     line.clear();
                 }
@@ -108,7 +118,7 @@ impl Io {
                 b => {
                     line.push(b);
                     if echo {
-                        self.write(&String::from_utf8_lossy(&[b])).await;
+                        self.echo(&[b]);
                     }
                 }
             }
@@ -132,6 +142,7 @@ pub async fn serve(channel: russh::Channel<Msg>, mut session: Session) {
         input: VecDeque::new(),
         after_cr: false,
         crlf: true,
+        echo: Vec::new(),
     };
     let mut pty = false;
     loop {

@@ -116,7 +116,10 @@ pub fn write_site(example: &Path, out: &Path, devices: &[SiteDevice<'_>]) -> Res
         known_hosts.push_str(&device.known_host);
         known_hosts.push('\n');
     }
-    write(&baselines.join("site.yaml"), &rewrite_site(&site, &entries))?;
+    write(
+        &baselines.join("site.yaml"),
+        &rewrite_site(&site, &entries, devices.len()),
+    )?;
     write(&baselines.join("known_hosts"), &known_hosts)?;
     Ok(())
 }
@@ -187,8 +190,9 @@ pub fn rewrite_baseline(text: &str, port: u16, password: &Path, enable: Option<&
     out
 }
 
-/// Replaces the `devices:` block of site.yaml and points `known_hosts` at the lab's file.
-pub fn rewrite_site(text: &str, devices_block: &str) -> String {
+/// Replaces the `devices:` block of site.yaml, points `known_hosts` at the lab's file and
+/// raises `concurrency` to the number of devices (the lab is inspected all at once).
+pub fn rewrite_site(text: &str, devices_block: &str, devices: usize) -> String {
     let mut out = String::with_capacity(text.len() + devices_block.len());
     let mut skipping = false;
     for line in text.lines() {
@@ -201,6 +205,13 @@ pub fn rewrite_site(text: &str, devices_block: &str) -> String {
         if line.starts_with("devices:") {
             out.push_str(devices_block);
             skipping = true;
+            continue;
+        }
+        if let Some((indent, value)) = line.split_once("concurrency:")
+            && indent.trim().is_empty()
+        {
+            let n = value.trim().parse::<usize>().unwrap_or(0).max(devices);
+            out.push_str(&format!("{indent}concurrency: {n}\n"));
             continue;
         }
         if let Some(indent) = line
@@ -241,10 +252,14 @@ mod tests {
     #[test]
     fn site_rewrite() {
         let text = "site: lab\ndevices:\n  - name: fw1\n    baseline: fw1.yaml\n\n  - name: sw1\n    baseline: sw1.yaml\nssh:\n  known_hosts: /etc/x\n  concurrency: 16\n";
-        let out = rewrite_site(text, "devices:\n  - name: fw9\n    baseline: fw9.yaml\n");
+        let out = rewrite_site(
+            text,
+            "devices:\n  - name: fw9\n    baseline: fw9.yaml\n",
+            200,
+        );
         assert_eq!(
             out,
-            "site: lab\ndevices:\n  - name: fw9\n    baseline: fw9.yaml\nssh:\n  known_hosts: known_hosts\n  concurrency: 16\n"
+            "site: lab\ndevices:\n  - name: fw9\n    baseline: fw9.yaml\nssh:\n  known_hosts: known_hosts\n  concurrency: 200\n"
         );
     }
 }

@@ -611,4 +611,38 @@ mod tests {
         }
         assert_eq!(c.run("get system status").page, None);
     }
+
+    #[test]
+    fn config_shows_and_global() {
+        let (mut c, _) = cli(Faults::default());
+        let vwp = c.run("show system virtual-wire-pair").text;
+        assert_eq!(
+            vwp,
+            "config system virtual-wire-pair\n    edit \"vwp-trading\"\n        set member \"x1\" \"x2\"\n    next\nend\n"
+        );
+        let svc = c.run("show firewall service custom MD-UDP-5000").text;
+        assert!(
+            svc.contains("set udp-portrange 5000\n        set udp-idle-timer 3600\n"),
+            "{svc}"
+        );
+        assert!(!svc.contains("ORDERS"));
+        assert!(
+            c.run("show firewall multicast-policy")
+                .text
+                .contains("    edit 1\n")
+        );
+        assert!(
+            c.run("get system global")
+                .text
+                .contains("udp-idle-timer          : 180\n")
+        );
+        assert!(
+            c.run("show firewall bogus")
+                .text
+                .starts_with("command parse error")
+        );
+        let (mut idle, _) = cli(Faults::only(Fault::IdleExpired));
+        let svc = idle.run("show firewall service custom MD-UDP-5000").text;
+        assert!(!svc.contains("udp-idle-timer"), "{svc}");
+    }
 }
