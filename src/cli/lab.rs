@@ -89,12 +89,11 @@ fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
 }
 
 fn print_lab(lab: &Lab) {
-    let show = lab.devices.len().min(20);
     println!(
         "{:<8} {:<22} {:<10} {:<52} faults",
         "device", "address", "platform", "host key"
     );
-    for d in lab.devices.iter().take(show) {
+    for d in &lab.devices {
         let faults: Vec<&str> = d.faults.iter().map(|f| f.name()).collect();
         println!(
             "{:<8} {:<22} {:<10} {:<52} {}",
@@ -107,12 +106,6 @@ fn print_lab(lab: &Lab) {
             } else {
                 faults.join(",")
             }
-        );
-    }
-    if lab.devices.len() > show {
-        println!(
-            "... and {} more devices (all listed in the site directory)",
-            lab.devices.len() - show
         );
     }
     println!();

@@ -147,7 +147,14 @@ impl Lab {
         let mut states = Vec::new();
         let mut running = Vec::new();
         let mut site_devices = Vec::new();
-        for (offset, (name, platform, index)) in names.iter().enumerate() {
+        let switches = per_platform[1].1;
+        for (name, platform, index) in &names {
+            // Switches take the first ports, firewalls the next ones: with `--base-port 2201`
+            // sw1 is 2201 and fw1 2202, as in the repository's example baselines.
+            let offset = match platform {
+                Platform::Eos => index - 1,
+                _ => switches + index - 1,
+            };
             let faults = Faults::for_device(&options.scenarios, name);
             let trusted = new_key()?;
             let served = if faults.has(Fault::HostKeyChanged) {

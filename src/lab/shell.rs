@@ -158,6 +158,8 @@ pub async fn serve(channel: russh::Channel<Msg>, mut session: Session) {
             }
             Some(ChannelMsg::Exec { command, .. }) => {
                 io.crlf = pty;
+                // One command, no prompt after it: no blank line before a prompt either.
+                session.style.blank_line = false;
                 exec(&mut io, &mut session, &String::from_utf8_lossy(&command)).await;
                 break;
             }
