@@ -19,7 +19,9 @@ use premarket::platform::Platform;
 use premarket::{Report, Status};
 
 /// Outputs captured from the lab, served to the pipeline like the SSH collector serves them.
-struct Captured(HashMap<String, Vec<(Command, Result<String, CollectError>)>>);
+struct Captured(HashMap<String, Vec<Output>>);
+
+type Output = (Command, Result<String, CollectError>);
 
 impl Collector for Captured {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
