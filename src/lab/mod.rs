@@ -148,6 +148,9 @@ impl Lab {
         let mut running = Vec::new();
         let mut site_devices = Vec::new();
         let switches = per_platform[1].1;
+        // Everything that can fail (keys, ports) happens before any server starts, so an error
+        // leaves nothing running.
+        let mut prepared = Vec::new();
         for (name, platform, index) in &names {
             // Switches take the first ports, firewalls the next ones: with `--base-port 2201`
             // sw1 is 2201 and fw1 2202, as in the repository's example baselines.
@@ -167,20 +170,36 @@ impl Lab {
             } else {
                 options.base_port.saturating_add(offset as u16)
             };
-            let listener = TcpListener::bind(("127.0.0.1", port))
-                .await
-                .map_err(|source| LabError::Bind { port, source })?;
+            let bind = |source| LabError::Bind { port, source };
+            let listener = TcpListener::bind(("127.0.0.1", port)).await.map_err(bind)?;
+            let addr = listener.local_addr().map_err(bind)?;
+            let openssh = trusted
+                .public_key()
+                .to_openssh()
+                .map_err(|e| LabError::Key(e.to_string()))?;
+            let key_part = openssh
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let known_host = format!("[127.0.0.1]:{} {key_part}", addr.port());
+            prepared.push((
+                name, *platform, *index, faults, served, listener, addr, known_host,
+            ));
+        }
+
+        for (name, platform, index, faults, served, listener, addr, known_host) in prepared {
             let (state, password, enable) = match platform {
                 Platform::Fortigate => (
                     DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::new(
-                        name, *index, &faults,
+                        name, index, &faults,
                     )))),
                     topology::FORTIGATE_PASSWORD,
                     None,
                 ),
                 _ => (
                     DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::new(
-                        name, *index, &faults,
+                        name, index, &faults,
                     )))),
                     topology::EOS_PASSWORD,
                     Some(topology::EOS_ENABLE_SECRET),
@@ -195,36 +214,24 @@ impl Lab {
                 user: topology::USER.to_string(),
             });
             let fingerprint = served.public_key().fingerprint(HashAlg::Sha256).to_string();
-            let config = Arc::new(server::ssh_config(served, *platform));
-            let run = server::spawn(spec, config, listener)
-                .map_err(|source| LabError::Bind { port, source })?;
-            let addr = run.addr;
-            let openssh = trusted
-                .public_key()
-                .to_openssh()
-                .map_err(|e| LabError::Key(e.to_string()))?;
-            let key_part = openssh
-                .split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ");
+            let config = Arc::new(server::ssh_config(served, platform));
+            running.push(server::spawn(spec, config, listener));
             site_devices.push((
                 name.clone(),
-                *platform,
+                platform,
                 addr.port(),
                 password,
                 enable,
-                format!("[127.0.0.1]:{} {key_part}", addr.port()),
+                known_host,
             ));
             devices.push(LabDevice {
                 name: name.clone(),
-                platform: *platform,
+                platform,
                 addr,
                 fingerprint,
                 faults: faults.iter().collect(),
             });
             states.push((name.clone(), state));
-            running.push(run);
         }
 
         let (site_dir, remove_site) = match options.site_dir {

@@ -4,7 +4,7 @@
 //! russh connection task plus one channel task, so hundreds of sessions are cheap.
 
 use std::borrow::Cow;
-use std::net::{Shutdown, SocketAddr};
+use std::net::Shutdown;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -214,7 +214,6 @@ impl russh::server::Handler for Conn {
 
 /// A device's running server.
 pub struct Running {
-    pub addr: SocketAddr,
     stop: watch::Sender<bool>,
     task: JoinHandle<()>,
 }
@@ -232,8 +231,7 @@ pub fn spawn(
     spec: Arc<DeviceSpec>,
     config: Arc<russh::server::Config>,
     listener: TcpListener,
-) -> std::io::Result<Running> {
-    let addr = listener.local_addr()?;
+) -> Running {
     let (stop, mut stopped) = watch::channel(false);
     let task = tokio::spawn(async move {
         let open: Arc<Mutex<Vec<(u64, Killer)>>> = Arc::default();
@@ -271,7 +269,7 @@ pub fn spawn(
             kill();
         }
     });
-    Ok(Running { addr, stop, task })
+    Running { stop, task }
 }
 
 /// The stream, plus a function that shuts the socket down under russh's feet.

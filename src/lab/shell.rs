@@ -270,9 +270,17 @@ async fn paged(io: &mut Io, s: &mut Session, lines: &[&str], page: usize) -> boo
             break;
         }
         io.write(s.style.more).await;
-        let Some(key) = io.byte(s.cli.as_mut()).await else {
+        let Some(mut key) = io.byte(s.cli.as_mut()).await else {
             return false;
         };
+        if key == b'\n' && std::mem::take(&mut io.after_cr) {
+            // The `\n` of the `\r\n` that ended the command line is not a key press.
+            let Some(next) = io.byte(s.cli.as_mut()).await else {
+                return false;
+            };
+            key = next;
+        }
+        io.after_cr = key == b'\r';
         io.write(s.style.erase).await;
         match key {
             b'q' | b'Q' | INTERRUPT => return true,
