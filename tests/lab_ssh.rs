@@ -435,3 +435,23 @@ async fn site_dir_loads_and_matches_the_lab() {
     lab.shutdown().await;
     assert!(!Path::new(&site_dir).exists(), "temporary site dir removed");
 }
+
+#[tokio::test]
+async fn line_editing_like_a_terminal() {
+    let lab = start_lab(&[]).await;
+    let handle = connect(&lab, "sw1").await.unwrap();
+    let mut t = Term::open(&handle, 200, EOS_PROMPT).await;
+    // Backspace corrects a typo; the echo shows the erase.
+    let out = t.cmd("show verx\x7fsion | include image").await;
+    assert!(out.contains("Software image version: 4.31.6M"), "{out:?}");
+    // Ctrl-C abandons the line and gives a fresh prompt.
+    t.channel.data(&b"show runn\x03"[..]).await.unwrap();
+    let out = t.until_prompt(Duration::from_secs(5)).await.unwrap();
+    assert!(out.ends_with("^C\r\nsw1>"), "{out:?}");
+    let out = t.cmd("sh ver | i image").await;
+    assert!(
+        out.contains("4.31.6M") && !out.contains("Architecture"),
+        "{out:?}"
+    );
+    lab.shutdown().await;
+}

@@ -182,9 +182,9 @@ fn apply_pipes(mut text: String, pipes: &[String]) -> String {
         let (verb, arg) = pipe.split_once(' ').unwrap_or((pipe.as_str(), ""));
         let arg = arg.trim();
         text = match verb {
-            v if v.len() >= 2 && "include".starts_with(v) => grep(&text, arg, false, false),
-            v if v.len() >= 2 && "exclude".starts_with(v) => grep(&text, arg, true, false),
-            v if v.len() >= 2 && "begin".starts_with(v) => {
+            v if !v.is_empty() && "include".starts_with(v) => grep(&text, arg, false, false),
+            v if !v.is_empty() && "exclude".starts_with(v) => grep(&text, arg, true, false),
+            v if !v.is_empty() && "begin".starts_with(v) => {
                 match text.lines().position(|l| l.contains(arg)) {
                     Some(i) => text.lines().skip(i).map(|l| format!("{l}\n")).collect(),
                     None => String::new(),
