@@ -2,11 +2,11 @@
 //! per device at once, each running the commands an inspection sends. Ignored by default:
 //! `PREMARKET_LAB_DEVICES=200 cargo test --release --test lab_load -- --ignored --nocapture`.
 
-mod common;
+mod lab_support;
 
 use std::time::{Duration, Instant};
 
-use common::*;
+use lab_support::*;
 use premarket::lab::{Lab, LabDevice, topology};
 
 const FORTIGATE: &[&str] = &[

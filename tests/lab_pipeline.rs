@@ -3,13 +3,13 @@
 //! the pipeline, and judge. Each switch scenario must give exactly the verdicts the lab notes
 //! would predict.
 
-mod common;
+mod lab_support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::*;
+use lab_support::*;
 use premarket::collect::{BoxFuture, CollectError, Collector, Outputs};
 use premarket::config::Config;
 use premarket::inspect::{Limits, inspect};

@@ -10,9 +10,9 @@ use premarket::lab::{Lab, Scenario, topology};
 use russh::client;
 use russh::{ChannelMsg, Disconnect};
 
-mod common;
+mod lab_support;
 
-use common::*;
+use lab_support::*;
 
 async fn start_lab(scenarios: &[&str]) -> Lab {
     let scenarios: Vec<Scenario> = scenarios.iter().map(|s| s.parse().unwrap()).collect();
