@@ -37,10 +37,10 @@ pub enum Command {
     Validate,
     /// Dry run: the exact commands that would be sent to each device, in order.
     Plan(plan::Args),
-    /// Parse a saved output and print its facts as JSON.
-    Parse(parse::Args),
     /// Emulated devices on loopback SSH (`lab serve`).
     Lab(lab::Args),
+    /// Parse a saved output and print its facts as JSON.
+    Parse(parse::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -76,8 +76,8 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::List(args) => list::run(&cli.dir, args),
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
-        Command::Parse(args) => parse::run(args),
         Command::Lab(args) => lab::run(args),
+        Command::Parse(args) => parse::run(args),
     }
 }
 
