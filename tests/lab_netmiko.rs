@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use premarket::lab::Lab;
+use premarket::lab::{Fault, Lab, Scenario};
 
 fn netmiko_available() -> Result<(), String> {
     let out = Command::new("python3")
@@ -28,7 +28,15 @@ async fn netmiko_drives_the_lab() {
         eprintln!("SKIP netmiko_drives_the_lab: netmiko unavailable ({why}); pip install netmiko");
         return;
     }
-    let lab = Lab::start(&[], 2).await.expect("lab");
+    // healthy, then with the FortiGate's post-login banner that waits for `a`.
+    for scenarios in [vec![], vec![Scenario::new(Fault::Banner)]] {
+        let lab = Lab::start(&scenarios, 2).await.expect("lab");
+        drive(&lab).await;
+        lab.shutdown().await;
+    }
+}
+
+async fn drive(lab: &Lab) {
     let fw = lab.device("fw1").unwrap().addr.port();
     let sw = lab.device("sw1").unwrap().addr.port();
     let secrets = lab.site_dir.join("secrets");
@@ -64,5 +72,4 @@ async fn netmiko_drives_the_lab() {
         attempts.iter().all(|a| a.starts_with("fw1 ")),
         "the switch was only read: {attempts:?}"
     );
-    lab.shutdown().await;
 }

@@ -455,3 +455,38 @@ async fn line_editing_like_a_terminal() {
     );
     lab.shutdown().await;
 }
+
+#[tokio::test]
+async fn banner_waits_for_accept_on_the_firewall() {
+    let lab = start_lab(&["banner"]).await;
+    let handle = connect(&lab, "fw1").await.unwrap();
+    let channel = handle.channel_open_session().await.unwrap();
+    channel
+        .request_pty(true, "vt100", 200, 24, 0, 0, &[])
+        .await
+        .unwrap();
+    channel.request_shell(true).await.unwrap();
+    let mut t = Term {
+        channel,
+        prompt: regex::Regex::new(r"\(Press 'a' to accept\):$").unwrap(),
+        buf: String::new(),
+    };
+    let banner = t.until_prompt(Duration::from_secs(5)).await.unwrap();
+    assert!(banner.starts_with("WARNING: authorised use"), "{banner:?}");
+    // Nothing until `a`: a stray key does not let the session in.
+    t.prompt = regex::Regex::new(FGT_PROMPT).unwrap();
+    t.channel.data(&b"x"[..]).await.unwrap();
+    assert!(t.until_prompt(Duration::from_millis(500)).await.is_err());
+    t.channel.data(&b"a"[..]).await.unwrap();
+    assert!(
+        t.until_prompt(Duration::from_secs(5))
+            .await
+            .unwrap()
+            .ends_with("fw1 # ")
+    );
+    // The switch shows the banner and carries on.
+    let handle = connect(&lab, "sw1").await.unwrap();
+    let mut s = Term::open(&handle, 24, EOS_PROMPT).await;
+    assert!(s.cmd("show hostname").await.contains("Hostname: sw1"));
+    lab.shutdown().await;
+}

@@ -33,6 +33,8 @@ pub enum Fault {
     VersionDrift,
     /// Every output pages after 10 lines whatever the terminal height (`--More--`).
     Pager,
+    /// A post-login banner; the FortiGate waits for `a` (`(Press 'a' to accept):`).
+    Banner,
     /// Every answer is delayed by [`SLOW_DELAY`].
     Slow,
     /// The first data command is accepted and never answered.
@@ -58,7 +60,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 17] = [
+    pub const ALL: [Fault; 18] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -71,6 +73,7 @@ impl Fault {
         Fault::CpuHigh,
         Fault::VersionDrift,
         Fault::Pager,
+        Fault::Banner,
         Fault::Slow,
         Fault::Hang,
         Fault::Drop,
@@ -92,6 +95,7 @@ impl Fault {
             Fault::CpuHigh => "cpu-high",
             Fault::VersionDrift => "version-drift",
             Fault::Pager => "pager",
+            Fault::Banner => "banner",
             Fault::Slow => "slow",
             Fault::Hang => "hang",
             Fault::Drop => "drop",
@@ -103,7 +107,7 @@ impl Fault {
     /// Where the fault goes when no `@device` is given.
     pub fn default_target(self) -> Target {
         match self {
-            Fault::Healthy | Fault::VersionDrift | Fault::Pager => Target::All,
+            Fault::Healthy | Fault::VersionDrift | Fault::Pager | Fault::Banner => Target::All,
             Fault::LanzUnsaved | Fault::LanzOff | Fault::ConfigUnsaved => {
                 Target::Device("sw1".into())
             }
@@ -138,6 +142,7 @@ impl Fault {
             Fault::CpuHigh => "firewall: CPU 88% used, high session setup rate",
             Fault::VersionDrift => "both: software version outside the pin",
             Fault::Pager => "every output pages after 10 lines (--More--)",
+            Fault::Banner => "post-login banner; the firewall waits for 'a' to accept",
             Fault::Slow => "every answer delayed by 2 s",
             Fault::Hang => "first data command never answered",
             Fault::Drop => "connection cut in the middle of the first data command",

@@ -53,6 +53,7 @@ impl DeviceSpec {
                     more: " --More-- ",
                     erase: "\r\x1b[K",
                     blank_line: false,
+                    accept_key: None,
                 },
             ),
             DeviceState::Fortigate(state) => (
@@ -65,6 +66,7 @@ impl DeviceSpec {
                     more: "--More-- ",
                     erase: "\r         \r",
                     blank_line: true,
+                    accept_key: Some(b'a'),
                 },
             ),
         }

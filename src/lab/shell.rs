@@ -21,7 +21,13 @@ pub struct Style {
     pub erase: &'static str,
     /// A blank line between the output and the next prompt (FortiOS prints one).
     pub blank_line: bool,
+    /// The post-login banner waits for this key (FortiOS `post-login-banner`: `a`).
+    pub accept_key: Option<u8>,
 }
+
+/// The login banner of the `banner` scenario.
+const LOGIN_BANNER: &str = "WARNING: authorised use by the trading network team only. \
+                            Sessions are logged.\n";
 
 /// Cuts the TCP connection under the SSH session (the `drop` fault).
 pub type Killer = Arc<dyn Fn() + Send + Sync>;
@@ -64,10 +70,17 @@ impl Io {
 
     /// The next input byte; `None` when the client is gone.
     async fn byte(&mut self, cli: &mut dyn Cli) -> Option<u8> {
+        let mut waited = false;
         loop {
             if let Some(b) = self.input.pop_front() {
+                // A `\n` only completes a `\r\n` when both came together: a `\r` now and a
+                // `\n` later (netmiko's `a\r`, then a RETURN) are two key presses.
+                if waited {
+                    self.after_cr = false;
+                }
                 return Some(b);
             }
+            waited = true;
             if !self.echo.is_empty() && !self.write("").await {
                 return None;
             }
@@ -172,6 +185,21 @@ pub async fn serve(channel: russh::Channel<Msg>, mut session: Session) {
 }
 
 async fn shell(io: &mut Io, s: &mut Session) {
+    if s.faults.has(Fault::Banner) {
+        io.write(LOGIN_BANNER).await;
+        if let Some(key) = s.style.accept_key {
+            io.write(&format!("(Press '{}' to accept):", key as char))
+                .await;
+            loop {
+                match io.byte(s.cli.as_mut()).await {
+                    Some(b) if b == key => break,
+                    Some(_) => {}
+                    None => return,
+                }
+            }
+            io.write("\n").await;
+        }
+    }
     let banner = s.cli.banner();
     if !banner.is_empty() && !io.write(&banner).await {
         return;

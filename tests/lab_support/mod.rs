@@ -72,7 +72,7 @@ pub async fn connect(lab: &Lab, name: &str) -> Result<client::Handle<Verify>, St
 /// A PTY shell read up to the prompt.
 pub struct Term {
     pub channel: russh::Channel<client::Msg>,
-    prompt: Regex,
+    pub prompt: Regex,
     pub buf: String,
 }
 
