@@ -12,6 +12,7 @@ pub mod cli;
 pub mod collect;
 pub mod config;
 pub mod inspect;
+pub mod lab;
 pub mod parse;
 pub mod plan;
 pub mod platform;

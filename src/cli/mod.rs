@@ -4,6 +4,7 @@
 mod capture;
 mod history;
 mod inspect;
+mod lab;
 mod list;
 mod parse;
 mod plan;
@@ -46,6 +47,8 @@ pub enum Command {
     Validate,
     /// Dry run: the exact commands that would be sent to each device, in order.
     Plan(plan::Args),
+    /// Emulated devices on loopback SSH (`lab serve`).
+    Lab(lab::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
     /// Recent runs from the archive and, per check, when it started failing or was fixed.
@@ -94,6 +97,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::List(args) => list::run(&cli.dir, args),
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
+        Command::Lab(args) => lab::run(args),
         Command::Parse(args) => parse::run(args),
         Command::History(args) => history::run(&cli.dir, args),
         Command::Capture(args) => capture::run(&cli.dir, args),

@@ -1,0 +1,127 @@
+//! `premarket lab serve`: run the emulated devices until Ctrl-C and print how to reach them.
+
+use std::path::PathBuf;
+
+use clap::{Args as ClapArgs, Subcommand};
+
+use super::Exit;
+use crate::lab::{Fault, Lab, LabOptions, Scenario};
+use crate::report::EXIT_CONFIG;
+
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: LabCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LabCommand {
+    /// Serve emulated FortiGates and Arista switches on 127.0.0.1 until interrupted.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct ServeArgs {
+    /// Fault to switch on, `NAME` or `NAME@DEVICE`; repeatable. `--scenario list` shows them.
+    #[arg(long = "scenario", value_name = "S")]
+    pub scenarios: Vec<String>,
+    /// Number of devices, half FortiGate (fw1, fw2, ...) and half EOS (sw1, sw2, ...).
+    #[arg(long, default_value_t = 2)]
+    pub devices: usize,
+    /// First TCP port (devices take consecutive ports); 0 picks free ports.
+    #[arg(long, default_value_t = 0)]
+    pub base_port: u16,
+    /// Write the ready-to-use site directory here (kept on exit) instead of a temporary one.
+    #[arg(long, value_name = "DIR")]
+    pub site_dir: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<u8, Exit> {
+    match args.command {
+        LabCommand::Serve(serve) => run_serve(serve),
+    }
+}
+
+fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
+    if args.scenarios.iter().any(|s| s == "list") {
+        for fault in Fault::ALL {
+            let target = match fault.default_target() {
+                crate::lab::Target::All => "all devices".to_string(),
+                crate::lab::Target::Device(d) => d,
+            };
+            println!("{:<18} {:<12} {}", fault.name(), target, fault.describe());
+        }
+        return Ok(0);
+    }
+    let scenarios = args
+        .scenarios
+        .iter()
+        .map(|s| s.parse::<Scenario>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Exit::config)?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
+        code: EXIT_CONFIG,
+        message: format!("cannot start: {e}"),
+    })?;
+    runtime.block_on(async {
+        let options = LabOptions {
+            scenarios,
+            devices: args.devices,
+            base_port: args.base_port,
+            site_dir: args.site_dir,
+            example_dir: None,
+        };
+        let lab = Lab::start_with(options)
+            .await
+            .map_err(|e| Exit::config(e.to_string()))?;
+        print_lab(&lab);
+        let _ = tokio::signal::ctrl_c().await;
+        let attempts = lab.config_attempts();
+        if !attempts.is_empty() {
+            eprintln!("config-changing commands attempted during this lab:");
+            for a in attempts {
+                eprintln!("  {}: {}", a.device, a.command);
+            }
+        }
+        lab.shutdown().await;
+        Ok(0)
+    })
+}
+
+fn print_lab(lab: &Lab) {
+    println!(
+        "{:<8} {:<22} {:<10} {:<52} faults",
+        "device", "address", "platform", "host key"
+    );
+    for d in &lab.devices {
+        let faults: Vec<&str> = d.faults.iter().map(|f| f.name()).collect();
+        println!(
+            "{:<8} {:<22} {:<10} {:<52} {}",
+            d.name,
+            d.addr.to_string(),
+            d.platform.name(),
+            d.fingerprint,
+            if faults.is_empty() {
+                "-".to_string()
+            } else {
+                faults.join(",")
+            }
+        );
+    }
+    println!();
+    println!(
+        "login: user {} (passwords and the enable secret are in {}/secrets/)",
+        crate::lab::topology::USER,
+        lab.site_dir.display()
+    );
+    println!("site:  {}", lab.site_dir.display());
+    println!("try:   premarket run --dir {}", lab.site_dir.display());
+    if let Some(d) = lab.devices.first() {
+        println!(
+            "       ssh -p {} {}@127.0.0.1",
+            d.addr.port(),
+            crate::lab::topology::USER
+        );
+    }
+    println!("Ctrl-C stops the lab.");
+}

@@ -1,0 +1,413 @@
+//! The emulated Arista EOS CLI: `HOST>` after login, `enable` (with `Password:` when a secret
+//! is set) to `HOST#`, privilege errors for the config commands, `| json`, pipes, the pager
+//! unless `terminal length 0`, and configuration mode (recorded as a config attempt).
+
+mod outputs;
+pub mod state;
+
+use std::sync::{Arc, Mutex};
+
+use super::device::{Answer, Cli, Journal, Next, grep, split_pipes};
+use super::grammar::{Match, Word, Word::*, find};
+use super::scenario::{Fault, Faults, PAGER_LINES};
+pub use state::EosState;
+
+const PRIVILEGE_REQUIRED: &str = "% Invalid input (privileged mode required)";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cmd {
+    Enable,
+    Disable,
+    Exit,
+    TerminalLength,
+    TerminalWidth,
+    ShowVersion,
+    ShowLanzStatus,
+    ShowRunning,
+    ShowRunningDiffs,
+    ShowStartup,
+    ShowClock,
+    ShowHostname,
+    ShowPrivilege,
+    Configure,
+    Write,
+    Copy,
+    Reload,
+    Clear,
+}
+
+const COMMANDS: &[(&[Word], Cmd)] = &[
+    (&[Key("enable")], Cmd::Enable),
+    (&[Key("disable")], Cmd::Disable),
+    (&[Key("exit")], Cmd::Exit),
+    (&[Key("logout")], Cmd::Exit),
+    (&[Key("quit")], Cmd::Exit),
+    (&[Key("terminal"), Key("length"), Arg], Cmd::TerminalLength),
+    (&[Key("terminal"), Key("width"), Arg], Cmd::TerminalWidth),
+    (&[Key("show"), Key("version")], Cmd::ShowVersion),
+    (
+        &[
+            Key("show"),
+            Key("queue-monitor"),
+            Key("length"),
+            Key("status"),
+        ],
+        Cmd::ShowLanzStatus,
+    ),
+    (&[Key("show"), Key("running-config")], Cmd::ShowRunning),
+    (
+        &[Key("show"), Key("running-config"), Key("diffs")],
+        Cmd::ShowRunningDiffs,
+    ),
+    (&[Key("show"), Key("startup-config")], Cmd::ShowStartup),
+    (&[Key("show"), Key("clock")], Cmd::ShowClock),
+    (&[Key("show"), Key("hostname")], Cmd::ShowHostname),
+    (&[Key("show"), Key("privilege")], Cmd::ShowPrivilege),
+    (&[Key("configure")], Cmd::Configure),
+    (&[Key("configure"), Key("terminal")], Cmd::Configure),
+    (&[Key("write")], Cmd::Write),
+    (&[Key("write"), Key("memory")], Cmd::Write),
+    (&[Key("copy"), Arg, Arg], Cmd::Copy),
+    (&[Key("reload"), Rest], Cmd::Reload),
+    (&[Key("clear"), Rest], Cmd::Clear),
+];
+
+/// One CLI session on an emulated switch.
+pub struct EosCli {
+    name: String,
+    state: Arc<Mutex<EosState>>,
+    journal: Journal,
+    privileged: bool,
+    config_mode: bool,
+    /// `terminal length N` as typed; `None` = follow the terminal height.
+    length: Option<usize>,
+    rows: usize,
+    forced_page: bool,
+    /// A `reload` waits for its `[confirm]`.
+    confirming_reload: bool,
+}
+
+impl EosCli {
+    pub fn new(name: &str, state: Arc<Mutex<EosState>>, journal: Journal, faults: &Faults) -> Self {
+        EosCli {
+            name: name.to_string(),
+            state,
+            journal,
+            privileged: false,
+            config_mode: false,
+            length: None,
+            rows: 0,
+            forced_page: faults.has(Fault::Pager),
+            confirming_reload: false,
+        }
+    }
+
+    fn hostname(&self) -> String {
+        self.state
+            .lock()
+            .map(|s| s.running.hostname.clone())
+            .unwrap_or_else(|_| self.name.clone())
+    }
+
+    fn page(&self, pipes: &[String]) -> Option<usize> {
+        if pipes
+            .iter()
+            .any(|p| "no-more".starts_with(p.as_str()) && p.len() >= 2)
+        {
+            return None;
+        }
+        match self.length {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None if self.forced_page => Some(PAGER_LINES),
+            None if self.rows > 1 => Some(self.rows - 1),
+            None => None,
+        }
+    }
+
+    fn configure_line(&mut self, line: &str) -> Answer {
+        self.journal.attempt(&self.name, line);
+        match line.trim() {
+            "end" | "exit" => {
+                self.config_mode = false;
+                Answer::empty()
+            }
+            other => {
+                if let Ok(mut s) = self.state.lock() {
+                    s.configure(other);
+                }
+                Answer::empty()
+            }
+        }
+    }
+
+    fn show(&self, cmd: Cmd, pipes: &[String]) -> Answer {
+        let json = pipes.iter().any(|p| p == "json");
+        let Ok(s) = self.state.lock() else {
+            return Answer::text("% Internal error");
+        };
+        let text = match (cmd, json) {
+            (Cmd::ShowVersion, false) => outputs::show_version(&s),
+            (Cmd::ShowVersion, true) => outputs::show_version_json(&s),
+            (Cmd::ShowLanzStatus, false) => outputs::lanz_status(&s),
+            (Cmd::ShowLanzStatus, true) => outputs::lanz_status_json(&s),
+            (Cmd::ShowRunning, false) => outputs::show_running_config(&s),
+            (Cmd::ShowStartup, false) => outputs::show_startup_config(&s),
+            (Cmd::ShowRunningDiffs, _) if json => outputs::unconverted_json(),
+            (Cmd::ShowRunningDiffs, _) => outputs::running_config_diffs(&s),
+            (Cmd::ShowClock, false) => outputs::show_clock(),
+            (Cmd::ShowHostname, false) => {
+                format!(
+                    "Hostname: {}\nFQDN:     {}.lab.example\n",
+                    s.running.hostname, s.running.hostname
+                )
+            }
+            (Cmd::ShowPrivilege, false) => {
+                format!(
+                    "Current privilege level is {}\n",
+                    if self.privileged { 15 } else { 1 }
+                )
+            }
+            _ => outputs::unconverted_json(),
+        };
+        drop(s);
+        let text = apply_pipes(text, pipes);
+        Answer::data(text, self.page(pipes))
+    }
+}
+
+/// `| include RE`, `| exclude RE`, `| begin RE`; `json` and `no-more` are handled elsewhere.
+fn apply_pipes(mut text: String, pipes: &[String]) -> String {
+    for pipe in pipes {
+        let (verb, arg) = pipe.split_once(' ').unwrap_or((pipe.as_str(), ""));
+        let arg = arg.trim();
+        text = match verb {
+            v if !v.is_empty() && "include".starts_with(v) => grep(&text, arg, false, false),
+            v if !v.is_empty() && "exclude".starts_with(v) => grep(&text, arg, true, false),
+            v if !v.is_empty() && "begin".starts_with(v) => {
+                match text.lines().position(|l| l.contains(arg)) {
+                    Some(i) => text.lines().skip(i).map(|l| format!("{l}\n")).collect(),
+                    None => String::new(),
+                }
+            }
+            _ => text,
+        };
+    }
+    text
+}
+
+impl Cli for EosCli {
+    fn banner(&self) -> String {
+        "Last login: Mon Nov 30 07:02:11 2026 from 192.0.2.50\n".to_string()
+    }
+
+    fn prompt(&self) -> String {
+        let host = self.hostname();
+        match (self.config_mode, self.privileged) {
+            (true, _) => format!("{host}(config)#"),
+            (false, true) => format!("{host}#"),
+            (false, false) => format!("{host}>"),
+        }
+    }
+
+    fn run(&mut self, line: &str) -> Answer {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            return Answer::empty();
+        }
+        self.journal.command(&self.name, trimmed);
+        if self.config_mode {
+            return self.configure_line(trimmed);
+        }
+        let (command, pipes) = split_pipes(trimmed);
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let (cmd, args) = match find(COMMANDS, &words) {
+            Match::Found(cmd, args) => (*cmd, args),
+            Match::Incomplete => return Answer::text("% Incomplete command"),
+            Match::Ambiguous => return Answer::text("% Ambiguous command"),
+            Match::Invalid(_) => return Answer::text("% Invalid input"),
+        };
+        let needs_enable = matches!(
+            cmd,
+            Cmd::ShowRunning
+                | Cmd::ShowRunningDiffs
+                | Cmd::ShowStartup
+                | Cmd::Configure
+                | Cmd::Write
+                | Cmd::Copy
+                | Cmd::Reload
+                | Cmd::Clear
+        );
+        if matches!(
+            cmd,
+            Cmd::Configure | Cmd::Write | Cmd::Copy | Cmd::Reload | Cmd::Clear
+        ) {
+            self.journal.attempt(&self.name, trimmed);
+        }
+        if needs_enable && !self.privileged {
+            let mut answer = Answer::text(PRIVILEGE_REQUIRED);
+            answer.data = cmd != Cmd::Configure;
+            return answer;
+        }
+        match cmd {
+            Cmd::Enable => {
+                let secret = self.state.lock().ok().and_then(|s| s.enable_secret.clone());
+                match secret {
+                    Some(_) if !self.privileged => {
+                        Answer::empty().then(Next::Secret("Password: ".into()))
+                    }
+                    _ => {
+                        self.privileged = true;
+                        Answer::empty()
+                    }
+                }
+            }
+            Cmd::Disable => {
+                self.privileged = false;
+                Answer::empty()
+            }
+            Cmd::Exit => Answer::empty().then(Next::Exit),
+            Cmd::TerminalLength => match args.first().and_then(|a| a.parse::<usize>().ok()) {
+                Some(0) => {
+                    self.length = Some(0);
+                    Answer::text("Pagination disabled.")
+                }
+                Some(n) if n <= 32767 => {
+                    self.length = Some(n);
+                    Answer::text(format!("Pagination set to {n} lines."))
+                }
+                _ => Answer::text("% Invalid input"),
+            },
+            Cmd::TerminalWidth => match args.first().and_then(|a| a.parse::<usize>().ok()) {
+                Some(n) if (10..=32767).contains(&n) => {
+                    Answer::text(format!("Width set to {n} columns."))
+                }
+                _ => Answer::text("% Invalid input"),
+            },
+            Cmd::Configure => {
+                self.config_mode = true;
+                Answer::empty()
+            }
+            Cmd::Write => {
+                if let Ok(mut s) = self.state.lock() {
+                    s.save();
+                }
+                Answer::text("Copy completed successfully.")
+            }
+            Cmd::Copy => {
+                let to_startup = args.get(1).is_some_and(|a| a.starts_with("startup"));
+                if to_startup
+                    && args.first().is_some_and(|a| a.starts_with("running"))
+                    && let Ok(mut s) = self.state.lock()
+                {
+                    s.save();
+                }
+                Answer::text("Copy completed successfully.")
+            }
+            Cmd::Reload => {
+                self.confirming_reload = true;
+                Answer::empty().then(Next::Secret("Proceed with reload? [confirm]".into()))
+            }
+            Cmd::Clear => Answer::empty(),
+            show => self.show(show, &pipes),
+        }
+    }
+
+    fn secret(&mut self, line: &str) -> Answer {
+        if std::mem::take(&mut self.confirming_reload) {
+            // The lab never reloads; the attempt is already in the journal.
+            return Answer::empty();
+        }
+        let expected = self.state.lock().ok().and_then(|s| s.enable_secret.clone());
+        match expected {
+            Some(secret) if secret == line.trim_end_matches(['\r', '\n']) => {
+                self.privileged = true;
+                Answer::empty()
+            }
+            Some(_) => Answer::text("% Access denied"),
+            None => Answer::empty(),
+        }
+    }
+
+    fn set_rows(&mut self, rows: usize) {
+        self.rows = rows;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cli(faults: Faults) -> (EosCli, Journal) {
+        let journal = Journal::default();
+        let state = Arc::new(Mutex::new(EosState::new("sw1", 1, &faults)));
+        (EosCli::new("sw1", state, journal.clone(), &faults), journal)
+    }
+
+    #[test]
+    fn privilege_then_enable() {
+        let (mut c, journal) = cli(Faults::default());
+        assert_eq!(c.prompt(), "sw1>");
+        assert_eq!(c.run("show running-config").text, PRIVILEGE_REQUIRED);
+        assert_eq!(c.run("show running-config diffs").text, PRIVILEGE_REQUIRED);
+        assert!(
+            c.run("show version")
+                .text
+                .contains("Software image version: 4.31.6M")
+        );
+        let a = c.run("enable");
+        assert_eq!(a.next, Next::Secret("Password: ".into()));
+        assert_eq!(c.secret("wrong").text, "% Access denied");
+        assert_eq!(c.prompt(), "sw1>");
+        c.run("enable");
+        c.secret(crate::lab::topology::EOS_ENABLE_SECRET);
+        assert_eq!(c.prompt(), "sw1#");
+        assert!(
+            c.run("show running-config")
+                .text
+                .contains("\nqueue-monitor length\n")
+        );
+        assert_eq!(c.run("show running-config diffs").text, "");
+        assert!(journal.attempts().is_empty());
+    }
+
+    #[test]
+    fn pager_and_pipes() {
+        let (mut c, _) = cli(Faults::default());
+        c.set_rows(24);
+        assert_eq!(c.run("show version").page, Some(23));
+        assert_eq!(c.run("show version | no-more").page, None);
+        assert_eq!(c.run("terminal length 0").text, "Pagination disabled.");
+        assert_eq!(c.run("show version").page, None);
+        assert_eq!(
+            c.run("show version | include Software").text,
+            "Software image version: 4.31.6M\n"
+        );
+        assert!(
+            c.run("show queue-monitor length status | json")
+                .text
+                .contains("\"lanzEnabled\": true")
+        );
+        assert_eq!(c.run("sh bogus").text, "% Invalid input");
+        assert_eq!(c.run("show").text, "% Incomplete command");
+    }
+
+    #[test]
+    fn config_is_recorded_and_applied() {
+        let (mut c, journal) = cli(Faults::only(Fault::LanzUnsaved));
+        c.run("enable");
+        c.secret(crate::lab::topology::EOS_ENABLE_SECRET);
+        assert!(
+            c.run("show running-config diffs")
+                .text
+                .contains("+queue-monitor length\n")
+        );
+        c.run("configure");
+        assert_eq!(c.prompt(), "sw1(config)#");
+        c.run("end");
+        c.run("write memory");
+        assert_eq!(c.run("show running-config diffs").text, "");
+        let attempts: Vec<String> = journal.attempts().into_iter().map(|a| a.command).collect();
+        assert_eq!(attempts, vec!["configure", "end", "write memory"]);
+    }
+}

@@ -1,0 +1,153 @@
+//! What an emulated switch *is*: identity, version, and its running and startup configs. Shared
+//! by every SSH session to the device; the scenario sets it up, config commands change it.
+
+use super::super::scenario::{Fault, Faults};
+use super::super::topology;
+
+/// The parts of an EOS configuration the lab varies; the rest is fixed text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EosConfig {
+    pub hostname: String,
+    /// Global `queue-monitor length` (LANZ).
+    pub lanz: bool,
+    /// Lines added in configuration mode (or by `config-unsaved`), kept after `hostname`.
+    pub extra: Vec<String>,
+}
+
+/// One emulated switch.
+#[derive(Clone, Debug)]
+pub struct EosState {
+    pub model: String,
+    pub version: String,
+    pub serial: String,
+    pub mac: String,
+    /// The `enable` secret; `None` = `enable` asks no password.
+    pub enable_secret: Option<String>,
+    pub running: EosConfig,
+    pub startup: EosConfig,
+    /// Uptime in seconds when the lab started.
+    pub uptime_s: u64,
+}
+
+impl EosState {
+    /// The switch named `name` with `faults` switched on. `index` makes serials and MACs unique.
+    pub fn new(name: &str, index: usize, faults: &Faults) -> Self {
+        let version = if faults.has(Fault::VersionDrift) {
+            topology::EOS_DRIFT_VERSION
+        } else {
+            topology::EOS_VERSION
+        };
+        let saved = EosConfig {
+            hostname: name.to_string(),
+            lanz: !faults.has(Fault::LanzOff),
+            extra: Vec::new(),
+        };
+        let mut startup = saved.clone();
+        let mut running = saved;
+        if faults.has(Fault::LanzUnsaved) {
+            startup.lanz = false;
+            running.lanz = true;
+        }
+        if faults.has(Fault::ConfigUnsaved) {
+            running
+                .extra
+                .push("ip host md-gateway 10.2.2.1".to_string());
+        }
+        EosState {
+            model: topology::EOS_MODEL.to_string(),
+            version: version.to_string(),
+            serial: format!("JPE2147{index:04}"),
+            mac: format!("c0d6.82{:02x}.{:04x}", index / 65536 % 256, index % 65536),
+            enable_secret: Some(topology::EOS_ENABLE_SECRET.to_string()),
+            running,
+            startup,
+            uptime_s: 2 * 86400 * 7 + 3 * 86400 + 4 * 3600 + 12 * 60,
+        }
+    }
+
+    /// The config text as the files hold it (no `! Command:` line).
+    pub fn render(&self, config: &EosConfig) -> String {
+        let mut out = format!(
+            "! device: {} ({}, EOS-{})\n!\n! boot system flash:/EOS-{}.swi\n!\n",
+            config.hostname, self.model, self.version, self.version
+        );
+        out.push_str(
+            "no aaa root\n!\n\
+             username admin privilege 15 role network-admin secret sha512 $6$lab.only$0c4b1e2f9a7d3c5e8b6a4f2d1c0e9b8a7f6e5d4c3b2a1908f7e6d5c4b3a2918\n\
+             username premarket privilege 1 role network-operator secret sha512 $6$lab.only$9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a\n!\n\
+             enable password sha512 $6$lab.only$5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a9f8e7d6c5b4a3928170\n!\n\
+             transceiver qsfp default-mode 4x10G\n!\n\
+             service routing protocols model multi-agent\n!\n",
+        );
+        out.push_str(&format!("hostname {}\n", config.hostname));
+        for line in &config.extra {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str("!\nspanning-tree mode mstp\n!\n");
+        if config.lanz {
+            out.push_str("queue-monitor length\nqueue-monitor length log 5\n!\n");
+        }
+        out.push_str(
+            "vlan 101\n   name md-before-fw\n!\nvlan 102\n   name md-after-fw\n!\n\
+             interface Ethernet1\n   description fw1 x1 (before the firewall)\n   switchport access vlan 101\n!\n\
+             interface Ethernet2\n   description fw1 x2 (after the firewall)\n   switchport access vlan 102\n!\n\
+             interface Ethernet47\n   description probe sender (ExaNIC port0)\n   switchport access vlan 101\n!\n\
+             interface Ethernet48\n   description probe capture trunk (ExaNIC port1)\n   switchport mode trunk\n   switchport trunk allowed vlan 101-102\n!\n\
+             interface Management1\n   ip address 192.0.2.11/24\n!\n\
+             no ip routing\n!\n\
+             management api http-commands\n   shutdown\n!\n\
+             end\n",
+        );
+        out
+    }
+
+    /// Applies one configuration-mode line to the running config.
+    pub fn configure(&mut self, line: &str) {
+        let line = line.trim();
+        match line {
+            "queue-monitor length" => self.running.lanz = true,
+            "no queue-monitor length" => self.running.lanz = false,
+            _ => {
+                if let Some(name) = line.strip_prefix("hostname ") {
+                    self.running.hostname = name.trim().to_string();
+                } else if let Some(removed) = line.strip_prefix("no ") {
+                    self.running.extra.retain(|l| l != removed.trim());
+                } else if !self.running.extra.iter().any(|l| l == line) {
+                    self.running.extra.push(line.to_string());
+                }
+            }
+        }
+    }
+
+    /// `write memory` / `copy running-config startup-config`.
+    pub fn save(&mut self) {
+        self.startup = self.running.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenarios_shape_the_configs() {
+        let healthy = EosState::new("sw1", 1, &Faults::default());
+        assert_eq!(healthy.running, healthy.startup);
+        assert!(
+            healthy
+                .render(&healthy.startup)
+                .contains("\nqueue-monitor length\n")
+        );
+
+        let unsaved = EosState::new("sw1", 1, &Faults::only(Fault::LanzUnsaved));
+        assert!(unsaved.running.lanz && !unsaved.startup.lanz);
+
+        let mut off = EosState::new("sw1", 1, &Faults::only(Fault::LanzOff));
+        assert!(!off.running.lanz && !off.startup.lanz);
+        off.configure("queue-monitor length");
+        assert!(off.running.lanz && !off.startup.lanz);
+        off.save();
+        assert!(off.startup.lanz);
+    }
+}

@@ -1,0 +1,352 @@
+//! The emulated FortiGate's configuration as FortiOS keeps it: sections (`firewall policy`,
+//! `system global`, ...) that hold either settings or named entries of settings. `show`
+//! renders it in `config`/`edit`/`set`/`next`/`end` form, configuration mode edits it, and the
+//! session table reads it (a policy's `auto-asic-offload`, a service's `udp-idle-timer`), so
+//! what `show` prints and what the sessions do always agree.
+
+use super::super::scenario::{Fault, Faults};
+use super::super::topology::{self, Flow};
+
+/// `set key value...` lines, in order; values are kept as typed (quotes included).
+pub type Settings = Vec<(String, String)>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    Settings(Settings),
+    Table(Vec<(String, Settings)>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub path: String,
+    pub body: Body,
+}
+
+/// The whole configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub sections: Vec<Section>,
+}
+
+fn set(pairs: &[(&str, &str)]) -> Settings {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn quoted(s: &str) -> String {
+    format!("\"{s}\"")
+}
+
+fn policy(flow: &Flow, name: &str, offload: bool) -> (String, Settings) {
+    let mut s = set(&[
+        ("name", &quoted(name)),
+        (
+            "uuid",
+            &format!("5e8a0c1e-7b2d-51ef-a3c4-0000000000{:02}", flow.policy),
+        ),
+        ("srcintf", &quoted(topology::PORT_IN)),
+        ("dstintf", &quoted(topology::PORT_OUT)),
+        ("action", "accept"),
+        ("srcaddr", &quoted("all")),
+        ("dstaddr", &quoted("all")),
+        ("schedule", &quoted("always")),
+        ("service", &quoted(flow.service)),
+    ]);
+    if !offload {
+        s.push(("auto-asic-offload".into(), "disable".into()));
+    }
+    (flow.policy.to_string(), s)
+}
+
+impl Config {
+    /// The configuration of `hostname` with `faults` switched on.
+    pub fn new(hostname: &str, faults: &Faults) -> Self {
+        let md = &topology::MARKET_DATA;
+        let orders = &topology::ORDERS;
+        let mut md_service = set(&[("udp-portrange", &md.dport.to_string())]);
+        if !faults.has(Fault::IdleExpired) {
+            md_service.push((
+                "udp-idle-timer".into(),
+                topology::MARKET_DATA_UDP_IDLE.to_string(),
+            ));
+        }
+        let mut ha = set(&[]);
+        if faults.has(Fault::HaMismatch) {
+            ha = set(&[
+                ("group-name", "\"trading-ha\""),
+                ("mode", "a-p"),
+                ("hbdev", "\"ha1\" 0 \"ha2\" 0"),
+                ("override", "disable"),
+                ("priority", "200"),
+            ]);
+        }
+        let sections = vec![
+            Section {
+                path: "system global".into(),
+                body: Body::Settings(set(&[
+                    ("alias", &quoted(topology::FORTIGATE_MODEL)),
+                    ("hostname", &quoted(hostname)),
+                    ("timezone", &quoted("Asia/Taipei")),
+                ])),
+            },
+            Section {
+                path: "system console".into(),
+                body: Body::Settings(set(&[])),
+            },
+            Section {
+                path: "system ha".into(),
+                body: Body::Settings(ha),
+            },
+            Section {
+                path: "system virtual-wire-pair".into(),
+                body: Body::Table(vec![(
+                    quoted(topology::WIRE_PAIR),
+                    set(&[(
+                        "member",
+                        &format!("\"{}\" \"{}\"", topology::PORT_IN, topology::PORT_OUT),
+                    )]),
+                )]),
+            },
+            Section {
+                path: "firewall service custom".into(),
+                body: Body::Table(vec![
+                    (
+                        quoted("ALL"),
+                        set(&[("category", "\"General\""), ("protocol", "IP")]),
+                    ),
+                    (
+                        quoted("SSH"),
+                        set(&[("category", "\"Remote Access\""), ("tcp-portrange", "22")]),
+                    ),
+                    (quoted(md.service), md_service),
+                    (
+                        quoted(orders.service),
+                        set(&[("tcp-portrange", &orders.dport.to_string())]),
+                    ),
+                ]),
+            },
+            Section {
+                path: "firewall policy".into(),
+                body: Body::Table(vec![
+                    policy(md, "market-data-feed", !faults.has(Fault::OffloadDisabled)),
+                    policy(orders, "order-entry", true),
+                ]),
+            },
+            Section {
+                path: "firewall multicast-policy".into(),
+                body: Body::Table(vec![(
+                    topology::MULTICAST_FEED.policy.to_string(),
+                    set(&[
+                        ("name", "\"md-multicast\""),
+                        ("srcintf", &quoted(topology::PORT_IN)),
+                        ("dstintf", &quoted(topology::PORT_OUT)),
+                        ("srcaddr", &quoted("all")),
+                        ("dstaddr", &quoted("all")),
+                    ]),
+                )]),
+            },
+        ];
+        Config { sections }
+    }
+
+    pub fn section(&self, path: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| s.path == path)
+    }
+
+    pub fn section_mut(&mut self, path: &str) -> &mut Section {
+        if let Some(i) = self.sections.iter().position(|s| s.path == path) {
+            return &mut self.sections[i];
+        }
+        self.sections.push(Section {
+            path: path.to_string(),
+            body: Body::Settings(Vec::new()),
+        });
+        let last = self.sections.len() - 1;
+        &mut self.sections[last]
+    }
+
+    /// A setting of a settings section (`system global`, `hostname`).
+    pub fn setting(&self, path: &str, key: &str) -> Option<&str> {
+        match &self.section(path)?.body {
+            Body::Settings(s) => s.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()),
+            Body::Table(_) => None,
+        }
+    }
+
+    /// A setting of one entry of a table section (`firewall policy`, `10`, `auto-asic-offload`).
+    pub fn entry_setting(&self, path: &str, entry: &str, key: &str) -> Option<&str> {
+        match &self.section(path)?.body {
+            Body::Table(rows) => rows
+                .iter()
+                .find(|(name, _)| name.trim_matches('"') == entry)
+                .and_then(|(_, s)| s.iter().find(|(k, _)| k == key))
+                .map(|(_, v)| v.as_str()),
+            Body::Settings(_) => None,
+        }
+    }
+
+    /// `show PATH [ENTRY]` text; `None` when the path is unknown.
+    pub fn show(&self, path: &str, entry: Option<&str>) -> Option<String> {
+        let section = self.section(path)?;
+        let mut out = format!("config {path}\n");
+        match &section.body {
+            Body::Settings(s) => push_settings(&mut out, s, "    "),
+            Body::Table(rows) => {
+                for (name, s) in rows {
+                    if entry.is_some_and(|e| e != name.trim_matches('"')) {
+                        continue;
+                    }
+                    out.push_str(&format!("    edit {name}\n"));
+                    push_settings(&mut out, s, "        ");
+                    out.push_str("    next\n");
+                }
+            }
+        }
+        out.push_str("end\n");
+        Some(out)
+    }
+}
+
+fn push_settings(out: &mut String, settings: &Settings, indent: &str) {
+    for (k, v) in settings {
+        out.push_str(&format!("{indent}set {k} {v}\n"));
+    }
+}
+
+/// A change being made in configuration mode: the section, the entry being edited, and the
+/// working copy committed by `end` (FortiOS applies on `next`/`end`; `abort` drops it).
+#[derive(Clone, Debug)]
+pub struct Edit {
+    pub path: String,
+    pub entry: Option<String>,
+    pub work: Config,
+}
+
+impl Edit {
+    /// Applies `set`/`unset`/`edit`/`next`/`delete` typed in a config context; returns an error
+    /// line for input FortiOS would reject.
+    pub fn apply(&mut self, words: &[&str]) -> Result<(), String> {
+        let section = self.work.section_mut(&self.path);
+        match (words.first().copied(), &self.entry) {
+            (Some("edit"), _) => {
+                let Some(name) = words.get(1) else {
+                    return Err("command parse error before 'edit'".into());
+                };
+                let name = name.trim_matches('"').to_string();
+                if let Body::Settings(s) = &section.body
+                    && s.is_empty()
+                {
+                    section.body = Body::Table(Vec::new());
+                }
+                if let Body::Table(rows) = &mut section.body
+                    && !rows.iter().any(|(n, _)| n.trim_matches('"') == name)
+                {
+                    let key = if name.chars().all(|c| c.is_ascii_digit()) {
+                        name.clone()
+                    } else {
+                        quoted(&name)
+                    };
+                    rows.push((key, Vec::new()));
+                }
+                self.entry = Some(name);
+                Ok(())
+            }
+            (Some("next"), _) => {
+                self.entry = None;
+                Ok(())
+            }
+            (Some("delete"), None) => {
+                let name = words
+                    .get(1)
+                    .map(|n| n.trim_matches('"'))
+                    .unwrap_or_default();
+                if let Body::Table(rows) = &mut section.body {
+                    rows.retain(|(n, _)| n.trim_matches('"') != name);
+                }
+                Ok(())
+            }
+            (Some(verb @ ("set" | "unset")), entry) => {
+                let Some(key) = words.get(1) else {
+                    return Err(format!("command parse error before '{verb}'"));
+                };
+                let value = words.get(2..).map(|v| v.join(" ")).unwrap_or_default();
+                let settings = match (&mut section.body, entry) {
+                    (Body::Settings(s), None) => s,
+                    (Body::Table(rows), Some(e)) => {
+                        match rows.iter_mut().find(|(n, _)| n.trim_matches('"') == e) {
+                            Some((_, s)) => s,
+                            None => return Err("entry not found in datasource".into()),
+                        }
+                    }
+                    _ => return Err(format!("command parse error before '{key}'")),
+                };
+                settings.retain(|(k, _)| k != key);
+                if verb == "set" {
+                    if value.is_empty() {
+                        return Err(format!("command parse error before '{key}'"));
+                    }
+                    settings.push((key.to_string(), value));
+                }
+                Ok(())
+            }
+            (Some(other), _) => Err(format!("command parse error before '{other}'")),
+            (None, _) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn show_and_edit() {
+        let c = Config::new("fw1", &Faults::default());
+        let p = c.show("firewall policy", Some("10")).unwrap();
+        assert!(
+            p.starts_with(
+                "config firewall policy\n    edit 10\n        set name \"market-data-feed\"\n"
+            ),
+            "{p}"
+        );
+        assert!(!p.contains("auto-asic-offload"));
+        assert_eq!(
+            c.entry_setting("firewall service custom", "MD-UDP-5000", "udp-idle-timer"),
+            Some("3600")
+        );
+
+        let off = Config::new("fw1", &Faults::only(Fault::OffloadDisabled));
+        assert_eq!(
+            off.entry_setting("firewall policy", "10", "auto-asic-offload"),
+            Some("disable")
+        );
+
+        let mut e = Edit {
+            path: "firewall policy".into(),
+            entry: None,
+            work: off,
+        };
+        e.apply(&["edit", "10"]).unwrap();
+        e.apply(&["set", "auto-asic-offload", "enable"]).unwrap();
+        e.apply(&["next"]).unwrap();
+        assert_eq!(
+            e.work
+                .entry_setting("firewall policy", "10", "auto-asic-offload"),
+            Some("enable")
+        );
+        assert!(e.apply(&["bogus"]).is_err());
+
+        let mut console = Edit {
+            path: "system console".into(),
+            entry: None,
+            work: c,
+        };
+        console.apply(&["set", "output", "standard"]).unwrap();
+        assert_eq!(
+            console.work.setting("system console", "output"),
+            Some("standard")
+        );
+    }
+}

@@ -1,0 +1,648 @@
+//! The emulated FortiGate CLI: `HOST # ` (`HOST (root) # ` after `config vdom` / `edit root`,
+//! `HOST (global) # ` after `config global`), `get`/`show`/`diagnose` commands, the session
+//! filter with its readback, `| grep`, the `--More--` pager (console output `more`), FortiOS
+//! error lines, and configuration mode, which is applied and recorded as a config attempt.
+
+mod config;
+mod outputs;
+mod sessions;
+pub mod state;
+
+use std::sync::{Arc, Mutex};
+
+use super::device::{Answer, Cli, Journal, Next, grep, split_pipes};
+use super::grammar::{Match, Word, Word::*, find};
+use super::scenario::{Fault, PAGER_LINES};
+use config::Edit;
+pub use state::FgState;
+
+const UNKNOWN_ACTION: &str = "Unknown action 0";
+
+fn parse_error(word: &str) -> String {
+    format!("command parse error before '{word}'\nCommand fail. Return code -61")
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cmd {
+    Status,
+    Performance,
+    Ha,
+    Global,
+    Console,
+    Show,
+    ShowFull,
+    Filter,
+    List,
+    Stat,
+    Clear,
+    McastList,
+    Config,
+    Edit,
+    End,
+    Next,
+    Abort,
+    Exit,
+    Execute,
+}
+
+const COMMANDS: &[(&[Word], Cmd)] = &[
+    (&[Key("get"), Key("system"), Key("status")], Cmd::Status),
+    (
+        &[Key("get"), Key("system"), Key("performance"), Key("status")],
+        Cmd::Performance,
+    ),
+    (
+        &[Key("get"), Key("system"), Key("ha"), Key("status")],
+        Cmd::Ha,
+    ),
+    (&[Key("get"), Key("system"), Key("global")], Cmd::Global),
+    (&[Key("get"), Key("system"), Key("console")], Cmd::Console),
+    (
+        &[Key("show"), Key("full-configuration"), Rest],
+        Cmd::ShowFull,
+    ),
+    (&[Key("show"), Rest], Cmd::Show),
+    (
+        &[
+            Key("diagnose"),
+            Key("sys"),
+            Key("session"),
+            Key("filter"),
+            Rest,
+        ],
+        Cmd::Filter,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("session"), Key("list")],
+        Cmd::List,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("session"), Key("stat")],
+        Cmd::Stat,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("session"), Key("clear")],
+        Cmd::Clear,
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("sys"),
+            Key("mcast-session"),
+            Key("list"),
+        ],
+        Cmd::McastList,
+    ),
+    (&[Key("config"), Rest], Cmd::Config),
+    (&[Key("edit"), Arg], Cmd::Edit),
+    (&[Key("end")], Cmd::End),
+    (&[Key("next")], Cmd::Next),
+    (&[Key("abort")], Cmd::Abort),
+    (&[Key("exit")], Cmd::Exit),
+    (&[Key("execute"), Rest], Cmd::Execute),
+];
+
+/// Configuration paths `show` and `config` know.
+const PATHS: &[&str] = &[
+    "system global",
+    "system console",
+    "system ha",
+    "system virtual-wire-pair",
+    "firewall policy",
+    "firewall multicast-policy",
+    "firewall service custom",
+];
+
+/// Where the session is: top level, a VDOM list, a VDOM, global, or editing a config section.
+#[derive(Clone, Debug)]
+enum Context {
+    Top,
+    VdomList,
+    Vdom(String),
+    Global,
+}
+
+/// One CLI session on an emulated FortiGate.
+pub struct FortiCli {
+    name: String,
+    state: Arc<Mutex<FgState>>,
+    journal: Journal,
+    context: Context,
+    edit: Option<Edit>,
+    rows: usize,
+    forced_page: bool,
+    /// An `execute reboot` waits for (y/n).
+    confirming: bool,
+}
+
+impl FortiCli {
+    pub fn new(name: &str, state: Arc<Mutex<FgState>>, journal: Journal) -> Self {
+        let forced_page = state
+            .lock()
+            .map(|s| s.faults.has(Fault::Pager))
+            .unwrap_or(false);
+        FortiCli {
+            name: name.to_string(),
+            state,
+            journal,
+            context: Context::Top,
+            edit: None,
+            rows: 0,
+            forced_page,
+            confirming: false,
+        }
+    }
+
+    fn page(&self, pipes: &[String]) -> Option<usize> {
+        let paging = self
+            .state
+            .lock()
+            .map(|s| s.console_paging())
+            .unwrap_or(true);
+        if !pipes.is_empty() || !paging {
+            // FortiOS does not page piped output (`| grep .` is the read-only way to avoid the pager).
+            return None;
+        }
+        if self.forced_page {
+            Some(PAGER_LINES)
+        } else if self.rows > 1 {
+            Some(self.rows - 1)
+        } else {
+            None
+        }
+    }
+
+    fn output(&self, text: String, pipes: &[String]) -> Answer {
+        Answer::data(apply_grep(text, pipes), self.page(pipes))
+    }
+
+    fn editing(&mut self, line: &str, words: &[&str]) -> Answer {
+        self.journal.attempt(&self.name, line);
+        let Some(edit) = self.edit.as_mut() else {
+            return Answer::empty();
+        };
+        match words.first().copied() {
+            Some("end") => {
+                let work = edit.work.clone();
+                if let Ok(mut s) = self.state.lock() {
+                    s.config = work;
+                }
+                self.edit = None;
+                Answer::empty()
+            }
+            Some("abort") => {
+                self.edit = None;
+                Answer::empty()
+            }
+            Some("show") => {
+                let text = edit
+                    .work
+                    .show(&edit.path, edit.entry.as_deref())
+                    .unwrap_or_default();
+                Answer::data(text, None)
+            }
+            Some("get") => Answer::empty(),
+            _ => match edit.apply(words) {
+                Ok(()) => Answer::empty(),
+                Err(e) => Answer::text(format!("{e}\nCommand fail. Return code -61")),
+            },
+        }
+    }
+
+    fn show(&self, args: &[String], pipes: &[String]) -> Answer {
+        let Ok(s) = self.state.lock() else {
+            return Answer::text(UNKNOWN_ACTION);
+        };
+        if args.is_empty() {
+            let all: String = PATHS
+                .iter()
+                .filter_map(|p| s.config.show(p, None))
+                .collect();
+            drop(s);
+            return self.output(all, pipes);
+        }
+        let joined = args.join(" ");
+        let found = PATHS.iter().find_map(|p| {
+            let rest = joined.strip_prefix(p)?;
+            let entry = rest.trim().trim_matches('"');
+            (rest.is_empty() || rest.starts_with(' '))
+                .then(|| (p, (!entry.is_empty()).then(|| entry.to_string())))
+        });
+        match found {
+            Some((path, entry)) => {
+                let text = s.config.show(path, entry.as_deref()).unwrap_or_default();
+                drop(s);
+                self.output(text, pipes)
+            }
+            None => Answer::text(parse_error(
+                args.last().map(String::as_str).unwrap_or_default(),
+            )),
+        }
+    }
+
+    fn filter(&self, args: &[String]) -> Answer {
+        let Ok(mut s) = self.state.lock() else {
+            return Answer::text(UNKNOWN_ACTION);
+        };
+        let Some((key, rest)) = args.split_first() else {
+            return Answer::data(s.filter.readback(), None);
+        };
+        let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+        match s.filter.set(key, &rest) {
+            Ok(()) => Answer::empty(),
+            Err(e) => Answer::text(format!("{e}\nCommand fail. Return code -61")),
+        }
+    }
+
+    fn run_command(&mut self, line: &str, cmd: Cmd, args: Vec<String>, pipes: &[String]) -> Answer {
+        let state = self.state.clone();
+        let Ok(mut s) = state.lock() else {
+            return Answer::text(UNKNOWN_ACTION);
+        };
+        match cmd {
+            Cmd::Status => {
+                let text = outputs::system_status(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Performance => {
+                let text = outputs::performance_status(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Ha => {
+                let text = outputs::ha_status(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Global => {
+                let text = outputs::get_global(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Console => {
+                let text = outputs::get_console(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Show | Cmd::ShowFull => {
+                drop(s);
+                self.show(&args, pipes)
+            }
+            Cmd::Filter => {
+                drop(s);
+                self.filter(&args)
+            }
+            Cmd::List => {
+                let all = s.sessions();
+                let hits: Vec<&sessions::Session> =
+                    all.iter().filter(|x| s.filter.matches(x)).collect();
+                let text = sessions::render_list(&hits);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Stat => {
+                let text = outputs::session_stat(&s, &s.sessions());
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Clear => {
+                // Without a filter this drops every session on the box: recorded, and done.
+                self.journal.attempt(&self.name, line);
+                let doomed: Vec<_> = s
+                    .sessions()
+                    .into_iter()
+                    .filter(|x| s.filter.matches(x))
+                    .map(|x| x.key())
+                    .collect();
+                s.cleared.extend(doomed);
+                s.flush += 1;
+                Answer {
+                    data: true,
+                    ..Answer::empty()
+                }
+            }
+            Cmd::McastList => {
+                let text = outputs::mcast_session_list(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::Config => {
+                drop(s);
+                self.config(line, &args)
+            }
+            Cmd::Edit => match &self.context {
+                Context::VdomList
+                    if args.first().is_some_and(|a| a.trim_matches('"') == "root") =>
+                {
+                    self.context = Context::Vdom("root".into());
+                    Answer::text("current vf=root:0")
+                }
+                Context::VdomList => {
+                    // Creating a VDOM is a config change; this box has VDOMs disabled.
+                    self.journal.attempt(&self.name, line);
+                    Answer::text("Command fail. Return code -651")
+                }
+                _ => Answer::text(parse_error("edit")),
+            },
+            Cmd::End | Cmd::Next | Cmd::Abort => {
+                self.context = Context::Top;
+                Answer::empty()
+            }
+            Cmd::Exit => Answer::empty().then(Next::Exit),
+            Cmd::Execute => {
+                self.journal.attempt(&self.name, line);
+                if args
+                    .first()
+                    .is_some_and(|a| matches!(a.as_str(), "reboot" | "shutdown" | "factoryreset"))
+                {
+                    self.confirming = true;
+                    let text =
+                        "This operation will reboot the system !\nDo you want to continue? (y/n)";
+                    return Answer::empty().then(Next::Secret(text.into()));
+                }
+                Answer::empty()
+            }
+        }
+    }
+
+    fn config(&mut self, line: &str, args: &[String]) -> Answer {
+        let joined = args.join(" ");
+        match joined.as_str() {
+            "vdom" => {
+                self.context = Context::VdomList;
+                return Answer::empty();
+            }
+            "global" => {
+                self.context = Context::Global;
+                return Answer::empty();
+            }
+            _ => {}
+        }
+        self.journal.attempt(&self.name, line);
+        match PATHS.iter().find(|p| **p == joined) {
+            Some(path) => {
+                let work = self.state.lock().map(|s| s.config.clone());
+                match work {
+                    Ok(work) => {
+                        self.edit = Some(Edit {
+                            path: path.to_string(),
+                            entry: None,
+                            work,
+                        });
+                        Answer::empty()
+                    }
+                    Err(_) => Answer::text(UNKNOWN_ACTION),
+                }
+            }
+            None => Answer::text(parse_error(
+                args.last().map(String::as_str).unwrap_or("config"),
+            )),
+        }
+    }
+}
+
+/// `| grep [-i] [-v] [-e] PATTERN` (FortiOS pipes only grep).
+fn apply_grep(mut text: String, pipes: &[String]) -> String {
+    for pipe in pipes {
+        let mut words = pipe.split_whitespace();
+        if words.next() != Some("grep") {
+            continue;
+        }
+        let (mut invert, mut ignore_case) = (false, false);
+        let (mut patterns, mut words_of_one): (Vec<String>, Vec<&str>) = (Vec::new(), Vec::new());
+        for w in words {
+            match w {
+                "-v" => invert = true,
+                "-i" => ignore_case = true,
+                // Each `-e` starts another pattern; any of them may match.
+                "-e" if !words_of_one.is_empty() => {
+                    patterns.push(std::mem::take(&mut words_of_one).join(" "))
+                }
+                "-e" => {}
+                _ => words_of_one.push(w.trim_matches(|c| c == '"' || c == '\'')),
+            }
+        }
+        if !words_of_one.is_empty() {
+            patterns.push(words_of_one.join(" "));
+        }
+        let pattern = patterns
+            .iter()
+            .map(|p| format!("(?:{p})"))
+            .collect::<Vec<_>>()
+            .join("|");
+        text = grep(&text, &pattern, invert, ignore_case);
+    }
+    text
+}
+
+impl Cli for FortiCli {
+    fn banner(&self) -> String {
+        String::new()
+    }
+
+    fn prompt(&self) -> String {
+        let host = self
+            .state
+            .lock()
+            .map(|s| s.hostname.clone())
+            .unwrap_or_else(|_| self.name.clone());
+        if let Some(edit) = &self.edit {
+            let label = edit
+                .entry
+                .clone()
+                .unwrap_or_else(|| edit.path.rsplit(' ').next().unwrap_or_default().to_string());
+            return format!("{host} ({label}) # ");
+        }
+        match &self.context {
+            Context::Top => format!("{host} # "),
+            Context::VdomList => format!("{host} (vdom) # "),
+            Context::Vdom(v) => format!("{host} ({v}) # "),
+            Context::Global => format!("{host} (global) # "),
+        }
+    }
+
+    fn run(&mut self, line: &str) -> Answer {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            return Answer::empty();
+        }
+        self.journal.command(&self.name, trimmed);
+        let (command, pipes) = split_pipes(trimmed);
+        let words: Vec<&str> = command.split_whitespace().collect();
+        if self.edit.is_some() {
+            return self.editing(trimmed, &words);
+        }
+        match find(COMMANDS, &words) {
+            Match::Found(cmd, args) => self.run_command(trimmed, *cmd, args, &pipes),
+            Match::Invalid(0) | Match::Ambiguous if words.len() == 1 => {
+                Answer::text(UNKNOWN_ACTION)
+            }
+            Match::Invalid(0) => Answer::text(UNKNOWN_ACTION),
+            Match::Invalid(i) => Answer::text(parse_error(words[i])),
+            Match::Ambiguous | Match::Incomplete => {
+                Answer::text(parse_error(words.last().copied().unwrap_or_default()))
+            }
+        }
+    }
+
+    fn secret(&mut self, _line: &str) -> Answer {
+        // Only `execute reboot` asks; the lab never reboots (the attempt is in the journal).
+        self.confirming = false;
+        Answer::empty()
+    }
+
+    fn set_rows(&mut self, rows: usize) {
+        self.rows = rows;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::scenario::Faults;
+    use super::*;
+
+    fn cli(faults: Faults) -> (FortiCli, Journal) {
+        let journal = Journal::default();
+        let state = Arc::new(Mutex::new(FgState::new("fw1", 1, &faults)));
+        (FortiCli::new("fw1", state, journal.clone()), journal)
+    }
+
+    #[test]
+    fn prompts_vdom_and_errors() {
+        let (mut c, journal) = cli(Faults::default());
+        assert_eq!(c.prompt(), "fw1 # ");
+        c.run("config vdom");
+        assert_eq!(c.prompt(), "fw1 (vdom) # ");
+        assert_eq!(c.run("edit root").text, "current vf=root:0");
+        assert_eq!(c.prompt(), "fw1 (root) # ");
+        c.run("end");
+        assert_eq!(c.prompt(), "fw1 # ");
+        assert_eq!(c.run("bogus").text, UNKNOWN_ACTION);
+        assert!(
+            c.run("get system bogus")
+                .text
+                .starts_with("command parse error before 'bogus'")
+        );
+        assert!(
+            c.run("get system status")
+                .text
+                .contains("Version: FortiGate-201G v7.6.7,build")
+        );
+        assert!(
+            c.run("get sys stat | grep Virtual").text
+                == "Virtual domains status: 1 in NAT mode, 0 in TP mode\nVirtual domain configuration: disable\n"
+        );
+        assert!(journal.attempts().is_empty());
+    }
+
+    #[test]
+    fn session_filter_flow() {
+        let (mut c, journal) = cli(Faults::default());
+        assert_eq!(c.run("diagnose sys session filter clear").text, "");
+        assert!(
+            c.run("diagnose sys session filter")
+                .text
+                .contains("        dest port: any\n")
+        );
+        c.run("diagnose sys session filter dst 10.2.2.20");
+        c.run("diagnose sys session filter dport 5000");
+        let readback = c.run("diagnose sys session filter").text;
+        assert!(
+            readback.contains("        dest ip: 10.2.2.20-10.2.2.20\n"),
+            "{readback}"
+        );
+        let list = c.run("diagnose sys session list").text;
+        assert_eq!(list.matches("session info:").count(), 1);
+        assert!(list.ends_with("total session 1\n"));
+        c.run("diagnose sys session filter clear");
+        let all = c.run("diagnose sys session list").text;
+        assert!(all.ends_with("total session 4\n"), "{all}");
+        assert!(journal.attempts().is_empty());
+        c.run("diagnose sys session clear");
+        assert_eq!(journal.attempts().len(), 1);
+        assert!(
+            c.run("diagnose sys session list")
+                .text
+                .ends_with("total session 0\n")
+        );
+        assert!(c.run("diagnose sys session stat").text.contains("flush=1,"));
+    }
+
+    #[test]
+    fn config_mode_is_applied_and_recorded() {
+        let (mut c, journal) = cli(Faults::only(Fault::OffloadDisabled));
+        assert!(
+            c.run("show firewall policy 10")
+                .text
+                .contains("set auto-asic-offload disable")
+        );
+        c.run("diagnose sys session filter dport 5000");
+        assert!(
+            c.run("diagnose sys session list")
+                .text
+                .contains("no_ofld_reason:  disabled-by-policy")
+        );
+        c.run("config firewall policy");
+        assert_eq!(c.prompt(), "fw1 (policy) # ");
+        c.run("edit 10");
+        assert_eq!(c.prompt(), "fw1 (10) # ");
+        c.run("set auto-asic-offload enable");
+        c.run("next");
+        c.run("end");
+        assert_eq!(c.prompt(), "fw1 # ");
+        assert!(c.run("diagnose sys session list").text.contains("ofld-O"));
+        assert_eq!(journal.attempts().len(), 5);
+    }
+
+    #[test]
+    fn console_output_mode_controls_the_pager() {
+        let (mut c, _) = cli(Faults::default());
+        c.set_rows(24);
+        assert_eq!(c.run("get system status").page, Some(23));
+        assert_eq!(c.run("get system status | grep .").page, None);
+        assert!(
+            c.run("get system console")
+                .text
+                .starts_with("output                  : more\n")
+        );
+        for line in ["config system console", "set output standard", "end"] {
+            c.run(line);
+        }
+        assert_eq!(c.run("get system status").page, None);
+    }
+
+    #[test]
+    fn config_shows_and_global() {
+        let (mut c, _) = cli(Faults::default());
+        let vwp = c.run("show system virtual-wire-pair").text;
+        assert_eq!(
+            vwp,
+            "config system virtual-wire-pair\n    edit \"vwp-trading\"\n        set member \"x1\" \"x2\"\n    next\nend\n"
+        );
+        let svc = c.run("show firewall service custom MD-UDP-5000").text;
+        assert!(
+            svc.contains("set udp-portrange 5000\n        set udp-idle-timer 3600\n"),
+            "{svc}"
+        );
+        assert!(!svc.contains("ORDERS"));
+        assert!(
+            c.run("show firewall multicast-policy")
+                .text
+                .contains("    edit 1\n")
+        );
+        assert!(
+            c.run("get system global")
+                .text
+                .contains("udp-idle-timer          : 180\n")
+        );
+        assert!(
+            c.run("show firewall bogus")
+                .text
+                .starts_with("command parse error")
+        );
+        let (mut idle, _) = cli(Faults::only(Fault::IdleExpired));
+        let svc = idle.run("show firewall service custom MD-UDP-5000").text;
+        assert!(!svc.contains("udp-idle-timer"), "{svc}");
+    }
+}

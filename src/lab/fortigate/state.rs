@@ -1,0 +1,77 @@
+//! What an emulated FortiGate *is*: identity, version, configuration, the session filter and
+//! the sessions cleared so far. Shared by every SSH session to the device.
+
+use super::super::scenario::{Fault, Faults};
+use super::super::topology;
+use super::config::Config;
+use super::sessions::{self, Filter, Session};
+
+#[derive(Clone, Debug)]
+pub struct FgState {
+    pub hostname: String,
+    pub model: String,
+    pub version: String,
+    pub build: String,
+    pub build_date: String,
+    pub serial: String,
+    pub config: Config,
+    pub faults: Faults,
+    pub filter: Filter,
+    /// Sessions removed by `diagnose sys session clear`.
+    pub cleared: Vec<(u8, std::net::Ipv4Addr, u16, std::net::Ipv4Addr, u16)>,
+    /// `flush=` of `diagnose sys session stat`: how often sessions were cleared.
+    pub flush: u32,
+}
+
+impl FgState {
+    pub fn new(name: &str, index: usize, faults: &Faults) -> Self {
+        let drift = faults.has(Fault::VersionDrift);
+        FgState {
+            hostname: name.to_string(),
+            model: topology::FORTIGATE_MODEL.to_string(),
+            version: if drift {
+                topology::FORTIOS_DRIFT_VERSION
+            } else {
+                topology::FORTIOS_VERSION
+            }
+            .to_string(),
+            build: if drift {
+                topology::FORTIOS_DRIFT_BUILD
+            } else {
+                topology::FORTIOS_BUILD
+            }
+            .to_string(),
+            build_date: if drift {
+                topology::FORTIOS_DRIFT_BUILD_DATE
+            } else {
+                topology::FORTIOS_BUILD_DATE
+            }
+            .to_string(),
+            serial: format!("FG201GTK2400{index:04}"),
+            config: Config::new(name, faults),
+            faults: faults.clone(),
+            filter: Filter::default(),
+            cleared: Vec::new(),
+            flush: 0,
+        }
+    }
+
+    /// The current session table (minus cleared sessions).
+    pub fn sessions(&self) -> Vec<Session> {
+        sessions::table(&self.config, &self.faults)
+            .into_iter()
+            .filter(|s| !self.cleared.contains(&s.key()))
+            .collect()
+    }
+
+    pub fn ha_cluster(&self) -> bool {
+        self.config
+            .setting("system ha", "mode")
+            .is_some_and(|m| m != "standalone")
+    }
+
+    /// `set output standard` in `config system console` turns the pager off.
+    pub fn console_paging(&self) -> bool {
+        self.config.setting("system console", "output") != Some("standard")
+    }
+}

@@ -1,0 +1,315 @@
+//! The lab: emulated FortiGates and Arista switches on loopback SSH that behave like the real
+//! devices where it matters to premarket (prompts, `enable`, privilege errors, pager, VDOM
+//! prompts, session filters, realistic outputs), with scenarios that switch one fault on.
+//! Integration tests, `premarket lab serve` and `premarket demo` run against it.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), premarket::lab::LabError> {
+//! use premarket::lab::{Lab, Scenario};
+//! let lab = Lab::start(&["lanz-unsaved".parse::<Scenario>().unwrap()], 2).await?;
+//! println!("site: {}", lab.site_dir.display()); // premarket run --dir <site_dir>
+//! for d in &lab.devices {
+//!     println!("{} {} {} {}", d.name, d.platform, d.addr, d.fingerprint);
+//! }
+//! lab.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+mod device;
+mod diff;
+mod eos;
+mod fortigate;
+mod grammar;
+mod scenario;
+mod server;
+mod shell;
+pub mod site;
+pub mod topology;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use russh::keys::{Algorithm, HashAlg, PrivateKey};
+use tokio::net::TcpListener;
+
+pub use device::{ConfigAttempt, Journal};
+pub use scenario::{Fault, Faults, PAGER_LINES, SLOW_DELAY, Scenario, Target};
+
+use crate::platform::Platform;
+use server::{DeviceSpec, DeviceState, Running};
+
+/// One running lab device.
+#[derive(Clone, Debug)]
+pub struct LabDevice {
+    pub name: String,
+    pub platform: Platform,
+    pub addr: SocketAddr,
+    /// SHA256 fingerprint of the host key it serves (`SHA256:...`, as `ssh-keygen -lf` prints).
+    pub fingerprint: String,
+    /// The faults switched on for it.
+    pub faults: Vec<Fault>,
+}
+
+/// How to start a lab.
+#[derive(Clone, Debug, Default)]
+pub struct LabOptions {
+    pub scenarios: Vec<Scenario>,
+    /// Number of devices, half of each platform (at least one of each). 0 means 2.
+    pub devices: usize,
+    /// First port; devices take consecutive ports. 0 = free ports chosen by the system.
+    pub base_port: u16,
+    /// Where to write the site directory; `None` = a new directory under the system temp dir,
+    /// removed by [`Lab::shutdown`].
+    pub site_dir: Option<PathBuf>,
+    /// Directory holding the example `baselines/` and `checks/`; `None` = this crate's.
+    pub example_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    #[error(
+        "scenario {scenario} names device {device}, which this lab does not have (it has {have})"
+    )]
+    UnknownTarget {
+        scenario: String,
+        device: String,
+        have: String,
+    },
+    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    Bind { port: u16, source: std::io::Error },
+    #[error("cannot generate a host key: {0}")]
+    Key(String),
+    #[error("cannot write the lab's site directory: {0}")]
+    Site(#[from] site::SiteError),
+}
+
+/// A running lab. Dropping it without [`Lab::shutdown`] leaves the servers running until the
+/// tokio runtime ends.
+pub struct Lab {
+    pub devices: Vec<LabDevice>,
+    /// A ready-to-use configuration directory: `premarket run --dir <site_dir>`.
+    pub site_dir: PathBuf,
+    journal: Journal,
+    states: Vec<(String, DeviceState)>,
+    running: Vec<Running>,
+    remove_site: bool,
+}
+
+static LAB_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+fn new_key() -> Result<PrivateKey, LabError> {
+    PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+        .map_err(|e| LabError::Key(e.to_string()))
+}
+
+impl Lab {
+    /// Starts `devices` devices (half FortiGate, half EOS) with `scenarios` on free ports.
+    pub async fn start(scenarios: &[Scenario], devices: usize) -> Result<Lab, LabError> {
+        Lab::start_with(LabOptions {
+            scenarios: scenarios.to_vec(),
+            devices,
+            ..LabOptions::default()
+        })
+        .await
+    }
+
+    pub async fn start_with(options: LabOptions) -> Result<Lab, LabError> {
+        let total = options.devices.max(2);
+        let per_platform = [
+            (Platform::Fortigate, total / 2),
+            (Platform::Eos, total - total / 2),
+        ];
+        let names: Vec<(String, Platform, usize)> = per_platform
+            .iter()
+            .flat_map(|(p, n)| (1..=*n).map(move |i| (topology::device_name(*p, i), *p, i)))
+            .collect();
+        for s in &options.scenarios {
+            if let Target::Device(d) = &s.target
+                && !names.iter().any(|(n, _, _)| n == d)
+            {
+                let have = names
+                    .iter()
+                    .map(|(n, _, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(LabError::UnknownTarget {
+                    scenario: s.to_string(),
+                    device: d.clone(),
+                    have,
+                });
+            }
+        }
+
+        let journal = Journal::default();
+        let mut devices = Vec::new();
+        let mut states = Vec::new();
+        let mut running = Vec::new();
+        let mut site_devices = Vec::new();
+        let switches = per_platform[1].1;
+        // Everything that can fail (keys, ports) happens before any server starts, so an error
+        // leaves nothing running.
+        let mut prepared = Vec::new();
+        for (name, platform, index) in &names {
+            // Switches take the first ports, firewalls the next ones: with `--base-port 2201`
+            // sw1 is 2201 and fw1 2202, as in the repository's example baselines.
+            let offset = match platform {
+                Platform::Eos => index - 1,
+                _ => switches + index - 1,
+            };
+            let faults = Faults::for_device(&options.scenarios, name);
+            let trusted = new_key()?;
+            let served = if faults.has(Fault::HostKeyChanged) {
+                new_key()?
+            } else {
+                trusted.clone()
+            };
+            let port = if options.base_port == 0 {
+                0
+            } else {
+                options.base_port.saturating_add(offset as u16)
+            };
+            let bind = |source| LabError::Bind { port, source };
+            let listener = TcpListener::bind(("127.0.0.1", port)).await.map_err(bind)?;
+            let addr = listener.local_addr().map_err(bind)?;
+            let openssh = trusted
+                .public_key()
+                .to_openssh()
+                .map_err(|e| LabError::Key(e.to_string()))?;
+            let key_part = openssh
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let known_host = format!("[127.0.0.1]:{} {key_part}", addr.port());
+            prepared.push((
+                name, *platform, *index, faults, served, listener, addr, known_host,
+            ));
+        }
+
+        for (name, platform, index, faults, served, listener, addr, known_host) in prepared {
+            let (state, password, enable) = match platform {
+                Platform::Fortigate => (
+                    DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::new(
+                        name, index, &faults,
+                    )))),
+                    topology::FORTIGATE_PASSWORD,
+                    None,
+                ),
+                _ => (
+                    DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::new(
+                        name, index, &faults,
+                    )))),
+                    topology::EOS_PASSWORD,
+                    Some(topology::EOS_ENABLE_SECRET),
+                ),
+            };
+            let spec = Arc::new(DeviceSpec {
+                name: name.clone(),
+                state: state.clone(),
+                faults: faults.clone(),
+                journal: journal.clone(),
+                password: password.to_string(),
+                user: topology::USER.to_string(),
+            });
+            let fingerprint = served.public_key().fingerprint(HashAlg::Sha256).to_string();
+            let config = Arc::new(server::ssh_config(served, platform));
+            running.push(server::spawn(spec, config, listener));
+            site_devices.push((
+                name.clone(),
+                platform,
+                addr.port(),
+                password,
+                enable,
+                known_host,
+            ));
+            devices.push(LabDevice {
+                name: name.clone(),
+                platform,
+                addr,
+                fingerprint,
+                faults: faults.iter().collect(),
+            });
+            states.push((name.clone(), state));
+        }
+
+        let (site_dir, remove_site) = match options.site_dir {
+            Some(dir) => (dir, false),
+            None => {
+                let n = LAB_COUNTER.fetch_add(1, Ordering::Relaxed);
+                (
+                    std::env::temp_dir().join(format!("premarket-lab-{}-{n}", std::process::id())),
+                    true,
+                )
+            }
+        };
+        let example = options.example_dir.unwrap_or_else(site::example_dir);
+        let site_list: Vec<site::SiteDevice<'_>> = site_devices
+            .iter()
+            .map(
+                |(name, platform, port, password, enable, known_host)| site::SiteDevice {
+                    name,
+                    platform: *platform,
+                    port: *port,
+                    password,
+                    enable_secret: *enable,
+                    known_host: known_host.clone(),
+                },
+            )
+            .collect();
+        let lab = Lab {
+            devices,
+            site_dir,
+            journal,
+            states,
+            running,
+            remove_site,
+        };
+        if let Err(e) = site::write_site(&example, &lab.site_dir, &site_list) {
+            lab.shutdown().await;
+            return Err(e.into());
+        }
+        Ok(lab)
+    }
+
+    /// Every command each device received, and the config-changing ones.
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    /// Config-changing commands attempted on any device (premarket must never cause one).
+    pub fn config_attempts(&self) -> Vec<ConfigAttempt> {
+        self.journal.attempts()
+    }
+
+    pub fn device(&self, name: &str) -> Option<&LabDevice> {
+        self.devices.iter().find(|d| d.name == name)
+    }
+
+    /// The site directory's `baselines/` folder.
+    pub fn baselines(&self) -> PathBuf {
+        self.site_dir.join("baselines")
+    }
+
+    /// Whether `name` is an EOS device whose LANZ setting is saved (handy for fix-and-rerun demos).
+    pub fn eos_lanz_saved(&self, name: &str) -> Option<bool> {
+        self.states
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, s)| match s {
+                DeviceState::Eos(state) => state.lock().ok().map(|s| s.startup.lanz),
+                DeviceState::Fortigate(_) => None,
+            })
+    }
+
+    /// Stops every device, cuts open connections and removes a temporary site directory.
+    pub async fn shutdown(self) {
+        for run in self.running {
+            run.shutdown().await;
+        }
+        if self.remove_site {
+            let _ = std::fs::remove_dir_all(&self.site_dir);
+        }
+    }
+}

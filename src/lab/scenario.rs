@@ -1,0 +1,274 @@
+//! Scenarios: each switches one fault on, on one device (or every device, for the few that
+//! are about the whole lab). `premarket lab serve --scenario hang` uses the default target;
+//! `--scenario hang@sw1` picks another device.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// One fault the lab can switch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// Everything as the baselines expect (no fault; the default).
+    Healthy,
+    /// EOS: LANZ enabled in running-config only; startup-config lacks `queue-monitor length`.
+    LanzUnsaved,
+    /// EOS: LANZ off in running and startup (the lab notes' switch after its reboot).
+    LanzOff,
+    /// EOS: running-config has unsaved lines (`show running-config diffs` is not empty).
+    ConfigUnsaved,
+    /// FortiGate: policy 10 has `set auto-asic-offload disable`; the feed runs on the CPU.
+    OffloadDisabled,
+    /// FortiGate: the feed's sender opens a new source port per packet (many 1-packet sessions).
+    NewSourcePort,
+    /// FortiGate: the unicast feed has no session (not started before the open).
+    NotEstablished,
+    /// FortiGate: the feed's service has no `udp-idle-timer`; its session is about to expire.
+    IdleExpired,
+    /// FortiGate: an HA A-P cluster (baseline: standalone) whose secondary is out of sync.
+    HaMismatch,
+    /// FortiGate: CPU at 88 % with a high session setup rate.
+    CpuHigh,
+    /// Both platforms run a version outside the baseline's pin.
+    VersionDrift,
+    /// Every output pages after 10 lines whatever the terminal height (`--More--`).
+    Pager,
+    /// A post-login banner; the FortiGate waits for `a` (`(Press 'a' to accept):`).
+    Banner,
+    /// Every answer is delayed by [`SLOW_DELAY`].
+    Slow,
+    /// The first data command is accepted and never answered.
+    Hang,
+    /// The connection is cut in the middle of the first data command's output.
+    Drop,
+    /// The password is rejected.
+    AuthFail,
+    /// The device serves a host key other than the one in the site's known_hosts.
+    HostKeyChanged,
+}
+
+/// How long `slow` delays each answer.
+pub const SLOW_DELAY: Duration = Duration::from_secs(2);
+/// Lines per page in the `pager` scenario.
+pub const PAGER_LINES: usize = 10;
+
+/// Which devices a fault applies to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    All,
+    Device(String),
+}
+
+impl Fault {
+    pub const ALL: [Fault; 18] = [
+        Fault::Healthy,
+        Fault::LanzUnsaved,
+        Fault::LanzOff,
+        Fault::ConfigUnsaved,
+        Fault::OffloadDisabled,
+        Fault::NewSourcePort,
+        Fault::NotEstablished,
+        Fault::IdleExpired,
+        Fault::HaMismatch,
+        Fault::CpuHigh,
+        Fault::VersionDrift,
+        Fault::Pager,
+        Fault::Banner,
+        Fault::Slow,
+        Fault::Hang,
+        Fault::Drop,
+        Fault::AuthFail,
+        Fault::HostKeyChanged,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::Healthy => "healthy",
+            Fault::LanzUnsaved => "lanz-unsaved",
+            Fault::LanzOff => "lanz-off",
+            Fault::ConfigUnsaved => "config-unsaved",
+            Fault::OffloadDisabled => "offload-disabled",
+            Fault::NewSourcePort => "new-source-port",
+            Fault::NotEstablished => "not-established",
+            Fault::IdleExpired => "idle-expired",
+            Fault::HaMismatch => "ha-mismatch",
+            Fault::CpuHigh => "cpu-high",
+            Fault::VersionDrift => "version-drift",
+            Fault::Pager => "pager",
+            Fault::Banner => "banner",
+            Fault::Slow => "slow",
+            Fault::Hang => "hang",
+            Fault::Drop => "drop",
+            Fault::AuthFail => "auth-fail",
+            Fault::HostKeyChanged => "host-key-changed",
+        }
+    }
+
+    /// Where the fault goes when no `@device` is given.
+    pub fn default_target(self) -> Target {
+        match self {
+            Fault::Healthy | Fault::VersionDrift | Fault::Pager | Fault::Banner => Target::All,
+            Fault::LanzUnsaved | Fault::LanzOff | Fault::ConfigUnsaved => {
+                Target::Device("sw1".into())
+            }
+            Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
+            Fault::OffloadDisabled
+            | Fault::NewSourcePort
+            | Fault::NotEstablished
+            | Fault::IdleExpired
+            | Fault::HaMismatch
+            | Fault::CpuHigh
+            | Fault::Hang
+            | Fault::HostKeyChanged => Target::Device("fw1".into()),
+        }
+    }
+
+    /// A one-line description for `--help` and `lab serve`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fault::Healthy => "everything as the baselines expect",
+            Fault::LanzUnsaved => "switch: LANZ on in running-config, not saved to startup-config",
+            Fault::LanzOff => "switch: LANZ off in running and startup (after a reboot)",
+            Fault::ConfigUnsaved => "switch: unsaved lines in running-config",
+            Fault::OffloadDisabled => {
+                "firewall: policy 10 disables offload, the feed runs on the CPU"
+            }
+            Fault::NewSourcePort => "firewall: the feed uses a new source port per packet",
+            Fault::NotEstablished => "firewall: the unicast feed has no session yet",
+            Fault::IdleExpired => {
+                "firewall: feed service without udp-idle-timer, session about to expire"
+            }
+            Fault::HaMismatch => "firewall: HA A-P cluster with an out-of-sync secondary",
+            Fault::CpuHigh => "firewall: CPU 88% used, high session setup rate",
+            Fault::VersionDrift => "both: software version outside the pin",
+            Fault::Pager => "every output pages after 10 lines (--More--)",
+            Fault::Banner => "post-login banner; the firewall waits for 'a' to accept",
+            Fault::Slow => "every answer delayed by 2 s",
+            Fault::Hang => "first data command never answered",
+            Fault::Drop => "connection cut in the middle of the first data command",
+            Fault::AuthFail => "password rejected",
+            Fault::HostKeyChanged => "host key differs from the site's known_hosts",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Fault {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Fault::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown scenario {s:?} (one of: {})", names.join(", "))
+            })
+    }
+}
+
+/// A fault and where it applies: `hang`, `hang@sw1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario {
+    pub fault: Fault,
+    pub target: Target,
+}
+
+impl Scenario {
+    pub fn new(fault: Fault) -> Self {
+        Scenario {
+            fault,
+            target: fault.default_target(),
+        }
+    }
+
+    pub fn applies_to(&self, device: &str) -> bool {
+        match &self.target {
+            Target::All => true,
+            Target::Device(name) => name == device,
+        }
+    }
+}
+
+impl FromStr for Scenario {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.split_once('@') {
+            Some((fault, device)) if !device.is_empty() => Ok(Scenario {
+                fault: fault.parse()?,
+                target: Target::Device(device.to_string()),
+            }),
+            Some(_) => Err(format!("scenario {s:?}: give a device name after @")),
+            None => Ok(Scenario::new(s.parse()?)),
+        }
+    }
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.target {
+            Target::All => write!(f, "{}", self.fault),
+            Target::Device(d) => write!(f, "{}@{d}", self.fault),
+        }
+    }
+}
+
+/// The faults switched on for one device.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faults(Vec<Fault>);
+
+impl Faults {
+    /// The faults of `scenarios` that apply to `device`.
+    pub fn for_device(scenarios: &[Scenario], device: &str) -> Self {
+        let mut faults: Vec<Fault> = scenarios
+            .iter()
+            .filter(|s| s.applies_to(device) && s.fault != Fault::Healthy)
+            .map(|s| s.fault)
+            .collect();
+        faults.sort();
+        faults.dedup();
+        Faults(faults)
+    }
+
+    pub fn only(fault: Fault) -> Self {
+        Faults(vec![fault])
+    }
+
+    pub fn has(&self, fault: Fault) -> bool {
+        self.0.contains(&fault)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Fault> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_target() {
+        let s: Scenario = "hang".parse().unwrap();
+        assert_eq!(s.target, Target::Device("fw1".into()));
+        let s: Scenario = "hang@sw1".parse().unwrap();
+        assert!(s.applies_to("sw1") && !s.applies_to("fw1"));
+        assert!("nope".parse::<Scenario>().is_err());
+        assert!("hang@".parse::<Scenario>().is_err());
+        for f in Fault::ALL {
+            assert_eq!(f.name().parse::<Fault>().unwrap(), f);
+        }
+        let scenarios = vec![
+            Scenario::new(Fault::Pager),
+            "slow@fw1".parse().unwrap(),
+            Scenario::new(Fault::Healthy),
+        ];
+        let faults = Faults::for_device(&scenarios, "fw1");
+        assert!(faults.has(Fault::Pager) && faults.has(Fault::Slow) && !faults.has(Fault::Healthy));
+        assert!(!Faults::for_device(&scenarios, "sw1").has(Fault::Slow));
+    }
+}

@@ -1,0 +1,265 @@
+//! A ready-to-use configuration directory for the running lab: the repository's example
+//! `baselines/` and `checks/` with each device's host and port pointed at the lab, one baseline
+//! per lab device, a `known_hosts` with the lab's host keys, and the passwords in files
+//! (`password: { file: ... }`), so `premarket run --dir SITE` inspects the lab as is.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+use crate::platform::Platform;
+
+/// Where the example site lives: the crate's own `baselines/` and `checks/`.
+pub fn example_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One lab device as the site sees it.
+pub struct SiteDevice<'a> {
+    pub name: &'a str,
+    pub platform: Platform,
+    pub port: u16,
+    pub password: &'a str,
+    pub enable_secret: Option<&'a str>,
+    /// The `known_hosts` line: `[127.0.0.1]:PORT ssh-ed25519 AAAA...`.
+    pub known_host: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    #[error("cannot read the example site file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the example site has no device of platform {0} to copy")]
+    NoTemplate(Platform),
+}
+
+fn read(path: &Path) -> Result<String, SiteError> {
+    std::fs::read_to_string(path).map_err(|source| SiteError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn write(path: &Path, text: &str) -> Result<(), SiteError> {
+    std::fs::write(path, text).map_err(|source| SiteError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn mkdir(path: &Path) -> Result<(), SiteError> {
+    std::fs::create_dir_all(path).map_err(|source| SiteError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Writes the site for `devices` into `out`, copying from `example` (a directory holding
+/// `baselines/` and `checks/`).
+pub fn write_site(example: &Path, out: &Path, devices: &[SiteDevice<'_>]) -> Result<(), SiteError> {
+    let baselines = out.join("baselines");
+    let checks = out.join("checks");
+    let secrets = out.join("secrets");
+    for dir in [&baselines, &checks, &secrets] {
+        mkdir(dir)?;
+    }
+    let checks_src = example.join("checks");
+    let entries = std::fs::read_dir(&checks_src).map_err(|source| SiteError::Read {
+        path: checks_src.clone(),
+        source,
+    })?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            let name = path.file_name().map(PathBuf::from).unwrap_or_default();
+            write(&checks.join(name), &read(&path)?)?;
+        }
+    }
+
+    let site_src = example.join("baselines").join("site.yaml");
+    let site = read(&site_src)?;
+    let templates = templates(&example.join("baselines"), &site)?;
+    let mut known_hosts = String::new();
+    let mut entries = String::from("devices:\n");
+    for device in devices {
+        let template = templates
+            .iter()
+            .find(|(p, _)| *p == device.platform)
+            .map(|(_, t)| t.as_str())
+            .ok_or(SiteError::NoTemplate(device.platform))?;
+        let password = secrets.join(format!("{}.password", device.name));
+        write_secret(&password, device.password)?;
+        let enable = match device.enable_secret {
+            Some(secret) => {
+                let path = secrets.join(format!("{}.enable", device.name));
+                write_secret(&path, secret)?;
+                Some(path)
+            }
+            None => None,
+        };
+        let baseline = rewrite_baseline(template, device.port, &password, enable.as_deref());
+        write(&baselines.join(format!("{}.yaml", device.name)), &baseline)?;
+        let _ = writeln!(
+            entries,
+            "  - name: {}\n    baseline: {}.yaml",
+            device.name, device.name
+        );
+        known_hosts.push_str(&device.known_host);
+        known_hosts.push('\n');
+    }
+    write(
+        &baselines.join("site.yaml"),
+        &rewrite_site(&site, &entries, devices.len()),
+    )?;
+    write(&baselines.join("known_hosts"), &known_hosts)?;
+    Ok(())
+}
+
+/// The example baseline text per platform (the first device of each platform in site.yaml).
+fn templates(baselines: &Path, site: &str) -> Result<Vec<(Platform, String)>, SiteError> {
+    let file = Regex::new(r"(?m)^\s*baseline:\s*(\S+)\s*$").expect("static regex");
+    let platform = Regex::new(r"(?m)^platform:\s*(\w+)").expect("static regex");
+    let mut out: Vec<(Platform, String)> = Vec::new();
+    for caps in file.captures_iter(site) {
+        let text = read(&baselines.join(caps[1].trim_matches('"')))?;
+        let Some(p) = platform
+            .captures(&text)
+            .and_then(|c| c[1].parse::<Platform>().ok())
+        else {
+            continue;
+        };
+        if !out.iter().any(|(q, _)| *q == p) {
+            out.push((p, text));
+        }
+    }
+    Ok(out)
+}
+
+fn write_secret(path: &Path, secret: &str) -> Result<(), SiteError> {
+    write(path, &format!("{secret}\n"))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+    }
+    Ok(())
+}
+
+/// Points a baseline at the lab: host, port, secrets from files; a pinned host key is dropped
+/// (the lab's keys are new each start; known_hosts carries them).
+pub fn rewrite_baseline(text: &str, port: u16, password: &Path, enable: Option<&Path>) -> String {
+    let key =
+        Regex::new(r"^(\s+)(host|port|password|enable_secret|host_key):").expect("static regex");
+    let mut out = String::with_capacity(text.len() + 128);
+    for line in text.lines() {
+        let Some(caps) = key.captures(line) else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let indent = &caps[1];
+        match &caps[2] {
+            "host" => out.push_str(&format!("{indent}host: 127.0.0.1")),
+            "port" => out.push_str(&format!("{indent}port: {port}")),
+            "password" => out.push_str(&format!(
+                "{indent}password: {{ file: {:?} }}",
+                password.display().to_string()
+            )),
+            "enable_secret" => match enable {
+                Some(path) => out.push_str(&format!(
+                    "{indent}enable_secret: {{ file: {:?} }}",
+                    path.display().to_string()
+                )),
+                None => continue,
+            },
+            _ => out.push_str(&format!(
+                "{indent}# host_key pin removed by the lab: see known_hosts"
+            )),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Replaces the `devices:` block of site.yaml, points `known_hosts` at the lab's file and
+/// raises `concurrency` to the number of devices (the lab is inspected all at once).
+pub fn rewrite_site(text: &str, devices_block: &str, devices: usize) -> String {
+    let mut out = String::with_capacity(text.len() + devices_block.len());
+    let mut skipping = false;
+    for line in text.lines() {
+        if skipping {
+            if line.starts_with(' ') || line.starts_with('-') || line.trim().is_empty() {
+                continue;
+            }
+            skipping = false;
+        }
+        if line.starts_with("devices:") {
+            out.push_str(devices_block);
+            skipping = true;
+            continue;
+        }
+        if let Some((indent, value)) = line.split_once("concurrency:")
+            && indent.trim().is_empty()
+        {
+            let n = value.trim().parse::<usize>().unwrap_or(0).max(devices);
+            out.push_str(&format!("{indent}concurrency: {n}\n"));
+            continue;
+        }
+        if let Some(indent) = line
+            .strip_suffix(line.trim_start())
+            .filter(|_| line.trim_start().starts_with("known_hosts:"))
+        {
+            out.push_str(&format!("{indent}known_hosts: known_hosts\n"));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baseline_rewrite() {
+        let text = "platform: eos\nssh:\n  host: sw1.example\n  port: 22\n  user: premarket\n  password: { env: X }\n  enable_secret: { env: Y }\n  host_key: SHA256:abc\nexpect:\n  lanz: true\n";
+        let out = rewrite_baseline(
+            text,
+            4242,
+            Path::new("/s/sw1.password"),
+            Some(Path::new("/s/sw1.enable")),
+        );
+        assert!(
+            out.contains("  host: 127.0.0.1\n  port: 4242\n  user: premarket\n"),
+            "{out}"
+        );
+        assert!(out.contains("  password: { file: \"/s/sw1.password\" }\n"));
+        assert!(out.contains("  enable_secret: { file: \"/s/sw1.enable\" }\n"));
+        assert!(!out.contains("SHA256:abc") && out.ends_with("expect:\n  lanz: true\n"));
+    }
+
+    #[test]
+    fn site_rewrite() {
+        let text = "site: lab\ndevices:\n  - name: fw1\n    baseline: fw1.yaml\n\n  - name: sw1\n    baseline: sw1.yaml\nssh:\n  known_hosts: /etc/x\n  concurrency: 16\n";
+        let out = rewrite_site(
+            text,
+            "devices:\n  - name: fw9\n    baseline: fw9.yaml\n",
+            200,
+        );
+        assert_eq!(
+            out,
+            "site: lab\ndevices:\n  - name: fw9\n    baseline: fw9.yaml\nssh:\n  known_hosts: known_hosts\n  concurrency: 200\n"
+        );
+    }
+}

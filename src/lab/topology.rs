@@ -1,0 +1,113 @@
+//! The lab's fixed facts in one place: device names, platforms, versions, accounts and the
+//! trading flows the emulated FortiGate carries. Baselines for the example site and
+//! `premarket demo` align with these constants; change them here and nowhere else.
+
+/// Login of every lab device (password and keyboard-interactive both accepted).
+pub const USER: &str = "premarket";
+/// Password of the emulated FortiGates (written to `secrets/<device>.password` in the site dir).
+pub const FORTIGATE_PASSWORD: &str = "lab-fw-Passw0rd";
+/// Password of the emulated switches.
+pub const EOS_PASSWORD: &str = "lab-sw-Passw0rd";
+/// The switches' `enable` secret (`Password:` after `enable`).
+pub const EOS_ENABLE_SECRET: &str = "lab-enable-S3cret";
+
+/// FortiGate identity in the healthy scenario (lab notes: FortiGate 201G, FortiOS 7.6.7).
+pub const FORTIGATE_MODEL: &str = "FortiGate-201G";
+pub const FORTIOS_VERSION: &str = "7.6.7";
+/// Build number and date code shown by `get system status` (lab-invented, plausible).
+pub const FORTIOS_BUILD: &str = "3652";
+pub const FORTIOS_BUILD_DATE: &str = "260115";
+/// What `version-drift` installs instead.
+pub const FORTIOS_DRIFT_VERSION: &str = "7.6.5";
+pub const FORTIOS_DRIFT_BUILD: &str = "3510";
+pub const FORTIOS_DRIFT_BUILD_DATE: &str = "251104";
+
+/// Switch identity in the healthy scenario.
+pub const EOS_MODEL: &str = "DCS-7280SR3-48YC8";
+pub const EOS_VERSION: &str = "4.31.6M";
+/// What `version-drift` installs instead (not in the baseline's allowed list).
+pub const EOS_DRIFT_VERSION: &str = "4.30.1F";
+
+/// The virtual wire pair the trading path crosses (lab notes: x1 and x2).
+pub const WIRE_PAIR: &str = "vwp-trading";
+pub const PORT_IN: &str = "x1";
+pub const PORT_OUT: &str = "x2";
+/// Interface indexes as `dev=` prints them.
+pub const PORT_IN_INDEX: u32 = 5;
+pub const PORT_OUT_INDEX: u32 = 6;
+
+/// A unicast trading flow through the firewall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flow {
+    pub name: &'static str,
+    /// IP protocol number (17 UDP, 6 TCP).
+    pub proto: u8,
+    pub src: [u8; 4],
+    pub sport: u16,
+    pub dst: [u8; 4],
+    pub dport: u16,
+    /// The firewall policy (or multicast policy) that passes it.
+    pub policy: u32,
+    /// The custom service the policy names.
+    pub service: &'static str,
+    /// Whether traffic flows in the reply direction too (TCP orders do, a UDP feed does not).
+    pub bidirectional: bool,
+}
+
+/// The market-data feed over unicast UDP (lab notes' measured flow): one direction only,
+/// so the healthy session shows `ofld-O`.
+pub const MARKET_DATA: Flow = Flow {
+    name: "market-data",
+    proto: 17,
+    src: [10, 1, 1, 10],
+    sport: 40000,
+    dst: [10, 2, 2, 20],
+    dport: 5000,
+    policy: 10,
+    service: "MD-UDP-5000",
+    bidirectional: false,
+};
+
+/// The order entry connection over TCP: both directions carry traffic (`ofld-O ofld-R`).
+pub const ORDERS: Flow = Flow {
+    name: "orders",
+    proto: 6,
+    src: [10, 1, 1, 11],
+    sport: 41000,
+    dst: [10, 2, 2, 21],
+    dport: 9001,
+    policy: 11,
+    service: "ORDERS-TCP-9001",
+    bidirectional: true,
+};
+
+/// The multicast market-data feed: source, group and ports, passed by multicast policy 1.
+pub const MULTICAST_FEED: Flow = Flow {
+    name: "multicast-feed",
+    proto: 17,
+    src: [10, 1, 1, 10],
+    sport: 30001,
+    dst: [239, 1, 1, 1],
+    dport: 30001,
+    policy: 1,
+    service: "",
+    bidirectional: false,
+};
+
+/// `udp-idle-timer` (seconds) of the market-data service in the healthy scenario.
+pub const MARKET_DATA_UDP_IDLE: u32 = 3600;
+/// The global `udp-idle-timer` (FortiOS default).
+pub const GLOBAL_UDP_IDLE: u32 = 180;
+
+/// Dotted form of an address.
+pub fn ip(a: [u8; 4]) -> String {
+    format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3])
+}
+
+/// Name of the `index`-th (1-based) device of a platform: `fw1`, `sw2`, ...
+pub fn device_name(platform: crate::platform::Platform, index: usize) -> String {
+    match platform {
+        crate::platform::Platform::Fortigate => format!("fw{index}"),
+        _ => format!("sw{index}"),
+    }
+}
