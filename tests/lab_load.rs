@@ -14,7 +14,7 @@ const FORTIGATE: &[&str] = &[
     "get system performance status | grep .",
     "get system ha status | grep .",
     "diagnose sys session filter clear",
-    "diagnose sys session filter dst 10.2.2.20",
+    "diagnose sys session filter dst 10.20.1.20",
     "diagnose sys session filter dport 5000",
     "diagnose sys session filter",
     "diagnose sys session list | grep .",

@@ -91,12 +91,12 @@ async fn fortigate_vdom_filter_and_pager() {
             .await
             .contains("        dest port: any\r\n")
     );
-    t.cmd("diagnose sys session filter src 10.1.1.10").await;
-    t.cmd("diagnose sys session filter dst 10.2.2.20").await;
+    t.cmd("diagnose sys session filter src 10.10.1.10").await;
+    t.cmd("diagnose sys session filter dst 10.20.1.20").await;
     t.cmd("diagnose sys session filter dport 5000").await;
     let readback = t.cmd("diagnose sys session filter").await;
     assert!(
-        readback.contains("        source ip: 10.1.1.10-10.1.1.10\r\n"),
+        readback.contains("        source ip: 10.10.1.10-10.10.1.10\r\n"),
         "{readback}"
     );
     assert!(readback.contains("        dest port: 5000-5000\r\n"));
@@ -122,7 +122,7 @@ async fn fortigate_vdom_filter_and_pager() {
     assert!(
         t.cmd("diagnose sys mcast-session list")
             .await
-            .contains("10.1.1.10.30001->239.1.1.1.30001")
+            .contains("10.10.1.10.30001->239.1.1.1.30001")
     );
     assert!(t.cmd("bogus").await.contains("Unknown action 0"));
     assert!(
@@ -155,7 +155,7 @@ async fn every_scenario_shows_its_fault() {
         ),
         (
             "offload-disabled",
-            "show firewall policy 10",
+            "show firewall policy 1",
             "set auto-asic-offload disable",
         ),
         (

@@ -17,7 +17,7 @@ pub enum Fault {
     LanzOff,
     /// EOS: running-config has unsaved lines (`show running-config diffs` is not empty).
     ConfigUnsaved,
-    /// FortiGate: policy 10 has `set auto-asic-offload disable`; the feed runs on the CPU.
+    /// FortiGate: policy 1 has `set auto-asic-offload disable`; the feed runs on the CPU.
     OffloadDisabled,
     /// FortiGate: the feed's sender opens a new source port per packet (many 1-packet sessions).
     NewSourcePort,
@@ -131,7 +131,7 @@ impl Fault {
             Fault::LanzOff => "switch: LANZ off in running and startup (after a reboot)",
             Fault::ConfigUnsaved => "switch: unsaved lines in running-config",
             Fault::OffloadDisabled => {
-                "firewall: policy 10 disables offload, the feed runs on the CPU"
+                "firewall: policy 1 disables offload, the feed runs on the CPU"
             }
             Fault::NewSourcePort => "firewall: the feed uses a new source port per packet",
             Fault::NotEstablished => "firewall: the unicast feed has no session yet",

@@ -59,11 +59,11 @@ pub struct Flow {
 pub const MARKET_DATA: Flow = Flow {
     name: "market-data",
     proto: 17,
-    src: [10, 1, 1, 10],
+    src: [10, 10, 1, 10],
     sport: 40000,
-    dst: [10, 2, 2, 20],
+    dst: [10, 20, 1, 20],
     dport: 5000,
-    policy: 10,
+    policy: 1,
     service: "MD-UDP-5000",
     bidirectional: false,
 };
@@ -72,11 +72,11 @@ pub const MARKET_DATA: Flow = Flow {
 pub const ORDERS: Flow = Flow {
     name: "orders",
     proto: 6,
-    src: [10, 1, 1, 11],
+    src: [10, 10, 1, 11],
     sport: 41000,
-    dst: [10, 2, 2, 21],
+    dst: [10, 20, 1, 21],
     dport: 9001,
-    policy: 11,
+    policy: 2,
     service: "ORDERS-TCP-9001",
     bidirectional: true,
 };
@@ -85,7 +85,7 @@ pub const ORDERS: Flow = Flow {
 pub const MULTICAST_FEED: Flow = Flow {
     name: "multicast-feed",
     proto: 17,
-    src: [10, 1, 1, 10],
+    src: [10, 10, 1, 10],
     sport: 30001,
     dst: [239, 1, 1, 1],
     dport: 30001,

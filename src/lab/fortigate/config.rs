@@ -304,10 +304,10 @@ mod tests {
     #[test]
     fn show_and_edit() {
         let c = Config::new("fw1", &Faults::default());
-        let p = c.show("firewall policy", Some("10")).unwrap();
+        let p = c.show("firewall policy", Some("1")).unwrap();
         assert!(
             p.starts_with(
-                "config firewall policy\n    edit 10\n        set name \"market-data-feed\"\n"
+                "config firewall policy\n    edit 1\n        set name \"market-data-feed\"\n"
             ),
             "{p}"
         );
@@ -319,7 +319,7 @@ mod tests {
 
         let off = Config::new("fw1", &Faults::only(Fault::OffloadDisabled));
         assert_eq!(
-            off.entry_setting("firewall policy", "10", "auto-asic-offload"),
+            off.entry_setting("firewall policy", "1", "auto-asic-offload"),
             Some("disable")
         );
 
@@ -328,12 +328,12 @@ mod tests {
             entry: None,
             work: off,
         };
-        e.apply(&["edit", "10"]).unwrap();
+        e.apply(&["edit", "1"]).unwrap();
         e.apply(&["set", "auto-asic-offload", "enable"]).unwrap();
         e.apply(&["next"]).unwrap();
         assert_eq!(
             e.work
-                .entry_setting("firewall policy", "10", "auto-asic-offload"),
+                .entry_setting("firewall policy", "1", "auto-asic-offload"),
             Some("enable")
         );
         assert!(e.apply(&["bogus"]).is_err());

@@ -545,11 +545,11 @@ mod tests {
                 .text
                 .contains("        dest port: any\n")
         );
-        c.run("diagnose sys session filter dst 10.2.2.20");
+        c.run("diagnose sys session filter dst 10.20.1.20");
         c.run("diagnose sys session filter dport 5000");
         let readback = c.run("diagnose sys session filter").text;
         assert!(
-            readback.contains("        dest ip: 10.2.2.20-10.2.2.20\n"),
+            readback.contains("        dest ip: 10.20.1.20-10.20.1.20\n"),
             "{readback}"
         );
         let list = c.run("diagnose sys session list").text;
@@ -573,7 +573,7 @@ mod tests {
     fn config_mode_is_applied_and_recorded() {
         let (mut c, journal) = cli(Faults::only(Fault::OffloadDisabled));
         assert!(
-            c.run("show firewall policy 10")
+            c.run("show firewall policy 1")
                 .text
                 .contains("set auto-asic-offload disable")
         );
@@ -585,8 +585,8 @@ mod tests {
         );
         c.run("config firewall policy");
         assert_eq!(c.prompt(), "fw1 (policy) # ");
-        c.run("edit 10");
-        assert_eq!(c.prompt(), "fw1 (10) # ");
+        c.run("edit 1");
+        assert_eq!(c.prompt(), "fw1 (1) # ");
         c.run("set auto-asic-offload enable");
         c.run("next");
         c.run("end");

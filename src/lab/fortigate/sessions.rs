@@ -438,12 +438,12 @@ mod tests {
         let sessions = table(&config, &Faults::default());
         let mut f = Filter::default();
         assert!(f.readback().contains("        source ip: any\n"));
-        f.set("src", &["10.1.1.10"]).unwrap();
+        f.set("src", &["10.10.1.10"]).unwrap();
         f.set("dport", &["5000"]).unwrap();
         f.set("proto", &["17"]).unwrap();
         assert!(
             f.readback()
-                .contains("        source ip: 10.1.1.10-10.1.1.10\n")
+                .contains("        source ip: 10.10.1.10-10.10.1.10\n")
         );
         assert!(f.readback().contains("        dest port: 5000-5000\n"));
         let hits: Vec<&Session> = sessions.iter().filter(|s| f.matches(s)).collect();
