@@ -61,7 +61,7 @@ pub struct EmailArgs {
 }
 
 impl EmailArgs {
-    fn mode(&self) -> EmailMode {
+    pub fn mode(&self) -> EmailMode {
         match (&self.email_to_file, self.no_email) {
             (Some(path), _) => EmailMode::ToFile(path.clone()),
             (None, true) => EmailMode::Off,
@@ -129,23 +129,47 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
         Some(path) => Arc::new(Offline::new(path)),
         None => Arc::new(crate::collect::ssh::Ssh::from_config(&config)),
     };
-    // Probe devices are measured by the probe, every other device by `devices`.
-    let routing = Arc::new(Routing::new(devices));
-    // A full run holds the archive's run lock; reruns of selected checks run alongside.
     let full = args.select.checks.is_empty()
         && args.select.devices.is_empty()
         && args.select.tags.is_empty()
         && !args.last_failed;
-    let _lock = match full {
-        true => Some(lock(&config)?),
+    let how = Execution {
+        full,
+        deadline: args.deadline,
+        email: args.email.mode(),
+        format: args.format,
+    };
+    execute(&config, &plan, devices, how)
+}
+
+/// How a planned inspection is carried out and reported.
+pub struct Execution {
+    /// A full run (nothing selected) holds the archive's run lock and prunes old runs;
+    /// reruns of selected checks run alongside.
+    pub full: bool,
+    pub deadline: Option<NaiveTime>,
+    pub email: EmailMode,
+    pub format: Format,
+}
+
+/// Collect, judge, archive, email and print; returns the exit code. `run` and `demo` share it.
+pub fn execute(
+    config: &Config,
+    plan: &Plan,
+    devices: Arc<dyn Collector>,
+    how: Execution,
+) -> Result<u8, Exit> {
+    // Probe devices are measured by the probe, every other device by `devices`.
+    let routing = Arc::new(Routing::new(devices));
+    let _lock = match how.full {
+        true => Some(lock(config)?),
         false => None,
     };
-    let deadline = deadline(&config, args.deadline);
-    let email = args.email.mode();
-    let mut limits = Limits::from_config(&config);
+    let deadline = deadline(config, how.deadline);
+    let mut limits = Limits::from_config(config);
     limits.deadline = deadline.map(|d| {
         d.instant
-            .checked_sub(email_reserve(&config, &email))
+            .checked_sub(email_reserve(config, &how.email))
             .unwrap_or(d.instant)
     });
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
@@ -153,18 +177,18 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
         message: format!("cannot start: {e}"),
     })?;
     let (report, published) = runtime.block_on(async {
-        let mut report = inspect(&config, &plan, routing.clone(), &limits).await;
-        report.partial = !full;
+        let mut report = inspect(config, plan, routing.clone(), &limits).await;
+        report.partial = !how.full;
         let options = Options {
-            email,
+            email: how.email,
             deadline,
             extra_attachments: charts(&routing),
-            prune: full,
+            prune: how.full,
         };
-        let published = publish(&config, &mut report, options).await;
+        let published = publish(config, &mut report, options).await;
         (report, published)
     });
-    print(&report, args.format);
+    print(&report, how.format);
     for note in &published.notes {
         eprintln!("premarket: {note}");
     }

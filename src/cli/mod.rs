@@ -2,6 +2,7 @@
 //! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
 
 mod capture;
+mod demo;
 mod history;
 mod inspect;
 mod lab;
@@ -49,6 +50,8 @@ pub enum Command {
     Plan(plan::Args),
     /// Emulated devices on loopback SSH (`lab serve`).
     Lab(lab::Args),
+    /// Start the lab, inspect it over SSH with the example site, write the email to a file.
+    Demo(demo::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
     /// Recent runs from the archive and, per check, when it started failing or was fixed.
@@ -98,6 +101,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
         Command::Lab(args) => lab::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Parse(args) => parse::run(args),
         Command::History(args) => history::run(&cli.dir, args),
         Command::Capture(args) => capture::run(&cli.dir, args),

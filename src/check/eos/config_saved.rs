@@ -31,15 +31,13 @@ impl Check<Expect> for ConfigSaved {
                 .expected("no unsaved changes")
                 .actual("none"));
         }
-        let (mut cosmetic, mut real): (Vec<&Change>, Vec<&Change>) = (Vec::new(), Vec::new());
-        for hunk in &diffs.hunks {
-            if hunk.cosmetic {
-                &mut cosmetic
-            } else {
-                &mut real
-            }
-            .extend(&hunk.changes);
-        }
+        // A `!` line is a comment or a block separator: it never changes behaviour, whether its
+        // hunk is all comments (the `! device:` header after an upgrade) or beside real lines.
+        let (cosmetic, real): (Vec<&Change>, Vec<&Change>) = diffs
+            .hunks
+            .iter()
+            .flat_map(|h| &h.changes)
+            .partition(|c| c.is_comment());
         if real.is_empty() {
             return Ok(Verdict::ok(format!(
                 "running-config is saved; {} comment line(s) differ (cosmetic)",

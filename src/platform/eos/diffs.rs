@@ -36,6 +36,13 @@ pub struct Change {
     pub section: Option<String>,
 }
 
+impl Change {
+    /// A `!` comment or separator line: it changes nothing the switch does.
+    pub fn is_comment(&self) -> bool {
+        self.line.trim_start().starts_with('!')
+    }
+}
+
 pub fn parse(raw: &str) -> Result<Diffs, ParseError> {
     let lines = body(raw);
     device_error(&lines, raw)?;
@@ -109,10 +116,7 @@ pub fn parse(raw: &str) -> Result<Diffs, ParseError> {
     }
     diffs.hunks.extend(hunk);
     for h in &mut diffs.hunks {
-        h.cosmetic = h
-            .changes
-            .iter()
-            .all(|c| c.line.trim_start().starts_with('!'));
+        h.cosmetic = h.changes.iter().all(Change::is_comment);
     }
     diffs.empty = diffs.added.is_empty() && diffs.removed.is_empty();
     Ok(diffs)
