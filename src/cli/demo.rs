@@ -21,16 +21,23 @@ pub struct Args {
     pub scenarios: Vec<String>,
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Where to write the email. Default: premarket-demo/last.eml in the system temp directory.
+    /// Where to write the email. Default: last.eml in the demo's home.
     #[arg(long, value_name = "PATH")]
     pub email_to_file: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Where the demo keeps its archive (across runs, so a rerun after a "fix" shows the check
+    /// as fixed) and its email. Default: premarket-demo in the system temp directory.
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
 }
 
-/// The demo keeps its archive across runs, so a rerun after a "fix" shows the check as fixed.
-fn demo_home() -> PathBuf {
-    std::env::temp_dir().join("premarket-demo")
+impl Args {
+    fn home(&self) -> PathBuf {
+        self.home
+            .clone()
+            .unwrap_or_else(|| std::env::temp_dir().join("premarket-demo"))
+    }
 }
 
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.
@@ -73,7 +80,7 @@ pub fn run(args: Args) -> Result<u8, Exit> {
 
 fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Exit> {
     let mut config = Config::load(&lab.site_dir)?;
-    config.site.archive.dir = demo_home().join("archive");
+    config.site.archive.dir = args.home().join("archive");
     config.site.ssh.command_timeout_s = DEMO_COMMAND_TIMEOUT_S;
     // The example deadline is a time of day; the demo runs whenever it is started.
     config.site.deadline = None;
@@ -81,7 +88,7 @@ fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Exit> {
     let email = args
         .email_to_file
         .clone()
-        .unwrap_or_else(|| demo_home().join("last.eml"));
+        .unwrap_or_else(|| args.home().join("last.eml"));
     if let Some(parent) = email.parent() {
         let _ = std::fs::create_dir_all(parent);
     }
