@@ -6,7 +6,7 @@
 //! device, so a rerun of one check after a fix compares with the full run before it and shows
 //! "fixed", and the next full run compares with the rerun.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
@@ -74,9 +74,9 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
     }
     let mut changes = Changes::default();
     let mut previous_run: Option<&Report> = None;
+    let index = Index::new(earlier);
     for result in &current.results {
-        let pair = (result.check.clone(), result.device.clone());
-        let past = statuses(earlier, &pair);
+        let past = index.statuses(&result.check, &result.device);
         let before = past.last().map(|(_, s)| *s);
         if let Some((report, _)) = past.last()
             && previous_run.is_none_or(|p| started(report) > started(p))
@@ -123,17 +123,34 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
     Some(changes)
 }
 
-/// The status of `pair` in each report that judged it, oldest first.
-fn statuses<'a>(reports: &'a [Report], pair: &Pair) -> Vec<(&'a Report, Status)> {
-    reports
-        .iter()
-        .filter_map(|r| {
-            r.results
-                .iter()
-                .find(|x| x.check == pair.0 && x.device == pair.1)
-                .map(|x| (r, x.status))
-        })
-        .collect()
+/// Each earlier report's results by (check, device): a site with hundreds of devices has
+/// thousands of results per run, and a linear search per result made history quadratic.
+struct Index<'a> {
+    reports: Vec<(&'a Report, HashMap<(&'a str, &'a str), Status>)>,
+}
+
+impl<'a> Index<'a> {
+    fn new(reports: &'a [Report]) -> Self {
+        let reports = reports
+            .iter()
+            .map(|r| {
+                let by_pair = r
+                    .results
+                    .iter()
+                    .map(|x| ((x.check.as_str(), x.device.as_str()), x.status));
+                (r, by_pair.collect())
+            })
+            .collect();
+        Index { reports }
+    }
+
+    /// The status of (check, device) in each report that judged it, oldest first.
+    fn statuses(&self, check: &str, device: &str) -> Vec<(&'a Report, Status)> {
+        self.reports
+            .iter()
+            .filter_map(|(r, by_pair)| by_pair.get(&(check, device)).map(|s| (*r, *s)))
+            .collect()
+    }
 }
 
 /// The checks to rerun for `--last-failed`: those whose latest result is FAIL or ERROR,
@@ -174,11 +191,12 @@ pub fn timeline(reports: &[Report], keep: impl Fn(&str) -> bool) -> BTreeMap<Pai
         .filter(|r| keep(&r.check))
         .map(|r| (r.check.clone(), r.device.clone()))
         .collect();
+    let index = Index::new(reports);
     let mut out = BTreeMap::new();
     for pair in pairs {
         let mut steps: Vec<Step> = Vec::new();
         let mut last: Option<Status> = None;
-        for (report, status) in statuses(reports, &pair) {
+        for (report, status) in index.statuses(&pair.0, &pair.1) {
             if last == Some(status) {
                 continue;
             }

@@ -62,7 +62,8 @@ impl Driver {
     ) -> Result<Driver, CollectError> {
         let password_prompt = match &profile.enable {
             Some(e) => Some(
-                Regex::new(e.password_prompt).map_err(|e| CollectError::Other(e.to_string()))?,
+                super::profile::compiled(e.password_prompt)
+                    .map_err(|e| CollectError::Other(e.to_string()))?,
             ),
             None => None,
         };

@@ -2,7 +2,27 @@
 //! error strings, privilege escalation and context steps. The values live in
 //! `src/platform/<p>/cli.rs`; the SSH layer reads them and holds no device strings of its own.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+
+use regex::Regex;
+
 use crate::platform::Platform;
+
+/// A profile's pattern, compiled once per process. Compiling a Unicode `\w` class costs about
+/// a millisecond of CPU; with one shell per device it dominated a 200-device run.
+pub fn compiled(pattern: &'static str) -> Result<Regex, regex::Error> {
+    static CACHE: LazyLock<Mutex<HashMap<&'static str, Regex>>> = LazyLock::new(Default::default);
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(regex) = cache.get(pattern) {
+        return Ok(regex.clone());
+    }
+    let regex = Regex::new(pattern)?;
+    cache.insert(pattern, regex.clone());
+    Ok(regex)
+}
 
 /// Everything the shell driver needs to know about one platform's CLI.
 #[derive(Debug)]

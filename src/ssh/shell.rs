@@ -54,7 +54,7 @@ impl Shell {
         handle: &Handle<Client>,
         profile: &'static Profile,
     ) -> Result<Shell, ShellError> {
-        let prompt = Regex::new(profile.prompt)
+        let prompt = super::profile::compiled(profile.prompt)
             .map_err(|e| ShellError::Ssh(format!("bad prompt pattern: {e}")))?;
         let channel = handle.channel_open_session().await.map_err(ssh)?;
         channel
