@@ -126,8 +126,11 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
 /// Each earlier report's results by (check, device): a site with hundreds of devices has
 /// thousands of results per run, and a linear search per result made history quadratic.
 struct Index<'a> {
-    reports: Vec<(&'a Report, HashMap<(&'a str, &'a str), Status>)>,
+    reports: Vec<(&'a Report, ByPair<'a>)>,
 }
+
+/// One report's statuses keyed by (check, device).
+type ByPair<'a> = HashMap<(&'a str, &'a str), Status>;
 
 impl<'a> Index<'a> {
     fn new(reports: &'a [Report]) -> Self {
