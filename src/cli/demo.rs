@@ -44,12 +44,7 @@ impl Args {
 const DEMO_COMMAND_TIMEOUT_S: u64 = 5;
 
 pub fn run(args: Args) -> Result<u8, Exit> {
-    let scenarios = args
-        .scenarios
-        .iter()
-        .map(|s| s.parse::<Scenario>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Exit::config)?;
+    let scenarios = Scenario::parse_all(&args.scenarios).map_err(Exit::config)?;
     // The lab's servers run on this runtime's workers while `execute` drives its own.
     let lab_runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
         code: 2,

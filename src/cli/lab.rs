@@ -53,12 +53,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
         }
         return Ok(0);
     }
-    let scenarios = args
-        .scenarios
-        .iter()
-        .map(|s| s.parse::<Scenario>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Exit::config)?;
+    let scenarios = Scenario::parse_all(&args.scenarios).map_err(Exit::config)?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
         code: EXIT_CONFIG,
         message: format!("cannot start: {e}"),

@@ -179,6 +179,11 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Parses `--scenario` values (`NAME` or `NAME@DEVICE`).
+    pub fn parse_all(values: &[String]) -> Result<Vec<Scenario>, String> {
+        values.iter().map(|s| s.parse()).collect()
+    }
+
     pub fn new(fault: Fault) -> Self {
         Scenario {
             fault,

@@ -11,7 +11,7 @@ use crate::ssh::profile::{DeviceError, Profile, VdomSteps};
 pub static PROFILE: Profile = Profile {
     platform: Platform::Fortigate,
     prompt: r"^[\w.\-~]{1,63}(?: \([\w.\-]+\))? [#$] ?$",
-    pager: "--More--",
+    pager: super::text::PAGER,
     pager_answer: " ",
     banner: Some(("(Press 'a' to accept):", "a")),
     on_open: &[],
