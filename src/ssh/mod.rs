@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod driver;
+pub mod firewall;
 pub mod guard;
 pub mod hostkey;
 pub mod profile;
