@@ -186,7 +186,7 @@ pub fn cross_check(
 ) -> Result<SessionCheck, FirewallError> {
     let list = with_filter(shell, |shell| {
         // Listing does not need the proof; it is dropped here, so it cannot be used later.
-        drop(set_filter(shell, flow)?);
+        set_filter(shell, flow)?;
         shell
             .run("diagnose sys session list")
             .map_err(FirewallError::Shell)

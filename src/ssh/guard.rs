@@ -49,7 +49,8 @@ impl Line {
     /// between the read-back and the clear (see [`crate::ssh::firewall`]).
     pub fn filtered_session_clear(
         profile: &Profile,
-        proof: FilterMatched,
+        // Taken by value: the proof is used up by this line.
+        _proof: FilterMatched,
     ) -> Result<Line, Refused> {
         let line = crate::platform::fortigate::allowlist::SESSION_CLEAR;
         if profile.platform != Platform::Fortigate {
@@ -58,7 +59,6 @@ impl Line {
                 reason: format!("{} has no session filter", profile.platform),
             });
         }
-        drop(proof);
         Ok(Line(line.to_string()))
     }
 
