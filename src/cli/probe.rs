@@ -588,6 +588,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_cross_check_is_reported_in_text_and_json() {
+        let check = SessionCheck {
+            npu_state: "0x4000001 no_offload".into(),
+            offloaded_original: false,
+            cpu_packets: 1000,
+            slow_packets: 998,
+            agrees: false,
+        };
+        let ok = Checked {
+            device: "fw1".into(),
+            result: Ok(check),
+        };
+        assert_eq!(
+            ok.text(),
+            "firewall fw1: npu_state 0x4000001 no_offload (not offloaded), CPU packets 1000, probe slow packets 998: DISAGREE"
+        );
+        let json = ok.json();
+        assert_eq!(json["device"], "fw1");
+        assert_eq!(json["session"]["npu_state"], "0x4000001 no_offload");
+        assert_eq!(json["session"]["cpu_packets"], 1000);
+        assert_eq!(json["session"]["agrees"], false);
+        let failed = Checked {
+            device: "fw1".into(),
+            result: Err(FirewallError::Unreadable("no npu_state line".into())),
+        };
+        assert!(failed.text().contains("cross-check failed"));
+        assert!(
+            failed.json()["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("no npu_state line"))
+        );
+    }
+
+    #[test]
     fn durations() {
         assert_eq!(parse_duration("1ms"), Ok(Nanos(1_000_000)));
         assert_eq!(parse_duration("500us"), Ok(Nanos(500_000)));
