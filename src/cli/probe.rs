@@ -292,6 +292,13 @@ pub struct RunArgs {
     pub new_port_per_packet: bool,
     #[arg(long, value_name = "P", default_value_t = 31999)]
     pub dst_port: u16,
+    /// Source address of the requests (default 198.18.0.1); with --firewall it must be the
+    /// address the firewall's session shows.
+    #[arg(long, value_name = "IP", hide = true)]
+    pub src_ip: Option<std::net::Ipv4Addr>,
+    /// Destination address of the requests (default 198.18.0.2).
+    #[arg(long, value_name = "IP", hide = true)]
+    pub dst_ip: Option<std::net::Ipv4Addr>,
     /// ABBA rounds, e.g. on,off,off,on; reports the on/off effect and the drift.
     #[arg(long, value_name = "LABELS")]
     pub rounds: Option<String>,
@@ -456,6 +463,12 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
     };
     if let Some(p) = a.src_port {
         template.sport = Port(p);
+    }
+    if let Some(ip) = a.src_ip {
+        template.src_ip = ip;
+    }
+    if let Some(ip) = a.dst_ip {
+        template.dst_ip = ip;
     }
     let rounds = match &a.rounds {
         Some(spec) => rounds::parse(spec).map_err(Exit::config)?,
