@@ -449,3 +449,117 @@ fn premarket_run_with_a_live_probe_source_reports_the_check() {
     assert!(site.join("baselines/live.pcap").exists());
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// `premarket lab serve` inside the probe's namespace (its loopback), so `probe run
+/// --firewall fw1` reaches the emulated FortiGate over SSH; killed on drop.
+struct FirewallLab {
+    child: Child,
+    site: PathBuf,
+}
+
+impl FirewallLab {
+    fn start(lab: &Lab) -> FirewallLab {
+        ip(&["-n", &lab.prb, "link", "set", "lo", "up"]).expect("loopback up");
+        let site = lab.path("fwsite");
+        let child = Command::new("ip")
+            .args([
+                "netns",
+                "exec",
+                &lab.prb,
+                env!("CARGO_BIN_EXE_premarket"),
+                "lab",
+                "serve",
+                "--site-dir",
+            ])
+            .arg(&site)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the device lab");
+        let ready = site.join("baselines/site.yaml");
+        let start = Instant::now();
+        while !ready.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the device lab did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        FirewallLab { child, site }
+    }
+}
+
+impl Drop for FirewallLab {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The probe sends the lab's market-data flow and cross-checks it on the emulated FortiGate.
+#[test]
+fn firewall_cross_check_after_a_live_round() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(lab) = lab("fw") else { return };
+    let devices = FirewallLab::start(&lab);
+    let probe = |extra: &[&str]| {
+        let child = lab.emulator(&["--mode", "on"], 300);
+        let out = Command::new("ip")
+            .args([
+                "netns",
+                "exec",
+                &lab.prb,
+                env!("CARGO_BIN_EXE_premarket"),
+                "--dir",
+            ])
+            .arg(&devices.site)
+            .args(["probe", "run", "--tx", "p0", "--rx", "p1", "--count", "300"])
+            .args(["--threshold-ns", "1000000", "--format", "json"])
+            .args(["--src-ip", "10.10.1.10", "--dst-ip", "10.20.1.20"])
+            .args(["--src-port", "40000", "--dst-port", "5000"])
+            .args(["--firewall", "fw1"])
+            .args(extra)
+            .output()
+            .expect("run the probe");
+        wait(child);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "probe output: {e}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (out.status.code(), json)
+    };
+    let (code, json) = probe(&[]);
+    let fw = &json["firewall"];
+    assert_eq!(fw["device"], "fw1", "{json:#}");
+    let session = &fw["session"];
+    assert!(
+        session["npu_state"]
+            .as_str()
+            .is_some_and(|s| s.contains("ofld-O")),
+        "{fw:#}"
+    );
+    assert_eq!(session["offloaded_original"], true);
+    assert_eq!(session["slow_packets"], json["slow"]["total"]);
+    assert_eq!(
+        session["agrees"],
+        session["cpu_packets"] == session["slow_packets"]
+    );
+    eprintln!("firewall cross-check: exit {code:?}, {fw}");
+    // With --clear-session the lab drops the market-data session before the round and, seeing
+    // no real traffic, never recreates it: the cross-check after the round says so.
+    let (code, json) = probe(&["--clear-session"]);
+    assert!(
+        json["firewall"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no npu_state")),
+        "{json:#}"
+    );
+    assert_eq!(
+        code,
+        Some(2),
+        "a cross-check that failed leaves the run inconclusive"
+    );
+}

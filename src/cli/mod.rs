@@ -106,7 +106,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
         Command::History(args) => history::run(&cli.dir, args),
         Command::Capture(args) => capture::run(&cli.dir, args),
         Command::Trust(args) => trust::run(&cli.dir, args),
-        Command::Probe(args) => probe::run(*args),
+        Command::Probe(args) => probe::run(&cli.dir, *args),
     }
 }
 

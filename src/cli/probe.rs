@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use super::Exit;
 use crate::probe::analysis::{Analysis, Options, TsSource};
 use crate::probe::calibration::Calibration;
-use crate::probe::frame::FrameSpec;
+use crate::probe::firewall::{self, FirewallError, SessionCheck};
+use crate::probe::frame::{FiveTuple, FrameSpec, IP_UDP};
 use crate::probe::live::{self, LivePlan};
 use crate::probe::pair::Sides;
 use crate::probe::rounds::{self, Round};
@@ -18,6 +19,8 @@ use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
 use crate::probe::verdict::Kind;
 use crate::probe::{chart, offline, synth, text};
 use crate::report::EXIT_CONFIG;
+use crate::ssh::Settings;
+use crate::ssh::firewall::FirewallShell;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -156,12 +159,30 @@ impl AnalysisArgs {
 
     /// Prints the analysis, writes the chart, returns the exit code.
     pub fn finish(&self, analysis: &Analysis) -> Result<u8, Exit> {
+        self.finish_with(analysis, None)
+    }
+
+    /// [`Self::finish`] with the firewall cross-check of the run, when there was one.
+    fn finish_with(&self, analysis: &Analysis, firewall: Option<&Checked>) -> Result<u8, Exit> {
         match self.format {
-            Format::Json => println!(
-                "{}",
-                serde_json::to_string_pretty(analysis).map_err(|e| Exit::config(e.to_string()))?
-            ),
-            Format::Text => print!("{}", text::render(analysis)),
+            Format::Json => {
+                let mut value =
+                    serde_json::to_value(analysis).map_err(|e| Exit::config(e.to_string()))?;
+                if let (Some(checked), Some(map)) = (firewall, value.as_object_mut()) {
+                    map.insert("firewall".into(), checked.json());
+                }
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&value)
+                        .map_err(|e| Exit::config(e.to_string()))?
+                );
+            }
+            Format::Text => {
+                print!("{}", text::render(analysis));
+                if let Some(checked) = firewall {
+                    println!("{}", checked.text());
+                }
+            }
         }
         if let Some(path) = &self.chart {
             write_chart(analysis, path)?;
@@ -190,7 +211,7 @@ pub fn exit_code(kind: Kind) -> u8 {
     }
 }
 
-pub fn run(args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     match args.command {
         ProbeCommand::Analyze(a) => {
             let options = a.analysis.options()?;
@@ -200,7 +221,7 @@ pub fn run(args: Args) -> Result<u8, Exit> {
             })?;
             a.analysis.finish(&analysis)
         }
-        ProbeCommand::Run(a) => run_live(a),
+        ProbeCommand::Run(a) => run_live(dir, a),
         ProbeCommand::Synth(s) => {
             let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
             spec.calibration_ns = s.calibration_ns;
@@ -271,6 +292,13 @@ pub struct RunArgs {
     pub new_port_per_packet: bool,
     #[arg(long, value_name = "P", default_value_t = 31999)]
     pub dst_port: u16,
+    /// Source address of the requests (default 198.18.0.1); with --firewall it must be the
+    /// address the firewall's session shows.
+    #[arg(long, value_name = "IP", hide = true)]
+    pub src_ip: Option<std::net::Ipv4Addr>,
+    /// Destination address of the requests (default 198.18.0.2).
+    #[arg(long, value_name = "IP", hide = true)]
+    pub dst_ip: Option<std::net::Ipv4Addr>,
     /// ABBA rounds, e.g. on,off,off,on; reports the on/off effect and the drift.
     #[arg(long, value_name = "LABELS")]
     pub rounds: Option<String>,
@@ -295,8 +323,9 @@ pub struct RunArgs {
     pub pause_after: Option<usize>,
     #[arg(long, value_parser = parse_duration, hide = true)]
     pub pause: Option<Nanos>,
-    /// Cross-check on this FortiGate (npu_state, CPU packet counter) over SSH.
-    #[arg(long, value_name = "DEVICE")]
+    /// Cross-check on this FortiGate of the site (npu_state, CPU packet counter) over SSH
+    /// after each round. Needs one probe flow, so not with --new-port-per-packet.
+    #[arg(long, value_name = "DEVICE", conflicts_with = "new_port_per_packet")]
     pub firewall: Option<String>,
     /// Clear the probe's own session before each round (only after the filter reads back as
     /// exactly the probe's 5-tuple).
@@ -340,12 +369,90 @@ fn round_path(out: &Option<PathBuf>, round: &Round, several: bool) -> Option<Pat
     Some(out.with_file_name(format!("{stem}-round{}.pcap", round.index)))
 }
 
-fn run_live(a: RunArgs) -> Result<u8, Exit> {
-    if a.firewall.is_some() {
-        return Err(Exit::config(
-            "--firewall needs the SSH layer, which is not in this build (the cross-check and the guarded clear are in probe::firewall, behind its Shell trait)",
-        ));
+/// The firewall's view of one round: the cross-check, or why it could not be made.
+struct Checked {
+    device: String,
+    result: Result<SessionCheck, FirewallError>,
+}
+
+impl Checked {
+    fn json(&self) -> serde_json::Value {
+        match &self.result {
+            Ok(c) => serde_json::json!({"device": self.device, "session": c}),
+            Err(e) => serde_json::json!({"device": self.device, "error": e.to_string()}),
+        }
     }
+
+    fn text(&self) -> String {
+        match &self.result {
+            Ok(c) => format!(
+                "firewall {}: npu_state {} ({}), CPU packets {}, probe slow packets {}: {}",
+                self.device,
+                c.npu_state,
+                if c.offloaded_original {
+                    "offloaded"
+                } else {
+                    "not offloaded"
+                },
+                c.cpu_packets,
+                c.slow_packets,
+                if c.agrees { "agree" } else { "DISAGREE" }
+            ),
+            Err(e) => format!("firewall {}: cross-check failed: {e}", self.device),
+        }
+    }
+}
+
+/// The probe's session on the firewall, over SSH.
+struct Firewall {
+    device: String,
+    shell: FirewallShell,
+    flow: FiveTuple,
+    clear: bool,
+}
+
+impl Firewall {
+    fn connect(dir: &Path, device: &str, flow: FiveTuple, clear: bool) -> Result<Self, Exit> {
+        let config = super::load(dir)?;
+        let found = config.device(device).ok_or_else(|| {
+            Exit::config(format!("--firewall {device}: the site has no such device"))
+        })?;
+        let shell =
+            FirewallShell::connect(found, &Settings::from_config(&config)).map_err(|e| Exit {
+                code: 2,
+                message: format!("--firewall {device}: {e}"),
+            })?;
+        Ok(Firewall {
+            device: device.to_string(),
+            shell,
+            flow,
+            clear,
+        })
+    }
+
+    /// Clears the probe's own session before a round, when --clear-session asked for it.
+    fn before_round(&mut self, round: &Round) -> Result<(), Exit> {
+        if !self.clear {
+            return Ok(());
+        }
+        firewall::clear_session(&mut self.shell, &self.flow, true).map_err(|e| Exit {
+            code: 2,
+            message: format!(
+                "firewall {} before round {} ({}): {e}",
+                self.device, round.index, round.label
+            ),
+        })
+    }
+
+    fn after_round(&mut self, analysis: &Analysis) -> Checked {
+        Checked {
+            device: self.device.clone(),
+            result: firewall::cross_check(&mut self.shell, &self.flow, analysis.slow.total),
+        }
+    }
+}
+
+fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
     if a.count == 0 {
         return Err(Exit::config("--count must be at least 1"));
     }
@@ -357,6 +464,12 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
     if let Some(p) = a.src_port {
         template.sport = Port(p);
     }
+    if let Some(ip) = a.src_ip {
+        template.src_ip = ip;
+    }
+    if let Some(ip) = a.dst_ip {
+        template.dst_ip = ip;
+    }
     let rounds = match &a.rounds {
         Some(spec) => rounds::parse(spec).map_err(Exit::config)?,
         None => vec![Round {
@@ -365,11 +478,28 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
         }],
     };
     let several = a.rounds.is_some();
+    let mut firewall = match &a.firewall {
+        Some(device) => {
+            let flow = FiveTuple {
+                src: template.src_ip,
+                dst: template.dst_ip,
+                sport: template.sport,
+                dport: template.dport,
+                proto: IP_UDP,
+            };
+            Some(Firewall::connect(dir, device, flow, a.clear_session)?)
+        }
+        None => None,
+    };
     let run = live::run_id();
     let mut results: Vec<(Round, Analysis)> = Vec::new();
+    let mut checks: Vec<Option<Checked>> = Vec::new();
     for round in &rounds {
         if let Some(cmd) = &a.between_rounds {
             between_rounds(cmd, round)?;
+        }
+        if let Some(fw) = &mut firewall {
+            fw.before_round(round)?;
         }
         let plan = LivePlan {
             tx: a.tx.clone(),
@@ -389,13 +519,23 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
             out: round_path(&a.out, round, several),
         };
         let analysis = live::measure(&plan, &options).map_err(|e| Exit::config(e.to_string()))?;
+        checks.push(firewall.as_mut().map(|fw| fw.after_round(&analysis)));
         results.push((round.clone(), analysis));
     }
+    if let Some(fw) = firewall {
+        fw.shell.close();
+    }
+    // A cross-check that could not be made leaves the run at least inconclusive.
+    let unchecked = checks.iter().flatten().any(|c| c.result.is_err());
+    let at_least = |code: u8| if unchecked && code == 0 { 2 } else { code };
     if !several {
-        let Some((_, analysis)) = results.pop() else {
+        let (Some((_, analysis)), Some(check)) = (results.pop(), checks.pop()) else {
             return Err(Exit::config("no round ran"));
         };
-        return a.analysis.finish(&analysis);
+        return a
+            .analysis
+            .finish_with(&analysis, check.as_ref())
+            .map(at_least);
     }
     let medians: Vec<(String, Option<Nanos>)> = results
         .iter()
@@ -406,7 +546,15 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
         Format::Json => {
             let rounds: Vec<serde_json::Value> = results
                 .iter()
-                .map(|(r, an)| serde_json::json!({"index": r.index, "label": r.label, "analysis": an}))
+                .zip(&checks)
+                .map(|((r, an), check)| {
+                    let mut round =
+                        serde_json::json!({"index": r.index, "label": r.label, "analysis": an});
+                    if let (Some(check), Some(map)) = (check, round.as_object_mut()) {
+                        map.insert("firewall".into(), check.json());
+                    }
+                    round
+                })
                 .collect();
             println!(
                 "{}",
@@ -415,9 +563,12 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
             );
         }
         Format::Text => {
-            for (r, an) in &results {
+            for ((r, an), check) in results.iter().zip(&checks) {
                 println!("== round {} ({})", r.index, r.label);
                 print!("{}", text::render(an));
+                if let Some(check) = check {
+                    println!("{}", check.text());
+                }
             }
             let show = |v: Option<i64>| v.map_or("-".to_string(), |v| format!("{v} ns"));
             println!(
@@ -438,16 +589,50 @@ fn run_live(a: RunArgs) -> Result<u8, Exit> {
     let inconclusive = results
         .iter()
         .any(|(_, an)| an.verdict == Kind::Inconclusive);
-    Ok(if inconclusive || abba.warning.is_some() {
+    Ok(at_least(if inconclusive || abba.warning.is_some() {
         2
     } else {
         0
-    })
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cross_check_is_reported_in_text_and_json() {
+        let check = SessionCheck {
+            npu_state: "0x4000001 no_offload".into(),
+            offloaded_original: false,
+            cpu_packets: 1000,
+            slow_packets: 998,
+            agrees: false,
+        };
+        let ok = Checked {
+            device: "fw1".into(),
+            result: Ok(check),
+        };
+        assert_eq!(
+            ok.text(),
+            "firewall fw1: npu_state 0x4000001 no_offload (not offloaded), CPU packets 1000, probe slow packets 998: DISAGREE"
+        );
+        let json = ok.json();
+        assert_eq!(json["device"], "fw1");
+        assert_eq!(json["session"]["npu_state"], "0x4000001 no_offload");
+        assert_eq!(json["session"]["cpu_packets"], 1000);
+        assert_eq!(json["session"]["agrees"], false);
+        let failed = Checked {
+            device: "fw1".into(),
+            result: Err(FirewallError::Unreadable("no npu_state line".into())),
+        };
+        assert!(failed.text().contains("cross-check failed"));
+        assert!(
+            failed.json()["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("no npu_state line"))
+        );
+    }
 
     #[test]
     fn durations() {

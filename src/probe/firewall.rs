@@ -14,8 +14,29 @@ use super::frame::FiveTuple;
 /// A FortiGate CLI session (the SSH layer implements it; its read-only allowlist must let the
 /// probe's filter commands through, and `diagnose sys session clear` only via [`clear_session`]).
 pub trait Shell {
-    /// Sends one command line and returns what the device printed.
+    /// Sends one command line (through the read-only allowlist) and returns what the device
+    /// printed.
     fn run(&mut self, line: &str) -> Result<String, String>;
+
+    /// Sends `diagnose sys session clear`. Only [`clear_session`] can call this, because only
+    /// it can make a [`FilterMatched`]: the proof that the filter just read back as exactly the
+    /// probe's 5-tuple.
+    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String>;
+}
+
+/// Proof that the session filter was set to `flow` and read back identical. It has no public
+/// constructor, is neither `Clone` nor `Copy`, and is consumed by [`Shell::clear_filtered`]: one
+/// read-back allows one clear.
+#[derive(Debug)]
+pub struct FilterMatched {
+    flow: FiveTuple,
+}
+
+impl FilterMatched {
+    /// The 5-tuple the filter read back as.
+    pub fn flow(&self) -> &FiveTuple {
+        &self.flow
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -99,14 +120,31 @@ pub fn check_readback(text: &str, flow: &FiveTuple) -> Result<(), FirewallError>
     Ok(())
 }
 
-fn set_filter(shell: &mut dyn Shell, flow: &FiveTuple) -> Result<(), FirewallError> {
+/// The read-back command; the SSH side sends a clear only right after it.
+pub const READBACK: &str = "diagnose sys session filter";
+/// Undoes the filter once the probe is done with it.
+const FILTER_RESET: &str = "diagnose sys session filter clear";
+
+fn set_filter(shell: &mut dyn Shell, flow: &FiveTuple) -> Result<FilterMatched, FirewallError> {
     for line in filter_lines(flow) {
         shell.run(&line).map_err(FirewallError::Shell)?;
     }
-    let back = shell
-        .run("diagnose sys session filter")
-        .map_err(FirewallError::Shell)?;
-    check_readback(&back, flow)
+    let back = shell.run(READBACK).map_err(FirewallError::Shell)?;
+    check_readback(&back, flow)?;
+    Ok(FilterMatched { flow: *flow })
+}
+
+/// Runs `step` with the filter set, then resets the filter whatever happened (a filter left
+/// behind would narrow the next `diagnose sys session list` typed on the same CLI).
+fn with_filter<T>(
+    shell: &mut dyn Shell,
+    step: impl FnOnce(&mut dyn Shell) -> Result<T, FirewallError>,
+) -> Result<T, FirewallError> {
+    let result = step(shell);
+    let reset = shell.run(FILTER_RESET).map_err(FirewallError::Shell);
+    let value = result?;
+    reset?;
+    Ok(value)
 }
 
 /// Clears the probe's own session. Refused unless `allowed` (`--clear-session`) and the filter
@@ -121,11 +159,11 @@ pub fn clear_session(
             "clearing needs --clear-session".into(),
         ));
     }
-    set_filter(shell, flow)?;
-    shell
-        .run("diagnose sys session clear")
-        .map_err(FirewallError::Shell)?;
-    Ok(())
+    with_filter(shell, |shell| {
+        let proof = set_filter(shell, flow)?;
+        shell.clear_filtered(proof).map_err(FirewallError::Shell)?;
+        Ok(())
+    })
 }
 
 /// What the firewall says about the probe flow's session.
@@ -146,10 +184,13 @@ pub fn cross_check(
     flow: &FiveTuple,
     slow_packets: usize,
 ) -> Result<SessionCheck, FirewallError> {
-    set_filter(shell, flow)?;
-    let list = shell
-        .run("diagnose sys session list")
-        .map_err(FirewallError::Shell)?;
+    let list = with_filter(shell, |shell| {
+        // Listing does not need the proof; it is dropped here, so it cannot be used later.
+        set_filter(shell, flow)?;
+        shell
+            .run("diagnose sys session list")
+            .map_err(FirewallError::Shell)
+    })?;
     let npu = list
         .lines()
         .find_map(|l| {
@@ -208,6 +249,12 @@ mod tests {
                 _ => String::new(),
             })
         }
+
+        fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
+            assert_eq!(proof.flow(), &flow(), "the proof names the probe flow");
+            self.sent.push("diagnose sys session clear".to_string());
+            Ok(String::new())
+        }
     }
 
     fn flow() -> FiveTuple {
@@ -239,13 +286,22 @@ mod tests {
         let mut s = shell(readback("198.18.0.1", "40000", "any"));
         clear_session(&mut s, &flow(), true).unwrap();
         assert_eq!(s.sent.first().unwrap(), "diagnose sys session filter clear");
-        assert_eq!(s.sent.last().unwrap(), "diagnose sys session clear");
-        let at_readback = s
-            .sent
-            .iter()
-            .position(|l| l == "diagnose sys session filter")
-            .unwrap();
-        assert_eq!(at_readback, s.sent.len() - 2);
+        let n = s.sent.len();
+        assert_eq!(
+            &s.sent[n - 3..],
+            [
+                "diagnose sys session filter",
+                "diagnose sys session clear",
+                "diagnose sys session filter clear"
+            ]
+        );
+        assert_eq!(
+            s.sent
+                .iter()
+                .filter(|l| *l == "diagnose sys session clear")
+                .count(),
+            1
+        );
         // ranges that are one value are the same value
         let mut s = shell(readback("198.18.0.1-198.18.0.1", "40000-40000", "any"));
         assert!(clear_session(&mut s, &flow(), true).is_ok());

@@ -24,7 +24,8 @@ const ETH_IPV4: u16 = 0x0800;
 const TPID_8021Q: u16 = 0x8100;
 const TPID_8021AD: u16 = 0x88a8;
 const TPID_QINQ_OLD: u16 = 0x9100;
-const IP_UDP: u8 = 17;
+/// The IPv4 protocol number of UDP.
+pub const IP_UDP: u8 = 17;
 
 /// What premarket's sender writes in each request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

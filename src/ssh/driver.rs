@@ -185,11 +185,27 @@ impl Driver {
         })
     }
 
+    /// One command typed interactively (the probe's firewall cross-check): the same guard,
+    /// privilege and device-error handling as a planned command.
+    pub async fn line(&mut self, text: &str) -> Result<Captured, CollectError> {
+        self.command(text).await.map_err(Failure::into_error)
+    }
+
+    /// Sends a line the guard already made (the probe's [`Line::filtered_session_clear`]).
+    pub async fn send_checked(&mut self, line: Line) -> Result<Captured, CollectError> {
+        self.checked(line).await.map_err(Failure::into_error)
+    }
+
     /// One planned command: guard, privilege, send, read, check for device errors.
     async fn command(&mut self, text: &str) -> Result<Captured, Failure> {
         let line = Line::command(self.profile, text).map_err(|r| Failure::Command(refused(r)))?;
+        self.checked(line).await
+    }
+
+    async fn checked(&mut self, line: Line) -> Result<Captured, Failure> {
         self.ensure_privileged().await?;
         let prompt = self.prompt.clone();
+        let text = line.as_str().to_string();
         let reply = self.step(line).await?;
         if let Some((error, said)) = self.profile.error_in(&reply.output) {
             return Err(Failure::Command(CollectError::Device(format!(

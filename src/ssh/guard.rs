@@ -1,8 +1,12 @@
 //! The read-only guard. A [`Line`] can only be made by passing the platform's allowlist (or,
 //! for VDOM steps, the platform's narrow VDOM rule), and the shell only sends [`Line`]s, so no
-//! command reaches a device without being checked first.
+//! command reaches a device without being checked first. The one exception to read-only is
+//! [`Line::filtered_session_clear`]: the probe clearing its own FortiGate session, which needs
+//! a proof only the probe's filter read-back can make.
 
 use super::profile::Profile;
+use crate::platform::Platform;
+use crate::probe::firewall::FilterMatched;
 
 /// A command line that passed the guard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +41,25 @@ impl Line {
                 reason: "not a VDOM step this platform allows".into(),
             }),
         }
+    }
+
+    /// `diagnose sys session clear` on a FortiGate, and only with the proof that the session
+    /// filter just read back as exactly the probe's 5-tuple. The proof is consumed: one
+    /// read-back, one clear. Whoever sends the line must also make sure nothing else was sent
+    /// between the read-back and the clear (see [`crate::ssh::firewall`]).
+    pub fn filtered_session_clear(
+        profile: &Profile,
+        // Taken by value: the proof is used up by this line.
+        _proof: FilterMatched,
+    ) -> Result<Line, Refused> {
+        let line = crate::platform::fortigate::allowlist::SESSION_CLEAR;
+        if profile.platform != Platform::Fortigate {
+            return Err(Refused {
+                line: line.into(),
+                reason: format!("{} has no session filter", profile.platform),
+            });
+        }
+        Ok(Line(line.to_string()))
     }
 
     pub fn as_str(&self) -> &str {

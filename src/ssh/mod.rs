@@ -6,9 +6,12 @@
 //! [`session`] (one device start to finish). What a platform looks like on the wire is data in
 //! [`profile::Profile`], filled in by `src/platform/<p>/cli.rs`. Every line sent has passed
 //! the read-only [`guard`]; secrets are removed from everything that comes back ([`redact`]).
+//! [`firewall`] is the probe's interactive FortiGate CLI on the same layers; it sends the probe's
+//! guarded session clear, the only line that is not read-only.
 
 pub mod auth;
 pub mod driver;
+pub mod firewall;
 pub mod guard;
 pub mod hostkey;
 pub mod profile;

@@ -9,10 +9,12 @@ use super::hostkey::Expected;
 use super::profile;
 use super::redact::Redactor;
 use super::shell::Shell;
+use super::transport::Client;
 use super::{auth, transport};
 use crate::collect::CollectError;
 use crate::config::{Config, Device};
 use crate::plan::Command;
+use russh::client::Handle;
 
 /// Site-wide SSH settings (site.yaml `ssh:`).
 #[derive(Clone, Debug)]
@@ -71,6 +73,19 @@ async fn run(
     settings: &Settings,
     redactor: &mut Redactor,
 ) -> Result<Vec<(Command, Result<Captured, CollectError>)>, CollectError> {
+    let (handle, mut driver) = open(device, settings, redactor).await?;
+    let results = driver.run(commands).await;
+    close(handle, driver).await;
+    Ok(results)
+}
+
+/// The connection and the driver, logged in, at the first command prompt (privileged and in
+/// the VDOM when the baseline says so). `redactor` learns the device's secrets.
+pub(crate) async fn open(
+    device: &Device,
+    settings: &Settings,
+    redactor: &mut Redactor,
+) -> Result<(Handle<Client>, Driver), CollectError> {
     let conn = &device.ssh;
     let profile = profile::for_platform(device.platform).ok_or_else(|| {
         CollectError::Other(format!(
@@ -123,7 +138,7 @@ async fn run(
         .await
         .map_err(|_| CollectError::Connect("the device did not open a shell in time".into()))?
         .map_err(|e| CollectError::Connect(format!("cannot open a shell: {e}")))?;
-    let mut driver = Driver::start(
+    let driver = Driver::start(
         shell,
         profile,
         settings.command_timeout,
@@ -131,15 +146,18 @@ async fn run(
         conn.vdom.as_deref(),
     )
     .await?;
-    let results = driver.run(commands).await;
+    Ok((handle, driver))
+}
+
+/// Leaves the VDOM, closes the shell and disconnects.
+pub(crate) async fn close(handle: Handle<Client>, driver: Driver) {
     driver.finish().await;
     let _ = handle
         .disconnect(russh::Disconnect::ByApplication, "", "en")
         .await;
-    Ok(results)
 }
 
-fn redact_error(redactor: &Redactor, e: CollectError) -> CollectError {
+pub(crate) fn redact_error(redactor: &Redactor, e: CollectError) -> CollectError {
     let text = redactor.clean(e.to_string());
     if text == e.to_string() {
         e

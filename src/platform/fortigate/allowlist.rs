@@ -21,6 +21,11 @@ const EXACT: &[&str] = &[
     "show system virtual-wire-pair",
 ];
 
+/// Drops every session the CLI's session filter matches (all of them with no filter). Never on
+/// the allowlist: the only way it is sent is [`crate::ssh::guard::Line::filtered_session_clear`],
+/// which needs the probe's proof that the filter read back as its exact 5-tuple.
+pub const SESSION_CLEAR: &str = "diagnose sys session clear";
+
 /// `show` commands that may name one entry.
 const SHOW_ENTRY: &[&str] = &[
     "show firewall policy",
@@ -147,6 +152,7 @@ mod tests {
     #[test]
     fn refuses_everything_else() {
         for line in [
+            super::SESSION_CLEAR,
             "diagnose sys session clear",
             "diagnose sys session filter clear; diagnose sys session clear",
             "diagnose sys session filter dport 5000\ndiagnose sys session clear",

@@ -1,0 +1,126 @@
+//! The probe's interactive FortiGate CLI ([`crate::probe::firewall::Shell`]) over the same SSH
+//! layer as the collector: host-key check, login, VDOM, the FortiGate driver and its read-only
+//! guard. The probe's run loop is synchronous, so this owns a small tokio runtime and blocks on
+//! each command; it must not be used from inside another tokio runtime.
+//!
+//! Every line goes through the read-only allowlist except `diagnose sys session clear`, which
+//! is sent only by [`Shell::clear_filtered`]: it needs the probe's [`FilterMatched`] proof
+//! (made only by a matching filter read-back) and refuses unless the last line this CLI sent
+//! was that read-back, so nothing can change the filter between the check and the clear.
+
+use russh::client::Handle;
+use tokio::runtime::Runtime;
+
+use super::driver::Driver;
+use super::guard::Line;
+use super::redact::Redactor;
+use super::session::{self, Settings};
+use super::transport::Client;
+use crate::collect::CollectError;
+use crate::config::Device;
+use crate::platform::{Platform, fortigate};
+use crate::probe::firewall::{FilterMatched, READBACK, Shell};
+
+/// One open CLI session on a FortiGate.
+pub struct FirewallShell {
+    runtime: Runtime,
+    /// `None` once closed.
+    open: Option<(Handle<Client>, Driver)>,
+    redactor: Redactor,
+    /// The last line sent, when it succeeded; a clear needs it to be the filter read-back.
+    last_sent: Option<String>,
+    device: String,
+}
+
+impl FirewallShell {
+    /// Connects and logs in to `device` (which must be a FortiGate).
+    pub fn connect(device: &Device, settings: &Settings) -> Result<FirewallShell, CollectError> {
+        if device.platform != Platform::Fortigate {
+            return Err(CollectError::Other(format!(
+                "{} is a {} device, not a FortiGate",
+                device.name, device.platform
+            )));
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| CollectError::Other(format!("cannot start the SSH runtime: {e}")))?;
+        let mut redactor = Redactor::default();
+        let opened = runtime.block_on(session::open(device, settings, &mut redactor));
+        let open = opened.map_err(|e| session::redact_error(&redactor, e))?;
+        Ok(FirewallShell {
+            runtime,
+            open: Some(open),
+            redactor,
+            last_sent: None,
+            device: device.name.clone(),
+        })
+    }
+
+    /// Leaves the VDOM and disconnects (also done on drop, without waiting for the device).
+    pub fn close(mut self) {
+        if let Some((handle, driver)) = self.open.take() {
+            self.runtime.block_on(session::close(handle, driver));
+        }
+    }
+
+    /// Runs one driver step to completion on the runtime.
+    fn on_driver<T>(
+        &mut self,
+        step: impl AsyncFnOnce(&mut Driver) -> Result<T, CollectError>,
+    ) -> Result<T, String> {
+        let Some((_, driver)) = &mut self.open else {
+            return Err(format!("the SSH session to {} is closed", self.device));
+        };
+        let result = self.runtime.block_on(step(driver));
+        result.map_err(|e| self.error(e))
+    }
+
+    fn error(&self, e: CollectError) -> String {
+        format!(
+            "{}: {}",
+            self.device,
+            session::redact_error(&self.redactor, e)
+        )
+    }
+}
+
+impl Shell for FirewallShell {
+    fn run(&mut self, line: &str) -> Result<String, String> {
+        self.last_sent = None;
+        let captured = self.on_driver(async |d| d.line(line).await)?;
+        self.last_sent = Some(line.to_string());
+        Ok(self.redactor.clean(captured.output))
+    }
+
+    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
+        let last = self.last_sent.take();
+        if last.as_deref() != Some(READBACK) {
+            return Err(format!(
+                "{}: refused to clear the session for {}: the last line sent was {:?}, not the filter read-back",
+                self.device,
+                proof.flow(),
+                last.unwrap_or_default()
+            ));
+        }
+        let line = Line::filtered_session_clear(&fortigate::cli::PROFILE, proof)
+            .map_err(|r| format!("{}: {r}", self.device))?;
+        let captured = self.on_driver(async |d| d.send_checked(line).await)?;
+        Ok(self.redactor.clean(captured.output))
+    }
+}
+
+impl Drop for FirewallShell {
+    fn drop(&mut self) {
+        if let Some((handle, driver)) = self.open.take() {
+            // Best effort and brief: the device closes the CLI when the connection goes.
+            let _ = self.runtime.block_on(async {
+                tokio::time::timeout(
+                    std::time::Duration::from_secs(2),
+                    session::close(handle, driver),
+                )
+                .await
+            });
+        }
+    }
+}
