@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::{Exit, SelectArgs, load};
 use crate::plan::Plan;
+use crate::platform::Platform;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -16,7 +17,11 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     let plan = Plan::new(&config, &args.select.selection())?;
     for device in &plan.devices {
         let d = &device.device;
-        println!("{} ({}, {}:{})", d.name, d.platform, d.ssh.host, d.ssh.port);
+        match d.platform {
+            // A probe is not reached over SSH: it has no address to show.
+            Platform::Probe => println!("{} ({})", d.name, d.platform),
+            _ => println!("{} ({}, {}:{})", d.name, d.platform, d.ssh.host, d.ssh.port),
+        }
         for command in &device.commands {
             for line in command.lines() {
                 println!("  {line}");

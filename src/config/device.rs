@@ -16,7 +16,7 @@ use super::yaml;
 use crate::platform::{Platform, eos, fortigate};
 
 /// How premarket logs in. Secrets are references, never values.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Connection {
     pub host: String,
@@ -144,18 +144,10 @@ fn probe(path: &Path, text: &str) -> Result<Typed, ConfigError> {
     let position = Position::from_location(path, file.expect.defined);
     let expect = file.expect.value.resolve(file.source, path);
     // Not reached over SSH: the routing collector sends probe devices to the probe collector.
-    let none = Connection {
-        host: String::new(),
-        port: 0,
-        user: String::new(),
-        password: None,
-        key_file: None,
-        key_passphrase: None,
-        agent: false,
-        enable_secret: None,
-        host_key: None,
-        legacy_algorithms: false,
-        vdom: None,
-    };
-    Ok((none, Expect::Probe(Box::new(expect)), position, file.skip))
+    Ok((
+        Connection::default(),
+        Expect::Probe(Box::new(expect)),
+        position,
+        file.skip,
+    ))
 }

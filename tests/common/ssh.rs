@@ -34,13 +34,7 @@ pub fn connection(port: u16, password: Option<SecretRef>) -> Connection {
         port,
         user: "premarket".into(),
         password,
-        key_file: None,
-        key_passphrase: None,
-        agent: false,
-        enable_secret: None,
-        host_key: None,
-        legacy_algorithms: false,
-        vdom: None,
+        ..Connection::default()
     }
 }
 
