@@ -10,9 +10,10 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 
-use crate::check::{Status, Verdict};
-use crate::collect::{CollectError, Collector, Outputs};
+use crate::collect::Collector;
 use crate::config::Config;
+use crate::core::{CollectError, Outputs};
+use crate::core::{Status, Verdict};
 use crate::parse::Facts;
 use crate::plan::{DevicePlan, Plan, PlannedCheck};
 use crate::report::redact::Redactor;
@@ -181,7 +182,9 @@ fn parse(plan: &DevicePlan, outputs: Outputs) -> Facts {
     let platform = plan.device.platform;
     let mut facts = Facts::default();
     for (command, raw) in outputs.results {
-        facts.insert(command, raw, |c, text| platform.parse(c, text));
+        facts.insert(command, raw, |c, text| {
+            crate::platform::parse(platform, c, text)
+        });
     }
     facts
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use premarket::Status;
 use premarket::collect::offline::Offline;
 use premarket::config::Config;
+use premarket::core::Command;
 use premarket::inspect::{Limits, inspect};
-use premarket::plan::{Command, Plan, Selection};
+use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::commands::*;
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).

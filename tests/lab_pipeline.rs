@@ -10,12 +10,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lab_support::*;
-use premarket::collect::{BoxFuture, CollectError, Collector, Outputs};
+use premarket::collect::{BoxFuture, Collector};
 use premarket::config::Config;
+use premarket::core::Command;
+use premarket::core::Platform;
+use premarket::core::{CollectError, Outputs};
 use premarket::inspect::{Limits, inspect};
 use premarket::lab::{Lab, Scenario, topology};
-use premarket::plan::{Command, DevicePlan, Plan, Selection};
-use premarket::platform::Platform;
+use premarket::plan::{DevicePlan, Plan, Selection};
 use premarket::{Report, Status};
 
 /// Outputs captured from the lab, served to the pipeline like the SSH collector serves them.

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use premarket::collect::CollectError;
-use premarket::platform::Platform;
+use premarket::core::CollectError;
+use premarket::core::Platform;
 use premarket::ssh;
 use ssh_common::*;
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use premarket::platform::Platform;
+use premarket::core::Platform;
 use proptest::prelude::*;
 
 /// Every (platform, command) the checks send, with a fixture to mutate.
@@ -98,7 +98,7 @@ const PARSERS: &[(Platform, &str, &str)] = &[
 fn parse(platform: Platform, command: &str, raw: &str) {
     let command = premarket::Command::new(command);
     // Either outcome is fine; a panic fails the test.
-    if let Ok(fact) = platform.parse(&command, raw) {
+    if let Ok(fact) = premarket::platform::parse(platform, &command, raw) {
         let _ = fact.to_json();
     }
 }

@@ -8,8 +8,8 @@ mod ssh_common;
 use std::time::{Duration, Instant};
 
 use premarket::Command;
-use premarket::collect::CollectError;
-use premarket::platform::Platform;
+use premarket::core::CollectError;
+use premarket::core::Platform;
 use premarket::ssh::{self, Captured};
 use ssh_common::device::{Device, Kind, Script};
 use ssh_common::*;

@@ -8,12 +8,9 @@ pub mod eos;
 pub mod fortigate;
 pub mod probe;
 pub mod registry;
-mod verdict;
 
-pub use verdict::{Status, Verdict};
-
+use crate::core::{Command, Verdict};
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 
 /// A baseline value a check needs and the device file does not give (a configuration error:
 /// a missing value is never OK).

@@ -1,14 +1,15 @@
 //! Every built-in check, found by id. The catalog (`checks/*.yaml`) must agree with it.
 
 use crate::config::Expect;
+use crate::core::Command;
+use crate::core::Platform;
 use crate::parse::Facts;
-use crate::plan::Command;
-use crate::platform::{Platform, eos, fortigate};
+use crate::platform::{eos, fortigate};
 
 use super::{
-    Check, Missing, Verdict, eos as eos_checks, fortigate as fortigate_checks,
-    probe as probe_checks,
+    Check, Missing, eos as eos_checks, fortigate as fortigate_checks, probe as probe_checks,
 };
+use crate::core::Verdict;
 
 /// A built-in check, typed by the platform whose baseline it reads.
 #[derive(Clone, Copy)]

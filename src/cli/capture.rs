@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use futures::StreamExt;
 
 use super::{Exit, SelectArgs, load};
-use crate::check::Status;
+use crate::core::Status;
 use crate::plan::Plan;
 use crate::report::exit_code;
 use crate::ssh::{self, Settings};

@@ -5,7 +5,8 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use super::Exit;
-use crate::platform::{Platform, eos, fortigate};
+use crate::core::Platform;
+use crate::platform::{eos, fortigate};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::{Exit, SelectArgs, load};
+use crate::core::Platform;
 use crate::plan::Plan;
-use crate::platform::Platform;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{Exit, load};
-use crate::check::Status;
+use crate::core::Status;
 use crate::report::exit_code;
 use crate::ssh::hostkey::{self, Expected, HostKeyError};
 use crate::ssh::transport;

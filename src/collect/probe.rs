@@ -8,10 +8,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::{BoxFuture, CollectError, Collector, Outputs};
+use super::{BoxFuture, Collector};
 use crate::config::Expect;
+use crate::core::Platform;
+use crate::core::{CollectError, Outputs};
 use crate::plan::DevicePlan;
-use crate::platform::Platform;
 use crate::probe::baseline::{self, Source};
 use crate::probe::{chart, offline};
 

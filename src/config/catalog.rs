@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::platform::Platform;
+use crate::core::Platform;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -13,7 +13,8 @@ use serde_saphyr::Spanned;
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 use super::yaml;
-use crate::platform::{Platform, eos, fortigate};
+use crate::core::Platform;
+use crate::platform::{eos, fortigate};
 
 /// How premarket logs in. Secrets are references, never values.
 #[derive(Clone, Debug, Default, Deserialize)]

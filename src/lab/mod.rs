@@ -37,7 +37,7 @@ use tokio::net::TcpListener;
 pub use device::{ConfigAttempt, Journal};
 pub use scenario::{Fault, Faults, PAGER_LINES, SLOW_DELAY, Scenario, Target};
 
-use crate::platform::Platform;
+use crate::core::Platform;
 use server::{DeviceSpec, DeviceState, Running};
 
 /// One running lab device.

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use super::{Fact, ParseError};
-use crate::collect::CollectError;
-use crate::plan::Command;
+use crate::core::CollectError;
+use crate::core::{Command, Verdict};
 
 /// Why a check could not get the fact it needs. Always becomes an ERROR verdict, never OK.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -92,5 +92,12 @@ impl Facts {
     /// The raw output of `command`, as collected (for evidence excerpts).
     pub fn raw(&self, command: &Command) -> Option<&str> {
         self.entries.get(command).and_then(|e| e.raw.as_deref())
+    }
+}
+
+impl From<FactError> for Verdict {
+    fn from(error: FactError) -> Self {
+        let evidence = error.excerpt().to_string();
+        Verdict::error(error.to_string()).evidence(evidence)
     }
 }

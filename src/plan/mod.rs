@@ -3,16 +3,15 @@
 //! A plan lists, per device, the selected checks and the de-duplicated commands they need, in
 //! the order they will be sent: a command needed by five checks is sent once.
 
-mod command;
 mod select;
 
-pub use command::Command;
 pub use select::Selection;
 
 use std::sync::Arc;
 
 use crate::check::registry::{self, Evaluator};
 use crate::config::{Config, ConfigError, ConfigErrors, Device, Entry};
+use crate::core::Command;
 
 /// One check planned on one device.
 #[derive(Clone)]

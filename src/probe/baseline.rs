@@ -25,7 +25,7 @@ use super::calibration::Calibration;
 use super::pair::Sides;
 use super::units::{Nanos, Vlan};
 use super::verdict::Rules;
-use crate::plan::Command;
+use crate::core::Command;
 
 /// Where the probe's copies come from.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -14,10 +14,10 @@ pub mod text;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::Status;
-use crate::collect::CollectError;
-use crate::plan::Command;
-use crate::platform::Platform;
+use crate::core::CollectError;
+use crate::core::Command;
+use crate::core::Platform;
+use crate::core::Status;
 
 pub use history::Changes;
 

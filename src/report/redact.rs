@@ -5,7 +5,7 @@
 use secrecy::ExposeSecret;
 
 use crate::config::{Config, SecretRef};
-use crate::platform::Platform;
+use crate::core::Platform;
 
 /// Known secret values shorter than this are not searched for: they would shred ordinary text.
 const MIN_SECRET_LEN: usize = 4;
@@ -60,7 +60,7 @@ impl Redactor {
 
     /// `text` from a device of `platform`, safe to write down.
     pub fn redact(&self, platform: Platform, text: &str) -> String {
-        let text = pem_keys(&platform.redact(text));
+        let text = pem_keys(&crate::platform::redact(platform, text));
         self.literals(&text)
     }
 

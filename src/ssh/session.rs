@@ -11,9 +11,9 @@ use super::redact::Redactor;
 use super::shell::Shell;
 use super::transport::Client;
 use super::{auth, transport};
-use crate::collect::CollectError;
 use crate::config::{Config, Device};
-use crate::plan::Command;
+use crate::core::CollectError;
+use crate::core::Command;
 use russh::client::Handle;
 
 /// Site-wide SSH settings (site.yaml `ssh:`).

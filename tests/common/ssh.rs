@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use premarket::Command;
 use premarket::config::{Connection, Device, Expect, Position, SecretRef};
-use premarket::platform::{Platform, eos, fortigate};
+use premarket::core::Platform;
+use premarket::platform::{eos, fortigate};
 use premarket::ssh::Settings;
 
 /// A value that must never appear in any output, error, file or report.
@@ -81,7 +82,7 @@ pub async fn collect(
     settings: &Settings,
 ) -> Vec<(
     Command,
-    Result<premarket::ssh::Captured, premarket::collect::CollectError>,
+    Result<premarket::ssh::Captured, premarket::core::CollectError>,
 )> {
     tokio::time::timeout(
         Duration::from_secs(30),

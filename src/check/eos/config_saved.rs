@@ -1,8 +1,9 @@
 use std::fmt::Write;
 
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::eos::{Change, Diffs, Expect, commands};
 
 /// running-config is saved: `show running-config diffs` is empty. Hunks that change only `!`

@@ -1,6 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::eos::{Config, Expect, LanzStatus, commands};
 
 /// LANZ is in startup-config, so it survives a reload: the lab notes' incident, where LANZ was

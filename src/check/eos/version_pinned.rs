@@ -1,6 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::eos::{Expect, Version, commands};
 
 /// The switch runs the pinned EOS version.

@@ -1,6 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::{CpuStates, Expect, Performance, commands};
 
 /// CPU use (100 - idle, all cores) is at most the baseline's ceiling. On an offloading firewall

@@ -4,9 +4,9 @@
 use std::fmt::Write;
 
 use super::outcome::part_error;
-use crate::check::Verdict;
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::Facts;
-use crate::plan::Command;
 use crate::platform::fortigate::commands::MCAST_SESSION_LIST;
 use crate::platform::fortigate::{
     Flow, McastSession, McastSessionList, Session, SessionFilterReadback, SessionList,

@@ -1,9 +1,10 @@
 use super::flows::{self, capped, render, render_mcast};
 use super::outcome::combine;
 use super::reasons::explain;
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::{Expect, Flow, OffloadBasis, Session};
 
 /// Every trading flow has a session, and every direction that carries traffic is offloaded to

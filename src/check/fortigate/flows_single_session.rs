@@ -2,9 +2,10 @@ use std::collections::BTreeSet;
 
 use super::flows::{self, capped, render, render_mcast};
 use super::outcome::combine;
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::{Expect, Flow};
 
 /// Each trading flow uses one session (or the baseline's `max_sessions`). Many sessions of one

@@ -1,6 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::{Expect, HaMode, HaStatus, commands};
 
 /// The HA mode is the baseline's; in a cluster the health is OK and every member's

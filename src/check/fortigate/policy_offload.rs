@@ -1,7 +1,8 @@
 use super::outcome::{combine, part_error};
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::commands::{show_multicast_policy, show_policy};
 use crate::platform::fortigate::{ConfigNode, ConfigTree, Expect};
 

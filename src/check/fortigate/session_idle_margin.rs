@@ -1,8 +1,9 @@
 use super::flows::{self, render, render_mcast};
 use super::outcome::combine;
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::{Expect, Flow, Protocol, Seconds};
 
 /// A UDP trading flow's session has at least the baseline's margin of idle time left

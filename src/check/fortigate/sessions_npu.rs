@@ -1,6 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
+use crate::check::{Check, Missing};
+use crate::core::Command;
+use crate::core::Verdict;
 use crate::parse::{FactError, Facts};
-use crate::plan::Command;
 use crate::platform::fortigate::{Expect, SessionStat, commands};
 
 /// The lab notes' indirect indicators: the NPU holds at least the baseline's number of sessions

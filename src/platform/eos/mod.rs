@@ -20,8 +20,8 @@ pub use diffs::{Change, Diffs, Hunk};
 pub use lanz::LanzStatus;
 pub use version::Version;
 
+use crate::core::Command;
 use crate::parse::{Fact, ParseError};
-use crate::plan::Command;
 
 /// The commands premarket sends to a switch.
 pub mod commands {

@@ -4,7 +4,7 @@
 
 use std::net::IpAddr;
 
-use crate::plan::Command;
+use crate::core::Command;
 
 pub const GET_SYSTEM_STATUS: &str = "get system status";
 pub const GET_PERFORMANCE_STATUS: &str = "get system performance status";

@@ -32,8 +32,8 @@ pub use session_list::{OffloadBasis, Session, SessionList, SessionReader};
 pub use session_stat::SessionStat;
 pub use status::SystemStatus;
 
+use crate::core::Command;
 use crate::parse::{Fact, ParseError};
-use crate::plan::Command;
 
 /// Parses `raw` as the output of `command` (its context does not change the grammar).
 pub fn parse(command: &Command, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
