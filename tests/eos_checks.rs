@@ -11,7 +11,14 @@ use premarket::config::Config;
 use premarket::core::Command;
 use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
-use premarket::platform::eos::commands::*;
+use premarket::platform::eos::{
+    ShowLanzStatus, ShowRunningConfigDiffs, ShowStartupConfig, ShowVersion,
+};
+
+const SHOW_VERSION: &str = ShowVersion::TEXT;
+const SHOW_LANZ_STATUS: &str = ShowLanzStatus::TEXT;
+const SHOW_STARTUP_CONFIG: &str = ShowStartupConfig::TEXT;
+const SHOW_RUNNING_CONFIG_DIFFS: &str = ShowRunningConfigDiffs::TEXT;
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
 const HEALTHY: [(&str, &str); 4] = [

@@ -28,7 +28,11 @@ type Output = (Command, Result<String, CollectError>);
 impl Collector for Captured {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
-            let results = self.0.get(&plan.device.name).cloned().unwrap_or_default();
+            let results = self
+                .0
+                .get(plan.device.name.as_str())
+                .cloned()
+                .unwrap_or_default();
             Outputs { results }
         })
     }
@@ -41,7 +45,7 @@ async fn capture(lab: &Lab, plan: &Plan) -> Captured {
         if device.commands.is_empty() {
             continue;
         }
-        let name = device.device.name.clone();
+        let name = device.device.name.to_string();
         let handle = connect(lab, &name).await.expect("connect");
         let prompt = format!(r"(^|\r\n){}( \([\w-]+\))?( # |[>#])$", regex::escape(&name));
         // A tall terminal keeps the FortiGate pager quiet without touching its config.

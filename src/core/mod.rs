@@ -10,6 +10,7 @@ mod exit;
 mod name;
 mod output;
 mod platform;
+mod units;
 mod verdict;
 
 pub use command::Command;
@@ -17,4 +18,5 @@ pub use exit::Exit;
 pub use name::{CheckId, DeviceName, NameError};
 pub use output::{CollectError, Outputs};
 pub use platform::Platform;
+pub use units::{Percent, Seconds};
 pub use verdict::{Status, Verdict};

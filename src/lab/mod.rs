@@ -25,6 +25,7 @@ mod server;
 mod shell;
 pub mod site;
 pub mod topology;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1,23 +1,42 @@
-//! What each kind of device knows: its commands, prompts and errors, its output parsers and the
-//! shape of its baseline. One folder per platform; no FortiOS or EOS string lives elsewhere.
+//! What each kind of device knows: its commands (as queries), prompts and errors, its output
+//! parsers and its secrets' shapes. One folder per platform; no FortiOS or EOS string lives
+//! elsewhere.
 
 pub mod eos;
 pub mod fortigate;
 
-use crate::core::{Command, Platform};
-use crate::parse::{Fact, ParseError};
+use crate::core::Platform;
+use crate::parse::{ParseError, QuerySpec, Raw};
 
-/// Parses one command's output into facts with `platform`'s parser for that command.
-pub fn parse(
-    platform: Platform,
-    command: &Command,
-    raw: &str,
-) -> Result<Box<dyn Fact>, ParseError> {
+/// Every query `platform` knows.
+pub fn queries(platform: Platform) -> &'static [QuerySpec] {
     match platform {
-        Platform::Eos => eos::parse(command, raw),
-        Platform::Fortigate => fortigate::parse(command, raw),
-        Platform::Probe => crate::probe::facts::parse(command, raw),
+        Platform::Eos => eos::QUERIES,
+        Platform::Fortigate => fortigate::QUERIES,
+        Platform::Probe => crate::probe::facts::QUERIES,
     }
+}
+
+/// The query of `platform` that reads `command` (as `premarket parse` is given it).
+pub fn query_for(platform: Platform, command: &str) -> Option<&'static QuerySpec> {
+    match platform {
+        Platform::Eos => eos::query_for(command),
+        Platform::Fortigate => fortigate::query_for(command),
+        Platform::Probe => crate::probe::facts::QUERIES
+            .iter()
+            .find(|q| q.shape.matches(command)),
+    }
+}
+
+/// Parses `raw` as the output of `command` with `platform`'s parser and returns the fact as
+/// JSON: what `premarket parse` prints.
+pub fn parse_json(
+    platform: Platform,
+    command: &str,
+    raw: &str,
+) -> Result<serde_json::Value, ParseError> {
+    let query = query_for(platform, command).ok_or_else(|| ParseError::unsupported(command))?;
+    (query.parse_json)(&mut Raw::new(raw))
 }
 
 /// `raw` with `platform`'s secrets (passwords, keys, `ENC` blobs) replaced by `<redacted>`, for

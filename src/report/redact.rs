@@ -27,10 +27,10 @@ impl Redactor {
     /// leak what premarket never read).
     pub fn from_config(config: &Config) -> Self {
         let mut refs: Vec<&SecretRef> = Vec::new();
-        for device in &config.devices {
-            refs.extend(&device.ssh.password);
-            refs.extend(&device.ssh.key_passphrase);
-            refs.extend(&device.ssh.enable_secret);
+        for ssh in config.devices.iter().filter_map(|d| d.ssh()) {
+            refs.extend(&ssh.password);
+            refs.extend(&ssh.key_passphrase);
+            refs.extend(&ssh.enable_secret);
         }
         if let Some((_, password)) = config
             .site

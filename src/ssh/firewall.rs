@@ -54,7 +54,7 @@ impl FirewallShell {
             open: Some(open),
             redactor,
             last_sent: None,
-            device: device.name.clone(),
+            device: device.name.to_string(),
         })
     }
 

@@ -5,7 +5,6 @@
 //! (`| json`), and every parser also reads the text form.
 
 pub mod allowlist;
-mod baseline;
 pub mod cli;
 mod config;
 mod diffs;
@@ -14,42 +13,29 @@ pub mod redact;
 pub mod text;
 mod version;
 
-pub use baseline::Expect;
-pub use config::Config;
-pub use diffs::{Change, Diffs, Hunk};
-pub use lanz::LanzStatus;
-pub use version::Version;
+pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
+pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
+pub use lanz::{LanzStatus, ShowLanzStatus};
+pub use version::{ShowVersion, Version};
 
-use crate::core::Command;
-use crate::parse::{Fact, ParseError};
+use crate::parse::{QuerySpec, Shape};
 
-/// The commands premarket sends to a switch.
-pub mod commands {
-    pub const SHOW_VERSION: &str = "show version | json";
-    pub const SHOW_LANZ_STATUS: &str = "show queue-monitor length status | json";
-    pub const SHOW_STARTUP_CONFIG: &str = "show startup-config";
-    pub const SHOW_RUNNING_CONFIG: &str = "show running-config";
-    pub const SHOW_RUNNING_CONFIG_DIFFS: &str = "show running-config diffs";
-}
+/// Every command premarket sends to a switch, and how its output is read (text or `| json`).
+/// `premarket parse` follows from this list.
+pub static QUERIES: &[QuerySpec] = &[
+    QuerySpec::of::<ShowVersion>(Shape::Exact("show version")),
+    QuerySpec::of::<ShowLanzStatus>(Shape::Exact("show queue-monitor length status")),
+    QuerySpec::of::<ShowStartupConfig>(Shape::Exact(ShowStartupConfig::TEXT)),
+    QuerySpec::of::<ShowRunningConfig>(Shape::Exact(ShowRunningConfig::TEXT)),
+    QuerySpec::of::<ShowRunningConfigDiffs>(Shape::Exact(ShowRunningConfigDiffs::TEXT)),
+];
 
-/// Parses `raw` as the output of `command` (with or without `| json`).
-pub fn parse(command: &Command, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
-    parse_text(&command.text, raw)
-}
-
-/// As [`parse`], for a command given as text (`premarket parse eos "show version"`).
-pub fn parse_text(command: &str, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
+/// The listed query that reads `command`, with or without `| json` / `| no-more`.
+pub fn query_for(command: &str) -> Option<&'static QuerySpec> {
     let base = command
         .trim()
         .trim_end_matches("| json")
         .trim_end_matches("| no-more")
         .trim();
-    let base = base.split_whitespace().collect::<Vec<_>>().join(" ");
-    match base.as_str() {
-        "show version" => Ok(Box::new(version::parse(raw)?)),
-        "show queue-monitor length status" => Ok(Box::new(lanz::parse(raw)?)),
-        "show startup-config" | "show running-config" => Ok(Box::new(config::parse(raw)?)),
-        "show running-config diffs" => Ok(Box::new(diffs::parse(raw)?)),
-        _ => Err(ParseError::unsupported(command)),
-    }
+    QUERIES.iter().find(|q| q.shape.matches(base))
 }

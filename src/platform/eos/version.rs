@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, json};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Version {
@@ -21,6 +22,24 @@ struct Json {
     model_name: String,
     #[serde(default)]
     serial_number: String,
+}
+
+/// `show version | json` (the text form parses too).
+pub struct ShowVersion;
+
+impl Query for ShowVersion {
+    const KIND: &'static str = "eos.show-version";
+    type Fact = Version;
+    fn command(&self) -> Command {
+        Command::new(ShowVersion::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Version, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowVersion {
+    pub const TEXT: &'static str = "show version | json";
 }
 
 pub fn parse(raw: &str) -> Result<Version, ParseError> {

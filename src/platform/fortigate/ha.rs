@@ -9,7 +9,8 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HaStatus {
@@ -44,6 +45,24 @@ enum Section {
     Top,
     Configuration,
     Other,
+}
+
+/// `get system ha status`: mode, health, members and their sync state.
+pub struct GetHaStatus;
+
+impl Query for GetHaStatus {
+    const KIND: &'static str = "fortigate.get-system-ha-status";
+    type Fact = HaStatus;
+    fn command(&self) -> Command {
+        Command::new(GetHaStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<HaStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetHaStatus {
+    pub const TEXT: &'static str = "get system ha status";
 }
 
 pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {

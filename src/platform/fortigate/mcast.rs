@@ -19,7 +19,8 @@ use serde::Serialize;
 
 use super::kv::{num, pairs};
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct McastSession {
@@ -54,6 +55,24 @@ pub struct McastPath {
 pub struct McastSessionList {
     pub total: Option<u64>,
     pub sessions: Vec<McastSession>,
+}
+
+/// `diagnose sys mcast-session list`: the multicast sessions.
+pub struct DiagMcastSessions;
+
+impl Query for DiagMcastSessions {
+    const KIND: &'static str = "fortigate.mcast-session-list";
+    type Fact = McastSessionList;
+    fn command(&self) -> Command {
+        Command::new(DiagMcastSessions::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<McastSessionList, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl DiagMcastSessions {
+    pub const TEXT: &'static str = "diagnose sys mcast-session list";
 }
 
 pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::kv::num;
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 /// One `CPU states:` line, percentages as printed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -42,6 +43,24 @@ pub struct Performance {
     /// NPU sessions, average over the last minute (NP boxes on 6.x and later only).
     pub average_npu_sessions: Option<u64>,
     pub uptime_s: Option<u64>,
+}
+
+/// `get system performance status`: CPU, memory, session rates.
+pub struct GetPerformanceStatus;
+
+impl Query for GetPerformanceStatus {
+    const KIND: &'static str = "fortigate.get-system-performance-status";
+    type Fact = Performance;
+    fn command(&self) -> Command {
+        Command::new(GetPerformanceStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Performance, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetPerformanceStatus {
+    pub const TEXT: &'static str = "get system performance status";
 }
 
 pub fn parse(raw: &str) -> Result<Performance, ParseError> {

@@ -20,7 +20,9 @@ use std::net::{IpAddr, Ipv4Addr};
 use serde::Serialize;
 
 use super::kv::{hex, middle, number, pair, split, words_by_line};
-use crate::parse::{ParseError, text};
+use super::session_filter::SessionFilter;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw, text};
 
 /// One session, original direction.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -81,6 +83,24 @@ impl Session {
 pub struct SessionList {
     pub total: Option<u64>,
     pub sessions: Vec<Session>,
+}
+
+/// The sessions that `filter` selects (`diagnose sys session list` after the filter lines).
+pub struct ListSessions(pub SessionFilter);
+
+impl ListSessions {
+    pub const TEXT: &'static str = "diagnose sys session list";
+}
+
+impl Query for ListSessions {
+    const KIND: &'static str = "fortigate.session-list";
+    type Fact = SessionList;
+    fn command(&self) -> Command {
+        Command::in_context(self.0.context(), Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SessionList, ParseError> {
+        parse(raw.text()?)
+    }
 }
 
 /// Parses a whole output held in memory (the pipeline's case: a filtered list).

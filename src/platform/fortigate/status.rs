@@ -7,7 +7,8 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SystemStatus {
@@ -35,6 +36,24 @@ static VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(\S+)\s+v(\d+\.\d+\.\d+)\s*,\s*build\s*(\d+)(?:\s*,\s*\d+)?(?:\s*\(([^)]*)\))?")
         .expect("static regex")
 });
+
+/// `get system status`: model, version, serial, VDOM mode.
+pub struct GetSystemStatus;
+
+impl Query for GetSystemStatus {
+    const KIND: &'static str = "fortigate.get-system-status";
+    type Fact = SystemStatus;
+    fn command(&self) -> Command {
+        Command::new(GetSystemStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SystemStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetSystemStatus {
+    pub const TEXT: &'static str = "get system status";
+}
 
 pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {
     let lines = body(raw);
