@@ -12,7 +12,7 @@ use std::path::Path;
 
 use russh::keys::{HashAlg, PublicKey};
 
-use super::known_hosts::{self, Entry, Marker};
+use super::known_hosts::{self, Entry, Listed, Marker};
 
 /// Where a device is and which keys it may present.
 #[derive(Clone, Debug)]
@@ -66,13 +66,12 @@ pub enum HostKeyError {
         line: usize,
     },
     #[error(
-        "known_hosts {path} line {line} is a @cert-authority entry for {device} ({addr}); premarket accepts plain \
+        "known_hosts {path} line {line} is a @cert-authority entry for {device}; premarket accepts plain \
          host keys only: add the device's key (`{known_hosts_line}`) or pin it (ssh: host_key: \"{fingerprint}\") \
          after checking {fingerprint} with the device's administrator"
     )]
     CertAuthority {
         device: String,
-        addr: String,
         fingerprint: String,
         path: String,
         line: usize,
@@ -112,52 +111,104 @@ fn same_fingerprint(pin: &str, offered: &str) -> bool {
     norm(pin) == norm(offered)
 }
 
-/// What the site's known_hosts says about one device.
-enum Listing<'a> {
+/// What the site's known_hosts says about the key a device offered.
+enum Known<'a> {
     /// site.yaml names no known_hosts file.
     NoFile,
     /// It names one that does not exist (OpenSSH reads that as empty).
     Missing(&'a Path),
-    /// The lines naming the device, in file order.
-    Entries(&'a Path, Vec<Entry>),
+    /// What the lines `ssh` consults say.
+    Said(&'a Path, Said),
 }
 
-/// Reads the device's lines. A file that cannot be read, or that has a broken line for this
-/// device, fails closed.
-fn listing<'a>(expected: &Expected<'a>) -> Result<Listing<'a>, HostKeyError> {
+/// The verdict of the consulted lines; `line` is the 1-based line that decided it.
+enum Said {
+    Listed,
+    Revoked { line: usize },
+    Changed { line: usize, expected: String },
+    CertAuthorityOnly { line: usize },
+    Unlisted { note: String },
+}
+
+/// Reads known_hosts and judges `key` by it. A file that cannot be read, or that has a broken
+/// line for this device, fails closed.
+fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, HostKeyError> {
     let Some(path) = expected.known_hosts else {
-        return Ok(Listing::NoFile);
+        return Ok(Known::NoFile);
     };
-    let name = known_hosts::lookup_name(expected.host, expected.port);
-    match known_hosts::load(path, &name) {
-        Ok(Some(entries)) => Ok(Listing::Entries(path, entries)),
-        Ok(None) => Ok(Listing::Missing(path)),
+    match known_hosts::load(path, expected.host, expected.port) {
+        Ok(Some(listed)) => Ok(Known::Said(path, judge(&listed, key, expected.host))),
+        Ok(None) => Ok(Known::Missing(path)),
         Err(e) => Err(HostKeyError::KnownHosts {
             path: path.display().to_string(),
-            reason: match e {
-                known_hosts::Error::Malformed { .. } => format!("{e} (it names {name})"),
-                known_hosts::Error::Unreadable(_) => e.to_string(),
-            },
+            reason: e.to_string(),
         }),
     }
 }
 
+/// Judges `key` by the lines `ssh` consults: those under the device's name (`[host]:port` off
+/// port 22) and, only when those list no plain key at all, those under the bare host name
+/// (sshconnect.c, "checking without port identifier"). Revocation first; another key of the
+/// same type under the device's own name is a changed key; a CA line vouches for nothing here.
+fn judge(listed: &Listed, key: &PublicKey, host: &str) -> Said {
+    let own_plain = || marked(listed.own.iter(), Marker::Plain);
+    let consulted: Vec<&Entry> = match own_plain().next() {
+        Some(_) => listed.own.iter().collect(),
+        None => listed.own.iter().chain(&listed.bare).collect(),
+    };
+    let consulted = |marker| marked(consulted.iter().copied(), marker);
+    let same_key = |e: &&Entry| e.key.key_data() == key.key_data();
+    if let Some(e) = consulted(Marker::Revoked).find(same_key) {
+        return Said::Revoked { line: e.line };
+    }
+    if consulted(Marker::Plain).any(|e| same_key(&e)) {
+        return Said::Listed;
+    }
+    if let Some(e) = own_plain().find(|e| e.key.algorithm() == key.algorithm()) {
+        return Said::Changed {
+            line: e.line,
+            expected: fingerprint(&e.key),
+        };
+    }
+    if let Some(e) = consulted(Marker::CertAuthority).next() {
+        return Said::CertAuthorityOnly { line: e.line };
+    }
+    let note = if own_plain().next().is_some() {
+        "lists it only with other key types".to_string()
+    } else if consulted(Marker::Plain).next().is_some() {
+        format!(
+            "lists only other keys for {} (port 22)",
+            known_hosts::lookup_name(host, 22)
+        )
+    } else {
+        "has no entry for it".to_string()
+    };
+    Said::Unlisted { note }
+}
+
+fn marked<'e>(
+    entries: impl Iterator<Item = &'e Entry>,
+    marker: Marker,
+) -> impl Iterator<Item = &'e Entry> {
+    entries.filter(move |e| e.marker == marker)
+}
+
 /// Accepts `key` when the pin or known_hosts vouch for it and known_hosts does not revoke it.
+/// A revocation refuses the key first, pinned or not; then the pin decides alone; then
+/// known_hosts.
 pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyError> {
     let offered = fingerprint(key);
     let addr = format!("{}:{}", expected.host, expected.port);
-    let listing = listing(expected)?;
-    let same_key = |e: &&Entry| e.key.key_data() == key.key_data();
-    if let Listing::Entries(path, entries) = &listing
-        && let Some(revoked) = marked(entries, Marker::Revoked).find(same_key)
-    {
-        return Err(HostKeyError::Revoked {
-            device: expected.device.to_string(),
-            addr,
-            fingerprint: offered,
-            path: path.display().to_string(),
-            line: revoked.line,
-        });
+    let known = known(expected, key)?;
+    let revoked = |path: &Path, line| HostKeyError::Revoked {
+        device: expected.device.to_string(),
+        addr: addr.clone(),
+        fingerprint: offered.clone(),
+        path: path.display().to_string(),
+        line,
+    };
+    if let Known::Said(path, Said::Revoked { line }) = known {
+        return Err(revoked(path, line));
     }
     if let Some(pin) = expected.pin {
         if same_fingerprint(pin, &offered) {
@@ -171,61 +222,51 @@ pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyErr
             source_: "the pinned ssh.host_key in its baseline".into(),
         });
     }
+    let line = known_hosts_line(expected.host, expected.port, key);
     let unknown = |note: String| HostKeyError::Unknown {
         device: expected.device.to_string(),
         addr: addr.clone(),
         fingerprint: offered.clone(),
-        known_hosts_line: known_hosts_line(expected.host, expected.port, key),
+        known_hosts_line: line.clone(),
         note,
     };
-    let (path, entries) = match listing {
-        Listing::NoFile => {
+    let (path, said) = match known {
+        Known::NoFile => {
             return Err(unknown(
                 "no ssh.host_key is pinned and site.yaml names no ssh.known_hosts file".into(),
             ));
         }
-        Listing::Missing(path) => {
+        Known::Missing(path) => {
             return Err(unknown(format!(
                 "the known_hosts file {} does not exist",
                 path.display()
             )));
         }
-        Listing::Entries(path, entries) => (path, entries),
+        Known::Said(path, said) => (path, said),
     };
-    if marked(&entries, Marker::Plain).any(|e| same_key(&e)) {
-        return Ok(());
-    }
-    if let Some(old) =
-        marked(&entries, Marker::Plain).find(|e| e.key.algorithm() == key.algorithm())
-    {
-        return Err(HostKeyError::Changed {
+    match said {
+        Said::Listed => Ok(()),
+        Said::Changed {
+            line,
+            expected: old,
+        } => Err(HostKeyError::Changed {
             device: expected.device.to_string(),
             addr,
             fingerprint: offered,
-            expected: fingerprint(&old.key),
-            source_: format!("known_hosts {} line {}", path.display(), old.line),
-        });
-    }
-    if let Some(ca) = marked(&entries, Marker::CertAuthority).next() {
-        return Err(HostKeyError::CertAuthority {
+            expected: old,
+            source_: format!("known_hosts {} line {line}", path.display()),
+        }),
+        Said::CertAuthorityOnly { line: ca } => Err(HostKeyError::CertAuthority {
             device: expected.device.to_string(),
-            addr,
             fingerprint: offered,
             path: path.display().to_string(),
-            line: ca.line,
-            known_hosts_line: known_hosts_line(expected.host, expected.port, key),
-        });
+            line: ca,
+            known_hosts_line: line,
+        }),
+        Said::Unlisted { note } => Err(unknown(format!("{} {note}", path.display()))),
+        // Already refused above, before the pin.
+        Said::Revoked { line } => Err(revoked(path, line)),
     }
-    let note = if marked(&entries, Marker::Plain).next().is_none() {
-        format!("{} has no entry for it", path.display())
-    } else {
-        format!("{} lists it only with other key types", path.display())
-    };
-    Err(unknown(note))
-}
-
-fn marked(entries: &[Entry], marker: Marker) -> impl Iterator<Item = &Entry> {
-    entries.iter().filter(move |e| e.marker == marker)
 }
 
 #[cfg(test)]
@@ -370,10 +411,8 @@ mod tests {
                 "only a CA",
                 format!("@cert-authority *.example,[10.0.0.1]:* {B}\n"),
                 None,
-                Err(
-                    "known_hosts KH line 1 is a @cert-authority entry for sw1 (10.0.0.1:2222); \
-                     premarket accepts plain host keys only: add the device's key (`[10.0.0.1]:2222 ssh-ed25519",
-                ),
+                Err("known_hosts KH line 1 is a @cert-authority entry for sw1; \
+                     premarket accepts plain host keys only: add the device's key (`[10.0.0.1]:2222 ssh-ed25519"),
             ),
             (
                 "a CA and a changed plain key",
@@ -389,8 +428,44 @@ mod tests {
                 Err("unknown host key for sw1 (10.0.0.1:2222): it offered SHA256:"),
             ),
             (
-                "the port-22 form",
+                "the bare host when the port has no key (as ssh falls back)",
                 format!("10.0.0.1 {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "the bare host lists another key",
+                format!("10.0.0.1 {B}\n"),
+                None,
+                Err("KH lists only other keys for 10.0.0.1 (port 22)"),
+            ),
+            (
+                "the bare host is not read when the port lists a key",
+                format!("{n} {E}\n10.0.0.1 {A}\n"),
+                None,
+                Err("KH lists it only with other key types"),
+            ),
+            (
+                "revoked under the bare host, which is not read (as by ssh)",
+                format!("{n} {A}\n@revoked 10.0.0.1 {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "revoked under the bare host, which is read",
+                format!("@revoked 10.0.0.1 {A}\n10.0.0.1 {A}\n"),
+                None,
+                Err("is REVOKED in known_hosts KH line 1"),
+            ),
+            (
+                "revoked under the bare host, which is read, and pinned",
+                format!("@revoked 10.0.0.1 {A}\n"),
+                Some(&pin_a),
+                Err("is REVOKED in known_hosts KH line 1"),
+            ),
+            (
+                "[host]:22 is not the bare host",
+                format!("[10.0.0.1]:22 {A}\n"),
                 None,
                 Err("KH has no entry for it"),
             ),

@@ -7,7 +7,8 @@
 //! by spaces or tabs; `#` comments and blank lines are skipped. Patterns are comma-separated
 //! globs (`*`, `?`) compared without case; a matching `!pattern` excludes the line whatever else
 //! matches; `|1|salt|hmac` is one hashed name (HMAC-SHA1 of the name, keyed by the salt). The
-//! name looked up is `host` on port 22 and `[host]:port` elsewhere, as `ssh` does.
+//! name looked up is `host` on port 22 and `[host]:port` elsewhere, as `ssh` does; off port 22
+//! the bare `host` lines are read too, for the fallback `ssh` makes to them.
 //!
 //! Where OpenSSH silently skips a line it cannot parse, this reader fails closed when the line
 //! may concern the host: a broken line whose patterns match it, or a broken `@`-marked line
@@ -71,14 +72,30 @@ pub fn lookup_name(host: &str, port: u16) -> String {
     }
 }
 
-/// The entries of the file at `path` that name `name` (see [`lookup_name`]), in file order.
-/// `Ok(None)` when the file does not exist: OpenSSH reads a missing file as an empty one.
-pub fn load(path: &Path, name: &str) -> Result<Option<Vec<Entry>>, Error> {
-    match std::fs::read(path) {
-        Ok(text) => entries(&text, name).map(Some),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::Unreadable(e.to_string())),
-    }
+/// The lines of a known_hosts file that name one host on one port.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// Under the name `ssh` looks up ([`lookup_name`]).
+    pub own: Vec<Entry>,
+    /// Off port 22, under the bare host name: `ssh` accepts a key listed there when the port's
+    /// own name lists no key at all (sshconnect.c: "checking without port identifier").
+    pub bare: Vec<Entry>,
+}
+
+/// What the file at `path` lists for `host` on `port`. `Ok(None)` when the file does not
+/// exist: OpenSSH reads a missing file as an empty one.
+pub fn load(path: &Path, host: &str, port: u16) -> Result<Option<Listed>, Error> {
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::Unreadable(e.to_string())),
+    };
+    let own = entries(&text, &lookup_name(host, port))?;
+    let bare = match port {
+        22 => Vec::new(),
+        _ => entries(&text, &lookup_name(host, 22))?,
+    };
+    Ok(Some(Listed { own, bare }))
 }
 
 /// The entries of known_hosts `text` that name `name`, in file order.
@@ -543,18 +560,25 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_file_is_empty_and_an_unreadable_one_fails() {
+    fn load_reads_both_names_and_fails_closed() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(load(&dir.path().join("none"), "sw1.example"), Ok(None));
+        assert_eq!(load(&dir.path().join("none"), "sw1.example", 22), Ok(None));
         assert!(matches!(
-            load(dir.path(), "sw1.example"),
+            load(dir.path(), "sw1.example", 22),
             Err(Error::Unreadable(_))
         ));
         let file = dir.path().join("known_hosts");
-        std::fs::write(&file, format!("sw1.example {A}\n")).unwrap();
-        assert_eq!(
-            load(&file, "sw1.example").map(|f| f.map(|e| e.len())),
-            Ok(Some(1))
-        );
+        std::fs::write(&file, format!("sw1.example {A}\n[sw1.example]:2222 {B}\n")).unwrap();
+        let lines = |port| {
+            load(&file, "SW1.example", port).map(|listed| {
+                listed.map(|l| {
+                    let lines = |e: Vec<Entry>| e.iter().map(|e| e.line).collect::<Vec<_>>();
+                    (lines(l.own), lines(l.bare))
+                })
+            })
+        };
+        assert_eq!(lines(22), Ok(Some((vec![1], vec![]))));
+        assert_eq!(lines(2222), Ok(Some((vec![2], vec![1]))));
+        assert_eq!(lines(830), Ok(Some((vec![], vec![1]))));
     }
 }
