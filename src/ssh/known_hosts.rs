@@ -14,7 +14,11 @@
 //! may concern the host: a broken line whose patterns match it, or a broken `@`-marked line
 //! whose host field cannot be read, is an error naming the line. Skipping those could hide a
 //! revocation. Broken unmarked lines that cannot name this host only ever add trust elsewhere,
-//! so they are skipped as OpenSSH skips them. Only reading: premarket never writes known_hosts.
+//! so they are skipped as OpenSSH skips them. One more place is stricter than OpenSSH on
+//! purpose: a marker is ended by a space or a tab, where OpenSSH's `check_markers` ends it at
+//! the first space of the line, so `@revoked<TAB>host key` with a space later is an invalid
+//! marker to `ssh`, which then skips the revocation. Only reading: premarket never writes
+//! known_hosts.
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -112,10 +116,9 @@ pub fn entries(text: &[u8], name: &str) -> Result<Vec<Entry>, Error> {
         let Some(fields) = split_line(raw) else {
             continue;
         };
-        let names_it = match &fields.hosts {
-            Some(hosts) => host_field_matches(hosts, name),
-            None => None,
-        };
+        let names_it = fields
+            .hosts
+            .and_then(|hosts| host_field_matches(hosts, name));
         match (names_it, &fields.marker) {
             (Some(false), _) => continue,
             // A field we cannot read may be this host's: only a marker makes that matter.
@@ -201,7 +204,7 @@ fn hashed_matches(field: &[u8], name: &str) -> Option<bool> {
         return None;
     }
     let salt = Base64::decode_vec(salt_text).ok()?;
-    // HMAC-SHA1 salts are one SHA-1 block output long; OpenSSH refuses any other length.
+    // OpenSSH's salts are one SHA-1 digest long (20 bytes) and it refuses any other length.
     if salt.len() != 20 {
         return None;
     }
@@ -281,7 +284,7 @@ fn parse_key(text: &[u8]) -> Result<PublicKey, String> {
         return Err("no key after the key type".into());
     }
     let (Ok(kind), Ok(data)) = (std::str::from_utf8(kind), std::str::from_utf8(data)) else {
-        return Err("the key is not ASCII".into());
+        return Err("the key is not text".into());
     };
     PublicKey::from_openssh(&format!("{kind} {data}"))
         .map_err(|e| format!("the `{kind}` key does not parse ({e})"))
