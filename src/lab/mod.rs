@@ -21,6 +21,7 @@ mod eos;
 mod fortigate;
 mod grammar;
 mod scenario;
+pub mod probe_capture;
 mod server;
 mod shell;
 pub mod site;

@@ -1,8 +1,15 @@
-//! The pipeline end to end: plan -> collect -> parse -> evaluate -> report.
+//! The pipeline end to end for one run: plan -> collect -> parse -> evaluate -> [`Report`].
 //!
 //! Devices are inspected concurrently (bounded), each collected once for all its checks. A
 //! device that does not finish by the deadline gets ERROR "not finished by the deadline" on
-//! every check that needed it, and the report still comes out on time.
+//! every check that needed it, and the report still comes out on time. After judging, a device
+//! that could not be inspected becomes one block ([`down`]), a check whose FAIL another check's
+//! FAIL explains is tied to its cause (the catalog's `explains:`), and the probe's packets are
+//! set beside the firewall's own account ([`corroborate`]). Device text is escaped here, once,
+//! before any renderer sees it.
+
+mod corroborate;
+mod down;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -12,12 +19,14 @@ use futures::StreamExt;
 
 use crate::collect::Collector;
 use crate::config::Config;
-use crate::core::{CollectError, Outputs};
+use crate::core::{CollectError, Outputs, Platform};
 use crate::core::{Status, Verdict};
-use crate::parse::AnyQuery;
+use crate::parse::{AnyQuery, Facts};
 use crate::plan::{DevicePlan, Plan, PlannedCheck};
+use crate::probe::facts::Measure;
+use crate::report::escape::control;
 use crate::report::redact::Redactor;
-use crate::report::{CheckResult, DeviceOutputs, Report};
+use crate::report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
 /// How a run is bounded.
 #[derive(Clone, Debug)]
@@ -37,41 +46,12 @@ impl Limits {
     }
 }
 
-/// The next `time` of day in the site's time zone: today's if it is still ahead, else
-/// tomorrow's (a run started by cron at 23:00 with a deadline of 08:45 gets the morning's).
-/// A time that does not exist on a DST day falls to the earliest valid instant after it.
-pub fn next_deadline(
-    tz: chrono_tz::Tz,
-    time: chrono::NaiveTime,
-    now: DateTime<Utc>,
-) -> DateTime<chrono_tz::Tz> {
-    let local = now.with_timezone(&tz).date_naive();
-    for day in [
-        local,
-        local + chrono::Days::new(1),
-        local + chrono::Days::new(2),
-    ] {
-        let mut naive = day.and_time(time);
-        // Skip a DST gap minute by minute (at most a few hours).
-        for _ in 0..240 {
-            if let Some(at) = naive.and_local_timezone(tz).earliest() {
-                if at.with_timezone(&Utc) > now {
-                    return at;
-                }
-                break;
-            }
-            naive += chrono::Duration::minutes(1);
-        }
-    }
-    now.with_timezone(&tz)
-}
-
-/// The tokio timer instant of a wall-clock time (now when it has passed).
-pub fn instant_at(at: DateTime<chrono_tz::Tz>) -> tokio::time::Instant {
-    let left = (at.with_timezone(&Utc) - Utc::now())
-        .to_std()
-        .unwrap_or_default();
-    tokio::time::Instant::now() + left
+/// What one device gave.
+struct Inspected {
+    results: Vec<CheckResult>,
+    raw: DeviceOutputs,
+    down: Option<DeviceDown>,
+    probe: Option<ProbeFigures>,
 }
 
 /// Runs the plan with `collector` and returns the report.
@@ -83,23 +63,35 @@ pub async fn inspect(
 ) -> Report {
     let started = Utc::now();
     let redactor = Redactor::from_config(config);
-    let devices: Vec<(Vec<CheckResult>, DeviceOutputs)> =
-        futures::stream::iter(plan.devices.iter())
-            .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
-            .buffered(limits.concurrency.max(1))
-            .collect()
-            .await;
+    let devices: Vec<Inspected> = futures::stream::iter(plan.devices.iter())
+        .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
+        .buffered(limits.concurrency.max(1))
+        .collect()
+        .await;
     let finished = Utc::now();
     let tz = config.site.timezone;
-    let (results, raw): (Vec<Vec<CheckResult>>, Vec<DeviceOutputs>) = devices.into_iter().unzip();
+    let mut results = Vec::new();
+    let mut raw = Vec::new();
+    let mut down = Vec::new();
+    let mut probe = Vec::new();
+    for device in devices {
+        results.extend(device.results);
+        raw.push(device.raw);
+        down.extend(device.down);
+        probe.extend(device.probe);
+    }
+    corroborate::probe_and_firewall(&mut results, &probe);
     let mut report = Report::new(
         run_id(started, tz),
         config.site.name.clone(),
         timestamp(started, tz),
         timestamp(finished, tz),
-        results.into_iter().flatten().collect(),
+        results,
     );
     report.raw = raw;
+    report.devices_not_inspected = down;
+    report.probe = probe;
+    report.sort();
     report
 }
 
@@ -108,7 +100,7 @@ async fn inspect_device(
     collector: Arc<dyn Collector>,
     deadline: Option<tokio::time::Instant>,
     redactor: &Redactor,
-) -> (Vec<CheckResult>, DeviceOutputs) {
+) -> Inspected {
     let start = Instant::now();
     let outputs = match deadline {
         None => collector.collect(plan).await,
@@ -140,7 +132,7 @@ async fn inspect_device(
         facts: facts.to_record(&queries, ""),
     };
 
-    let results = plan
+    let mut results: Vec<CheckResult> = plan
         .checks
         .iter()
         .map(|check| {
@@ -152,22 +144,81 @@ async fn inspect_device(
                     reason.as_deref().unwrap_or("no reason given")
                 )),
             };
-            let remedy = remedy(&verdict, check, &plan.device.name);
-            CheckResult {
-                check: check.entry.id.clone(),
-                device: plan.device.name.to_string(),
-                status: verdict.status,
-                title: check.entry.title.clone(),
-                summary: verdict.summary,
-                expected: verdict.expected,
-                actual: redactor.redact(platform, &verdict.actual),
-                evidence: redactor.redact(platform, &verdict.evidence),
-                remedy,
-                duration_ms: collected_ms + elapsed_ms(eval_start),
-            }
+            let mut result = result(check, &plan.device.name, verdict, platform, redactor);
+            result.duration_ms = collected_ms + elapsed_ms(eval_start);
+            result
         })
         .collect();
-    (results, raw)
+    explain(plan, &mut results);
+    let down = down::find(plan, &outputs, &results).map(|mut d| {
+        d.what = control(&redactor.redact(platform, &d.what));
+        d
+    });
+    let probe = (platform == Platform::Probe)
+        .then(|| figures(&plan.device.name, &facts))
+        .flatten();
+    Inspected {
+        results,
+        raw,
+        down,
+        probe,
+    }
+}
+
+/// The result as the report keeps it: redacted, control characters escaped.
+fn result(
+    check: &PlannedCheck,
+    device: &str,
+    verdict: Verdict,
+    platform: Platform,
+    redactor: &Redactor,
+) -> CheckResult {
+    let remedy = remedy(&verdict, check, device);
+    let clean = |text: &str| control(&redactor.redact(platform, text));
+    let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
+    result.title = check.entry.title.clone();
+    result.summary = clean(&verdict.summary);
+    result.expected = clean(&verdict.expected);
+    result.actual = clean(&verdict.actual);
+    result.evidence = clean(&verdict.evidence);
+    result.remedy = clean(&remedy);
+    result.severity = check.entry.severity;
+    if verdict.status == Status::Fail {
+        result.finding = check.entry.finding.clone().unwrap_or_default();
+    }
+    result
+}
+
+/// Ties each FAIL that another FAIL on this device explains (catalog `explains:`) to it.
+fn explain(plan: &DevicePlan, results: &mut [CheckResult]) {
+    let failing: Vec<String> = results
+        .iter()
+        .filter(|r| r.status == Status::Fail)
+        .map(|r| r.check.clone())
+        .collect();
+    for r in results.iter_mut().filter(|r| r.status == Status::Fail) {
+        r.explained_by = plan
+            .checks
+            .iter()
+            .filter(|c| failing.contains(&c.entry.id) && c.entry.id != r.check)
+            .find(|c| c.entry.explains.iter().any(|(id, _)| *id == r.check))
+            .map(|c| c.entry.id.clone());
+    }
+}
+
+/// What the probe measured, when it measured anything.
+fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
+    let l = facts.get(&Measure).ok()?;
+    Some(ProbeFigures {
+        device: device.to_string(),
+        verdict: l.verdict.as_str().to_string(),
+        pairs: l.pairs,
+        lost: l.lost,
+        median_ns: l.median_ns.map(|n| n.0),
+        p99_ns: l.p99_ns.map(|n| n.0),
+        steady_median_ns: l.steady.median_ns.map(|n| n.0),
+        steady_p99_ns: l.steady.p99_ns.map(|n| n.0),
+    })
 }
 
 /// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.
