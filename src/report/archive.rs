@@ -79,6 +79,7 @@ impl Archive {
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(werr(&tmp))?;
         }
+        fs::create_dir_all(&tmp).map_err(werr(&tmp))?;
         for device in &report.raw {
             let dir = tmp.join("raw").join(file_safe(&device.device));
             fs::create_dir_all(&dir).map_err(werr(&dir))?;

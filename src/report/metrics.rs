@@ -241,7 +241,7 @@ mod tests {
             "premarket_check_result{site=\"lab\",device=\"sw1\",check=\"eos.lanz.persisted\",result=\"ok\"} 0.0",
             "premarket_checks{site=\"lab\",result=\"fail\"} 1.0",
             "premarket_checks{site=\"lab\",result=\"ok\"} 1.0",
-            "premarket_run_timestamp_seconds{site=\"lab\"} 1796084100.0",
+            "premarket_run_timestamp_seconds{site=\"lab\"} 1795997700.0",
             "premarket_run_duration_seconds{site=\"lab\"} 2.5",
             "premarket_trading_day{site=\"lab\"} 1.0",
             "premarket_probe_latency_seconds{site=\"lab\",device=\"probe1\",quantile=\"0.99\"} 0.000004137",

@@ -5,7 +5,8 @@
 //! both FAIL, and the explained one is placed right under it: the LANZ incident reads "LANZ not
 //! saved" before "running-config not saved", whose `write memory` would otherwise save LANZ off.
 //! The rest: FAIL, then ERROR from a device that could not be inspected, then other ERROR, then
-//! OK and SKIP; within each, critical before warning, then device and check id. One level
+//! OK and SKIP; within what needs attention, critical before warning, then device and check
+//! id (the fine list by device and check id). One level
 //! only: a cause that is itself explained is shown under its own cause, and its symptoms
 //! stand on their own, so no result can be lost to a loop.
 
@@ -51,7 +52,9 @@ pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> 
             Status::Ok => 3,
             Status::Skip => 4,
         };
-        (class, severity_rank(r.severity), &r.device, &r.check)
+        // Severity orders what needs attention; the fine list reads by device.
+        let severity = if class < 3 { severity_rank(r.severity) } else { 0 };
+        (class, severity, &r.device, &r.check)
     };
     let by_rank = |a: &usize, b: &usize| -> Ordering { rank(*a).cmp(&rank(*b)) };
     let mut roots: Vec<usize> = (0..results.len()).filter(|i| cause[*i].is_none()).collect();

@@ -116,6 +116,10 @@ fn block(out: &mut String, name: &str, value: &str) {
     }
     let _ = writeln!(out, "{name}:");
     for line in value.lines() {
-        let _ = writeln!(out, "  {line}");
+        if line.trim().is_empty() {
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, "  {line}");
+        }
     }
 }
