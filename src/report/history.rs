@@ -170,11 +170,10 @@ impl<'a> Index<'a> {
 /// starting from the latest full run and updated by every rerun since. Returns the run the
 /// state starts from and the pairs, sorted.
 pub fn last_failed(reports: &[Report]) -> Option<(String, Vec<Pair>)> {
-    let live: Vec<&Report> = reports.iter().filter(|r| !r.offline).collect();
-    let base = live.iter().rposition(|r| !r.partial).unwrap_or(0);
-    let base_run = live.get(base)?.run_id.clone();
+    let base = reports.iter().rposition(|r| !r.partial).unwrap_or(0);
+    let base_run = reports.get(base)?.run_id.clone();
     let mut state: BTreeMap<Pair, Status> = BTreeMap::new();
-    for report in &live[base..] {
+    for report in &reports[base..] {
         for r in &report.results {
             state.insert((r.check.clone(), r.device.clone()), r.status);
         }
@@ -189,15 +188,14 @@ pub fn last_failed(reports: &[Report]) -> Option<(String, Vec<Pair>)> {
 
 /// The standing state a rerun reports beside what it rechecked: the latest result of every
 /// (check, device) from the latest full run and the reruns since, each marked with the run
-/// that judged it, except the pairs `rechecked` now. Offline runs are not part of it (they
-/// judged saved outputs, not the network).
+/// that judged it, except the pairs `rechecked` now. (An offline run is in the archive only
+/// when it was asked to be, with `--archive`.)
 pub fn standing(reports: &[Report], rechecked: &[(String, String)]) -> Vec<super::CheckResult> {
-    let live: Vec<&Report> = reports.iter().filter(|r| !r.offline).collect();
-    let Some(base) = live.iter().rposition(|r| !r.partial) else {
+    let Some(base) = reports.iter().rposition(|r| !r.partial) else {
         return Vec::new();
     };
     let mut state: BTreeMap<Pair, super::CheckResult> = BTreeMap::new();
-    for report in &live[base..] {
+    for report in &reports[base..] {
         for r in report.results.iter().chain(&report.standing) {
             let pair = (r.check.clone(), r.device.clone());
             if r.judged_in.is_some() {

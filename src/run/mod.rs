@@ -306,7 +306,7 @@ fn read_history(archive: &Archive, report: &mut Report) {
             for p in unreadable {
                 tracing::warn!("skipped an unreadable archived run: {p}");
             }
-            if report.partial && !report.offline {
+            if report.partial {
                 let rechecked: Vec<(String, String)> = report
                     .results
                     .iter()

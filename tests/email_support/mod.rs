@@ -74,10 +74,19 @@ impl Site {
         cmd
     }
 
-    /// Runs `premarket run --offline <scenario> ARGS`.
+    /// Runs `premarket run --offline <scenario> --archive ARGS`, as a live run would (it
+    /// archives, and emails unless ARGS say otherwise): offline runs do neither by default.
     pub fn run(&self, scenario_name: &str, args: &[&str]) -> Output {
         let offline = scenario(scenario_name);
-        let mut all = vec!["run", "--offline", offline.to_str().expect("utf-8 path")];
+        let mut all = vec![
+            "run",
+            "--offline",
+            offline.to_str().expect("utf-8 path"),
+            "--archive",
+        ];
+        if !args.iter().any(|a| *a == "--no-email" || *a == "--email-to-file") {
+            all.push("--email");
+        }
         all.extend_from_slice(args);
         self.cmd(&all).output().expect("run premarket")
     }
