@@ -5,9 +5,16 @@ mod common;
 
 use assert_cmd::Command;
 
+/// The binary under test: `PREMARKET_BIN` when set (an installed build, or a worktree's own
+/// build when several share a target directory), else cargo's.
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("PREMARKET_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
+}
+
 fn premarket(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("premarket")
-        .expect("binary")
+    let out = Command::new(bin())
         .current_dir(common::repo())
         .env_remove("PREMARKET_DIR")
         .args(args)
@@ -262,8 +269,7 @@ fn parse_prints_contract_keys_or_fails_with_an_excerpt() {
 
 #[test]
 fn parse_reads_standard_input() {
-    let out = Command::cargo_bin("premarket")
-        .expect("binary")
+    let out = Command::new(bin())
         .args(["parse", "eos", "show queue-monitor length status | json"])
         .write_stdin("{\"lanzEnabled\": false}\n")
         .output()

@@ -254,7 +254,7 @@ fn concurrent_runs_keep_the_archive_whole() {
         if i >= 4 {
             args.extend(["--check", "eos.lanz.persisted"]);
         }
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_premarket"));
+        let mut cmd = std::process::Command::new(bin());
         cmd.arg("--dir")
             .arg(site.path())
             .args(&args)

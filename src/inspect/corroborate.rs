@@ -68,10 +68,13 @@ pub fn probe_and_firewall(results: &mut Vec<CheckResult>, probe: &[ProbeFigures]
             continue;
         }
         let confirmed = format!("; confirmed by the probe {}: {}", p.device, measured(p));
-        let flows_status = results
+        let flows = results
             .iter()
-            .find(|r| r.check == FLOWS && r.device == firewall)
-            .map(|r| r.status);
+            .find(|r| r.check == FLOWS && r.device == firewall);
+        let flows_status = flows.map(|r| r.status);
+        // A flow with no session at all (the feed has not started) says nothing about offload:
+        // the probe's own flow may well be offloaded. Only a session on the CPU path compares.
+        let no_session = flows.is_some_and(|r| r.summary.contains("no session"));
         let append = |results: &mut Vec<CheckResult>, check: &str, status: Status| {
             for r in results
                 .iter_mut()
@@ -111,7 +114,7 @@ pub fn probe_and_firewall(results: &mut Vec<CheckResult>, probe: &[ProbeFigures]
                 p.verdict.replace('_', " "),
                 measured(p)
             )),
-            (Felt::Offloaded | Felt::Expired, Some(Status::Fail)) => Some(format!(
+            (Felt::Offloaded | Felt::Expired, Some(Status::Fail)) if !no_session => Some(format!(
                 "{firewall} reports a trading flow not offloaded ({FLOWS} FAIL), but the probe {} measured offload: {}",
                 p.device,
                 measured(p)
@@ -163,6 +166,12 @@ mod tests {
             (vec![flows(Status::Fail)], figures("cpu_path", Some(18_800)), "steady-state median 18.8 us", false),
             (vec![flows(Status::Ok)], figures("cpu_path", Some(18_800)), "", true),
             (vec![flows(Status::Fail)], figures("offloaded", Some(4_100)), "", true),
+            (
+                vec![CheckResult::new(FLOWS, "fw1", Status::Fail, "md: no session, not started")],
+                figures("offloaded", Some(4_100)),
+                "",
+                false,
+            ),
             (vec![flows(Status::Ok)], figures("inconclusive", None), "", false),
         ];
         for (mut results, p, confirmed, disagree) in cases {
