@@ -145,7 +145,8 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
     );
     // The top finding, an unambiguous zone, the count of what follows.
     assert!(
-        mail.subject.ends_with(" +08 — sw1 LANZ not saved (+1)"),
+        mail.subject
+            .ends_with(" +08 — sw1 LANZ not saved (+1) [offline]"),
         "{}",
         mail.subject
     );
@@ -321,7 +322,8 @@ fn email_to_file_and_no_email_send_nothing() {
         mail.subject
     );
     assert!(
-        mail.subject.ends_with("— sw1 eos.version.pinned could not be judged"),
+        mail.subject
+            .ends_with("— sw1 eos.version.pinned could not be judged [offline]"),
         "{}",
         mail.subject
     );

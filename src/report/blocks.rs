@@ -116,7 +116,7 @@ impl Report {
 
     /// In a rerun, whether a result was rechecked now or stands from an earlier run.
     pub fn mark(&self, r: &CheckResult) -> Option<String> {
-        if !self.partial {
+        if !self.partial || self.standing_status.is_none() {
             return None;
         }
         Some(match (&r.judged_in, &r.judged_at) {
