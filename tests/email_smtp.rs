@@ -386,6 +386,22 @@ fn email_settings_are_validated_with_file_line_and_column() {
             ":10:",
         ),
         ("archive:\n  retention_days: 0\n", "retention_days", ":9:"),
+        (
+            "email:\n  host: smtp.example.net\n  tls: none\n  user: premarket\n  password: { env: X }\n  from: a@b.test\n  to: [a@b.test]\n",
+            "would send the password in clear",
+            ":9:",
+        ),
+        ("metrics:\n  textfile: premarket.txt\n", "must end in .prom", ":9:"),
+        (
+            "calendar:\n  trading_days: [mon, funday]\n",
+            "\"funday\" is not a weekday",
+            ":9:",
+        ),
+        (
+            "calendar:\n  holidays: [\"2026-02-30\"]\n",
+            "is not a date YYYY-MM-DD",
+            ":9:",
+        ),
     ];
     for (extra, needle, line) in cases {
         let site = Site::new(extra);
