@@ -151,6 +151,9 @@ mod tests {
             lost: 0,
             median_ns: Some(21_600),
             p99_ns: None,
+            steady_n: 100,
+            mean_ns: None,
+            steady_mean_ns: None,
             steady_median_ns: steady,
             steady_p99_ns: None,
         }

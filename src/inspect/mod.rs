@@ -21,7 +21,7 @@ use crate::collect::Collector;
 use crate::config::Config;
 use crate::core::{CollectError, Outputs, Platform};
 use crate::core::{Status, Verdict};
-use crate::parse::{AnyQuery, Facts};
+use crate::parse::{AnyQuery, Facts, Query};
 use crate::plan::{DevicePlan, Plan, PlannedCheck};
 use crate::probe::facts::Measure;
 use crate::report::escape::control;
@@ -209,13 +209,21 @@ fn explain(plan: &DevicePlan, results: &mut [CheckResult]) {
 /// What the probe measured, when it measured anything.
 fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
     let l = facts.get(&Measure).ok()?;
+    // The means are in the analysis JSON (the probe's "output") but not in its fact.
+    let analysis: Option<serde_json::Value> = facts
+        .raw(&Measure.command())
+        .and_then(|text| serde_json::from_str(text).ok());
+    let mean = |v: Option<&serde_json::Value>| v.and_then(|m| m.get("mean_ns")).and_then(|m| m.as_f64());
     Some(ProbeFigures {
+        mean_ns: mean(analysis.as_ref()),
+        steady_mean_ns: mean(analysis.as_ref().and_then(|a| a.get("steady"))),
         device: device.to_string(),
         verdict: l.verdict.as_str().to_string(),
         pairs: l.pairs,
         lost: l.lost,
         median_ns: l.median_ns.map(|n| n.0),
         p99_ns: l.p99_ns.map(|n| n.0),
+        steady_n: l.steady.n,
         steady_median_ns: l.steady.median_ns.map(|n| n.0),
         steady_p99_ns: l.steady.p99_ns.map(|n| n.0),
     })

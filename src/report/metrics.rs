@@ -10,13 +10,16 @@
 //! - `premarket_checks{site,result}`: how many checks have each result;
 //! - `premarket_run_timestamp_seconds{site}`, `premarket_run_duration_seconds{site}`;
 //! - `premarket_probe_latency_seconds{site,device,quantile}`: the probe's steady-state median
-//!   and p99 (all packets when there is no steady state);
+//!   and p99 (all packets when there is no steady state), a summary (its `_count` is the
+//!   packets measured, its `_sum` their total from the analysis's mean; prometheus-client has
+//!   no summary type, so this family is written by hand in the same format);
 //! - `premarket_trading_day{site}`: 0 when the calendar says the market is closed (nothing was
 //!   inspected), and `premarket_config_errors{site}`: mistakes that stopped the run.
 //!
 //! A rerun writes the standing state (its rechecked results and the latest of the others), so
 //! a rerun of one check never clears another check's FAIL from the dashboard.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 
@@ -50,13 +53,6 @@ struct CheckLabels {
 struct CountLabels {
     site: String,
     result: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-struct ProbeLabels {
-    site: String,
-    device: String,
-    quantile: String,
 }
 
 const RESULTS: [(Status, &str); 4] = [
@@ -104,7 +100,6 @@ pub fn render(report: &Report) -> String {
     let duration = Family::<Site, F64>::default();
     let trading = Family::<Site, F64>::default();
     let config_errors = Family::<Site, F64>::default();
-    let latency = Family::<ProbeLabels, F64>::default();
     registry.register(
         "premarket_check_result",
         "1 for the current result of a check on a device (ok, fail, error, skip), 0 for the others",
@@ -134,11 +129,6 @@ pub fn render(report: &Report) -> String {
         "premarket_config_errors",
         "Configuration mistakes that stopped the latest run (0: it ran)",
         config_errors.clone(),
-    );
-    registry.register(
-        "premarket_probe_latency_seconds",
-        "Latency through the firewall measured by the probe (steady state; all packets when there is none)",
-        latency.clone(),
     );
     let current: Vec<&CheckResult> = report.results.iter().chain(&report.standing).collect();
     let s = || Site { site: site.clone() };
@@ -183,28 +173,63 @@ pub fn render(report: &Report) -> String {
     config_errors
         .get_or_create(&s())
         .set(report.config_errors.len() as f64);
+    let mut out = String::new();
+    // Encoding into a String cannot fail; an empty file would only drop the series.
+    let _ = encode_registry(&mut out, &registry);
+    probe_summary(&mut out, &site, report);
+    out
+}
+
+/// `premarket_probe_latency_seconds` as a summary: quantile lines and `_count`.
+fn probe_summary(out: &mut String, site: &str, report: &Report) {
+    if report.probe.is_empty() {
+        return;
+    }
+    out.push_str("# HELP premarket_probe_latency_seconds Latency through the firewall measured by the probe (steady state; all packets when there is none).\n");
+    out.push_str("# TYPE premarket_probe_latency_seconds summary\n");
     for p in &report.probe {
         let steady = p.steady_median_ns.is_some();
         let pick = |steady_v: Option<i64>, all_v: Option<i64>| if steady { steady_v } else { all_v };
+        let labels = |extra: &str| {
+            format!(
+                "site=\"{}\",device=\"{}\"{extra}",
+                label_value(site),
+                label_value(&p.device)
+            )
+        };
         for (q, v) in [
             ("0.5", pick(p.steady_median_ns, p.median_ns)),
             ("0.99", pick(p.steady_p99_ns, p.p99_ns)),
         ] {
             if let Some(ns) = v {
-                latency
-                    .get_or_create(&ProbeLabels {
-                        site: site.clone(),
-                        device: p.device.clone(),
-                        quantile: q.to_string(),
-                    })
-                    .set(ns as f64 / 1e9);
+                let _ = writeln!(
+                    out,
+                    "premarket_probe_latency_seconds{{{}}} {}",
+                    labels(&format!(",quantile=\"{q}\"")),
+                    ns as f64 / 1e9
+                );
             }
         }
+        let (count, mean) = if steady {
+            (p.steady_n, p.steady_mean_ns)
+        } else {
+            (p.pairs, p.mean_ns)
+        };
+        if let Some(mean) = mean {
+            let _ = writeln!(
+                out,
+                "premarket_probe_latency_seconds_sum{{{}}} {}",
+                labels(""),
+                mean * count as f64 / 1e9
+            );
+        }
+        let _ = writeln!(out, "premarket_probe_latency_seconds_count{{{}}} {count}", labels(""));
     }
-    let mut out = String::new();
-    // Encoding into a String cannot fail; an empty file would only drop the series.
-    let _ = encode_registry(&mut out, &registry);
-    out
+}
+
+/// A label value in the text format: backslash, quote and newline escaped.
+fn label_value(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -232,6 +257,9 @@ mod tests {
             lost: 0,
             median_ns: Some(4_100),
             p99_ns: Some(45_000),
+            steady_n: 8,
+            mean_ns: None,
+            steady_mean_ns: Some(4_120.0),
             steady_median_ns: Some(4_100),
             steady_p99_ns: Some(4_137),
         }];
@@ -245,6 +273,9 @@ mod tests {
             "premarket_run_duration_seconds{site=\"lab\"} 2.5",
             "premarket_trading_day{site=\"lab\"} 1.0",
             "premarket_probe_latency_seconds{site=\"lab\",device=\"probe1\",quantile=\"0.99\"} 0.000004137",
+            "premarket_probe_latency_seconds_count{site=\"lab\",device=\"probe1\"} 8",
+            "premarket_probe_latency_seconds_sum{site=\"lab\",device=\"probe1\"} 0.00003296",
+            "# TYPE premarket_probe_latency_seconds summary",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line}\n{text}");
         }

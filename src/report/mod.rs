@@ -209,7 +209,7 @@ impl DeviceDown {
 }
 
 /// The probe's figures for one probe device (steady state: the packets after session setup).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProbeFigures {
     pub device: String,
     /// The probe's own verdict (`offloaded`, `cpu_path`, `new_session_per_packet` ...).
@@ -220,6 +220,14 @@ pub struct ProbeFigures {
     pub median_ns: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p99_ns: Option<i64>,
+    /// Packets in the steady state (after each session's first packets).
+    #[serde(default)]
+    pub steady_n: usize,
+    /// Means (the analysis's), for the summary's `_sum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_mean_ns: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady_median_ns: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
