@@ -278,3 +278,32 @@ fn parse_reads_standard_input() {
     let facts: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(facts["lanz_enabled"], false);
 }
+
+#[test]
+fn every_flag_has_help_and_completions_and_a_man_page_are_generated() {
+    use clap::CommandFactory;
+    fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if matches!(id, "help" | "version") || arg.is_hide_set() {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                missing.push(format!("{path} {id}"));
+            }
+        }
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            walk(sub, &format!("{path} {}", sub.get_name()), missing);
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&premarket::cli::Cli::command(), "premarket", &mut missing);
+    assert!(missing.is_empty(), "flags without --help text: {missing:?}");
+
+    let (code, bash, _) = premarket(&["completions", "bash"]);
+    assert_eq!(code, 0);
+    assert!(bash.contains("_premarket") && bash.contains("--metrics-file"), "{bash}");
+    let (code, man, _) = premarket(&["man"]);
+    assert_eq!(code, 0);
+    assert!(man.contains(".TH premarket 1"), "{man}");
+}
