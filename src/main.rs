@@ -14,7 +14,12 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = e.print();
             // A usage error means nothing ran; --help and --version are fine.
-            return if e.use_stderr() { Exit::NotRun } else { Exit::Ok }.into();
+            return if e.use_stderr() {
+                Exit::NotRun
+            } else {
+                Exit::Ok
+            }
+            .into();
         }
     };
     logging(cli.verbose);

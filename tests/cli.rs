@@ -302,7 +302,10 @@ fn every_flag_has_help_and_completions_and_a_man_page_are_generated() {
 
     let (code, bash, _) = premarket(&["completions", "bash"]);
     assert_eq!(code, 0);
-    assert!(bash.contains("_premarket") && bash.contains("--metrics-file"), "{bash}");
+    assert!(
+        bash.contains("_premarket") && bash.contains("--metrics-file"),
+        "{bash}"
+    );
     let (code, man, _) = premarket(&["man"]);
     assert_eq!(code, 0);
     assert!(man.contains(".TH premarket 1"), "{man}");

@@ -61,7 +61,11 @@ async fn what_is_not_finished_by_the_deadline_is_error_and_the_email_still_goes_
     assert_eq!(report.devices_not_inspected.len(), 1);
     let down = &report.devices_not_inspected[0];
     assert_eq!(
-        (down.device.as_str(), down.cause.as_str(), down.blocked.len()),
+        (
+            down.device.as_str(),
+            down.cause.as_str(),
+            down.blocked.len()
+        ),
         ("sw1", "not finished by the deadline", 4)
     );
 

@@ -221,14 +221,19 @@ fn every_scenario_gives_the_expected_verdicts() {
                 "{scenario}: the symptom names its cause"
             );
         }
-        let down = report["devices_not_inspected"].as_array().cloned().unwrap_or_default();
+        let down = report["devices_not_inspected"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let errored: Vec<&str> = not_ok
             .iter()
             .filter(|p| p.starts_with("ERROR"))
             .filter_map(|p| p.split(' ').nth(1))
             .collect();
         assert_eq!(
-            down.iter().filter_map(|d| d["device"].as_str()).collect::<Vec<_>>(),
+            down.iter()
+                .filter_map(|d| d["device"].as_str())
+                .collect::<Vec<_>>(),
             errored,
             "{scenario}: one block per device that could not be inspected"
         );
@@ -267,12 +272,17 @@ fn a_hung_firewall_is_one_block_naming_the_command_and_its_remedy() {
     assert_eq!(down["cause"], "not answering");
     let command = down["command"].as_str().expect("the command that hung");
     assert!(
-        down["remedy"].as_str().unwrap_or_default().contains(command),
+        down["remedy"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(command),
         "{down}"
     );
     assert_eq!(down["blocked"].as_array().map(Vec::len), Some(10));
     let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default().parse(&eml).expect("mime");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
     let subject = mail.subject().unwrap_or_default();
     assert!(subject.ends_with("— fw1 not answering"), "{subject}");
     let text = mail.body_text(0).unwrap_or_default().into_owned();
@@ -289,10 +299,13 @@ fn the_email_names_the_cause_and_carries_the_probe_chart() {
     let (code, _, _) = demo("new-source-port", home.path());
     assert_eq!(code, 1);
     let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default().parse(&eml).expect("mime");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
     let subject = mail.subject().unwrap_or_default();
     assert!(
-        subject.starts_with("[premarket] FAIL lab ") && subject.contains(" — fw1 new session per send (+"),
+        subject.starts_with("[premarket] FAIL lab ")
+            && subject.contains(" — fw1 new session per send (+"),
         "{subject}"
     );
     let html = mail.body_html(0).unwrap_or_default().into_owned();
@@ -332,7 +345,9 @@ fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() 
         "{stdout}"
     );
     let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default().parse(&eml).expect("mime");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
     let subject = mail.subject().unwrap_or_default();
     assert!(
         subject.starts_with("[premarket] FAIL lab ") && subject.ends_with("[rerun of 1 check]"),

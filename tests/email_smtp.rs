@@ -161,8 +161,12 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
     // The cause first, its symptom under it, with everything needed to act; then changes;
     // then OK one line each.
     let t = &mail.text;
-    let cause = t.find("FAIL sw1 eos.lanz.persisted — LANZ not saved: ").expect(t);
-    let symptom = t.find("FAIL sw1 eos.config.saved — running-config not saved").expect(t);
+    let cause = t
+        .find("FAIL sw1 eos.lanz.persisted — LANZ not saved: ")
+        .expect(t);
+    let symptom = t
+        .find("FAIL sw1 eos.config.saved — running-config not saved")
+        .expect(t);
     let ok = t.find("== OK (2) ==").expect(t);
     assert!(cause < symptom && symptom < ok, "{t}");
     assert!(
@@ -391,7 +395,11 @@ fn email_settings_are_validated_with_file_line_and_column() {
             "would send the password in clear",
             ":9:",
         ),
-        ("metrics:\n  textfile: premarket.txt\n", "must end in .prom", ":9:"),
+        (
+            "metrics:\n  textfile: premarket.txt\n",
+            "must end in .prom",
+            ":9:",
+        ),
         (
             "calendar:\n  trading_days: [mon, funday]\n",
             "\"funday\" is not a weekday",

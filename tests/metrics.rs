@@ -28,7 +28,9 @@ fn have(tool: &str) -> bool {
         panic!("{tool} is required (PREMARKET_REQUIRE_PROMETHEUS) but does not run");
     }
     if !found {
-        eprintln!("skipped: {tool} is not installed (apt-get install prometheus prometheus-node-exporter)");
+        eprintln!(
+            "skipped: {tool} is not installed (apt-get install prometheus prometheus-node-exporter)"
+        );
     }
     found
 }

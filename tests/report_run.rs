@@ -42,7 +42,10 @@ fn a_broken_baseline_still_emails_every_error_and_exits_3() {
     );
     for body in [&mail.text, &mail.html] {
         assert!(body.contains("unknown key `expect.lanzz`"), "{body}");
-        assert!(body.contains("sw1.yaml:"), "file:line:column in the email: {body}");
+        assert!(
+            body.contains("sw1.yaml:"),
+            "file:line:column in the email: {body}"
+        );
         assert!(!body.contains("Nothing needs attention"), "{body}");
     }
     let metrics = std::fs::read_to_string(site.path().join("metrics/premarket.prom"))
@@ -82,13 +85,28 @@ fn a_closed_market_contacts_nothing_but_the_metrics_say_the_run_happened() {
     let out = site.cmd(&["run", "--no-email"]).output().unwrap();
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(stdout.contains("market closed") && stdout.contains("exchange holiday"), "{stdout}");
-    assert!(!site.archive().exists(), "nothing inspected, nothing archived");
+    assert!(
+        stdout.contains("market closed") && stdout.contains("exchange holiday"),
+        "{stdout}"
+    );
+    assert!(
+        !site.archive().exists(),
+        "nothing inspected, nothing archived"
+    );
     let metrics = std::fs::read_to_string(site.path().join("premarket.prom")).unwrap();
-    assert!(metrics.contains("premarket_trading_day{site=\"lab\"} 0"), "{metrics}");
-    assert!(metrics.contains("premarket_run_timestamp_seconds{site=\"lab\"}"), "{metrics}");
+    assert!(
+        metrics.contains("premarket_trading_day{site=\"lab\"} 0"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("premarket_run_timestamp_seconds{site=\"lab\"}"),
+        "{metrics}"
+    );
     // --force inspects anyway (and finds the device unreachable).
-    let out = site.cmd(&["run", "--no-email", "--force"]).output().unwrap();
+    let out = site
+        .cmd(&["run", "--no-email", "--force"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
 }
 
@@ -101,11 +119,22 @@ fn an_unwritable_archive_never_stops_the_inspection() {
     let out = site.run("healthy", &["--email-to-file", eml.to_str().unwrap()]);
     let stderr = text(&out.stderr);
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(2), "all OK, but not archived: {stderr}");
-    assert!(stdout.contains("OK    sw1 eos.lanz.persisted"), "inspected: {stdout}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "all OK, but not archived: {stderr}"
+    );
+    assert!(
+        stdout.contains("OK    sw1 eos.lanz.persisted"),
+        "inspected: {stdout}"
+    );
     assert!(stderr.contains("not archived"), "{stderr}");
     let mail = parse_mail(&std::fs::read(&eml).unwrap());
-    assert!(mail.text.contains("this run is not archived"), "{}", mail.text);
+    assert!(
+        mail.text.contains("this run is not archived"),
+        "{}",
+        mail.text
+    );
 }
 
 #[test]
@@ -123,7 +152,10 @@ fn offline_runs_stay_out_of_the_live_history_and_never_email_unless_asked() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!site.archive().exists(), "no live history: {stderr}");
     assert!(!stderr.contains("email"), "no email: {stderr}");
-    assert!(text(&out.stdout).contains("offline: saved outputs"), "marked offline");
+    assert!(
+        text(&out.stdout).contains("offline: saved outputs"),
+        "marked offline"
+    );
 }
 
 #[test]
@@ -160,16 +192,32 @@ fn device_control_characters_are_shown_escaped_everywhere() {
             .output()
             .unwrap();
         let stdout = text(&out.stdout);
-        assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout}");
-        assert!(!stdout.contains("\\u001b"), "JSON escapes are still obeyed by readers: {stdout}");
-        assert!(stdout.contains("\\x1b[2J"), "{format}: shown escaped: {stdout}");
+        assert!(
+            !stdout.contains('\u{1b}') && !stdout.contains('\r'),
+            "{stdout}"
+        );
+        assert!(
+            !stdout.contains("\\u001b"),
+            "JSON escapes are still obeyed by readers: {stdout}"
+        );
+        assert!(
+            stdout.contains("\\x1b[2J"),
+            "{format}: shown escaped: {stdout}"
+        );
         if format == "text" {
             assert_eq!(lines_starting(&stdout, "OK    everything"), 0, "{stdout}");
         }
     }
     let mail = parse_mail(&std::fs::read(&eml).unwrap());
-    for part in [mail.text.clone(), mail.html.clone(), text(mail.attachment("raw-sw1.txt"))] {
-        assert!(!part.contains('\u{1b}') && !part.contains('\u{7}'), "{part}");
+    for part in [
+        mail.text.clone(),
+        mail.html.clone(),
+        text(mail.attachment("raw-sw1.txt")),
+    ] {
+        assert!(
+            !part.contains('\u{1b}') && !part.contains('\u{7}'),
+            "{part}"
+        );
     }
 }
 
@@ -187,6 +235,13 @@ fn a_closed_pipe_ends_quietly() {
         .output()
         .unwrap();
     let stderr = text(&out.stderr);
-    assert!(matches!(out.status.code(), Some(0 | 141)), "{:?} {stderr}", out.status);
-    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{stderr}");
+    assert!(
+        matches!(out.status.code(), Some(0 | 141)),
+        "{:?} {stderr}",
+        out.status
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
 }

@@ -97,16 +97,18 @@ pub(super) fn validate(
     };
     let mut dates = |list: &[Spanned<String>], what: &str| -> BTreeSet<NaiveDate> {
         list.iter()
-            .filter_map(|d| match NaiveDate::parse_from_str(d.value.trim(), "%Y-%m-%d") {
-                Ok(date) => Some(date),
-                Err(_) => {
-                    errors.push(ConfigError::new(
-                        at(d),
-                        format!("calendar.{what}: {:?} is not a date YYYY-MM-DD", d.value),
-                    ));
-                    None
-                }
-            })
+            .filter_map(
+                |d| match NaiveDate::parse_from_str(d.value.trim(), "%Y-%m-%d") {
+                    Ok(date) => Some(date),
+                    Err(_) => {
+                        errors.push(ConfigError::new(
+                            at(d),
+                            format!("calendar.{what}: {:?} is not a date YYYY-MM-DD", d.value),
+                        ));
+                        None
+                    }
+                },
+            )
             .collect()
     };
     let holidays = dates(&file.holidays, "holidays");
@@ -149,7 +151,10 @@ mod tests {
             let got = c.closed(day(date));
             match want {
                 None => assert_eq!(got, None, "{date}"),
-                Some(word) => assert!(got.as_deref().is_some_and(|g| g.contains(word)), "{date}: {got:?}"),
+                Some(word) => assert!(
+                    got.as_deref().is_some_and(|g| g.contains(word)),
+                    "{date}: {got:?}"
+                ),
             }
         }
     }
@@ -160,7 +165,13 @@ mod tests {
             .expect_err("invalid");
         let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(shown.len(), 2, "{shown:?}");
-        assert!(shown[0].starts_with("site.yaml:1:21: calendar.trading_days: \"funday\""), "{shown:?}");
-        assert!(shown[1].starts_with("site.yaml:2:12: calendar.holidays"), "{shown:?}");
+        assert!(
+            shown[0].starts_with("site.yaml:1:21: calendar.trading_days: \"funday\""),
+            "{shown:?}"
+        );
+        assert!(
+            shown[1].starts_with("site.yaml:2:12: calendar.holidays"),
+            "{shown:?}"
+        );
     }
 }

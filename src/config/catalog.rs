@@ -73,7 +73,10 @@ impl Entry {
             tags: f.tags,
             remedy: f.remedy.trim_end().to_string(),
             proves: f.proves.map(|p| p.trim_end().to_string()),
-            finding: f.finding.map(|p| p.trim().to_string()).filter(|p| !p.is_empty()),
+            finding: f
+                .finding
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty()),
             explains: f
                 .explains
                 .into_iter()

@@ -14,7 +14,10 @@ use crate::report::{CheckResult, ProbeFigures};
 pub const CROSSCHECK: &str = "probe.crosscheck.offload";
 const FLOWS: &str = "fortigate.flows.offloaded";
 const SINGLE: &str = "fortigate.flows.single-session";
-const TIMERS: [&str; 2] = ["fortigate.service.udp-idle", "fortigate.session.idle-margin"];
+const TIMERS: [&str; 2] = [
+    "fortigate.service.udp-idle",
+    "fortigate.session.idle-margin",
+];
 
 /// What the probe's verdict says about offload.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -44,7 +47,10 @@ fn us(ns: i64) -> String {
 fn measured(p: &ProbeFigures) -> String {
     match (p.steady_median_ns, p.median_ns) {
         (Some(steady), _) => format!("steady-state median {}", us(steady)),
-        (None, Some(all)) => format!("median {} with no steady state (every packet slow)", us(all)),
+        (None, Some(all)) => format!(
+            "median {} with no steady state (every packet slow)",
+            us(all)
+        ),
         (None, None) => "no latency figure".to_string(),
     }
 }
@@ -126,14 +132,21 @@ pub fn probe_and_firewall(results: &mut Vec<CheckResult>, probe: &[ProbeFigures]
             r.title = "The probe's packets and the firewall's sessions agree on offload".into();
             r.finding = "probe and firewall disagree".into();
             r.expected = format!("the probe and {firewall} agree");
-            r.actual = format!("probe: {}; {FLOWS}: {}", p.verdict, flows_status.map(Status::as_str).unwrap_or("-"));
+            r.actual = format!(
+                "probe: {}; {FLOWS}: {}",
+                p.verdict,
+                flows_status.map(Status::as_str).unwrap_or("-")
+            );
             r.remedy = format!(
                 "One of the two is not looking at the trading traffic. Check that the probe's VLANs \
                  (before_vlan, after_vlan) are the two sides of {firewall} on the trading path and that \
                  the baseline's flows are the flow the probe sends; then compare `diagnose sys session \
                  list` for the probe's flow. Until they agree, trust neither."
             );
-            r.rerun = Some(format!("premarket run --device {firewall} --device {}", p.device));
+            r.rerun = Some(format!(
+                "premarket run --device {firewall} --device {}",
+                p.device
+            ));
             results.push(r);
         }
     }
@@ -164,28 +177,71 @@ mod tests {
         let flows = |s| CheckResult::new(FLOWS, "fw1", s, "flows");
         let single = CheckResult::new(SINGLE, "fw1", Status::Fail, "new port per send");
         let cases: Vec<(Vec<CheckResult>, ProbeFigures, &str, bool)> = vec![
-            (vec![flows(Status::Ok)], figures("offloaded", Some(4_100)), "confirmed by the probe probe1: steady-state median 4.1 us", false),
-            (vec![flows(Status::Fail), single.clone()], figures("new_session_per_packet", None), "confirmed by the probe probe1: median 21.6 us", false),
-            (vec![flows(Status::Fail)], figures("cpu_path", Some(18_800)), "steady-state median 18.8 us", false),
-            (vec![flows(Status::Ok)], figures("cpu_path", Some(18_800)), "", true),
-            (vec![flows(Status::Fail)], figures("offloaded", Some(4_100)), "", true),
             (
-                vec![CheckResult::new(FLOWS, "fw1", Status::Fail, "md: no session, not started")],
+                vec![flows(Status::Ok)],
+                figures("offloaded", Some(4_100)),
+                "confirmed by the probe probe1: steady-state median 4.1 us",
+                false,
+            ),
+            (
+                vec![flows(Status::Fail), single.clone()],
+                figures("new_session_per_packet", None),
+                "confirmed by the probe probe1: median 21.6 us",
+                false,
+            ),
+            (
+                vec![flows(Status::Fail)],
+                figures("cpu_path", Some(18_800)),
+                "steady-state median 18.8 us",
+                false,
+            ),
+            (
+                vec![flows(Status::Ok)],
+                figures("cpu_path", Some(18_800)),
+                "",
+                true,
+            ),
+            (
+                vec![flows(Status::Fail)],
+                figures("offloaded", Some(4_100)),
+                "",
+                true,
+            ),
+            (
+                vec![CheckResult::new(
+                    FLOWS,
+                    "fw1",
+                    Status::Fail,
+                    "md: no session, not started",
+                )],
                 figures("offloaded", Some(4_100)),
                 "",
                 false,
             ),
-            (vec![flows(Status::Ok)], figures("inconclusive", None), "", false),
+            (
+                vec![flows(Status::Ok)],
+                figures("inconclusive", None),
+                "",
+                false,
+            ),
         ];
         for (mut results, p, confirmed, disagree) in cases {
             probe_and_firewall(&mut results, std::slice::from_ref(&p));
             let cross = results.iter().find(|r| r.check == CROSSCHECK);
             assert_eq!(cross.is_some(), disagree, "{}: {results:#?}", p.verdict);
             if !confirmed.is_empty() {
-                assert!(results[0].summary.contains(confirmed), "{}", results[0].summary);
+                assert!(
+                    results[0].summary.contains(confirmed),
+                    "{}",
+                    results[0].summary
+                );
             }
             if p.verdict == "new_session_per_packet" {
-                assert!(results[1].summary.contains("confirmed by the probe"), "{}", results[1].summary);
+                assert!(
+                    results[1].summary.contains("confirmed by the probe"),
+                    "{}",
+                    results[1].summary
+                );
             }
         }
     }

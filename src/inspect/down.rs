@@ -32,7 +32,8 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
     }
     let device = plan.device.name.to_string();
     let same_everywhere = all.iter().all(|(_, r)| r.as_ref().err() == Some(error));
-    let before_commands = start == 0 && same_everywhere && !matches!(error, CollectError::Timeout(_));
+    let before_commands =
+        start == 0 && same_everywhere && !matches!(error, CollectError::Timeout(_));
     let at = (!before_commands).then(|| command.text.clone());
     let rerun = format!("`premarket run --device {device}`");
     let target = plan

@@ -213,7 +213,8 @@ fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
     let analysis: Option<serde_json::Value> = facts
         .raw(&Measure.command())
         .and_then(|text| serde_json::from_str(text).ok());
-    let mean = |v: Option<&serde_json::Value>| v.and_then(|m| m.get("mean_ns")).and_then(|m| m.as_f64());
+    let mean =
+        |v: Option<&serde_json::Value>| v.and_then(|m| m.get("mean_ns")).and_then(|m| m.as_f64());
     Some(ProbeFigures {
         mean_ns: mean(analysis.as_ref()),
         steady_mean_ns: mean(analysis.as_ref().and_then(|a| a.get("steady"))),

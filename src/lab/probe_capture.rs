@@ -79,7 +79,8 @@ pub fn add_to_site(
         path: site.clone(),
         source,
     })?;
-    let listed = list_device(&text, DEVICE).ok_or_else(|| ProbeSiteError::NoDevices(site.clone()))?;
+    let listed =
+        list_device(&text, DEVICE).ok_or_else(|| ProbeSiteError::NoDevices(site.clone()))?;
     std::fs::write(&site, listed).map_err(write_err(&site))
 }
 
@@ -104,10 +105,13 @@ mod tests {
 
     #[test]
     fn the_probe_is_listed_after_the_lab_devices() {
-        let site = "site: lab\ndevices:\n  - name: fw1\n    baseline: fw1.yaml\nssh:\n  concurrency: 2\n";
+        let site =
+            "site: lab\ndevices:\n  - name: fw1\n    baseline: fw1.yaml\nssh:\n  concurrency: 2\n";
         assert_eq!(
             list_device(site, "probe1").as_deref(),
-            Some("site: lab\ndevices:\n  - name: fw1\n    baseline: fw1.yaml\n  - name: probe1\n    baseline: probe1.yaml\nssh:\n  concurrency: 2\n")
+            Some(
+                "site: lab\ndevices:\n  - name: fw1\n    baseline: fw1.yaml\n  - name: probe1\n    baseline: probe1.yaml\nssh:\n  concurrency: 2\n"
+            )
         );
         assert_eq!(list_device("site: lab\n", "probe1"), None);
     }

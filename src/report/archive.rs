@@ -477,7 +477,10 @@ mod tests {
         assert_ne!(first, path);
         assert_eq!(second.run_id, "20261130T081500.000-1");
         assert!(path.join("raw/sw1/show-version-json.txt").is_file());
-        assert!(path.join("raw/sw1/show-running-config-diffs.txt.empty").is_file());
+        assert!(
+            path.join("raw/sw1/show-running-config-diffs.txt.empty")
+                .is_file()
+        );
         assert!(path.join("raw/sw1/show-startup-config.txt.error").is_file());
         let (reports, problems) = archive.reports().unwrap();
         assert_eq!(reports.len(), 2);
@@ -503,7 +506,13 @@ mod tests {
         fs::create_dir_all(live.join("raw")).unwrap();
         fs::create_dir_all(dead.join("raw")).unwrap();
         fs::write(&dead_file, b"x").unwrap();
-        let mut report = Report::new("r1".into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+        let mut report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "t".into(),
+            "t".into(),
+            Vec::new(),
+        );
         archive.write(&mut report).unwrap();
         assert!(live.exists(), "a running writer's directory stays");
         assert!(!dead.exists() && !dead_file.exists(), "leftovers are gone");

@@ -40,7 +40,9 @@ impl Report {
                 Status::Ok | Status::Skip => view.fine.push(r),
                 Status::Fail | Status::Error => {
                     let down = self.devices_not_inspected.iter().find(|d| {
-                        r.status == Status::Error && d.device == r.device && d.blocked.contains(&r.check)
+                        r.status == Status::Error
+                            && d.device == r.device
+                            && d.blocked.contains(&r.check)
                     });
                     match down {
                         Some(d) if shown_devices.contains(&d.device.as_str()) => {}
@@ -84,12 +86,20 @@ impl Report {
             );
         }
         if let Some(why) = &self.closed {
-            return format!("{}: market closed ({why}), nothing was inspected", self.site);
+            return format!(
+                "{}: market closed ({why}), nothing was inspected",
+                self.site
+            );
         }
         let all: Vec<CheckResult> = self.results.iter().chain(&self.standing).cloned().collect();
         let c = super::Counts::of(&all);
         let mut parts = Vec::new();
-        for (n, what) in [(c.fail, "FAIL"), (c.error, "ERROR"), (c.ok, "OK"), (c.skip, "SKIP")] {
+        for (n, what) in [
+            (c.fail, "FAIL"),
+            (c.error, "ERROR"),
+            (c.ok, "OK"),
+            (c.skip, "SKIP"),
+        ] {
             if n > 0 {
                 parts.push(format!("{n} {what}"));
             }
@@ -100,7 +110,11 @@ impl Report {
             scope.push(format!(
                 "rerun of {n} check{}{}",
                 if n == 1 { "" } else { "s" },
-                if self.standing.is_empty() { "" } else { "; the others as they stand" }
+                if self.standing.is_empty() {
+                    ""
+                } else {
+                    "; the others as they stand"
+                }
             ));
         }
         if self.offline {
@@ -111,7 +125,12 @@ impl Report {
         } else {
             format!(" ({})", scope.join("; "))
         };
-        format!("{} {}: {}{scope}", self.site, self.shown_status(), parts.join(", "))
+        format!(
+            "{} {}: {}{scope}",
+            self.site,
+            self.shown_status(),
+            parts.join(", ")
+        )
     }
 
     /// In a rerun, whether a result was rechecked now or stands from an earlier run.
@@ -120,7 +139,9 @@ impl Report {
             return None;
         }
         Some(match (&r.judged_in, &r.judged_at) {
-            (Some(run), Some(at)) => format!("not rechecked: as judged in run {run} ({})", short_time(at)),
+            (Some(run), Some(at)) => {
+                format!("not rechecked: as judged in run {run} ({})", short_time(at))
+            }
             (Some(run), None) => format!("not rechecked: as judged in run {run}"),
             _ => "rechecked now".to_string(),
         })
@@ -161,7 +182,12 @@ mod tests {
 
     #[test]
     fn a_down_device_is_one_block_and_a_rerun_shows_what_still_fails() {
-        let mut fail = CheckResult::new("eos.lanz.persisted", "sw1", Status::Fail, "off after reload");
+        let mut fail = CheckResult::new(
+            "eos.lanz.persisted",
+            "sw1",
+            Status::Fail,
+            "off after reload",
+        );
         fail.finding = "LANZ not saved".into();
         let results = vec![
             CheckResult::new("fortigate.ha.state", "fw1", Status::Error, "timed out"),
@@ -191,7 +217,12 @@ mod tests {
             "lab".into(),
             "t".into(),
             "t".into(),
-            vec![CheckResult::new("eos.lanz.running", "sw1", Status::Ok, "running")],
+            vec![CheckResult::new(
+                "eos.lanz.running",
+                "sw1",
+                Status::Ok,
+                "running",
+            )],
         );
         let mut standing = CheckResult::new("eos.config.saved", "sw1", Status::Fail, "unsaved");
         standing.judged_in = Some("r".into());

@@ -69,7 +69,11 @@ pub trait Channel: Send + Sync {
 }
 
 /// Delivers through every channel in order; what each did, in order.
-pub async fn deliver_all(channels: &[Box<dyn Channel>], report: &mut Report, ctx: &Context) -> Delivered {
+pub async fn deliver_all(
+    channels: &[Box<dyn Channel>],
+    report: &mut Report,
+    ctx: &Context,
+) -> Delivered {
     let mut all = Delivered::default();
     for channel in channels {
         let done = channel.deliver(report, ctx).await;

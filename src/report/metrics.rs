@@ -72,7 +72,11 @@ impl Channel for Metrics {
         "metrics"
     }
 
-    fn deliver<'a>(&'a self, report: &'a mut Report, _ctx: &'a Context) -> BoxFuture<'a, Delivered> {
+    fn deliver<'a>(
+        &'a self,
+        report: &'a mut Report,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Delivered> {
         Box::pin(async move {
             let mut done = Delivered::default();
             let text = render(report);
@@ -189,7 +193,8 @@ fn probe_summary(out: &mut String, site: &str, report: &Report) {
     out.push_str("# TYPE premarket_probe_latency_seconds summary\n");
     for p in &report.probe {
         let steady = p.steady_median_ns.is_some();
-        let pick = |steady_v: Option<i64>, all_v: Option<i64>| if steady { steady_v } else { all_v };
+        let pick =
+            |steady_v: Option<i64>, all_v: Option<i64>| if steady { steady_v } else { all_v };
         let labels = |extra: &str| {
             format!(
                 "site=\"{}\",device=\"{}\"{extra}",
@@ -223,13 +228,19 @@ fn probe_summary(out: &mut String, site: &str, report: &Report) {
                 mean * count as f64 / 1e9
             );
         }
-        let _ = writeln!(out, "premarket_probe_latency_seconds_count{{{}}} {count}", labels(""));
+        let _ = writeln!(
+            out,
+            "premarket_probe_latency_seconds_count{{{}}} {count}",
+            labels("")
+        );
     }
 }
 
 /// A label value in the text format: backslash, quote and newline escaped.
 fn label_value(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -279,6 +290,9 @@ mod tests {
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line}\n{text}");
         }
-        assert!(!text.contains("# EOF"), "a textfile, not an OpenMetrics exposition");
+        assert!(
+            !text.contains("# EOF"),
+            "a textfile, not an OpenMetrics exposition"
+        );
     }
 }

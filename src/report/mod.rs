@@ -99,9 +99,9 @@ impl CheckResult {
 
     /// The command that judges this result again after a fix.
     pub fn rerun_command(&self) -> String {
-        self.rerun.clone().unwrap_or_else(|| {
-            format!("premarket check {} --device {}", self.check, self.device)
-        })
+        self.rerun
+            .clone()
+            .unwrap_or_else(|| format!("premarket check {} --device {}", self.check, self.device))
     }
 }
 

@@ -21,7 +21,8 @@ use crate::core::Status;
 pub fn sort(results: &mut Vec<CheckResult>, blocked: &[(String, String)]) {
     let refs: Vec<&CheckResult> = results.iter().collect();
     let order = reading_order(&refs, blocked);
-    let mut slots: Vec<Option<CheckResult>> = std::mem::take(results).into_iter().map(Some).collect();
+    let mut slots: Vec<Option<CheckResult>> =
+        std::mem::take(results).into_iter().map(Some).collect();
     *results = order.into_iter().filter_map(|i| slots[i].take()).collect();
 }
 
@@ -33,18 +34,16 @@ pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> 
         if !matches!(r.status, Status::Fail | Status::Error) {
             return None;
         }
-        results.iter().position(|c| {
-            c.check == cause && c.device == r.device && c.status == Status::Fail
-        })
+        results
+            .iter()
+            .position(|c| c.check == cause && c.device == r.device && c.status == Status::Fail)
     };
     let cause: Vec<Option<usize>> = (0..results.len())
         .map(|i| cause_of(i).filter(|c| cause_of(*c).is_none()))
         .collect();
     let rank = |i: usize| {
         let r = results[i];
-        let is_blocked = blocked
-            .iter()
-            .any(|(c, d)| *c == r.check && *d == r.device);
+        let is_blocked = blocked.iter().any(|(c, d)| *c == r.check && *d == r.device);
         let class = match r.status {
             Status::Fail => 0,
             Status::Error if is_blocked => 1,
@@ -53,7 +52,11 @@ pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> 
             Status::Skip => 4,
         };
         // Severity orders what needs attention; the fine list reads by device.
-        let severity = if class < 3 { severity_rank(r.severity) } else { 0 };
+        let severity = if class < 3 {
+            severity_rank(r.severity)
+        } else {
+            0
+        };
         (class, severity, &r.device, &r.check)
     };
     let by_rank = |a: &usize, b: &usize| -> Ordering { rank(*a).cmp(&rank(*b)) };

@@ -42,7 +42,10 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
         let _ = writeln!(out, "problem: {p}");
     }
     if !report.config_errors.is_empty() {
-        let _ = writeln!(out, "\nconfiguration errors (fix them, then `premarket validate`):");
+        let _ = writeln!(
+            out,
+            "\nconfiguration errors (fix them, then `premarket validate`):"
+        );
         for e in &report.config_errors {
             let _ = writeln!(out, "  {e}");
         }
@@ -60,8 +63,15 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
         out.push('\n');
     }
     for r in view.fine {
-        let what = if r.status == Status::Skip { &r.summary } else { &r.title };
-        let mark = report.mark(r).map(|m| format!("  [{m}]")).unwrap_or_default();
+        let what = if r.status == Status::Skip {
+            &r.summary
+        } else {
+            &r.title
+        };
+        let mark = report
+            .mark(r)
+            .map(|m| format!("  [{m}]"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "{:<5} {} {}  {what}{mark}",
@@ -116,7 +126,12 @@ fn device(out: &mut String, d: &DeviceDown, colour: bool) {
         }
     }
     block(out, "remedy", &d.remedy);
-    let _ = writeln!(out, "  blocked ({}): {}", d.blocked.len(), d.blocked.join(", "));
+    let _ = writeln!(
+        out,
+        "  blocked ({}): {}",
+        d.blocked.len(),
+        d.blocked.join(", ")
+    );
     let _ = writeln!(out, "  rerun: {}", d.rerun_command());
 }
 
@@ -143,16 +158,45 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
             .unwrap_or_default()
     };
     for t in &changes.newly_failing {
-        let _ = writeln!(out, "  newly failing: {} {} on {} ({})", t.to, t.check, t.device, was(t));
+        let _ = writeln!(
+            out,
+            "  newly failing: {} {} on {} ({})",
+            t.to,
+            t.check,
+            t.device,
+            was(t)
+        );
     }
     for t in &changes.changed {
-        let _ = writeln!(out, "  changed: {} on {} is {} ({}{})", t.check, t.device, t.to, was(t), since(t));
+        let _ = writeln!(
+            out,
+            "  changed: {} on {} is {} ({}{})",
+            t.check,
+            t.device,
+            t.to,
+            was(t),
+            since(t)
+        );
     }
     for t in &changes.fixed {
-        let _ = writeln!(out, "  fixed: {} on {} ({}{})", t.check, t.device, was(t), since(t));
+        let _ = writeln!(
+            out,
+            "  fixed: {} on {} ({}{})",
+            t.check,
+            t.device,
+            was(t),
+            since(t)
+        );
     }
     for t in &changes.still_failing {
-        let _ = writeln!(out, "  still failing: {} {} on {}{}", t.to, t.check, t.device, since(t));
+        let _ = writeln!(
+            out,
+            "  still failing: {} {} on {}{}",
+            t.to,
+            t.check,
+            t.device,
+            since(t)
+        );
     }
 }
 

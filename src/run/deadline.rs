@@ -90,7 +90,11 @@ fn occurrence(tz: Tz, day: NaiveDate, time: NaiveTime) -> Option<DateTime<Tz>> {
 /// The next `time` of day in the site's time zone after `now`.
 pub fn next_deadline(tz: Tz, time: NaiveTime, now: DateTime<Utc>) -> DateTime<Tz> {
     let local = now.with_timezone(&tz).date_naive();
-    for day in [local, local + chrono::Days::new(1), local + chrono::Days::new(2)] {
+    for day in [
+        local,
+        local + chrono::Days::new(1),
+        local + chrono::Days::new(2),
+    ] {
         if let Some(at) = occurrence(tz, day, time)
             && at.with_timezone(&Utc) > now
         {
@@ -119,13 +123,37 @@ mod tests {
         // (now, deadline, the deadline worked to, passed, bound)
         let cases = [
             // 07:30 Taipei: today's 08:45, ahead.
-            ("2026-11-29T23:30:00Z", "08:45", "2026-11-30T08:45:00+08:00", false, "2026-11-30T00:45:00+00:00"),
+            (
+                "2026-11-29T23:30:00Z",
+                "08:45",
+                "2026-11-30T08:45:00+08:00",
+                false,
+                "2026-11-30T00:45:00+00:00",
+            ),
             // 08:50 Taipei: missed by 5 minutes; today's, passed, 2 minutes of grace.
-            ("2026-11-30T00:50:00Z", "08:45", "2026-11-30T08:45:00+08:00", true, "2026-11-30T00:52:00+00:00"),
+            (
+                "2026-11-30T00:50:00Z",
+                "08:45",
+                "2026-11-30T08:45:00+08:00",
+                true,
+                "2026-11-30T00:52:00+00:00",
+            ),
             // 20:44 Taipei: 11 h 59 min late, still today's.
-            ("2026-11-30T12:44:00Z", "08:45", "2026-11-30T08:45:00+08:00", true, "2026-11-30T12:46:00+00:00"),
+            (
+                "2026-11-30T12:44:00Z",
+                "08:45",
+                "2026-11-30T08:45:00+08:00",
+                true,
+                "2026-11-30T12:46:00+00:00",
+            ),
             // 23:00 Taipei (cron the evening before): tomorrow's.
-            ("2026-11-30T15:00:00Z", "08:45", "2026-12-01T08:45:00+08:00", false, "2026-12-01T00:45:00+00:00"),
+            (
+                "2026-11-30T15:00:00Z",
+                "08:45",
+                "2026-12-01T08:45:00+08:00",
+                false,
+                "2026-12-01T00:45:00+00:00",
+            ),
         ];
         for (now, time, at, passed, bound) in cases {
             let got = target(tz, t(time), utc(now), grace);

@@ -150,9 +150,7 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
             }
             Ok(Pick::Pairs(message, pairs)) => {
                 messages.push(message);
-                plan.retain(|device, check| {
-                    pairs.iter().any(|(c, d)| c == check && d == device)
-                });
+                plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
                 if plan.devices.is_empty() {
                     return Outcome {
                         code: Exit::Ok.code(),
@@ -179,13 +177,20 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
         }
     };
     let target = req.deadline.or(config.site.deadline).map(|time| {
-        deadline::target(config.site.timezone, time, Utc::now(), config.site.deadline_grace)
+        deadline::target(
+            config.site.timezone,
+            time,
+            Utc::now(),
+            config.site.deadline_grace,
+        )
     });
     let email = email_mode(req);
     let mut limits = Limits::from_config(config);
     limits.deadline = target.map(|t| {
         let instant = deadline::instant_at(t.bound);
-        instant.checked_sub(email_reserve(config, &email)).unwrap_or(instant)
+        instant
+            .checked_sub(email_reserve(config, &email))
+            .unwrap_or(instant)
     });
     if req.archive {
         plan.attach_previous(|device| archive.previous(device));
@@ -256,7 +261,12 @@ fn email_mode(req: &Request) -> EmailMode {
 
 /// The channels of a run, in delivery order: the archive first (its failure is in the report
 /// the others deliver), then the terminal, the email and the metrics.
-fn channels(config: &Config, req: &Request, archive: &Archive, email: EmailMode) -> Vec<Box<dyn Channel>> {
+fn channels(
+    config: &Config,
+    req: &Request,
+    archive: &Archive,
+    email: EmailMode,
+) -> Vec<Box<dyn Channel>> {
     let mut channels: Vec<Box<dyn Channel>> = Vec::new();
     if req.archive {
         channels.push(Box::new(ArchiveChannel {
@@ -313,7 +323,12 @@ fn read_history(archive: &Archive, report: &mut Report) {
                     .map(|r| (r.check.clone(), r.device.clone()))
                     .collect();
                 report.standing = history::standing(&earlier, &rechecked);
-                let all: Vec<_> = report.results.iter().chain(&report.standing).cloned().collect();
+                let all: Vec<_> = report
+                    .results
+                    .iter()
+                    .chain(&report.standing)
+                    .cloned()
+                    .collect();
                 report.standing_status = Some(overall(&Counts::of(&all)));
                 report.sort();
             }
@@ -327,7 +342,9 @@ fn read_history(archive: &Archive, report: &mut Report) {
 /// A configuration that does not load or plan still reports: an ERROR email and metrics
 /// listing every mistake, and exit 3, so a typo in a baseline never silences the morning.
 async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Request) -> Outcome {
-    errors.sort_by(|a, b| (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line)));
+    errors.sort_by(|a, b| {
+        (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))
+    });
     let mut messages = Vec::new();
     let email = email_mode(req);
     if email == EmailMode::Send && config.site.email.is_none() {
@@ -341,7 +358,9 @@ async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Reque
     report.status = Status::Error;
     let mut channels = Vec::new();
     if req.format == Some(Format::Json) {
-        channels.push(Box::new(Terminal { format: Format::Json }) as Box<dyn Channel>);
+        channels.push(Box::new(Terminal {
+            format: Format::Json,
+        }) as Box<dyn Channel>);
     }
     let archive = Archive::new(&config.site.archive.dir);
     channels.extend(email_and_metrics(config, req, &archive, email));
@@ -433,7 +452,11 @@ fn lock(config: &Config) -> Result<RunLock, LockError> {
         std::process::id(),
         now.format("%Y-%m-%d %H:%M:%S %:z")
     );
-    RunLock::acquire(&config.site.archive.dir, config.site.archive.lock_wait, &holder)
+    RunLock::acquire(
+        &config.site.archive.dir,
+        config.site.archive.lock_wait,
+        &holder,
+    )
 }
 
 /// Time kept free before the deadline for delivering the email.
@@ -451,7 +474,12 @@ fn charts(routing: &Routing) -> Vec<Attachment> {
         .into_iter()
         .map(|chart| {
             let name = format!("latency-{}.png", chart.device);
-            Attachment::inline_image(&name, "image/png", chart.png, &format!("chart-{}", chart.device))
+            Attachment::inline_image(
+                &name,
+                "image/png",
+                chart.png,
+                &format!("chart-{}", chart.device),
+            )
         })
         .collect()
 }

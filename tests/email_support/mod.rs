@@ -92,7 +92,10 @@ impl Site {
             offline.to_str().expect("utf-8 path"),
             "--archive",
         ];
-        if !args.iter().any(|a| *a == "--no-email" || *a == "--email-to-file") {
+        if !args
+            .iter()
+            .any(|a| *a == "--no-email" || *a == "--email-to-file")
+        {
             all.push("--email");
         }
         all.extend_from_slice(args);

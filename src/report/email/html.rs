@@ -67,7 +67,11 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         );
     }
     for p in &report.problems {
-        let _ = write!(out, "<p style=\"margin:8px 0\"><b>Problem:</b> {}</p>", md(p));
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Problem:</b> {}</p>",
+            md(p)
+        );
     }
     if !report.config_errors.is_empty() {
         let _ = write!(
@@ -134,7 +138,11 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         let _ = write!(out, "<h2 style=\"{H2}\">OK ({})</h2>", view.fine.len());
     }
     for r in view.fine {
-        let what = if r.status == Status::Skip { &r.summary } else { &r.title };
+        let what = if r.status == Status::Skip {
+            &r.summary
+        } else {
+            &r.title
+        };
         let mark = report
             .mark(r)
             .map(|m| format!(" <i>[{}]</i>", esc(&m)))
@@ -179,7 +187,11 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
         );
     }
     if let Some(m) = digest::movement(report, r, ctx) {
-        let _ = write!(out, "<p style=\"margin:6px 0;font-style:italic\">{}</p>", esc(&m));
+        let _ = write!(
+            out,
+            "<p style=\"margin:6px 0;font-style:italic\">{}</p>",
+            esc(&m)
+        );
     }
     remedy(out, &r.remedy);
     rerun(out, &r.rerun_command());
@@ -268,7 +280,11 @@ pub fn md(text: &str) -> String {
     if parts.len() < 3 {
         return esc(text);
     }
-    let paired = if parts.len() % 2 == 1 { parts.len() } else { parts.len() - 1 };
+    let paired = if parts.len() % 2 == 1 {
+        parts.len()
+    } else {
+        parts.len() - 1
+    };
     let mut out = String::new();
     for (i, part) in parts.iter().enumerate() {
         if i >= paired {
@@ -319,6 +335,10 @@ mod tests {
         assert!(html.ends_with(" &lt;now&gt;"), "{html}");
         assert!(!html.contains('`'), "{html}");
         assert_eq!(md("one ` tick"), "one ` tick");
-        assert!(md("`a` and ` b").ends_with("and ` b"), "{}", md("`a` and ` b"));
+        assert!(
+            md("`a` and ` b").ends_with("and ` b"),
+            "{}",
+            md("`a` and ` b")
+        );
     }
 }

@@ -15,7 +15,11 @@ pub fn subject(report: &Report, ctx: &Context) -> String {
     let when = DateTime::parse_from_rfc3339(&report.started_at)
         .map(|at| ctx.time_zone(at))
         .unwrap_or_else(|_| report.started_at.clone());
-    let mut subject = format!("[premarket] {} {} {when}", report.shown_status(), report.site);
+    let mut subject = format!(
+        "[premarket] {} {} {when}",
+        report.shown_status(),
+        report.site
+    );
     match (&report.closed, report.top_finding()) {
         (Some(_), _) => subject.push_str(" — market closed"),
         (None, Some((what, more))) => {
@@ -30,7 +34,10 @@ pub fn subject(report: &Report, ctx: &Context) -> String {
     let mut marks = Vec::new();
     if report.partial {
         let n = report.results.len();
-        marks.push(format!("rerun of {n} check{}", if n == 1 { "" } else { "s" }));
+        marks.push(format!(
+            "rerun of {n} check{}",
+            if n == 1 { "" } else { "s" }
+        ));
     }
     if report.offline {
         marks.push("offline".to_string());

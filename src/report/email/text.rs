@@ -63,9 +63,20 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         let _ = writeln!(out, "\n== OK ({}) ==", view.fine.len());
     }
     for r in view.fine {
-        let what = if r.status == Status::Skip { &r.summary } else { &r.title };
-        let mark = report.mark(r).map(|m| format!(" [{m}]")).unwrap_or_default();
-        let _ = writeln!(out, "{} {} on {}: {what}{mark}", r.status, r.check, r.device);
+        let what = if r.status == Status::Skip {
+            &r.summary
+        } else {
+            &r.title
+        };
+        let mark = report
+            .mark(r)
+            .map(|m| format!(" [{m}]"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{} {} on {}: {what}{mark}",
+            r.status, r.check, r.device
+        );
     }
     let _ = writeln!(out, "\n== Timing ==");
     for line in digest::timing(report, ctx) {
@@ -75,7 +86,14 @@ pub fn render(report: &Report, ctx: &Context) -> String {
 }
 
 fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
-    let _ = writeln!(out, "{} {} {} — {}", r.status, r.device, r.check, r.headline());
+    let _ = writeln!(
+        out,
+        "{} {} {} — {}",
+        r.status,
+        r.device,
+        r.check,
+        r.headline()
+    );
     if let Some(mark) = report.mark(r) {
         let _ = writeln!(out, "({mark})");
     }
@@ -100,7 +118,12 @@ fn device(out: &mut String, d: &DeviceDown) {
         d.command.as_deref().unwrap_or("before the first command")
     );
     block(out, "Remedy", &d.remedy);
-    let _ = writeln!(out, "Blocked ({}): {}", d.blocked.len(), d.blocked.join(", "));
+    let _ = writeln!(
+        out,
+        "Blocked ({}): {}",
+        d.blocked.len(),
+        d.blocked.join(", ")
+    );
     let _ = writeln!(out, "Rerun after the fix: {}", d.rerun_command());
 }
 
