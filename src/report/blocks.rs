@@ -133,6 +133,35 @@ impl Report {
         )
     }
 
+    /// What to say about the cause a result names (`explained_by`): shown above while it still
+    /// fails; fixed since (a rerun rechecked it), so this one needs a recheck of its own.
+    pub fn cause_note(&self, r: &CheckResult) -> Option<String> {
+        let cause = r.explained_by.as_deref()?;
+        let now = self
+            .results
+            .iter()
+            .chain(&self.standing)
+            .find(|c| c.check == cause && c.device == r.device)?;
+        Some(match now.status {
+            Status::Fail => format!("Explained by {cause} above: act on that first."),
+            status => format!(
+                "Its cause, {cause}, is {status} now: recheck this one (`{}`).",
+                r.rerun_command()
+            ),
+        })
+    }
+
+    /// A rerun's rechecked results, one line each (`OK eos.lanz.persisted on sw1`).
+    pub fn rechecked(&self) -> Vec<String> {
+        if !self.partial || self.standing_status.is_none() {
+            return Vec::new();
+        }
+        self.results
+            .iter()
+            .map(|r| format!("{} {} on {}", r.status, r.check, r.device))
+            .collect()
+    }
+
     /// In a rerun, whether a result was rechecked now or stands from an earlier run.
     pub fn mark(&self, r: &CheckResult) -> Option<String> {
         if !self.partial || self.standing_status.is_none() {

@@ -41,6 +41,10 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "problem: {p}");
     }
+    let rechecked = report.rechecked();
+    if !rechecked.is_empty() {
+        let _ = writeln!(out, "rechecked now: {}", rechecked.join("; "));
+    }
     if !report.config_errors.is_empty() {
         let _ = writeln!(
             out,
@@ -95,11 +99,8 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, colour: bool) {
     if let Some(mark) = report.mark(r) {
         let _ = writeln!(out, "  ({mark})");
     }
-    if let Some(cause) = &r.explained_by {
-        let _ = writeln!(
-            out,
-            "  explained by {cause} above: act on that first; what follows is for after it"
-        );
+    if let Some(note) = report.cause_note(r) {
+        let _ = writeln!(out, "  {}", lower_first(&note));
     }
     block(out, "remedy", &r.remedy);
     let _ = writeln!(out, "  rerun: {}", r.rerun_command());
@@ -197,6 +198,22 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
             t.device,
             since(t)
         );
+    }
+}
+
+/// In the fine list only what a rerun rechecked is marked (the rest stands as it was).
+fn fine_mark(report: &Report, r: &CheckResult) -> String {
+    match report.mark(r) {
+        Some(m) if r.judged_in.is_none() => format!("  [{m}]"),
+        _ => String::new(),
+    }
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 

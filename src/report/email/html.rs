@@ -143,10 +143,10 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         } else {
             &r.title
         };
-        let mark = report
-            .mark(r)
-            .map(|m| format!(" <i>[{}]</i>", esc(&m)))
-            .unwrap_or_default();
+        let mark = match report.mark(r) {
+            Some(m) if r.judged_in.is_none() => format!(" <i>[{}]</i>", esc(&m)),
+            _ => String::new(),
+        };
         let _ = write!(
             out,
             "<p style=\"margin:4px 0\"><b style=\"color:{}\">{}</b> {} <span style=\"color:#57606a;overflow-wrap:anywhere\">({} on {})</span>{mark}</p>",
@@ -179,12 +179,8 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     if let Some(mark) = report.mark(r) {
         let _ = write!(out, "<div style=\"{SMALL}\"><i>{}</i></div>", esc(&mark));
     }
-    if let Some(cause) = &r.explained_by {
-        let _ = write!(
-            out,
-            "<p style=\"margin:6px 0\"><b>Explained by {}</b> above: act on that first.</p>",
-            esc(cause)
-        );
+    if let Some(note) = report.cause_note(r) {
+        let _ = write!(out, "<p style=\"margin:6px 0\"><b>{}</b></p>", md(&note));
     }
     if let Some(m) = digest::movement(report, r, ctx) {
         let _ = write!(

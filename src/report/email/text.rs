@@ -23,6 +23,10 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "Problem: {p}");
     }
+    let rechecked = report.rechecked();
+    if !rechecked.is_empty() {
+        let _ = writeln!(out, "Rechecked now: {}", rechecked.join("; "));
+    }
     if !report.config_errors.is_empty() {
         let _ = writeln!(
             out,
@@ -97,8 +101,8 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     if let Some(mark) = report.mark(r) {
         let _ = writeln!(out, "({mark})");
     }
-    if let Some(cause) = &r.explained_by {
-        let _ = writeln!(out, "Explained by {cause} above: act on that first.");
+    if let Some(note) = report.cause_note(r) {
+        let _ = writeln!(out, "{note}");
     }
     if let Some(m) = digest::movement(report, r, ctx) {
         let _ = writeln!(out, "{m}");
