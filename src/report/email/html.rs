@@ -73,6 +73,14 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             md(p)
         );
     }
+    let rechecked = report.rechecked();
+    if !rechecked.is_empty() {
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Rechecked now:</b> {}</p>",
+            esc(&rechecked.join("; "))
+        );
+    }
     if !report.config_errors.is_empty() {
         let _ = write!(
             out,
