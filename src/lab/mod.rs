@@ -15,6 +15,7 @@
 //! # Ok(()) }
 //! ```
 
+mod clock;
 mod device;
 mod diff;
 mod eos;
