@@ -26,7 +26,8 @@ impl Stream {
         Stream(Box::new(pieces))
     }
 
-    /// Every piece joined (tests and exec channels of small outputs).
+    /// Every piece joined.
+    #[cfg(test)]
     pub fn collect_text(self) -> String {
         self.0.collect()
     }
@@ -94,6 +95,7 @@ impl Answer {
     }
 
     /// The whole output as one string (unit tests).
+    #[cfg(test)]
     pub fn full_text(self) -> String {
         let mut text = self.text;
         if let Some(stream) = self.stream {
