@@ -241,9 +241,11 @@ impl EosCli {
             return Answer::text("% Internal error");
         };
         let now = clock::now();
+        // A bare `| json` gives revision 1 here, as eAPI does by default (what the CLI gives
+        // is unconfirmed); `| json revision 2` the per-VLAN port model.
         let rev = match json {
-            Some(Some(1)) => ptp::Revision::One,
-            _ => ptp::Revision::Two,
+            Some(Some(n)) if n >= 2 => ptp::Revision::Two,
+            _ => ptp::Revision::One,
         };
         let text = match (cmd, json.is_some()) {
             (Cmd::ShowVersion, false) => outputs::show_version(&s, now),

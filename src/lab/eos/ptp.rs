@@ -2,8 +2,9 @@
 //! exchange's grandmaster, and a master towards the servers on Ethernet4. `ptp-unlocked`
 //! makes it lose the grandmaster: it becomes its own (gm == own clock identity, no slave
 //! port, steps removed 0, last sync 157 s before the lab started), as in ANTA's failure data.
-//! Revision 2 (the per-VLAN port list) is the default; `| json revision 1` gives the older
-//! flat port states. Which revision a bare `| json` returns on a real CLI is unconfirmed.
+//! `| json revision 2` gives the per-VLAN port list (what ANTA pins); a bare `| json` the
+//! revision-1 flat port states, as eAPI does by default. Which revision a bare `| json`
+//! returns on a real CLI is unconfirmed: pin it.
 
 use super::super::scenario::Fault;
 use super::super::topology;

@@ -108,7 +108,7 @@ pub fn performance_status(s: &FgState) -> String {
          Maximal nTurbo sessions: 0 sessions in last 1 minute, 0 sessions in last 10 minutes, 0 sessions in last 30 minutes\n\
          Virus caught: 0 total in 1 minute\n\
          IPS attacks blocked: 0 total in 1 minute\n\
-         Uptime: {days} days,  {hours} hours,  {minutes} minutes\n",
+         Uptime: {days} days, {hours} hours, {minutes} minutes\n",
         days = up / 86_400,
         hours = up / 3_600 % 24,
         minutes = up / 60 % 60,
@@ -130,27 +130,23 @@ pub fn ha_status(s: &FgState) -> String {
         up % 60
     );
     if !s.ha_cluster() {
+        // No real 7.x standalone output exists; this is the research's inference from a real
+        // 6.0 standalone (empty stats sections, no vcluster) with 7.2+'s `Group Name`/`Group ID`.
         return format!(
             "HA Health Status: OK\n\
              Model: {model}\n\
-             Mode: standalone\n\
+             Mode: Standalone\n\
              Group Name: \n\
              Group ID: 0\n\
              Debug: 0\n\
-             Cluster Uptime: {cluster_uptime}\n\
-             Cluster state change time: 2026-11-18 03:29:01\n\
+             Cluster Uptime: 0 days 0:0:0\n\
+             Cluster state change time: N/A\n\
              ses_pickup: disable\n\
              override: disable\n\
              System Usage stats:\n\
-             \x20   {serial}(updated 0 seconds ago):\n\
-             \x20       sessions={total}, npu-sessions={npu}, average-cpu-user/nice/system/idle={user}%/0%/{system}%/{idle}%, memory=21%\n\
-             Primary     : {host} , {serial}, HA cluster index = 0\n\
-             number of vcluster: 1\n\
-             vcluster 1: work 0.0.0.0\n\
-             Primary: {serial}, HA operating index = 0\n",
+             HBDEV stats:\n\
+             number of vcluster: 0\n",
             model = s.model,
-            serial = s.serial,
-            host = s.hostname,
         );
     }
     let peer = format!("{}9", &s.serial[..s.serial.len() - 1]);

@@ -11,9 +11,17 @@ use super::super::device::Stream;
 /// One `grep` pipe.
 #[derive(Clone, Debug)]
 pub struct Grep {
-    re: Regex,
+    matcher: Matcher,
     invert: bool,
     count: bool,
+}
+
+/// Plain words (the usual case: `grep -c "session info"`) are matched as substrings, which
+/// is several times faster than a regular expression over a 200,000-session listing.
+#[derive(Clone, Debug)]
+enum Matcher {
+    Literals(Vec<String>),
+    Regex(Regex),
 }
 
 impl Grep {
@@ -45,6 +53,13 @@ impl Grep {
         if !words_of_one.is_empty() {
             patterns.push(words_of_one.join(" "));
         }
+        if !ignore_case && patterns.iter().all(|p| regex::escape(p) == *p) {
+            return Some(Grep {
+                matcher: Matcher::Literals(patterns),
+                invert,
+                count,
+            });
+        }
         let pattern = patterns
             .iter()
             .map(|p| format!("(?:{p})"))
@@ -60,11 +75,19 @@ impl Grep {
                     .build()
             })
             .ok()?;
-        Some(Grep { re, invert, count })
+        Some(Grep {
+            matcher: Matcher::Regex(re),
+            invert,
+            count,
+        })
     }
 
     fn keep(&self, line: &str) -> bool {
-        self.re.is_match(line) != self.invert
+        let hit = match &self.matcher {
+            Matcher::Literals(words) => words.iter().any(|w| line.contains(w.as_str())),
+            Matcher::Regex(re) => re.is_match(line),
+        };
+        hit != self.invert
     }
 
     /// The lines of `text` this pipe keeps (without `-c`).

@@ -27,7 +27,8 @@ pub enum Path {
     DisabledByPolicy,
     /// On the CPU because it has not passed its first packets yet.
     NotEstablished,
-    /// On the CPU because its interface samples sFlow (the reason text is inferred).
+    /// On the CPU because its interface samples sFlow (`no_ofld_reason: sflow`, seen in a real
+    /// session list).
     SflowInterface,
     /// Local-in/out traffic (management), never offloaded.
     Local,
@@ -120,7 +121,11 @@ impl Burst {
         s.sport = (EPHEMERAL_FIRST + (i.wrapping_mul(7_919)) % EPHEMERAL_COUNT) as u16;
         s.duration = (u64::from(i) * u64::from(self.span) / u64::from(self.count.max(1))) as u32;
         s.expire = self.timer.saturating_sub(s.duration);
-        s.org = if i.is_multiple_of(3) { (92, 2) } else { (46, 1) };
+        s.org = if i.is_multiple_of(3) {
+            (92, 2)
+        } else {
+            (46, 1)
+        };
         s.reply = (0, 0);
         s.path = Path::NotEstablished;
         s.serial = 0x0010_0000 + i;
@@ -585,7 +590,7 @@ fn render_one(out: &mut String, s: &Session) {
         Path::SflowInterface => {
             out.push_str("npu_state=0x4000000\n");
             push_no_npu(out);
-            out.push_str("no_ofld_reason:  npu-flag-off\n");
+            out.push_str("no_ofld_reason:  sflow\n");
         }
         Path::Local => {
             out.push_str("npu_state=0x4000000\n");
