@@ -641,6 +641,27 @@ async fn huge_session_list_full_read() {
     let lab = lab_with(&["huge-session-list"]).await;
     let (_h, mut t) = fortigate_ready(&lab).await;
     feed_filter(&mut t).await;
+    // The lab's own cost: every session made and matched, one number sent.
+    let start = Instant::now();
+    let count = body(
+        &t.cmd("diagnose sys session list | grep -c \"session info\"")
+            .await,
+    );
+    eprintln!("grep -c: {} in {:?}", count.trim(), start.elapsed());
+    // The same bytes without the pager (a piped command does not page).
+    let start = Instant::now();
+    let unpaged = read_paged(
+        &mut t,
+        "diagnose sys session list | grep .",
+        usize::MAX,
+        Duration::from_secs(600),
+    )
+    .await;
+    eprintln!(
+        "| grep .: {} sessions in {:?}",
+        unpaged.sessions,
+        start.elapsed()
+    );
     let start = Instant::now();
     let seen = read_paged(
         &mut t,

@@ -61,7 +61,11 @@ pub enum Fault {
     LowLight,
     /// Both: NTP not synchronised.
     NtpUnsynchronised,
-    /// FortiGate: 200,000 sessions on the feed's filter (a socket-per-send neighbour).
+    /// FortiGate: 200,000 sessions on the feed's filter (a socket-per-send neighbour), listed
+    /// lazily and paged at the terminal height. One source host has about 28,000 ephemeral
+    /// ports, so under a filter that names the source address a real box holds at most that
+    /// many distinct sessions: past it the lab repeats 5-tuples (another source port
+    /// sequence round), which keeps the count the benchmark needs.
     HugeSessionList,
 }
 

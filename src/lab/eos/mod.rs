@@ -527,6 +527,32 @@ mod tests {
     }
 
     #[test]
+    fn json_revisions_and_missing_text_forms() {
+        let (mut c, journal) = cli(Faults::default());
+        assert_eq!(json_revision(&["json".into()]), Some(None));
+        assert_eq!(json_revision(&["json revision 2".into()]), Some(Some(2)));
+        assert_eq!(json_revision(&["include x".into()]), None);
+        let rev1 = c.run("show ptp | json").text;
+        assert!(
+            rev1.contains("\"portState\": \"psSlave\"") && !rev1.contains("ptpIntfVlanSummaries")
+        );
+        assert!(
+            c.run("show ptp | json revision 2")
+                .text
+                .contains("ptpIntfVlanSummaries")
+        );
+        // A text form the lab does not draw says so instead of printing something made up.
+        assert_eq!(c.run("show ptp").text, LAB_TEXT_MISSING);
+        assert!(c.run("show ntp status").text.starts_with("synchronised"));
+        assert!(
+            c.run("show reload cause")
+                .text
+                .starts_with("Reload Cause 1:\n")
+        );
+        assert!(journal.attempts().is_empty());
+    }
+
+    #[test]
     fn config_is_recorded_and_applied() {
         let (mut c, journal) = cli(Faults::only(Fault::LanzUnsaved));
         c.run("enable");

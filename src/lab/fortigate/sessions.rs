@@ -115,9 +115,9 @@ impl Burst {
     /// Session `i` (0 = the newest).
     pub fn get(&self, i: u32) -> Session {
         let mut s = self.template.clone();
-        // A stride prime to the range visits every port once before repeating; past 28,232
-        // sessions a port repeats, which one source host cannot really do (see the module doc
-        // of `huge-session-list` in the scenario list).
+        // A stride prime to the range visits every port once before repeating. Past 28,232
+        // sessions a 5-tuple repeats, which one source host cannot really do: see
+        // `Fault::HugeSessionList`.
         s.sport = (EPHEMERAL_FIRST + (i.wrapping_mul(7_919)) % EPHEMERAL_COUNT) as u16;
         s.duration = (u64::from(i) * u64::from(self.span) / u64::from(self.count.max(1))) as u32;
         s.expire = self.timer.saturating_sub(s.duration);
@@ -139,6 +139,8 @@ pub struct Table {
     pub fixed: Vec<Session>,
     pub burst: Option<Burst>,
     pub cleared: Arc<HashSet<Key>>,
+    /// No session is older than the box (after `rebooted`): durations stop at its uptime.
+    pub max_duration: u32,
 }
 
 /// Totals `diagnose sys session stat` and `get system performance status` print.
@@ -162,6 +164,7 @@ impl Table {
             fixed,
             burst,
             cleared,
+            max_duration,
         } = self;
         let n = burst.as_ref().map_or(0, |b| b.count);
         let half = n / 2;
@@ -174,6 +177,10 @@ impl Table {
             .chain(fixed)
             .chain(burst_part(newer, half..n))
             .filter(move |s| !cleared.contains(&s.key()))
+            .map(move |mut s| {
+                s.duration = s.duration.min(max_duration);
+                s
+            })
     }
 
     pub fn counts(&self) -> Counts {
@@ -311,6 +318,7 @@ pub fn table(config: &Config, faults: &Faults) -> Table {
         fixed: sessions,
         burst,
         cleared: Arc::default(),
+        max_duration: u32::MAX,
     }
 }
 

@@ -74,6 +74,8 @@ impl FgState {
     pub fn sessions(&self) -> Table {
         let mut table = sessions::table(&self.config, &self.faults);
         table.cleared = self.cleared.clone();
+        let up = self.uptime(clock::now());
+        table.max_duration = u32::try_from(up.saturating_sub(20)).unwrap_or(u32::MAX);
         table
     }
 
