@@ -370,14 +370,7 @@ async fn fortigate_answers_every_trading_command_healthy() {
     assert!(offset.abs() < 0.005, "{offset}");
 
     // The market-data feed is one-way UDP: proto_state 00, offloaded in one direction.
-    for line in [
-        "diagnose sys session filter clear",
-        "diagnose sys session filter proto 17",
-        "diagnose sys session filter dst 10.20.1.20",
-        "diagnose sys session filter dport 5000",
-    ] {
-        t.cmd(line).await;
-    }
+    feed_filter(&mut t).await;
     let list = body(&t.cmd("diagnose sys session list").await);
     assert!(
         list.starts_with("session info: proto=17 proto_state=00 ") && list.contains("ofld-O"),

@@ -112,6 +112,19 @@ const EPHEMERAL_FIRST: u32 = 32_768;
 const EPHEMERAL_COUNT: u32 = 28_232;
 
 impl Burst {
+    /// `count` sessions of `flow` made over the last `span` seconds, under the service's idle
+    /// timer `idle` (`None`: the global 180 s, printed as `timeout=0`).
+    fn of(flow: &Flow, idle: Option<u32>, count: u32, span: u32) -> Burst {
+        let mut template = flow_session(flow, 0);
+        template.timeout = idle.unwrap_or(0);
+        Burst {
+            count,
+            template,
+            timer: idle.unwrap_or(topology::GLOBAL_UDP_IDLE),
+            span,
+        }
+    }
+
     /// Session `i` (0 = the newest).
     pub fn get(&self, i: u32) -> Session {
         let mut s = self.template.clone();
@@ -211,14 +224,7 @@ pub fn table(config: &Config, faults: &Faults) -> Table {
     if faults.has(Fault::NewSourcePort) {
         // A new socket per send at 1,000 sends a second for ten seconds: each packet is a
         // session of its own, still inside the first two packets that take the CPU.
-        let mut template = flow_session(md, 0);
-        template.timeout = idle.unwrap_or(0);
-        burst = Some(Burst {
-            count: NEW_SOURCE_PORT_SESSIONS,
-            template,
-            timer,
-            span: 10,
-        });
+        burst = Some(Burst::of(md, idle, NEW_SOURCE_PORT_SESSIONS, 10));
     } else if !faults.has(Fault::NotEstablished) {
         let mut s = flow_session(md, 0x0001_a2b3);
         match idle {
@@ -249,14 +255,7 @@ pub fn table(config: &Config, faults: &Faults) -> Table {
             // Another application on the feed host sends to the same address and port with a
             // socket per send, about 56 sends a second: over the service's idle timer that is
             // 200,000 live sessions on the feed's filter.
-            let mut template = flow_session(md, 0);
-            template.timeout = idle.unwrap_or(0);
-            burst = Some(Burst {
-                count: HUGE_SESSIONS,
-                template,
-                timer,
-                span: timer.saturating_sub(1),
-            });
+            burst = Some(Burst::of(md, idle, HUGE_SESSIONS, timer.saturating_sub(1)));
         }
     }
     let orders_offload = config.entry_setting(
