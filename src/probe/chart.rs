@@ -43,7 +43,7 @@ fn draw_err<E: std::fmt::Debug>(e: E) -> ChartError {
 
 /// Renders the chart as PNG bytes.
 pub fn png(a: &Analysis) -> Result<Vec<u8>, ChartError> {
-    if a.latencies.is_empty() {
+    if a.samples.is_empty() {
         return Err(ChartError::Empty);
     }
     register_fonts()?;
@@ -67,8 +67,8 @@ pub fn png(a: &Analysis) -> Result<Vec<u8>, ChartError> {
 fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
     let root = BitMapBackend::with_buffer(rgb, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_err)?;
-    let us: Vec<f64> = a
-        .latencies
+    let latencies: Vec<crate::probe::Nanos> = a.samples.latencies().collect();
+    let us: Vec<f64> = latencies
         .iter()
         .map(|v| (v.0 as f64 / 1e3).max(0.001))
         .collect();
@@ -88,7 +88,7 @@ fn draw(a: &Analysis, rgb: &mut [u8]) -> Result<(), ChartError> {
     let (top, bottom) = root.split_vertically(HEIGHT / 2 - 20);
     let threshold = a.slow.threshold_ns.as_micros_f64();
 
-    let bins = log_histogram(&a.latencies, 16);
+    let bins = log_histogram(&latencies, 16);
     let peak = bins.iter().map(|b| b.count).max().unwrap_or(1) as f64;
     let mut hist = ChartBuilder::on(&top)
         .margin(10)
