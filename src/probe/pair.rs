@@ -335,6 +335,10 @@ impl Pairer {
             }
             None => u32::MAX,
         };
+        // Settle first, so that a twin later than the horizon finds its request gone.
+        let newest = self.newest.map_or(record.ts.0, |n| n.max(record.ts.0));
+        self.newest = Some(newest);
+        self.settle(newest.saturating_sub(self.limits.horizon.0), settled);
         let waiting = &mut self.waiting;
         let slot = self.slots.entry(key).or_insert_with(|| {
             waiting.push_back((record.ts.0, key));
@@ -360,9 +364,9 @@ impl Pairer {
             (None, [Some(_), None]) => slot.set(1, copy),
             (None, [Some(_), Some(_)]) => self.duplicates += 1,
         }
-        let newest = self.newest.map_or(record.ts.0, |n| n.max(record.ts.0));
-        self.newest = Some(newest);
-        self.settle(newest.saturating_sub(self.limits.horizon.0), settled);
+        if self.waiting.len() > self.limits.max_open {
+            self.settle(i64::MIN, settled);
+        }
     }
 
     /// Settles the requests whose first copy came before `oldest`, and the oldest ones while
@@ -663,5 +667,49 @@ mod tests {
         copies.push((vec![1, 2, 3], 4));
         let p = pair(&copies, Sides::default()).unwrap();
         assert_eq!((p.pairs.len(), p.ignored, p.frames), (1, 2, 4));
+    }
+
+    #[test]
+    fn requests_settle_once_their_twin_is_too_late_or_too_many_wait() {
+        let limits = Limits {
+            horizon: Nanos(10_000),
+            max_open: 3,
+        };
+        let mut p = Pairer::with_limits(Sides::default(), limits).unwrap();
+        let mut settled = Vec::new();
+        let mut add = |p: &mut Pairer, (data, ts): &(Vec<u8>, i64)| {
+            let r = Record {
+                ts: Nanos(*ts),
+                interface: 0,
+                data,
+                orig_len: 0,
+            };
+            p.add(&r, &mut |s| settled.push((s.seq(), s.copies())));
+        };
+        // Request 1's twin comes 20 us later: by then request 1 has settled alone.
+        add(&mut p, &copy(1, 10, 0));
+        add(&mut p, &copy(2, 10, 1_000));
+        add(&mut p, &copy(2, 20, 5_000));
+        add(&mut p, &copy(1, 20, 20_000));
+        // Four more requests without twins: never more than three wait.
+        for seq in 3..7 {
+            add(&mut p, &copy(seq, 10, 20_000 + seq as i64));
+            assert!(p.waiting.len() <= 3);
+        }
+        let counts = p.finish(&mut |s| settled.push((s.seq(), s.copies())));
+        assert_eq!(counts.frames, 8);
+        let first: Vec<Option<u64>> = settled.iter().map(|(seq, _)| *seq).collect();
+        assert_eq!(first[..2], [Some(1), Some(2)]);
+        let one_copy = |seq| {
+            settled
+                .iter()
+                .filter(|(s, c)| *s == Some(seq) && c[1].is_none())
+                .count()
+        };
+        // Request 1 twice with one copy (the late twin started a request of its own);
+        // request 2 once with both.
+        assert_eq!(one_copy(1), 2);
+        assert_eq!(one_copy(2), 0);
+        assert_eq!(settled.len(), 7);
     }
 }
