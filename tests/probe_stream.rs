@@ -127,8 +127,10 @@ fn a_capture_whose_first_requests_vote_the_other_way_is_read_again() {
             seq,
         };
         let tagged = |vlan: u16| {
-            let mut spec = FrameSpec::default();
-            spec.vlans = [Some(Vlan(vlan)), None];
+            let spec = FrameSpec {
+                vlans: [Some(Vlan(vlan)), None],
+                ..FrameSpec::default()
+            };
             frame::build(&spec, &payload)
         };
         // The first 1,100 requests come back on VLAN 10 *after* VLAN 20: the provisional
@@ -174,6 +176,8 @@ fn records_slightly_out_of_order_give_the_same_figures() {
 /// count, unlike `RUSAGE_CHILDREN`).
 fn peak_rss_kb(mut command: std::process::Command) -> (i64, std::process::ExitStatus) {
     use std::os::unix::process::ExitStatusExt;
+    // Waited for below with wait4, which std's Child cannot do.
+    #[allow(clippy::zombie_processes)]
     let child = command.stdout(std::process::Stdio::null()).spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
