@@ -94,6 +94,12 @@ impl Samples {
         self.clamped
     }
 
+    /// The `i`-th fastest latency (0-based) and its class.
+    pub fn at(&self, i: usize) -> Option<(Nanos, Class)> {
+        let (raw, class) = unpack(*self.packed.get(i)?);
+        Some((self.calibration.apply(raw), class))
+    }
+
     /// Every latency (calibration removed) with its class, fastest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (Nanos, Class)> + Clone + '_ {
         let calibration = self.calibration;
