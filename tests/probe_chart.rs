@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use plotters::style::RGBColor;
 use premarket::probe::analysis::{Analysis, Options};
 use premarket::probe::calibration::Calibration;
 use premarket::probe::chart::canvas::{WIDTH, palette};
@@ -14,7 +15,6 @@ use premarket::probe::offline;
 use premarket::probe::rounds;
 use premarket::probe::synth::{self, Profile, Spec};
 use premarket::probe::units::Nanos;
-use plotters::style::RGBColor;
 
 fn analyse(dir: &Path, profile: Profile, count: usize, seed: u64) -> Analysis {
     let path = dir.join(format!("{profile:?}-{seed}.pcap"));
@@ -65,7 +65,10 @@ fn the_offloaded_chart_marks_its_two_slow_first_packets() {
     assert!(h > w, "a phone reads a tall chart: {w}x{h}");
     // Two triangles on the curve and two bars in the histogram, beyond the legend's swatch.
     let first = pixels_of(&rgb, palette::VERMILLION);
-    assert!(first > LEGEND_SWATCH_MAX + 2 * 60, "first-packet pixels: {first}");
+    assert!(
+        first > LEGEND_SWATCH_MAX + 2 * 60,
+        "first-packet pixels: {first}"
+    );
     // No pause, so no after-pause mark anywhere (not even in the legend).
     assert_eq!(pixels_of(&rgb, palette::PURPLE), 0);
     assert!(pixels_of(&rgb, palette::BLUE) > 5_000);
@@ -100,21 +103,30 @@ fn the_packets_after_a_pause_are_marked_apart() {
     keep("pause.png", &png);
     let (_, _, rgb) = decode(&png);
     let after = pixels_of(&rgb, palette::PURPLE);
-    assert!(after > LEGEND_SWATCH_MAX + 2 * 100, "after-pause pixels: {after}");
+    assert!(
+        after > LEGEND_SWATCH_MAX + 2 * 100,
+        "after-pause pixels: {after}"
+    );
     assert!(pixels_of(&rgb, palette::VERMILLION) > LEGEND_SWATCH_MAX);
 }
 
 #[test]
 fn cpu_path_and_new_session_charts_render_their_marks() {
     let dir = tempfile::tempdir().unwrap();
-    for (profile, name) in [(Profile::Cpu, "cpu.png"), (Profile::NewSession, "new-session.png")] {
+    for (profile, name) in [
+        (Profile::Cpu, "cpu.png"),
+        (Profile::NewSession, "new-session.png"),
+    ] {
         let a = analyse(dir.path(), profile, 20_000, 4);
         let png = chart::png(&a).unwrap();
         keep(name, &png);
         let (w, _, rgb) = decode(&png);
         assert_eq!(w, WIDTH);
         let first = pixels_of(&rgb, palette::VERMILLION);
-        assert!(first > LEGEND_SWATCH_MAX, "{name}: first-packet pixels {first}");
+        assert!(
+            first > LEGEND_SWATCH_MAX,
+            "{name}: first-packet pixels {first}"
+        );
         let svg = chart::svg_with(&a, &References::default()).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("percentile"));
         keep(&name.replace(".png", ".svg"), svg.as_bytes());
@@ -132,7 +144,12 @@ fn abba_rounds_overlay_in_two_colours_with_effect_and_drift() {
     ];
     let analyses: Vec<(String, Analysis)> = plan
         .iter()
-        .map(|(label, profile, seed)| (label.to_string(), analyse(dir.path(), *profile, 10_000, *seed)))
+        .map(|(label, profile, seed)| {
+            (
+                label.to_string(),
+                analyse(dir.path(), *profile, 10_000, *seed),
+            )
+        })
         .collect();
     let medians: Vec<(String, Option<Nanos>)> = analyses
         .iter()
@@ -141,8 +158,7 @@ fn abba_rounds_overlay_in_two_colours_with_effect_and_drift() {
     let abba = rounds::abba(&medians);
     let effect = abba.effect_ns.unwrap();
     assert!((-16_000.0..-13_000.0).contains(&effect), "effect {effect}");
-    let borrowed: Vec<(String, &Analysis)> =
-        analyses.iter().map(|(l, a)| (l.clone(), a)).collect();
+    let borrowed: Vec<(String, &Analysis)> = analyses.iter().map(|(l, a)| (l.clone(), a)).collect();
     let png = chart::rounds_png(&borrowed, &abba, &References::default()).unwrap();
     keep("abba.png", &png);
     let (w, _, rgb) = decode(&png);

@@ -175,12 +175,25 @@ pub fn count_label(n: f64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
     out
+}
+
+/// Ticks of a linear axis from 0 to at least `max`: 0 and multiples of a 1-2-5 step, about
+/// five of them; the last tick is the axis' end.
+pub fn linear_ticks(max: f64) -> Vec<f64> {
+    let max = if max.is_finite() && max > 0.0 {
+        max
+    } else {
+        1.0
+    };
+    let step = tick_above(max / 5.0);
+    let count = (max / step).ceil().max(1.0) as usize;
+    (0..=count).map(|i| i as f64 * step).collect()
 }
 
 /// Ticks of a log count axis up to `peak`: 1, 10, 100 ... (and 2, 5 when that is few).
@@ -221,8 +234,14 @@ mod tests {
         let (bold, light) = ticks_125(3.0, 60.0);
         assert_eq!(bold, [5.0, 10.0, 20.0, 50.0]);
         assert_eq!(light[..3], [3.0, 4.0, 6.0]);
-        assert_eq!((tick_below(4.1 / 1.15), tick_above(45.6 * 1.15)), (2.0, 100.0));
-        assert_eq!((tick_below(1.0), tick_above(1.0), tick_above(0.6)), (1.0, 1.0, 1.0));
+        assert_eq!(
+            (tick_below(4.1 / 1.15), tick_above(45.6 * 1.15)),
+            (2.0, 100.0)
+        );
+        assert_eq!(
+            (tick_below(1.0), tick_above(1.0), tick_above(0.6)),
+            (1.0, 1.0, 1.0)
+        );
         let (bold, _) = ticks_125(1.5, 60.0);
         assert_eq!(bold, [2.0, 5.0, 10.0, 20.0, 50.0]);
         let (bold, light) = ticks_125(0.05, 200_000.0);
@@ -230,6 +249,13 @@ mod tests {
         assert!(light.contains(&2.0) && light.contains(&5.0));
         let labels: Vec<String> = [0.5, 4.1, 18.5, 2000.0].map(latency_label).into();
         assert_eq!(labels, ["500 ns", "4.1 µs", "18.5 µs", "2 ms"]);
+    }
+
+    #[test]
+    fn linear_ticks_are_round_numbers() {
+        assert_eq!(linear_ticks(12_000.0), [0.0, 5_000.0, 10_000.0, 15_000.0]);
+        assert_eq!(linear_ticks(180.0), [0.0, 50.0, 100.0, 150.0, 200.0]);
+        assert_eq!(linear_ticks(0.0).len(), 6);
     }
 
     #[test]

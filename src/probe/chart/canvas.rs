@@ -229,9 +229,10 @@ fn swatch<DB: DrawingBackend>(
     (x, y): (i32, i32),
 ) -> Result<(), ChartError> {
     let r = match swatch {
-        Swatch::Line { color, width } => {
-            area.draw(&PathElement::new([(x, y), (x + 36, y)], color.stroke_width(width)))
-        }
+        Swatch::Line { color, width } => area.draw(&PathElement::new(
+            [(x, y), (x + 36, y)],
+            color.stroke_width(width),
+        )),
         Swatch::Dashed { color, width } => {
             for start in [x, x + 22] {
                 area.draw(&PathElement::new(
@@ -243,13 +244,15 @@ fn swatch<DB: DrawingBackend>(
             Ok(())
         }
         Swatch::Triangle(color) => area.draw(&TriangleMarker::new((x + 18, y), 11, color.filled())),
-        Swatch::Square(color) => {
-            area.draw(&Rectangle::new([(x + 9, y - 9), (x + 27, y + 9)], color.filled()))
-        }
+        Swatch::Square(color) => area.draw(&Rectangle::new(
+            [(x + 9, y - 9), (x + 27, y + 9)],
+            color.filled(),
+        )),
         Swatch::Circle(color) => area.draw(&Circle::new((x + 18, y), 10, color.filled())),
-        Swatch::Band(color) => {
-            area.draw(&Rectangle::new([(x, y - 10), (x + 36, y + 10)], color.filled()))
-        }
+        Swatch::Band(color) => area.draw(&Rectangle::new(
+            [(x, y - 10), (x + 36, y + 10)],
+            color.filled(),
+        )),
     };
     r.map_err(draw_err)
 }

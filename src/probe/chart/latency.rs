@@ -8,7 +8,9 @@ use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
 use plotters::prelude::*;
 
 use super::axes::{self, count_label, latency_label, pct_label, pct_ticks, show};
-use super::canvas::{self, CURVE, ChartError, Drawing, Entry, LINE, Swatch, TEXT, WIDTH, draw_err, palette};
+use super::canvas::{
+    self, CURVE, ChartError, Drawing, Entry, LINE, Swatch, TEXT, WIDTH, draw_err, palette,
+};
 use super::series::{self, us};
 use crate::probe::analysis::{Analysis, Class};
 use crate::probe::units::Nanos;
@@ -234,7 +236,7 @@ impl Marks {
 }
 
 /// Splits `text` into lines of at most `width` characters at spaces.
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         match lines.last_mut() {
@@ -255,8 +257,7 @@ fn heading(a: &Analysis) -> Vec<(String, RGBColor)> {
         if a.indicative { " (indicative)" } else { "" }
     );
     let mut lines = vec![(verdict, verdict_color(a.verdict))];
-    let (Some(median), Some(p99), Some(max)) = (a.all.median_ns, a.all.p99_ns, a.all.max_ns)
-    else {
+    let (Some(median), Some(p99), Some(max)) = (a.all.median_ns, a.all.p99_ns, a.all.max_ns) else {
         return lines;
     };
     lines.push((
@@ -280,7 +281,10 @@ fn heading(a: &Analysis) -> Vec<(String, RGBColor)> {
             palette::GREEN,
         ),
         _ => (
-            format!("no steady state: every packet among the first {} of its session", a.first_k),
+            format!(
+                "no steady state: every packet among the first {} of its session",
+                a.first_k
+            ),
             palette::GREY,
         ),
     });
@@ -366,7 +370,10 @@ fn percentile_panel<DB: DrawingBackend>(
         .map_err(draw_err)?;
     let steady = series::curve(&a.samples, Some(Class::Steady), FLOOR_US);
     chart
-        .draw_series(LineSeries::new(steady, palette::GREEN.stroke_width(CURVE - 1)))
+        .draw_series(LineSeries::new(
+            steady,
+            palette::GREEN.stroke_width(CURVE - 1),
+        ))
         .map_err(draw_err)?;
     chart
         .draw_series(
@@ -378,7 +385,8 @@ fn percentile_panel<DB: DrawingBackend>(
         .map_err(draw_err)?;
     chart
         .draw_series(marks.after.iter().map(|(x, y)| {
-            EmptyElement::at((*x, *y)) + Rectangle::new([(-9, -9), (9, 9)], palette::PURPLE.filled())
+            EmptyElement::at((*x, *y))
+                + Rectangle::new([(-9, -9), (9, 9)], palette::PURPLE.filled())
         }))
         .map_err(draw_err)?;
     Ok(())
@@ -425,9 +433,9 @@ fn histogram_panel<DB: DrawingBackend>(
         .map_err(draw_err)?;
     chart
         .draw_series(
-            bars.iter()
-                .filter(|b| b.all > 0)
-                .map(|b| Rectangle::new([(b.lo, 0.6), (b.hi, b.all as f64)], palette::BLUE.filled())),
+            bars.iter().filter(|b| b.all > 0).map(|b| {
+                Rectangle::new([(b.lo, 0.6), (b.hi, b.all as f64)], palette::BLUE.filled())
+            }),
         )
         .map_err(draw_err)?;
     // The packets set up by the CPU in front of the bars they belong to: first packets in
@@ -439,13 +447,19 @@ fn histogram_panel<DB: DrawingBackend>(
     chart
         .draw_series(bars.iter().filter(|b| b.first > 0).map(|b| {
             let ((x0, x1), _) = halves(b);
-            Rectangle::new([(x0, 0.6), (x1, b.first as f64)], palette::VERMILLION.filled())
+            Rectangle::new(
+                [(x0, 0.6), (x1, b.first as f64)],
+                palette::VERMILLION.filled(),
+            )
         }))
         .map_err(draw_err)?;
     chart
         .draw_series(bars.iter().filter(|b| b.after_pause > 0).map(|b| {
             let (_, (x0, x1)) = halves(b);
-            Rectangle::new([(x0, 0.6), (x1, b.after_pause as f64)], palette::PURPLE.filled())
+            Rectangle::new(
+                [(x0, 0.6), (x1, b.after_pause as f64)],
+                palette::PURPLE.filled(),
+            )
         }))
         .map_err(draw_err)?;
     for line in lines {

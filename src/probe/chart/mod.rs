@@ -30,6 +30,11 @@ pub fn png_with(a: &Analysis, refs: &References) -> Result<Vec<u8>, ChartError> 
     canvas::png(&LatencyChart { analysis: a, refs })
 }
 
+/// The chart of one measurement as SVG, with the lab's figures as references.
+pub fn svg(a: &Analysis) -> Result<String, ChartError> {
+    svg_with(a, &References::default())
+}
+
 /// The chart of one measurement as SVG, with the given references.
 pub fn svg_with(a: &Analysis, refs: &References) -> Result<String, ChartError> {
     canvas::svg(&LatencyChart { analysis: a, refs })

@@ -8,7 +8,9 @@ use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
 use plotters::prelude::*;
 
 use super::axes::{self, latency_label, pct_label, pct_ticks, show};
-use super::canvas::{self, CURVE, ChartError, Drawing, Entry, Swatch, TEXT, WIDTH, draw_err, palette};
+use super::canvas::{
+    self, CURVE, ChartError, Drawing, Entry, Swatch, TEXT, WIDTH, draw_err, palette,
+};
 use super::latency::{FLOOR_US, Line, References, latency_range, line_entries, reference_lines};
 use super::series::{self, us};
 use crate::probe::analysis::{Analysis, Class};
@@ -45,7 +47,13 @@ fn repeat(rounds: &[(String, &Analysis)], i: usize) -> bool {
 }
 
 fn signed(ns: f64) -> String {
-    let sign = if ns > 0.0 { "+" } else if ns < 0.0 { "−" } else { "" };
+    let sign = if ns > 0.0 {
+        "+"
+    } else if ns < 0.0 {
+        "−"
+    } else {
+        ""
+    };
     format!("{sign}{}", show(Nanos(ns.abs().round() as i64)))
 }
 

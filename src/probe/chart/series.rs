@@ -150,7 +150,9 @@ mod tests {
     }
 
     fn offloaded(n: usize) -> Samples {
-        let mut v: Vec<(i64, Class)> = (0..n).map(|i| (4_100 + (i % 30) as i64, Class::Steady)).collect();
+        let mut v: Vec<(i64, Class)> = (0..n)
+            .map(|i| (4_100 + (i % 30) as i64, Class::Steady))
+            .collect();
         v[0] = (45_000, Class::First);
         v[1] = (41_000, Class::First);
         samples(&v)
@@ -173,7 +175,10 @@ mod tests {
         assert!((at_half.1 - 4.115).abs() < 0.02, "{at_half:?}");
         assert!(steady.iter().all(|(_, y)| *y < 5.0));
         assert!(curve(&samples(&[]), None, 0.01).is_empty());
-        assert_eq!(curve(&samples(&[(7_000, Class::Steady)]), None, 0.01), [(0.0, 7.0)]);
+        assert_eq!(
+            curve(&samples(&[(7_000, Class::Steady)]), None, 0.01),
+            [(0.0, 7.0)]
+        );
     }
 
     #[test]
@@ -196,7 +201,11 @@ mod tests {
         assert_eq!(m.last().unwrap().1, 19.999);
         // Spread along the axis: no two marks closer than a bucket, except the slowest.
         let width = 10_000f64.log10() / MARKS_MAX as f64;
-        assert!(m[..m.len() - 1].windows(2).all(|w| w[1].0 - w[0].0 > width * 0.5));
+        assert!(
+            m[..m.len() - 1]
+                .windows(2)
+                .all(|w| w[1].0 - w[0].0 > width * 0.5)
+        );
     }
 
     #[test]
