@@ -4,7 +4,14 @@
 //! A copy's key is premarket's own payload (magic, run, round, seq) when present, else a hash
 //! of the frame's bytes after the VLAN tags, so captures of any sender pair when its requests
 //! are distinct. Which VLAN is "before" is given, or else the VLAN whose copy comes first in
-//! most pairs (decided by time stamps, so the order of files and records does not matter).
+//! most pairs (decided by time stamps, so the order of files and records does not matter; see
+//! `probe::sides`).
+//!
+//! The [`Pairer`] streams: a request waits only until it can no longer change (its twin came
+//! and [`Limits::horizon`] of capture time passed, or too many newer requests wait), then it is
+//! handed on as [`Settled`] and forgotten. [`resolve`] turns a settled request into a pair or
+//! what went wrong with it, once the sides are known. [`pair_all`] keeps everything, for tests
+//! and tools that want the pairs themselves.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};

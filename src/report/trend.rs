@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, FixedOffset};
 use plotters::coord::Shift;
-use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 use serde::Serialize;
 
 use crate::probe::chart::axes::{self, Ticked, count_label, latency_label, show};
@@ -460,10 +460,7 @@ fn note_in<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType =
 ) -> Result<(), ChartError> {
     let area = chart.plotting_area().strip_coord_spec();
     let (w, h) = area.dim_in_pixel();
-    let style = canvas::text(TEXT, palette::GREY).pos(plotters::style::text_anchor::Pos::new(
-        plotters::style::text_anchor::HPos::Center,
-        plotters::style::text_anchor::VPos::Center,
-    ));
+    let style = canvas::anchored(palette::GREY, HPos::Center, VPos::Center);
     area.draw(&Text::new(
         text.to_string(),
         (w as i32 / 2, h as i32 / 2),
@@ -473,6 +470,49 @@ fn note_in<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType =
 }
 
 impl TrendChart<'_> {
+    /// The right end of the x axis.
+    fn x_end(&self) -> f64 {
+        self.runs.len().max(1) as f64 - 0.5
+    }
+
+    /// A limit drawn dashed across a panel.
+    fn limit_line<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+        &self,
+        chart: &mut ChartContext<'_, DB, Cartesian2d<Ticked, Y>>,
+        y: f64,
+        color: RGBColor,
+    ) -> Result<(), ChartError> {
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(-0.5, y), (self.x_end(), y)],
+                12,
+                8,
+                color.stroke_width(LINE),
+            ))
+            .map_err(draw_err)
+            .map(|_| ())
+    }
+
+    /// A figure over the runs: a line with a dot per run.
+    fn series<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+        &self,
+        chart: &mut ChartContext<'_, DB, Cartesian2d<Ticked, Y>>,
+        points: &[(f64, f64)],
+        color: RGBColor,
+        dot: u32,
+    ) -> Result<(), ChartError> {
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(4),
+            ))
+            .map_err(draw_err)?;
+        chart
+            .draw_series(points.iter().map(|p| Circle::new(*p, dot, color.filled())))
+            .map_err(draw_err)
+            .map(|_| ())
+    }
+
     fn probe_panel<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
@@ -505,66 +545,31 @@ impl TrendChart<'_> {
         } else {
             (axes::tick_below(lo / 1.15), axes::tick_above(hi * 1.15))
         };
-        let (bold, light) = axes::ticks_125(lo, hi);
-        let mut chart = ChartBuilder::on(area)
-            .margin_left(12)
-            .margin_right(44)
-            .margin_top(8)
-            .x_label_area_size(60)
-            .y_label_area_size(110)
+        let mut chart = canvas::panel(area)
             .caption(
                 "probe latency, steady state",
                 canvas::text(TEXT, palette::TEXT),
             )
-            .build_cartesian_2d(
-                self.x_axis(),
-                (lo..hi)
-                    .log_scale()
-                    .with_key_points(bold)
-                    .with_light_points(light),
-            )
+            .build_cartesian_2d(self.x_axis(), axes::latency_axis(lo, hi))
             .map_err(draw_err)?;
         let date = |x: &f64| self.date(*x);
-        chart
-            .configure_mesh()
+        canvas::mesh(&mut chart)
             .x_label_formatter(&date)
             .y_label_formatter(&|y| latency_label(*y))
-            .label_style(canvas::text(TEXT, palette::TEXT))
-            .bold_line_style(palette::GRID.stroke_width(2))
-            .light_line_style(palette::GRID.stroke_width(1))
-            .axis_style(palette::TEXT.stroke_width(2))
             .draw()
             .map_err(draw_err)?;
-        let x_end = self.runs.len().max(1) as f64 - 0.5;
         for (limit, color) in [
             (self.limits.median_max, palette::BLUE),
             (self.limits.p99_max, palette::ORANGE),
         ] {
             if let Some(v) = limit {
-                let y = v.0 as f64 / 1e3;
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        [(-0.5, y), (x_end, y)],
-                        12,
-                        8,
-                        color.stroke_width(LINE),
-                    ))
-                    .map_err(draw_err)?;
+                self.limit_line(&mut chart, v.0 as f64 / 1e3, color)?;
             }
         }
         // The p99 under the median: when they are a few ns apart the median's smaller dots
         // still show inside the p99's.
-        for (points, color, dot) in [(&p99, palette::ORANGE, 9), (&median, palette::BLUE, 5)] {
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    color.stroke_width(4),
-                ))
-                .map_err(draw_err)?;
-            chart
-                .draw_series(points.iter().map(|p| Circle::new(*p, dot, color.filled())))
-                .map_err(draw_err)?;
-        }
+        self.series(&mut chart, &p99, palette::ORANGE, 9)?;
+        self.series(&mut chart, &median, palette::BLUE, 5)?;
         match sparse_note(median.len().max(p99.len()), "probe runs") {
             Some(text) => note_in(&mut chart, &text),
             None => Ok(()),
@@ -592,12 +597,7 @@ impl TrendChart<'_> {
         let max = limit.map_or(data_max, |(v, _)| v.max(data_max));
         let ticks = axes::linear_ticks(max * 1.1);
         let top = ticks.last().copied().unwrap_or(1.0);
-        let mut chart = ChartBuilder::on(area)
-            .margin_left(12)
-            .margin_right(44)
-            .margin_top(8)
-            .x_label_area_size(60)
-            .y_label_area_size(110)
+        let mut chart = canvas::panel(area)
             .caption(title, canvas::text(TEXT, palette::TEXT))
             .build_cartesian_2d(
                 self.x_axis(),
@@ -608,62 +608,32 @@ impl TrendChart<'_> {
             )
             .map_err(draw_err)?;
         let date = |x: &f64| self.date(*x);
-        chart
-            .configure_mesh()
+        canvas::mesh(&mut chart)
             .x_label_formatter(&date)
             .y_label_formatter(&|y| count_label(*y))
-            .label_style(canvas::text(TEXT, palette::TEXT))
-            .bold_line_style(palette::GRID.stroke_width(2))
-            .axis_style(palette::TEXT.stroke_width(2))
             .draw()
             .map_err(draw_err)?;
+        let x_end = self.x_end();
         if let Some((v, what)) = limit {
-            let x_end = self.runs.len().max(1) as f64 - 0.5;
-            chart
-                .draw_series(DashedLineSeries::new(
-                    [(-0.5, v), (x_end, v)],
-                    12,
-                    8,
-                    color.stroke_width(LINE),
-                ))
-                .map_err(draw_err)?;
-            let style = canvas::text(TEXT, color).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Right,
-                plotters::style::text_anchor::VPos::Bottom,
-            ));
+            self.limit_line(&mut chart, v, color)?;
+            let style = canvas::anchored(color, HPos::Right, VPos::Bottom);
+            let label = format!("{what} {}", count_label(v));
             chart
                 .draw_series(std::iter::once(
-                    EmptyElement::at((x_end, v))
-                        + Text::new(format!("{what} {}", count_label(v)), (-8, -4), style),
+                    EmptyElement::at((x_end, v)) + Text::new(label, (-8, -4), style),
                 ))
                 .map_err(draw_err)?;
         }
         if let Some((v, what)) = off_chart {
-            let style = canvas::text(TEXT, color).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Right,
-                plotters::style::text_anchor::VPos::Top,
-            ));
-            let x_end = self.runs.len().max(1) as f64 - 0.5;
+            let style = canvas::anchored(color, HPos::Right, VPos::Top);
+            let label = format!("{what} {} (far above)", count_label(v));
             chart
                 .draw_series(std::iter::once(
-                    EmptyElement::at((x_end, top))
-                        + Text::new(
-                            format!("{what} {} (far above)", count_label(v)),
-                            (-8, 4),
-                            style,
-                        ),
+                    EmptyElement::at((x_end, top)) + Text::new(label, (-8, 4), style),
                 ))
                 .map_err(draw_err)?;
         }
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(4),
-            ))
-            .map_err(draw_err)?;
-        chart
-            .draw_series(points.iter().map(|p| Circle::new(*p, 7, color.filled())))
-            .map_err(draw_err)?;
+        self.series(&mut chart, &points, color, 7)?;
         match sparse_note(points.len(), "FortiGate figures") {
             Some(text) => note_in(&mut chart, &text),
             None => Ok(()),

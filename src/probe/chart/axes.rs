@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+use plotters::coord::combinators::{BindKeyPoints, IntoLogRange, LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 
 use crate::probe::units::Nanos;
@@ -122,6 +123,15 @@ pub fn tick_above(v: f64) -> f64 {
         .map(|m| m * decade)
         .find(|t| *t >= v * 0.999_999)
         .unwrap_or(decade * 10.0)
+}
+
+/// A log latency axis from `lo` to `hi` µs with [`ticks_125`].
+pub fn latency_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = ticks_125(lo, hi);
+    (lo..hi)
+        .log_scale()
+        .with_key_points(bold)
+        .with_light_points(light)
 }
 
 /// A value with up to three significant digits and no trailing zeros: 4.1, 18.5, 1000.

@@ -10,9 +10,12 @@
 
 use std::sync::OnceLock;
 
+use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Every chart's width in pixels (twice the 390 px an email shows on a phone).
 pub const WIDTH: u32 = 780;
@@ -124,6 +127,11 @@ pub fn text(size: u32, color: RGBColor) -> TextStyle<'static> {
     (FONT, size).into_font().color(&color)
 }
 
+/// Text of [`TEXT`] size anchored at its `h`orizontal and `v`ertical side.
+pub fn anchored(color: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
+    text(TEXT, color).pos(Pos::new(h, v))
+}
+
 pub fn bold(size: u32, color: RGBColor) -> TextStyle<'static> {
     (FONT, size)
         .into_font()
@@ -158,10 +166,7 @@ pub fn note<DB: DrawingBackend>(
     lines: &[&str],
 ) -> Result<(), ChartError> {
     let (w, h) = area.dim_in_pixel();
-    let style = text(TEXT, palette::GREY).pos(plotters::style::text_anchor::Pos::new(
-        plotters::style::text_anchor::HPos::Center,
-        plotters::style::text_anchor::VPos::Center,
-    ));
+    let style = anchored(palette::GREY, HPos::Center, VPos::Center);
     let step = TEXT as i32 + 10;
     let top = h as i32 / 2 - step * (lines.len() as i32 - 1) / 2;
     for (i, line) in lines.iter().enumerate() {
@@ -212,10 +217,7 @@ pub fn legend<DB: DrawingBackend>(
         let x = 16 + col * column;
         let y = 8 + line * row + row / 2;
         swatch(area, entry.swatch, (x, y))?;
-        let style = text(TEXT, palette::TEXT).pos(plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Left,
-            plotters::style::text_anchor::VPos::Center,
-        ));
+        let style = anchored(palette::TEXT, HPos::Left, VPos::Center);
         area.draw(&Text::new(entry.label.as_str(), (x + 48, y), style))
             .map_err(draw_err)?;
     }
@@ -255,4 +257,38 @@ fn swatch<DB: DrawingBackend>(
         )),
     };
     r.map_err(draw_err)
+}
+
+/// A panel's chart builder: the margins and label areas every panel uses (labels of 22 px
+/// need 110 px beside the y axis and 70 px under the x axis).
+pub fn panel<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin_left(12)
+        .margin_right(44)
+        .margin_top(16)
+        .x_label_area_size(70)
+        .y_label_area_size(110);
+    builder
+}
+
+/// A panel's grid, axes and tick labels at phone size; the caller adds formatters and
+/// descriptions, then draws.
+pub fn mesh<'a, 'b, XT, YT, X, Y, DB>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+{
+    let mut mesh = chart.configure_mesh();
+    mesh.label_style(text(TEXT, palette::TEXT))
+        .axis_desc_style(text(TEXT, palette::TEXT))
+        .bold_line_style(palette::GRID.stroke_width(2))
+        .light_line_style(palette::GRID.stroke_width(1))
+        .axis_style(palette::TEXT.stroke_width(2));
+    mesh
 }

@@ -4,12 +4,12 @@
 //! two slow packets show beside twelve thousand fast ones.
 
 use plotters::coord::Shift;
-use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
+use plotters::coord::combinators::{BindKeyPoints, IntoLogRange, LogCoord, WithKeyPoints};
 use plotters::prelude::*;
 
 use super::axes::{self, count_label, latency_label, pct_label, pct_ticks, show};
 use super::canvas::{
-    self, CURVE, ChartError, Drawing, Entry, LINE, Swatch, TEXT, WIDTH, draw_err, palette,
+    self, CURVE, ChartError, Drawing, Entry, LINE, Swatch, WIDTH, draw_err, palette,
 };
 use super::series::{self, us};
 use crate::probe::analysis::{Analysis, Class};
@@ -322,6 +322,36 @@ pub(super) fn reference_lines<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     Ok(())
 }
 
+/// A chart of latency (log µs) against percentile.
+pub(super) type PercentileChart<'a, DB> =
+    ChartContext<'a, DB, Cartesian2d<axes::Ticked, WithKeyPoints<LogCoord<f64>>>>;
+
+/// The percentile plot's axes, drawn: percentile on the HdrHistogram scale up to `x_max`,
+/// latency on a log scale.
+pub(super) fn percentile_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    x_max: f64,
+    (lo, hi): (f64, f64),
+    x_desc: &str,
+) -> Result<PercentileChart<'a, DB>, ChartError> {
+    let mut chart = canvas::panel(area)
+        .build_cartesian_2d(
+            axes::Ticked {
+                range: 0.0..x_max,
+                ticks: pct_ticks(x_max),
+            },
+            axes::latency_axis(lo, hi),
+        )
+        .map_err(draw_err)?;
+    canvas::mesh(&mut chart)
+        .x_label_formatter(&|x| pct_label(*x))
+        .y_label_formatter(&|y| latency_label(*y))
+        .x_desc(x_desc)
+        .draw()
+        .map_err(draw_err)?;
+    Ok(chart)
+}
+
 fn percentile_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     a: &Analysis,
@@ -331,36 +361,7 @@ fn percentile_panel<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let n = a.samples.len();
     let x_max = (n as f64).log10().max(1.0) + 0.15;
-    let (bold, light) = axes::ticks_125(lo, hi);
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(12)
-        .margin_right(44)
-        .margin_top(8)
-        .x_label_area_size(70)
-        .y_label_area_size(110)
-        .build_cartesian_2d(
-            axes::Ticked {
-                range: 0.0..x_max,
-                ticks: pct_ticks(x_max),
-            },
-            (lo..hi)
-                .log_scale()
-                .with_key_points(bold)
-                .with_light_points(light),
-        )
-        .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .x_label_formatter(&|x| pct_label(*x))
-        .y_label_formatter(&|y| latency_label(*y))
-        .x_desc("percentile (HdrHistogram scale)")
-        .label_style(canvas::text(TEXT, palette::TEXT))
-        .axis_desc_style(canvas::text(TEXT, palette::TEXT))
-        .bold_line_style(palette::GRID.stroke_width(2))
-        .light_line_style(palette::GRID.stroke_width(1))
-        .axis_style(palette::TEXT.stroke_width(2))
-        .draw()
-        .map_err(draw_err)?;
+    let mut chart = percentile_chart(area, x_max, (lo, hi), "percentile (HdrHistogram scale)")?;
     reference_lines(&mut chart, lines, (0.0, x_max), (lo, hi))?;
     // All packets wide underneath, the steady state on top: where they part, the first
     // packets (or the pauses) made the difference.
@@ -400,35 +401,19 @@ fn histogram_panel<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let bars = series::bars(&a.samples, lo, hi, 8);
     let peak = bars.iter().map(|b| b.all).max().unwrap_or(1).max(1) as f64;
-    let (bold, light) = axes::ticks_125(lo, hi);
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(12)
-        .margin_right(44)
-        .margin_top(16)
-        .margin_bottom(8)
-        .x_label_area_size(70)
-        .y_label_area_size(110)
+    let mut chart = canvas::panel(area)
         .build_cartesian_2d(
-            (lo..hi)
-                .log_scale()
-                .with_key_points(bold)
-                .with_light_points(light),
+            axes::latency_axis(lo, hi),
             (0.6..peak * 2.5)
                 .log_scale()
                 .with_key_points(axes::count_ticks(peak * 2.5)),
         )
         .map_err(draw_err)?;
-    chart
-        .configure_mesh()
+    canvas::mesh(&mut chart)
         .x_label_formatter(&|x| latency_label(*x))
         .y_label_formatter(&|y| count_label(*y))
         .x_desc("latency (8 bins per doubling)")
         .y_desc("packets")
-        .label_style(canvas::text(TEXT, palette::TEXT))
-        .axis_desc_style(canvas::text(TEXT, palette::TEXT))
-        .bold_line_style(palette::GRID.stroke_width(2))
-        .light_line_style(palette::GRID.stroke_width(1))
-        .axis_style(palette::TEXT.stroke_width(2))
         .draw()
         .map_err(draw_err)?;
     chart

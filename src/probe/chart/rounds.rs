@@ -4,14 +4,14 @@
 //! the two rounds of a setting.
 
 use plotters::coord::Shift;
-use plotters::coord::combinators::{BindKeyPoints, IntoLogRange};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 
-use super::axes::{self, latency_label, pct_label, pct_ticks, show};
-use super::canvas::{
-    self, CURVE, ChartError, Drawing, Entry, Swatch, TEXT, WIDTH, draw_err, palette,
+use super::axes::{self, latency_label, show};
+use super::canvas::{self, CURVE, ChartError, Drawing, Entry, Swatch, WIDTH, draw_err, palette};
+use super::latency::{
+    FLOOR_US, Line, References, latency_range, line_entries, percentile_chart, reference_lines,
 };
-use super::latency::{FLOOR_US, Line, References, latency_range, line_entries, reference_lines};
 use super::series::{self, us};
 use crate::probe::analysis::{Analysis, Class};
 use crate::probe::rounds::Abba;
@@ -145,36 +145,7 @@ impl RoundsChart<'_> {
             .max()
             .unwrap_or(1);
         let x_max = (n as f64).log10().max(1.0) + 0.15;
-        let (bold, light) = axes::ticks_125(lo, hi);
-        let mut chart = ChartBuilder::on(area)
-            .margin_left(12)
-            .margin_right(44)
-            .margin_top(8)
-            .x_label_area_size(70)
-            .y_label_area_size(110)
-            .build_cartesian_2d(
-                axes::Ticked {
-                    range: 0.0..x_max,
-                    ticks: pct_ticks(x_max),
-                },
-                (lo..hi)
-                    .log_scale()
-                    .with_key_points(bold)
-                    .with_light_points(light),
-            )
-            .map_err(draw_err)?;
-        chart
-            .configure_mesh()
-            .x_label_formatter(&|x| pct_label(*x))
-            .y_label_formatter(&|y| latency_label(*y))
-            .x_desc("percentile of the steady state")
-            .label_style(canvas::text(TEXT, palette::TEXT))
-            .axis_desc_style(canvas::text(TEXT, palette::TEXT))
-            .bold_line_style(palette::GRID.stroke_width(2))
-            .light_line_style(palette::GRID.stroke_width(1))
-            .axis_style(palette::TEXT.stroke_width(2))
-            .draw()
-            .map_err(draw_err)?;
+        let mut chart = percentile_chart(area, x_max, (lo, hi), "percentile of the steady state")?;
         reference_lines(&mut chart, lines, (0.0, x_max), (lo, hi))?;
         for (i, (label, a)) in self.rounds.iter().enumerate() {
             let points = series::curve(&a.samples, Some(Class::Steady), FLOOR_US);
@@ -201,23 +172,13 @@ impl RoundsChart<'_> {
             .enumerate()
             .map(|(i, (l, _))| format!("{i} {l}"))
             .collect();
-        let (bold, light) = axes::ticks_125(lo, hi);
-        let mut chart = ChartBuilder::on(area)
-            .margin_left(12)
-            .margin_right(44)
-            .margin_top(24)
-            .margin_bottom(8)
-            .x_label_area_size(70)
-            .y_label_area_size(110)
+        let mut chart = canvas::panel(area)
             .build_cartesian_2d(
                 axes::Ticked {
                     range: -0.5..k as f64 - 0.5,
                     ticks: (0..k).map(|i| i as f64).collect(),
                 },
-                (lo..hi)
-                    .log_scale()
-                    .with_key_points(bold)
-                    .with_light_points(light),
+                axes::latency_axis(lo, hi),
             )
             .map_err(draw_err)?;
         let label_of = |x: &f64| {
@@ -226,16 +187,10 @@ impl RoundsChart<'_> {
                 .cloned()
                 .unwrap_or_default()
         };
-        chart
-            .configure_mesh()
+        canvas::mesh(&mut chart)
             .x_label_formatter(&label_of)
             .y_label_formatter(&|y| latency_label(*y))
             .x_desc("steady-state median of each round, in run order")
-            .label_style(canvas::text(TEXT, palette::TEXT))
-            .axis_desc_style(canvas::text(TEXT, palette::TEXT))
-            .bold_line_style(palette::GRID.stroke_width(2))
-            .light_line_style(palette::GRID.stroke_width(1))
-            .axis_style(palette::TEXT.stroke_width(2))
             .draw()
             .map_err(draw_err)?;
         let points: Vec<(usize, &str, f64, Nanos)> = self
@@ -260,10 +215,7 @@ impl RoundsChart<'_> {
                 ))
                 .map_err(draw_err)?;
         }
-        let above = canvas::text(TEXT, palette::TEXT).pos(plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Center,
-            plotters::style::text_anchor::VPos::Bottom,
-        ));
+        let above = canvas::anchored(palette::TEXT, HPos::Center, VPos::Bottom);
         chart
             .draw_series(points.iter().map(|(i, label, y, median)| {
                 EmptyElement::at((*i as f64, y.max(FLOOR_US)))
