@@ -9,7 +9,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::text::{body, device_error, json};
+use super::json::json;
+use super::text::{body, device_error};
 use crate::parse::ParseError;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

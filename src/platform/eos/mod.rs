@@ -9,6 +9,7 @@ mod baseline;
 pub mod cli;
 mod config;
 mod diffs;
+mod json;
 mod lanz;
 pub mod redact;
 pub mod text;
