@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use premarket::platform::fortigate::{
-    HaStatus, McastSessionList, OffloadBasis, SessionList, parse_text,
+    HaStatus, McastSessionList, OffloadBasis, SessionList, Ttl, parse_text,
 };
 
 fn samples() -> Option<PathBuf> {
@@ -130,7 +130,12 @@ fn session_lists_have_the_right_offload_decisions() {
         let udp = &list.sessions[0];
         assert_eq!(
             (udp.proto, udp.dport, udp.timeout, udp.expire),
-            (Some(17), Some(53), Some(0), Some(176))
+            (
+                Some(17),
+                Some(53),
+                Some(Ttl::Seconds(0)),
+                Some(Ttl::Seconds(176))
+            )
         );
         assert_eq!(
             udp.src,

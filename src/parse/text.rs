@@ -197,16 +197,30 @@ mod tests {
     #[test]
     fn durations_in_words() {
         let ok = [
-            ("4 days,  8 hours,  5 minutes", 4 * 86_400 + 8 * 3_600 + 5 * 60),
+            (
+                "4 days,  8 hours,  5 minutes",
+                4 * 86_400 + 8 * 3_600 + 5 * 60,
+            ),
             ("106 days,  0 hours,  8 minutes", 106 * 86_400 + 8 * 60),
             ("0 days, 0 hours, 1 minutes, 5 seconds", 65),
-            ("3 weeks, 6 days, 19 hours and 45 minutes", 3 * 604_800 + 6 * 86_400 + 19 * 3_600 + 45 * 60),
+            (
+                "3 weeks, 6 days, 19 hours and 45 minutes",
+                3 * 604_800 + 6 * 86_400 + 19 * 3_600 + 45 * 60,
+            ),
             ("1 hour and 1 minute", 3_660),
         ];
         for (text, seconds) in ok {
             assert_eq!(duration_in_words(text), Ok(seconds), "{text}");
         }
-        for bad in ["", "4 days, 8", "four days", "4 fortnights", "-1 days", "18446744073709551615 days", "1.5 days"] {
+        for bad in [
+            "",
+            "4 days, 8",
+            "four days",
+            "4 fortnights",
+            "-1 days",
+            "18446744073709551615 days",
+            "1.5 days",
+        ] {
             assert!(duration_in_words(bad).is_err(), "{bad}");
         }
     }

@@ -58,7 +58,10 @@ fn read<T: DeserializeOwned>(doc: &str, raw: &str, what: &str) -> Result<T, Pars
         .map_err(|reason| ParseError::new(format!("`{what}`: {reason}"), raw))?;
     serde_json::from_value::<T>(value).map_err(|e| {
         ParseError::new(
-            format!("`{what}` JSON without the expected keys: {}", quote(&e.to_string())),
+            format!(
+                "`{what}` JSON without the expected keys: {}",
+                quote(&e.to_string())
+            ),
             raw,
         )
     })
@@ -67,9 +70,15 @@ fn read<T: DeserializeOwned>(doc: &str, raw: &str, what: &str) -> Result<T, Pars
 /// The command's own document: the last `result` of an eAPI reply, or the document itself.
 /// An eAPI `error` or an EOS `errors` list is the switch refusing the command.
 fn unwrap_envelope(mut value: Value) -> Result<Value, String> {
-    if let Some(error) = value.get("error").filter(|_| value.get("jsonrpc").is_some()) {
+    if let Some(error) = value
+        .get("error")
+        .filter(|_| value.get("jsonrpc").is_some())
+    {
         let message = error.get("message").and_then(Value::as_str).unwrap_or("");
-        return Err(format!("the switch answered with an eAPI error: {}", quote(message)));
+        return Err(format!(
+            "the switch answered with an eAPI error: {}",
+            quote(message)
+        ));
     }
     let last = value
         .get_mut("result")
@@ -80,7 +89,10 @@ fn unwrap_envelope(mut value: Value) -> Result<Value, String> {
     }
     if let Some(errors) = value.get("errors").and_then(Value::as_array) {
         let first = errors.first().and_then(Value::as_str).unwrap_or("");
-        return Err(format!("the switch answered with an error: {}", quote(first)));
+        return Err(format!(
+            "the switch answered with an error: {}",
+            quote(first)
+        ));
     }
     if !value.is_object() {
         return Err("the JSON document is not an object".to_string());
@@ -199,8 +211,14 @@ mod tests {
             ("{\"a\": -1}", "expected keys"),
             ("{\"a\": 1e400}", "not valid JSON"),
             ("{\"a\": 99999999999999999999999}", "expected keys"),
-            ("{\"jsonrpc\": \"2.0\", \"error\": {\"code\": 1002, \"message\": \"CLI command 2 of 2 'show x' failed: invalid command\"}}", "eAPI error"),
-            ("{\"errors\": [\"Not supported on this hardware platform\"]}", "Not supported"),
+            (
+                "{\"jsonrpc\": \"2.0\", \"error\": {\"code\": 1002, \"message\": \"CLI command 2 of 2 'show x' failed: invalid command\"}}",
+                "eAPI error",
+            ),
+            (
+                "{\"errors\": [\"Not supported on this hardware platform\"]}",
+                "Not supported",
+            ),
             ("[1, 2]", "not an object"),
             ("% Invalid input (at token 1: 'x')", "Invalid input"),
             ("random words", "not JSON"),

@@ -25,7 +25,10 @@ pub fn body(raw: &str) -> Vec<&str> {
     let skip = |l: &&str| l.trim().is_empty() || is_prompt(l);
     let lines: Vec<&str> = text::lines(raw).collect();
     let start = lines.iter().position(|l| !skip(l)).unwrap_or(lines.len());
-    let end = lines.iter().rposition(|l| !skip(l)).map_or(start, |i| i + 1);
+    let end = lines
+        .iter()
+        .rposition(|l| !skip(l))
+        .map_or(start, |i| i + 1);
     lines[start..end.max(start)].to_vec()
 }
 
@@ -34,7 +37,10 @@ pub fn body(raw: &str) -> Vec<&str> {
 pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
     match lines.iter().position(|l| l.trim_start().starts_with("% ")) {
         Some(i) => Err(ParseError::at_line(
-            format!("the switch answered with an error: {}", text::quote(lines[i])),
+            format!(
+                "the switch answered with an error: {}",
+                text::quote(lines[i])
+            ),
             &lines.join("\n"),
             i,
         )),

@@ -46,7 +46,14 @@ pub fn parse(raw: &str) -> Result<Version, ParseError> {
         let j = parsed?;
         let seconds = |value: Option<f64>, key: &str| {
             value
-                .map(|v| whole_seconds(v).ok_or_else(|| ParseError::new(format!("`{key}` is not a real number of seconds: {v}"), raw)))
+                .map(|v| {
+                    whole_seconds(v).ok_or_else(|| {
+                        ParseError::new(
+                            format!("`{key}` is not a real number of seconds: {v}"),
+                            raw,
+                        )
+                    })
+                })
                 .transpose()
         };
         let mut v = finish(j.version, j.model_name, j.serial_number, raw)?;
@@ -73,7 +80,8 @@ pub fn parse(raw: &str) -> Result<Version, ParseError> {
             "Software image version" => &mut version,
             "Serial number" => &mut serial,
             "Uptime" => {
-                let seconds = duration_in_words(&value).map_err(|e| at(format!("`Uptime:` {e}")))?;
+                let seconds =
+                    duration_in_words(&value).map_err(|e| at(format!("`Uptime:` {e}")))?;
                 set_once(&mut uptime, seconds).map_err(|e| at(format!("`Uptime:` {e}")))?;
                 continue;
             }
@@ -138,14 +146,25 @@ mod tests {
         let new = "Arista cEOSLab\r\nHardware version: \r\nSerial number: ABC  \r\nSoftware image version: 4.32.2F-38195967.4322F (engineering build)\r\n";
         let json = "sw1#show version | json\n{\"modelName\": \"vEOS-lab\", \"version\": \"4.30.0F\", \"serialNumber\": \"S1\", \"uptime\": 6527.436209201813, \"bootupTimestamp\": 1688840924.7556078}\nsw1#";
         let cases = [
-            (old, "4.14.7M", "DCS-7150S-64-CL-R", "JPE123", Some(2_403_900)),
+            (
+                old,
+                "4.14.7M",
+                "DCS-7150S-64-CL-R",
+                "JPE123",
+                Some(2_403_900),
+            ),
             (new, "4.32.2F-38195967.4322F", "cEOSLab", "ABC", None),
             (json, "4.30.0F", "vEOS-lab", "S1", Some(6527)),
         ];
         for (raw, version, model, serial, uptime) in cases {
             let v = parse(raw).unwrap();
             assert_eq!(
-                (v.version.as_str(), v.model.as_str(), v.serial.as_str(), v.uptime_s),
+                (
+                    v.version.as_str(),
+                    v.model.as_str(),
+                    v.serial.as_str(),
+                    v.uptime_s
+                ),
                 (version, model, serial, uptime)
             );
         }

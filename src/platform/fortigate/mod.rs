@@ -21,6 +21,7 @@ pub mod session_list;
 mod session_stat;
 mod status;
 pub mod text;
+mod ttl;
 
 pub use baseline::{Expect, Flow, HaExpect, HaMode, Percent, Protocol, Seconds};
 pub use config_tree::{ConfigNode, ConfigTree};
@@ -31,6 +32,7 @@ pub use session_filter::SessionFilterReadback;
 pub use session_list::{OffloadBasis, Session, SessionList, SessionReader};
 pub use session_stat::SessionStat;
 pub use status::SystemStatus;
+pub use ttl::Ttl;
 
 use crate::parse::{Fact, ParseError};
 use crate::plan::Command;
