@@ -128,7 +128,7 @@ pub fn duration_in_words(text: &str) -> Result<u64, String> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty() && *w != "and")
         .collect();
-    if words.is_empty() || words.len() % 2 != 0 {
+    if words.is_empty() || !words.len().is_multiple_of(2) {
         return Err(format!("unreadable duration {}", quote(text)));
     }
     let mut total: u64 = 0;

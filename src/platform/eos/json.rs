@@ -100,6 +100,34 @@ fn unwrap_envelope(mut value: Value) -> Result<Value, String> {
     Ok(value)
 }
 
+/// Latest time taken as real, epoch seconds (2100-01-01): a later timestamp is garbled.
+pub const MAX_EPOCH_S: f64 = 4_102_444_800.0;
+
+/// A VLAN id as EOS keys it (`"100"`): 1-4094.
+pub fn vlan(key: &str) -> Result<u16, String> {
+    key.parse::<u16>()
+        .ok()
+        .filter(|v| (1..=4094).contains(v))
+        .ok_or_else(|| format!("{} is not a VLAN id (1-4094)", quote(key)))
+}
+
+/// An epoch time in (fractional) seconds as whole microseconds, when it is one a switch could
+/// report (from 1970 to 2100).
+pub fn epoch_us(seconds: f64) -> Result<u64, String> {
+    if seconds.is_finite() && (0.0..=MAX_EPOCH_S).contains(&seconds) {
+        Ok((seconds * 1e6).round() as u64)
+    } else {
+        Err(format!("{seconds} is not a time a switch reports"))
+    }
+}
+
+/// `value` rounded to `decimals` places, so a fact's JSON reads back to the same number
+/// (serde_json's default float parsing is exact only for short decimals).
+pub fn rounded(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
 /// A JSON value whose objects never name one key twice with two values.
 struct Strict(Value);
 
@@ -228,6 +256,17 @@ mod tests {
             let e = required::<Doc>(raw, "x").unwrap_err();
             assert!(e.reason.contains(words), "{raw}: {}", e.reason);
         }
+        assert_eq!(vlan("100"), Ok(100));
+        for bad in ["0", "4095", "-1", "x", "100.5"] {
+            assert!(vlan(bad).is_err(), "{bad}");
+        }
+        assert_eq!(epoch_us(1_568_892_560.445_182), Ok(1_568_892_560_445_182));
+        assert!(epoch_us(-1.0).is_err() && epoch_us(f64::NAN).is_err() && epoch_us(1e12).is_err());
+        let r = rounded(-2.365_720_064_370_627_5, 4);
+        assert_eq!(
+            serde_json::from_str::<f64>(&serde_json::to_string(&r).unwrap()).unwrap(),
+            r
+        );
         let deep = format!("{}{}", "{\"a\":".repeat(100_000), "}".repeat(100_000));
         assert!(required::<Doc>(&deep, "x").is_err());
     }

@@ -101,7 +101,7 @@ pub fn parse(raw: &str) -> Result<Version, ParseError> {
 
 /// A float number of seconds as whole seconds, when it is one a switch could report.
 fn whole_seconds(value: f64) -> Option<u64> {
-    (value.is_finite() && (0.0..=MAX_SECONDS).contains(&value)).then(|| value as u64)
+    (value.is_finite() && (0.0..=MAX_SECONDS).contains(&value)).then_some(value as u64)
 }
 
 fn finish(

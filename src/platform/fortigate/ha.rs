@@ -169,8 +169,7 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
                 if let Some(serial) = value
                     .split([',', ' '])
                     .map(str::trim)
-                    .filter(|w| SERIAL.is_match(w))
-                    .last()
+                    .rfind(|w| SERIAL.is_match(w))
                 {
                     let role = match role {
                         "Primary" | "Master" => "primary",

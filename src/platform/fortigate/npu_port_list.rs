@@ -71,7 +71,7 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
         let speed = |column: Option<usize>| {
             column
                 .and_then(|c| cells.get(c))
-                .map(|v| counter(v).map_err(|e| at(e)))
+                .map(|v| counter(v).map_err(&at))
                 .transpose()
         };
         let port = NpuPort {
