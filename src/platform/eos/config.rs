@@ -1,12 +1,13 @@
 //! `show startup-config` and `show running-config` (text): the facts checks need from a
 //! configuration, not a full model of it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
 use crate::parse::ParseError;
+use crate::parse::text::set_once;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     pub hostname: Option<String>,
     /// A top-level `queue-monitor length` line (the global LANZ enable).
@@ -30,10 +31,13 @@ pub fn parse(raw: &str) -> Result<Config, ParseError> {
         ));
     }
     let top_level = || lines.iter().filter(|l| !l.starts_with(' '));
+    let mut hostname = None;
+    for name in top_level().filter_map(|l| l.strip_prefix("hostname ")) {
+        set_once(&mut hostname, name.trim().to_string())
+            .map_err(|e| ParseError::new(format!("`hostname` {e}"), raw))?;
+    }
     Ok(Config {
-        hostname: top_level()
-            .find_map(|l| l.strip_prefix("hostname "))
-            .map(|h| h.trim().to_string()),
+        hostname,
         has_queue_monitor_length: top_level().any(|l| *l == "queue-monitor length"),
         has_no_queue_monitor_length: top_level().any(|l| *l == "no queue-monitor length"),
         queue_monitor_lines: lines
@@ -62,5 +66,7 @@ mod tests {
         assert!(!c.has_queue_monitor_length && !c.has_no_queue_monitor_length);
         assert!(parse("% Invalid input (privileged mode required)").is_err());
         assert!(parse("random words").is_err());
+        assert!(parse("hostname sw1\n!\nhostname sw2\nend\n").is_err());
+        assert!(parse("hostname sw1\n!\nhostname sw1\nend\n").is_ok());
     }
 }

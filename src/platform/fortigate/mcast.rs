@@ -90,6 +90,13 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
                 (session.src, session.sport) = (Some(from.0), Some(from.1));
                 (session.group, session.dport) = (Some(to.0), Some(to.1));
             }
+            // Both mark the multicast form; a unicast list's `session info:` has neither.
+            if session.id.is_none() || session.src.is_none() {
+                return Err(at(
+                    "`session info:` without `id=` and an `ip.port->group.port` flow: not a multicast session list"
+                        .to_string(),
+                ));
+            }
             list.sessions.push(session);
             continue;
         }
