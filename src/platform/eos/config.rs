@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
 use crate::parse::ParseError;
-use crate::parse::text::set_once;
+use crate::parse::text::{quote, set_once};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
@@ -21,18 +21,30 @@ pub struct Config {
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let lines = body(raw);
     device_error(&lines, raw)?;
-    let looks_like_config = lines
-        .iter()
-        .any(|l| l.starts_with('!') || *l == "end" || l.starts_with("hostname "));
+    // Every saved or running EOS configuration has `!` separator and comment lines; `end` or
+    // a `hostname` line alone is not enough (FortiOS prints both).
+    let looks_like_config = lines.iter().any(|l| l.starts_with('!'));
     if !looks_like_config {
         return Err(ParseError::new(
-            "this does not look like an EOS configuration (no `!` lines, no `end`)",
+            "this does not look like an EOS configuration (no `!` lines)",
             raw,
         ));
     }
     let top_level = || lines.iter().filter(|l| !l.starts_with(' '));
     let mut hostname = None;
     for name in top_level().filter_map(|l| l.strip_prefix("hostname ")) {
+        if name.trim().is_empty()
+            || name.trim().contains(char::is_whitespace)
+            || name.starts_with([' ', ':'])
+        {
+            return Err(ParseError::new(
+                format!(
+                    "{} is not an EOS hostname line",
+                    quote(&format!("hostname {name}"))
+                ),
+                raw,
+            ));
+        }
         set_once(&mut hostname, name.trim().to_string())
             .map_err(|e| ParseError::new(format!("`hostname` {e}"), raw))?;
     }

@@ -114,7 +114,7 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
             }
             _ if !open => match line.split_once(':') {
                 // `get` form: `udp-idle-timer      : 180`
-                Some((key, value)) if !key.trim().is_empty() && !key.trim().contains(' ') => {
+                Some((key, value)) if is_setting_name(key.trim()) => {
                     set(
                         &mut root.settings,
                         key.trim(),
@@ -151,6 +151,14 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
         ));
     }
     Ok(ConfigTree { root })
+}
+
+/// A `get` setting name: `udp-idle-timer`, `admin-port`, `gui-ipv6` ...
+fn is_setting_name(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 /// Stores a setting; printing one key twice with two values is an error (which one applies?).
