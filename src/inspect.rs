@@ -10,10 +10,11 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 
-use crate::check::{Status, Verdict};
-use crate::collect::{CollectError, Collector, Outputs};
+use crate::collect::Collector;
 use crate::config::Config;
-use crate::parse::Facts;
+use crate::core::{CollectError, Outputs};
+use crate::core::{Status, Verdict};
+use crate::parse::AnyQuery;
 use crate::plan::{DevicePlan, Plan, PlannedCheck};
 use crate::report::redact::Redactor;
 use crate::report::{CheckResult, DeviceOutputs, Report};
@@ -119,7 +120,7 @@ async fn inspect_device(
     let collected_ms = elapsed_ms(start);
     let platform = plan.device.platform;
     let raw = DeviceOutputs {
-        device: plan.device.name.clone(),
+        device: plan.device.name.to_string(),
         platform,
         outputs: outputs
             .results
@@ -134,20 +135,24 @@ async fn inspect_device(
             })
             .collect(),
     };
-    let facts = parse(plan, outputs);
+    let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
+    let facts = crate::parse::parse(&outputs, &queries);
     let results = plan
         .checks
         .iter()
         .map(|check| {
             let eval_start = Instant::now();
-            let verdict = match &check.skip {
-                Some(reason) => Verdict::skip(format!("skipped by the baseline: {reason}")),
-                None => check.evaluator.evaluate(&facts, &plan.device.expect),
+            let verdict = match (&check.prepared, &check.skip) {
+                (Some(prepared), _) => prepared.evaluate(&facts),
+                (None, reason) => Verdict::skip(format!(
+                    "skipped by the baseline: {}",
+                    reason.as_deref().unwrap_or("no reason given")
+                )),
             };
             let remedy = remedy(&verdict, check, &plan.device.name);
             CheckResult {
                 check: check.entry.id.clone(),
-                device: plan.device.name.clone(),
+                device: plan.device.name.to_string(),
                 status: verdict.status,
                 title: check.entry.title.clone(),
                 summary: verdict.summary,
@@ -174,16 +179,6 @@ fn remedy(verdict: &Verdict, check: &PlannedCheck, device: &str) -> String {
         ),
         (Status::Ok | Status::Skip, None) => String::new(),
     }
-}
-
-/// Parses every collected output once, whatever number of checks read it.
-fn parse(plan: &DevicePlan, outputs: Outputs) -> Facts {
-    let platform = plan.device.platform;
-    let mut facts = Facts::default();
-    for (command, raw) in outputs.results {
-        facts.insert(command, raw, |c, text| platform.parse(c, text));
-    }
-    facts
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

@@ -11,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod collect;
 pub mod config;
+pub mod core;
 pub mod inspect;
 pub mod lab;
 pub mod parse;
@@ -20,7 +21,7 @@ pub mod probe;
 pub mod report;
 pub mod ssh;
 
-pub use check::{Status, Verdict};
 pub use config::Config;
-pub use plan::{Command, Plan, Selection};
+pub use core::{Command, Platform, Status, Verdict};
+pub use plan::{Plan, Selection};
 pub use report::Report;

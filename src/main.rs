@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use premarket::cli::{self, Cli};
-use premarket::report::EXIT_CONFIG;
+use premarket::core::Exit;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -12,7 +12,11 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = e.print();
             // DESIGN §3: a usage error means nothing ran (3); --help and --version are fine (0).
-            return ExitCode::from(if e.use_stderr() { EXIT_CONFIG } else { 0 });
+            return ExitCode::from(if e.use_stderr() {
+                Exit::NotRun
+            } else {
+                Exit::Ok
+            });
         }
     };
     match cli::run(cli) {

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use email_support::*;
 use premarket::collect::offline::Offline;
-use premarket::collect::{BoxFuture, Collector, Outputs};
+use premarket::collect::{BoxFuture, Collector};
+use premarket::core::Outputs;
 use premarket::inspect::{Limits, inspect, next_deadline};
 use premarket::plan::DevicePlan;
 use premarket::report::publish::{Deadline, EmailMode, Options, publish};

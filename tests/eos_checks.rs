@@ -8,9 +8,17 @@ use std::sync::Arc;
 use premarket::Status;
 use premarket::collect::offline::Offline;
 use premarket::config::Config;
+use premarket::core::Command;
 use premarket::inspect::{Limits, inspect};
-use premarket::plan::{Command, Plan, Selection};
-use premarket::platform::eos::commands::*;
+use premarket::plan::{Plan, Selection};
+use premarket::platform::eos::{
+    ShowLanzStatus, ShowRunningConfigDiffs, ShowStartupConfig, ShowVersion,
+};
+
+const SHOW_VERSION: &str = ShowVersion::TEXT;
+const SHOW_LANZ_STATUS: &str = ShowLanzStatus::TEXT;
+const SHOW_STARTUP_CONFIG: &str = ShowStartupConfig::TEXT;
+const SHOW_RUNNING_CONFIG_DIFFS: &str = ShowRunningConfigDiffs::TEXT;
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
 const HEALTHY: [(&str, &str); 4] = [

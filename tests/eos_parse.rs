@@ -6,7 +6,7 @@
 mod parse_support;
 
 use parse_support::{PARSERS, parser};
-use premarket::platform::Platform;
+use premarket::Platform;
 use serde_json::{Value, json};
 
 /// What a fixture must give: values at JSON pointers, or words of the error.

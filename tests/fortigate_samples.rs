@@ -4,9 +4,12 @@
 
 use std::path::PathBuf;
 
+use premarket::Platform;
+use premarket::parse::{Query, Raw};
 use premarket::platform::fortigate::{
-    HaStatus, McastSessionList, OffloadBasis, SessionList, Ttl, parse_text,
+    DiagMcastSessions, GetHaStatus, ListSessions, OffloadBasis, SessionList, Ttl,
 };
+use premarket::platform::parse_json;
 
 fn samples() -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -41,14 +44,9 @@ fn read(name: &str) -> Option<String> {
 
 fn sessions(name: &str) -> Option<SessionList> {
     let raw = read(name)?;
-    let fact = parse_text("diagnose sys session list", &raw)
+    let list = ListSessions::parse(&mut Raw::new(&raw))
         .unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
-    Some(
-        fact.as_any()
-            .downcast_ref::<SessionList>()
-            .expect("a session list")
-            .clone(),
-    )
+    Some(list)
 }
 
 /// (sample, sessions, offloaded org/reply for every session, basis, reasons of the first)
@@ -201,14 +199,13 @@ fn the_other_samples_parse() {
     ];
     for (command, name, needle) in cases {
         let Some(raw) = read(name) else { continue };
-        let fact =
-            parse_text(command, &raw).unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
-        let json = fact.to_json().to_string();
+        let fact = parse_json(Platform::Fortigate, command, &raw)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
+        let json = fact.to_string();
         assert!(json.contains(needle), "{name}: {needle} not in {json}");
     }
     if let Some(raw) = read("ha-status-v74-fg1800f-ap-primary-doc.txt") {
-        let fact = parse_text("get system ha status", &raw).expect("ha parses");
-        let ha = fact.as_any().downcast_ref::<HaStatus>().expect("ha status");
+        let ha = GetHaStatus::parse(&mut Raw::new(&raw)).expect("ha parses");
         let members: Vec<(Option<&str>, Option<bool>)> = ha
             .members
             .iter()
@@ -223,11 +220,7 @@ fn the_other_samples_parse() {
         );
     }
     if let Some(raw) = read("mcast-session-list-tp-mode-rip-ospf-eigrp-cn.txt") {
-        let fact = parse_text("diagnose sys mcast-session list", &raw).expect("mcast parses");
-        let list = fact
-            .as_any()
-            .downcast_ref::<McastSessionList>()
-            .expect("mcast list");
+        let list = DiagMcastSessions::parse(&mut Raw::new(&raw)).expect("mcast parses");
         assert_eq!(list.sessions.len(), 6);
         assert!(
             list.sessions

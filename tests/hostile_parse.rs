@@ -1,13 +1,13 @@
 //! Hostile device output, class by class (issue 9 §3), through the entry the pipeline uses
-//! (`Platform::parse`): deep nesting, impossible values, keys printed twice with two values,
+//! (`premarket::platform::parse_json`, what `premarket parse` runs): deep nesting, impossible values, keys printed twice with two values,
 //! another command's output, inputs built to be slow, and control characters. Each must be an
 //! error with a short, escaped excerpt, never a panic, a stack overflow or a plausible fact.
 //! (The new trading-check parsers get the same classes in `parse_props.rs`.)
 
 use std::time::{Duration, Instant};
 
-use premarket::Command;
-use premarket::platform::Platform::{self, Eos, Fortigate};
+use premarket::Platform::{self, Eos, Fortigate};
+use premarket::platform::parse_json;
 
 fn fixture(path: &str) -> String {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -19,9 +19,7 @@ fn parse(
     command: &str,
     raw: &str,
 ) -> Result<serde_json::Value, premarket::parse::ParseError> {
-    platform
-        .parse(&Command::new(command), raw)
-        .map(|f| f.to_json())
+    parse_json(platform, command, raw)
 }
 
 /// Every existing (platform, command) with a healthy fixture.

@@ -10,12 +10,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lab_support::*;
-use premarket::collect::{BoxFuture, CollectError, Collector, Outputs};
+use premarket::collect::{BoxFuture, Collector};
 use premarket::config::Config;
+use premarket::core::Command;
+use premarket::core::Platform;
+use premarket::core::{CollectError, Outputs};
 use premarket::inspect::{Limits, inspect};
 use premarket::lab::{Lab, Scenario, topology};
-use premarket::plan::{Command, DevicePlan, Plan, Selection};
-use premarket::platform::Platform;
+use premarket::plan::{DevicePlan, Plan, Selection};
 use premarket::{Report, Status};
 
 /// Outputs captured from the lab, served to the pipeline like the SSH collector serves them.
@@ -26,7 +28,11 @@ type Output = (Command, Result<String, CollectError>);
 impl Collector for Captured {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
-            let results = self.0.get(&plan.device.name).cloned().unwrap_or_default();
+            let results = self
+                .0
+                .get(plan.device.name.as_str())
+                .cloned()
+                .unwrap_or_default();
             Outputs { results }
         })
     }
@@ -39,7 +45,7 @@ async fn capture(lab: &Lab, plan: &Plan) -> Captured {
         if device.commands.is_empty() {
             continue;
         }
-        let name = device.device.name.clone();
+        let name = device.device.name.to_string();
         let handle = connect(lab, &name).await.expect("connect");
         let prompt = format!(r"(^|\r\n){}( \([\w-]+\))?( # |[>#])$", regex::escape(&name));
         // A tall terminal keeps the FortiGate pager quiet without touching its config.

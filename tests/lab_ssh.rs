@@ -423,11 +423,12 @@ async fn site_dir_loads_and_matches_the_lab() {
     assert_eq!(config.devices.len(), 4);
     for device in &config.devices {
         let lab_device = lab.device(&device.name).unwrap();
+        let ssh = device.ssh().expect("an SSH device");
         assert_eq!(
-            (device.ssh.host.as_str(), device.ssh.port),
+            (ssh.host.as_str(), ssh.port),
             ("127.0.0.1", lab_device.addr.port())
         );
-        let secret = device.ssh.password.as_ref().unwrap().resolve().unwrap();
+        let secret = ssh.password.as_ref().unwrap().resolve().unwrap();
         use secrecy::ExposeSecret;
         assert_eq!(secret.expose_secret(), password(lab_device));
     }

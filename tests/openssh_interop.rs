@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use premarket::collect::CollectError;
-use premarket::platform::Platform;
+use premarket::core::CollectError;
+use premarket::core::Platform;
 use premarket::ssh;
 use ssh_common::*;
 
@@ -228,7 +228,7 @@ async fn key_file_with_passphrase_against_openssh() {
 
     // A wrong passphrase: a clear error, and the wrong value is not in it either.
     let mut device = sshd.device();
-    device.ssh.key_passphrase = Some(secret_file(
+    device.ssh_mut().expect("an SSH device").key_passphrase = Some(secret_file(
         sshd.dir.path(),
         "wrong",
         "CANARY-wrong-passphrase",
@@ -261,7 +261,7 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
     );
 
     let mut pinned = sshd.device();
-    pinned.ssh.host_key = Some(fingerprint);
+    pinned.ssh_mut().expect("an SSH device").host_key = Some(fingerprint);
     let results = ssh::collect(
         &pinned,
         &commands(&["show version"]),
@@ -286,7 +286,7 @@ async fn legacy_only_openssh_needs_legacy_algorithms() {
         "{e}"
     );
 
-    device.ssh.legacy_algorithms = true;
+    device.ssh_mut().expect("an SSH device").legacy_algorithms = true;
     let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
     assert_switch_outputs(&results);
 }
@@ -319,9 +319,9 @@ async fn ssh_agent_login_against_openssh() {
     unsafe { std::env::set_var("SSH_AUTH_SOCK", &socket) };
 
     let mut device = sshd.device();
-    device.ssh.key_file = None;
-    device.ssh.key_passphrase = None;
-    device.ssh.agent = true;
+    device.ssh_mut().expect("an SSH device").key_file = None;
+    device.ssh_mut().expect("an SSH device").key_passphrase = None;
+    device.ssh_mut().expect("an SSH device").agent = true;
     let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
     let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
     let _ = agent.kill();

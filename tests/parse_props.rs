@@ -3,7 +3,7 @@
 
 mod common;
 
-use premarket::platform::Platform;
+use premarket::core::Platform;
 use proptest::prelude::*;
 
 /// Every (platform, command) the checks send, with a fixture to mutate.
@@ -96,11 +96,9 @@ const PARSERS: &[(Platform, &str, &str)] = &[
 ];
 
 fn parse(platform: Platform, command: &str, raw: &str) {
-    let command = premarket::Command::new(command);
+    let query = premarket::platform::query_for(platform, command).expect("a listed command");
     // Either outcome is fine; a panic fails the test.
-    if let Ok(fact) = platform.parse(&command, raw) {
-        let _ = fact.to_json();
-    }
+    let _ = (query.parse_json)(&mut premarket::parse::Raw::new(raw));
 }
 
 proptest! {

@@ -7,8 +7,8 @@
 
 use std::net::Ipv4Addr;
 
-use premarket::collect::CollectError;
 use premarket::config::Config;
+use premarket::core::CollectError;
 use premarket::lab::{Lab, LabOptions, Scenario, topology};
 use premarket::probe::firewall::{
     self, FilterMatched, FirewallError, READBACK, Shell, filter_lines,

@@ -8,8 +8,8 @@ mod ssh_common;
 use std::time::{Duration, Instant};
 
 use premarket::Command;
-use premarket::collect::CollectError;
-use premarket::platform::Platform;
+use premarket::core::CollectError;
+use premarket::core::Platform;
 use premarket::ssh::{self, Captured};
 use ssh_common::device::{Device, Kind, Script};
 use ssh_common::*;
@@ -97,7 +97,8 @@ async fn eos_enable_with_password_then_privileged_commands_through_the_pager() {
     script.page_lines = Some(5);
     script.pager_sticky = true;
     let (dev, dir, mut device, settings) = rig(script).await;
-    device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
+    device.ssh_mut().expect("an SSH device").enable_secret =
+        Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
 
     let results = ssh::collect(
         &device,
@@ -130,7 +131,8 @@ async fn eos_enable_secret_echoed_by_the_device_is_redacted() {
     script.enable_password = Some(ENABLE_CANARY.into());
     script.echo_password = true;
     let (_dev, dir, mut device, settings) = rig(script).await;
-    device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
+    device.ssh_mut().expect("an SSH device").enable_secret =
+        Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
 
     let results = collect(&device, &commands(&["show version"]), &settings).await;
 
@@ -144,7 +146,8 @@ async fn eos_wrong_or_missing_enable_secret_and_authorization_are_clear_errors()
     let mut script = Script::eos("sw1", CANARY).answer("show version", "x");
     script.enable_password = Some("the-right-one".into());
     let (_dev, dir, mut device, settings) = rig(script.clone()).await;
-    device.ssh.enable_secret = Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
+    device.ssh_mut().expect("an SSH device").enable_secret =
+        Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
     let results = ssh::collect(
         &device,
         &commands(&["show version", "show running-config"]),
@@ -254,7 +257,7 @@ async fn fortigate_vdom_banner_pager_and_context_groups() {
     script.banner = true;
     script.page_lines = Some(4);
     let (dev, _dir, mut device, settings) = rig(script).await;
-    device.ssh.vdom = Some("root".into());
+    device.ssh_mut().expect("an SSH device").vdom = Some("root".into());
     let context = vec![
         "diagnose sys session filter clear".to_string(),
         "diagnose sys session filter dport 5000".to_string(),
@@ -310,7 +313,7 @@ async fn fortigate_errors_and_missing_vdom() {
     assert_eq!(output(&results, 3), "Version: FortiGate-201G v7.6.7");
 
     let (_dev, _dir, mut device, settings) = rig(script).await;
-    device.ssh.vdom = Some("trading".into());
+    device.ssh_mut().expect("an SSH device").vdom = Some("trading".into());
     let results = collect(&device, &commands(&["get system status"]), &settings).await;
     assert_fails_with(&results, 0, "cannot enter VDOM trading");
 }
@@ -349,7 +352,7 @@ async fn a_hung_firewall_in_a_vdom_is_abandoned_without_leaving_steps() {
     script.vdoms = vec!["root".into()];
     script.hang_on = Some("get system ha status".into());
     let (dev, _dir, mut device, settings) = rig(script).await;
-    device.ssh.vdom = Some("root".into());
+    device.ssh_mut().expect("an SSH device").vdom = Some("root".into());
     let settings = ssh::Settings {
         command_timeout: Duration::from_secs(1),
         ..settings
@@ -462,10 +465,11 @@ async fn host_keys_unknown_changed_and_pinned() {
 
     // Pinned fingerprint: trusted without known_hosts; a wrong pin is a changed key.
     let mut pinned = device.clone();
-    pinned.ssh.host_key = Some(fingerprint.clone());
+    pinned.ssh_mut().expect("an SSH device").host_key = Some(fingerprint.clone());
     let results = collect(&pinned, &cmds, &settings(None, SHORT)).await;
     assert_eq!(output(&results, 0), "ok");
-    pinned.ssh.host_key = Some(ssh::hostkey::fingerprint(&other.host_key));
+    pinned.ssh_mut().expect("an SSH device").host_key =
+        Some(ssh::hostkey::fingerprint(&other.host_key));
     let results = collect(&pinned, &cmds, &settings(None, SHORT)).await;
     assert_fails_with(&results, 0, "HOST KEY CHANGED");
 }
@@ -488,7 +492,7 @@ async fn login_falls_back_to_keyboard_interactive_and_wrong_passwords_do_not_lea
     );
 
     let (_dev, _dir, mut device, settings) = rig(Script::eos("sw1", CANARY)).await;
-    device.ssh.password = Some(premarket::config::SecretRef::Env(
+    device.ssh_mut().expect("an SSH device").password = Some(premarket::config::SecretRef::Env(
         "PREMARKET_TEST_UNSET_VARIABLE".into(),
     ));
     let results = collect(&device, &commands(&["show version"]), &settings).await;
@@ -507,7 +511,7 @@ async fn legacy_algorithms_only_when_the_baseline_allows_them() {
         "{e}"
     );
 
-    device.ssh.legacy_algorithms = true;
+    device.ssh_mut().expect("an SSH device").legacy_algorithms = true;
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     assert_eq!(output(&results, 0), "ok");
 }
@@ -523,7 +527,7 @@ async fn a_failing_device_does_not_affect_another() {
     let mut bad = Script::eos("sw2", CANARY).answer("show version", "ok");
     bad.hang_on = Some("show version".into());
     let (_bad_dev, _d2, mut bad_device, _) = rig(bad).await;
-    bad_device.name = "sw2".into();
+    bad_device.name = premarket::core::DeviceName::new("sw2").expect("name");
     let mut known = std::fs::read_to_string(settings.known_hosts.as_ref().unwrap()).unwrap();
     known.push_str(&_bad_dev.known_hosts_line());
     known.push('\n');
@@ -536,6 +540,7 @@ async fn a_failing_device_does_not_affect_another() {
     let plan = |d: premarket::config::Device| DevicePlan {
         device: Arc::new(d),
         checks: Vec::new(),
+        queries: Vec::new(),
         commands: commands(&["show version"]),
     };
     let (p1, p2) = (plan(good_device), plan(bad_device));

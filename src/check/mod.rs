@@ -1,40 +1,114 @@
 //! Stage 5 of the pipeline: checks judge parsed facts against the baseline.
 //!
-//! A check is a pure function: it declares the commands it needs (which may depend on the
-//! baseline, e.g. one session query per trading flow) and turns facts plus baseline into a
-//! [`Verdict`]. It never talks to a device and never formats a report.
+//! A built-in check ([`Check`]) declares the typed input it reads from the device's `expect:`
+//! (built once, when the run is planned: a missing or mistyped value is a configuration error
+//! at its `file:line:column`, never a second validation later), the queries it needs given
+//! that input, and a pure `evaluate(input, facts)`. It never talks to a device and never
+//! formats a report. [`registry`] lists the built-in checks; a catalog entry with `command` and
+//! `rule` instead is a declarative check ([`rule`]) and plugs into the same [`Prepared`] shape.
 
 pub mod eos;
 pub mod fortigate;
+mod input;
 pub mod probe;
 pub mod registry;
-mod verdict;
+mod version_pin;
 
-pub use verdict::{Status, Verdict};
+use std::marker::PhantomData;
+use std::sync::Arc;
 
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
+use serde::de::DeserializeOwned;
 
-/// A baseline value a check needs and the device file does not give (a configuration error:
-/// a missing value is never OK).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Missing(pub String);
+pub use input::{BaselineText, InputError, keys_of};
+pub use version_pin::VersionPin;
 
-impl Missing {
-    pub fn key(key: impl Into<String>) -> Self {
-        Missing(key.into())
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+
+/// A built-in check: its id, the baseline input it reads, the queries it needs, its judgement.
+pub trait Check: Send + Sync + 'static {
+    /// The stable id, `<platform>.<area>.<assertion>`.
+    const ID: &'static str;
+    const PLATFORM: Platform;
+    /// What the check reads from `expect:` (each field one baseline key).
+    type Input: DeserializeOwned + Send + Sync + 'static;
+
+    /// Rules the input's types cannot say (e.g. "a unicast UDP flow needs a service").
+    fn validate(_input: &Self::Input) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The queries whose facts [`Check::evaluate`] reads, in the order they should be sent.
+    fn queries(input: &Self::Input) -> Vec<Box<dyn AnyQuery>>;
+
+    /// The verdict. A [`FactError`] (output missing or unreadable) becomes ERROR.
+    fn evaluate(input: &Self::Input, facts: &Facts) -> Result<Verdict, FactError>;
+}
+
+/// A check with its input built: ready to name its queries and to judge.
+pub trait Prepared: Send + Sync {
+    fn queries(&self) -> Vec<Box<dyn AnyQuery>>;
+    fn evaluate(&self, facts: &Facts) -> Verdict;
+}
+
+/// A check of any kind (built-in or declarative), before its input is built.
+pub trait Definition: Send + Sync {
+    fn id(&self) -> &str;
+    fn platform(&self) -> Platform;
+    /// The baseline keys it reads (a key no check reads is a typo).
+    fn keys(&self) -> Vec<String>;
+    /// Builds the input from one device's baseline.
+    fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError>;
+}
+
+/// A built-in [`Check`] seen as a [`Definition`].
+pub struct Builtin<C>(PhantomData<C>);
+
+impl<C> Builtin<C> {
+    pub const fn new() -> Self {
+        Builtin(PhantomData)
     }
 }
 
-/// A check over devices whose expectations have type `E`.
-pub trait Check<E>: Sync + Send {
-    /// The stable id, `<platform>.<area>.<assertion>`.
-    fn id(&self) -> &'static str;
+impl<C: Check> Default for Builtin<C> {
+    fn default() -> Self {
+        Builtin::new()
+    }
+}
 
-    /// The commands whose facts [`Check::evaluate`] reads, in the order they should be sent.
-    /// Errs with the baseline key when the baseline lacks a value the check needs.
-    fn commands(&self, expect: &E) -> Result<Vec<Command>, Missing>;
+struct Ready<C: Check> {
+    input: C::Input,
+}
 
-    /// The verdict. A [`FactError`] (output missing or unreadable) becomes ERROR.
-    fn evaluate(&self, facts: &Facts, expect: &E) -> Result<Verdict, FactError>;
+impl<C: Check> Prepared for Ready<C> {
+    fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
+        C::queries(&self.input)
+    }
+
+    fn evaluate(&self, facts: &Facts) -> Verdict {
+        C::evaluate(&self.input, facts).unwrap_or_else(Verdict::from)
+    }
+}
+
+impl<C: Check> Definition for Builtin<C> {
+    fn id(&self) -> &str {
+        C::ID
+    }
+
+    fn platform(&self) -> Platform {
+        C::PLATFORM
+    }
+
+    fn keys(&self) -> Vec<String> {
+        keys_of::<C::Input>()
+            .iter()
+            .map(|k| k.to_string())
+            .collect()
+    }
+
+    fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError> {
+        let input: C::Input = baseline.input(C::ID)?;
+        C::validate(&input).map_err(|message| baseline.invalid(C::ID, message))?;
+        Ok(Arc::new(Ready::<C> { input }))
+    }
 }

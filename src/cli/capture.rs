@@ -10,10 +10,8 @@ use std::path::{Path, PathBuf};
 
 use futures::StreamExt;
 
-use super::{Exit, SelectArgs, load};
-use crate::check::Status;
+use super::{SelectArgs, Stop, load};
 use crate::plan::Plan;
-use crate::report::exit_code;
 use crate::ssh::{self, Settings};
 
 #[derive(Debug, clap::Args)]
@@ -25,13 +23,13 @@ pub struct Args {
     pub out: PathBuf,
 }
 
-pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     let plan = Plan::new(&config, &args.select.selection())?;
     let settings = Settings::from_config(&config);
     let concurrency = config.site.ssh.concurrency.max(1);
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
-        code: exit_code(Status::Error),
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
+        code: crate::core::Exit::Error.code(),
         message: format!("cannot start: {e}"),
     })?;
     let devices = runtime.block_on(
@@ -46,8 +44,8 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     let mut failed = 0;
     for (device, results) in devices {
         let folder = args.out.join(&device.device.name);
-        std::fs::create_dir_all(&folder).map_err(|e| Exit {
-            code: exit_code(Status::Error),
+        std::fs::create_dir_all(&folder).map_err(|e| Stop {
+            code: crate::core::Exit::Error.code(),
             message: format!("cannot create {}: {e}", folder.display()),
         })?;
         for (command, result) in results {
@@ -55,8 +53,8 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
                 Ok(captured) => {
                     let path = folder.join(command.file_name());
                     let text = format!("{}{}\n{}", captured.prompt, command.text, captured.output);
-                    std::fs::write(&path, text).map_err(|e| Exit {
-                        code: exit_code(Status::Error),
+                    std::fs::write(&path, text).map_err(|e| Stop {
+                        code: crate::core::Exit::Error.code(),
                         message: format!("cannot write {}: {e}", path.display()),
                     })?;
                     println!("{}  {}  -> {}", device.device.name, command, path.display());
@@ -71,6 +69,6 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
     Ok(if failed == 0 {
         0
     } else {
-        exit_code(Status::Error)
+        crate::core::Exit::Error.code()
     })
 }

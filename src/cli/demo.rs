@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::inspect::{Execution, Format, execute};
-use super::{Exit, SelectArgs};
+use super::{SelectArgs, Stop};
 use crate::collect::ssh::Ssh;
 use crate::config::Config;
 use crate::lab::{Lab, LabOptions, Scenario};
@@ -43,11 +43,11 @@ impl Args {
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.
 const DEMO_COMMAND_TIMEOUT_S: u64 = 5;
 
-pub fn run(args: Args) -> Result<u8, Exit> {
-    let scenarios = Scenario::parse_all(&args.scenarios).map_err(Exit::config)?;
+pub fn run(args: Args) -> Result<u8, Stop> {
+    let scenarios = Scenario::parse_all(&args.scenarios).map_err(Stop::config)?;
     // The lab's servers run on this runtime's workers while `execute` drives its own.
-    let lab_runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
-        code: 2,
+    let lab_runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
+        code: crate::core::Exit::Error.code(),
         message: format!("cannot start the lab: {e}"),
     })?;
     let options = LabOptions {
@@ -59,21 +59,21 @@ pub fn run(args: Args) -> Result<u8, Exit> {
     };
     let lab = lab_runtime
         .block_on(Lab::start_with(options))
-        .map_err(|e| Exit::config(e.to_string()))?;
+        .map_err(|e| Stop::config(e.to_string()))?;
     let outcome = inspect_lab(&lab, &args);
     let attempts = lab.config_attempts();
     lab_runtime.block_on(lab.shutdown());
     if !attempts.is_empty() {
         // The read-only guard should make this impossible; say so loudly if it ever happens.
-        return Err(Exit {
-            code: 2,
+        return Err(Stop {
+            code: crate::core::Exit::Error.code(),
             message: format!("the lab recorded configuration commands: {attempts:?}"),
         });
     }
     outcome
 }
 
-fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Exit> {
+fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
     let mut config = Config::load(&lab.site_dir)?;
     config.site.archive.dir = args.home().join("archive");
     config.site.ssh.command_timeout_s = DEMO_COMMAND_TIMEOUT_S;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use chrono::DateTime;
 
-use super::{Exit, load};
+use super::{Stop, load};
 use crate::report::archive::Archive;
 use crate::report::history;
 
@@ -20,17 +20,17 @@ pub struct Args {
     pub check: Option<String>,
 }
 
-pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     let archive = Archive::new(&config.site.archive.dir);
-    let (reports, problems) = archive.reports().map_err(|e| Exit::config(e.to_string()))?;
+    let (reports, problems) = archive.reports().map_err(|e| Stop::config(e.to_string()))?;
     for p in problems {
         eprintln!("premarket: skipped an unreadable archived run: {p}");
     }
     let pattern = args
         .check
         .as_deref()
-        .map(|p| glob::Pattern::new(p).map_err(|e| Exit::config(format!("--check {p:?}: {e}"))))
+        .map(|p| glob::Pattern::new(p).map_err(|e| Stop::config(format!("--check {p:?}: {e}"))))
         .transpose()?;
     let wanted = |id: &str| pattern.as_ref().is_none_or(|p| p.matches(id));
     let reports: Vec<_> = reports

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use chrono::NaiveTime;
 
-use super::{Exit, SelectArgs, load};
+use super::{SelectArgs, Stop, load};
 use crate::collect::Collector;
 use crate::collect::offline::Offline;
 use crate::collect::probe::Routing;
@@ -91,7 +91,7 @@ pub struct CheckArgs {
     pub email: EmailArgs,
 }
 
-pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Exit> {
+pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Stop> {
     let select = SelectArgs {
         checks: vec![args.id],
         devices: args.devices,
@@ -110,7 +110,7 @@ pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Exit> {
     )
 }
 
-pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
     let config = load(dir)?;
     let mut plan = Plan::new(&config, &args.select.selection())?;
     if args.last_failed {
@@ -158,7 +158,7 @@ pub fn execute(
     plan: &Plan,
     devices: Arc<dyn Collector>,
     how: Execution,
-) -> Result<u8, Exit> {
+) -> Result<u8, Stop> {
     // Probe devices are measured by the probe, every other device by `devices`.
     let routing = Arc::new(Routing::new(devices));
     let _lock = match how.full {
@@ -172,8 +172,8 @@ pub fn execute(
             .checked_sub(email_reserve(config, &how.email))
             .unwrap_or(d.instant)
     });
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
-        code: 2,
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
+        code: crate::core::Exit::Error.code(),
         message: format!("cannot start: {e}"),
     })?;
     let (report, published) = runtime.block_on(async {
@@ -223,11 +223,11 @@ fn charts(routing: &Routing) -> Vec<Attachment> {
 }
 
 /// The pairs to rerun for `--last-failed`; `None` (after saying so) when nothing failed.
-fn last_failed(config: &Config) -> Result<Option<Vec<(String, String)>>, Exit> {
+fn last_failed(config: &Config) -> Result<Option<Vec<(String, String)>>, Stop> {
     let archive = Archive::new(&config.site.archive.dir);
-    let (reports, _) = archive.reports().map_err(|e| Exit::config(e.to_string()))?;
+    let (reports, _) = archive.reports().map_err(|e| Stop::config(e.to_string()))?;
     let Some((run, pairs)) = history::last_failed(&reports) else {
-        return Err(Exit::config(format!(
+        return Err(Stop::config(format!(
             "--last-failed: the archive {} holds no run yet; run `premarket run` first",
             archive.root().display()
         )));
@@ -246,7 +246,7 @@ fn last_failed(config: &Config) -> Result<Option<Vec<(String, String)>>, Exit> {
     Ok(Some(pairs))
 }
 
-fn lock(config: &Config) -> Result<RunLock, Exit> {
+fn lock(config: &Config) -> Result<RunLock, Stop> {
     let now = chrono::Utc::now().with_timezone(&config.site.timezone);
     let holder = format!(
         "pid {}, full run started {}",
@@ -258,7 +258,7 @@ fn lock(config: &Config) -> Result<RunLock, Exit> {
         config.site.archive.lock_wait,
         &holder,
     )
-    .map_err(|e| Exit::config(e.to_string()))
+    .map_err(|e| Stop::config(e.to_string()))
 }
 
 /// `--deadline`, else the site's; the next such time of day in the site's time zone.

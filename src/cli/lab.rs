@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 
-use super::Exit;
+use super::Stop;
 use crate::lab::{Fault, Lab, LabOptions, Scenario};
-use crate::report::EXIT_CONFIG;
 
 #[derive(Debug, ClapArgs)]
 pub struct Args {
@@ -36,13 +35,13 @@ pub struct ServeArgs {
     pub site_dir: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<u8, Exit> {
+pub fn run(args: Args) -> Result<u8, Stop> {
     match args.command {
         LabCommand::Serve(serve) => run_serve(serve),
     }
 }
 
-fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
+fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
     if args.scenarios.iter().any(|s| s == "list") {
         for fault in Fault::ALL {
             let target = match fault.default_target() {
@@ -53,9 +52,9 @@ fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
         }
         return Ok(0);
     }
-    let scenarios = Scenario::parse_all(&args.scenarios).map_err(Exit::config)?;
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
-        code: EXIT_CONFIG,
+    let scenarios = Scenario::parse_all(&args.scenarios).map_err(Stop::config)?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
+        code: crate::core::Exit::NotRun.code(),
         message: format!("cannot start: {e}"),
     })?;
     runtime.block_on(async {
@@ -68,7 +67,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Exit> {
         };
         let lab = Lab::start_with(options)
             .await
-            .map_err(|e| Exit::config(e.to_string()))?;
+            .map_err(|e| Stop::config(e.to_string()))?;
         print_lab(&lab);
         let _ = tokio::signal::ctrl_c().await;
         let attempts = lab.config_attempts();

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Exit, SelectArgs, load};
+use super::{SelectArgs, Stop, load};
 use crate::config::Entry;
 use crate::plan::Plan;
 
@@ -15,7 +15,7 @@ pub struct Args {
     pub markdown: bool,
 }
 
-pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     if args.markdown {
         print!("{}", markdown(&config.catalog));
@@ -49,8 +49,11 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
             match &check.skip {
                 Some(reason) => println!("  {}: skipped ({reason})", device.device.name),
                 None => {
-                    let commands: Vec<String> =
-                        check.commands.iter().map(ToString::to_string).collect();
+                    let commands: Vec<String> = check
+                        .queries
+                        .iter()
+                        .map(|q| q.key().command.to_string())
+                        .collect();
                     println!("  {}: {}", device.device.name, commands.join(" | "));
                 }
             }

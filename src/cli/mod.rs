@@ -20,7 +20,6 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::config::{Config, ConfigErrors};
-use crate::report::EXIT_CONFIG;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -66,34 +65,34 @@ pub enum Command {
 
 /// An error that ends the process with a given exit code and message.
 #[derive(Debug)]
-pub struct Exit {
+pub struct Stop {
     pub code: u8,
     pub message: String,
 }
 
-impl Exit {
+impl Stop {
     pub fn config(message: impl Into<String>) -> Self {
-        Exit {
-            code: EXIT_CONFIG,
+        Stop {
+            code: crate::core::Exit::NotRun.code(),
             message: message.into(),
         }
     }
 }
 
-impl From<ConfigErrors> for Exit {
+impl From<ConfigErrors> for Stop {
     fn from(e: ConfigErrors) -> Self {
-        Exit::config(e.to_string())
+        Stop::config(e.to_string())
     }
 }
 
-impl From<crate::plan::PlanError> for Exit {
+impl From<crate::plan::PlanError> for Stop {
     fn from(e: crate::plan::PlanError) -> Self {
-        Exit::config(e.to_string())
+        Stop::config(e.to_string())
     }
 }
 
 /// Runs the parsed command line; returns the exit code.
-pub fn run(cli: Cli) -> Result<u8, Exit> {
+pub fn run(cli: Cli) -> Result<u8, Stop> {
     match cli.command {
         Command::Run(args) => inspect::run(&cli.dir, args),
         Command::Check(args) => inspect::check(&cli.dir, args),
@@ -110,7 +109,7 @@ pub fn run(cli: Cli) -> Result<u8, Exit> {
     }
 }
 
-fn load(dir: &std::path::Path) -> Result<Config, Exit> {
+fn load(dir: &std::path::Path) -> Result<Config, Stop> {
     Ok(Config::load(dir)?)
 }
 

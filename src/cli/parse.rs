@@ -4,8 +4,10 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use super::Exit;
-use crate::platform::{Platform, eos, fortigate};
+use super::Stop;
+use crate::core::Exit as Code;
+use crate::core::Platform;
+use crate::parse::Raw;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -17,37 +19,42 @@ pub struct Args {
     pub file: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<u8, Exit> {
+pub fn run(args: Args) -> Result<u8, Stop> {
     let raw = match &args.file {
         Some(path) => std::fs::read(path)
-            .map_err(|e| Exit::config(format!("cannot read {}: {e}", path.display())))?,
+            .map_err(|e| Stop::config(format!("cannot read {}: {e}", path.display())))?,
         None => {
             let mut buf = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut buf)
-                .map_err(|e| Exit::config(format!("cannot read stdin: {e}")))?;
+                .map_err(|e| Stop::config(format!("cannot read stdin: {e}")))?;
             buf
         }
     };
     let raw = String::from_utf8_lossy(&raw);
-    let parsed = match args.platform {
-        Platform::Eos => eos::parse_text(&args.command, &raw),
-        Platform::Fortigate => fortigate::parse_text(&args.command, &raw),
-        Platform::Probe => {
-            return Err(Exit {
-                code: 2,
-                message: "probe output is analysed with `premarket probe analyze`".into(),
-            });
-        }
+    let Some(query) = crate::platform::query_for(args.platform, &args.command) else {
+        let known: Vec<&str> = crate::platform::queries(args.platform)
+            .iter()
+            .map(|q| q.shape.text())
+            .collect();
+        return Err(Stop {
+            code: Code::Error.code(),
+            message: format!(
+                "no {} parser for {:?}; premarket reads: {}",
+                args.platform,
+                args.command,
+                known.join(", ")
+            ),
+        });
     };
-    match parsed {
+    match (query.parse_json)(&mut Raw::new(&raw)) {
         Ok(fact) => {
-            let json = serde_json::to_string_pretty(&fact.to_json()).unwrap_or_default();
+            let json = serde_json::to_string_pretty(&fact).unwrap_or_default();
             println!("{json}");
             Ok(0)
         }
-        Err(e) => Err(Exit {
-            code: 2,
+        Err(e) => Err(Stop {
+            code: Code::Error.code(),
             message: format!("cannot parse: {}\n--- excerpt ---\n{}", e.reason, e.excerpt),
         }),
     }

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use super::{Exit, SelectArgs, load};
+use super::{SelectArgs, Stop, load};
+use crate::config::Access;
 use crate::plan::Plan;
-use crate::platform::Platform;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -12,15 +12,15 @@ pub struct Args {
     pub select: SelectArgs,
 }
 
-pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     let plan = Plan::new(&config, &args.select.selection())?;
     for device in &plan.devices {
         let d = &device.device;
-        match d.platform {
-            // A probe is not reached over SSH: it has no address to show.
-            Platform::Probe => println!("{} ({})", d.name, d.platform),
-            _ => println!("{} ({}, {}:{})", d.name, d.platform, d.ssh.host, d.ssh.port),
+        match &d.access {
+            Access::Ssh(ssh) => println!("{} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port),
+            // A probe is not reached over SSH: it shows what it measures instead.
+            Access::Probe(probe) => println!("{} ({}: {})", d.name, d.platform, probe.describe()),
         }
         for command in &device.commands {
             for line in command.lines() {

@@ -1,11 +1,11 @@
 //! `premarket probe analyze|run`: the latency probe on its own, outside an inspection.
 //!
-//! Exit codes follow DESIGN §3: 0 offloaded, 1 a finding (CPU path, new session per packet,
+//! Stop codes follow DESIGN §3: 0 offloaded, 1 a finding (CPU path, new session per packet,
 //! idle expiry, loss), 2 inconclusive, 3 nothing ran (usage, unreadable file).
 
 use std::path::{Path, PathBuf};
 
-use super::Exit;
+use super::Stop;
 use crate::probe::analysis::{Analysis, Options, TsSource};
 use crate::probe::calibration::Calibration;
 use crate::probe::firewall::{self, FirewallError, SessionCheck};
@@ -18,7 +18,6 @@ use crate::probe::units::Port;
 use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
 use crate::probe::verdict::Kind;
 use crate::probe::{chart, offline, synth, text};
-use crate::report::EXIT_CONFIG;
 use crate::ssh::Settings;
 use crate::ssh::firewall::FirewallShell;
 
@@ -39,7 +38,7 @@ pub enum ProbeCommand {
     Synth(SynthArgs),
     /// Play switch and firewall between two interfaces (the live test's emulator).
     #[command(hide = true)]
-    Emulate(crate::probe::emulator::Args),
+    Emulate(crate::lab::wire::Args),
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -123,7 +122,7 @@ pub struct SynthArgs {
 
 impl AnalysisArgs {
     /// The analysis options (measuring the calibration from the DAC run when asked).
-    pub fn options(&self) -> Result<Options, Exit> {
+    pub fn options(&self) -> Result<Options, Stop> {
         let sides = Sides {
             before: self.before_vlan,
             after: self.after_vlan,
@@ -135,12 +134,12 @@ impl AnalysisArgs {
                 Meters(self.extra_cable_m),
                 NanosPerMeter(self.ns_per_m),
             )
-            .map_err(|e| Exit::config(format!("calibration: {e}")))?,
+            .map_err(|e| Stop::config(format!("calibration: {e}")))?,
             (None, Some(ns)) => Calibration::fixed(ns),
             (None, None) => Calibration::default(),
         };
         if !(self.idle_timer_s.is_finite() && self.idle_timer_s > 0.0) {
-            return Err(Exit::config(
+            return Err(Stop::config(
                 "--idle-timer-s must be a positive number of seconds",
             ));
         }
@@ -158,23 +157,23 @@ impl AnalysisArgs {
     }
 
     /// Prints the analysis, writes the chart, returns the exit code.
-    pub fn finish(&self, analysis: &Analysis) -> Result<u8, Exit> {
+    pub fn finish(&self, analysis: &Analysis) -> Result<u8, Stop> {
         self.finish_with(analysis, None)
     }
 
     /// [`Self::finish`] with the firewall cross-check of the run, when there was one.
-    fn finish_with(&self, analysis: &Analysis, firewall: Option<&Checked>) -> Result<u8, Exit> {
+    fn finish_with(&self, analysis: &Analysis, firewall: Option<&Checked>) -> Result<u8, Stop> {
         match self.format {
             Format::Json => {
                 let mut value =
-                    serde_json::to_value(analysis).map_err(|e| Exit::config(e.to_string()))?;
+                    serde_json::to_value(analysis).map_err(|e| Stop::config(e.to_string()))?;
                 if let (Some(checked), Some(map)) = (firewall, value.as_object_mut()) {
                     map.insert("firewall".into(), checked.json());
                 }
                 println!(
                     "{}",
                     serde_json::to_string_pretty(&value)
-                        .map_err(|e| Exit::config(e.to_string()))?
+                        .map_err(|e| Stop::config(e.to_string()))?
                 );
             }
             Format::Text => {
@@ -191,32 +190,34 @@ impl AnalysisArgs {
     }
 }
 
-fn write_chart(analysis: &Analysis, path: &Path) -> Result<(), Exit> {
-    let bytes = chart::png(analysis).map_err(|e| Exit {
-        code: 2,
+fn write_chart(analysis: &Analysis, path: &Path) -> Result<(), Stop> {
+    let bytes = chart::png(analysis).map_err(|e| Stop {
+        code: crate::core::Exit::Error.code(),
         message: format!("chart: {e}"),
     })?;
-    std::fs::write(path, bytes).map_err(|e| Exit {
-        code: 2,
+    std::fs::write(path, bytes).map_err(|e| Stop {
+        code: crate::core::Exit::Error.code(),
         message: format!("cannot write {}: {e}", path.display()),
     })
 }
 
 /// The process exit code for a verdict (DESIGN §3).
 pub fn exit_code(kind: Kind) -> u8 {
+    use crate::core::Exit;
     match kind {
-        Kind::Offloaded | Kind::FirstPacketsNotSlow => 0,
-        Kind::CpuPath | Kind::NewSessionPerPacket | Kind::IdleExpiry | Kind::Loss => 1,
-        Kind::Inconclusive => 2,
+        Kind::Offloaded | Kind::FirstPacketsNotSlow => Exit::Ok,
+        Kind::CpuPath | Kind::NewSessionPerPacket | Kind::IdleExpiry | Kind::Loss => Exit::Fail,
+        Kind::Inconclusive => Exit::Error,
     }
+    .code()
 }
 
-pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     match args.command {
         ProbeCommand::Analyze(a) => {
             let options = a.analysis.options()?;
-            let analysis = offline::analyze_files(&a.files, &options).map_err(|e| Exit {
-                code: EXIT_CONFIG,
+            let analysis = offline::analyze_files(&a.files, &options).map_err(|e| Stop {
+                code: crate::core::Exit::NotRun.code(),
                 message: e.to_string(),
             })?;
             a.analysis.finish(&analysis)
@@ -226,9 +227,9 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
             let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
             spec.calibration_ns = s.calibration_ns;
             let file = std::fs::File::create(&s.out)
-                .map_err(|e| Exit::config(format!("cannot create {}: {e}", s.out.display())))?;
+                .map_err(|e| Stop::config(format!("cannot create {}: {e}", s.out.display())))?;
             let truth = synth::generate(&spec, file)
-                .map_err(|e| Exit::config(format!("cannot write {}: {e}", s.out.display())))?;
+                .map_err(|e| Stop::config(format!("cannot write {}: {e}", s.out.display())))?;
             eprintln!(
                 "wrote {} frames ({} requests, {} dropped) to {}",
                 truth.frames,
@@ -238,7 +239,10 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
             );
             Ok(0)
         }
-        ProbeCommand::Emulate(a) => crate::probe::emulator::run(a),
+        ProbeCommand::Emulate(a) => crate::lab::wire::run(a).map(|()| 0).map_err(|e| Stop {
+            code: crate::core::Exit::Error.code(),
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -335,7 +339,7 @@ pub struct RunArgs {
     pub analysis: AnalysisArgs,
 }
 
-fn between_rounds(cmd: &str, round: &Round) -> Result<(), Exit> {
+fn between_rounds(cmd: &str, round: &Round) -> Result<(), Stop> {
     let line = cmd
         .replace("{round}", &round.index.to_string())
         .replace("{mode}", &round.label);
@@ -345,10 +349,10 @@ fn between_rounds(cmd: &str, round: &Round) -> Result<(), Exit> {
         .env("PREMARKET_ROUND", round.index.to_string())
         .env("PREMARKET_MODE", &round.label)
         .status()
-        .map_err(|e| Exit::config(format!("cannot run --between-rounds: {e}")))?;
+        .map_err(|e| Stop::config(format!("cannot run --between-rounds: {e}")))?;
     if !status.success() {
-        return Err(Exit {
-            code: 2,
+        return Err(Stop {
+            code: crate::core::Exit::Error.code(),
             message: format!(
                 "--between-rounds failed before round {} ({}): {status}",
                 round.index, round.label
@@ -412,14 +416,14 @@ struct Firewall {
 }
 
 impl Firewall {
-    fn connect(dir: &Path, device: &str, flow: FiveTuple, clear: bool) -> Result<Self, Exit> {
+    fn connect(dir: &Path, device: &str, flow: FiveTuple, clear: bool) -> Result<Self, Stop> {
         let config = super::load(dir)?;
         let found = config.device(device).ok_or_else(|| {
-            Exit::config(format!("--firewall {device}: the site has no such device"))
+            Stop::config(format!("--firewall {device}: the site has no such device"))
         })?;
         let shell =
-            FirewallShell::connect(found, &Settings::from_config(&config)).map_err(|e| Exit {
-                code: 2,
+            FirewallShell::connect(found, &Settings::from_config(&config)).map_err(|e| Stop {
+                code: crate::core::Exit::Error.code(),
                 message: format!("--firewall {device}: {e}"),
             })?;
         Ok(Firewall {
@@ -431,12 +435,12 @@ impl Firewall {
     }
 
     /// Clears the probe's own session before a round, when --clear-session asked for it.
-    fn before_round(&mut self, round: &Round) -> Result<(), Exit> {
+    fn before_round(&mut self, round: &Round) -> Result<(), Stop> {
         if !self.clear {
             return Ok(());
         }
-        firewall::clear_session(&mut self.shell, &self.flow, true).map_err(|e| Exit {
-            code: 2,
+        firewall::clear_session(&mut self.shell, &self.flow, true).map_err(|e| Stop {
+            code: crate::core::Exit::Error.code(),
             message: format!(
                 "firewall {} before round {} ({}): {e}",
                 self.device, round.index, round.label
@@ -452,9 +456,9 @@ impl Firewall {
     }
 }
 
-fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
+fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Stop> {
     if a.count == 0 {
-        return Err(Exit::config("--count must be at least 1"));
+        return Err(Stop::config("--count must be at least 1"));
     }
     let options = a.analysis.options()?;
     let mut template = FrameSpec {
@@ -471,7 +475,7 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
         template.dst_ip = ip;
     }
     let rounds = match &a.rounds {
-        Some(spec) => rounds::parse(spec).map_err(Exit::config)?,
+        Some(spec) => rounds::parse(spec).map_err(Stop::config)?,
         None => vec![Round {
             index: 0,
             label: "run".into(),
@@ -518,7 +522,7 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
             grace: a.grace,
             out: round_path(&a.out, round, several),
         };
-        let analysis = live::measure(&plan, &options).map_err(|e| Exit::config(e.to_string()))?;
+        let analysis = live::measure(&plan, &options).map_err(|e| Stop::config(e.to_string()))?;
         checks.push(firewall.as_mut().map(|fw| fw.after_round(&analysis)));
         results.push((round.clone(), analysis));
     }
@@ -530,7 +534,7 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
     let at_least = |code: u8| if unchecked && code == 0 { 2 } else { code };
     if !several {
         let (Some((_, analysis)), Some(check)) = (results.pop(), checks.pop()) else {
-            return Err(Exit::config("no round ran"));
+            return Err(Stop::config("no round ran"));
         };
         return a
             .analysis
@@ -559,7 +563,7 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Exit> {
             println!(
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({"rounds": rounds, "abba": abba}))
-                    .map_err(|e| Exit::config(e.to_string()))?
+                    .map_err(|e| Stop::config(e.to_string()))?
             );
         }
         Format::Text => {

@@ -5,9 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::{Exit, load};
-use crate::check::Status;
-use crate::report::exit_code;
+use super::{Stop, load};
 use crate::ssh::hostkey::{self, Expected, HostKeyError};
 use crate::ssh::transport;
 
@@ -18,20 +16,25 @@ pub struct Args {
     pub device: String,
 }
 
-pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     let device = config.device(&args.device).ok_or_else(|| {
         let names: Vec<&str> = config.devices.iter().map(|d| d.name.as_str()).collect();
-        Exit::config(format!(
+        Stop::config(format!(
             "no device is named {}. Devices: {}",
             args.device,
             names.join(", ")
         ))
     })?;
-    let conn = &device.ssh;
+    let conn = device.ssh().ok_or_else(|| {
+        Stop::config(format!(
+            "device {} is a {}: it is not reached over SSH and has no host key",
+            device.name, device.platform
+        ))
+    })?;
     let timeout = Duration::from_secs(config.site.ssh.connect_timeout_s.max(1));
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Exit {
-        code: exit_code(Status::Error),
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
+        code: crate::core::Exit::Error.code(),
         message: format!("cannot start: {e}"),
     })?;
     let key = runtime
@@ -41,8 +44,8 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Exit> {
             conn.legacy_algorithms,
             timeout,
         ))
-        .map_err(|e| Exit {
-            code: exit_code(Status::Error),
+        .map_err(|e| Stop {
+            code: crate::core::Exit::Error.code(),
             message: format!("{}: {e}", device.name),
         })?;
     let fingerprint = hostkey::fingerprint(&key);

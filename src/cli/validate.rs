@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use super::Exit;
+use super::Stop;
 use crate::config::{Config, ConfigErrors};
 use crate::plan::{Plan, PlanError, Selection};
 
-pub fn run(dir: &Path) -> Result<u8, Exit> {
+pub fn run(dir: &Path) -> Result<u8, Stop> {
     let (config, mut errors) = Config::load_partial(dir)?;
     // Planning every check also finds checks whose baseline values are missing.
     let planned = match Plan::new(&config, &Selection::default()) {

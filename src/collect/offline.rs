@@ -3,8 +3,10 @@
 
 use std::path::PathBuf;
 
-use super::{BoxFuture, CollectError, Collector, Outputs};
-use crate::plan::{Command, DevicePlan};
+use super::{BoxFuture, Collector};
+use crate::core::Command;
+use crate::core::{CollectError, Outputs};
+use crate::plan::DevicePlan;
 
 pub struct Offline {
     pub dir: PathBuf,

@@ -8,10 +8,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::{BoxFuture, CollectError, Collector, Outputs};
-use crate::config::Expect;
+use super::{BoxFuture, Collector};
+use crate::config::Access;
+use crate::core::Platform;
+use crate::core::{CollectError, Outputs};
 use crate::plan::DevicePlan;
-use crate::platform::Platform;
 use crate::probe::baseline::{self, Source};
 use crate::probe::{chart, offline};
 
@@ -64,13 +65,13 @@ impl ProbeCollector {
 impl Collector for ProbeCollector {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
-            let Expect::Probe(expect) = &plan.device.expect else {
+            let Access::Probe(expect) = &plan.device.access else {
                 return Outputs::all_failed(
                     &plan.commands,
                     CollectError::Other(format!("{} is not a probe device", plan.device.name)),
                 );
             };
-            let (device, e) = (plan.device.name.clone(), expect.clone());
+            let (device, e) = (plan.device.name.to_string(), expect.clone());
             let measured =
                 tokio::task::spawn_blocking(move || ProbeCollector::measure(&device, &e))
                     .await
@@ -79,7 +80,7 @@ impl Collector for ProbeCollector {
                 Ok((json, png)) => {
                     if let (Some(png), Ok(mut charts)) = (png, self.charts.lock()) {
                         charts.push(Chart {
-                            device: plan.device.name.clone(),
+                            device: plan.device.name.to_string(),
                             png,
                         });
                     }

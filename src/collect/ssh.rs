@@ -1,5 +1,5 @@
 //! The SSH collector: one session per device for all its commands (see [`crate::ssh`]).
-//! Devices run concurrently under the bound set in [`crate::inspect`]; a device that fails
+//! Devices run concurrently under the run's bound; a device that fails
 //! gives [`CollectError`]s on its own commands and never affects another device.
 
 use super::{BoxFuture, Collector, Outputs};

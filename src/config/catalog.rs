@@ -1,12 +1,13 @@
 //! `checks/*.yaml`: the catalog of checks: id, title, platform, severity, tags and remedy.
 //!
-//! The catalog is data; the logic of each check is a built-in evaluator found by id in
-//! [`crate::check::registry`]. A catalog id with no evaluator is a configuration error.
+//! The catalog is data. An entry names a built-in check by its id, or describes a declarative
+//! check; the check stage resolves it (an id with no check is a configuration error there).
 
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::platform::Platform;
+use super::error::Position;
+use crate::core::Platform;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,6 +39,8 @@ pub struct EntryFile {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub id: String,
+    /// Where the entry's `id:` is written.
+    pub position: Position,
     pub title: String,
     pub platform: Platform,
     pub severity: Severity,
@@ -46,10 +49,11 @@ pub struct Entry {
     pub proves: Option<String>,
 }
 
-impl From<EntryFile> for Entry {
-    fn from(f: EntryFile) -> Self {
+impl Entry {
+    pub fn from_file(f: EntryFile, position: Position) -> Self {
         Entry {
             id: f.id.value,
+            position,
             title: f.title,
             platform: f.platform,
             severity: f.severity,

@@ -1,19 +1,21 @@
 //! `baselines/<device>.yaml`: how to reach one device and what it should look like.
 //!
-//! The file is read twice: once for `platform` alone, then strictly (unknown keys are errors)
-//! with the expectations of that platform, so a FortiGate key in a switch's file is caught.
+//! Here the file is read for what is the device's own: its platform, how to reach it (`ssh:`,
+//! or a probe's `source:`) and the checks it skips. `expect:` is kept as text with the
+//! positions of its keys: each check reads its own keys from it when the run is planned
+//! ([`BaselineText`]), and a key that no check reads is reported there as a typo.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_saphyr::Spanned;
 
+use super::baseline::BaselineText;
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 use super::yaml;
-use crate::platform::{Platform, eos, fortigate};
+use crate::core::{DeviceName, Platform};
 
 /// How premarket logs in. Secrets are references, never values.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -51,26 +53,43 @@ fn default_port() -> u16 {
     22
 }
 
-/// The expectations of one device, typed by platform.
+/// How premarket reaches a device.
 #[derive(Clone, Debug)]
-pub enum Expect {
-    Eos(eos::Expect),
-    Fortigate(fortigate::Expect),
+#[allow(clippy::large_enum_variant)] // a few per site; boxing buys nothing
+pub enum Access {
+    /// Over SSH (FortiGate, EOS).
+    Ssh(Connection),
+    /// The latency probe measures; its source and analysis settings, paths resolved.
     Probe(Box<crate::probe::baseline::Expect>),
 }
 
-/// A device as validated: name, platform, connection, expectations and where they were written.
+/// A device as validated: name, platform, how to reach it, and its baseline.
 #[derive(Clone, Debug)]
 pub struct Device {
-    pub name: String,
+    pub name: DeviceName,
     pub platform: Platform,
     pub file: PathBuf,
-    pub ssh: Connection,
-    pub expect: Expect,
-    /// Where `expect:` starts in the file, for "baseline value missing" errors.
-    pub expect_position: Position,
+    pub access: Access,
+    pub baseline: BaselineText,
     /// Checks deliberately not run on this device, with the reason shown as SKIP.
     pub skip: BTreeMap<String, String>,
+}
+
+impl Device {
+    /// The SSH connection, for devices reached over SSH.
+    pub fn ssh(&self) -> Option<&Connection> {
+        match &self.access {
+            Access::Ssh(c) => Some(c),
+            Access::Probe(_) => None,
+        }
+    }
+
+    pub fn ssh_mut(&mut self) -> Option<&mut Connection> {
+        match &mut self.access {
+            Access::Ssh(c) => Some(c),
+            Access::Probe(_) => None,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -78,53 +97,16 @@ struct Header {
     platform: Spanned<Platform>,
 }
 
+/// An SSH device's file: everything but `expect:` strictly typed.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, bound = "E: DeserializeOwned")]
-struct DeviceFile<E> {
+#[serde(deny_unknown_fields)]
+struct SshFile {
     #[allow(dead_code)]
     platform: Platform,
     ssh: Connection,
-    expect: Spanned<E>,
+    expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
     #[serde(default)]
     skip: BTreeMap<String, String>,
-}
-
-/// Reads a device file; `name` comes from `site.yaml`.
-pub fn load(name: &str, path: &Path) -> Result<Device, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ConfigError::new(
-            Position::file_start(path),
-            format!("cannot read the baseline of device {name}: {e}"),
-        )
-    })?;
-    let header: Header = yaml::parse(path, &text)?;
-    let platform = header.platform.value;
-    let (ssh, expect, expect_position, skip) = match platform {
-        Platform::Eos => typed(path, &text, Expect::Eos)?,
-        Platform::Fortigate => typed(path, &text, Expect::Fortigate)?,
-        Platform::Probe => probe(path, &text)?,
-    };
-    Ok(Device {
-        name: name.to_string(),
-        platform,
-        file: path.to_path_buf(),
-        ssh,
-        expect,
-        expect_position,
-        skip,
-    })
-}
-
-type Typed = (Connection, Expect, Position, BTreeMap<String, String>);
-
-fn typed<E: DeserializeOwned>(
-    path: &Path,
-    text: &str,
-    wrap: fn(E) -> Expect,
-) -> Result<Typed, ConfigError> {
-    let file: DeviceFile<E> = yaml::parse(path, text)?;
-    let position = Position::from_location(path, file.expect.defined);
-    Ok((file.ssh, wrap(file.expect.value), position, file.skip))
 }
 
 /// A probe device file: no `ssh:` (the probe is not reached over SSH), a `source:` instead.
@@ -139,15 +121,53 @@ struct ProbeFile {
     skip: BTreeMap<String, String>,
 }
 
-fn probe(path: &Path, text: &str) -> Result<Typed, ConfigError> {
-    let file: ProbeFile = yaml::parse(path, text)?;
-    let position = Position::from_location(path, file.expect.defined);
-    let expect = file.expect.value.resolve(file.source, path);
-    // Not reached over SSH: the routing collector sends probe devices to the probe collector.
-    Ok((
-        Connection::default(),
-        Expect::Probe(Box::new(expect)),
-        position,
-        file.skip,
-    ))
+/// The keys of a probe's `expect:` with their positions (the typed read above checked them).
+#[derive(Deserialize)]
+struct ProbeKeys {
+    expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
+}
+
+/// Reads a device file; `name` comes from `site.yaml`.
+pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ConfigError::new(
+            Position::file_start(path),
+            format!("cannot read the baseline of device {name}: {e}"),
+        )
+    })?;
+    let header: Header = yaml::parse(path, &text)?;
+    let platform = header.platform.value;
+    let (access, expect, skip) = match platform {
+        Platform::Eos | Platform::Fortigate => {
+            let file: SshFile = yaml::parse(path, &text)?;
+            (Access::Ssh(file.ssh), file.expect, file.skip)
+        }
+        Platform::Probe => {
+            let file: ProbeFile = yaml::parse(path, &text)?;
+            let keys: ProbeKeys = yaml::parse(path, &text)?;
+            let settings = file.expect.value.resolve(file.source, path);
+            (Access::Probe(Box::new(settings)), keys.expect, file.skip)
+        }
+    };
+    let mut keys: Vec<(String, Position)> = expect
+        .value
+        .keys()
+        .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+        .collect();
+    keys.sort_by_key(|(_, at)| (at.line, at.column));
+    let baseline = BaselineText::new(
+        name.clone(),
+        path,
+        text.into(),
+        Position::from_location(path, expect.defined),
+        keys,
+    );
+    Ok(Device {
+        name: name.clone(),
+        platform,
+        file: path.to_path_buf(),
+        access,
+        baseline,
+        skip,
+    })
 }

@@ -5,11 +5,11 @@
 //! shows them all at once) and each one names `file:line:column`.
 
 mod archive;
+mod baseline;
 mod catalog;
 mod device;
 mod email;
 mod error;
-mod pin;
 mod secret;
 mod site;
 pub mod yaml;
@@ -18,15 +18,15 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use archive::Archive;
+pub use baseline::BaselineText;
 pub use catalog::{Entry, Severity};
-pub use device::{Connection, Device, Expect};
+pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
-pub use pin::VersionPin;
 pub use secret::{SecretError, SecretRef};
 pub use site::SshDefaults;
 
-use crate::check::registry;
+use crate::core::{CheckId, DeviceName};
 
 /// Everything loaded from a configuration directory, validated.
 #[derive(Clone, Debug)]
@@ -94,6 +94,13 @@ impl Config {
                 ));
                 continue;
             }
+            let name = match DeviceName::new(&entry.name.value) {
+                Ok(name) => name,
+                Err(e) => {
+                    errors.push(ConfigError::new(position, e.to_string()));
+                    continue;
+                }
+            };
             let path = baselines.join(&entry.baseline.value);
             if !path.is_file() {
                 errors.push(ConfigError::new(
@@ -106,7 +113,7 @@ impl Config {
                 ));
                 continue;
             }
-            match device::load(&entry.name.value, &path) {
+            match device::load(&name, &path) {
                 Ok(device) => devices.push(device),
                 Err(e) => errors.push(e),
             }
@@ -129,7 +136,7 @@ impl Config {
     }
 
     pub fn device(&self, name: &str) -> Option<&Device> {
-        self.devices.iter().find(|d| d.name == name)
+        self.devices.iter().find(|d| d.name == *name)
     }
 }
 
@@ -220,26 +227,11 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
                 ));
                 continue;
             }
-            match registry::find(&id) {
-                None => errors.push(ConfigError::new(
-                    position,
-                    format!(
-                        "unknown check id {id}: no built-in evaluator has that id (known: {})",
-                        registry::ids().join(", ")
-                    ),
-                )),
-                Some(evaluator) if evaluator.platform() != entry.platform => {
-                    errors.push(ConfigError::new(
-                        position,
-                        format!(
-                            "check {id} is for platform {}, not {}",
-                            evaluator.platform(),
-                            entry.platform
-                        ),
-                    ))
-                }
-                Some(_) => entries.push(Entry::from(entry)),
+            if let Err(e) = CheckId::new(&id) {
+                errors.push(ConfigError::new(position, e.to_string()));
+                continue;
             }
+            entries.push(Entry::from_file(entry, position));
         }
     }
     entries

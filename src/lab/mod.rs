@@ -25,6 +25,7 @@ mod server;
 mod shell;
 pub mod site;
 pub mod topology;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -37,7 +38,7 @@ use tokio::net::TcpListener;
 pub use device::{ConfigAttempt, Journal};
 pub use scenario::{Fault, Faults, PAGER_LINES, SLOW_DELAY, Scenario, Target};
 
-use crate::platform::Platform;
+use crate::core::Platform;
 use server::{DeviceSpec, DeviceState, Running};
 
 /// One running lab device.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
-use crate::platform::Platform;
+use crate::core::Platform;
 
 /// Where the example site lives: the crate's own `baselines/` and `checks/`.
 pub fn example_dir() -> PathBuf {

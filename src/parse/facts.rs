@@ -1,10 +1,9 @@
-//! The facts of one device: for every planned command, its parsed value or why there is none.
+//! The facts of one device: for every planned query, its parsed fact or why there is none.
 
 use std::collections::HashMap;
 
-use super::{Fact, ParseError};
-use crate::collect::CollectError;
-use crate::plan::Command;
+use super::{AnyQuery, Fact, ParseError, Query, QueryKey, Raw};
+use crate::core::{CollectError, Command, Verdict};
 
 /// Why a check could not get the fact it needs. Always becomes an ERROR verdict, never OK.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -32,65 +31,81 @@ impl FactError {
     }
 }
 
-struct Entry {
-    raw: Option<String>,
-    parsed: Result<Box<dyn Fact>, FactError>,
-}
-
-/// Parsed facts of one device, keyed by the command that produced them.
+/// Parsed facts of one device, filed by query.
 #[derive(Default)]
 pub struct Facts {
-    entries: HashMap<Command, Entry>,
+    parsed: HashMap<QueryKey, Result<Box<dyn Fact>, FactError>>,
+    /// The collected text of each command, for evidence excerpts.
+    raw: HashMap<Command, String>,
 }
 
 impl Facts {
-    /// Records a collected output and its parse (the parse stage calls this once per command).
+    /// Files one command's output as read by each of `queries` (all of which send `command`).
     pub fn insert(
         &mut self,
-        command: Command,
-        raw: Result<String, CollectError>,
-        parse: impl FnOnce(&Command, &str) -> Result<Box<dyn Fact>, ParseError>,
+        command: &Command,
+        output: Result<&str, &CollectError>,
+        queries: &[&dyn AnyQuery],
     ) {
-        let entry = match raw {
-            Ok(raw) => {
-                let parsed = parse(&command, &raw).map_err(|error| FactError::Unparsable {
-                    command: command.to_string(),
-                    error,
-                });
-                Entry {
-                    raw: Some(raw),
-                    parsed,
+        match output {
+            Ok(text) => {
+                for query in queries {
+                    let parsed = query.parse_any(&mut Raw::new(text)).map_err(|error| {
+                        FactError::Unparsable {
+                            command: command.to_string(),
+                            error,
+                        }
+                    });
+                    self.parsed.insert(query.key(), parsed);
+                }
+                self.raw.insert(command.clone(), text.to_string());
+            }
+            Err(error) => {
+                for query in queries {
+                    let missing = FactError::NotCollected {
+                        command: command.to_string(),
+                        error: error.clone(),
+                    };
+                    self.parsed.insert(query.key(), Err(missing));
                 }
             }
-            Err(error) => Entry {
-                raw: None,
-                parsed: Err(FactError::NotCollected {
-                    command: command.to_string(),
-                    error,
-                }),
-            },
-        };
-        self.entries.insert(command, entry);
+        }
     }
 
-    /// The typed fact for `command`.
-    pub fn get<T: Fact>(&self, command: &Command) -> Result<&T, FactError> {
-        let entry = self
-            .entries
-            .get(command)
-            .ok_or_else(|| FactError::NotPlanned {
-                command: command.to_string(),
-            })?;
-        let fact = entry.parsed.as_ref().map_err(Clone::clone)?;
+    /// The typed fact of `query`.
+    pub fn get<Q: Query>(&self, query: &Q) -> Result<&Q::Fact, FactError> {
+        let fact = self.entry(&query.key())?;
         fact.as_any()
-            .downcast_ref::<T>()
+            .downcast_ref::<Q::Fact>()
             .ok_or_else(|| FactError::WrongType {
-                command: command.to_string(),
+                command: query.command().to_string(),
             })
+    }
+
+    /// The fact of any query, as JSON (for YAML checks and the archive).
+    pub fn json(&self, query: &dyn AnyQuery) -> Result<serde_json::Value, FactError> {
+        self.entry(&query.key()).map(|fact| fact.to_json())
+    }
+
+    fn entry(&self, key: &QueryKey) -> Result<&dyn Fact, FactError> {
+        match self.parsed.get(key) {
+            None => Err(FactError::NotPlanned {
+                command: key.command.to_string(),
+            }),
+            Some(Err(e)) => Err(e.clone()),
+            Some(Ok(fact)) => Ok(fact.as_ref()),
+        }
     }
 
     /// The raw output of `command`, as collected (for evidence excerpts).
     pub fn raw(&self, command: &Command) -> Option<&str> {
-        self.entries.get(command).and_then(|e| e.raw.as_deref())
+        self.raw.get(command).map(String::as_str)
+    }
+}
+
+impl From<FactError> for Verdict {
+    fn from(error: FactError) -> Self {
+        let evidence = error.excerpt().to_string();
+        Verdict::error(error.to_string()).evidence(evidence)
     }
 }

@@ -1,27 +1,32 @@
 //! Stage 2 of the pipeline: decide what runs where.
 //!
-//! A plan lists, per device, the selected checks and the de-duplicated commands they need, in
-//! the order they will be sent: a command needed by five checks is sent once.
+//! The catalog's entries are resolved to checks, each selected check's input is built from each
+//! device's baseline (every mistake at once, at its `file:line:column`), and a plan lists, per
+//! device, the checks and the de-duplicated queries they need, in the order they will be sent: a
+//! command needed by five checks is sent once.
 
-mod command;
+mod catalog;
 mod select;
 
-pub use command::Command;
+pub use catalog::{Catalog, Resolved};
 pub use select::Selection;
 
 use std::sync::Arc;
 
-use crate::check::registry::{self, Evaluator};
+use crate::check::Prepared;
 use crate::config::{Config, ConfigError, ConfigErrors, Device, Entry};
+use crate::core::Command;
+use crate::parse::AnyQuery;
 
 /// One check planned on one device.
 #[derive(Clone)]
 pub struct PlannedCheck {
     pub entry: Entry,
-    pub evaluator: Evaluator,
-    pub commands: Vec<Command>,
-    /// Set when the device's baseline says to skip this check.
+    /// The check with its input built; `None` when the baseline skips it.
+    pub prepared: Option<Arc<dyn Prepared>>,
+    /// The baseline's reason for skipping it.
     pub skip: Option<String>,
+    pub queries: Vec<Arc<dyn AnyQuery>>,
 }
 
 /// Everything to do on one device.
@@ -29,6 +34,8 @@ pub struct PlannedCheck {
 pub struct DevicePlan {
     pub device: Arc<Device>,
     pub checks: Vec<PlannedCheck>,
+    /// Every query, each once, in first-needed order.
+    pub queries: Vec<Arc<dyn AnyQuery>>,
     /// Every command to send, each once, in first-needed order.
     pub commands: Vec<Command>,
 }
@@ -50,69 +57,31 @@ pub enum PlanError {
 }
 
 impl Plan {
-    /// Plans the selected checks. A selected check whose baseline value is missing is a
-    /// configuration error pointing at the device file's `expect:`.
+    /// Plans the selected checks. Every configuration mistake found on the way (an unknown
+    /// check, a baseline key no check reads, a missing or mistyped value) is returned at once.
     pub fn new(config: &Config, selection: &Selection) -> Result<Plan, PlanError> {
         for name in &selection.devices {
             if config.device(name).is_none() {
                 return Err(PlanError::UnknownDevice {
                     name: name.clone(),
-                    valid: config.devices.iter().map(|d| d.name.clone()).collect(),
+                    valid: config.devices.iter().map(|d| d.name.to_string()).collect(),
                 });
             }
         }
         let mut errors = Vec::new();
+        let catalog = Catalog::resolve(config, &mut errors);
+        for device in &config.devices {
+            catalog.check_keys(device, &mut errors);
+        }
         let mut devices = Vec::new();
         for device in &config.devices {
             if !selection.wants_device(&device.name) {
                 continue;
             }
-            let mut checks = Vec::new();
-            for entry in config
-                .catalog
-                .iter()
-                .filter(|e| e.platform == device.platform && selection.wants(e))
-            {
-                let Some(evaluator) = registry::find(&entry.id) else {
-                    continue;
-                };
-                let skip = device.skip.get(&entry.id).cloned();
-                let commands = match (&skip, evaluator.commands(&device.expect)) {
-                    (Some(_), _) => Vec::new(),
-                    (None, Ok(commands)) => commands,
-                    (None, Err(missing)) => {
-                        errors.push(ConfigError::new(
-                            device.expect_position.clone(),
-                            format!(
-                                "device {}: check {} needs `expect.{}` in this baseline, and it is missing \
-                                 (add it, or list the check under `skip:` with a reason)",
-                                device.name, entry.id, missing.0
-                            ),
-                        ));
-                        continue;
-                    }
-                };
-                checks.push(PlannedCheck {
-                    entry: entry.clone(),
-                    evaluator,
-                    commands,
-                    skip,
-                });
+            let checks = plan_checks(&catalog, device, selection, &mut errors);
+            if !checks.is_empty() {
+                devices.push(DevicePlan::new(Arc::new(device.clone()), checks));
             }
-            if checks.is_empty() {
-                continue;
-            }
-            let mut commands: Vec<Command> = Vec::new();
-            for command in checks.iter().flat_map(|c| &c.commands) {
-                if !commands.contains(command) {
-                    commands.push(command.clone());
-                }
-            }
-            devices.push(DevicePlan {
-                device: Arc::new(device.clone()),
-                checks,
-                commands,
-            });
         }
         if !errors.is_empty() {
             return Err(ConfigErrors(errors).into());
@@ -126,19 +95,15 @@ impl Plan {
     }
 
     /// Keeps only the checks that `keep(device, check id)` accepts (`--last-failed` selects
-    /// exact pairs), recomputing each device's commands; devices left with none are dropped.
+    /// exact pairs), recomputing each device's queries; devices left with none are dropped.
     pub fn retain(&mut self, keep: impl Fn(&str, &str) -> bool) {
         for device in &mut self.devices {
-            device
-                .checks
-                .retain(|c| keep(&device.device.name, &c.entry.id));
-            let mut commands: Vec<Command> = Vec::new();
-            for command in device.checks.iter().flat_map(|c| &c.commands) {
-                if !commands.contains(command) {
-                    commands.push(command.clone());
-                }
-            }
-            device.commands = commands;
+            let name = device.device.name.clone();
+            let checks = std::mem::take(&mut device.checks)
+                .into_iter()
+                .filter(|c| keep(&name, &c.entry.id))
+                .collect();
+            *device = DevicePlan::new(device.device.clone(), checks);
         }
         self.devices.retain(|d| !d.checks.is_empty());
     }
@@ -146,4 +111,61 @@ impl Plan {
     pub fn check_count(&self) -> usize {
         self.devices.iter().map(|d| d.checks.len()).sum()
     }
+}
+
+impl DevicePlan {
+    fn new(device: Arc<Device>, checks: Vec<PlannedCheck>) -> DevicePlan {
+        let mut queries: Vec<Arc<dyn AnyQuery>> = Vec::new();
+        for query in checks.iter().flat_map(|c| &c.queries) {
+            if !queries.iter().any(|q| q.key() == query.key()) {
+                queries.push(query.clone());
+            }
+        }
+        let mut commands: Vec<Command> = Vec::new();
+        for command in queries.iter().map(|q| q.key().command) {
+            if !commands.contains(&command) {
+                commands.push(command);
+            }
+        }
+        DevicePlan {
+            device,
+            checks,
+            queries,
+            commands,
+        }
+    }
+}
+
+/// The selected checks of one device, their inputs built from its baseline.
+fn plan_checks(
+    catalog: &Catalog,
+    device: &Device,
+    selection: &Selection,
+    errors: &mut Vec<ConfigError>,
+) -> Vec<PlannedCheck> {
+    let mut checks = Vec::new();
+    for Resolved { entry, definition } in catalog.for_platform(device.platform) {
+        if !selection.wants(entry) {
+            continue;
+        }
+        if let Some(reason) = device.skip.get(&entry.id) {
+            checks.push(PlannedCheck {
+                entry: entry.clone(),
+                prepared: None,
+                skip: Some(reason.clone()),
+                queries: Vec::new(),
+            });
+            continue;
+        }
+        match definition.prepare(&device.baseline) {
+            Ok(prepared) => checks.push(PlannedCheck {
+                entry: entry.clone(),
+                queries: prepared.queries().into_iter().map(Arc::from).collect(),
+                prepared: Some(prepared),
+                skip: None,
+            }),
+            Err(e) => errors.push(e),
+        }
+    }
+    checks
 }

@@ -25,7 +25,6 @@ use super::calibration::Calibration;
 use super::pair::Sides;
 use super::units::{Nanos, Vlan};
 use super::verdict::Rules;
-use crate::plan::Command;
 
 /// Where the probe's copies come from.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -157,18 +156,17 @@ impl Expect {
         o
     }
 
-    /// The pseudo-command whose "output" is the analysis JSON: it names the source, so the
-    /// plan, `premarket list` and the report show what was measured.
-    pub fn command(&self) -> Command {
+    /// What is measured, for `premarket plan` and `list`: the capture files, or the live run.
+    pub fn describe(&self) -> String {
         match &self.source {
             Source::Pcap(files) => {
                 let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-                Command::new(format!("probe analyze {}", files.join(" ")))
+                format!("analyze {}", files.join(" "))
             }
-            Source::Live(l) => Command::new(format!(
-                "probe run --tx {} --rx {} --count {} --interval {}us",
+            Source::Live(l) => format!(
+                "run --tx {} --rx {} --count {} --interval {}us",
                 l.tx, l.rx, l.count, l.interval_us
-            )),
+            ),
         }
     }
 }

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::units::Nanos;
 use super::verdict::Kind;
-use crate::parse::{Fact, ParseError};
-use crate::plan::Command;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, QuerySpec, Raw, Shape};
 
 /// The part of a percentile summary the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -46,15 +46,31 @@ pub struct Latency {
     pub chart_png: Option<String>,
 }
 
-/// Parses the analysis JSON of a probe pseudo-command.
-pub fn parse(command: &Command, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
-    if !command.text.starts_with("probe ") {
-        return Err(ParseError::unsupported(&command.text));
-    }
-    serde_json::from_str::<Latency>(raw)
-        .map(|l| Box::new(l) as Box<dyn Fact>)
-        .map_err(|e| ParseError::new(format!("probe output is not the analysis JSON: {e}"), raw))
+/// The probe's one "command": measure (from the device's `source:`) and hand on the analysis as
+/// JSON, exactly what `premarket probe analyze --format json` prints. A saved copy replays with
+/// `run --offline`.
+pub struct Measure;
+
+impl Measure {
+    pub const TEXT: &'static str = "probe measure";
 }
+
+impl Query for Measure {
+    const KIND: &'static str = "probe.latency";
+    type Fact = Latency;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Latency, ParseError> {
+        let text = raw.text()?;
+        serde_json::from_str::<Latency>(text).map_err(|e| {
+            ParseError::new(format!("probe output is not the analysis JSON: {e}"), text)
+        })
+    }
+}
+
+/// What `premarket parse probe ...` reads.
+pub static QUERIES: &[QuerySpec] = &[QuerySpec::of::<Measure>(Shape::Exact(Measure::TEXT))];
 
 #[cfg(test)]
 mod tests {
@@ -64,15 +80,12 @@ mod tests {
     fn reads_the_contract_keys_and_refuses_other_text() {
         let raw = r#"{"pairs": 10, "lost": 0, "requests": 10, "median_ns": 4100, "p99_ns": 4200, "max_ns": 45000,
             "steady": {"n": 8, "median_ns": 4100, "p99_ns": 4150, "max_ns": 4160}, "verdict": "offloaded", "reason": "r"}"#;
-        let c = Command::new("probe analyze x.pcap");
-        let fact = parse(&c, raw).unwrap();
-        let l = fact.as_any().downcast_ref::<Latency>().unwrap();
+        let l = Measure::parse(&mut Raw::new(raw)).unwrap();
         assert_eq!(
             (l.median_ns, l.verdict, l.steady.n),
             (Some(Nanos(4100)), Kind::Offloaded, 8)
         );
-        let err = parse(&c, "% error: permission denied").unwrap_err();
+        let err = Measure::parse(&mut Raw::new("% error: permission denied")).unwrap_err();
         assert!(err.excerpt.contains("permission denied"));
-        assert!(parse(&Command::new("show version"), raw).is_err());
     }
 }

@@ -14,7 +14,6 @@ pub mod calibration;
 pub mod capture;
 pub mod chart;
 pub mod cmsg;
-pub mod emulator;
 pub mod facts;
 pub mod firewall;
 pub mod frame;

@@ -282,9 +282,9 @@ pub fn file_safe(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collect::CollectError;
-    use crate::plan::Command;
-    use crate::platform::Platform;
+    use crate::core::CollectError;
+    use crate::core::Command;
+    use crate::core::Platform;
     use crate::report::DeviceOutputs;
 
     #[test]

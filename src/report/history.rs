@@ -12,7 +12,7 @@ use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 
 use super::Report;
-use crate::check::Status;
+use crate::core::Status;
 
 /// A check on a device: the unit whose history is followed.
 pub type Pair = (String, String);

@@ -14,10 +14,10 @@ pub mod text;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::Status;
-use crate::collect::CollectError;
-use crate::plan::Command;
-use crate::platform::Platform;
+use crate::core::CollectError;
+use crate::core::Command;
+use crate::core::Platform;
+use crate::core::{Exit, Status};
 
 pub use history::Changes;
 
@@ -118,7 +118,7 @@ impl Report {
 
     /// DESIGN §3: 0 all OK (or SKIP), 1 any FAIL, 2 any ERROR and no FAIL.
     pub fn exit_code(&self) -> u8 {
-        exit_code(self.status)
+        Exit::of(self.status).code()
     }
 }
 
@@ -132,14 +132,3 @@ pub fn overall(counts: &Counts) -> Status {
         Status::Ok
     }
 }
-
-pub fn exit_code(status: Status) -> u8 {
-    match status {
-        Status::Ok | Status::Skip => 0,
-        Status::Fail => 1,
-        Status::Error => 2,
-    }
-}
-
-/// Exit code when nothing ran (usage or configuration error).
-pub const EXIT_CONFIG: u8 = 3;

@@ -5,7 +5,7 @@
 use secrecy::ExposeSecret;
 
 use crate::config::{Config, SecretRef};
-use crate::platform::Platform;
+use crate::core::Platform;
 
 /// Known secret values shorter than this are not searched for: they would shred ordinary text.
 const MIN_SECRET_LEN: usize = 4;
@@ -27,10 +27,10 @@ impl Redactor {
     /// leak what premarket never read).
     pub fn from_config(config: &Config) -> Self {
         let mut refs: Vec<&SecretRef> = Vec::new();
-        for device in &config.devices {
-            refs.extend(&device.ssh.password);
-            refs.extend(&device.ssh.key_passphrase);
-            refs.extend(&device.ssh.enable_secret);
+        for ssh in config.devices.iter().filter_map(|d| d.ssh()) {
+            refs.extend(&ssh.password);
+            refs.extend(&ssh.key_passphrase);
+            refs.extend(&ssh.enable_secret);
         }
         if let Some((_, password)) = config
             .site
@@ -60,7 +60,7 @@ impl Redactor {
 
     /// `text` from a device of `platform`, safe to write down.
     pub fn redact(&self, platform: Platform, text: &str) -> String {
-        let text = pem_keys(&platform.redact(text));
+        let text = pem_keys(&crate::platform::redact(platform, text));
         self.literals(&text)
     }
 

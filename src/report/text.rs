@@ -6,7 +6,7 @@ use std::fmt::Write;
 use owo_colors::OwoColorize;
 
 use super::{CheckResult, Report};
-use crate::check::Status;
+use crate::core::Status;
 
 /// Whether to colour: a terminal, and `NO_COLOR` unset or empty.
 pub fn use_colour(is_terminal: bool) -> bool {

@@ -11,8 +11,8 @@ use russh::keys::{PrivateKeyWithHashAlg, load_secret_key};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::transport::Client;
-use crate::collect::CollectError;
 use crate::config::{Connection, SecretRef};
+use crate::core::CollectError;
 
 /// Rounds of keyboard-interactive questions answered before giving up.
 const MAX_KI_ROUNDS: usize = 4;

@@ -17,8 +17,8 @@ use super::guard::Line;
 use super::profile::Profile;
 use super::screen::Reply;
 use super::shell::{Matched, Shell, ShellError};
-use crate::collect::CollectError;
-use crate::plan::Command;
+use crate::core::CollectError;
+use crate::core::Command;
 
 /// A command's output as the device printed it, and the prompt it was typed at.
 #[derive(Clone, Debug, PartialEq, Eq)]

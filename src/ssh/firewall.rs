@@ -16,9 +16,10 @@ use super::guard::Line;
 use super::redact::Redactor;
 use super::session::{self, Settings};
 use super::transport::Client;
-use crate::collect::CollectError;
 use crate::config::Device;
-use crate::platform::{Platform, fortigate};
+use crate::core::CollectError;
+use crate::core::Platform;
+use crate::platform::fortigate;
 use crate::probe::firewall::{FilterMatched, READBACK, Shell};
 
 /// One open CLI session on a FortiGate.
@@ -53,7 +54,7 @@ impl FirewallShell {
             open: Some(open),
             redactor,
             last_sent: None,
-            device: device.name.clone(),
+            device: device.name.to_string(),
         })
     }
 

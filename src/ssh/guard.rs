@@ -5,7 +5,7 @@
 //! a proof only the probe's filter read-back can make.
 
 use super::profile::Profile;
-use crate::platform::Platform;
+use crate::core::Platform;
 use crate::probe::firewall::FilterMatched;
 
 /// A command line that passed the guard.

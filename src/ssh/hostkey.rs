@@ -1,12 +1,18 @@
 //! Host key verification: the device must prove it is the device we mean before we send a
 //! password. A key is trusted only when it is pinned in the device's baseline (`host_key:
-//! SHA256:...`) or listed in the site's known_hosts file. Never trust on first use, never add
-//! a key by ourselves: an unknown key is refused with the fingerprint and how to pin it, and a
-//! changed key is refused loudly.
+//! SHA256:...`) or listed in the site's known_hosts file, read by OpenSSH's rules in
+//! [`super::known_hosts`]. Never trust on first use, never add a key by ourselves: an unknown
+//! key is refused with the fingerprint and how to pin it, and a changed key is refused loudly.
+//! A key marked `@revoked` for the host is refused whatever else vouches for it, the pin
+//! included. `@cert-authority` lines are not trusted: premarket negotiates plain host keys only
+//! (no `*-cert-v01` algorithm is offered), so a host that only a CA line names is refused with
+//! a message saying so.
 
 use std::path::Path;
 
 use russh::keys::{HashAlg, PublicKey};
+
+use super::known_hosts::{self, Entry, Listed, Marker};
 
 /// Where a device is and which keys it may present.
 #[derive(Clone, Debug)]
@@ -47,6 +53,30 @@ pub enum HostKeyError {
         expected: String,
         source_: String,
     },
+    #[error(
+        "host key of {device} ({addr}) is REVOKED in known_hosts {path} line {line}: it offered {fingerprint}, \
+         a key that must never be accepted (a stolen key may be impersonating the device). Do not connect; \
+         get the device's new key from its administrator"
+    )]
+    Revoked {
+        device: String,
+        addr: String,
+        fingerprint: String,
+        path: String,
+        line: usize,
+    },
+    #[error(
+        "known_hosts {path} line {line} is a @cert-authority entry for {device}; premarket accepts plain \
+         host keys only: add the device's key (`{known_hosts_line}`) or pin it (ssh: host_key: \"{fingerprint}\") \
+         after checking {fingerprint} with the device's administrator"
+    )]
+    CertAuthority {
+        device: String,
+        fingerprint: String,
+        path: String,
+        line: usize,
+        known_hosts_line: String,
+    },
     #[error("cannot read known_hosts {path}: {reason}")]
     KnownHosts { path: String, reason: String },
 }
@@ -56,13 +86,10 @@ pub fn fingerprint(key: &PublicKey) -> String {
     key.fingerprint(HashAlg::Sha256).to_string()
 }
 
-/// The known_hosts line that trusts `key` for `host:port` (OpenSSH format).
+/// The known_hosts line that trusts `key` for `host:port` (OpenSSH format, the name `ssh`
+/// looks up).
 pub fn known_hosts_line(host: &str, port: u16, key: &PublicKey) -> String {
-    let name = if port == 22 {
-        host.to_string()
-    } else {
-        format!("[{host}]:{port}")
-    };
+    let name = known_hosts::lookup_name(host, port);
     let openssh = key.to_openssh().unwrap_or_default();
     // Drop the key's comment: it is not part of the trust decision.
     let mut parts = openssh.split(' ');
@@ -84,10 +111,105 @@ fn same_fingerprint(pin: &str, offered: &str) -> bool {
     norm(pin) == norm(offered)
 }
 
-/// Accepts `key` when the pin or known_hosts vouch for it.
+/// What the site's known_hosts says about the key a device offered.
+enum Known<'a> {
+    /// site.yaml names no known_hosts file.
+    NoFile,
+    /// It names one that does not exist (OpenSSH reads that as empty).
+    Missing(&'a Path),
+    /// What the lines `ssh` consults say.
+    Said(&'a Path, Said),
+}
+
+/// The verdict of the consulted lines; `line` is the 1-based line that decided it.
+enum Said {
+    Listed,
+    Revoked { line: usize },
+    Changed { line: usize, expected: String },
+    CertAuthorityOnly { line: usize },
+    Unlisted { note: String },
+}
+
+/// Reads known_hosts and judges `key` by it. A file that cannot be read, or that has a broken
+/// line for this device, fails closed.
+fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, HostKeyError> {
+    let Some(path) = expected.known_hosts else {
+        return Ok(Known::NoFile);
+    };
+    match known_hosts::load(path, expected.host, expected.port) {
+        Ok(Some(listed)) => Ok(Known::Said(path, judge(&listed, key, expected.host))),
+        Ok(None) => Ok(Known::Missing(path)),
+        Err(e) => Err(HostKeyError::KnownHosts {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Judges `key` by the lines `ssh` consults: those under the device's name (`[host]:port` off
+/// port 22) and, only when those list no plain key at all, those under the bare host name
+/// (sshconnect.c, "checking without port identifier"). Revocation first; another key of the
+/// same type under the device's own name is a changed key; a CA line vouches for nothing here.
+fn judge(listed: &Listed, key: &PublicKey, host: &str) -> Said {
+    let own_plain = || marked(listed.own.iter(), Marker::Plain);
+    let consulted: Vec<&Entry> = match own_plain().next() {
+        Some(_) => listed.own.iter().collect(),
+        None => listed.own.iter().chain(&listed.bare).collect(),
+    };
+    let consulted = |marker| marked(consulted.iter().copied(), marker);
+    let same_key = |e: &&Entry| e.key.key_data() == key.key_data();
+    if let Some(e) = consulted(Marker::Revoked).find(same_key) {
+        return Said::Revoked { line: e.line };
+    }
+    if consulted(Marker::Plain).any(|e| same_key(&e)) {
+        return Said::Listed;
+    }
+    if let Some(e) = own_plain().find(|e| e.key.algorithm() == key.algorithm()) {
+        return Said::Changed {
+            line: e.line,
+            expected: fingerprint(&e.key),
+        };
+    }
+    if let Some(e) = consulted(Marker::CertAuthority).next() {
+        return Said::CertAuthorityOnly { line: e.line };
+    }
+    let note = if own_plain().next().is_some() {
+        "lists it only with other key types".to_string()
+    } else if consulted(Marker::Plain).next().is_some() {
+        format!(
+            "lists only other keys for {} (port 22)",
+            known_hosts::lookup_name(host, 22)
+        )
+    } else {
+        "has no entry for it".to_string()
+    };
+    Said::Unlisted { note }
+}
+
+fn marked<'e>(
+    entries: impl Iterator<Item = &'e Entry>,
+    marker: Marker,
+) -> impl Iterator<Item = &'e Entry> {
+    entries.filter(move |e| e.marker == marker)
+}
+
+/// Accepts `key` when the pin or known_hosts vouch for it and known_hosts does not revoke it.
+/// A revocation refuses the key first, pinned or not; then the pin decides alone; then
+/// known_hosts.
 pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyError> {
     let offered = fingerprint(key);
     let addr = format!("{}:{}", expected.host, expected.port);
+    let known = known(expected, key)?;
+    let revoked = |path: &Path, line| HostKeyError::Revoked {
+        device: expected.device.to_string(),
+        addr: addr.clone(),
+        fingerprint: offered.clone(),
+        path: path.display().to_string(),
+        line,
+    };
+    if let Known::Said(path, Said::Revoked { line }) = known {
+        return Err(revoked(path, line));
+    }
     if let Some(pin) = expected.pin {
         if same_fingerprint(pin, &offered) {
             return Ok(());
@@ -100,51 +222,51 @@ pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyErr
             source_: "the pinned ssh.host_key in its baseline".into(),
         });
     }
+    let line = known_hosts_line(expected.host, expected.port, key);
     let unknown = |note: String| HostKeyError::Unknown {
         device: expected.device.to_string(),
         addr: addr.clone(),
         fingerprint: offered.clone(),
-        known_hosts_line: known_hosts_line(expected.host, expected.port, key),
+        known_hosts_line: line.clone(),
         note,
     };
-    let Some(path) = expected.known_hosts else {
-        return Err(unknown(
-            "no ssh.host_key is pinned and site.yaml names no ssh.known_hosts file".into(),
-        ));
+    let (path, said) = match known {
+        Known::NoFile => {
+            return Err(unknown(
+                "no ssh.host_key is pinned and site.yaml names no ssh.known_hosts file".into(),
+            ));
+        }
+        Known::Missing(path) => {
+            return Err(unknown(format!(
+                "the known_hosts file {} does not exist",
+                path.display()
+            )));
+        }
+        Known::Said(path, said) => (path, said),
     };
-    if !path.is_file() {
-        return Err(unknown(format!(
-            "the known_hosts file {} does not exist",
-            path.display()
-        )));
-    }
-    let recorded =
-        russh::keys::known_hosts::known_host_keys_path(expected.host, expected.port, path)
-            .map_err(|e| HostKeyError::KnownHosts {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            })?;
-    if recorded.iter().any(|(_, k)| k.key_data() == key.key_data()) {
-        return Ok(());
-    }
-    if let Some((line, old)) = recorded
-        .iter()
-        .find(|(_, k)| k.algorithm() == key.algorithm())
-    {
-        return Err(HostKeyError::Changed {
+    match said {
+        Said::Listed => Ok(()),
+        Said::Changed {
+            line,
+            expected: old,
+        } => Err(HostKeyError::Changed {
             device: expected.device.to_string(),
             addr,
             fingerprint: offered,
-            expected: fingerprint(old),
-            source_: format!("known_hosts {} (entry {line})", path.display()),
-        });
+            expected: old,
+            source_: format!("known_hosts {} line {line}", path.display()),
+        }),
+        Said::CertAuthorityOnly { line: ca } => Err(HostKeyError::CertAuthority {
+            device: expected.device.to_string(),
+            fingerprint: offered,
+            path: path.display().to_string(),
+            line: ca,
+            known_hosts_line: line,
+        }),
+        Said::Unlisted { note } => Err(unknown(format!("{} {note}", path.display()))),
+        // Already refused above, before the pin.
+        Said::Revoked { line } => Err(revoked(path, line)),
     }
-    let note = if recorded.is_empty() {
-        format!("{} has no entry for it", path.display())
-    } else {
-        format!("{} lists it only with other key types", path.display())
-    };
-    Err(unknown(note))
 }
 
 #[cfg(test)]
@@ -216,5 +338,182 @@ mod tests {
                 .to_string()
                 .contains("does not exist")
         );
+    }
+
+    /// One device at `[10.0.0.1]:2222` offering key A, against a known_hosts text and a pin.
+    /// `Ok(())` or a fragment of the refusal.
+    #[test]
+    fn known_hosts_decides_as_openssh_reads_it() {
+        use crate::ssh::known_hosts::test_keys::{A, B, E, HASHED_10_0_0_1_2222};
+        let a = PublicKey::from_openssh(A).unwrap();
+        let pin_a = fingerprint(&a);
+        let pin_b = fingerprint(&PublicKey::from_openssh(B).unwrap());
+        let n = "[10.0.0.1]:2222";
+        type Row<'a> = (&'a str, String, Option<&'a str>, Result<(), &'a str>);
+        let table: Vec<Row> = vec![
+            ("listed", format!("{n} {A}\n"), None, Ok(())),
+            (
+                "listed and revoked",
+                format!("{n} {A}\n@revoked {n} {A}\n"),
+                None,
+                Err("host key of sw1 (10.0.0.1:2222) is REVOKED in known_hosts KH line 2"),
+            ),
+            (
+                "revoked for every host",
+                format!("# revoked\n@revoked * {A}\n{n} {A}\n"),
+                None,
+                Err("is REVOKED in known_hosts KH line 2"),
+            ),
+            (
+                "a revocation that excludes this host",
+                format!("@revoked *,!{n} {A}\n{n} {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "another key revoked",
+                format!("@revoked * {B}\n{n} {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "a revocation beats the pin",
+                format!("@revoked [10.0.0.?]:* {A}\n"),
+                Some(&pin_a),
+                Err("is REVOKED in known_hosts KH line 1"),
+            ),
+            (
+                "the pin when known_hosts is silent",
+                String::new(),
+                Some(&pin_a),
+                Ok(()),
+            ),
+            (
+                "the pin is decided before known_hosts",
+                format!("{n} {A}\n"),
+                Some(&pin_b),
+                Err("HOST KEY CHANGED for sw1 (10.0.0.1:2222)! It offered"),
+            ),
+            (
+                "another key of the same type",
+                format!("{n} {E}\n{n} {B}\n"),
+                None,
+                Err("but known_hosts KH line 2 says SHA256:"),
+            ),
+            ("several keys", format!("{n} {B}\n{n} {A}\n"), None, Ok(())),
+            (
+                "only another key type",
+                format!("{n} {E}\n"),
+                None,
+                Err("KH lists it only with other key types"),
+            ),
+            (
+                "only a CA",
+                format!("@cert-authority *.example,[10.0.0.1]:* {B}\n"),
+                None,
+                Err("known_hosts KH line 1 is a @cert-authority entry for sw1; \
+                     premarket accepts plain host keys only: add the device's key (`[10.0.0.1]:2222 ssh-ed25519"),
+            ),
+            (
+                "a CA and a changed plain key",
+                format!("@cert-authority * {B}\n{n} {B}\n"),
+                None,
+                Err("HOST KEY CHANGED"),
+            ),
+            ("a wildcard", format!("[10.0.0.*]:* {A}\n"), None, Ok(())),
+            (
+                "a wildcard with this host negated",
+                format!("[10.0.0.*]:*,!{n} {A}\n"),
+                None,
+                Err("unknown host key for sw1 (10.0.0.1:2222): it offered SHA256:"),
+            ),
+            (
+                "the bare host when the port has no key (as ssh falls back)",
+                format!("10.0.0.1 {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "the bare host lists another key",
+                format!("10.0.0.1 {B}\n"),
+                None,
+                Err("KH lists only other keys for 10.0.0.1 (port 22)"),
+            ),
+            (
+                "the bare host is not read when the port lists a key",
+                format!("{n} {E}\n10.0.0.1 {A}\n"),
+                None,
+                Err("KH lists it only with other key types"),
+            ),
+            (
+                "revoked under the bare host, which is not read (as by ssh)",
+                format!("{n} {A}\n@revoked 10.0.0.1 {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "revoked under the bare host, which is read",
+                format!("@revoked 10.0.0.1 {A}\n10.0.0.1 {A}\n"),
+                None,
+                Err("is REVOKED in known_hosts KH line 1"),
+            ),
+            (
+                "revoked under the bare host, which is read, and pinned",
+                format!("@revoked 10.0.0.1 {A}\n"),
+                Some(&pin_a),
+                Err("is REVOKED in known_hosts KH line 1"),
+            ),
+            (
+                "[host]:22 is not the bare host",
+                format!("[10.0.0.1]:22 {A}\n"),
+                None,
+                Err("KH has no entry for it"),
+            ),
+            (
+                "hashed",
+                format!("{HASHED_10_0_0_1_2222} {A}\n"),
+                None,
+                Ok(()),
+            ),
+            (
+                "a broken line for this host",
+                format!("@revokd {n} {A}\n{n} {A}\n"),
+                None,
+                Err("cannot read known_hosts KH: line 1: unknown marker `@revokd`"),
+            ),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let kh = dir.path().join("known_hosts");
+        for (what, text, pin, want) in table {
+            std::fs::write(&kh, text).unwrap();
+            let device = Expected {
+                device: "sw1",
+                host: "10.0.0.1",
+                port: 2222,
+                pin,
+                known_hosts: Some(&kh),
+            };
+            let got = verify(&device, &a)
+                .map_err(|e| e.to_string().replace(&kh.display().to_string(), "KH"));
+            match (want, &got) {
+                (Ok(()), Ok(())) => {}
+                (Err(fragment), Err(e)) if e.contains(fragment) => {}
+                _ => panic!("{what}: expected {want:?}, got {got:?}"),
+            }
+        }
+        // A known_hosts that cannot be read fails closed, pinned or not.
+        for pin in [None, Some(pin_a.as_str())] {
+            let unreadable = Expected {
+                device: "sw1",
+                host: "10.0.0.1",
+                port: 2222,
+                pin,
+                known_hosts: Some(dir.path()),
+            };
+            assert!(matches!(
+                verify(&unreadable, &a),
+                Err(HostKeyError::KnownHosts { .. })
+            ));
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod driver;
 pub mod firewall;
 pub mod guard;
 pub mod hostkey;
+pub mod known_hosts;
 pub mod profile;
 pub mod redact;
 pub mod screen;

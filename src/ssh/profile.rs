@@ -7,7 +7,7 @@ use std::sync::{LazyLock, Mutex};
 
 use regex::Regex;
 
-use crate::platform::Platform;
+use crate::core::Platform;
 
 /// A profile's pattern, compiled once per process. Compiling a Unicode `\w` class costs about
 /// a millisecond of CPU; with one shell per device it dominated a 200-device run.

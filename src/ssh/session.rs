@@ -11,9 +11,9 @@ use super::redact::Redactor;
 use super::shell::Shell;
 use super::transport::Client;
 use super::{auth, transport};
-use crate::collect::CollectError;
 use crate::config::{Config, Device};
-use crate::plan::Command;
+use crate::core::CollectError;
+use crate::core::Command;
 use russh::client::Handle;
 
 /// Site-wide SSH settings (site.yaml `ssh:`).
@@ -86,7 +86,12 @@ pub(crate) async fn open(
     settings: &Settings,
     redactor: &mut Redactor,
 ) -> Result<(Handle<Client>, Driver), CollectError> {
-    let conn = &device.ssh;
+    let conn = device.ssh().ok_or_else(|| {
+        CollectError::Other(format!(
+            "device {} is a {}: it is not reached over SSH",
+            device.name, device.platform
+        ))
+    })?;
     let profile = profile::for_platform(device.platform).ok_or_else(|| {
         CollectError::Other(format!(
             "platform {} is not reached over SSH",

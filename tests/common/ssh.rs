@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use premarket::Command;
-use premarket::config::{Connection, Device, Expect, Position, SecretRef};
-use premarket::platform::{Platform, eos, fortigate};
+use premarket::config::{Access, BaselineText, Connection, Device, Position, SecretRef};
+use premarket::core::{DeviceName, Platform};
 use premarket::ssh::Settings;
 
 /// A value that must never appear in any output, error, file or report.
@@ -39,18 +39,21 @@ pub fn connection(port: u16, password: Option<SecretRef>) -> Connection {
 }
 
 pub fn device(name: &str, platform: Platform, ssh: Connection) -> Device {
-    let expect = match platform {
-        Platform::Fortigate => Expect::Fortigate(fortigate::Expect::default()),
-        _ => Expect::Eos(eos::Expect::default()),
-    };
     let file = PathBuf::from(format!("baselines/{name}.yaml"));
+    let name = DeviceName::new(name).expect("a plain device name");
+    let baseline = BaselineText::new(
+        name.clone(),
+        &file,
+        "expect: {}\n".into(),
+        Position::file_start(&file),
+        Vec::new(),
+    );
     Device {
-        name: name.into(),
+        name,
         platform,
-        expect_position: Position::file_start(&file),
         file,
-        ssh,
-        expect,
+        access: Access::Ssh(ssh),
+        baseline,
         skip: Default::default(),
     }
 }
@@ -81,7 +84,7 @@ pub async fn collect(
     settings: &Settings,
 ) -> Vec<(
     Command,
-    Result<premarket::ssh::Captured, premarket::collect::CollectError>,
+    Result<premarket::ssh::Captured, premarket::core::CollectError>,
 )> {
     tokio::time::timeout(
         Duration::from_secs(30),

@@ -8,8 +8,9 @@
 
 use std::path::PathBuf;
 
-use premarket::parse::ParseError;
-use premarket::platform::{Platform, eos, fortigate};
+use premarket::Platform;
+use premarket::parse::{ParseError, Query, Raw};
+use premarket::platform::{eos, fortigate};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -74,28 +75,22 @@ fn typed<T: Serialize + DeserializeOwned + PartialEq>(
     })
 }
 
-/// An existing parser reached the way the pipeline reaches it (`Platform::parse`).
-fn routed<T: Serialize + DeserializeOwned + PartialEq + Clone + 'static>(
-    platform: Platform,
-    command: &str,
-    raw: &str,
-) -> Result<Parsed, ParseError> {
-    let fact = platform.parse(&premarket::Command::new(command), raw)?;
-    let fact = fact
-        .as_any()
-        .downcast_ref::<T>()
-        .expect("the parser's own fact type");
-    typed(Ok(fact.clone()))
+/// An existing parser reached through its query (what the pipeline runs).
+fn queried<Q: Query>(raw: &str) -> Result<Parsed, ParseError>
+where
+    Q::Fact: DeserializeOwned + PartialEq,
+{
+    typed(Q::parse(&mut Raw::new(raw)))
 }
 
 macro_rules! old {
-    ($platform:expr, $command:literal, $dir:literal, $sample:literal, $ty:ty) => {
+    ($platform:expr, $command:literal, $dir:literal, $sample:literal, $query:ty) => {
         Parser {
             platform: $platform,
             command: $command,
             dir: $dir,
             sample: $sample,
-            parse: |raw| routed::<$ty>($platform, $command, raw),
+            parse: |raw| queried::<$query>(raw),
         }
     };
 }
@@ -121,28 +116,28 @@ pub const PARSERS: &[Parser] = &[
         "show version | json",
         "eos/show-version",
         "json-4.32.2F-up-12-days.txt",
-        eos::Version
+        eos::ShowVersion
     ),
     old!(
         Eos,
         "show queue-monitor length status | json",
         "eos/show-queue-monitor-length-status",
         "json-enabled.txt",
-        eos::LanzStatus
+        eos::ShowLanzStatus
     ),
     old!(
         Eos,
         "show startup-config",
         "eos/show-startup-config",
         "lanz-saved.txt",
-        eos::Config
+        eos::ShowStartupConfig
     ),
     old!(
         Eos,
         "show running-config diffs",
         "eos/show-running-config-diffs",
         "unsaved.txt",
-        eos::Diffs
+        eos::ShowRunningConfigDiffs
     ),
     // EOS, trading checks
     new!(
@@ -235,77 +230,77 @@ pub const PARSERS: &[Parser] = &[
         "get system status",
         "fortigate/get-system-status",
         "v767-standalone.txt",
-        fortigate::SystemStatus
+        fortigate::GetSystemStatus
     ),
     old!(
         Fortigate,
         "get system performance status",
         "fortigate/get-system-performance-status",
         "idle.txt",
-        fortigate::Performance
+        fortigate::GetPerformanceStatus
     ),
     old!(
         Fortigate,
         "get system ha status",
         "fortigate/get-system-ha-status",
         "ap-in-sync.txt",
-        fortigate::HaStatus
+        fortigate::GetHaStatus
     ),
     old!(
         Fortigate,
         "get system global",
         "fortigate/get-system-global",
         "default.txt",
-        fortigate::ConfigTree
+        fortigate::GetSystemGlobal
     ),
     old!(
         Fortigate,
         "diagnose sys session stat",
         "fortigate/diagnose-sys-session-stat",
         "healthy.txt",
-        fortigate::SessionStat
+        fortigate::DiagSessionStat
     ),
     old!(
         Fortigate,
         "diagnose sys session filter",
         "fortigate/diagnose-sys-session-filter",
         "md-unicast.txt",
-        fortigate::SessionFilterReadback
+        fortigate::FilterReadback
     ),
     old!(
         Fortigate,
         "diagnose sys session list",
         "fortigate/diagnose-sys-session-list",
         "md-unicast-offloaded.txt",
-        fortigate::SessionList
+        fortigate::ListSessions
     ),
     old!(
         Fortigate,
         "diagnose sys mcast-session list",
         "fortigate/diagnose-sys-mcast-session-list",
         "md-multicast-offloaded.txt",
-        fortigate::McastSessionList
+        fortigate::DiagMcastSessions
     ),
     old!(
         Fortigate,
         "show firewall policy 1",
         "fortigate/show-firewall-policy",
         "policy1-offload.txt",
-        fortigate::ConfigTree
+        fortigate::ShowPolicy
     ),
     old!(
         Fortigate,
         "show firewall multicast-policy 1",
         "fortigate/show-firewall-multicast-policy",
         "policy1-offload.txt",
-        fortigate::ConfigTree
+        fortigate::ShowMulticastPolicy
     ),
     old!(
         Fortigate,
         "show firewall service custom",
         "fortigate/show-firewall-service-custom",
         "md-udp-600.txt",
-        fortigate::ConfigTree
+        fortigate::ShowService
     ),
     // FortiGate, trading checks
     new!(

@@ -1,9 +1,9 @@
 use std::fmt::Write;
 
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::eos::{Change, Diffs, Expect, commands};
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::eos::{Change, ShowRunningConfigDiffs};
 
 /// running-config is saved: `show running-config diffs` is empty. Hunks that change only `!`
 /// comment lines (the `! device:` header after an upgrade) are cosmetic and do not fail.
@@ -15,17 +15,21 @@ use crate::platform::eos::{Change, Diffs, Expect, commands};
 /// Baseline: nothing.
 pub struct ConfigSaved;
 
-impl Check<Expect> for ConfigSaved {
-    fn id(&self) -> &'static str {
-        "eos.config.saved"
+/// `expect:` keys read: none.
+#[derive(serde::Deserialize)]
+pub struct Input {}
+
+impl Check for ConfigSaved {
+    const ID: &'static str = "eos.config.saved";
+    const PLATFORM: Platform = Platform::Eos;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(ShowRunningConfigDiffs)]
     }
 
-    fn commands(&self, _expect: &Expect) -> Result<Vec<Command>, Missing> {
-        Ok(vec![Command::new(commands::SHOW_RUNNING_CONFIG_DIFFS)])
-    }
-
-    fn evaluate(&self, facts: &Facts, _expect: &Expect) -> Result<Verdict, FactError> {
-        let diffs = facts.get::<Diffs>(&Command::new(commands::SHOW_RUNNING_CONFIG_DIFFS))?;
+    fn evaluate(_: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let diffs = facts.get(&ShowRunningConfigDiffs)?;
         if diffs.empty {
             return Ok(Verdict::ok("running-config is saved")
                 .expected("no unsaved changes")

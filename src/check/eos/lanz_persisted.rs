@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::eos::{Config, Expect, LanzStatus, commands};
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::eos::{ShowLanzStatus, ShowStartupConfig};
 
 /// LANZ is in startup-config, so it survives a reload: the lab notes' incident, where LANZ was
 /// enabled only in running-config and came back off after a reboot without any alarm.
@@ -16,29 +16,26 @@ pub struct LanzPersisted;
 const REMEDY: &str = "On the switch: `configure`, `queue-monitor length`, `end`, then `write memory`. \
                       Then rerun `premarket check eos.lanz.persisted`: the fix is done when it is OK.";
 
-impl Check<Expect> for LanzPersisted {
-    fn id(&self) -> &'static str {
-        "eos.lanz.persisted"
+/// `expect:` keys read: whether LANZ should be on (and so saved).
+#[derive(serde::Deserialize)]
+pub struct Input {
+    lanz: bool,
+}
+
+impl Check for LanzPersisted {
+    const ID: &'static str = "eos.lanz.persisted";
+    const PLATFORM: Platform = Platform::Eos;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(ShowStartupConfig), Box::new(ShowLanzStatus)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect.lanz.ok_or_else(|| Missing::key("lanz"))?;
-        Ok(vec![
-            Command::new(commands::SHOW_STARTUP_CONFIG),
-            Command::new(commands::SHOW_LANZ_STATUS),
-        ])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(want) = expect.lanz else {
-            return Ok(Verdict::error("no lanz value in the baseline"));
-        };
-        let startup = facts.get::<Config>(&Command::new(commands::SHOW_STARTUP_CONFIG))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let want = input.lanz;
+        let startup = facts.get(&ShowStartupConfig)?;
         // The running state only sharpens the message; the verdict rests on startup-config.
-        let running = facts
-            .get::<LanzStatus>(&Command::new(commands::SHOW_LANZ_STATUS))
-            .ok()
-            .map(|s| s.lanz_enabled);
+        let running = facts.get(&ShowLanzStatus).ok().map(|s| s.lanz_enabled);
         let saved = startup.has_queue_monitor_length && !startup.has_no_queue_monitor_length;
         let evidence = if startup.queue_monitor_lines.is_empty() {
             "show startup-config: no `queue-monitor length` line".to_string()

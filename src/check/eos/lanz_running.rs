@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::eos::{Expect, LanzStatus, commands};
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts, Query};
+use crate::platform::eos::ShowLanzStatus;
 
 /// LANZ (queue-length monitoring) is running now, as the baseline says.
 ///
@@ -12,22 +12,25 @@ use crate::platform::eos::{Expect, LanzStatus, commands};
 /// Baseline: `expect.lanz: true`.
 pub struct LanzRunning;
 
-impl Check<Expect> for LanzRunning {
-    fn id(&self) -> &'static str {
-        "eos.lanz.running"
+/// `expect:` keys read: whether LANZ should be on.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    lanz: bool,
+}
+
+impl Check for LanzRunning {
+    const ID: &'static str = "eos.lanz.running";
+    const PLATFORM: Platform = Platform::Eos;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(ShowLanzStatus)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect.lanz.ok_or_else(|| Missing::key("lanz"))?;
-        Ok(vec![Command::new(commands::SHOW_LANZ_STATUS)])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(want) = expect.lanz else {
-            return Ok(Verdict::error("no lanz value in the baseline"));
-        };
-        let command = Command::new(commands::SHOW_LANZ_STATUS);
-        let status = facts.get::<LanzStatus>(&command)?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let want = input.lanz;
+        let command = ShowLanzStatus.command();
+        let status = facts.get(&ShowLanzStatus)?;
         let state = |on: bool| if on { "enabled" } else { "disabled" };
         let verdict = match (want, status.lanz_enabled) {
             (true, true) => Verdict::ok("LANZ is running"),

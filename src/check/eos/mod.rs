@@ -9,9 +9,3 @@ pub use config_saved::ConfigSaved;
 pub use lanz_persisted::LanzPersisted;
 pub use lanz_running::LanzRunning;
 pub use version_pinned::VersionPinned;
-
-use super::Check;
-use crate::platform::eos::Expect;
-
-pub static CHECKS: &[&dyn Check<Expect>] =
-    &[&VersionPinned, &LanzRunning, &LanzPersisted, &ConfigSaved];

@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::eos::{Expect, Version, commands};
+use crate::check::{Check, VersionPin};
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::eos::ShowVersion;
 
 /// The switch runs the pinned EOS version.
 ///
@@ -12,23 +12,28 @@ use crate::platform::eos::{Expect, Version, commands};
 /// Baseline: `expect.version: { exact: 4.31.6M }` or `{ allowed: [4.31.6M, 4.31.7M] }`.
 pub struct VersionPinned;
 
-impl Check<Expect> for VersionPinned {
-    fn id(&self) -> &'static str {
-        "eos.version.pinned"
+/// `expect:` keys read.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    version: VersionPin,
+}
+
+impl Check for VersionPinned {
+    const ID: &'static str = "eos.version.pinned";
+    const PLATFORM: Platform = Platform::Eos;
+    type Input = Input;
+
+    fn validate(input: &Input) -> Result<(), String> {
+        input.version.require()
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        match &expect.version {
-            Some(pin) if pin.is_set() => Ok(vec![Command::new(commands::SHOW_VERSION)]),
-            _ => Err(Missing::key("version (exact: or allowed:)")),
-        }
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(ShowVersion)]
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(pin) = &expect.version else {
-            return Ok(Verdict::error("no version pin in the baseline"));
-        };
-        let version = facts.get::<Version>(&Command::new(commands::SHOW_VERSION))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let pin = &input.version;
+        let version = facts.get(&ShowVersion)?;
         let expected = pin.describe();
         Ok(if pin.accepts(&version.version) {
             Verdict::ok(format!("EOS {} as pinned", version.version))

@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{CpuStates, Expect, Performance, commands};
+use crate::check::Check;
+use crate::core::{Percent, Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::{CpuStates, GetPerformanceStatus};
 
 /// CPU use (100 - idle, all cores) is at most the baseline's ceiling. On an offloading firewall
 /// the CPU rises when trading packets take the slow path (the lab notes' indirect indicator).
@@ -13,23 +13,24 @@ use crate::platform::fortigate::{CpuStates, Expect, Performance, commands};
 /// Baseline: `expect.cpu_max_percent: 60`.
 pub struct CpuCeiling;
 
-impl Check<Expect> for CpuCeiling {
-    fn id(&self) -> &'static str {
-        "fortigate.cpu.ceiling"
+/// `expect:` keys read.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    cpu_max_percent: Percent,
+}
+
+impl Check for CpuCeiling {
+    const ID: &'static str = "fortigate.cpu.ceiling";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(GetPerformanceStatus)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect
-            .cpu_max_percent
-            .ok_or_else(|| Missing::key("cpu_max_percent"))?;
-        Ok(vec![Command::new(commands::GET_PERFORMANCE_STATUS)])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(max) = expect.cpu_max_percent else {
-            return Ok(Verdict::error("no cpu_max_percent in the baseline"));
-        };
-        let perf = facts.get::<Performance>(&Command::new(commands::GET_PERFORMANCE_STATUS))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let max = input.cpu_max_percent;
+        let perf = facts.get(&GetPerformanceStatus)?;
         let Some(cpu) = &perf.cpu else {
             return Ok(Verdict::error(
                 "get system performance status printed no `CPU states` line",

@@ -3,32 +3,50 @@
 
 use std::fmt::Write;
 
+use serde::Deserialize;
+
 use super::outcome::part_error;
-use crate::check::Verdict;
-use crate::parse::Facts;
-use crate::plan::Command;
-use crate::platform::fortigate::commands::MCAST_SESSION_LIST;
+use crate::core::Verdict;
+use crate::parse::{AnyQuery, Facts, Query};
 use crate::platform::fortigate::{
-    Flow, McastSession, McastSessionList, Session, SessionFilterReadback, SessionList,
+    DiagMcastSessions, FilterReadback, Flow, ListSessions, McastSession, Session,
 };
 
-/// The commands that list `flow`'s sessions: the filter readback and the list (unicast), or
-/// the multicast session list.
-pub fn commands(flow: &Flow) -> Vec<Command> {
-    if flow.is_multicast() {
-        vec![Command::new(MCAST_SESSION_LIST)]
+/// The input of the checks that judge every trading flow: `expect.flows`, at least one.
+#[derive(Deserialize)]
+pub struct FlowsInput {
+    pub flows: Vec<Flow>,
+}
+
+/// For a check's `validate`: a flow check with no flows would judge nothing.
+pub fn require_flows(flows: &[Flow]) -> Result<(), String> {
+    if flows.is_empty() {
+        Err("`expect.flows` lists no flow".into())
     } else {
-        let filter = flow.filter();
-        vec![filter.readback(), filter.list()]
+        Ok(())
     }
 }
 
-/// The commands of every flow, each once, in order.
-pub fn all_commands<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Command> {
-    let mut out: Vec<Command> = Vec::new();
-    for command in flows.into_iter().flat_map(commands) {
-        if !out.contains(&command) {
-            out.push(command);
+/// The queries that list `flow`'s sessions: the filter read-back and the list (unicast), or
+/// the multicast session list.
+pub fn queries(flow: &Flow) -> Vec<Box<dyn AnyQuery>> {
+    if flow.is_multicast() {
+        vec![Box::new(DiagMcastSessions)]
+    } else {
+        let filter = flow.filter();
+        vec![
+            Box::new(FilterReadback(filter.clone())),
+            Box::new(ListSessions(filter)),
+        ]
+    }
+}
+
+/// The queries of every flow, each once, in order.
+pub fn all_queries<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Box<dyn AnyQuery>> {
+    let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
+    for query in flows.into_iter().flat_map(queries) {
+        if !out.iter().any(|q| q.key() == query.key()) {
+            out.push(query);
         }
     }
     out
@@ -38,22 +56,23 @@ pub fn all_commands<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Comman
 /// mistyped filter could make the flow look absent (or show another flow).
 pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Box<Verdict>> {
     let filter = flow.filter();
+    let readback_query = FilterReadback(filter.clone());
     let readback = facts
-        .get::<SessionFilterReadback>(&filter.readback())
+        .get(&readback_query)
         .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
     let differences = readback.differences(&filter.expected());
     if !differences.is_empty() {
-        let raw = facts.raw(&filter.readback()).unwrap_or_default();
+        let raw = facts.raw(&readback_query.command()).unwrap_or_default();
         return Err(Box::new(Verdict::error(format!(
             "{}: the session filter read back differently from what was set ({}); the session list cannot be trusted",
             flow.name,
             differences.join(", ")
         ))
-        .evidence(format!("{}:\n{}", filter.readback(), raw.trim()))
+        .evidence(format!("{}:\n{}", readback_query.command(), raw.trim()))
         .remedy("Rerun the inspection; if it repeats, another CLI session may be changing the filter (`diagnose sys session filter` shows it).")));
     }
     let list = facts
-        .get::<SessionList>(&filter.list())
+        .get(&ListSessions(filter))
         .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
     Ok(&list.sessions)
 }
@@ -61,7 +80,7 @@ pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Box<V
 /// A multicast flow's sessions: source (if known), group and port match.
 pub fn multicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<Vec<&'a McastSession>, Box<Verdict>> {
     let list = facts
-        .get::<McastSessionList>(&Command::new(MCAST_SESSION_LIST))
+        .get(&DiagMcastSessions)
         .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
     Ok(list
         .sessions

@@ -1,10 +1,11 @@
 use super::flows::{self, capped, render, render_mcast};
+use super::flows::{FlowsInput, all_queries, require_flows};
 use super::outcome::combine;
 use super::reasons::explain;
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, Flow, OffloadBasis, Session};
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::{Flow, OffloadBasis, Session};
 
 /// Every trading flow has a session, and every direction that carries traffic is offloaded to
 /// the NP. A flow on the CPU path costs ~14 us at the median and ~44 us at p99 and alarms
@@ -22,20 +23,21 @@ pub struct FlowsOffloaded;
 
 pub const NOT_ESTABLISHED: &str = "not established before the open: log in / start the feed now so its first packets take the CPU before trading";
 
-impl Check<Expect> for FlowsOffloaded {
-    fn id(&self) -> &'static str {
-        "fortigate.flows.offloaded"
+impl Check for FlowsOffloaded {
+    const ID: &'static str = "fortigate.flows.offloaded";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = FlowsInput;
+
+    fn validate(input: &FlowsInput) -> Result<(), String> {
+        require_flows(&input.flows)
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        if expect.flows.is_empty() {
-            return Err(Missing::key("flows"));
-        }
-        Ok(flows::all_commands(&expect.flows))
+    fn queries(input: &FlowsInput) -> Vec<Box<dyn AnyQuery>> {
+        all_queries(&input.flows)
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let parts = expect
+    fn evaluate(input: &FlowsInput, facts: &Facts) -> Result<Verdict, FactError> {
+        let parts = input
             .flows
             .iter()
             .map(|flow| {

@@ -1,11 +1,12 @@
 use std::collections::BTreeSet;
 
 use super::flows::{self, capped, render, render_mcast};
+use super::flows::{FlowsInput, all_queries, require_flows};
 use super::outcome::combine;
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, Flow};
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::Flow;
 
 /// Each trading flow uses one session (or the baseline's `max_sessions`). Many sessions of one
 /// flow, each from a different source port with one or two packets, mean the sender opens a
@@ -19,20 +20,21 @@ use crate::platform::fortigate::{Expect, Flow};
 /// Baseline: `expect.flows` (`max_sessions` per flow, default 1).
 pub struct FlowsSingleSession;
 
-impl Check<Expect> for FlowsSingleSession {
-    fn id(&self) -> &'static str {
-        "fortigate.flows.single-session"
+impl Check for FlowsSingleSession {
+    const ID: &'static str = "fortigate.flows.single-session";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = FlowsInput;
+
+    fn validate(input: &FlowsInput) -> Result<(), String> {
+        require_flows(&input.flows)
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        if expect.flows.is_empty() {
-            return Err(Missing::key("flows"));
-        }
-        Ok(flows::all_commands(&expect.flows))
+    fn queries(input: &FlowsInput) -> Vec<Box<dyn AnyQuery>> {
+        all_queries(&input.flows)
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let parts = expect.flows.iter().map(|flow| judge(facts, flow)).collect();
+    fn evaluate(input: &FlowsInput, facts: &Facts) -> Result<Verdict, FactError> {
+        let parts = input.flows.iter().map(|flow| judge(facts, flow)).collect();
         Ok(combine(
             parts,
             "flows",

@@ -1,7 +1,9 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, HaMode, HaStatus, commands};
+use serde::Deserialize;
+
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::GetHaStatus;
 
 /// The HA mode is the baseline's; in a cluster the health is OK and every member's
 /// configuration is in sync (a failover to an out-of-sync member can bring back old policies).
@@ -13,21 +15,54 @@ use crate::platform::fortigate::{Expect, HaMode, HaStatus, commands};
 /// Baseline: `expect.ha: { mode: standalone | a-p | a-a, members: 2 }` (`members` optional).
 pub struct HaState;
 
-impl Check<Expect> for HaState {
-    fn id(&self) -> &'static str {
-        "fortigate.ha.state"
+/// `expect:` keys read.
+#[derive(Deserialize)]
+pub struct Input {
+    ha: HaExpect,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HaExpect {
+    pub mode: HaMode,
+    /// Cluster size, when it should be checked.
+    #[serde(default)]
+    pub members: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum HaMode {
+    #[serde(rename = "standalone")]
+    Standalone,
+    #[serde(rename = "a-p")]
+    ActivePassive,
+    #[serde(rename = "a-a")]
+    ActiveActive,
+}
+
+impl HaMode {
+    /// As `get system ha status` prints it (after normalising `HA A-P` to `a-p`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HaMode::Standalone => "standalone",
+            HaMode::ActivePassive => "a-p",
+            HaMode::ActiveActive => "a-a",
+        }
+    }
+}
+
+impl Check for HaState {
+    const ID: &'static str = "fortigate.ha.state";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(GetHaStatus)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect.ha.as_ref().ok_or_else(|| Missing::key("ha.mode"))?;
-        Ok(vec![Command::new(commands::GET_HA_STATUS)])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(want) = &expect.ha else {
-            return Ok(Verdict::error("no ha mode in the baseline"));
-        };
-        let ha = facts.get::<HaStatus>(&Command::new(commands::GET_HA_STATUS))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let want = &input.ha;
+        let ha = facts.get(&GetHaStatus)?;
         if want.mode != HaMode::Standalone && ha.mode == want.mode.as_str() && ha.members.is_empty()
         {
             return Ok(Verdict::error(format!(

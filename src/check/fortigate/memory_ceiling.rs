@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, Performance, commands};
+use crate::check::Check;
+use crate::core::{Percent, Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::GetPerformanceStatus;
 
 /// Memory use is at most the baseline's ceiling: in conserve mode a FortiGate stops building
 /// new sessions (and drops traffic) long before it runs out.
@@ -13,23 +13,24 @@ use crate::platform::fortigate::{Expect, Performance, commands};
 /// Baseline: `expect.memory_max_percent: 75`.
 pub struct MemoryCeiling;
 
-impl Check<Expect> for MemoryCeiling {
-    fn id(&self) -> &'static str {
-        "fortigate.memory.ceiling"
+/// `expect:` keys read.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    memory_max_percent: Percent,
+}
+
+impl Check for MemoryCeiling {
+    const ID: &'static str = "fortigate.memory.ceiling";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(GetPerformanceStatus)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect
-            .memory_max_percent
-            .ok_or_else(|| Missing::key("memory_max_percent"))?;
-        Ok(vec![Command::new(commands::GET_PERFORMANCE_STATUS)])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(max) = expect.memory_max_percent else {
-            return Ok(Verdict::error("no memory_max_percent in the baseline"));
-        };
-        let perf = facts.get::<Performance>(&Command::new(commands::GET_PERFORMANCE_STATUS))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let max = input.memory_max_percent;
+        let perf = facts.get(&GetPerformanceStatus)?;
         let Some(used) = perf.memory_used_percent else {
             return Ok(Verdict::error(
                 "get system performance status printed no memory use (e.g. `Memory: Data Unavailable`)",

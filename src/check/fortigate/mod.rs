@@ -25,19 +25,3 @@ pub use service_udp_idle::ServiceUdpIdle;
 pub use session_idle_margin::SessionIdleMargin;
 pub use sessions_npu::SessionsNpu;
 pub use version_pinned::VersionPinned;
-
-use super::Check;
-use crate::platform::fortigate::Expect;
-
-pub static CHECKS: &[&dyn Check<Expect>] = &[
-    &VersionPinned,
-    &HaState,
-    &CpuCeiling,
-    &MemoryCeiling,
-    &FlowsOffloaded,
-    &FlowsSingleSession,
-    &SessionsNpu,
-    &PolicyOffload,
-    &ServiceUdpIdle,
-    &SessionIdleMargin,
-];

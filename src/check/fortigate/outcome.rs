@@ -3,7 +3,7 @@
 //! fails, else ERROR, else SKIP, else OK. A part that could not be judged never hides behind
 //! another part's OK.
 
-use crate::check::{Status, Verdict};
+use crate::core::{Status, Verdict};
 use crate::parse::FactError;
 
 /// A part whose fact is missing or unreadable, for the part named `name`.

@@ -1,9 +1,9 @@
+use super::flows::{FlowsInput, require_flows};
 use super::outcome::{combine, part_error};
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::commands::{show_multicast_policy, show_policy};
-use crate::platform::fortigate::{ConfigNode, ConfigTree, Expect};
+use crate::check::Check;
+use crate::core::{Command, Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::{ConfigNode, ConfigTree, Flow, ShowMulticastPolicy, ShowPolicy};
 
 /// Each trading policy (and multicast policy) lets the NP offload its sessions: it exists, is
 /// enabled, does not `set auto-asic-offload disable`, and applies no proxy-mode inspection and
@@ -35,48 +35,80 @@ const PROFILES: [&str; 12] = [
 /// Flow-based inspection that redirects sessions to IPS (`redir-to-ips`).
 const IPS: [&str; 2] = ["ips-sensor", "application-list"];
 
-impl Check<Expect> for PolicyOffload {
-    fn id(&self) -> &'static str {
-        "fortigate.policy.offload"
+/// The query that reads `flow`'s policy, and the table it is in.
+fn policy_of(flow: &Flow, id: u32) -> (Box<dyn PolicyQuery>, &'static str) {
+    if flow.is_multicast() {
+        (
+            Box::new(ShowMulticastPolicy(id)),
+            "firewall multicast-policy",
+        )
+    } else {
+        (Box::new(ShowPolicy(id)), "firewall policy")
+    }
+}
+
+/// `show firewall policy N` or `show firewall multicast-policy N`: both read a [`ConfigTree`].
+trait PolicyQuery: AnyQuery {
+    fn tree<'f>(&self, facts: &'f Facts) -> Result<&'f ConfigTree, FactError>;
+}
+
+impl PolicyQuery for ShowPolicy {
+    fn tree<'f>(&self, facts: &'f Facts) -> Result<&'f ConfigTree, FactError> {
+        facts.get(self)
+    }
+}
+
+impl PolicyQuery for ShowMulticastPolicy {
+    fn tree<'f>(&self, facts: &'f Facts) -> Result<&'f ConfigTree, FactError> {
+        facts.get(self)
+    }
+}
+
+impl Check for PolicyOffload {
+    const ID: &'static str = "fortigate.policy.offload";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = FlowsInput;
+
+    fn validate(input: &FlowsInput) -> Result<(), String> {
+        require_flows(&input.flows)?;
+        match input.flows.iter().find(|f| f.policy.is_none()) {
+            Some(flow) => Err(format!(
+                "`expect.flows[{}].policy` is missing (the id of the flow's firewall policy)",
+                flow.name
+            )),
+            None => Ok(()),
+        }
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        if expect.flows.is_empty() {
-            return Err(Missing::key("flows"));
-        }
-        let mut out: Vec<Command> = Vec::new();
-        for flow in &expect.flows {
-            let id = flow
-                .policy
-                .ok_or_else(|| Missing::key(format!("flows[{}].policy", flow.name)))?;
-            let command = if flow.is_multicast() {
-                show_multicast_policy(id)
+    fn queries(input: &FlowsInput) -> Vec<Box<dyn AnyQuery>> {
+        let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
+        for flow in &input.flows {
+            let Some(id) = flow.policy else { continue };
+            let query: Box<dyn AnyQuery> = if flow.is_multicast() {
+                Box::new(ShowMulticastPolicy(id))
             } else {
-                show_policy(id)
+                Box::new(ShowPolicy(id))
             };
-            if !out.contains(&command) {
-                out.push(command);
+            if !out.iter().any(|q| q.key() == query.key()) {
+                out.push(query);
             }
         }
-        Ok(out)
+        out
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let mut seen = Vec::new();
+    fn evaluate(input: &FlowsInput, facts: &Facts) -> Result<Verdict, FactError> {
+        let mut seen: Vec<Command> = Vec::new();
         let mut parts = Vec::new();
-        for flow in &expect.flows {
+        for flow in &input.flows {
             let Some(id) = flow.policy else { continue };
-            let (command, table) = if flow.is_multicast() {
-                (show_multicast_policy(id), "firewall multicast-policy")
-            } else {
-                (show_policy(id), "firewall policy")
-            };
+            let (query, table) = policy_of(flow, id);
+            let command = query.key().command;
             if seen.contains(&command) {
                 continue;
             }
             seen.push(command.clone());
             let name = format!("{table} {id} ({})", flow.name);
-            parts.push(match facts.get::<ConfigTree>(&command) {
+            parts.push(match query.tree(facts) {
                 Err(e) => part_error(&name, &e),
                 Ok(tree) => judge(
                     tree,

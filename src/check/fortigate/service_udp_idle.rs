@@ -1,9 +1,9 @@
+use super::flows::{FlowsInput, require_flows};
 use super::outcome::{combine, part_error};
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::commands::{GET_SYSTEM_GLOBAL, show_service};
-use crate::platform::fortigate::{ConfigTree, Expect, Flow, Protocol, Seconds};
+use crate::check::Check;
+use crate::core::{Platform, Seconds, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::{Flow, GetSystemGlobal, Protocol, ShowService};
 
 /// For each unicast UDP trading flow, the effective `udp-idle-timer` (the service's own, or the
 /// global one when the service says 0 or nothing) is longer than the flow's longest pause during
@@ -17,50 +17,63 @@ use crate::platform::fortigate::{ConfigTree, Expect, Flow, Protocol, Seconds};
 /// Baseline: `expect.flows[*].service` and `expect.flows[*].max_pause_s` for unicast UDP flows.
 pub struct ServiceUdpIdle;
 
-fn judged(expect: &Expect) -> impl Iterator<Item = &Flow> {
-    expect
+fn judged(input: &FlowsInput) -> impl Iterator<Item = &Flow> {
+    input
         .flows
         .iter()
         .filter(|f| f.protocol == Protocol::Udp && !f.is_multicast())
 }
 
-impl Check<Expect> for ServiceUdpIdle {
-    fn id(&self) -> &'static str {
-        "fortigate.service.udp-idle"
+impl Check for ServiceUdpIdle {
+    const ID: &'static str = "fortigate.service.udp-idle";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = FlowsInput;
+
+    fn validate(input: &FlowsInput) -> Result<(), String> {
+        require_flows(&input.flows)?;
+        for flow in judged(input) {
+            if flow.service.is_none() {
+                return Err(format!(
+                    "`expect.flows[{}].service` is missing (the flow's firewall service custom)",
+                    flow.name
+                ));
+            }
+            if flow.max_pause_s.is_none() {
+                return Err(format!(
+                    "`expect.flows[{}].max_pause_s` is missing (the flow's longest pause during trading)",
+                    flow.name
+                ));
+            }
+        }
+        Ok(())
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        if expect.flows.is_empty() {
-            return Err(Missing::key("flows"));
-        }
-        let mut out = Vec::new();
-        for flow in judged(expect) {
-            let service = flow
-                .service
-                .as_deref()
-                .ok_or_else(|| Missing::key(format!("flows[{}].service", flow.name)))?;
-            flow.max_pause_s
-                .ok_or_else(|| Missing::key(format!("flows[{}].max_pause_s", flow.name)))?;
-            let command = show_service(service);
-            if !out.contains(&command) {
-                out.push(command);
+    fn queries(input: &FlowsInput) -> Vec<Box<dyn AnyQuery>> {
+        let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
+        for flow in judged(input) {
+            let Some(service) = &flow.service else {
+                continue;
+            };
+            let query = ShowService(service.clone());
+            if !out.iter().any(|q| q.key() == query.key()) {
+                out.push(Box::new(query));
             }
         }
         if !out.is_empty() {
-            out.push(Command::new(GET_SYSTEM_GLOBAL));
+            out.push(Box::new(GetSystemGlobal));
         }
-        Ok(out)
+        out
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let global = facts.get::<ConfigTree>(&Command::new(GET_SYSTEM_GLOBAL));
+    fn evaluate(input: &FlowsInput, facts: &Facts) -> Result<Verdict, FactError> {
+        let expect = input;
+        let global = facts.get(&GetSystemGlobal);
         let parts = judged(expect)
             .map(|flow| {
                 let (Some(service), Some(pause)) = (flow.service.as_deref(), flow.max_pause_s) else {
                     return Verdict::error(format!("{}: service or max_pause_s missing in the baseline", flow.name));
                 };
-                let command = show_service(service);
-                let tree = match facts.get::<ConfigTree>(&command) {
+                let tree = match facts.get(&ShowService(service.to_string())) {
                     Ok(t) => t,
                     Err(e) => return part_error(&flow.name, &e),
                 };

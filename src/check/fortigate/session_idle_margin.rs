@@ -1,9 +1,10 @@
+use super::flows::require_flows;
 use super::flows::{self, render, render_mcast};
 use super::outcome::combine;
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, Flow, Protocol, Seconds};
+use crate::check::Check;
+use crate::core::{Platform, Seconds, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::{Flow, Protocol};
 
 /// A UDP trading flow's session has at least the baseline's margin of idle time left
 /// (`expire`). Below it, a quiet feed lets the session expire before the open; it is then
@@ -16,30 +17,44 @@ use crate::platform::fortigate::{Expect, Flow, Protocol, Seconds};
 /// Baseline: `expect.idle_margin_s: 60` (or per flow `idle_margin_s`).
 pub struct SessionIdleMargin;
 
-fn judged(expect: &Expect) -> impl Iterator<Item = &Flow> {
-    expect.flows.iter().filter(|f| f.protocol == Protocol::Udp)
+/// `expect:` keys read: the flows and the device-wide margin (a flow may set its own).
+#[derive(serde::Deserialize)]
+pub struct Input {
+    flows: Vec<Flow>,
+    #[serde(default)]
+    idle_margin_s: Option<Seconds>,
 }
 
-fn margin(expect: &Expect, flow: &Flow) -> Option<Seconds> {
-    flow.idle_margin_s.or(expect.idle_margin_s)
+fn judged(input: &Input) -> impl Iterator<Item = &Flow> {
+    input.flows.iter().filter(|f| f.protocol == Protocol::Udp)
 }
 
-impl Check<Expect> for SessionIdleMargin {
-    fn id(&self) -> &'static str {
-        "fortigate.session.idle-margin"
+fn margin(input: &Input, flow: &Flow) -> Option<Seconds> {
+    flow.idle_margin_s.or(input.idle_margin_s)
+}
+
+impl Check for SessionIdleMargin {
+    const ID: &'static str = "fortigate.session.idle-margin";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = Input;
+
+    fn validate(input: &Input) -> Result<(), String> {
+        require_flows(&input.flows)?;
+        match judged(input).find(|f| margin(input, f).is_none()) {
+            Some(flow) => Err(format!(
+                "`expect.idle_margin_s` is missing (flow {} sets none of its own)",
+                flow.name
+            )),
+            None => Ok(()),
+        }
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        if expect.flows.is_empty() {
-            return Err(Missing::key("flows"));
-        }
-        if judged(expect).any(|f| margin(expect, f).is_none()) {
-            return Err(Missing::key("idle_margin_s"));
-        }
-        Ok(flows::all_commands(judged(expect)))
+    fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
+        flows::all_queries(judged(input))
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let expect = input;
         let parts = judged(expect)
             .map(|flow| {
                 let Some(margin) = margin(expect, flow) else {

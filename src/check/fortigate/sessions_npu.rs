@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, SessionStat, commands};
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::DiagSessionStat;
 
 /// The lab notes' indirect indicators: the NPU holds at least the baseline's number of sessions
 /// (0 when every packet builds a new session), and new sessions per second stay under the
@@ -14,28 +14,25 @@ use crate::platform::fortigate::{Expect, SessionStat, commands};
 /// Baseline: `expect.npu_sessions_min: 1`, `expect.setup_rate_max: 200`.
 pub struct SessionsNpu;
 
-impl Check<Expect> for SessionsNpu {
-    fn id(&self) -> &'static str {
-        "fortigate.sessions.npu"
+/// `expect:` keys read.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    npu_sessions_min: u64,
+    setup_rate_max: u64,
+}
+
+impl Check for SessionsNpu {
+    const ID: &'static str = "fortigate.sessions.npu";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = Input;
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(DiagSessionStat)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        expect
-            .npu_sessions_min
-            .ok_or_else(|| Missing::key("npu_sessions_min"))?;
-        expect
-            .setup_rate_max
-            .ok_or_else(|| Missing::key("setup_rate_max"))?;
-        Ok(vec![Command::new(commands::SESSION_STAT)])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let (Some(min), Some(max)) = (expect.npu_sessions_min, expect.setup_rate_max) else {
-            return Ok(Verdict::error(
-                "npu_sessions_min or setup_rate_max missing in the baseline",
-            ));
-        };
-        let stat = facts.get::<SessionStat>(&Command::new(commands::SESSION_STAT))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let (min, max) = (input.npu_sessions_min, input.setup_rate_max);
+        let stat = facts.get(&DiagSessionStat)?;
         let evidence = format!(
             "session_count={} setup_rate={} npu_session_count={}",
             stat.session_count,

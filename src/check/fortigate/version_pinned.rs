@@ -1,7 +1,7 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
-use crate::platform::fortigate::{Expect, SystemStatus, commands};
+use crate::check::{Check, VersionPin};
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::fortigate::GetSystemStatus;
 
 /// The firewall runs the pinned FortiOS version (offload behaviour and defaults change between
 /// versions: the lab's figures hold for 7.6.7 on the 201G only).
@@ -13,23 +13,28 @@ use crate::platform::fortigate::{Expect, SystemStatus, commands};
 /// Baseline: `expect.version: { exact: 7.6.7 }` or `{ allowed: [7.6.6, 7.6.7] }`.
 pub struct VersionPinned;
 
-impl Check<Expect> for VersionPinned {
-    fn id(&self) -> &'static str {
-        "fortigate.version.pinned"
+/// `expect:` keys read.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    version: VersionPin,
+}
+
+impl Check for VersionPinned {
+    const ID: &'static str = "fortigate.version.pinned";
+    const PLATFORM: Platform = Platform::Fortigate;
+    type Input = Input;
+
+    fn validate(input: &Input) -> Result<(), String> {
+        input.version.require()
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        match &expect.version {
-            Some(pin) if pin.is_set() => Ok(vec![Command::new(commands::GET_SYSTEM_STATUS)]),
-            _ => Err(Missing::key("version (exact: or allowed:)")),
-        }
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(GetSystemStatus)]
     }
 
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let Some(pin) = &expect.version else {
-            return Ok(Verdict::error("no version pin in the baseline"));
-        };
-        let status = facts.get::<SystemStatus>(&Command::new(commands::GET_SYSTEM_STATUS))?;
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let pin = &input.version;
+        let status = facts.get(&GetSystemStatus)?;
         let expected = pin.describe();
         let build = status
             .build

@@ -1,9 +1,9 @@
-use crate::check::{Check, Missing, Verdict};
-use crate::parse::{FactError, Facts};
-use crate::plan::Command;
+use crate::check::Check;
+use crate::core::{Command, Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts, Query};
 use crate::probe::Nanos;
-use crate::probe::baseline::{Expect, Source};
-use crate::probe::facts::Latency;
+use crate::probe::baseline::Expect;
+use crate::probe::facts::{Latency, Measure};
 use crate::probe::verdict::Kind;
 
 /// The packets feel offload: the probe's steady state is fast, only session setup is slow,
@@ -67,21 +67,19 @@ impl LatencyOffloaded {
     }
 }
 
-impl Check<Expect> for LatencyOffloaded {
-    fn id(&self) -> &'static str {
-        "probe.latency.offloaded"
+impl Check for LatencyOffloaded {
+    const ID: &'static str = "probe.latency.offloaded";
+    const PLATFORM: Platform = Platform::Probe;
+    /// The probe's `expect:`: its limits and the analysis settings the collector uses.
+    type Input = Expect;
+
+    fn queries(_: &Expect) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(Measure)]
     }
 
-    fn commands(&self, expect: &Expect) -> Result<Vec<Command>, Missing> {
-        if matches!(&expect.source, Source::Pcap(files) if files.is_empty()) {
-            return Err(Missing::key("source (pcap files or live interfaces)"));
-        }
-        Ok(vec![expect.command()])
-    }
-
-    fn evaluate(&self, facts: &Facts, expect: &Expect) -> Result<Verdict, FactError> {
-        let command = expect.command();
-        let l = facts.get::<Latency>(&command)?;
+    fn evaluate(expect: &Expect, facts: &Facts) -> Result<Verdict, FactError> {
+        let command = Measure.command();
+        let l = facts.get(&Measure)?;
         let mut limits = vec!["steady state offloaded (only session setup slow)".to_string()];
         if let Some(m) = expect.median_max_ns {
             limits.push(format!("median <= {}", Nanos(m)));

@@ -3,8 +3,3 @@
 mod latency_offloaded;
 
 pub use latency_offloaded::LatencyOffloaded;
-
-use super::Check;
-use crate::probe::baseline::Expect;
-
-pub static CHECKS: &[&dyn Check<Expect>] = &[&LatencyOffloaded];

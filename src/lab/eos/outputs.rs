@@ -172,23 +172,29 @@ mod tests {
     use super::*;
     use crate::platform::eos;
 
+    /// The project's parser for `command`, as `premarket parse` runs it.
+    fn parse_text(command: &str, raw: &str) -> Result<serde_json::Value, crate::parse::ParseError> {
+        let query = eos::query_for(command).expect("a listed EOS command");
+        (query.parse_json)(&mut crate::parse::Raw::new(raw))
+    }
+
     #[test]
     fn outputs_parse_with_the_project_parsers() {
         let s = EosState::new("sw1", 1, &Faults::default());
-        let v = eos::parse_text("show version", &show_version(&s)).unwrap();
+        let v = parse_text("show version", &show_version(&s)).unwrap();
         assert!(format!("{v:?}").contains("4.31.6M"));
-        let v = eos::parse_text("show version | json", &show_version_json(&s)).unwrap();
+        let v = parse_text("show version | json", &show_version_json(&s)).unwrap();
         assert!(format!("{v:?}").contains("DCS-7280SR3-48YC8"));
-        assert!(eos::parse_text("show queue-monitor length status", &lanz_status(&s)).is_ok());
+        assert!(parse_text("show queue-monitor length status", &lanz_status(&s)).is_ok());
         assert!(
-            eos::parse_text(
+            parse_text(
                 "show queue-monitor length status | json",
                 &lanz_status_json(&s)
             )
             .is_ok()
         );
-        assert!(eos::parse_text("show running-config", &show_running_config(&s)).is_ok());
-        assert!(eos::parse_text("show startup-config", &show_startup_config(&s)).is_ok());
+        assert!(parse_text("show running-config", &show_running_config(&s)).is_ok());
+        assert!(parse_text("show startup-config", &show_startup_config(&s)).is_ok());
         assert_eq!(running_config_diffs(&s), "");
         assert_eq!(
             uptime_words(s.uptime_s),

@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
@@ -16,6 +17,42 @@ pub struct Config {
     pub has_no_queue_monitor_length: bool,
     /// The `queue-monitor length ...` lines, for evidence.
     pub queue_monitor_lines: Vec<String>,
+}
+
+/// `show startup-config`: what the switch comes back with after a reload.
+pub struct ShowStartupConfig;
+
+impl Query for ShowStartupConfig {
+    const KIND: &'static str = "eos.show-startup-config";
+    type Fact = Config;
+    fn command(&self) -> Command {
+        Command::new(ShowStartupConfig::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Config, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowStartupConfig {
+    pub const TEXT: &'static str = "show startup-config";
+}
+
+/// `show running-config` (needs `enable`).
+pub struct ShowRunningConfig;
+
+impl Query for ShowRunningConfig {
+    const KIND: &'static str = "eos.show-running-config";
+    type Fact = Config;
+    fn command(&self) -> Command {
+        Command::new(ShowRunningConfig::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Config, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowRunningConfig {
+    pub const TEXT: &'static str = "show running-config";
 }
 
 pub fn parse(raw: &str) -> Result<Config, ParseError> {

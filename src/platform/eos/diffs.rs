@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diffs {
@@ -41,6 +42,24 @@ impl Change {
     pub fn is_comment(&self) -> bool {
         self.line.trim_start().starts_with('!')
     }
+}
+
+/// `show running-config diffs`: what a reload would lose (needs `enable`).
+pub struct ShowRunningConfigDiffs;
+
+impl Query for ShowRunningConfigDiffs {
+    const KIND: &'static str = "eos.show-running-config-diffs";
+    type Fact = Diffs;
+    fn command(&self) -> Command {
+        Command::new(ShowRunningConfigDiffs::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Diffs, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowRunningConfigDiffs {
+    pub const TEXT: &'static str = "show running-config diffs";
 }
 
 pub fn parse(raw: &str) -> Result<Diffs, ParseError> {

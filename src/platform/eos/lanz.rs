@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::json::json;
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::set_once;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LanzStatus {
@@ -31,6 +32,24 @@ static GLOBAL: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("static regex")
 });
+
+/// `show queue-monitor length status | json`: is LANZ running now.
+pub struct ShowLanzStatus;
+
+impl Query for ShowLanzStatus {
+    const KIND: &'static str = "eos.show-queue-monitor-length-status";
+    type Fact = LanzStatus;
+    fn command(&self) -> Command {
+        Command::new(ShowLanzStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<LanzStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowLanzStatus {
+    pub const TEXT: &'static str = "show queue-monitor length status | json";
+}
 
 pub fn parse(raw: &str) -> Result<LanzStatus, ParseError> {
     if let Some(parsed) = json::<Json>(raw, "queue-monitor status") {

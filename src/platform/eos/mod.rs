@@ -5,7 +5,6 @@
 //! (`| json`), and every parser also reads the text form.
 
 pub mod allowlist;
-mod baseline;
 pub mod cli;
 mod config;
 mod diffs;
@@ -27,15 +26,14 @@ pub mod text;
 pub mod transceivers;
 mod version;
 
-pub use baseline::Expect;
-pub use config::Config;
-pub use diffs::{Change, Diffs, Hunk};
+pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
+pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
 pub use igmp_groups::IgmpGroups;
 pub use igmp_querier::{IgmpQuerier, IgmpQueriers};
 pub use igmp_snooping::{IgmpSnooping, IgmpSnoopingVlan};
 pub use interface_errors::{ErrorCounters, InterfaceErrors};
 pub use interfaces::{Interface, InterfaceCounters, Interfaces};
-pub use lanz::LanzStatus;
+pub use lanz::{LanzStatus, ShowLanzStatus};
 pub use lanz_records::{LanzRecord, LanzRecords};
 pub use ntp_associations::{NtpAssociations, NtpPeer};
 pub use ntp_status::NtpStatus;
@@ -43,38 +41,26 @@ pub use ptp::{Ptp, PtpClock, PtpPortState};
 pub use queue_drops::{ClassDrops, QueueDrops};
 pub use reload_cause::{ReloadCause, ResetCause};
 pub use transceivers::{OpticalPower, Transceiver, Transceivers};
-pub use version::Version;
+pub use version::{ShowVersion, Version};
 
-use crate::parse::{Fact, ParseError};
-use crate::plan::Command;
+use crate::parse::{QuerySpec, Shape};
 
-/// The commands premarket sends to a switch.
-pub mod commands {
-    pub const SHOW_VERSION: &str = "show version | json";
-    pub const SHOW_LANZ_STATUS: &str = "show queue-monitor length status | json";
-    pub const SHOW_STARTUP_CONFIG: &str = "show startup-config";
-    pub const SHOW_RUNNING_CONFIG: &str = "show running-config";
-    pub const SHOW_RUNNING_CONFIG_DIFFS: &str = "show running-config diffs";
-}
+/// Every command premarket sends to a switch, and how its output is read (text or `| json`).
+/// `premarket parse` follows from this list.
+pub static QUERIES: &[QuerySpec] = &[
+    QuerySpec::of::<ShowVersion>(Shape::Exact("show version")),
+    QuerySpec::of::<ShowLanzStatus>(Shape::Exact("show queue-monitor length status")),
+    QuerySpec::of::<ShowStartupConfig>(Shape::Exact(ShowStartupConfig::TEXT)),
+    QuerySpec::of::<ShowRunningConfig>(Shape::Exact(ShowRunningConfig::TEXT)),
+    QuerySpec::of::<ShowRunningConfigDiffs>(Shape::Exact(ShowRunningConfigDiffs::TEXT)),
+];
 
-/// Parses `raw` as the output of `command` (with or without `| json`).
-pub fn parse(command: &Command, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
-    parse_text(&command.text, raw)
-}
-
-/// As [`parse`], for a command given as text (`premarket parse eos "show version"`).
-pub fn parse_text(command: &str, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
+/// The listed query that reads `command`, with or without `| json` / `| no-more`.
+pub fn query_for(command: &str) -> Option<&'static QuerySpec> {
     let base = command
         .trim()
         .trim_end_matches("| json")
         .trim_end_matches("| no-more")
         .trim();
-    let base = base.split_whitespace().collect::<Vec<_>>().join(" ");
-    match base.as_str() {
-        "show version" => Ok(Box::new(version::parse(raw)?)),
-        "show queue-monitor length status" => Ok(Box::new(lanz::parse(raw)?)),
-        "show startup-config" | "show running-config" => Ok(Box::new(config::parse(raw)?)),
-        "show running-config diffs" => Ok(Box::new(diffs::parse(raw)?)),
-        _ => Err(ParseError::unsupported(command)),
-    }
+    QUERIES.iter().find(|q| q.shape.matches(base))
 }

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::json::json;
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{duration_in_words, quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 /// Longest uptime or latest boot time taken as real: 100 years in seconds. Anything beyond is
 /// a garbled number, not a switch.
@@ -39,6 +40,24 @@ struct Json {
     uptime: Option<f64>,
     #[serde(default)]
     bootup_timestamp: Option<f64>,
+}
+
+/// `show version | json` (the text form parses too).
+pub struct ShowVersion;
+
+impl Query for ShowVersion {
+    const KIND: &'static str = "eos.show-version";
+    type Fact = Version;
+    fn command(&self) -> Command {
+        Command::new(ShowVersion::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Version, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowVersion {
+    pub const TEXT: &'static str = "show version | json";
 }
 
 pub fn parse(raw: &str) -> Result<Version, ParseError> {

@@ -5,7 +5,7 @@
 //! `config system console`, a configuration change premarket never makes. Session filters are
 //! per CLI session state, so after commands that set one the filter is cleared again.
 
-use crate::platform::Platform;
+use crate::core::Platform;
 use crate::ssh::profile::{DeviceError, Profile, VdomSteps};
 
 pub static PROFILE: Profile = Profile {

@@ -19,8 +19,9 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HaStatus {
@@ -84,6 +85,24 @@ impl Members {
         });
         &mut self.list[at]
     }
+}
+
+/// `get system ha status`: mode, health, members and their sync state.
+pub struct GetHaStatus;
+
+impl Query for GetHaStatus {
+    const KIND: &'static str = "fortigate.get-system-ha-status";
+    type Fact = HaStatus;
+    fn command(&self) -> Command {
+        Command::new(GetHaStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<HaStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetHaStatus {
+    pub const TEXT: &'static str = "get system ha status";
 }
 
 pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {

@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 use super::kv::{counter, pairs};
 use super::session_list::MAX_SESSIONS;
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct McastSession {
@@ -56,6 +57,24 @@ pub struct McastPath {
 pub struct McastSessionList {
     pub total: Option<u64>,
     pub sessions: Vec<McastSession>,
+}
+
+/// `diagnose sys mcast-session list`: the multicast sessions.
+pub struct DiagMcastSessions;
+
+impl Query for DiagMcastSessions {
+    const KIND: &'static str = "fortigate.mcast-session-list";
+    type Fact = McastSessionList;
+    fn command(&self) -> Command {
+        Command::new(DiagMcastSessions::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<McastSessionList, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl DiagMcastSessions {
+    pub const TEXT: &'static str = "diagnose sys mcast-session list";
 }
 
 pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {

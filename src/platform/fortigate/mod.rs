@@ -7,10 +7,10 @@
 //! unknown keys and missing optional lines ([`text`] cleans, [`kv`] tokenizes `key=value`).
 
 pub mod allowlist;
-mod baseline;
 pub mod cli;
-pub mod commands;
+mod config_shows;
 mod config_tree;
+mod flow;
 mod ha;
 pub mod kv;
 mod mcast;
@@ -19,7 +19,7 @@ pub mod npu_port_list;
 pub mod ntp_status;
 mod performance;
 pub mod redact;
-mod session_filter;
+pub mod session_filter;
 pub mod session_list;
 mod session_stat;
 pub mod session_ttl;
@@ -28,56 +28,48 @@ pub mod system_interface;
 pub mod text;
 mod ttl;
 
-pub use baseline::{Expect, Flow, HaExpect, HaMode, Percent, Protocol, Seconds};
+pub use config_shows::{
+    GetSystemGlobal, ShowMulticastPolicy, ShowPolicy, ShowService, ShowVirtualWirePair,
+};
 pub use config_tree::{ConfigNode, ConfigTree};
-pub use ha::{HaStatus, Member};
-pub use mcast::{McastPath, McastSession, McastSessionList};
+pub use flow::{Flow, Protocol};
+pub use ha::{GetHaStatus, HaStatus, Member};
+pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
 pub use npu::NpuSettings;
 pub use npu_port_list::{NpuPort, NpuPortList};
 pub use ntp_status::{NtpServer, NtpStatus};
-pub use performance::{CpuStates, Performance};
-pub use session_filter::SessionFilterReadback;
-pub use session_list::{OffloadBasis, Session, SessionList, SessionReader};
-pub use session_stat::SessionStat;
+pub use performance::{CpuStates, GetPerformanceStatus, Performance};
+pub use session_filter::{
+    FilterReadback, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter, SessionFilterReadback,
+};
+pub use session_list::{ListSessions, OffloadBasis, Session, SessionList, SessionReader};
+pub use session_stat::{DiagSessionStat, SessionStat};
 pub use session_ttl::{SessionTtl, SessionTtlPort};
-pub use status::SystemStatus;
+pub use status::{GetSystemStatus, SystemStatus};
 pub use system_interface::{SystemInterface, SystemInterfaces};
 pub use ttl::Ttl;
 
-use crate::parse::{Fact, ParseError};
-use crate::plan::Command;
+use crate::parse::{Arg, QuerySpec, Shape};
 
-/// Parses `raw` as the output of `command` (its context does not change the grammar).
-pub fn parse(command: &Command, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
-    parse_text(&command.text, raw)
-}
+/// Every command premarket sends to a FortiGate, and how its output is read. `premarket parse`
+/// and the read-only allowlist follow from this list.
+pub static QUERIES: &[QuerySpec] = &[
+    QuerySpec::of::<GetSystemStatus>(Shape::Exact(GetSystemStatus::TEXT)),
+    QuerySpec::of::<GetPerformanceStatus>(Shape::Exact(GetPerformanceStatus::TEXT)),
+    QuerySpec::of::<GetHaStatus>(Shape::Exact(GetHaStatus::TEXT)),
+    QuerySpec::of::<GetSystemGlobal>(Shape::Exact(GetSystemGlobal::TEXT)),
+    QuerySpec::of::<DiagSessionStat>(Shape::Exact(DiagSessionStat::TEXT)),
+    QuerySpec::of::<ListSessions>(Shape::Exact(ListSessions::TEXT)),
+    QuerySpec::of::<DiagMcastSessions>(Shape::Exact(DiagMcastSessions::TEXT)),
+    QuerySpec::of::<FilterReadback>(Shape::Exact(SESSION_FILTER)),
+    QuerySpec::of::<ShowPolicy>(Shape::WithArg(ShowPolicy::TEXT, Arg::Number)),
+    QuerySpec::of::<ShowMulticastPolicy>(Shape::WithArg(ShowMulticastPolicy::TEXT, Arg::Number)),
+    QuerySpec::of::<ShowService>(Shape::WithArg(ShowService::TEXT, Arg::Name)),
+    QuerySpec::of::<ShowVirtualWirePair>(Shape::Exact(ShowVirtualWirePair::TEXT)),
+];
 
-/// As [`parse`], for a command given as text (`premarket parse fortigate "get system status"`).
-/// Arguments after a `show` table name (`show firewall policy 1`) and `| grep .` are accepted.
-pub fn parse_text(command: &str, raw: &str) -> Result<Box<dyn Fact>, ParseError> {
+/// The listed query that reads `command` (a trailing `| grep ...` is ignored).
+pub fn query_for(command: &str) -> Option<&'static QuerySpec> {
     let base = command.split('|').next().unwrap_or(command);
-    let base = base.split_whitespace().collect::<Vec<_>>().join(" ");
-    let shows = [
-        commands::SHOW_POLICY,
-        commands::SHOW_MULTICAST_POLICY,
-        commands::SHOW_SERVICE_CUSTOM,
-        commands::SHOW_VIRTUAL_WIRE_PAIR,
-    ];
-    match base.as_str() {
-        commands::GET_SYSTEM_STATUS => Ok(Box::new(status::parse(raw)?)),
-        commands::GET_PERFORMANCE_STATUS => Ok(Box::new(performance::parse(raw)?)),
-        commands::GET_HA_STATUS => Ok(Box::new(ha::parse(raw)?)),
-        commands::GET_SYSTEM_GLOBAL => Ok(Box::new(config_tree::parse(raw)?)),
-        commands::SESSION_STAT => Ok(Box::new(session_stat::parse(raw)?)),
-        commands::SESSION_LIST => Ok(Box::new(session_list::parse(raw)?)),
-        commands::MCAST_SESSION_LIST => Ok(Box::new(mcast::parse(raw)?)),
-        commands::SESSION_FILTER => Ok(Box::new(session_filter::parse(raw)?)),
-        b if shows
-            .iter()
-            .any(|s| b == *s || b.starts_with(&format!("{s} "))) =>
-        {
-            Ok(Box::new(config_tree::parse(raw)?))
-        }
-        _ => Err(ParseError::unsupported(command)),
-    }
+    QUERIES.iter().find(|q| q.shape.matches(base))
 }

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::{counter, percent};
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{duration_in_words, quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 /// Most a CPU line's shares may add up to: 100% plus one point of rounding per printed share.
 const MAX_CPU_SUM: f64 = 107.0;
@@ -61,6 +62,24 @@ impl Performance {
             .reduce(|a, b| if b.used() > a.used() { b } else { a })
             .or(self.cpu.as_ref())
     }
+}
+
+/// `get system performance status`: CPU, memory, session rates.
+pub struct GetPerformanceStatus;
+
+impl Query for GetPerformanceStatus {
+    const KIND: &'static str = "fortigate.get-system-performance-status";
+    type Fact = Performance;
+    fn command(&self) -> Command {
+        Command::new(GetPerformanceStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Performance, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetPerformanceStatus {
+    pub const TEXT: &'static str = "get system performance status";
 }
 
 pub fn parse(raw: &str) -> Result<Performance, ParseError> {

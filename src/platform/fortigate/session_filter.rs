@@ -11,12 +11,14 @@
 //! Single values may read back as `5000` or `5000-5000`.
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionFilterReadback {
@@ -53,6 +55,73 @@ impl SessionFilterReadback {
             if key != "vd" && got != "any" && !expected.iter().any(|(k, _)| k == key) {
                 out.push(format!("`{key}` is {got}, expected any"));
             }
+        }
+        out
+    }
+}
+
+/// The session filter's read-back under `filter`: sent after setting the filter and before
+/// listing, so a leftover or mistyped filter is caught.
+pub struct FilterReadback(pub SessionFilter);
+
+impl Query for FilterReadback {
+    const KIND: &'static str = "fortigate.session-filter";
+    type Fact = SessionFilterReadback;
+    fn command(&self) -> Command {
+        Command::in_context(self.0.context(), SESSION_FILTER)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SessionFilterReadback, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+/// Without arguments: prints the current filter (the read-back).
+pub const SESSION_FILTER: &str = "diagnose sys session filter";
+/// Resets the filter only. Not to be confused with `diagnose sys session clear`, which drops
+/// every session on the box and is never sent.
+pub const SESSION_FILTER_CLEAR: &str = "diagnose sys session filter clear";
+
+/// What a unicast flow's session query narrows to. Source port is deliberately never part of
+/// it: a flow that opens a new socket per send shows up as many sessions with other ports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionFilter {
+    pub proto: u8,
+    pub src: Option<IpAddr>,
+    pub dst: Option<IpAddr>,
+    pub dport: Option<u16>,
+}
+
+impl SessionFilter {
+    /// The lines that set this filter, starting from a cleared one.
+    pub fn context(&self) -> Vec<String> {
+        let mut lines = vec![
+            SESSION_FILTER_CLEAR.to_string(),
+            format!("{SESSION_FILTER} proto {}", self.proto),
+        ];
+        if let Some(src) = self.src {
+            lines.push(format!("{SESSION_FILTER} src {src}"));
+        }
+        if let Some(dst) = self.dst {
+            lines.push(format!("{SESSION_FILTER} dst {dst}"));
+        }
+        if let Some(dport) = self.dport {
+            lines.push(format!("{SESSION_FILTER} dport {dport}"));
+        }
+        lines
+    }
+
+    /// The readback lines this filter must produce, as `(key, value)` with the FortiOS key names;
+    /// every other key must read `any`.
+    pub fn expected(&self) -> Vec<(&'static str, String)> {
+        let mut out = vec![("proto", self.proto.to_string())];
+        if let Some(src) = self.src {
+            out.push(("source ip", src.to_string()));
+        }
+        if let Some(dst) = self.dst {
+            out.push(("dest ip", dst.to_string()));
+        }
+        if let Some(dport) = self.dport {
+            out.push(("dest port", dport.to_string()));
         }
         out
     }

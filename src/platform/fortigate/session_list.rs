@@ -25,8 +25,10 @@ use std::net::{IpAddr, Ipv4Addr};
 use serde::{Deserialize, Serialize};
 
 use super::kv::{hex, middle, number, pair, split, words_by_line};
+use super::session_filter::SessionFilter;
 use super::ttl::Ttl;
-use crate::parse::{ParseError, text};
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw, text};
 
 /// The most sessions a `total session` line may claim: 2^32 - 1. FortiOS numbers policies and
 /// counters in 32 bits, and no FortiGate's session table comes near four billion entries; a
@@ -93,6 +95,24 @@ impl Session {
 pub struct SessionList {
     pub total: Option<u64>,
     pub sessions: Vec<Session>,
+}
+
+/// The sessions that `filter` selects (`diagnose sys session list` after the filter lines).
+pub struct ListSessions(pub SessionFilter);
+
+impl ListSessions {
+    pub const TEXT: &'static str = "diagnose sys session list";
+}
+
+impl Query for ListSessions {
+    const KIND: &'static str = "fortigate.session-list";
+    type Fact = SessionList;
+    fn command(&self) -> Command {
+        Command::in_context(self.0.context(), Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SessionList, ParseError> {
+        parse(raw.text()?)
+    }
 }
 
 /// Parses a whole output held in memory (the pipeline's case: a filtered list).

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::kv::{counter, pairs};
 use super::session_list::MAX_SESSIONS;
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionStat {
@@ -23,6 +24,24 @@ pub struct SessionStat {
     pub npu_session_count: Option<u64>,
     pub delete: Option<u64>,
     pub flush: Option<u64>,
+}
+
+/// `diagnose sys session stat`: session and NPU-session counters.
+pub struct DiagSessionStat;
+
+impl Query for DiagSessionStat {
+    const KIND: &'static str = "fortigate.session-stat";
+    type Fact = SessionStat;
+    fn command(&self) -> Command {
+        Command::new(DiagSessionStat::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SessionStat, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl DiagSessionStat {
+    pub const TEXT: &'static str = "diagnose sys session stat";
 }
 
 pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {

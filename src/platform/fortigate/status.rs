@@ -8,8 +8,9 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SystemStatus {
@@ -48,6 +49,24 @@ struct VersionLine {
     version: String,
     build: u32,
     release: Option<String>,
+}
+
+/// `get system status`: model, version, serial, VDOM mode.
+pub struct GetSystemStatus;
+
+impl Query for GetSystemStatus {
+    const KIND: &'static str = "fortigate.get-system-status";
+    type Fact = SystemStatus;
+    fn command(&self) -> Command {
+        Command::new(GetSystemStatus::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SystemStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetSystemStatus {
+    pub const TEXT: &'static str = "get system status";
 }
 
 pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {

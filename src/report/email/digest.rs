@@ -5,7 +5,7 @@
 use chrono::DateTime;
 
 use super::message::Context;
-use crate::check::Status;
+use crate::core::Status;
 use crate::report::history::Transition;
 use crate::report::{CheckResult, Report};
 

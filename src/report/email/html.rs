@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::digest;
 use super::message::{Attachment, Context};
-use crate::check::Status;
+use crate::core::Status;
 use crate::report::Report;
 
 const FONT: &str = "font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif";

@@ -18,8 +18,8 @@ use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 
 use super::{EmailError, attach, html, subject, text};
-use crate::check::Status;
 use crate::config::Email;
+use crate::core::Status;
 use crate::report::Report;
 use crate::report::redact::Redactor;
 

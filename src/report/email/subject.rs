@@ -7,7 +7,7 @@
 use chrono::DateTime;
 
 use super::message::Context;
-use crate::check::Status;
+use crate::core::Status;
 use crate::report::Report;
 
 pub fn subject(report: &Report, ctx: &Context) -> String {

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::digest;
 use super::message::Context;
-use crate::check::Status;
+use crate::core::Status;
 use crate::report::Report;
 
 pub fn render(report: &Report, ctx: &Context) -> String {

@@ -1,4 +1,4 @@
-//! A software version pin shared by every platform's baseline.
+//! A software version pin, read by every platform's version check.
 
 use serde::Deserialize;
 
@@ -16,6 +16,15 @@ impl VersionPin {
     /// True when the pin names at least one version (an empty pin is a missing baseline value).
     pub fn is_set(&self) -> bool {
         self.exact.is_some() || !self.allowed.is_empty()
+    }
+
+    /// `Err` for an empty pin, for a check's `validate`.
+    pub fn require(&self) -> Result<(), String> {
+        if self.is_set() {
+            Ok(())
+        } else {
+            Err("`expect.version` names no version (give `exact:` or `allowed:`)".into())
+        }
     }
 
     pub fn accepts(&self, version: &str) -> bool {

@@ -17,10 +17,9 @@ use std::collections::{BinaryHeap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::frame::{self, FiveTuple};
-use super::sys::{self, PacketSocket};
-use super::units::Nanos;
-use crate::cli::Exit;
+use crate::probe::Nanos;
+use crate::probe::frame::{self, FiveTuple};
+use crate::probe::sys::{self, PacketSocket};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -93,11 +92,17 @@ fn tx_stamp(socket: &PacketSocket, buf: &mut [u8]) -> Option<Nanos> {
     None
 }
 
-fn io(what: &str) -> impl Fn(std::io::Error) -> Exit + '_ {
-    move |e| Exit::config(format!("emulator: {what}: {e}"))
+/// Why the emulator stopped: the interface or file it could not use.
+#[derive(Debug, thiserror::Error)]
+#[error("emulator: {0}")]
+pub struct WireError(String);
+
+fn io(what: &str) -> impl Fn(std::io::Error) -> WireError + '_ {
+    move |e| WireError(format!("{what}: {e}"))
 }
 
-pub fn run(a: Args) -> Result<u8, Exit> {
+/// Forwards until the duration ends (or an interface fails).
+pub fn run(a: Args) -> Result<(), WireError> {
     let rx = PacketSocket::open(&a.input).map_err(io(&a.input))?;
     rx.promiscuous().map_err(io("promiscuous"))?;
     let _ = rx.ignore_outgoing();
@@ -193,10 +198,7 @@ pub fn run(a: Args) -> Result<u8, Exit> {
                 continue;
             }
             Err(e) => {
-                return Err(Exit {
-                    code: 2,
-                    message: format!("emulator: receive: {e}"),
-                });
+                return Err(WireError(format!("receive: {e}")));
             }
         };
         if got.pkttype == sys::PACKET_OUTGOING {
@@ -245,5 +247,5 @@ pub fn run(a: Args) -> Result<u8, Exit> {
         t.flush().map_err(io("truth file"))?;
     }
     eprintln!("emulator: forwarded {forwarded} requests");
-    Ok(0)
+    Ok(())
 }

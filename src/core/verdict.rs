@@ -98,10 +98,3 @@ impl Verdict {
         self
     }
 }
-
-impl From<crate::parse::FactError> for Verdict {
-    fn from(error: crate::parse::FactError) -> Self {
-        let evidence = error.excerpt().to_string();
-        Verdict::error(error.to_string()).evidence(evidence)
-    }
-}

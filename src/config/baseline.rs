@@ -1,0 +1,103 @@
+//! A device's `expect:`, kept as the file's text with the positions of its keys, so that each
+//! check can read exactly its own keys from it with serde-saphyr's `file:line:column` errors.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::error::{ConfigError, Position};
+use super::yaml;
+use crate::core::DeviceName;
+
+/// The baseline of one device, as written.
+#[derive(Clone, Debug)]
+pub struct BaselineText {
+    device: DeviceName,
+    file: PathBuf,
+    text: Arc<str>,
+    /// Where `expect:` starts.
+    position: Position,
+    /// Every key under `expect:` with where it is written, in file order.
+    keys: Vec<(String, Position)>,
+}
+
+/// The part of a device file a check reads: `expect:` with only the check's keys.
+#[derive(Deserialize)]
+struct Expect<I> {
+    expect: I,
+}
+
+impl BaselineText {
+    pub fn new(
+        device: DeviceName,
+        file: &Path,
+        text: Arc<str>,
+        position: Position,
+        keys: Vec<(String, Position)>,
+    ) -> BaselineText {
+        BaselineText {
+            device,
+            file: file.to_path_buf(),
+            text,
+            position,
+            keys,
+        }
+    }
+
+    pub fn device(&self) -> &DeviceName {
+        &self.device
+    }
+
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// Where `expect:` starts.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The keys written under `expect:`, with their positions.
+    pub fn keys(&self) -> &[(String, Position)] {
+        &self.keys
+    }
+
+    /// Where `expect.KEY` is written, if it is.
+    pub fn key(&self, key: &str) -> Option<&Position> {
+        self.keys.iter().find(|(k, _)| k == key).map(|(_, at)| at)
+    }
+
+    /// Reads the input of check `id` (a type whose fields are baseline keys). A missing or
+    /// mistyped value is an error at its position that names the device and the check.
+    pub fn input<I: DeserializeOwned>(&self, id: &str) -> Result<I, ConfigError> {
+        yaml::parse::<Expect<I>>(&self.file, &self.text)
+            .map(|e| e.expect)
+            .map_err(|e| {
+                let message = match e.message.strip_prefix("missing field ") {
+                    Some(field) => format!(
+                        "device {}: check {id} needs `expect.{}` in this baseline, and it is missing \
+                         (add it, or list the check under `skip:` with a reason)",
+                        self.device,
+                        field.trim_matches('`')
+                    ),
+                    None => format!("device {}: check {id}: {}", self.device, e.message),
+                };
+                let position = if e.position.line == 0 {
+                    self.position.clone()
+                } else {
+                    e.position
+                };
+                ConfigError::new(position, message)
+            })
+    }
+
+    /// An input that has the right types but breaks a rule of check `id`.
+    pub fn invalid(&self, id: &str, message: String) -> ConfigError {
+        ConfigError::new(
+            self.position.clone(),
+            format!("device {}: check {id}: {message}", self.device),
+        )
+    }
+}

@@ -1,0 +1,22 @@
+//! The ground floor: the words every stage of the pipeline shares, and nothing else.
+//!
+//! A command and the platform it is sent to, a verdict, the names of checks and devices, the
+//! process exit code, a device's collected outputs and why one is missing. Every module above
+//! may use these; this module uses none of them, so no stage needs another stage just to name
+//! a thing.
+
+mod command;
+mod exit;
+mod name;
+mod output;
+mod platform;
+mod units;
+mod verdict;
+
+pub use command::Command;
+pub use exit::Exit;
+pub use name::{CheckId, DeviceName, NameError};
+pub use output::{CollectError, Outputs};
+pub use platform::Platform;
+pub use units::{Percent, Seconds};
+pub use verdict::{Status, Verdict};

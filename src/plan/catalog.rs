@@ -1,0 +1,92 @@
+//! The catalog resolved: each entry of `checks/*.yaml` tied to the check that carries it out,
+//! and the baseline keys those checks read.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::check::{Definition, registry};
+use crate::config::{Config, ConfigError, Device, Entry};
+use crate::core::Platform;
+
+/// A catalog entry and its check.
+pub struct Resolved {
+    pub entry: Entry,
+    pub definition: Arc<dyn Definition>,
+}
+
+/// Every catalog entry that resolved.
+pub struct Catalog {
+    pub checks: Vec<Resolved>,
+}
+
+impl Catalog {
+    /// Ties every entry to its check; an id that names no check is an error at the entry.
+    pub fn resolve(config: &Config, errors: &mut Vec<ConfigError>) -> Catalog {
+        let builtin = registry::builtin();
+        let mut checks = Vec::new();
+        for entry in &config.catalog {
+            let Some(definition) = builtin.iter().find(|c| c.id() == entry.id) else {
+                errors.push(ConfigError::new(
+                    entry.position.clone(),
+                    format!(
+                        "unknown check id {}: no built-in check has that id (known: {})",
+                        entry.id,
+                        registry::ids().join(", ")
+                    ),
+                ));
+                continue;
+            };
+            if definition.platform() != entry.platform {
+                errors.push(ConfigError::new(
+                    entry.position.clone(),
+                    format!(
+                        "check {} is for platform {}, not {}",
+                        entry.id,
+                        definition.platform(),
+                        entry.platform
+                    ),
+                ));
+                continue;
+            }
+            checks.push(Resolved {
+                entry: entry.clone(),
+                definition: definition.clone(),
+            });
+        }
+        Catalog { checks }
+    }
+
+    pub fn for_platform(&self, platform: Platform) -> impl Iterator<Item = &Resolved> {
+        self.checks
+            .iter()
+            .filter(move |r| r.entry.platform == platform)
+    }
+
+    /// Every key the checks of `platform` read.
+    pub fn keys(&self, platform: Platform) -> BTreeSet<String> {
+        self.for_platform(platform)
+            .flat_map(|r| r.definition.keys())
+            .collect()
+    }
+
+    /// A key under `expect:` that no check of the device's platform reads is a typo (or a
+    /// check that is not in the catalog): an error at the key.
+    pub fn check_keys(&self, device: &Device, errors: &mut Vec<ConfigError>) {
+        let known = self.keys(device.platform);
+        for (key, position) in device.baseline.keys() {
+            if !known.contains(key) {
+                let list: Vec<&str> = known.iter().map(String::as_str).collect();
+                errors.push(ConfigError::new(
+                    position.clone(),
+                    format!(
+                        "device {}: unknown key `expect.{key}`: no {} check in the catalog reads it \
+                         (keys read: {})",
+                        device.name,
+                        device.platform,
+                        list.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+}
