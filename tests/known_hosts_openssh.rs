@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use premarket::collect::CollectError;
+use premarket::core::CollectError;
 use premarket::ssh::hostkey::Expected;
 use premarket::ssh::known_hosts::{self, Marker};
 use premarket::ssh::transport;
