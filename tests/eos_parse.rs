@@ -9,9 +9,12 @@ use parse_support::{PARSERS, parser};
 use premarket::Platform;
 use serde_json::{Value, json};
 
+/// Values a fact must hold: (JSON pointer, value).
+type Values = &'static [(&'static str, fn() -> Value)];
+
 /// What a fixture must give: values at JSON pointers, or words of the error.
 enum Want {
-    Facts(&'static [(&'static str, fn() -> Value)]),
+    Facts(Values),
     Error(&'static [&'static str]),
 }
 use Want::{Error, Facts};

@@ -305,9 +305,12 @@ fn example_site_scenarios_hold_every_planned_fw1_output() {
     }
 }
 
+/// Values a fact must hold: (JSON pointer, value).
+type Values = &'static [(&'static str, fn() -> Value)];
+
 /// What a fixture must give: values at JSON pointers, or words of the error.
 enum Want {
-    Facts(&'static [(&'static str, fn() -> Value)]),
+    Facts(Values),
     Error(&'static [&'static str]),
 }
 use Want::{Error, Facts};

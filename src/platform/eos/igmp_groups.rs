@@ -12,8 +12,9 @@ use std::net::Ipv4Addr;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, vlan};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IgmpGroups {
@@ -42,6 +43,24 @@ struct JsonGroup {
 enum Ports {
     List(Vec<String>),
     Keys(BTreeMap<String, serde_json::Value>),
+}
+
+/// `show ip igmp snooping groups | json`.
+pub struct ShowIgmpGroups;
+
+impl Query for ShowIgmpGroups {
+    const KIND: &'static str = "eos.show-ip-igmp-snooping-groups";
+    type Fact = IgmpGroups;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<IgmpGroups, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowIgmpGroups {
+    pub const TEXT: &'static str = "show ip igmp snooping groups | json";
 }
 
 pub fn parse(raw: &str) -> Result<IgmpGroups, ParseError> {

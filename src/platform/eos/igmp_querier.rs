@@ -13,8 +13,9 @@ use std::net::IpAddr;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, vlan};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IgmpQueriers {
@@ -44,6 +45,24 @@ struct JsonQuerier {
     interface: Option<String>,
     #[serde(default, alias = "querierVersion")]
     version: Option<serde_json::Value>,
+}
+
+/// `show ip igmp snooping querier | json`.
+pub struct ShowIgmpQuerier;
+
+impl Query for ShowIgmpQuerier {
+    const KIND: &'static str = "eos.show-ip-igmp-snooping-querier";
+    type Fact = IgmpQueriers;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<IgmpQueriers, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowIgmpQuerier {
+    pub const TEXT: &'static str = "show ip igmp snooping querier | json";
 }
 
 pub fn parse(raw: &str) -> Result<IgmpQueriers, ParseError> {

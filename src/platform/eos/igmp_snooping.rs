@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, vlan};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IgmpSnooping {
@@ -44,6 +45,24 @@ struct JsonVlan {
     pruning_active: Option<bool>,
     #[serde(default)]
     groups_overrun: Option<bool>,
+}
+
+/// `show ip igmp snooping | json`.
+pub struct ShowIgmpSnooping;
+
+impl Query for ShowIgmpSnooping {
+    const KIND: &'static str = "eos.show-ip-igmp-snooping";
+    type Fact = IgmpSnooping;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<IgmpSnooping, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowIgmpSnooping {
+    pub const TEXT: &'static str = "show ip igmp snooping | json";
 }
 
 pub fn parse(raw: &str) -> Result<IgmpSnooping, ParseError> {

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::required;
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InterfaceErrors {
@@ -41,6 +42,24 @@ struct JsonCounters {
     out_errors: u64,
     frame_too_longs: u64,
     frame_too_shorts: u64,
+}
+
+/// `show interfaces counters errors | json`.
+pub struct ShowInterfaceErrors;
+
+impl Query for ShowInterfaceErrors {
+    const KIND: &'static str = "eos.show-interfaces-counters-errors";
+    type Fact = InterfaceErrors;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<InterfaceErrors, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowInterfaceErrors {
+    pub const TEXT: &'static str = "show interfaces counters errors | json";
 }
 
 pub fn parse(raw: &str) -> Result<InterfaceErrors, ParseError> {

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::{epoch_us, required};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interfaces {
@@ -88,6 +89,24 @@ struct JsonInputErrors {
     symbol_errors: Option<u64>,
     runt_frames: Option<u64>,
     giant_frames: Option<u64>,
+}
+
+/// `show interfaces | json`.
+pub struct ShowInterfaces;
+
+impl Query for ShowInterfaces {
+    const KIND: &'static str = "eos.show-interfaces";
+    type Fact = Interfaces;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Interfaces, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowInterfaces {
+    pub const TEXT: &'static str = "show interfaces | json";
 }
 
 pub fn parse(raw: &str) -> Result<Interfaces, ParseError> {

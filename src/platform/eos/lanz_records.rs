@@ -10,7 +10,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::json::{epoch_us, required};
-use crate::parse::ParseError;
+use crate::core::Command;
+use crate::parse::{ParseError, Query, Raw};
 
 /// Highest EOS traffic class.
 const MAX_TRAFFIC_CLASS: u8 = 7;
@@ -60,6 +61,24 @@ struct JsonEntry {
     #[serde(default)]
     duration: Option<u64>,
     entry_type: String,
+}
+
+/// `show queue-monitor length | json`.
+pub struct ShowLanzRecords;
+
+impl Query for ShowLanzRecords {
+    const KIND: &'static str = "eos.show-queue-monitor-length";
+    type Fact = LanzRecords;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<LanzRecords, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowLanzRecords {
+    pub const TEXT: &'static str = "show queue-monitor length | json";
 }
 
 pub fn parse(raw: &str) -> Result<LanzRecords, ParseError> {

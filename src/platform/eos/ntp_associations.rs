@@ -10,8 +10,9 @@ use std::net::IpAddr;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, rounded};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NtpAssociations {
@@ -47,6 +48,24 @@ struct JsonPeer {
     offset: Option<f64>,
     #[serde(default)]
     reachability_history: Vec<bool>,
+}
+
+/// `show ntp associations | json`.
+pub struct ShowNtpAssociations;
+
+impl Query for ShowNtpAssociations {
+    const KIND: &'static str = "eos.show-ntp-associations";
+    type Fact = NtpAssociations;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<NtpAssociations, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowNtpAssociations {
+    pub const TEXT: &'static str = "show ntp associations | json";
 }
 
 pub fn parse(raw: &str) -> Result<NtpAssociations, ParseError> {

@@ -11,8 +11,9 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NtpStatus {
@@ -29,6 +30,24 @@ pub struct NtpStatus {
 static SYNCED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^synchronised to NTP server \(([^)]+)\) at stratum (\d+)").expect("static regex")
 });
+
+/// `show ntp status` (text).
+pub struct ShowNtpStatus;
+
+impl Query for ShowNtpStatus {
+    const KIND: &'static str = "eos.show-ntp-status";
+    type Fact = NtpStatus;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<NtpStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowNtpStatus {
+    pub const TEXT: &'static str = "show ntp status";
+}
 
 pub fn parse(raw: &str) -> Result<NtpStatus, ParseError> {
     let lines = body(raw);

@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::{MAX_EPOCH_S, required};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ptp {
@@ -100,6 +101,24 @@ struct JsonVlan {
     #[serde(default)]
     vlan_id: Option<u16>,
     port_state: String,
+}
+
+/// `show ptp | json` (revision 1 or 2; `| json revision 2` reads the same).
+pub struct ShowPtp;
+
+impl Query for ShowPtp {
+    const KIND: &'static str = "eos.show-ptp";
+    type Fact = Ptp;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Ptp, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowPtp {
+    pub const TEXT: &'static str = "show ptp | json";
 }
 
 pub fn parse(raw: &str) -> Result<Ptp, ParseError> {

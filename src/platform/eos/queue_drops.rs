@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::required;
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueDrops {
@@ -71,6 +72,24 @@ struct JsonSum {
 #[serde(rename_all = "camelCase")]
 struct JsonDropped {
     dropped_packets: u64,
+}
+
+/// `show interfaces counters queue drops | json`.
+pub struct ShowQueueDrops;
+
+impl Query for ShowQueueDrops {
+    const KIND: &'static str = "eos.show-interfaces-counters-queue-drops";
+    type Fact = QueueDrops;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<QueueDrops, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowQueueDrops {
+    pub const TEXT: &'static str = "show interfaces counters queue drops | json";
 }
 
 pub fn parse(raw: &str) -> Result<QueueDrops, ParseError> {

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use super::json::{epoch_us, json};
 use super::text::{body, device_error};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReloadCause {
@@ -44,6 +45,24 @@ struct JsonCause {
     timestamp: Option<f64>,
     #[serde(default)]
     recommended_action: Option<String>,
+}
+
+/// `show reload cause | json` (the text form parses too).
+pub struct ShowReloadCause;
+
+impl Query for ShowReloadCause {
+    const KIND: &'static str = "eos.show-reload-cause";
+    type Fact = ReloadCause;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<ReloadCause, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowReloadCause {
+    pub const TEXT: &'static str = "show reload cause | json";
 }
 
 pub fn parse(raw: &str) -> Result<ReloadCause, ParseError> {

@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, rounded};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 /// Physically possible optical power readings, dBm (no light reads about -40).
 const DBM_RANGE: std::ops::RangeInclusive<f64> = -100.0..=30.0;
@@ -90,6 +91,24 @@ struct JsonThreshold {
     high_warn: Option<f64>,
     #[serde(default)]
     high_alarm: Option<f64>,
+}
+
+/// `show interfaces transceiver dom thresholds | json`.
+pub struct ShowTransceiverDom;
+
+impl Query for ShowTransceiverDom {
+    const KIND: &'static str = "eos.show-interfaces-transceiver-dom-thresholds";
+    type Fact = Transceivers;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Transceivers, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowTransceiverDom {
+    pub const TEXT: &'static str = "show interfaces transceiver dom thresholds | json";
 }
 
 pub fn parse(raw: &str) -> Result<Transceivers, ParseError> {

@@ -35,18 +35,18 @@ pub use config_tree::{ConfigNode, ConfigTree};
 pub use flow::{Flow, Protocol};
 pub use ha::{GetHaStatus, HaStatus, Member};
 pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
-pub use npu::NpuSettings;
-pub use npu_port_list::{NpuPort, NpuPortList};
-pub use ntp_status::{NtpServer, NtpStatus};
+pub use npu::{NpuSettings, ShowSystemNpu};
+pub use npu_port_list::{DiagNpuPortList, NpuPort, NpuPortList};
+pub use ntp_status::{DiagNtpStatus, NtpServer, NtpStatus};
 pub use performance::{CpuStates, GetPerformanceStatus, Performance};
 pub use session_filter::{
     FilterReadback, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter, SessionFilterReadback,
 };
 pub use session_list::{ListSessions, OffloadBasis, Session, SessionList, SessionReader};
 pub use session_stat::{DiagSessionStat, SessionStat};
-pub use session_ttl::{SessionTtl, SessionTtlPort};
+pub use session_ttl::{SessionTtl, SessionTtlPort, ShowSessionTtl};
 pub use status::{GetSystemStatus, SystemStatus};
-pub use system_interface::{SystemInterface, SystemInterfaces};
+pub use system_interface::{GetSystemInterface, SystemInterface, SystemInterfaces};
 pub use ttl::Ttl;
 
 use crate::parse::{Arg, QuerySpec, Shape};

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::config_tree;
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 /// `max-session-timeout` when `show` does not print it.
 pub const DEFAULT_MAX_SESSION_TIMEOUT_S: u64 = 40;
@@ -30,6 +31,24 @@ pub struct NpuSettings {
     pub settings: BTreeMap<String, String>,
     /// Names of the nested blocks printed (`port-npu-map`, `np-queues` ...).
     pub blocks: Vec<String>,
+}
+
+/// `show system npu` (global).
+pub struct ShowSystemNpu;
+
+impl Query for ShowSystemNpu {
+    const KIND: &'static str = "fortigate.show-system-npu";
+    type Fact = NpuSettings;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<NpuSettings, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowSystemNpu {
+    pub const TEXT: &'static str = "show system npu";
 }
 
 pub fn parse(raw: &str) -> Result<NpuSettings, ParseError> {

@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::counter;
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NpuPortList {
@@ -33,6 +34,25 @@ pub struct NpuPort {
     pub np_group: String,
     pub max_speed_mbps: Option<u64>,
     pub default_speed_mbps: Option<u64>,
+}
+
+/// `diagnose npu np7lite port-list` (200G/201G) or `diagnose npu np7 port-list` (NP7 boxes).
+pub struct DiagNpuPortList(pub &'static str);
+
+impl Query for DiagNpuPortList {
+    const KIND: &'static str = "fortigate.diagnose-npu-port-list";
+    type Fact = NpuPortList;
+    fn command(&self) -> Command {
+        Command::new(self.0)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<NpuPortList, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl DiagNpuPortList {
+    pub const NP7LITE: &'static str = "diagnose npu np7lite port-list";
+    pub const NP7: &'static str = "diagnose npu np7 port-list";
 }
 
 pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {

@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::pairs;
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NtpStatus {
@@ -56,6 +57,24 @@ static SERVER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static OFFSET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^clock offset is (-?\d+(?:\.\d+)?) sec").expect("static regex"));
+
+/// `diagnose sys ntp status`.
+pub struct DiagNtpStatus;
+
+impl Query for DiagNtpStatus {
+    const KIND: &'static str = "fortigate.diagnose-sys-ntp-status";
+    type Fact = NtpStatus;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<NtpStatus, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl DiagNtpStatus {
+    pub const TEXT: &'static str = "diagnose sys ntp status";
+}
 
 pub fn parse(raw: &str) -> Result<NtpStatus, ParseError> {
     let lines = body(raw);

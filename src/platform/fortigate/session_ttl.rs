@@ -22,8 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
 use super::ttl::Ttl;
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
 
 /// `default` when not printed.
 pub const DEFAULT_TTL_S: u64 = 3600;
@@ -55,6 +56,24 @@ pub struct SessionTtlPort {
     pub timeout: Ttl,
     /// 7.4 and later: `both`, `outgoing` or `incoming`, when printed.
     pub refresh_direction: Option<String>,
+}
+
+/// `show system session-ttl` (per VDOM).
+pub struct ShowSessionTtl;
+
+impl Query for ShowSessionTtl {
+    const KIND: &'static str = "fortigate.show-system-session-ttl";
+    type Fact = SessionTtl;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SessionTtl, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowSessionTtl {
+    pub const TEXT: &'static str = "show system session-ttl";
 }
 
 pub fn parse(raw: &str) -> Result<SessionTtl, ParseError> {

@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use crate::core::Command;
 use crate::parse::text::{quote, set_once};
+use crate::parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SystemInterfaces {
@@ -31,6 +32,24 @@ pub struct SystemInterface {
     /// `sflow-sampler: enable` (`true`) disables offloading on the interface.
     pub sflow_sampler: Option<bool>,
     pub netflow_sampler: Option<bool>,
+}
+
+/// `get system interface`.
+pub struct GetSystemInterface;
+
+impl Query for GetSystemInterface {
+    const KIND: &'static str = "fortigate.get-system-interface";
+    type Fact = SystemInterfaces;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<SystemInterfaces, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl GetSystemInterface {
+    pub const TEXT: &'static str = "get system interface";
 }
 
 pub fn parse(raw: &str) -> Result<SystemInterfaces, ParseError> {
