@@ -54,6 +54,9 @@ struct Json {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct JsonInterface {
+    /// Printed for every port, with DOM or not: the landmark of this output.
+    #[allow(dead_code)]
+    display_name: String,
     #[serde(default)]
     media_type: Option<String>,
     #[serde(default)]

@@ -153,12 +153,13 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
     Ok(ConfigTree { root })
 }
 
-/// A `get` setting name: `udp-idle-timer`, `admin-port`, `gui-ipv6` ...
+/// A `get` setting name: `udp-idle-timer`, `admin-port`, `gui-ipv6` ... (FortiOS names its
+/// settings in lower case with hyphens; `np7lite_0:` or `Version:` are other outputs).
 fn is_setting_name(key: &str) -> bool {
-    !key.is_empty()
+    key.starts_with(|c: char| c.is_ascii_lowercase())
         && key
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// Stores a setting; printing one key twice with two values is an error (which one applies?).

@@ -240,7 +240,9 @@ pub fn percent(text: &str) -> Result<f64, String> {
         && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
         && digits.bytes().filter(|b| *b == b'.').count() <= 1;
     match digits.parse::<f64>() {
-        Ok(p) if plain && (0.0..=100.0).contains(&p) => Ok(p),
+        // Rounded so the fact's JSON reads back to the same number (FortiOS prints at most one
+        // decimal; a longer one is kept to 0.0001).
+        Ok(p) if plain && (0.0..=100.0).contains(&p) => Ok((p * 1e4).round() / 1e4),
         _ => Err(format!("{} is not a percentage from 0 to 100", quote(text))),
     }
 }

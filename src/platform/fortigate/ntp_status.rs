@@ -114,9 +114,14 @@ pub fn parse(raw: &str) -> Result<NtpStatus, ParseError> {
         if line == "selected" {
             server.selected = true;
         } else if let Some(c) = OFFSET.captures(line) {
+            // FortiOS prints microseconds; nanoseconds are kept, and the rounding makes the
+            // fact's JSON read back to the same number.
             let offset: f64 = c[1]
-                .parse()
-                .map_err(|_| at(format!("unreadable offset {}", quote(&c[1]))))?;
+                .parse::<f64>()
+                .ok()
+                .filter(|o| o.abs() < 1e9)
+                .map(|o| (o * 1e9).round() / 1e9)
+                .ok_or_else(|| at(format!("unreadable offset {}", quote(&c[1]))))?;
             set_once(&mut server.offset_s, offset).map_err(|e| at(format!("clock offset {e}")))?;
         } else if line.starts_with("server-version=") {
             for (key, value) in pairs(line) {
