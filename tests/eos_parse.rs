@@ -5,25 +5,9 @@
 
 mod parse_support;
 
-use parse_support::{PARSERS, parser};
+use parse_support::Want::{Error, Facts};
+use parse_support::{PARSERS, Want, check_rows, parser, v};
 use premarket::Platform;
-use serde_json::{Value, json};
-
-/// Values a fact must hold: (JSON pointer, value).
-type Values = &'static [(&'static str, fn() -> Value)];
-
-/// What a fixture must give: values at JSON pointers, or words of the error.
-enum Want {
-    Facts(Values),
-    Error(&'static [&'static str]),
-}
-use Want::{Error, Facts};
-
-macro_rules! v {
-    ($($t:tt)*) => {
-        || json!($($t)*)
-    };
-}
 
 const ROWS: &[(&str, &str, Want)] = &[
     (
@@ -301,34 +285,7 @@ const ROWS: &[(&str, &str, Want)] = &[
 
 #[test]
 fn fixtures_give_the_facts_checks_read() {
-    for (command, file, want) in ROWS {
-        let p = parser(command);
-        let raw = parse_support::read(&format!("{}/{file}", p.dir));
-        match (want, (p.parse)(&raw)) {
-            (Facts(values), Ok(parsed)) => {
-                for (pointer, value) in *values {
-                    assert_eq!(
-                        parsed.json.pointer(pointer),
-                        Some(&value()),
-                        "{command} {file} {pointer} in {}",
-                        parsed.json
-                    );
-                }
-            }
-            (Error(words), Err(e)) => {
-                for w in *words {
-                    assert!(
-                        e.reason.contains(w),
-                        "{command} {file}: {:?} lacks {w:?}",
-                        e.reason
-                    );
-                }
-                assert!(!e.excerpt.is_empty(), "{command} {file}: no excerpt");
-            }
-            (Facts(_), Err(e)) => panic!("{command} {file}: {e}\n{}", e.excerpt),
-            (Error(_), Ok(parsed)) => panic!("{command} {file}: parsed as {}", parsed.json),
-        }
-    }
+    check_rows(ROWS);
 }
 
 #[test]

@@ -7,7 +7,8 @@ mod parse_support;
 use std::path::PathBuf;
 
 use assert_cmd::Command as Bin;
-use parse_support::{PARSERS, parser};
+use parse_support::Want::{Error, Facts};
+use parse_support::{PARSERS, Want, check_rows, parser, v};
 use premarket::Platform;
 use premarket::platform::parse_json;
 
@@ -15,7 +16,7 @@ fn parse_text(command: &str, raw: &str) -> Result<Value, premarket::parse::Parse
     parse_json(Platform::Fortigate, command, raw)
 }
 use premarket::{Config, Plan, Selection};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 fn fixture(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -305,22 +306,6 @@ fn example_site_scenarios_hold_every_planned_fw1_output() {
     }
 }
 
-/// Values a fact must hold: (JSON pointer, value).
-type Values = &'static [(&'static str, fn() -> Value)];
-
-/// What a fixture must give: values at JSON pointers, or words of the error.
-enum Want {
-    Facts(Values),
-    Error(&'static [&'static str]),
-}
-use Want::{Error, Facts};
-
-macro_rules! v {
-    ($($t:tt)*) => {
-        || json!($($t)*)
-    };
-}
-
 /// The trading checks' FortiGate commands and the real-device fixes, fixture by fixture.
 const ROWS: &[(&str, &str, Want)] = &[
     (
@@ -541,34 +526,7 @@ const ROWS: &[(&str, &str, Want)] = &[
 
 #[test]
 fn trading_fixtures_give_the_facts_checks_read() {
-    for (command, file, want) in ROWS {
-        let p = parser(command);
-        let raw = parse_support::read(&format!("{}/{file}", p.dir));
-        match (want, (p.parse)(&raw)) {
-            (Facts(values), Ok(parsed)) => {
-                for (pointer, value) in *values {
-                    assert_eq!(
-                        parsed.json.pointer(pointer).cloned().unwrap_or(Value::Null),
-                        value(),
-                        "{command} {file} {pointer} in {}",
-                        parsed.json
-                    );
-                }
-            }
-            (Error(words), Err(e)) => {
-                for w in *words {
-                    assert!(
-                        e.reason.contains(w) || e.excerpt.contains(w),
-                        "{command} {file}: {:?} lacks {w:?}",
-                        e.reason
-                    );
-                }
-                assert!(!e.excerpt.is_empty(), "{command} {file}: no excerpt");
-            }
-            (Facts(_), Err(e)) => panic!("{command} {file}: {e}\n{}", e.excerpt),
-            (Error(_), Ok(parsed)) => panic!("{command} {file}: parsed as {}", parsed.json),
-        }
-    }
+    check_rows(ROWS);
 }
 
 #[test]

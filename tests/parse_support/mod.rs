@@ -348,6 +348,57 @@ pub fn parser(command: &str) -> &'static Parser {
         .unwrap_or_else(|| panic!("no parser for {command}"))
 }
 
+/// Values a fact must hold: (JSON pointer into the fact as `premarket parse` prints it, value).
+pub type Values = &'static [(&'static str, fn() -> Value)];
+
+/// What a fixture must give: values at JSON pointers, or words of the error.
+pub enum Want {
+    Facts(Values),
+    Error(&'static [&'static str]),
+}
+
+/// A JSON value for a [`Want::Facts`] row: `v!("connected")`, `v!(null)`.
+#[allow(unused_macros)]
+macro_rules! v {
+    ($($t:tt)*) => {
+        || serde_json::json!($($t)*)
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use v;
+
+/// Checks each (command, fixture file, expectation) row against the command's parser.
+pub fn check_rows(rows: &[(&str, &str, Want)]) {
+    for (command, file, want) in rows {
+        let p = parser(command);
+        let raw = read(&format!("{}/{file}", p.dir));
+        match (want, (p.parse)(&raw)) {
+            (Want::Facts(values), Ok(parsed)) => {
+                for (pointer, value) in *values {
+                    assert_eq!(
+                        parsed.json.pointer(pointer).cloned().unwrap_or(Value::Null),
+                        value(),
+                        "{command} {file} {pointer} in {}",
+                        parsed.json
+                    );
+                }
+            }
+            (Want::Error(words), Err(e)) => {
+                for w in *words {
+                    assert!(
+                        e.reason.contains(w) || e.excerpt.contains(w),
+                        "{command} {file}: {:?} lacks {w:?}",
+                        e.reason
+                    );
+                }
+                assert!(!e.excerpt.is_empty(), "{command} {file}: no excerpt");
+            }
+            (Want::Facts(_), Err(e)) => panic!("{command} {file}: {e}\n{}", e.excerpt),
+            (Want::Error(_), Ok(parsed)) => panic!("{command} {file}: parsed as {}", parsed.json),
+        }
+    }
+}
+
 /// Pairs of commands whose outputs share one grammar, so each may read the other's output:
 /// every FortiOS configuration `show`/`get` is one tree; a startup and a running config are one
 /// format; the LANZ records carry the same `lanzEnabled` as the status.

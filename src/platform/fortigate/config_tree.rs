@@ -153,6 +153,25 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
     Ok(ConfigTree { root })
 }
 
+/// The one `config <table>` block that `show <table>` prints (`system npu`); a missing block,
+/// or anything beside it, is another command's output.
+pub fn single_table(raw: &str, table: &str) -> Result<ConfigNode, ParseError> {
+    let mut root = parse(raw)?.root;
+    let node = root.children.remove(table).ok_or_else(|| {
+        ParseError::new(
+            format!("no `config {table}` block: not show {table} output"),
+            raw,
+        )
+    })?;
+    if !root.children.is_empty() || !root.settings.is_empty() {
+        return Err(ParseError::new(
+            format!("more than `config {table}` in the output: another command's output mixed in"),
+            raw,
+        ));
+    }
+    Ok(node)
+}
+
 /// A `get` setting name: `udp-idle-timer`, `admin-port`, `gui-ipv6` ... (FortiOS names its
 /// settings in lower case with hyphens; `np7lite_0:` or `Version:` are other outputs).
 fn is_setting_name(key: &str) -> bool {

@@ -52,19 +52,7 @@ impl ShowSystemNpu {
 }
 
 pub fn parse(raw: &str) -> Result<NpuSettings, ParseError> {
-    let tree = config_tree::parse(raw)?;
-    let Some(node) = tree.root.children.get("system npu") else {
-        return Err(ParseError::new(
-            "no `config system npu` block: not show system npu output",
-            raw,
-        ));
-    };
-    if tree.root.children.len() > 1 || !tree.root.settings.is_empty() {
-        return Err(ParseError::new(
-            "more than `config system npu` in the output: another command's output mixed in",
-            raw,
-        ));
-    }
+    let node = config_tree::single_table(raw, "system npu")?;
     let settings: BTreeMap<String, String> = node
         .settings
         .iter()

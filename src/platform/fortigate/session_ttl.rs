@@ -77,19 +77,7 @@ impl ShowSessionTtl {
 }
 
 pub fn parse(raw: &str) -> Result<SessionTtl, ParseError> {
-    let tree = config_tree::parse(raw)?;
-    let Some(node) = tree.root.children.get("system session-ttl") else {
-        return Err(ParseError::new(
-            "no `config system session-ttl` block: not show system session-ttl output",
-            raw,
-        ));
-    };
-    if tree.root.children.len() > 1 || !tree.root.settings.is_empty() {
-        return Err(ParseError::new(
-            "more than `config system session-ttl` in the output: another command's output mixed in",
-            raw,
-        ));
-    }
+    let node = config_tree::single_table(raw, "system session-ttl")?;
     let error = |e: String| ParseError::new(e, raw);
     let default = match node.get("default") {
         Some(v) => lifetime(&v, 1).map_err(|e| error(format!("`set default` {e}")))?,
