@@ -6,7 +6,7 @@
 mod parse_support;
 
 use parse_support::Want::{Error, Facts};
-use parse_support::{PARSERS, Want, check_rows, parser, v};
+use parse_support::{PARSERS, Want, check_keys, check_rows, parser, v};
 use premarket::Platform;
 
 const ROWS: &[(&str, &str, Want)] = &[
@@ -354,20 +354,7 @@ fn fact_keys_are_the_contract() {
         ),
         ("show ntp associations | json", &["peers"]),
     ];
-    for (command, want) in keys {
-        let p = parser(command);
-        let json = (p.parse)(&p.sample_text()).expect("sample parses").json;
-        let mut got: Vec<&str> = json
-            .as_object()
-            .expect("object")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let mut want = want.to_vec();
-        got.sort();
-        want.sort();
-        assert_eq!(got, want, "{command}");
-    }
+    check_keys(keys);
     let ports =
         (parser("show interfaces | json").parse)(&parser("show interfaces | json").sample_text())
             .unwrap()

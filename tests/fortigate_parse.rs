@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command as Bin;
 use parse_support::Want::{Error, Facts};
-use parse_support::{PARSERS, Want, check_rows, parser, v};
+use parse_support::{PARSERS, Want, check_keys, check_rows, parser, v};
 use premarket::Platform;
 use premarket::platform::parse_json;
 
@@ -614,18 +614,5 @@ fn trading_fact_keys_are_the_contract() {
             ],
         ),
     ];
-    for (command, want) in keys {
-        let p = parser(command);
-        let json = (p.parse)(&p.sample_text()).expect("sample parses").json;
-        let mut got: Vec<&str> = json
-            .as_object()
-            .expect("object")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let mut want = want.to_vec();
-        got.sort();
-        want.sort();
-        assert_eq!(got, want, "{command}");
-    }
+    check_keys(keys);
 }

@@ -399,6 +399,25 @@ pub fn check_rows(rows: &[(&str, &str, Want)]) {
     }
 }
 
+/// Checks the top-level keys of each command's fact (its sample's), as `premarket parse` prints
+/// them: the contract the query registry and the README rely on.
+pub fn check_keys(contract: &[(&str, &[&str])]) {
+    for (command, want) in contract {
+        let p = parser(command);
+        let json = (p.parse)(&p.sample_text()).expect("sample parses").json;
+        let mut got: Vec<&str> = json
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut want = want.to_vec();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{command}");
+    }
+}
+
 /// Pairs of commands whose outputs share one grammar, so each may read the other's output:
 /// every FortiOS configuration `show`/`get` is one tree; a startup and a running config are one
 /// format; the LANZ records carry the same `lanzEnabled` as the status.
