@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command as Bin;
 use parse_support::Want::{Error, Facts};
-use parse_support::{PARSERS, Want, check_keys, check_rows, parser, v};
+use parse_support::{PARSERS, Want, check_keys, check_rows, v};
 use premarket::Platform;
 use premarket::platform::parse_json;
 
