@@ -13,7 +13,7 @@ use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use super::text::{body, device_error, is_prompt};
+use super::text::{body, device_error, is_echo, is_prompt};
 use crate::parse::ParseError;
 use crate::parse::text::quote;
 
@@ -24,7 +24,7 @@ fn document_text(raw: &str) -> Option<&str> {
     let end = raw.rfind(['}', ']'])?;
     let only_prompts_before = raw[..start]
         .lines()
-        .all(|l| l.trim().is_empty() || is_prompt(l));
+        .all(|l| l.trim().is_empty() || is_prompt(l) || is_echo(l));
     (end > start && only_prompts_before).then(|| &raw[start..=end])
 }
 
@@ -225,6 +225,7 @@ mod tests {
             "sw1#show x | json\r\n{\r\n    \"a\": 1\r\n}\r\nsw1#",
             "{\"jsonrpc\": \"2.0\", \"id\": \"1\", \"result\": [{}, {\"a\": 1}]}",
             "{\"a\": 1, \"a\": 1}",
+            "sw1#\nshow x | json\nsw1#show x | json\n{\n    \"a\": 1\n}\nsw1#",
         ];
         for raw in cases {
             assert_eq!(required::<Doc>(raw, "x").unwrap(), Doc { a: 1 }, "{raw}");

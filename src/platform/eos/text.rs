@@ -24,12 +24,22 @@ pub fn is_prompt(line: &str) -> bool {
 pub fn body(raw: &str) -> Vec<&str> {
     let skip = |l: &&str| l.trim().is_empty() || is_prompt(l);
     let lines: Vec<&str> = text::lines(raw).collect();
-    let start = lines.iter().position(|l| !skip(l)).unwrap_or(lines.len());
+    let start = lines
+        .iter()
+        .position(|l| !skip(l) && !is_echo(l))
+        .unwrap_or(lines.len());
     let end = lines
         .iter()
         .rposition(|l| !skip(l))
         .map_or(start, |i| i + 1);
     lines[start..end.max(start)].to_vec()
+}
+
+/// An echoed command without its prompt: EOS repeats the echo when the session falls behind
+/// (`sw1#` / `show version | json` / `sw1#show version | json`, netmiko's notes), so a bare
+/// `show ...` line may come before the output. Only ever skipped at the start.
+pub fn is_echo(line: &str) -> bool {
+    line.trim_start().starts_with("show ")
 }
 
 /// EOS reports errors as lines starting with `% ` (e.g. `% Invalid input (privileged mode
@@ -84,5 +94,9 @@ mod tests {
     fn body_strips_echo_and_trailing_prompt() {
         assert_eq!(body("sw1#show x\r\nA  \r\nB\r\nsw1#"), vec!["A", "B"]);
         assert!(body("sw1#show running-config diffs\nsw1#").is_empty());
+        assert_eq!(
+            body("sw1#\nshow ntp status\nsw1#show ntp status\nunsynchronised\nsw1#"),
+            vec!["unsynchronised"]
+        );
     }
 }
