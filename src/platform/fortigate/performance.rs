@@ -193,19 +193,17 @@ fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, String> {
     Ok(states)
 }
 
-/// `2040052k total, 966408k used (47.4%), ...` -> 47.4; `Data Unavailable` -> None.
+/// `2040052k total, 966408k used (47.4%), ...` -> 47.4. A layout without a `used (N%)` part
+/// (`Data Unavailable`, or one not seen yet) is `None`: the memory check says it cannot tell,
+/// the CPU on the same output is still judged. A share that is printed must be a real one.
 fn memory_percent(value: &str) -> Result<Option<f64>, String> {
-    if value.eq_ignore_ascii_case("data unavailable") {
-        return Ok(None);
-    }
-    let inside = value
+    let share = value
         .split(',')
         .find(|part| part.contains("used"))
         .and_then(|used| used.split_once('('))
         .and_then(|(_, rest)| rest.split_once(')'))
-        .map(|(inside, _)| inside)
-        .ok_or_else(|| format!("no used share in {}", quote(value)))?;
-    percent(inside).map(Some)
+        .map(|(inside, _)| inside);
+    share.map(percent).transpose()
 }
 
 #[cfg(test)]
@@ -243,6 +241,10 @@ mod tests {
             parse("CPU states: 0% user 0% system 0% nice 100% idle\nMemory: Data Unavailable\n")
                 .unwrap();
         assert_eq!(unavailable.memory_used_percent, None);
+        let unknown =
+            parse("CPU states: 0% user 0% system 0% nice 100% idle\nMemory: 8G total, 2G used\n")
+                .unwrap();
+        assert_eq!(unknown.memory_used_percent, None);
         assert!(parse("CPU states: lots user\n").is_err());
         assert!(parse("hello").is_err());
         assert!(
