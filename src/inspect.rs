@@ -119,6 +119,9 @@ async fn inspect_device(
     };
     let collected_ms = elapsed_ms(start);
     let platform = plan.device.platform;
+    let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
+    let mut facts = crate::parse::parse(&outputs, &queries);
+    facts.set_previous(plan.previous.clone());
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -134,9 +137,9 @@ async fn inspect_device(
                 )
             })
             .collect(),
+        facts: facts.to_record(&queries, ""),
     };
-    let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
-    let facts = crate::parse::parse(&outputs, &queries);
+
     let results = plan
         .checks
         .iter()

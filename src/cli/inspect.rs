@@ -159,6 +159,11 @@ pub fn execute(
     devices: Arc<dyn Collector>,
     how: Execution,
 ) -> Result<u8, Stop> {
+    // Growth checks compare with what earlier runs recorded.
+    let archive = Archive::new(&config.site.archive.dir);
+    let mut plan = plan.clone();
+    plan.attach_previous(|device| archive.previous(device));
+    let plan = &plan;
     // Probe devices are measured by the probe, every other device by `devices`.
     let routing = Arc::new(Routing::new(devices));
     let _lock = match how.full {

@@ -2,14 +2,14 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One read-only command. `context` holds commands that must be sent just before it, in order,
 /// to set device state the command depends on (e.g. a FortiGate session filter). Two commands
 /// with the same text but different contexts are different commands.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Command {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub context: Vec<String>,
     pub text: String,
 }

@@ -2,6 +2,9 @@
 
 use std::collections::HashMap;
 
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
 use super::{AnyQuery, Fact, ParseError, Query, QueryKey, Raw};
 use crate::core::{CollectError, Command, Verdict};
 
@@ -37,6 +40,38 @@ pub struct Facts {
     parsed: HashMap<QueryKey, Result<Box<dyn Fact>, FactError>>,
     /// The collected text of each command, for evidence excerpts.
     raw: HashMap<Command, String>,
+    /// What earlier runs recorded for this device, for checks that judge growth.
+    previous: Previous,
+}
+
+/// One archived fact: which query read it, in which run, and its value as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recorded {
+    pub key: QueryKey,
+    pub run_id: String,
+    pub fact: serde_json::Value,
+}
+
+/// The latest archived fact of each query of a device (from the run archive), so a check can
+/// judge what changed since the previous run of that check on that device.
+#[derive(Clone, Debug, Default)]
+pub struct Previous {
+    facts: HashMap<QueryKey, Recorded>,
+}
+
+impl Previous {
+    /// Keeps the first record of each query: give them newest first.
+    pub fn from_newest_first(records: impl IntoIterator<Item = Recorded>) -> Previous {
+        let mut facts = HashMap::new();
+        for record in records {
+            facts.entry(record.key.clone()).or_insert(record);
+        }
+        Previous { facts }
+    }
+
+    pub fn get(&self, key: &QueryKey) -> Option<&Recorded> {
+        self.facts.get(key)
+    }
 }
 
 impl Facts {
@@ -100,6 +135,46 @@ impl Facts {
     /// The raw output of `command`, as collected (for evidence excerpts).
     pub fn raw(&self, command: &Command) -> Option<&str> {
         self.raw.get(command).map(String::as_str)
+    }
+
+    /// Sets what earlier runs recorded (the run driver reads it from the archive).
+    pub fn set_previous(&mut self, previous: Previous) {
+        self.previous = previous;
+    }
+
+    /// The fact `query` read in the latest earlier run that recorded it, with that run's id;
+    /// `None` on the first run. A record that no longer reads as the fact type (premarket was
+    /// upgraded) is an `Err` with the reason.
+    pub fn previous<Q: Query>(&self, query: &Q) -> Option<(Result<Q::Fact, String>, &str)>
+    where
+        Q::Fact: DeserializeOwned,
+    {
+        let record = self.previous.get(&query.key())?;
+        let fact = serde_json::from_value(record.fact.clone()).map_err(|e| e.to_string());
+        Some((fact, record.run_id.as_str()))
+    }
+
+    /// The previous run's JSON of any query (for YAML checks).
+    pub fn previous_json(&self, key: &QueryKey) -> Option<&Recorded> {
+        self.previous.get(key)
+    }
+
+    /// The facts of `queries` that the archive keeps ([`Query::ARCHIVED`]), as JSON, for
+    /// `run_id`.
+    pub fn to_record(&self, queries: &[&dyn AnyQuery], run_id: &str) -> Vec<Recorded> {
+        queries
+            .iter()
+            .filter(|q| q.archived())
+            .filter_map(|q| {
+                let key = q.key();
+                let fact = self.entry(&key).ok()?.to_json();
+                Some(Recorded {
+                    key,
+                    run_id: run_id.to_string(),
+                    fact,
+                })
+            })
+            .collect()
     }
 }
 

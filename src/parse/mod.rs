@@ -14,7 +14,7 @@ mod raw;
 pub mod text;
 
 pub use error::ParseError;
-pub use facts::{FactError, Facts};
+pub use facts::{FactError, Facts, Previous, Recorded};
 pub use query::{AnyQuery, Arg, Fact, Query, QueryKey, QuerySpec, Shape, json_of};
 pub use raw::Raw;
 

@@ -34,6 +34,9 @@ pub trait Query: Send + Sync + 'static {
     /// A stable name for this kind of query (`eos.show-version`): the key of its facts in the
     /// archive and in `premarket parse` listings.
     const KIND: &'static str;
+    /// Whether the run archive keeps this query's fact, so that the next run can judge what
+    /// grew since (counters). Off by default: most facts are only needed now.
+    const ARCHIVED: bool = false;
     /// What the parser produces.
     type Fact: Serialize + Send + Sync + fmt::Debug + 'static;
     /// The exact lines sent: the context (if any) and the command.
@@ -45,7 +48,7 @@ pub trait Query: Send + Sync + 'static {
 /// Where a query's fact is filed: the command sent and the kind of reading made of its output.
 /// Two queries may read one command two ways (typed, and as JSON for a YAML check); the
 /// command is still sent once.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub struct QueryKey {
     pub command: Command,
     pub kind: String,
@@ -56,6 +59,8 @@ pub trait AnyQuery: Send + Sync {
     /// The command sent (`key().command`) and the kind of reading made of its output.
     fn key(&self) -> QueryKey;
     fn parse_any(&self, raw: &mut Raw<'_>) -> Result<Box<dyn Fact>, ParseError>;
+    /// Whether the run archive keeps the fact for the next run ([`Query::ARCHIVED`]).
+    fn archived(&self) -> bool;
 }
 
 impl<Q: Query> AnyQuery for Q {
@@ -68,6 +73,10 @@ impl<Q: Query> AnyQuery for Q {
 
     fn parse_any(&self, raw: &mut Raw<'_>) -> Result<Box<dyn Fact>, ParseError> {
         Q::parse(raw).map(|fact| Box::new(fact) as Box<dyn Fact>)
+    }
+
+    fn archived(&self) -> bool {
+        Q::ARCHIVED
     }
 }
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::check::Prepared;
 use crate::config::{Config, ConfigError, ConfigErrors, Device, Entry};
 use crate::core::Command;
-use crate::parse::AnyQuery;
+use crate::parse::{AnyQuery, Previous};
 
 /// One check planned on one device.
 #[derive(Clone)]
@@ -38,6 +38,8 @@ pub struct DevicePlan {
     pub queries: Vec<Arc<dyn AnyQuery>>,
     /// Every command to send, each once, in first-needed order.
     pub commands: Vec<Command>,
+    /// What earlier runs recorded for this device (empty until [`Plan::attach_previous`]).
+    pub previous: Previous,
 }
 
 /// The whole run.
@@ -108,6 +110,16 @@ impl Plan {
         self.devices.retain(|d| !d.checks.is_empty());
     }
 
+    /// Gives each device that needs it (a query the archive keeps) what earlier runs
+    /// recorded: `lookup` reads the archive for a device name.
+    pub fn attach_previous(&mut self, lookup: impl Fn(&str) -> Previous) {
+        for device in &mut self.devices {
+            if device.queries.iter().any(|q| q.archived()) {
+                device.previous = lookup(&device.device.name);
+            }
+        }
+    }
+
     pub fn check_count(&self) -> usize {
         self.devices.iter().map(|d| d.checks.len()).sum()
     }
@@ -132,6 +144,7 @@ impl DevicePlan {
             checks,
             queries,
             commands,
+            previous: Previous::default(),
         }
     }
 }

@@ -1,7 +1,8 @@
-//! The run archive: every run leaves `<archive>/<run id>/report.json` and the raw outputs it
+//! The run archive: every run leaves `<archive>/<run id>/report.json`, the raw outputs it
 //! judged (`raw/<device>/<file>`, the offline layout, so a run can be judged again with
-//! `--offline <archive>/<run id>/raw`). The history, `--last-failed` and the email's "what
-//! changed" are read from here.
+//! `--offline <archive>/<run id>/raw`) and the facts the next run compares with
+//! (`facts/<device>.json`: counters whose growth is judged). The history, `--last-failed`, the
+//! email's "what changed" and growth checks read from here.
 //!
 //! A run is written into a hidden temporary directory and renamed into place, so a reader (or
 //! a concurrent run) sees a whole run or none. Outputs are redacted before they get here.
@@ -12,10 +13,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::{Report, json};
+use crate::parse::{Previous, Recorded};
 
 /// The directory holding undelivered email.
 pub const OUTBOX: &str = "outbox";
 const REPORT: &str = "report.json";
+const FACTS: &str = "facts";
 const TMP_PREFIX: &str = ".tmp-";
 
 #[derive(Debug, thiserror::Error)]
@@ -81,6 +84,24 @@ impl Archive {
                 let path = dir.join(name);
                 fs::write(&path, text.as_bytes()).map_err(werr(&path))?;
             }
+        }
+        for device in report.raw.iter().filter(|d| !d.facts.is_empty()) {
+            let dir = tmp.join(FACTS);
+            fs::create_dir_all(&dir).map_err(werr(&dir))?;
+            let path = dir.join(format!("{}.json", file_safe(&device.device)));
+            let facts: Vec<Stored> = device
+                .facts
+                .iter()
+                .map(|r| Stored {
+                    key: r.key.clone(),
+                    fact: r.fact.clone(),
+                })
+                .collect();
+            let text = serde_json::to_vec_pretty(&facts).map_err(|e| ArchiveError::Write {
+                path: path.clone(),
+                source: std::io::Error::other(e),
+            })?;
+            fs::write(&path, text).map_err(werr(&path))?;
         }
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
@@ -151,6 +172,34 @@ impl Archive {
         Ok((reports, problems))
     }
 
+    /// What earlier runs recorded for `device`: for each query, its fact in the newest run that
+    /// kept one. Unreadable records are skipped (they only make a growth check say "first run").
+    pub fn previous(&self, device: &str) -> Previous {
+        let Ok(entries) = fs::read_dir(&self.root) else {
+            return Previous::default();
+        };
+        let mut dirs = self.run_dirs(entries);
+        // Run ids sort by time (`20261130T081500.123`, `-N` for a clash in the same ms).
+        dirs.sort();
+        let file = format!("{}.json", file_safe(device));
+        let records = dirs.iter().rev().flat_map(|dir| {
+            let run_id = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let stored: Vec<Stored> = fs::read(dir.join(FACTS).join(&file))
+                .ok()
+                .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+                .unwrap_or_default();
+            stored.into_iter().map(move |s| Recorded {
+                key: s.key,
+                run_id: run_id.clone(),
+                fact: s.fact,
+            })
+        });
+        Previous::from_newest_first(records)
+    }
+
     fn run_dirs(&self, entries: fs::ReadDir) -> Vec<PathBuf> {
         entries
             .filter_map(Result::ok)
@@ -211,6 +260,13 @@ impl Archive {
         }
         Ok(removed)
     }
+}
+
+/// A fact as `facts/<device>.json` keeps it (the run id is the directory's name).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored {
+    key: crate::parse::QueryKey,
+    fact: serde_json::Value,
 }
 
 /// Writes `bytes` to `path` and flushes it to disk before the rename makes it visible.
@@ -308,6 +364,7 @@ mod tests {
                     Err(CollectError::Deadline),
                 ),
             ],
+            facts: Vec::new(),
         }];
         let first = archive.write(&mut report.clone()).unwrap();
         let mut second = report.clone();
@@ -327,5 +384,49 @@ mod tests {
                 .starts_with(".tmp"))
         );
         assert!(archive.prune(1).unwrap().is_empty());
+    }
+
+    #[test]
+    fn previous_facts_come_from_the_newest_run_that_kept_them() {
+        use crate::parse::QueryKey;
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::new(dir.path());
+        let key = |text: &str| QueryKey {
+            command: Command::new(text),
+            kind: "eos.x".into(),
+        };
+        let run = |id: &str, facts: Vec<(QueryKey, i64)>| {
+            let mut report =
+                Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+            report.raw = vec![DeviceOutputs {
+                device: "sw1".into(),
+                platform: Platform::Eos,
+                outputs: Vec::new(),
+                facts: facts
+                    .into_iter()
+                    .map(|(key, n)| Recorded {
+                        key,
+                        run_id: String::new(),
+                        fact: serde_json::json!(n),
+                    })
+                    .collect(),
+            }];
+            archive.write(&mut report).unwrap();
+        };
+        assert!(archive.previous("sw1").get(&key("a")).is_none());
+        run("20261129T081500.000", vec![(key("a"), 1), (key("b"), 10)]);
+        run("20261130T081500.000", vec![(key("a"), 2)]);
+        let previous = archive.previous("sw1");
+        let a = previous.get(&key("a")).unwrap();
+        let b = previous.get(&key("b")).unwrap();
+        assert_eq!(
+            (a.fact.clone(), a.run_id.as_str()),
+            (serde_json::json!(2), "20261130T081500.000")
+        );
+        assert_eq!(
+            (b.fact.clone(), b.run_id.as_str()),
+            (serde_json::json!(10), "20261129T081500.000")
+        );
+        assert!(archive.previous("sw2").get(&key("a")).is_none());
     }
 }

@@ -18,6 +18,7 @@ use crate::core::CollectError;
 use crate::core::Command;
 use crate::core::Platform;
 use crate::core::{Exit, Status};
+use crate::parse::Recorded;
 
 pub use history::Changes;
 
@@ -60,7 +61,7 @@ impl Counts {
 }
 
 /// The whole run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub run_id: String,
     pub site: String,
@@ -86,11 +87,13 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// What one device returned for each command of the run (secrets already redacted).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeviceOutputs {
     pub device: String,
     pub platform: Platform,
     pub outputs: Vec<(Command, Result<String, CollectError>)>,
+    /// The facts the archive keeps for the next run (counters whose growth is judged).
+    pub facts: Vec<Recorded>,
 }
 
 impl Report {
