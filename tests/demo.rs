@@ -42,6 +42,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &[
             "FAIL fw1 fortigate.flows.offloaded",
             "FAIL fw1 fortigate.flows.single-session",
+            "FAIL fw1 fortigate.sessions.npu",
             "FAIL probe1 probe.latency.offloaded",
         ],
     ),
@@ -358,7 +359,10 @@ fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() 
         mail.body_html(0).unwrap_or_default().into_owned(),
     ] {
         assert!(!body.contains("Nothing needs attention"), "{body}");
-        assert!(body.contains("Rechecked now"), "what was rechecked is marked: {body}");
+        assert!(
+            body.contains("Rechecked now"),
+            "what was rechecked is marked: {body}"
+        );
         assert!(
             body.contains("eos.lanz.persisted") && body.contains("eos.config.saved"),
             "check ids in both parts: {body}"

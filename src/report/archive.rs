@@ -109,6 +109,7 @@ impl Archive {
                 .iter()
                 .map(|r| Stored {
                     key: r.key.clone(),
+                    collected_at: r.collected_at,
                     fact: r.fact.clone(),
                 })
                 .collect();
@@ -246,6 +247,7 @@ impl Archive {
             stored.into_iter().map(move |s| Recorded {
                 key: s.key,
                 run_id: run_id.clone(),
+                collected_at: s.collected_at,
                 fact: s.fact,
             })
         });
@@ -370,6 +372,8 @@ impl super::channel::Channel for ArchiveChannel {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Stored {
     key: crate::parse::QueryKey,
+    #[serde(default)]
+    collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
 }
 
@@ -539,6 +543,7 @@ mod tests {
                     .map(|(key, n)| Recorded {
                         key,
                         run_id: String::new(),
+                        collected_at: None,
                         fact: serde_json::json!(n),
                     })
                     .collect(),

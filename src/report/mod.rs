@@ -19,6 +19,7 @@ pub mod order;
 pub mod redact;
 pub mod terminal;
 pub mod text;
+pub mod trend;
 
 use serde::{Deserialize, Serialize};
 

@@ -72,10 +72,7 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
         } else {
             &r.title
         };
-        let mark = report
-            .mark(r)
-            .map(|m| format!("  [{m}]"))
-            .unwrap_or_default();
+        let mark = fine_mark(report, r);
         let _ = writeln!(
             out,
             "{:<5} {} {}  {what}{mark}",

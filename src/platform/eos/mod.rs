@@ -8,14 +8,39 @@ pub mod allowlist;
 pub mod cli;
 mod config;
 mod diffs;
+pub mod igmp_groups;
+pub mod igmp_querier;
+pub mod igmp_snooping;
+pub mod interface_errors;
+pub mod interfaces;
+mod json;
 mod lanz;
+pub mod lanz_records;
+pub mod ntp_associations;
+pub mod ntp_status;
+pub mod ptp;
+pub mod queue_drops;
 pub mod redact;
+pub mod reload_cause;
 pub mod text;
+pub mod transceivers;
 mod version;
 
 pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
 pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
+pub use igmp_groups::{IgmpGroups, ShowIgmpGroups};
+pub use igmp_querier::{IgmpQuerier, IgmpQueriers, ShowIgmpQuerier};
+pub use igmp_snooping::{IgmpSnooping, IgmpSnoopingVlan, ShowIgmpSnooping};
+pub use interface_errors::{ErrorCounters, InterfaceErrors, ShowInterfaceErrors};
+pub use interfaces::{Interface, InterfaceCounters, Interfaces, ShowInterfaces};
 pub use lanz::{LanzStatus, ShowLanzStatus};
+pub use lanz_records::{LanzRecord, LanzRecords, ShowLanzRecords};
+pub use ntp_associations::{NtpAssociations, NtpPeer, ShowNtpAssociations};
+pub use ntp_status::{NtpStatus, ShowNtpStatus};
+pub use ptp::{Ptp, PtpClock, PtpPortState, ShowPtp};
+pub use queue_drops::{ClassDrops, QueueDrops, ShowQueueDrops};
+pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
+pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
 pub use version::{ShowVersion, Version};
 
 use crate::parse::{QuerySpec, Shape};
@@ -28,14 +53,22 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowStartupConfig>(Shape::Exact(ShowStartupConfig::TEXT)),
     QuerySpec::of::<ShowRunningConfig>(Shape::Exact(ShowRunningConfig::TEXT)),
     QuerySpec::of::<ShowRunningConfigDiffs>(Shape::Exact(ShowRunningConfigDiffs::TEXT)),
+    QuerySpec::of::<ShowInterfaces>(Shape::Exact("show interfaces")),
+    QuerySpec::of::<ShowInterfaceErrors>(Shape::Exact("show interfaces counters errors")),
+    QuerySpec::of::<ShowQueueDrops>(Shape::Exact("show interfaces counters queue drops")),
+    QuerySpec::of::<ShowTransceiverDom>(Shape::Exact("show interfaces transceiver dom thresholds")),
+    QuerySpec::of::<ShowPtp>(Shape::Exact("show ptp")),
+    QuerySpec::of::<ShowIgmpSnooping>(Shape::Exact("show ip igmp snooping")),
+    QuerySpec::of::<ShowIgmpQuerier>(Shape::Exact("show ip igmp snooping querier")),
+    QuerySpec::of::<ShowIgmpGroups>(Shape::Exact("show ip igmp snooping groups")),
+    QuerySpec::of::<ShowLanzRecords>(Shape::Exact("show queue-monitor length")),
+    QuerySpec::of::<ShowReloadCause>(Shape::Exact("show reload cause")),
+    QuerySpec::of::<ShowNtpStatus>(Shape::Exact(ShowNtpStatus::TEXT)),
+    QuerySpec::of::<ShowNtpAssociations>(Shape::Exact("show ntp associations")),
 ];
 
 /// The listed query that reads `command`, with or without `| json` / `| no-more`.
 pub fn query_for(command: &str) -> Option<&'static QuerySpec> {
-    let base = command
-        .trim()
-        .trim_end_matches("| json")
-        .trim_end_matches("| no-more")
-        .trim();
+    let base = command.split('|').next().unwrap_or(command).trim();
     QUERIES.iter().find(|q| q.shape.matches(base))
 }
