@@ -141,7 +141,7 @@ fn node_exporter_serves_the_contract_series() {
     for series in [
         "premarket_check_result{check=\"fortigate.flows.single-session\",device=\"fw1\",result=\"fail\",site=\"lab\"} 1",
         "premarket_check_result{check=\"eos.lanz.persisted\",device=\"sw1\",result=\"ok\",site=\"lab\"} 1",
-        "premarket_checks{result=\"fail\",site=\"lab\"} 3",
+        "premarket_checks{result=\"fail\",site=\"lab\"} 4",
         "premarket_run_timestamp_seconds{site=\"lab\"} ",
         "premarket_run_duration_seconds{site=\"lab\"} ",
         "premarket_probe_latency_seconds{device=\"probe1\",site=\"lab\",quantile=\"0.5\"} 2.1569e-05",
