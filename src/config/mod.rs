@@ -12,6 +12,7 @@ mod email;
 mod error;
 mod secret;
 mod site;
+mod tree;
 pub mod yaml;
 
 use std::collections::HashMap;
@@ -19,12 +20,13 @@ use std::path::{Path, PathBuf};
 
 pub use archive::Archive;
 pub use baseline::BaselineText;
-pub use catalog::{Entry, Severity};
+pub use catalog::{Declared, Entry, Severity};
 pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use secret::{SecretError, SecretRef};
 pub use site::SshDefaults;
+pub use tree::{Tree, TreeValue};
 
 use crate::core::{CheckId, DeviceName};
 
