@@ -66,8 +66,8 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// Tests judged (passed or failed).
     pub judged: usize,
-    /// The `each` nodes that failed, for evidence: (label, value).
-    pub failing_nodes: Vec<(String, Value)>,
+    /// The `each` nodes that failed or could not be judged, for evidence: (label, value).
+    pub nodes: Vec<(String, Value)>,
 }
 
 impl Outcome {
@@ -82,7 +82,7 @@ impl Outcome {
             self.note(note);
         }
         self.judged += other.judged;
-        self.failing_nodes.extend(other.failing_nodes);
+        self.nodes.extend(other.nodes);
     }
 
     fn note(&mut self, note: String) {
@@ -200,8 +200,8 @@ fn each(
         };
         let mut one = Outcome::default();
         node(body, &inner, previous, &mut one);
-        if !one.failures.is_empty() {
-            one.failing_nodes.insert(0, (label, value.clone()));
+        if !one.failures.is_empty() || !one.errors.is_empty() {
+            one.nodes.insert(0, (label, value.clone()));
         }
         out.absorb(one);
     }
@@ -404,7 +404,7 @@ mod tests {
                 "Ethernet3: $.inErrors = 12, wanted at most 10 (expect.max_in_errors)",
             ]
         );
-        assert_eq!(bad.failing_nodes[0].0, "Ethernet3");
+        assert_eq!(bad.nodes[0].0, "Ethernet3");
     }
 
     #[test]
@@ -528,7 +528,7 @@ mod tests {
         assert_eq!(second.judged, 2);
         assert_eq!(
             second.failures[0].to_string(),
-            "Et3: $.fcs grew from 3 to 1846 since run 20261130T081500.000, wanted an increase of at most 0 since the previous run"
+            "Et3: $.fcs grew from 3 to 1846 since run 20261130T081500.000, wanted an increase of at most 0"
         );
         assert!(
             second.notes[0].starts_with("Et9: $.fcs has no number in run"),

@@ -377,7 +377,14 @@ impl Ready {
         } else {
             format!(" ({})", outcome.notes.join("; "))
         };
-        let raw_excerpt = || format!("{command}:\n{}", text::excerpt(raw, 12));
+        // Text output is quoted; of JSON, the nodes the verdict is about.
+        let evidence = || {
+            if self.query.reader.reads_text() || outcome.nodes.is_empty() {
+                format!("{command}:\n{}", text::excerpt(raw, 12))
+            } else {
+                nodes_excerpt(command, &outcome.nodes)
+            }
+        };
         if !outcome.failures.is_empty() {
             let count = outcome.failures.len();
             let mut summary: Vec<String> = outcome
@@ -392,11 +399,7 @@ impl Ready {
             let mut actual: Vec<String> =
                 outcome.failures.iter().map(ToString::to_string).collect();
             actual.extend(outcome.errors.iter().map(|e| format!("not judged: {e}")));
-            let evidence = if self.query.reader.reads_text() || outcome.failing_nodes.is_empty() {
-                raw_excerpt()
-            } else {
-                nodes_excerpt(command, &outcome.failing_nodes)
-            };
+            let evidence = evidence();
             return Verdict::fail(summary.join("; "))
                 .expected(&self.expected)
                 .actual(actual.join("\n"))
@@ -409,7 +412,7 @@ impl Ready {
                 outcome.errors.join("; ")
             ))
             .expected(&self.expected)
-            .evidence(raw_excerpt());
+            .evidence(evidence());
         }
         if outcome.judged == 0 {
             return Verdict::skip(format!("nothing judged yet{notes}")).expected(&self.expected);

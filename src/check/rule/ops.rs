@@ -254,7 +254,7 @@ impl fmt::Display for Cond {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Cond::Equals(v) => write!(f, "equal to {}", show(v)),
-            Cond::NotEquals(v) => write!(f, "not {}", show(v)),
+            Cond::NotEquals(v) => write!(f, "other than {}", show(v)),
             Cond::OneOf(vs) => write!(
                 f,
                 "one of {}",

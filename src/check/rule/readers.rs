@@ -81,7 +81,7 @@ impl Reader {
                         .map_or_else(|| Value::Object(Map::new()), |c| captures(re, &c))
                 })
             }
-            Reader::Kv => key_values(&clean(platform, raw)?),
+            Reader::Kv => key_values(&clean(platform, raw)?, raw),
             Reader::Config => config(raw),
         }
     }
@@ -185,7 +185,7 @@ fn captures(re: &Regex, c: &regex::Captures<'_>) -> Value {
 /// `key=value` words, any other as one `key: value` (the key may have spaces, the value runs
 /// to the end of the part). A key printed more than once with different values becomes the
 /// list of its values, in order.
-fn key_values(lines: &[String]) -> Result<Value, ParseError> {
+fn key_values(lines: &[String], raw: &str) -> Result<Value, ParseError> {
     let mut object: Map<String, Value> = Map::new();
     let mut any = false;
     for line in lines {
@@ -219,7 +219,7 @@ fn key_values(lines: &[String]) -> Result<Value, ParseError> {
     if !any {
         return Err(ParseError::new(
             "no `key=value` or `key: value` in the output",
-            &lines.join("\n"),
+            raw,
         ));
     }
     Ok(Value::Object(object))
