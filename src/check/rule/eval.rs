@@ -341,7 +341,14 @@ fn increase(
     if grown > limit {
         out.failures.push(Failure {
             node: scope.label.clone(),
-            text: format!("{name} {how} since run {}, wanted {test}", previous.run_id),
+            text: format!(
+                "{name} {how} since run {}, wanted an increase of at most {limit}{}",
+                previous.run_id,
+                test.from
+                    .as_ref()
+                    .map(|k| format!(" (expect.{k})"))
+                    .unwrap_or_default()
+            ),
         });
     }
 }

@@ -452,3 +452,157 @@ fn describe(rule: &Node<Test>) -> String {
             .join(" and "),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::config::{Severity, Tree};
+
+    /// An entry of `checks/x.yaml` (at line 1) with the declarative part written in `yaml`.
+    fn entry(platform: Platform, yaml: &str) -> (Entry, Declared) {
+        #[derive(serde::Deserialize)]
+        struct Part {
+            command: Option<Spanned<String>>,
+            parse: Option<Tree>,
+            rule: Option<Tree>,
+        }
+        let file = Path::new("checks/x.yaml");
+        let part: Part = serde_saphyr::from_str(yaml).unwrap();
+        let declared = Declared {
+            command: part
+                .command
+                .map(|c| (c.value, Position::from_location(file, c.referenced))),
+            parse: part.parse,
+            rule: part.rule,
+        };
+        let entry = Entry {
+            id: format!("{platform}.x.y"),
+            position: Position::new(file, 1, 7),
+            title: "t".into(),
+            platform,
+            severity: Severity::Critical,
+            tags: vec![],
+            remedy: "r".into(),
+            proves: None,
+            declared: Some(declared.clone()),
+        };
+        (entry, declared)
+    }
+
+    fn errors(platform: Platform, yaml: &str) -> Vec<String> {
+        let (entry, declared) = entry(platform, yaml);
+        match Declarative::from_entry(&entry, &declared) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn entries_that_read() {
+        let cases = [
+            (
+                Platform::Eos,
+                "command: show version | json\nrule: { path: $.version, matches: '^4\\.3' }\n",
+            ),
+            (
+                Platform::Eos,
+                "command: show version\nrule: { path: $.version, present: true }\n",
+            ),
+            (
+                Platform::Eos,
+                "command: show ntp status\nparse: { regex: '^(?P<w>\\S+)', each_line: true }\nrule: { path: '$[*].w', count_at_least: 1 }\n",
+            ),
+            (
+                Platform::Fortigate,
+                "command: get system global\nparse: config\nrule: { path: \"$['udp-idle-timer']\", at_least: 180 }\n",
+            ),
+            (
+                Platform::Fortigate,
+                "command: get system status\nparse: kv\nrule: { path: $.Version, matches: v7 }\n",
+            ),
+        ];
+        for (platform, yaml) in cases {
+            assert_eq!(errors(platform, yaml), Vec::<String>::new(), "{yaml}");
+        }
+        let (entry, declared) = entry(
+            Platform::Eos,
+            "command: show interfaces counters errors | json\nrule:\n  each: $.c.*\n  keys: { baseline: ports }\n  all:\n    - { path: $.fcs, increase_at_most: { baseline: growth } }\n    - { path: $.in, at_most: 5 }\n",
+        );
+        let check = Declarative::from_entry(&entry, &declared).unwrap();
+        assert_eq!(check.keys(), ["growth", "ports"]);
+        assert!(check.query.archived());
+        assert_eq!(check.query.key().kind, "rule:eos.x.y");
+    }
+
+    #[test]
+    fn entries_that_do_not() {
+        // (platform, entry, place, words)
+        let cases = [
+            (
+                Platform::Eos,
+                "command: show ntp status\nparse: kv\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:2:8",
+                "parse: kv reads FortiOS output",
+            ),
+            (
+                Platform::Eos,
+                "command: show version | json\nparse: { regex: '(?P<a>.)' }\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:2:8",
+                "`parse:` reads text output",
+            ),
+            (
+                Platform::Eos,
+                "command: show ntp status\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:1:10",
+                "no built-in parser reads `show ntp status`",
+            ),
+            (
+                Platform::Eos,
+                "command: show ntp status\nparse: { regex: '^\\S+' }\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:2:17",
+                "no named group",
+            ),
+            (
+                Platform::Eos,
+                "command: show ntp status\nparse: { regex: 5 }\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:2:17",
+                "takes a regex",
+            ),
+            (
+                Platform::Eos,
+                "rule: { path: $.a, equals: 1 }\n",
+                "x.yaml:1:7",
+                "`command` is missing",
+            ),
+            (
+                Platform::Eos,
+                "command: show version | json\n",
+                "x.yaml:1:7",
+                "`rule` is missing",
+            ),
+            (
+                Platform::Eos,
+                "command: configure terminal\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:1:10",
+                "allowlist refuses",
+            ),
+            (
+                Platform::Probe,
+                "command: show version\nrule: { path: $.a, equals: 1 }\n",
+                "x.yaml:1:10",
+                "declarative checks are for eos and fortigate",
+            ),
+        ];
+        for (platform, yaml, at, words) in cases {
+            let errors = errors(platform, yaml);
+            assert!(
+                errors
+                    .iter()
+                    .any(|e| e.starts_with(&format!("checks/{at}: ")) && e.contains(words)),
+                "{yaml}: {errors:?}"
+            );
+        }
+    }
+}
