@@ -18,13 +18,16 @@
 //! built-in check): the command must pass the platform's read-only allowlist, the output must
 //! have a reader ([`readers`]), and the rule must read ([`grammar`]); every mistake is a
 //! configuration error at its `file:line:column`. When a device's run is planned, its
-//! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is [`eval`].
+//! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is [`eval`],
+//! the verdict [`ready`].
 
+mod entry;
 mod eval;
 mod grammar;
 mod ops;
 mod path;
 mod readers;
+mod ready;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -32,15 +35,14 @@ use std::sync::Arc;
 use serde_json::Value;
 use serde_saphyr::Spanned;
 
-use self::eval::{Outcome, Previous, Test};
+use self::eval::Test;
 use self::grammar::{Node, Ref, Spec};
 use self::ops::{Cond, Op};
-use self::readers::{Reader, RuleQuery};
+use self::readers::RuleQuery;
+use self::ready::Ready;
 use super::{BaselineText, Definition, InputError, Prepared};
-use crate::config::{ConfigError, Declared, Entry, Position, TreeValue};
-use crate::core::{Command, Platform, Verdict};
-use crate::parse::{AnyQuery, Facts, text};
-use crate::platform::{eos, fortigate};
+use crate::config::{ConfigError, Declared, Entry, Position};
+use crate::core::{Command, Platform};
 
 /// A declarative check, read from its catalog entry.
 pub struct Declarative {
@@ -72,7 +74,7 @@ impl Declarative {
             )]);
         };
         let platform = entry.platform;
-        if let Err(reason) = allowed(platform, command) {
+        if let Err(reason) = entry::allowed(platform, command) {
             errors.push(ConfigError::new(
                 command_at.clone(),
                 format!(
@@ -81,7 +83,7 @@ impl Declarative {
                 ),
             ));
         }
-        let reader = reader(entry, command, command_at, declared, &mut errors);
+        let reader = entry::reader(entry, command, command_at, declared, &mut errors);
         let rule = grammar::read(rule, &file, &mut errors);
         match (reader, rule) {
             (Some(reader), Some(rule)) if errors.is_empty() => {
@@ -102,147 +104,6 @@ impl Declarative {
             }
             _ => Err(errors),
         }
-    }
-}
-
-/// The platform's read-only allowlist: the same function the SSH guard applies.
-fn allowed(platform: Platform, command: &str) -> Result<(), String> {
-    match platform {
-        Platform::Eos => eos::allowlist::check(command),
-        Platform::Fortigate => fortigate::allowlist::check(command),
-        Platform::Probe => Err(
-            "the probe is not sent commands: declarative checks are for eos and fortigate".into(),
-        ),
-    }
-}
-
-/// The reader of the entry's output: `parse:` as written, or the default for the command.
-fn reader(
-    entry: &Entry,
-    command: &str,
-    command_at: &Position,
-    declared: &Declared,
-    errors: &mut Vec<ConfigError>,
-) -> Option<Reader> {
-    let file = &entry.position.file;
-    let Some(parse) = &declared.parse else {
-        let found = readers::default_reader(entry.platform, command);
-        if found.is_none() {
-            errors.push(ConfigError::new(
-                command_at.clone(),
-                format!(
-                    "check {}: no built-in parser reads `{command}`: add `parse:` (regex{}){}",
-                    entry.id,
-                    if entry.platform == Platform::Fortigate {
-                        ", kv or config"
-                    } else {
-                        ""
-                    },
-                    if entry.platform == Platform::Eos {
-                        ", or ask the switch for JSON with `| json`"
-                    } else {
-                        ""
-                    },
-                ),
-            ));
-        }
-        return found;
-    };
-    let at = Position::from_location(file, parse.referenced);
-    let mut refuse = |message: String| {
-        errors.push(ConfigError::new(
-            at.clone(),
-            format!("check {}: {message}", entry.id),
-        ));
-        None
-    };
-    if entry.platform == Platform::Eos && readers::asks_json(command) {
-        return refuse(format!(
-            "`parse:` reads text output, and `{command}` is read as the switch's JSON: drop one of them"
-        ));
-    }
-    let fortios_only = |name: &str| {
-        format!(
-            "parse: {name} reads FortiOS output; this check is for {}",
-            entry.platform
-        )
-    };
-    match &parse.value {
-        TreeValue::String(name) if name == "kv" => match entry.platform {
-            Platform::Fortigate => Some(Reader::Kv),
-            _ => refuse(fortios_only("kv")),
-        },
-        TreeValue::String(name) if name == "config" => match entry.platform {
-            Platform::Fortigate => Some(Reader::Config),
-            _ => refuse(fortios_only("config")),
-        },
-        TreeValue::Map(entries) => {
-            let mut pattern = None;
-            let mut each_line = false;
-            for (key, value) in entries {
-                let key_at = Position::from_location(file, key.referenced);
-                match (key.value.as_str(), &value.value) {
-                    ("regex", TreeValue::String(p)) => pattern = Some((p.clone(), value)),
-                    ("each_line", TreeValue::Bool(b)) => each_line = *b,
-                    ("regex" | "each_line", other) => errors.push(ConfigError::new(
-                        Position::from_location(file, value.referenced),
-                        format!(
-                            "check {}: parse: {} takes {}, not {}",
-                            entry.id,
-                            key.value,
-                            if key.value == "regex" {
-                                "a regex (a string)"
-                            } else {
-                                "true or false"
-                            },
-                            other.kind()
-                        ),
-                    )),
-                    (other, _) => errors.push(ConfigError::new(
-                        key_at,
-                        format!(
-                            "check {}: unknown key `{other}` in parse: (readers: `kv`, `config`, \
-                             `{{ regex: PATTERN, each_line: true|false }}`)",
-                            entry.id
-                        ),
-                    )),
-                }
-            }
-            let (pattern, value) = pattern?;
-            let value_at = Position::from_location(file, value.referenced);
-            match regex::RegexBuilder::new(&pattern)
-                .size_limit(1 << 20)
-                .build()
-            {
-                Ok(re) if re.capture_names().flatten().next().is_some() => {
-                    Some(Reader::Regex { re, each_line })
-                }
-                Ok(_) => {
-                    errors.push(ConfigError::new(
-                        value_at,
-                        format!(
-                            "check {}: the regex has no named group: name what it reads, e.g. `^(?P<state>\\S+)`",
-                            entry.id
-                        ),
-                    ));
-                    None
-                }
-                Err(e) => {
-                    errors.push(ConfigError::new(
-                        value_at,
-                        format!("check {}: `{pattern}` is not a regex: {e}", entry.id),
-                    ));
-                    None
-                }
-            }
-        }
-        other => refuse(format!(
-            "unknown reader {}: parse: is `kv`, `config` or `{{ regex: PATTERN, each_line: true|false }}`",
-            match other {
-                TreeValue::String(s) => format!("`{s}`"),
-                _ => other.kind().to_string(),
-            }
-        )),
     }
 }
 
@@ -317,11 +178,7 @@ impl Definition for Declarative {
         };
         let rule = self.rule.map(&mut build, &mut errors);
         match (rule, errors.len()) {
-            (Some(rule), 0) => Ok(Arc::new(Ready {
-                query: self.query.clone(),
-                expected: describe(&rule),
-                rule,
-            })),
+            (Some(rule), 0) => Ok(Arc::new(Ready::new(self.query.clone(), rule))),
             _ => Err(join(errors)),
         }
     }
@@ -340,125 +197,13 @@ fn join(mut errors: Vec<ConfigError>) -> ConfigError {
         format!("{}; also: {}", first.message, rest.join("; ")),
     )
 }
-
-/// A declarative check with one device's values in place.
-struct Ready {
-    query: RuleQuery,
-    rule: Node<Test>,
-    expected: String,
-}
-
-impl Prepared for Ready {
-    fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
-        vec![Box::new(self.query.clone())]
-    }
-
-    fn evaluate(&self, facts: &Facts) -> Verdict {
-        let fact = match facts.json(&self.query) {
-            Ok(fact) => fact,
-            Err(e) => return Verdict::from(e),
-        };
-        let recorded = facts.previous_json(&self.query.key());
-        let previous = recorded.map(|r| Previous {
-            fact: &r.fact,
-            run_id: &r.run_id,
-        });
-        let outcome = eval::judge(&self.rule, &fact, previous.as_ref());
-        let raw = facts.raw(&self.query.command).unwrap_or_default();
-        self.verdict(outcome, raw)
-    }
-}
-
-impl Ready {
-    fn verdict(&self, outcome: Outcome, raw: &str) -> Verdict {
-        let command = &self.query.command.text;
-        let notes = if outcome.notes.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", outcome.notes.join("; "))
-        };
-        // Text output is quoted; of JSON, the nodes the verdict is about.
-        let evidence = || {
-            if self.query.reader.reads_text() || outcome.nodes.is_empty() {
-                format!("{command}:\n{}", text::excerpt(raw, 12))
-            } else {
-                nodes_excerpt(command, &outcome.nodes)
-            }
-        };
-        if !outcome.failures.is_empty() {
-            let count = outcome.failures.len();
-            let mut summary: Vec<String> = outcome
-                .failures
-                .iter()
-                .take(3)
-                .map(ToString::to_string)
-                .collect();
-            if count > 3 {
-                summary.push(format!("and {} more", count - 3));
-            }
-            let mut actual: Vec<String> =
-                outcome.failures.iter().map(ToString::to_string).collect();
-            actual.extend(outcome.errors.iter().map(|e| format!("not judged: {e}")));
-            let evidence = evidence();
-            return Verdict::fail(summary.join("; "))
-                .expected(&self.expected)
-                .actual(actual.join("\n"))
-                .evidence(evidence);
-        }
-        if !outcome.errors.is_empty() {
-            return Verdict::error(format!(
-                "the rule could not be judged on the output of `{command}` (read by {}): {}",
-                self.query.reader.describe(),
-                outcome.errors.join("; ")
-            ))
-            .expected(&self.expected)
-            .evidence(evidence());
-        }
-        if outcome.judged == 0 {
-            return Verdict::skip(format!("nothing judged yet{notes}")).expected(&self.expected);
-        }
-        Verdict::ok(format!("holds: {}{notes}", self.expected)).expected(&self.expected)
-    }
-}
-
-/// The failing nodes as compact JSON, one per line, for evidence.
-fn nodes_excerpt(command: &str, nodes: &[(String, Value)]) -> String {
-    let mut lines = vec![format!("{command}:")];
-    for (label, value) in nodes.iter().take(10) {
-        lines.push(text::clip(&format!("{label}: {value}"), 300));
-    }
-    if nodes.len() > 10 {
-        lines.push(format!("... and {} more", nodes.len() - 10));
-    }
-    lines.join("\n")
-}
-
-/// The rule in words, for `expected`: `each $.a.*: $.b at most 0 and $.c at most 10`.
-fn describe(rule: &Node<Test>) -> String {
-    match rule {
-        Node::All(nodes) => nodes.iter().map(describe).collect::<Vec<_>>().join(" and "),
-        Node::Any(nodes) => format!(
-            "any of ({})",
-            nodes.iter().map(describe).collect::<Vec<_>>().join(" | ")
-        ),
-        Node::Each { path, keys, body } => {
-            let keys = keys.as_ref().map(|k| format!(" [{k}]")).unwrap_or_default();
-            format!("each {path}{keys}: {}", describe(body))
-        }
-        Node::Test { path, tests } => tests
-            .iter()
-            .map(|t| format!("{path} {t}"))
-            .collect::<Vec<_>>()
-            .join(" and "),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use super::*;
     use crate::config::{Severity, Tree};
+    use crate::parse::AnyQuery;
 
     /// An entry of `checks/x.yaml` (at line 1) with the declarative part written in `yaml`.
     fn entry(platform: Platform, yaml: &str) -> (Entry, Declared) {
