@@ -65,6 +65,15 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL sw1 eos.version.pinned",
         ],
     ),
+    // Declarative checks (checks/*.yaml).
+    ("crc-errors", &["FAIL sw1 eos.ports.errors-absent"]),
+    (
+        "ntp-unsynchronised",
+        &[
+            "FAIL fw1 fortigate.ntp.synchronised",
+            "FAIL sw1 eos.ntp.synchronised",
+        ],
+    ),
     ("pager", &[]),
     ("banner", &[]),
     ("slow", &[]),
@@ -74,7 +83,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("host-key-changed", &["ERROR fw1 *"]),
 ];
 
-const CHECKS_PER_DEVICE: [(&str, usize); 2] = [("fw1", 10), ("sw1", 4)];
+const CHECKS_PER_DEVICE: [(&str, usize); 2] = [("fw1", 11), ("sw1", 6)];
 
 fn demo(scenario: &str, home: &std::path::Path) -> (i32, Value, Duration) {
     let start = Instant::now();
