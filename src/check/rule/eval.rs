@@ -62,8 +62,9 @@ pub struct Outcome {
     pub failures: Vec<Failure>,
     /// Paths that found nothing, values of the wrong type.
     pub errors: Vec<String>,
-    /// Tests left for a later run, with why.
+    /// Tests left for a later run, with why (the first few; `more_notes` counts the rest).
     pub notes: Vec<String>,
+    pub more_notes: usize,
     /// Tests judged (passed or failed).
     pub judged: usize,
     /// The `each` nodes that failed or could not be judged, for evidence: (label, value).
@@ -81,13 +82,22 @@ impl Outcome {
         for note in other.notes {
             self.note(note);
         }
+        self.more_notes += other.more_notes;
         self.judged += other.judged;
         self.nodes.extend(other.nodes);
     }
 
+    /// Keeps a note once; past a few, only counts them (a device with thousands of new
+    /// interfaces must not make judging quadratic or the report endless).
     fn note(&mut self, note: String) {
-        if !self.notes.contains(&note) {
+        const KEPT: usize = 5;
+        if self.notes.contains(&note) {
+            return;
+        }
+        if self.notes.len() < KEPT {
             self.notes.push(note);
+        } else {
+            self.more_notes += 1;
         }
     }
 }

@@ -14,6 +14,8 @@
 //! built-in typed reading of the same command is not disturbed and the command is still sent
 //! once. Device text is hostile: anything unexpected is a [`ParseError`] with an excerpt.
 
+use std::collections::HashSet;
+
 use regex::Regex;
 use serde_json::{Map, Value};
 
@@ -187,6 +189,8 @@ fn captures(re: &Regex, c: &regex::Captures<'_>) -> Value {
 /// list of its values, in order.
 fn key_values(lines: &[String], raw: &str) -> Result<Value, ParseError> {
     let mut object: Map<String, Value> = Map::new();
+    // Pairs already kept: a hostile output repeating one key with many values stays linear.
+    let mut seen: HashSet<(String, String)> = HashSet::new();
     let mut any = false;
     for line in lines {
         for part in line.split(", ") {
@@ -197,21 +201,20 @@ fn key_values(lines: &[String], raw: &str) -> Result<Value, ParseError> {
             };
             for (key, value) in pairs {
                 any = true;
-                let value = Value::String(value.trim().trim_end_matches(',').to_string());
+                let value = value.trim().trim_end_matches(',');
+                if !seen.insert((key.to_string(), value.to_string())) {
+                    continue;
+                }
+                let value = Value::String(value.to_string());
                 match object.get_mut(key) {
                     None => {
                         object.insert(key.to_string(), value);
                     }
-                    Some(Value::Array(values)) => {
-                        if !values.contains(&value) {
-                            values.push(value);
-                        }
-                    }
-                    Some(first) if *first != value => {
+                    Some(Value::Array(values)) => values.push(value),
+                    Some(first) => {
                         let earlier = first.take();
                         *first = Value::Array(vec![earlier, value]);
                     }
-                    Some(_) => {}
                 }
             }
         }
@@ -344,6 +347,9 @@ mod tests {
         );
         assert_eq!(got["Virtual domain configuration"], "disable");
         assert_eq!(got["offload"], "9/9");
+        let many: String = (0..20_000).map(|i| format!("k={i}\n")).collect();
+        let got = Reader::Kv.read(Platform::Fortigate, &many).unwrap();
+        assert_eq!(got["k"].as_array().map(Vec::len), Some(20_000));
         for bad in ["Unknown action 0\n", "just words\n", ""] {
             assert!(
                 Reader::Kv.read(Platform::Fortigate, bad).is_err(),
