@@ -1,8 +1,9 @@
 //! How a declarative check reads its command's output into the JSON its rule walks.
 //!
-//! - An EOS command ending in `| json`: the switch's own JSON, after the echoed command or
-//!   prompt line (as the built-in EOS parsers read it), whether or not a built-in parser reads
-//!   that command too.
+//! - An EOS command ending in `| json`: the switch's own JSON, read as strictly as the built-in
+//!   EOS parsers read it (after the echoed command or prompt line; a key repeated with two
+//!   values, an eAPI error or EOS `errors` list is an error), whether or not a built-in parser
+//!   reads that command too.
 //! - Any other command without `parse:`: the built-in parser's fact, as `premarket parse
 //!   PLATFORM COMMAND` prints it.
 //! - `parse:` names a generic reader for text output: `regex` (named captures; the first match
@@ -62,10 +63,10 @@ impl Reader {
         matches!(self, Reader::Regex { .. } | Reader::Kv | Reader::Config)
     }
 
-    /// The output of one command as JSON.
-    pub fn read(&self, platform: Platform, raw: &str) -> Result<Value, ParseError> {
+    /// The output of `command` as JSON.
+    pub fn read(&self, platform: Platform, command: &str, raw: &str) -> Result<Value, ParseError> {
         match self {
-            Reader::DeviceJson => device_json(raw),
+            Reader::DeviceJson => eos::json::required::<Value>(raw, command),
             Reader::Builtin(spec) => (spec.parse_json)(&mut Raw::new(raw)),
             Reader::Regex { re, each_line } => {
                 let lines = clean(platform, raw)?;
@@ -110,7 +111,9 @@ impl AnyQuery for RuleQuery {
     }
 
     fn parse_any(&self, raw: &mut Raw<'_>) -> Result<Box<dyn Fact>, ParseError> {
-        let value = self.reader.read(self.platform, raw.text()?)?;
+        let value = self
+            .reader
+            .read(self.platform, &self.command.text, raw.text()?)?;
         Ok(Box::new(value))
     }
 
@@ -134,21 +137,6 @@ pub fn asks_json(command: &str) -> bool {
         .split('|')
         .skip(1)
         .any(|filter| filter.split_whitespace().next() == Some("json"))
-}
-
-/// EOS JSON after an echoed command or prompt line; an eAPI envelope's last result.
-fn device_json(raw: &str) -> Result<Value, ParseError> {
-    match eos::text::json::<Value>(raw, "the command's") {
-        Some(parsed) => parsed,
-        None => {
-            let lines = eos::text::body(raw);
-            eos::text::device_error(&lines, raw)?;
-            Err(ParseError::new(
-                "the output is not JSON (asked with `| json`)",
-                raw,
-            ))
-        }
-    }
 }
 
 /// The output's lines without echo, prompts and pager remnants; an error line from the
@@ -286,9 +274,11 @@ mod tests {
             ("Ethernet1 is up\n", Err("not JSON")),
             ("{\"a\": 1", Err("not JSON")),
             ("{\"a\": }", Err("JSON")),
+            // serde_json would keep the last of two values silently.
+            ("{\"a\": 1, \"a\": 2}", Err("appears twice")),
         ];
         for (raw, want) in cases {
-            match (Reader::DeviceJson.read(Platform::Eos, raw), want) {
+            match (Reader::DeviceJson.read(Platform::Eos, "x", raw), want) {
                 (Ok(got), Ok(want)) => assert_eq!(got, want, "{raw}"),
                 (Err(e), Err(says)) => assert!(e.reason.contains(says), "{raw}: {e}"),
                 (got, want) => panic!("{raw}: {got:?}, wanted {want:?}"),
@@ -315,16 +305,24 @@ mod tests {
             ("\n", json!({})),
         ];
         for (raw, want) in cases {
-            assert_eq!(first_word.read(Platform::Eos, raw).unwrap(), want, "{raw}");
+            assert_eq!(
+                first_word.read(Platform::Eos, "x", raw).unwrap(),
+                want,
+                "{raw}"
+            );
         }
-        assert!(first_word.read(Platform::Eos, "% Invalid input\n").is_err());
+        assert!(
+            first_word
+                .read(Platform::Eos, "x", "% Invalid input\n")
+                .is_err()
+        );
         let rows = Reader::Regex {
             re: Regex::new(r"^(?P<tally>[*+ ])(?P<remote>\S+)\s+\S+\s+(?P<st>\d+)").unwrap(),
             each_line: true,
         };
         let text = "     remote   refid  st t\n=====\n*10.0.0.1  10.0.0.250  2 u\n 10.0.0.2  .INIT.  16 u\n";
         assert_eq!(
-            rows.read(Platform::Eos, text).unwrap(),
+            rows.read(Platform::Eos, "x", text).unwrap(),
             json!([{"tally": "*", "remote": "10.0.0.1", "st": "2"}, {"tally": " ", "remote": "10.0.0.2", "st": "16"}])
         );
     }
@@ -332,7 +330,7 @@ mod tests {
     #[test]
     fn kv_reads_both_forms_and_keeps_repeats() {
         let synced = "FW1 # diagnose sys ntp status\nsynchronized: yes, ntpsync: enabled, server-mode: enabled\n\nipv4 server(10.0.0.1) 10.0.0.1 -- reachable(0x1) S:1 T:689 selected\n        server-version=3, stratum=1\n        clock offset is -0.575193 sec, root delay is 0.000000 sec\nipv4 server(10.0.0.2) 10.0.0.2 -- reachable(0xff) S:3 T:54\n        server-version=4, stratum=2\nFW1 # ";
-        let got = Reader::Kv.read(Platform::Fortigate, synced).unwrap();
+        let got = Reader::Kv.read(Platform::Fortigate, "x", synced).unwrap();
         assert_eq!(got["synchronized"], "yes");
         assert_eq!(got["ntpsync"], "enabled");
         assert_eq!(got["server-mode"], "enabled");
@@ -340,7 +338,7 @@ mod tests {
         assert_eq!(got["server-version"], json!(["3", "4"]));
         assert!(got.get("S").is_none(), "{got}");
         let status = "Version: FortiGate-201G v7.6.7,build3651,250606 (GA.M)\nVirtual domain configuration: disable\nnpu info: flag=0x81/0x81, offload=9/9\n";
-        let got = Reader::Kv.read(Platform::Fortigate, status).unwrap();
+        let got = Reader::Kv.read(Platform::Fortigate, "x", status).unwrap();
         assert_eq!(
             got["Version"],
             "FortiGate-201G v7.6.7,build3651,250606 (GA.M)"
@@ -348,11 +346,11 @@ mod tests {
         assert_eq!(got["Virtual domain configuration"], "disable");
         assert_eq!(got["offload"], "9/9");
         let many: String = (0..20_000).map(|i| format!("k={i}\n")).collect();
-        let got = Reader::Kv.read(Platform::Fortigate, &many).unwrap();
+        let got = Reader::Kv.read(Platform::Fortigate, "x", &many).unwrap();
         assert_eq!(got["k"].as_array().map(Vec::len), Some(20_000));
         for bad in ["Unknown action 0\n", "just words\n", ""] {
             assert!(
-                Reader::Kv.read(Platform::Fortigate, bad).is_err(),
+                Reader::Kv.read(Platform::Fortigate, "x", bad).is_err(),
                 "{bad:?}"
             );
         }
@@ -362,17 +360,17 @@ mod tests {
     fn config_tree_as_nested_objects() {
         let raw = "fw1 # show firewall policy 1\nconfig firewall policy\n    edit 1\n        set srcintf \"x1\" \"x2\"\n        set auto-asic-offload disable\n    next\nend\n";
         assert_eq!(
-            Reader::Config.read(Platform::Fortigate, raw).unwrap(),
+            Reader::Config.read(Platform::Fortigate, "x", raw).unwrap(),
             json!({"firewall policy": {"1": {"srcintf": "x1 x2", "auto-asic-offload": "disable"}}})
         );
         let get = "udp-idle-timer      : 180\n";
         assert_eq!(
-            Reader::Config.read(Platform::Fortigate, get).unwrap(),
+            Reader::Config.read(Platform::Fortigate, "x", get).unwrap(),
             json!({"udp-idle-timer": "180"})
         );
         assert!(
             Reader::Config
-                .read(Platform::Fortigate, "config a\n edit 1\n")
+                .read(Platform::Fortigate, "x", "config a\n edit 1\n")
                 .is_err()
         );
     }

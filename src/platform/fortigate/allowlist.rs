@@ -16,8 +16,6 @@ const EXACT: &[&str] = &[
     "diagnose sys session stat",
     "diagnose sys session list",
     "diagnose sys mcast-session list",
-    // Read by the declarative check fortigate.ntp.synchronised (checks/fortigate.yaml).
-    "diagnose sys ntp status",
     "diagnose sys session filter",
     "diagnose sys session filter clear",
     "show system virtual-wire-pair",
