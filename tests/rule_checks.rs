@@ -337,7 +337,8 @@ fn run(site: &common::Site, scenario: &str) -> serde_json::Value {
     let out = Cli::cargo_bin("premarket")
         .expect("binary")
         .env_remove("PREMARKET_DIR")
-        .args(["run", "--check", PORTS, "--format", "json", "--dir"])
+        // --archive: offline runs keep no history unless asked, and growth needs the last one.
+        .args(["run", "--check", PORTS, "--format", "json", "--archive", "--dir"])
         .arg(site.path())
         .arg("--offline")
         .arg(outputs.path())
