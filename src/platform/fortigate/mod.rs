@@ -10,6 +10,8 @@ pub mod allowlist;
 pub mod cli;
 mod config_shows;
 mod config_tree;
+pub mod firewall;
+pub mod firewall_shell;
 mod flow;
 mod ha;
 pub mod kv;
@@ -21,6 +23,7 @@ pub mod session_list;
 mod session_stat;
 mod status;
 pub mod text;
+pub mod vdoms;
 
 pub use config_shows::{
     GetSystemGlobal, ShowMulticastPolicy, ShowPolicy, ShowService, ShowVirtualWirePair,
