@@ -226,7 +226,13 @@ async fn plan_prints_every_line_the_switch_receives_in_order() {
     std::fs::write(&enable, format!("{ENABLE_CANARY}\n")).unwrap();
     let password = format!("{{ file: {} }}", dir.path().join("pw").display());
     let more = format!("  enable_secret: {{ file: {} }}\n", enable.display());
-    site_with(dir.path(), dev.port, &dev.known_hosts_line(), &password, &more);
+    site_with(
+        dir.path(),
+        dev.port,
+        &dev.known_hosts_line(),
+        &password,
+        &more,
+    );
     let root = dir.path().to_path_buf();
 
     let (code, plan, stderr) = premarket(&root, &["plan"]);
@@ -246,10 +252,24 @@ async fn plan_prints_every_line_the_switch_receives_in_order() {
     let received: Vec<String> = dev
         .received()
         .into_iter()
-        .map(|l| if l == ENABLE_CANARY { placeholder.clone() } else { l })
+        .map(|l| {
+            if l == ENABLE_CANARY {
+                placeholder.clone()
+            } else {
+                l
+            }
+        })
         .collect();
     assert_eq!(received, planned, "{plan}");
-    assert_eq!(&received[..4], ["terminal length 0", "terminal width 511", "enable", placeholder.as_str()]);
+    assert_eq!(
+        &received[..4],
+        [
+            "terminal length 0",
+            "terminal width 511",
+            "enable",
+            placeholder.as_str()
+        ]
+    );
     assert!(plan.contains("(keys: \" \" at each `--More--`)"), "{plan}");
 }
 
@@ -266,7 +286,12 @@ async fn capture_applies_the_platform_redaction() {
 
     let (code, stdout, stderr) = tokio::task::spawn_blocking({
         let out = out.clone();
-        move || premarket(&root, &["capture", "--device", "sw1", "--out", out.to_str().unwrap()])
+        move || {
+            premarket(
+                &root,
+                &["capture", "--device", "sw1", "--out", out.to_str().unwrap()],
+            )
+        }
     })
     .await
     .unwrap();
@@ -274,7 +299,10 @@ async fn capture_applies_the_platform_redaction() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     let saved = std::fs::read_to_string(out.join("sw1/show-startup-config.txt")).unwrap();
     assert!(!saved.contains("CAPTUREHASH"), "{saved}");
-    assert!(saved.contains("role network-admin secret <redacted>"), "{saved}");
+    assert!(
+        saved.contains("role network-admin secret <redacted>"),
+        "{saved}"
+    );
     assert!(saved.contains("enable password <redacted>"), "{saved}");
     assert!(saved.contains("\nqueue-monitor length\n"), "{saved}");
 }
@@ -284,7 +312,13 @@ async fn a_secret_with_a_line_break_is_refused_by_validate_and_run_naming_only_i
     const VAR: &str = "PREMARKET_TEST_PW_WITH_CR";
     let dev = Device::start(switch()).await;
     let dir = tempfile::tempdir().unwrap();
-    site_with(dir.path(), dev.port, &dev.known_hosts_line(), &format!("{{ env: {VAR} }}"), "");
+    site_with(
+        dir.path(),
+        dev.port,
+        &dev.known_hosts_line(),
+        &format!("{{ env: {VAR} }}"),
+        "",
+    );
     let root = dir.path().to_path_buf();
     let hostile = format!("{CANARY}\rconfigure terminal");
 
@@ -294,9 +328,15 @@ async fn a_secret_with_a_line_break_is_refused_by_validate_and_run_naming_only_i
 
     let (code, stdout, stderr) = premarket_env(&root, &["validate"], &[(VAR, &hostile)]);
     assert_eq!(code, 3, "{stdout}{stderr}");
-    let at = format!("{}:6:3: device sw1: ssh.password", root.join("baselines/sw1.yaml").display());
+    let at = format!(
+        "{}:6:3: device sw1: ssh.password",
+        root.join("baselines/sw1.yaml").display()
+    );
     assert!(stderr.contains(&at), "{stderr}");
-    assert!(stderr.contains(&format!("secret env:{VAR} holds a line break")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("secret env:{VAR} holds a line break")),
+        "{stderr}"
+    );
     assert!(!stderr.contains("configure"), "{stderr}");
 
     let (code, report, stderr) = tokio::task::spawn_blocking(move || {
@@ -305,6 +345,11 @@ async fn a_secret_with_a_line_break_is_refused_by_validate_and_run_naming_only_i
     .await
     .unwrap();
     assert_eq!(code, 2, "{report}{stderr}");
-    assert!(report.contains(&format!("password (env:{VAR}): secret env:{VAR} holds a line break")), "{report}");
+    assert!(
+        report.contains(&format!(
+            "password (env:{VAR}): secret env:{VAR} holds a line break"
+        )),
+        "{report}"
+    );
     assert!(dev.received().is_empty(), "{:?}", dev.received());
 }

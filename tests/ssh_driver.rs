@@ -335,7 +335,11 @@ async fn fortigate_errors_and_a_vdom_on_a_box_without_vdoms() {
         &settings,
     )
     .await;
-    assert_fails_with(&results, 0, "ssh.vdom is trading, but VDOMs are disabled on this box");
+    assert_fails_with(
+        &results,
+        0,
+        "ssh.vdom is trading, but VDOMs are disabled on this box",
+    );
     assert!(output(&results, 1).contains("Virtual domain configuration: disable"));
     assert_eq!(dev.received(), ["get system status"]);
 }
@@ -359,7 +363,11 @@ async fn an_unknown_vdom_is_never_edited_and_the_error_names_the_vdoms_that_exis
         0,
         "VDOM tradnig does not exist on this box; its VDOMs are: root, trading",
     );
-    assert_eq!(output(&results, 1), "Mode: a-p", "the global part still ran");
+    assert_eq!(
+        output(&results, 1),
+        "Mode: a-p",
+        "the global part still ran"
+    );
     let received = dev.received();
     assert_eq!(
         received,
@@ -389,8 +397,14 @@ async fn a_vdom_is_entered_only_after_the_listing_showed_it() {
     )
     .await;
     assert_eq!(output(&results, 0), "misc info: session_count=3");
-    assert_eq!(results[0].1.as_ref().unwrap().prompt, "FGT-TEST (trading) # ");
-    assert_eq!(results[1].1.as_ref().unwrap().prompt, "FGT-TEST (global) # ");
+    assert_eq!(
+        results[0].1.as_ref().unwrap().prompt,
+        "FGT-TEST (trading) # "
+    );
+    assert_eq!(
+        results[1].1.as_ref().unwrap().prompt,
+        "FGT-TEST (global) # "
+    );
     let received = dev.received();
     let listed = received.iter().position(|l| l == "diagnose sys vd list");
     let edit = received.iter().position(|l| l == "edit trading");
@@ -420,7 +434,11 @@ async fn a_hung_command_times_out_and_the_rest_are_not_run() {
     );
     assert_eq!(output(&results, 0), "ok");
     assert_fails_with(&results, 1, "the device is not answering for 1 s");
-    assert_fails_with(&results, 2, "not run: `show startup-config`: the device is not answering");
+    assert_fails_with(
+        &results,
+        2,
+        "not run: `show startup-config`: the device is not answering",
+    );
 }
 
 #[tokio::test]

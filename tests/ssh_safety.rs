@@ -29,7 +29,12 @@ fn kh(dir: &tempfile::TempDir) -> Option<std::path::PathBuf> {
     Some(dir.path().join("known_hosts"))
 }
 
-fn errors(results: &[(premarket::Command, Result<premarket::ssh::Captured, CollectError>)]) -> Vec<String> {
+fn errors(
+    results: &[(
+        premarket::Command,
+        Result<premarket::ssh::Captured, CollectError>,
+    )],
+) -> Vec<String> {
     results
         .iter()
         .map(|(c, r)| match r {
@@ -44,9 +49,8 @@ async fn a_hostile_enable_secret_file_never_types_its_later_lines() {
     let mut script = Scripted::eos("sw1", CANARY).answer("show version", "ok");
     script.enable_password = Some(ENABLE_CANARY.into());
     let (dev, dir, mut device) = switch(script).await;
-    let hostile = format!(
-        "{ENABLE_CANARY}\nconfigure terminal\nusername backdoor secret x\nwrite memory"
-    );
+    let hostile =
+        format!("{ENABLE_CANARY}\nconfigure terminal\nusername backdoor secret x\nwrite memory");
     let secret = secret_file(dir.path(), "enable", &hostile);
     let path = dir.path().join("enable").display().to_string();
     device.ssh_mut().expect("ssh").enable_secret = Some(secret);
@@ -66,23 +70,38 @@ async fn a_hostile_enable_secret_file_never_types_its_later_lines() {
         assert!(!e.contains("CANARY") && !e.contains("configure"), "{e}");
     }
     let received = dev.received();
-    for line in ["configure terminal", "username backdoor secret x", "write memory", ENABLE_CANARY] {
-        assert!(!received.iter().any(|r| r == line), "{line:?} reached the switch: {received:?}");
+    for line in [
+        "configure terminal",
+        "username backdoor secret x",
+        "write memory",
+        ENABLE_CANARY,
+    ] {
+        assert!(
+            !received.iter().any(|r| r == line),
+            "{line:?} reached the switch: {received:?}"
+        );
     }
 }
 
 #[tokio::test]
 async fn a_secret_echoed_over_two_lines_is_still_redacted() {
     let (head, tail) = ENABLE_CANARY.split_at(11);
-    let mut script = Scripted::eos("sw1", CANARY)
-        .answer("show version", &format!("motd {head}\n{tail} end\n{CANARY}"));
+    let mut script = Scripted::eos("sw1", CANARY).answer(
+        "show version",
+        &format!("motd {head}\n{tail} end\n{CANARY}"),
+    );
     script.enable_password = Some(ENABLE_CANARY.into());
     script.echo_password_split = true;
     let (_dev, dir, mut device) = switch(script).await;
     device.ssh_mut().expect("ssh").enable_secret =
         Some(secret_file(dir.path(), "enable", ENABLE_CANARY));
 
-    let results = collect(&device, &commands(&["show version"]), &settings(kh(&dir), SHORT)).await;
+    let results = collect(
+        &device,
+        &commands(&["show version"]),
+        &settings(kh(&dir), SHORT),
+    )
+    .await;
 
     let output = &results[0].1.as_ref().expect("show version").output;
     assert_eq!(output, "motd ********\n end\n********");
@@ -110,7 +129,10 @@ async fn a_frozen_device_is_not_answering_not_closed() {
 
     let took = started.elapsed();
     assert!(took < Duration::from_secs(12), "took {took:?}");
-    assert_eq!(results[0].1.as_ref().expect("before the freeze").output, "ok");
+    assert_eq!(
+        results[0].1.as_ref().expect("before the freeze").output,
+        "ok"
+    );
     let e = results[1].1.as_ref().unwrap_err().to_string();
     assert!(
         e.contains("`show interfaces`: the device is not answering for") && !e.contains("closed"),
@@ -122,9 +144,22 @@ async fn a_frozen_device_is_not_answering_not_closed() {
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
         .expect("a number of seconds");
-    assert!((3..=took.as_secs() + 1).contains(&silent), "{e} after {took:?}");
-    assert!(results[2].1.as_ref().unwrap_err().to_string().starts_with("not run"));
-    assert_eq!(dev.received().last().map(String::as_str), Some("show interfaces"));
+    assert!(
+        (3..=took.as_secs() + 1).contains(&silent),
+        "{e} after {took:?}"
+    );
+    assert!(
+        results[2]
+            .1
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("not run")
+    );
+    assert_eq!(
+        dev.received().last().map(String::as_str),
+        Some("show interfaces")
+    );
 }
 
 #[tokio::test]
@@ -145,10 +180,20 @@ async fn a_device_that_floods_the_pager_and_stops_reading_cannot_hold_the_run() 
 
     let took = started.elapsed();
     assert!(took < SHORT + Duration::from_secs(5), "took {took:?}");
-    assert_eq!(results[0].1.as_ref().expect("before the flood").output, "ok");
+    assert_eq!(
+        results[0].1.as_ref().expect("before the flood").output,
+        "ok"
+    );
     let e = results[1].1.as_ref().unwrap_err().to_string();
     assert!(e.contains("the device stopped reading"), "{e}");
-    assert!(results[2].1.as_ref().unwrap_err().to_string().starts_with("not run"));
+    assert!(
+        results[2]
+            .1
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("not run")
+    );
 }
 
 #[tokio::test]
@@ -158,7 +203,10 @@ async fn what_plan_shows_for_a_vdom_session_is_what_the_device_receives() {
         .answer("get system performance status", "CPU states: 1% user")
         .answer("diagnose sys session filter clear", "")
         .answer("diagnose sys session filter proto 17", "")
-        .answer("diagnose sys session filter", "session filter:\n        proto: 17")
+        .answer(
+            "diagnose sys session filter",
+            "session filter:\n        proto: 17",
+        )
         .answer("diagnose sys session list", "total session 0");
     script.vdoms = vec!["root".into(), "trading".into()];
     let dir = tempfile::tempdir().unwrap();

@@ -53,7 +53,10 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
 /// Prints one SSH device's script; returns how many lines the guard would refuse.
 fn session(device: &DevicePlan, ssh: &Connection) -> usize {
     let Some(profile) = profile(device.device.platform) else {
-        println!("  ERROR: {} is not reached over SSH", device.device.platform);
+        println!(
+            "  ERROR: {} is not reached over SSH",
+            device.device.platform
+        );
         return 1;
     };
     let script = match Script::new(profile, &device.commands, ssh.vdom.as_deref()) {

@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::Stop;
-use crate::probe::analysis::{Analysis, Options, TsSource};
-use crate::probe::calibration::Calibration;
 use crate::collect::ssh::{firewall_shell, settings};
 use crate::platform::fortigate::SessionFilter;
 use crate::platform::fortigate::firewall::{self, FirewallError, ProbeFlow, SessionCheck};
 use crate::platform::fortigate::firewall_shell::FirewallShell;
+use crate::probe::analysis::{Analysis, Options, TsSource};
+use crate::probe::calibration::Calibration;
 use crate::probe::frame::{FiveTuple, FrameSpec, IP_UDP};
 use crate::probe::live::{self, LivePlan};
 use crate::probe::pair::Sides;
@@ -436,9 +436,9 @@ impl Firewall {
             Stop::config(format!("--firewall {device}: the site has no such device"))
         })?;
         let shell = firewall_shell(found, &settings(&config)).map_err(|e| Stop {
-                code: crate::core::Exit::Error.code(),
-                message: format!("--firewall {device}: {e}"),
-            })?;
+            code: crate::core::Exit::Error.code(),
+            message: format!("--firewall {device}: {e}"),
+        })?;
         Ok(Firewall {
             device: device.to_string(),
             shell,

@@ -9,8 +9,8 @@
 use super::{BoxFuture, Collector, Outputs};
 use crate::config::{Config, Device, SecretRef};
 use crate::core::{CollectError, Command, Platform};
-use crate::platform::{eos, fortigate};
 use crate::plan::DevicePlan;
+use crate::platform::{eos, fortigate};
 use crate::ssh::profile::Profile;
 use crate::ssh::{self, Captured, EnableSecret, Settings, Target};
 
@@ -82,7 +82,8 @@ pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectErro
             .resolve()
             .map_err(|e| CollectError::Auth(format!("{what} ({secret}): {e}")))
     };
-    let optional = |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
+    let optional =
+        |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
     let enable_secret = match &conn.enable_secret {
         Some(r) => Some(EnableSecret {
             value: read("enable secret", r)?,
@@ -115,7 +116,10 @@ pub async fn collect(
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
     match target(device) {
         Ok((target, profile)) => ssh::collect(&target, profile, commands, settings).await,
-        Err(e) => commands.iter().map(|c| (c.clone(), Err(e.clone()))).collect(),
+        Err(e) => commands
+            .iter()
+            .map(|c| (c.clone(), Err(e.clone())))
+            .collect(),
     }
 }
 

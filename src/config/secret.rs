@@ -140,7 +140,10 @@ mod tests {
             ("s3cret\n", Some("s3cret")),
             ("s3cret\r\n", Some("s3cret")),
             ("s3cret", Some("s3cret")),
-            ("with space; and semicolon\n", Some("with space; and semicolon")),
+            (
+                "with space; and semicolon\n",
+                Some("with space; and semicolon"),
+            ),
             ("s3cret\nconfigure terminal\nwrite memory\n", None),
             ("s3cret\n\n", None),
             ("s3\rcret\n", None),
@@ -156,7 +159,10 @@ mod tests {
                 (Err(e), None) => {
                     let message = e.to_string();
                     assert!(message.contains(&path.display().to_string()), "{message}");
-                    assert!(!message.contains("s3") && !message.contains("configure"), "{message}");
+                    assert!(
+                        !message.contains("s3") && !message.contains("configure"),
+                        "{message}"
+                    );
                 }
                 (got, _) => panic!("{content:?}: {:?}", got.map(|_| "a value")),
             }

@@ -57,10 +57,9 @@ pub async fn login(handle: &mut Handle<Client>, conn: &Target) -> Result<(), Col
 
     if let Some(path) = &conn.key_file {
         let passphrase = conn.key_passphrase.as_ref();
-        let key =
-            load_secret_key(path, passphrase.map(|p| p.expose_secret())).map_err(|e| {
-                CollectError::Auth(format!("cannot load key file {}: {e}", path.display()))
-            })?;
+        let key = load_secret_key(path, passphrase.map(|p| p.expose_secret())).map_err(|e| {
+            CollectError::Auth(format!("cannot load key file {}: {e}", path.display()))
+        })?;
         let hash = handle
             .best_supported_rsa_hash()
             .await

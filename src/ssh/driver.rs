@@ -201,11 +201,7 @@ impl Driver {
                 enter.shown()
             )));
         }
-        let marker = self
-            .profile
-            .vdoms
-            .as_ref()
-            .map_or("", |v| v.global_prompt);
+        let marker = self.profile.vdoms.as_ref().map_or("", |v| v.global_prompt);
         if !reply.prompt.contains(marker) {
             return Err(CollectError::Device(format!(
                 "`{}` did not give the global context (the prompt is `{}`)",

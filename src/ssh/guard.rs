@@ -163,7 +163,11 @@ impl Line {
 
     /// `config vdom` and `edit NAME`, only for a name the listing showed: on a FortiGate
     /// `edit` of a missing VDOM creates it.
-    pub fn enter_vdom(profile: &Profile, listed: &Listed, name: &str) -> Result<[Line; 2], Refused> {
+    pub fn enter_vdom(
+        profile: &Profile,
+        listed: &Listed,
+        name: &str,
+    ) -> Result<[Line; 2], Refused> {
         let edit = Line::vdom_edit(profile, name)?;
         if !listed.names.iter().any(|n| n == name) {
             return Err(refused(
@@ -174,11 +178,7 @@ impl Line {
                 ),
             ));
         }
-        let table = profile
-            .vdoms
-            .as_ref()
-            .map(|v| v.table)
-            .unwrap_or_default();
+        let table = profile.vdoms.as_ref().map(|v| v.table).unwrap_or_default();
         printable(table)?;
         Ok([Line::plain(table), edit])
     }
@@ -358,14 +358,23 @@ mod tests {
             names: vec!["root".into(), "trading".into()],
         };
         let [table, edit] = Line::enter_vdom(fgt, &listed, "trading").unwrap();
-        assert_eq!((table.shown(), edit.shown()), ("config vdom", "edit trading"));
+        assert_eq!(
+            (table.shown(), edit.shown()),
+            ("config vdom", "edit trading")
+        );
         let e = Line::enter_vdom(fgt, &listed, "tradnig").unwrap_err();
         assert!(e.reason.contains("root, trading"), "{e}");
     }
 
     #[test]
     fn secrets_are_one_line() {
-        for bad in ["pw\nconfigure terminal", "pw\r", "pw\u{1b}[A", "pw\u{7f}", "\u{85}"] {
+        for bad in [
+            "pw\nconfigure terminal",
+            "pw\r",
+            "pw\u{1b}[A",
+            "pw\u{7f}",
+            "\u{85}",
+        ] {
             assert!(Line::secret(&SecretString::from(bad)).is_err(), "{bad:?}");
         }
         let line = Line::secret(&SecretString::from("s3cret; with spaces")).unwrap();

@@ -98,7 +98,10 @@ mod tests {
     fn replaces_every_secret_whole_or_split_over_lines() {
         let r = redactor(&["hunter22", "abc", "a.b*c(d"]);
         let cases = [
-            ("pw hunter22 and hunter22, abc", "pw ******** and ********, abc"),
+            (
+                "pw hunter22 and hunter22, abc",
+                "pw ******** and ********, abc",
+            ),
             ("echo: hunt\r\ner22 done", "echo: ********\n done"),
             ("echo: hunter2\n    2\nnext", "echo: ********\n\nnext"),
             ("x a.b*c(d y", "x ******** y"),

@@ -33,7 +33,10 @@ pub enum Step {
         fulfils: Option<usize>,
     },
     /// Enters the global context and lists the VDOMs there.
-    Global { enter: Line, list: Line },
+    Global {
+        enter: Line,
+        list: Line,
+    },
     /// Leaves the global context or the VDOM.
     Leave(Line),
     /// Enters the configured VDOM, if the listing showed it.
@@ -85,8 +88,10 @@ impl Script {
                 let fulfils = commands
                     .iter()
                     .position(|c| c.context.is_empty() && c.text == line.shown());
-                let (global, local): (Vec<usize>, Vec<usize>) =
-                    all.into_iter().filter(|i| Some(*i) != fulfils).partition(|i| {
+                let (global, local): (Vec<usize>, Vec<usize>) = all
+                    .into_iter()
+                    .filter(|i| Some(*i) != fulfils)
+                    .partition(|i| {
                         let c = &commands[*i];
                         c.context.is_empty() && scope.is_some_and(|f| f(&c.text))
                     });
@@ -168,7 +173,10 @@ impl Script {
                     if let Some(reference) = enable_secret {
                         push(
                             &format!("<enable secret from {reference}>"),
-                            Some("typed only at the password prompt; the value is never shown".into()),
+                            Some(
+                                "typed only at the password prompt; the value is never shown"
+                                    .into(),
+                            ),
                         );
                     }
                 }
@@ -179,10 +187,15 @@ impl Script {
                     )),
                 ),
                 Step::Global { enter, list } => {
-                    push(enter.shown(), Some("global context, read-only commands only".into()));
+                    push(
+                        enter.shown(),
+                        Some("global context, read-only commands only".into()),
+                    );
                     push(
                         list.shown(),
-                        Some("read-only VDOM listing: `edit` below only for a name it shows".into()),
+                        Some(
+                            "read-only VDOM listing: `edit` below only for a name it shows".into(),
+                        ),
                     );
                 }
                 Step::Leave(line) => push(line.shown(), None),
@@ -252,10 +265,7 @@ fn groups(profile: &Profile, commands: &[Command], indexes: &[usize], steps: &mu
             .filter(|_| !context.is_empty())
             .and_then(|r| Line::command(profile, r).ok());
         steps.push(Step::Group(Group {
-            context: context
-                .iter()
-                .map(|l| Line::command(profile, l))
-                .collect(),
+            context: context.iter().map(|l| Line::command(profile, l)).collect(),
             commands: group
                 .iter()
                 .map(|i| (*i, Line::command(profile, &commands[*i].text)))
@@ -277,7 +287,10 @@ mod tests {
     #[test]
     fn eos_session_in_order_with_the_conditional_lines() {
         let profile = &eos::cli::PROFILE;
-        let commands = [Command::new("show version | json"), Command::new("configure")];
+        let commands = [
+            Command::new("show version | json"),
+            Command::new("configure"),
+        ];
         let script = Script::new(profile, &commands, None).unwrap();
         let shown = script.shown(profile, Some("env:ENABLE"));
         assert_eq!(
@@ -330,6 +343,12 @@ mod tests {
         );
         assert!(Script::new(profile, &commands, Some("a;b")).is_err());
         let plain = Script::new(profile, &commands, None).unwrap();
-        assert_eq!(texts(&plain.shown(profile, None))[..2], ["diagnose sys session filter clear", "diagnose sys session filter proto 17"]);
+        assert_eq!(
+            texts(&plain.shown(profile, None))[..2],
+            [
+                "diagnose sys session filter clear",
+                "diagnose sys session filter proto 17"
+            ]
+        );
     }
 }

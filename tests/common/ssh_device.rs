@@ -202,7 +202,9 @@ async fn proxy(server_port: u16, deaf: Arc<AtomicBool>) -> u16 {
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(async move {
         while let Ok((client, _)) = listener.accept().await {
-            let server = TcpStream::connect(("127.0.0.1", server_port)).await.unwrap();
+            let server = TcpStream::connect(("127.0.0.1", server_port))
+                .await
+                .unwrap();
             let (mut from_client, mut to_client) = client.into_split();
             let (mut from_server, mut to_server) = server.into_split();
             tokio::spawn(async move {
@@ -339,7 +341,11 @@ impl Handler {
             (Kind::Fortigate, "get system status") if !s.answers.contains_key(line) => format!(
                 "Version: FortiGate-201G v7.6.7,build3651,250606 (GA.M)\r\nHostname: {}\r\nVirtual domain configuration: {}\r\n",
                 s.hostname,
-                if s.vdoms.is_empty() { "disable" } else { "multiple" }
+                if s.vdoms.is_empty() {
+                    "disable"
+                } else {
+                    "multiple"
+                }
             ),
             (Kind::Fortigate, "config vdom" | "config global") if s.vdoms.is_empty() => {
                 let word = &line[7..];
@@ -353,11 +359,14 @@ impl Handler {
                 self.context = Some("global".into());
                 "\r\n".into()
             }
-            (Kind::Fortigate, "diagnose sys vd list") if self.context.as_deref() == Some("global") => {
+            (Kind::Fortigate, "diagnose sys vd list")
+                if self.context.as_deref() == Some("global") =>
+            {
                 let mut names = s.vdoms.clone();
                 names.insert(1.min(names.len()), "vsys_ha".into());
                 names.extend(self.created.lock().unwrap().iter().cloned());
-                let mut out = "system fib version=58\r\nlist virtual firewall info:\r\n".to_string();
+                let mut out =
+                    "system fib version=58\r\nlist virtual firewall info:\r\n".to_string();
                 for (i, n) in names.iter().enumerate() {
                     out.push_str(&format!("name={n}/{n} index={i} enabled fib_ver=3 use=9 rt_num=4\r\n\ttree_flag=1 tree6_flag=0\r\n"));
                 }
@@ -368,7 +377,9 @@ impl Handler {
                 self.context = None;
                 "\r\n".into()
             }
-            (Kind::Fortigate, l) if l.starts_with("edit ") && self.context.as_deref() == Some("vdom") => {
+            (Kind::Fortigate, l)
+                if l.starts_with("edit ") && self.context.as_deref() == Some("vdom") =>
+            {
                 // As FortiOS does: `edit` of a missing VDOM creates it.
                 let name = &l[5..];
                 if !s.vdoms.iter().any(|v| v == name) {
@@ -524,7 +535,11 @@ impl server::Handler for Handler {
                     session.data(channel, format!("{line}\r\n").into_bytes())?;
                     tokio::spawn(async move {
                         let page = "more output\r\n--More-- ".repeat(64);
-                        while handle.data(channel, page.clone().into_bytes()).await.is_ok() {}
+                        while handle
+                            .data(channel, page.clone().into_bytes())
+                            .await
+                            .is_ok()
+                        {}
                     });
                     return Ok(());
                 }

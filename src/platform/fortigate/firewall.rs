@@ -286,8 +286,14 @@ mod tests {
             let mut s = cli(back.clone());
             let got = clear_session(&mut s, &flow(), true);
             assert!(matches!(got, Err(FirewallError::Refused(_))), "{back}");
-            assert!(!s.sent.iter().any(|l| l == SESSION_CLEAR), "clear sent for {back}");
-            assert_eq!(s.sent.last().map(String::as_str), Some(SESSION_FILTER_CLEAR));
+            assert!(
+                !s.sent.iter().any(|l| l == SESSION_CLEAR),
+                "clear sent for {back}"
+            );
+            assert_eq!(
+                s.sent.last().map(String::as_str),
+                Some(SESSION_FILTER_CLEAR)
+            );
         }
     }
 
@@ -304,7 +310,10 @@ mod tests {
         for list in ["total session 0\n", "garbage\n"] {
             s.list = list.into();
             assert!(
-                matches!(cross_check(&mut s, &flow(), 2), Err(FirewallError::Unreadable(_))),
+                matches!(
+                    cross_check(&mut s, &flow(), 2),
+                    Err(FirewallError::Unreadable(_))
+                ),
                 "{list}"
             );
         }

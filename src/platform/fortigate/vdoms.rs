@@ -31,9 +31,7 @@ pub fn enabled(raw: &str) -> Result<bool, String> {
     match status.vdom_mode.as_deref() {
         Some("disable") => Ok(false),
         Some("multiple" | "split-task" | "enable") => Ok(true),
-        Some(other) => Err(format!(
-            "unknown `Virtual domain configuration: {other}`"
-        )),
+        Some(other) => Err(format!("unknown `Virtual domain configuration: {other}`")),
         None => Err("no `Virtual domain configuration:` line".into()),
     }
 }
@@ -47,7 +45,10 @@ fn parse(raw: &str) -> Result<Vec<String>, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
     let text = joined(&lines);
-    if !lines.iter().any(|l| l.trim() == "list virtual firewall info:") {
+    if !lines
+        .iter()
+        .any(|l| l.trim() == "list virtual firewall info:")
+    {
         return Err(ParseError::new(
             "no `list virtual firewall info:` header: this is not a VDOM listing",
             &text,
@@ -146,7 +147,9 @@ mod tests {
     #[test]
     fn the_mode_from_system_status() {
         let status = |mode: &str| {
-            format!("Version: FortiGate-201G v7.6.7,build3651,250606 (GA.M)\nVirtual domain configuration: {mode}\n")
+            format!(
+                "Version: FortiGate-201G v7.6.7,build3651,250606 (GA.M)\nVirtual domain configuration: {mode}\n"
+            )
         };
         assert_eq!(enabled(&status("disable")), Ok(false));
         assert_eq!(enabled(&status("multiple")), Ok(true));
@@ -157,10 +160,19 @@ mod tests {
 
     #[test]
     fn box_wide_commands_run_in_global() {
-        for g in ["get system ha status", "diagnose npu np7lite port-list", "show system npu"] {
+        for g in [
+            "get system ha status",
+            "diagnose npu np7lite port-list",
+            "show system npu",
+        ] {
             assert!(global_scope(g), "{g}");
         }
-        for v in ["diagnose sys session list", "show firewall policy 1", "get system status", "diagnose npux"] {
+        for v in [
+            "diagnose sys session list",
+            "show firewall policy 1",
+            "get system status",
+            "diagnose npux",
+        ] {
             assert!(!global_scope(v), "{v}");
         }
     }
