@@ -7,6 +7,8 @@
 #[path = "common/ssh.rs"]
 mod ssh_common;
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command as Bin;
@@ -352,4 +354,64 @@ async fn a_secret_with_a_line_break_is_refused_by_validate_and_run_naming_only_i
         "{report}"
     );
     assert!(dev.received().is_empty(), "{:?}", dev.received());
+}
+
+#[test]
+fn validate_and_plan_refuse_a_vdom_the_guard_would_refuse() {
+    let site = common::Site::example();
+    let fw1 = site.read("baselines/fw1.yaml");
+    site.write(
+        "baselines/fw1.yaml",
+        &fw1.replace(
+            "  user: premarket\n",
+            "  user: premarket\n  vdom: \"root; execute reboot\"\n",
+        ),
+    );
+    let (code, stdout, stderr) = premarket(site.path(), &["validate"]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    let at = format!(
+        "{}:7:3: device fw1: ssh.vdom:",
+        site.path().join("baselines/fw1.yaml").display()
+    );
+    assert!(
+        stderr.contains(&at) && stderr.contains("was not sent: not a VDOM name"),
+        "{stderr}"
+    );
+
+    let (code, stdout, stderr) = premarket(site.path(), &["plan", "--device", "fw1"]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("  ERROR: `root; execute reboot` was not sent"),
+        "{stdout}"
+    );
+
+    site.write(
+        "baselines/fw1.yaml",
+        &fw1.replace(
+            "  user: premarket\n",
+            "  user: premarket\n  vdom: trading\n",
+        ),
+    );
+    let (code, stdout, stderr) = premarket(site.path(), &["validate"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, plan, _) = premarket(site.path(), &["plan", "--device", "fw1"]);
+    assert_eq!(code, 0, "{plan}");
+    let lines: Vec<&str> = plan
+        .lines()
+        .map(|l| l.split(" # ").next().unwrap_or_default().trim())
+        .collect();
+    let at = |line: &str| {
+        lines
+            .iter()
+            .position(|l| *l == line)
+            .unwrap_or_else(|| panic!("{line} missing: {plan}"))
+    };
+    assert!(at("get system status") < at("config global"));
+    assert!(at("config global") < at("diagnose sys vd list"));
+    assert!(at("diagnose sys vd list") < at("get system ha status"));
+    assert!(at("get system ha status") < at("config vdom"));
+    assert!(at("config vdom") < at("edit trading"));
+    assert!(at("edit trading") < at("diagnose sys session list"));
+    assert_eq!(lines.last(), Some(&"end"), "{plan}");
+    assert!(plan.contains("only if the listing shows trading"), "{plan}");
 }

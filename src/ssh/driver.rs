@@ -477,6 +477,11 @@ impl Driver {
         Err(Failure::Session(error))
     }
 
+    /// True once a read or write failed: nothing more is sent on this session.
+    pub fn is_broken(&self) -> bool {
+        self.shell.is_broken()
+    }
+
     /// Leaves a context still open (the probe's CLI stays in its VDOM until done) and closes
     /// the channel, both bounded: the device may be gone.
     pub async fn finish(mut self) {

@@ -130,7 +130,8 @@ pub async fn open(
             )));
         }
     }
-    let shell = tokio::time::timeout(settings.connect_timeout, Shell::open(&handle, profile))
+    let shell = Shell::open(&handle, profile, settings.keepalive);
+    let shell = tokio::time::timeout(settings.connect_timeout, shell)
         .await
         .map_err(|_| CollectError::Connect("the device did not open a shell in time".into()))?
         .map_err(|e| CollectError::Connect(format!("cannot open a shell: {e}")))?;
@@ -142,9 +143,14 @@ pub async fn open(
     Ok((handle, driver))
 }
 
-/// Closes the shell and disconnects, briefly: the device may already be gone.
+/// Closes the shell and disconnects, briefly: the device may already be gone. A session that
+/// broke (a device that stopped answering or reading) is dropped without a goodbye.
 pub async fn close(handle: Handle<Client>, driver: Driver) {
+    let broken = driver.is_broken();
     driver.finish().await;
+    if broken {
+        return;
+    }
     let _ = tokio::time::timeout(
         Duration::from_secs(2),
         handle.disconnect(russh::Disconnect::ByApplication, "", "en"),

@@ -23,6 +23,9 @@ const COLUMNS: u32 = 511;
 const ROWS: u32 = 1000;
 /// Closing the channel is a courtesy; it never holds the run longer than this.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// A read that ends after at least this much silence is a device not answering; with output
+/// still arriving it is one that did not finish in time.
+const QUIET: Duration = Duration::from_secs(1);
 
 /// Why a read or a write ended without the prompt. All of these abandon the session.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +41,9 @@ pub enum ShellError {
     NotReading { seconds: u64 },
     #[error("the device closed the session")]
     Closed,
+    /// The connection ended under the session while the device was still talking.
+    #[error("the connection to the device was lost")]
+    Lost,
     #[error("SSH error: {0}")]
     Ssh(String),
     #[error("{0}")]
@@ -62,6 +68,8 @@ pub struct Shell {
     banner: Option<(&'static str, Line)>,
     /// When the device last sent anything.
     heard: Instant,
+    /// Silence after which a connection that ends was given up on keepalives.
+    keepalive: Duration,
     broken: bool,
 }
 
@@ -69,6 +77,7 @@ impl Shell {
     pub async fn open(
         handle: &Handle<Client>,
         profile: &'static Profile,
+        keepalive: Duration,
     ) -> Result<Shell, ShellError> {
         let prompt = super::profile::compiled(profile.prompt)
             .map_err(|e| ShellError::Ssh(format!("bad prompt pattern: {e}")))?;
@@ -91,6 +100,7 @@ impl Shell {
             pager_answer,
             banner,
             heard: Instant::now(),
+            keepalive,
             broken: false,
         })
     }
@@ -156,7 +166,6 @@ impl Shell {
         deadline: Instant,
         seconds: u64,
     ) -> Result<(String, Matched), ShellError> {
-        let started = Instant::now();
         let mut echoed = echo.is_none();
         let mut searched = 0;
         loop {
@@ -180,9 +189,10 @@ impl Shell {
             }
             let message = match tokio::time::timeout_at(deadline, self.channel.wait()).await {
                 Ok(message) => message,
-                Err(_) if self.heard <= started => {
+                // Silent for a while: frozen (or cut off), whatever it printed before.
+                Err(_) if self.heard.elapsed() >= QUIET => {
                     return Err(ShellError::NotAnswering {
-                        seconds: self.heard.elapsed().as_secs().max(seconds),
+                        seconds: whole_seconds(self.heard.elapsed()),
                     });
                 }
                 Err(_) => {
@@ -203,13 +213,15 @@ impl Shell {
                 Some(ChannelMsg::Eof | ChannelMsg::Close | ChannelMsg::ExitStatus { .. }) => {
                     return Err(ShellError::Closed);
                 }
-                // The connection itself ended without the device closing the channel: russh
-                // gave up on keepalives the device no longer answered.
-                None => {
+                // The connection itself ended without the device closing the channel: after a
+                // keepalive interval of silence, russh gave up on keepalives the device no
+                // longer answered; otherwise the network or the device cut it.
+                None if self.heard.elapsed() >= self.keepalive => {
                     return Err(ShellError::NotAnswering {
-                        seconds: self.heard.elapsed().as_secs(),
+                        seconds: whole_seconds(self.heard.elapsed()),
                     });
                 }
+                None => return Err(ShellError::Lost),
                 Some(_) => {}
             }
         }
@@ -229,13 +241,21 @@ impl Shell {
         Ok((Reply::split(&text, echo), matched))
     }
 
+    /// Closes the channel politely when the session still works; a broken one is dropped.
     pub async fn close(self) {
+        if self.broken {
+            return;
+        }
         let _ = tokio::time::timeout(CLOSE_WAIT, async {
             let _ = self.channel.eof().await;
             let _ = self.channel.close().await;
         })
         .await;
     }
+}
+
+fn whole_seconds(d: Duration) -> u64 {
+    (d.as_millis() as u64 + 500) / 1000
 }
 
 fn ssh(e: russh::Error) -> ShellError {
