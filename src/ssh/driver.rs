@@ -356,7 +356,7 @@ impl Driver {
     }
 
     /// Sends a line the guard already made (a proven line).
-    pub async fn send_checked(&mut self, line: Line) -> Result<Captured, CollectError> {
+    pub async fn send_proven(&mut self, line: Line) -> Result<Captured, CollectError> {
         self.checked(&line).await.map_err(Failure::into_error)
     }
 

@@ -6,7 +6,10 @@
 //! `enable` and the pager/banner keys (the platform profile's own list, nothing else), a VDOM
 //! name (only one that a read-only listing showed in this session), a secret typed at a prompt
 //! (one line, no control characters), and the one line that is not read-only, which needs a
-//! proof only its platform can make. Control characters never pass.
+//! proof only its platform can make. Control characters never pass. Outside this module only
+//! commands and proven lines can be made: the session's own lines (settings, escalation, the
+//! secret, the keys, the VDOM steps) are made by the script and the shell alone, each in its
+//! place.
 
 use std::any::{Any, TypeId};
 use std::fmt;
@@ -78,7 +81,7 @@ impl Line {
     }
 
     /// A session setting: only the profile's own `on_open` lines.
-    pub fn setup(profile: &Profile, line: &str) -> Result<Line, Refused> {
+    pub(super) fn setup(profile: &Profile, line: &str) -> Result<Line, Refused> {
         printable(line)?;
         if !profile.on_open.contains(&line) {
             return Err(refused(line, "not one of this platform's session settings"));
@@ -87,7 +90,7 @@ impl Line {
     }
 
     /// The privilege escalation command (`enable`).
-    pub fn enable(profile: &Profile) -> Result<Line, Refused> {
+    pub(super) fn enable(profile: &Profile) -> Result<Line, Refused> {
         let enable = profile
             .enable
             .as_ref()
@@ -98,7 +101,7 @@ impl Line {
 
     /// A secret typed at a password prompt: one line of printable characters. A value holding a
     /// line break would type its later lines as commands.
-    pub fn secret(secret: &SecretString) -> Result<Line, Refused> {
+    pub(super) fn secret(secret: &SecretString) -> Result<Line, Refused> {
         if secret.expose_secret().chars().any(char::is_control) {
             return Err(refused(
                 "<secret>",
@@ -112,18 +115,18 @@ impl Line {
     }
 
     /// The key that asks the pager for the next page.
-    pub fn pager_answer(profile: &Profile) -> Result<Line, Refused> {
+    pub(super) fn pager_answer(profile: &Profile) -> Result<Line, Refused> {
         Line::key(profile.pager_answer)
     }
 
     /// The key that accepts the post-login banner, for platforms that show one.
-    pub fn banner_answer(profile: &Profile) -> Result<Option<Line>, Refused> {
+    pub(super) fn banner_answer(profile: &Profile) -> Result<Option<Line>, Refused> {
         profile.banner.map(|(_, key)| Line::key(key)).transpose()
     }
 
     /// Enters the global context (`config global`); valid only as the context of read-only
     /// commands, so it is made only here, never from a plan.
-    pub fn global(profile: &Profile) -> Result<Line, Refused> {
+    pub(super) fn global(profile: &Profile) -> Result<Line, Refused> {
         let vdoms = profile
             .vdoms
             .as_ref()
@@ -133,7 +136,7 @@ impl Line {
     }
 
     /// The read-only VDOM listing.
-    pub fn list_vdoms(profile: &Profile) -> Result<Line, Refused> {
+    pub(super) fn list_vdoms(profile: &Profile) -> Result<Line, Refused> {
         let vdoms = profile
             .vdoms
             .as_ref()
@@ -143,7 +146,7 @@ impl Line {
     }
 
     /// The command that tells whether the box has VDOMs.
-    pub fn vdom_mode(profile: &Profile) -> Result<Line, Refused> {
+    pub(super) fn vdom_mode(profile: &Profile) -> Result<Line, Refused> {
         let vdoms = profile
             .vdoms
             .as_ref()
@@ -152,7 +155,7 @@ impl Line {
     }
 
     /// Leaves the global context or a VDOM (`end`).
-    pub fn leave(profile: &Profile) -> Result<Line, Refused> {
+    pub(super) fn leave(profile: &Profile) -> Result<Line, Refused> {
         let vdoms = profile
             .vdoms
             .as_ref()
@@ -163,7 +166,7 @@ impl Line {
 
     /// `config vdom` and `edit NAME`, only for a name the listing showed: on a FortiGate
     /// `edit` of a missing VDOM creates it.
-    pub fn enter_vdom(
+    pub(super) fn enter_vdom(
         profile: &Profile,
         listed: &Listed,
         name: &str,
@@ -185,7 +188,7 @@ impl Line {
 
     /// `edit NAME` as it would be typed, checked for a valid VDOM name only: what `plan` and
     /// `validate` show before any listing exists. It is never sent as such.
-    pub fn vdom_edit(profile: &Profile, name: &str) -> Result<Line, Refused> {
+    pub(super) fn vdom_edit(profile: &Profile, name: &str) -> Result<Line, Refused> {
         let Some(vdoms) = &profile.vdoms else {
             return Err(refused(
                 name,

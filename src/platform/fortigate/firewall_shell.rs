@@ -102,7 +102,7 @@ impl Cli for FirewallShell {
             ));
         }
         let line = Line::proven(&PROFILE, proof).map_err(|r| format!("{}: {r}", self.device))?;
-        let captured = self.on_driver(async |d| d.send_checked(line).await)?;
+        let captured = self.on_driver(async |d| d.send_proven(line).await)?;
         Ok(self.redactor.clean(captured.output))
     }
 }
