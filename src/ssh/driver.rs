@@ -180,7 +180,7 @@ impl Driver {
         };
         match (vdoms.mode)(output) {
             Ok(true) => Ok(()),
-            Ok(false) => Err(CollectError::Device(format!(
+            Ok(false) => Err(CollectError::Other(format!(
                 "ssh.vdom is {vdom}, but VDOMs are disabled on this box (`{}`); remove ssh.vdom from its baseline",
                 line.shown()
             ))),
@@ -228,7 +228,7 @@ impl Driver {
             )));
         };
         let [table, edit] = Line::enter_vdom(self.profile, listed, name).map_err(|_| {
-            CollectError::Device(format!(
+            CollectError::Other(format!(
                 "VDOM {name} does not exist on this box; its VDOMs are: {} (check ssh.vdom)",
                 listed.names().join(", ")
             ))
