@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn cross_check_reads_npu_state_and_the_cpu_packet_count() {
         let mut s = cli(readback("198.18.0.1", "40000", "any"));
-        s.list = "session info: proto=17 proto_state=00 duration=10 expire=170 timeout=0\nstatistic(bytes/packets/allow_err): org=92/2/0 reply=0/0/0 tuples=2\nhook=pre dir=org act=noop 198.18.0.1:40000->198.18.0.2:31999(0.0.0.0:0)\nnpu_state=0x4000400 ofld-O\ntotal session 1\n".into();
+        s.list = "session info: proto=17 proto_state=00 duration=10 expire=170 timeout=0\nstatistic(bytes/packets/allow_err): org=92/2/0 reply=0/0/0 tuples=2\nhook=pre dir=org act=noop 198.18.0.1:40000->198.18.0.2:31999(0.0.0.0:0)\nmisc=0 policy_id=1 vd=0\nnpu_state=0x4000400 ofld-O\ntotal session 1\n".into();
         let c = cross_check(&mut s, &flow(), 2).unwrap();
         assert!(c.offloaded_original && c.agrees);
         assert_eq!(
