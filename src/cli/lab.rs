@@ -65,11 +65,21 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
             site_dir: args.site_dir,
             example_dir: None,
         };
+        // Listen before saying where the site is: a Ctrl-C that comes right after the site line
+        // must still remove the temporary site.
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt =
+            signal(SignalKind::interrupt()).map_err(|e| Stop::config(e.to_string()))?;
+        let mut terminate =
+            signal(SignalKind::terminate()).map_err(|e| Stop::config(e.to_string()))?;
         let lab = Lab::start_with(options)
             .await
             .map_err(|e| Stop::config(e.to_string()))?;
         print_lab(&lab);
-        let _ = tokio::signal::ctrl_c().await;
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
         let attempts = lab.config_attempts();
         if !attempts.is_empty() {
             eprintln!("config-changing commands attempted during this lab:");
