@@ -23,7 +23,7 @@ use premarket::{Report, Status};
 /// Outputs captured from the lab, served to the pipeline like the SSH collector serves them.
 struct Captured(HashMap<String, Vec<Output>>);
 
-type Output = (Command, Result<String, CollectError>);
+type Output = (Command, Result<premarket::core::Output, CollectError>);
 
 impl Collector for Captured {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
@@ -70,7 +70,7 @@ async fn capture(lab: &Lab, plan: &Plan) -> Captured {
                 .rsplit_once('\n')
                 .map(|(b, _)| format!("{b}\n"))
                 .unwrap_or_default();
-            results.push((command.clone(), Ok(body)));
+            results.push((command.clone(), Ok(body.into())));
         }
         captured.insert(name, results);
     }

@@ -87,7 +87,9 @@ fn points_from_archive(archive: &Path) -> Vec<TrendPoint> {
             .unwrap()
             .unwrap()
             .path();
-        let json = std::fs::read_to_string(raw).unwrap();
+        // The archive keeps raw outputs compressed.
+        let json = String::from_utf8(zstd::decode_all(std::fs::File::open(raw).unwrap()).unwrap())
+            .unwrap();
         let id = report["run_id"].as_str().unwrap();
         points.push(TrendPoint::from_probe_json(id, started, &json).unwrap());
     }

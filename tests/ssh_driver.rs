@@ -20,7 +20,7 @@ const SHORT: Duration = Duration::from_secs(3);
 
 fn output(results: &[(Command, Result<Captured, CollectError>)], i: usize) -> &str {
     match &results[i].1 {
-        Ok(c) => &c.output,
+        Ok(c) => c.output.text().expect("a small output is held in memory"),
         Err(e) => panic!("{} failed: {e}", results[i].0),
     }
 }
@@ -51,7 +51,7 @@ fn everything(results: &[(Command, Result<Captured, CollectError>)]) -> String {
     results
         .iter()
         .map(|(c, r)| match r {
-            Ok(o) => format!("{c}\n{}\n{}", o.prompt, o.output),
+            Ok(o) => format!("{c}\n{}\n{}", o.prompt, o.output.head()),
             Err(e) => format!("{c}\n{e}"),
         })
         .collect::<Vec<_>>()

@@ -105,6 +105,7 @@ async fn a_secret_echoed_over_two_lines_is_still_redacted() {
 
     let output = &results[0].1.as_ref().expect("show version").output;
     assert_eq!(output, "motd ********\n end\n********");
+    let output = output.head();
     assert!(!output.contains(head) && !output.contains(tail), "{output}");
 }
 

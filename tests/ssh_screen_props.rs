@@ -2,6 +2,10 @@
 //! anywhere (inside an ANSI code, a `\r\n`, the pager text), and the text the reader produces,
 //! the pager prompts it answers and the prompt it finds must not depend on where.
 
+use premarket::core::Megabytes;
+use premarket::core::spool::{SpoolDir, SpoolWriter};
+use premarket::ssh::body::Body;
+use premarket::ssh::redact::Redactor;
 use premarket::ssh::screen::{Reply, Screen};
 use proptest::prelude::*;
 
@@ -46,6 +50,29 @@ fn read(bytes: &[u8], cuts: &[usize]) -> (String, usize, Option<String>) {
     (screen.take(), pages, last)
 }
 
+/// Feeds `bytes` split at `cuts` as the shell reads them: after every packet the finished lines
+/// leave the screen for the reply's body. Returns the body's output and the last line.
+fn streamed(bytes: &[u8], cuts: &[usize], sent: Option<&str>) -> (String, Option<String>) {
+    let mut screen = Screen::new("--More--");
+    let redactor = Redactor::default();
+    let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(16));
+    let mut body = Body::new(sent, &redactor, writer);
+    let mut drained = Vec::new();
+    let mut at = 0;
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+    cuts.sort_unstable();
+    for cut in cuts.into_iter().chain(std::iter::once(bytes.len())) {
+        screen.feed(&bytes[at..cut.max(at)]);
+        at = cut.max(at);
+        screen.drain_into(&mut drained);
+        body.push(&drained).expect("within the cap");
+        drained.clear();
+    }
+    let last = screen.last_line();
+    let output = body.finish().expect("within the cap");
+    (output.text().expect("small").to_string(), last)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -56,6 +83,21 @@ proptest! {
         prop_assert_eq!(&whole, &chunked);
         let byte_by_byte: Vec<usize> = (0..bytes.len()).collect();
         prop_assert_eq!(&whole, &read(&bytes, &byte_by_byte));
+    }
+
+    #[test]
+    fn streaming_a_reply_gives_what_splitting_it_whole_gives(
+        bytes in stream(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..12),
+        echo in proptest::option::of(Just("show x")),
+    ) {
+        let mut bytes = bytes;
+        if echo.is_some() {
+            bytes.splice(0..0, b"show x\r\n".iter().copied());
+        }
+        let (text, _, last) = read(&bytes, &[]);
+        let whole = Reply::split(&text, echo);
+        prop_assert_eq!(streamed(&bytes, &cuts, echo), (whole.output, last));
     }
 
     #[test]
@@ -78,6 +120,7 @@ proptest! {
         prop_assert_eq!(pages, (lines.len() - 1) / page);
         prop_assert_eq!(last.as_deref(), Some("sw1#"));
         let reply = Reply::split(&text, Some("show x"));
+        prop_assert_eq!(streamed(&raw, &cuts, Some("show x")), (reply.output.clone(), last.clone()));
         // A line of blanks reads as empty (devices erase the pager line with blanks).
         let expected: Vec<&str> = lines.iter().map(|l| if l.trim().is_empty() { "" } else { l.as_str() }).collect();
         prop_assert_eq!(reply.output, expected.join("\n"));

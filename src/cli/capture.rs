@@ -14,8 +14,10 @@ use futures::StreamExt;
 
 use super::{SelectArgs, Stop, load};
 use crate::collect::ssh::{collect, settings};
+use crate::core::{Command, Platform};
 use crate::plan::Plan;
 use crate::platform;
+use crate::ssh::Captured;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -55,13 +57,11 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             match result {
                 Ok(captured) => {
                     let path = folder.join(command.file_name());
-                    let text = platform::redact(
-                        device.device.platform,
-                        &format!("{}{}\n{}", captured.prompt, command.text, captured.output),
-                    );
-                    std::fs::write(&path, text).map_err(|e| Stop {
-                        code: crate::core::Exit::Error.code(),
-                        message: format!("cannot write {}: {e}", path.display()),
+                    write(&path, device.device.platform, &command, &captured).map_err(|e| {
+                        Stop {
+                            code: crate::core::Exit::Error.code(),
+                            message: format!("cannot write {}: {e}", path.display()),
+                        }
                     })?;
                     println!("{}  {}  -> {}", device.device.name, command, path.display());
                 }
@@ -77,4 +77,21 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     } else {
         crate::core::Exit::Error.code()
     })
+}
+
+/// The typed line, then the output, redacted piece by piece (a large one is never held whole).
+fn write(
+    path: &Path,
+    platform: Platform,
+    command: &Command,
+    captured: &Captured,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let typed = format!("{}{}\n", captured.prompt, command.text);
+    file.write_all(platform::redact(platform, &typed).as_bytes())?;
+    crate::core::spool::for_each_piece(captured.output.reader()?, |piece| {
+        file.write_all(platform::redact(platform, piece).as_bytes())
+    })?;
+    file.flush()
 }

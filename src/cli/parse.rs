@@ -1,13 +1,17 @@
 //! `premarket parse PLATFORM COMMAND [FILE]`: a parser's facts as JSON, for operators checking a
-//! saved output and for scripts.
+//! saved output and for scripts. `FILE.zst` is read through zstd (the archive keeps its raw
+//! outputs so). A large output, from a file or standard input, is never held whole: the parser
+//! streams it (standard input through a spool file), capped at 2048 MB as live outputs are.
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use super::Stop;
 use crate::core::Exit as Code;
-use crate::core::Platform;
+use crate::core::spool::{self, SavedError, SpoolDir, SpoolWriter};
+use crate::core::{Output, Platform};
 use crate::parse::Raw;
+use crate::ssh::session::MAX_OUTPUT;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -15,23 +19,18 @@ pub struct Args {
     pub platform: Platform,
     /// The command whose output this is, e.g. "show version".
     pub command: String,
-    /// The saved output; standard input when absent.
+    /// The saved output (plain, or `.zst`); standard input when absent.
     pub file: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<u8, Stop> {
-    let raw = match &args.file {
-        Some(path) => std::fs::read(path)
-            .map_err(|e| Stop::config(format!("cannot read {}: {e}", path.display())))?,
-        None => {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| Stop::config(format!("cannot read stdin: {e}")))?;
-            buf
-        }
+    let output = match &args.file {
+        Some(path) => spool::read_saved(path, MAX_OUTPUT).map_err(|e| match e {
+            SavedError::Io(e) => Stop::config(format!("cannot read {}: {e}", path.display())),
+            SavedError::Exceeded(cap) => Stop::config(format!("{}: output exceeded {cap}", path.display())),
+        })?,
+        None => stdin().map_err(|e| Stop::config(format!("cannot read stdin: {e}")))?,
     };
-    let raw = String::from_utf8_lossy(&raw);
     let Some(query) = crate::platform::query_for(args.platform, &args.command) else {
         let known: Vec<&str> = crate::platform::queries(args.platform)
             .iter()
@@ -47,7 +46,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
             ),
         });
     };
-    match (query.parse_json)(&mut Raw::new(&raw)) {
+    match (query.parse_json)(&mut Raw::output(&output)) {
         Ok(fact) => {
             let json = serde_json::to_string_pretty(&fact).unwrap_or_default();
             println!("{json}");
@@ -58,4 +57,20 @@ pub fn run(args: Args) -> Result<u8, Stop> {
             message: format!("cannot parse: {}\n--- excerpt ---\n{}", e.reason, e.excerpt),
         }),
     }
+}
+
+/// Standard input, spooled to a temporary file when it is large.
+fn stdin() -> Result<Output, String> {
+    let mut writer = SpoolWriter::new(&SpoolDir::temporary(), MAX_OUTPUT);
+    let mut input = std::io::stdin().lock();
+    let mut buf = vec![0u8; 256 << 10];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => writer.write(&buf[..n]).map_err(|e| e.to_string())?,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    writer.finish().map_err(|e| e.to_string())
 }

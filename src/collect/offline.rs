@@ -1,53 +1,91 @@
-//! Saved outputs: `DIR/<device>/<file>` where `<file>` is [`Command::file_name`]. `premarket
-//! capture` writes the same layout, so a capture can be replayed and judged later. The archive
-//! writes it too, with `<file>.empty` beside an output that was empty when collected and
-//! `<file>.error` for one that was not collected, so a replay of an archived run judges
-//! exactly what the run judged.
+//! Saved outputs: `DIR/<device>/<file>` where `<file>` is [`Command::file_name`], or
+//! `<file>.zst` compressed (the archive keeps its raw outputs so). `premarket capture` writes the
+//! same layout, so a capture can be replayed and judged later. The archive writes it too, with
+//! `<file>.empty` beside an output that was empty when collected and `<file>.error` for one that
+//! was not collected, so a replay of an archived run judges exactly what the run judged.
+//!
+//! A saved output is opened where it lies: a small one is read whole, a large one stays on disk
+//! and its parser streams it. The per-command cap (`ssh.max_output_mb`) applies as it does live.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{BoxFuture, Collector};
-use crate::core::Command;
-use crate::core::{CollectError, Outputs};
+use crate::core::spool::{self, SavedError};
+use crate::core::{CollectError, Command, Megabytes, Output, Outputs};
 use crate::plan::DevicePlan;
+use crate::ssh::session::MAX_OUTPUT;
 
 pub struct Offline {
     pub dir: PathBuf,
+    cap: Megabytes,
 }
+
+/// The compressed form of a saved output's file name.
+pub const COMPRESSED: &str = ".zst";
 
 impl Offline {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Offline { dir: dir.into() }
-    }
-
-    fn read(&self, device: &str, command: &Command) -> Result<String, CollectError> {
-        let path = self.dir.join(device).join(command.file_name());
-        let shown = path.display().to_string();
-        let beside = |suffix: &str| path.with_file_name(format!("{}{suffix}", command.file_name()));
-        match std::fs::read(&path) {
-            Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => {
-                if beside(".empty").exists() {
-                    return Ok(String::from_utf8_lossy(&bytes).into_owned());
-                }
-                Err(CollectError::FileEmpty { path: shown })
-            }
-            // Device text is not always UTF-8 (banners, hostnames); keep what can be read.
-            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                match std::fs::read_to_string(beside(".error")) {
-                    Ok(error) => Err(CollectError::Other(format!(
-                        "not collected in the archived run: {}",
-                        error.trim()
-                    ))),
-                    Err(_) => Err(CollectError::FileMissing { path: shown }),
-                }
-            }
-            Err(e) => Err(CollectError::FileUnreadable {
-                path: shown,
-                reason: e.to_string(),
-            }),
+        Offline {
+            dir: dir.into(),
+            cap: MAX_OUTPUT,
         }
     }
+
+    /// Outputs larger than `cap` are an error, as they are live.
+    pub fn capped(mut self, cap: Megabytes) -> Self {
+        self.cap = cap;
+        self
+    }
+
+    fn read(&self, device: &str, command: &Command) -> Result<Output, CollectError> {
+        let folder = self.dir.join(device);
+        let name = command.file_name();
+        let beside = |suffix: &str| folder.join(format!("{name}{suffix}"));
+        let plain = folder.join(&name);
+        let path = if !plain.exists() && beside(COMPRESSED).exists() {
+            beside(COMPRESSED)
+        } else {
+            plain
+        };
+        match read(&path, self.cap) {
+            Ok(output) if output.is_blank() => {
+                if beside(".empty").exists() {
+                    return Ok(output);
+                }
+                Err(CollectError::FileEmpty {
+                    path: path.display().to_string(),
+                })
+            }
+            Ok(output) => Ok(output),
+            Err(Unread::Missing) => match std::fs::read_to_string(beside(".error")) {
+                Ok(error) => Err(CollectError::Other(format!(
+                    "not collected in the archived run: {}",
+                    error.trim()
+                ))),
+                Err(_) => Err(CollectError::FileMissing {
+                    path: path.display().to_string(),
+                }),
+            },
+            Err(Unread::Error(e)) => Err(e),
+        }
+    }
+}
+
+enum Unread {
+    Missing,
+    Error(CollectError),
+}
+
+/// A saved output, plain or `.zst`.
+fn read(path: &Path, cap: Megabytes) -> Result<Output, Unread> {
+    spool::read_saved(path, cap).map_err(|e| match e {
+        SavedError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => Unread::Missing,
+        SavedError::Io(e) => Unread::Error(CollectError::FileUnreadable {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+        SavedError::Exceeded(cap) => Unread::Error(CollectError::TooLarge(cap)),
+    })
 }
 
 impl Collector for Offline {

@@ -84,7 +84,7 @@ impl Collector for ProbeCollector {
                             png,
                         });
                     }
-                    Ok(json)
+                    Ok(crate::core::Output::Text(json))
                 }
                 Err(e) => Err(e),
             };

@@ -4,11 +4,14 @@
 //!
 //! This is where a configured device meets the SSH layer: its platform's profile is chosen
 //! here, and its secrets are read from their references here, at connect time (a secret
-//! holding a line break is refused with its reference named, never its value).
+//! holding a line break is refused with its reference named, never its value). A large output
+//! is spooled into the run's directory ([`Ssh::spooling_in`]) and capped at the site's
+//! `ssh.max_output_mb`.
 
 use super::{BoxFuture, Collector, Outputs};
 use crate::config::{Config, Device, SecretRef};
-use crate::core::{CollectError, Command, Platform};
+use crate::core::spool::SpoolDir;
+use crate::core::{CollectError, Command, Megabytes, Platform};
 use crate::plan::DevicePlan;
 use crate::platform::{eos, fortigate};
 use crate::ssh::profile::Profile;
@@ -23,9 +26,15 @@ impl Ssh {
         Ssh { settings }
     }
 
-    /// Known_hosts and timeouts from the site's `ssh:` section.
+    /// Known_hosts, timeouts and the output cap from the site's `ssh:` section.
     pub fn from_config(config: &Config) -> Self {
         Ssh::new(settings(config))
+    }
+
+    /// Large outputs go to `spool` (the run's directory) instead of the system's.
+    pub fn spooling_in(mut self, spool: SpoolDir) -> Self {
+        self.settings.spool = spool;
+        self
     }
 }
 
@@ -51,7 +60,14 @@ pub fn settings(config: &Config) -> Settings {
         connect_timeout: std::time::Duration::from_secs(ssh.connect_timeout_s.max(1)),
         command_timeout: std::time::Duration::from_secs(ssh.command_timeout_s.max(1)),
         keepalive: ssh::transport::KEEPALIVE,
+        spool: SpoolDir::temporary(),
+        max_output: max_output(config),
     }
+}
+
+/// The site's per-command output cap (`ssh.max_output_mb`), for live and saved outputs.
+pub fn max_output(config: &Config) -> Megabytes {
+    Megabytes(config.site.ssh.max_output_mb.max(1))
 }
 
 /// The CLI profile of a platform reached over SSH.

@@ -5,12 +5,16 @@ use std::time::Duration;
 
 use super::error::{ConfigError, Position};
 use super::site::ArchiveFile;
+use crate::core::Megabytes;
 
-/// Where runs are archived, how long they are kept, how long a full run waits for another.
+/// Where runs are archived, how long and how much of them is kept, how long a full run waits
+/// for another.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Archive {
     pub dir: PathBuf,
     pub retention_days: u32,
+    /// The oldest runs go first until the archive is no larger than this.
+    pub max_size: Option<Megabytes>,
     pub lock_wait: Duration,
 }
 
@@ -20,6 +24,7 @@ impl Archive {
         Archive {
             dir: config_dir.join("archive"),
             retention_days: 30,
+            max_size: None,
             lock_wait: Duration::from_secs(120),
         }
     }
@@ -44,6 +49,15 @@ pub(super) fn validate(
             ));
         }
         archive.retention_days = days.value.max(1);
+    }
+    if let Some(size) = &file.max_size_mb {
+        if size.value == 0 {
+            errors.push(ConfigError::new(
+                Position::from_location(path, size.defined),
+                "archive.max_size_mb must be at least 1 (the next run compares with the previous one)",
+            ));
+        }
+        archive.max_size = Some(Megabytes(size.value.max(1)));
     }
     if let Some(wait) = file.lock_wait_s {
         archive.lock_wait = Duration::from_secs(wait);

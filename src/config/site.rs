@@ -84,6 +84,9 @@ pub struct SshDefaults {
     pub command_timeout_s: u64,
     /// How many devices are inspected at once.
     pub concurrency: usize,
+    /// Largest output one command may print (live, or a saved one read offline); past it the
+    /// command is ERROR "output exceeded N MB" and the device's session is closed.
+    pub max_output_mb: u64,
 }
 
 impl Default for SshDefaults {
@@ -93,6 +96,7 @@ impl Default for SshDefaults {
             connect_timeout_s: 10,
             command_timeout_s: 60,
             concurrency: 16,
+            max_output_mb: 2048,
         }
     }
 }
@@ -165,4 +169,8 @@ pub struct ArchiveFile {
     /// How long a full run waits for another full run to finish (default 120).
     #[serde(default)]
     pub lock_wait_s: Option<u64>,
+    /// The archive's size bound: the oldest runs are deleted by the next full run until the
+    /// archive fits (default: no bound but the days).
+    #[serde(default)]
+    pub max_size_mb: Option<Spanned<u64>>,
 }

@@ -1,22 +1,23 @@
 //! The ground floor: the words every stage of the pipeline shares, and nothing else.
 //!
 //! A command and the platform it is sent to, a verdict, the names of checks and devices, the
-//! process exit code, a device's collected outputs and why one is missing. Every module above
-//! may use these; this module uses none of them, so no stage needs another stage just to name
-//! a thing.
+//! process exit code, a device's collected outputs (in memory, or spooled to disk when large)
+//! and why one is missing. Every module above may use these; this module uses none of them, so
+//! no stage needs another stage just to name a thing.
 
 mod command;
 mod exit;
 mod name;
 mod output;
 mod platform;
+pub mod spool;
 mod units;
 mod verdict;
 
 pub use command::Command;
 pub use exit::Exit;
 pub use name::{CheckId, DeviceName, NameError};
-pub use output::{CollectError, Outputs};
+pub use output::{CollectError, Output, Outputs};
 pub use platform::Platform;
-pub use units::{Percent, Seconds};
+pub use units::{Megabytes, Percent, Seconds};
 pub use verdict::{Status, Verdict};

@@ -1,8 +1,15 @@
 //! What a collector hands on: each command's raw output, or why there is none. The message of a
 //! [`CollectError`] is shown to the operator as an ERROR reason, so it says what happened and,
 //! where possible, what to do.
+//!
+//! An [`Output`] is small text in memory, or a [`Spool`] on disk for the rare output too large
+//! to hold (a busy firewall's session list): every stage reads it through [`Output::reader`] or
+//! its bounded [`Output::head`], so none holds a large output whole.
 
-use super::Command;
+use std::io::{self, BufRead};
+
+use super::spool::Spool;
+use super::{Command, Megabytes};
 
 /// Why a command's output is missing. The message is shown to the operator as an ERROR reason,
 /// so it says what happened and, where possible, what to do.
@@ -33,6 +40,9 @@ pub enum CollectError {
         command: Option<String>,
         seconds: u64,
     },
+    /// Past `ssh.max_output_mb`: the session was closed, the other devices go on.
+    #[error("output exceeded {0} (ssh.max_output_mb); the session was closed")]
+    TooLarge(Megabytes),
     #[error("timed out after {0} s")]
     Timeout(u64),
     #[error("not finished by the deadline")]
@@ -41,10 +51,85 @@ pub enum CollectError {
     Other(String),
 }
 
+/// One command's output: in memory, or spooled to disk when it is large.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    Text(String),
+    Spooled(Spool),
+}
+
+impl Output {
+    /// The whole text when it is in memory.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Output::Text(text) => Some(text),
+            Output::Spooled(_) => None,
+        }
+    }
+
+    /// The whole text when in memory, else its start (whole lines, at most
+    /// [`super::spool::HEAD`] bytes): for evidence, excerpts and error detection.
+    pub fn head(&self) -> &str {
+        match self {
+            Output::Text(text) => text,
+            Output::Spooled(spool) => spool.head(),
+        }
+    }
+
+    /// Bytes of text, when known.
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Output::Text(text) => Some(text.len() as u64),
+            Output::Spooled(spool) => spool.size(),
+        }
+    }
+
+    /// Nothing but white space (a spooled output never is: it is larger than any blank one).
+    pub fn is_blank(&self) -> bool {
+        match self {
+            Output::Text(text) => text.trim().is_empty(),
+            Output::Spooled(_) => false,
+        }
+    }
+
+    /// The text from its start, read as needed.
+    pub fn reader(&self) -> io::Result<Box<dyn BufRead + Send + '_>> {
+        match self {
+            Output::Text(text) => Ok(Box::new(text.as_bytes())),
+            Output::Spooled(spool) => spool.open(),
+        }
+    }
+}
+
+/// An output equals a text when it is that text in memory (a spooled one never does).
+impl PartialEq<str> for Output {
+    fn eq(&self, other: &str) -> bool {
+        self.text() == Some(other)
+    }
+}
+
+impl PartialEq<&str> for Output {
+    fn eq(&self, other: &&str) -> bool {
+        self.text() == Some(*other)
+    }
+}
+
+impl From<String> for Output {
+    fn from(text: String) -> Self {
+        Output::Text(text)
+    }
+}
+
+impl From<&str> for Output {
+    fn from(text: &str) -> Self {
+        Output::Text(text.to_string())
+    }
+}
+
 /// The raw outputs of one device, in plan order.
 #[derive(Clone, Debug, Default)]
 pub struct Outputs {
-    pub results: Vec<(Command, Result<String, CollectError>)>,
+    pub results: Vec<(Command, Result<Output, CollectError>)>,
 }
 
 impl Outputs {

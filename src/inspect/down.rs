@@ -83,6 +83,14 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
                 command.text
             ),
         ),
+        CollectError::TooLarge(cap) => (
+            "output too large",
+            format!("`{}` printed more than {cap}", command.text),
+            format!(
+                "Log in by hand and see what `{}` prints: that much output usually means a flood                  or a filter that matched everything. If it really is that large, raise                  ssh.max_output_mb. Then rerun {rerun}.",
+                command.text
+            ),
+        ),
         CollectError::Deadline => (
             "not finished by the deadline",
             format!("the inspection of {device} had not finished by the deadline"),
@@ -129,6 +137,7 @@ fn session_wide(e: &CollectError) -> bool {
             | CollectError::Auth(_)
             | CollectError::Timeout(_)
             | CollectError::NotAnswering { .. }
+            | CollectError::TooLarge(_)
             | CollectError::Deadline
     )
 }

@@ -6,7 +6,8 @@
 //! that could not be inspected becomes one block ([`down`]), a check whose FAIL another check's
 //! FAIL explains is tied to its cause (the catalog's `explains:`), and the probe's packets are
 //! set beside the firewall's own account ([`corroborate`]). Device text is escaped here, once,
-//! before any renderer sees it.
+//! before any renderer sees it. A large output stays on disk from collection to the archive:
+//! the parse stage streams it and the report holds its redacted head.
 
 mod corroborate;
 mod down;
@@ -19,7 +20,7 @@ use futures::StreamExt;
 
 use crate::collect::Collector;
 use crate::config::Config;
-use crate::core::{CollectError, Outputs, Platform};
+use crate::core::{CollectError, Output, Outputs, Platform};
 use crate::core::{Status, Verdict};
 use crate::parse::{AnyQuery, Facts, Query};
 use crate::plan::{DevicePlan, Plan, PlannedCheck};
@@ -123,12 +124,8 @@ async fn inspect_device(
             .results
             .iter()
             .map(|(c, r)| {
-                (
-                    c.clone(),
-                    r.as_ref()
-                        .map(|t| redactor.redact(platform, t))
-                        .map_err(Clone::clone),
-                )
+                let redacted = r.as_ref().map(|o| redacted(o, platform, redactor));
+                (c.clone(), redacted.map_err(Clone::clone))
             })
             .collect(),
         facts: facts.to_record(&queries, ""),
@@ -164,6 +161,15 @@ async fn inspect_device(
         raw,
         down,
         probe,
+    }
+}
+
+/// An output as the report keeps it: the text redacted, or a spooled output's head (its file
+/// is redacted as the archive copies it, never read whole here).
+fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output {
+    match output {
+        Output::Text(text) => Output::Text(redactor.redact(platform, text)),
+        Output::Spooled(spool) => Output::Spooled(spool.with_head(redactor.redact(platform, spool.head()))),
     }
 }
 

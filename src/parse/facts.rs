@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::{AnyQuery, Fact, ParseError, Query, QueryKey, Raw};
-use crate::core::{CollectError, Command, Verdict};
+use crate::core::{CollectError, Command, Output, Verdict};
 
 /// Why a check could not get the fact it needs. Always becomes an ERROR verdict, never OK.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -39,8 +39,9 @@ impl FactError {
 #[derive(Default)]
 pub struct Facts {
     parsed: HashMap<QueryKey, Result<Box<dyn Fact>, FactError>>,
-    /// The collected text of each command, for evidence excerpts.
-    raw: HashMap<Command, String>,
+    /// The collected output of each command, for evidence excerpts (a spooled one shows its
+    /// head).
+    raw: HashMap<Command, Output>,
     /// What earlier runs recorded for this device, for checks that judge growth.
     previous: Previous,
     /// When the outputs were collected (set by the run driver; checks have no clock).
@@ -85,13 +86,13 @@ impl Facts {
     pub fn insert(
         &mut self,
         command: &Command,
-        output: Result<&str, &CollectError>,
+        output: Result<&Output, &CollectError>,
         queries: &[&dyn AnyQuery],
     ) {
         match output {
-            Ok(text) => {
+            Ok(output) => {
                 for query in queries {
-                    let parsed = query.parse_any(&mut Raw::new(text)).map_err(|error| {
+                    let parsed = query.parse_any(&mut Raw::output(output)).map_err(|error| {
                         FactError::Unparsable {
                             command: command.to_string(),
                             error,
@@ -99,7 +100,7 @@ impl Facts {
                     });
                     self.parsed.insert(query.key(), parsed);
                 }
-                self.raw.insert(command.clone(), text.to_string());
+                self.raw.insert(command.clone(), output.clone());
             }
             Err(error) => {
                 for query in queries {
@@ -138,9 +139,10 @@ impl Facts {
         }
     }
 
-    /// The raw output of `command`, as collected (for evidence excerpts).
+    /// The raw output of `command`, as collected, for evidence excerpts: whole when it is in
+    /// memory, its head when it was spooled.
     pub fn raw(&self, command: &Command) -> Option<&str> {
-        self.raw.get(command).map(String::as_str)
+        self.raw.get(command).map(Output::head)
     }
 
     /// Sets what earlier runs recorded (the run driver reads it from the archive).

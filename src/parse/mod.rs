@@ -5,7 +5,8 @@
 //! each planned query's parser once over the collected output ([`Raw`]) and files the result in
 //! the device's [`Facts`], where a check asks for it by query and gets the typed fact back.
 //! Output that does not parse is a [`ParseError`] carrying an excerpt; the check that needed it
-//! reports ERROR. [`text`] holds the line helpers every parser shares.
+//! reports ERROR. A large output stays on disk: its parsers stream it, and the facts keep only
+//! its head for evidence. [`text`] holds the line helpers every parser shares.
 
 mod error;
 mod facts;
@@ -16,9 +17,9 @@ pub mod text;
 pub use error::ParseError;
 pub use facts::{FactError, Facts, Previous, Recorded};
 pub use query::{AnyQuery, Arg, Fact, Query, QueryKey, QuerySpec, Shape, json_of};
-pub use raw::Raw;
+pub use raw::{Raw, TEXT_LIMIT};
 
-use crate::core::{CollectError, Outputs};
+use crate::core::Outputs;
 
 /// Parses every collected output once for each query that reads it: the parse stage.
 pub fn parse(outputs: &Outputs, queries: &[&dyn AnyQuery]) -> Facts {
@@ -29,8 +30,7 @@ pub fn parse(outputs: &Outputs, queries: &[&dyn AnyQuery]) -> Facts {
             .copied()
             .filter(|q| &q.key().command == command)
             .collect();
-        let output: Result<&str, &CollectError> = output.as_ref().map(String::as_str);
-        facts.insert(command, output, &readers);
+        facts.insert(command, output.as_ref(), &readers);
     }
     facts
 }

@@ -1,14 +1,16 @@
 //! The run archive: every run leaves `<archive>/<run id>/report.json`, the raw outputs it
-//! judged (`raw/<device>/<file>`, the offline layout, so a run can be judged again with
-//! `--offline <archive>/<run id>/raw`) and the facts the next run compares with
-//! (`facts/<device>.json`: counters whose growth is judged). The history, `--last-failed`, the
-//! email's "what changed" and growth checks read from here.
+//! judged (`raw/<device>/<file>.zst`, compressed, in the offline layout, so a run can be judged
+//! again with `--offline <archive>/<run id>/raw`; see [`raw`]) and the facts the next run
+//! compares with (`facts/<device>.json`: counters whose growth is judged). The history,
+//! `--last-failed`, the email's "what changed" and growth checks read from here. Runs are kept
+//! for `retention_days` and, when `max_size_mb` is set, only as many (newest first) as fit.
 //!
 //! A run is written into a hidden temporary directory and renamed into place, so a reader (or
 //! a concurrent run) sees a whole run or none; what a killed run or a full disk left behind is
-//! removed by the next run. Outputs are redacted before they get here. An output that was
-//! empty (`show running-config diffs` with nothing unsaved) is kept with an `.empty` marker,
-//! and a missing one as `<file>.error`, so an offline replay judges exactly what the run did.
+//! removed by the next run. Outputs in memory are redacted before they get here, spooled ones as
+//! they are copied in. An output that was empty (`show running-config diffs` with nothing
+//! unsaved) is kept with an `.empty` marker, and a missing one as `<file>.error`, so an offline
+//! replay judges exactly what the run did.
 //!
 //! [`ArchiveChannel`] is the archive as one of the run's channels: when it cannot write, the
 //! run goes on, and the report says the run is not archived.
@@ -18,7 +20,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+mod raw;
+
+use super::redact::Redactor;
 use super::{Report, json};
+use crate::core::Megabytes;
 use crate::parse::{Previous, Recorded};
 
 /// The directory holding undelivered email.
@@ -65,6 +71,15 @@ impl Archive {
     /// Writes the run atomically; returns its directory. Should the run id be taken (two runs
     /// in the same millisecond), a suffix makes it unique and `report.run_id` follows.
     pub fn write(&self, report: &mut Report) -> Result<PathBuf, ArchiveError> {
+        self.write_redacted(report, &Redactor::default())
+    }
+
+    /// [`Archive::write`], redacting spooled outputs with `redactor` as they are copied in.
+    pub fn write_redacted(
+        &self,
+        report: &mut Report,
+        redactor: &Redactor,
+    ) -> Result<PathBuf, ArchiveError> {
         let werr = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ArchiveError::Write { path, source }
@@ -80,25 +95,12 @@ impl Archive {
             fs::remove_dir_all(&tmp).map_err(werr(&tmp))?;
         }
         fs::create_dir_all(&tmp).map_err(werr(&tmp))?;
+        let mut raw = raw::RawWriter::new(redactor).map_err(werr(&tmp))?;
         for device in &report.raw {
             let dir = tmp.join("raw").join(file_safe(&device.device));
             fs::create_dir_all(&dir).map_err(werr(&dir))?;
-            for (command, output) in &device.outputs {
-                let (name, text) = match output {
-                    Ok(text) if text.trim().is_empty() => {
-                        let marker = dir.join(format!("{}{EMPTY_MARK}", command.file_name()));
-                        fs::write(&marker, b"").map_err(werr(&marker))?;
-                        (command.file_name(), text.clone())
-                    }
-                    Ok(text) => (command.file_name(), text.clone()),
-                    Err(e) => (
-                        format!("{}.error", command.file_name()),
-                        format!("{command}: {e}\n"),
-                    ),
-                };
-                let path = dir.join(name);
-                fs::write(&path, text.as_bytes()).map_err(werr(&path))?;
-            }
+            raw.device(&dir, device)
+                .map_err(|(path, source)| ArchiveError::Write { path, source })?;
         }
         for device in report.raw.iter().filter(|d| !d.facts.is_empty()) {
             let dir = tmp.join(FACTS);
@@ -316,6 +318,58 @@ impl Archive {
     }
 }
 
+impl Archive {
+    /// Deletes the oldest runs until the archive's runs take no more than `max` (the newest run
+    /// always stays: the next run compares with it). Call only while holding the run lock.
+    /// Returns what was deleted.
+    pub fn prune_to_size(&self, max: Megabytes) -> Result<Vec<PathBuf>, ArchiveError> {
+        let entries = match fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => {
+                return Err(ArchiveError::Read {
+                    path: self.root.clone(),
+                    source,
+                });
+            }
+        };
+        let mut runs = self.run_dirs(entries);
+        // Run ids sort by time: oldest first.
+        runs.sort();
+        let sizes: Vec<u64> = runs.iter().map(|dir| size_of(dir)).collect();
+        let mut total: u64 = sizes.iter().sum();
+        let mut removed = Vec::new();
+        let newest = runs.len().saturating_sub(1);
+        for (dir, size) in runs.iter().zip(&sizes).take(newest) {
+            if total <= max.bytes() {
+                break;
+            }
+            fs::remove_dir_all(dir).map_err(|source| ArchiveError::Write {
+                path: dir.clone(),
+                source,
+            })?;
+            total -= size;
+            removed.push(dir.clone());
+        }
+        Ok(removed)
+    }
+}
+
+/// Bytes of the files under `dir` (best effort: what cannot be read counts nothing).
+fn size_of(dir: &Path) -> u64 {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => size_of(&e.path()),
+            Ok(_) => e.metadata().map_or(0, |m| m.len()),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
 /// Whether a process with this id exists (signal 0 checks without sending anything).
 fn alive(pid: i32) -> bool {
     if pid <= 0 {
@@ -330,6 +384,10 @@ fn alive(pid: i32) -> bool {
 pub struct ArchiveChannel {
     pub archive: Archive,
     pub retention_days: u32,
+    /// The size the archive's runs are kept within (oldest first out), when set.
+    pub max_size: Option<Megabytes>,
+    /// Redacts spooled outputs as they are copied in.
+    pub redactor: Redactor,
 }
 
 impl super::channel::Channel for ArchiveChannel {
@@ -344,7 +402,7 @@ impl super::channel::Channel for ArchiveChannel {
     ) -> super::channel::BoxFuture<'a, super::channel::Delivered> {
         Box::pin(async move {
             let mut done = super::channel::Delivered::default();
-            match self.archive.write(report) {
+            match self.archive.write_redacted(report, &self.redactor) {
                 Ok(path) => done.note(format!("archived in {}", path.display())),
                 Err(e) => {
                     let problem = format!("{e}: this run is not archived");
@@ -361,6 +419,14 @@ impl super::channel::Channel for ArchiveChannel {
                     )),
                     Ok(_) => {}
                     Err(e) => done.note(format!("archive retention: {e}")),
+                }
+                match self.max_size.map(|max| (max, self.archive.prune_to_size(max))) {
+                    Some((max, Ok(removed))) if !removed.is_empty() => done.note(format!(
+                        "removed the {} oldest run(s) from the archive to keep it within {max}",
+                        removed.len()
+                    )),
+                    Some((_, Err(e))) => done.note(format!("archive retention: {e}")),
+                    _ => {}
                 }
             }
             done

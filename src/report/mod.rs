@@ -24,7 +24,7 @@ pub mod trend;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Severity;
-use crate::core::CollectError;
+use crate::core::{CollectError, Output};
 use crate::core::Command;
 use crate::core::Platform;
 use crate::core::{Exit, Status};
@@ -250,7 +250,9 @@ pub struct DeadlineNote {
 pub struct DeviceOutputs {
     pub device: String,
     pub platform: Platform,
-    pub outputs: Vec<(Command, Result<String, CollectError>)>,
+    /// What premarket holds in memory is redacted (an output's text, a spooled output's head);
+    /// a spooled output's file is redacted as it is copied out (archive).
+    pub outputs: Vec<(Command, Result<Output, CollectError>)>,
     /// The facts the archive keeps for the next run (counters whose growth is judged).
     pub facts: Vec<Recorded>,
 }

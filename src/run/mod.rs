@@ -7,7 +7,9 @@
 //! inspect, read the history (what changed; for a rerun, what still stands), and deliver
 //! through the channels (archive, terminal, email, metrics). The inspection never depends on
 //! the archive: a lock or an archive that cannot be written is a problem the report states,
-//! never a reason not to inspect.
+//! never a reason not to inspect. Outputs too large to hold are spooled to a directory of the
+//! run's own (in the archive when it is written, so a spool is next to where it is copied;
+//! otherwise the system's temporary directory), removed when the run is over.
 
 pub mod deadline;
 
@@ -20,6 +22,7 @@ use crate::collect::Collector;
 use crate::collect::offline::Offline;
 use crate::collect::probe::Routing;
 use crate::config::{Config, ConfigError};
+use crate::core::spool::SpoolDir;
 use crate::core::{Exit, Status};
 use crate::inspect::{Limits, inspect, run_id, timestamp};
 use crate::plan::{Plan, PlanError, Selection};
@@ -195,10 +198,18 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
     if req.archive {
         plan.attach_previous(|device| archive.previous(device));
     }
+    let spool = if req.archive {
+        SpoolDir::under(archive.root())
+    } else {
+        SpoolDir::temporary()
+    };
+    let max_output = crate::collect::ssh::max_output(config);
     let devices: Arc<dyn Collector> = match (&req.collector, &req.offline) {
         (Some(c), _) => c.clone(),
-        (None, Some(dir)) => Arc::new(Offline::new(dir)),
-        (None, None) => Arc::new(crate::collect::ssh::Ssh::from_config(config)),
+        (None, Some(dir)) => Arc::new(Offline::new(dir).capped(max_output)),
+        (None, None) => {
+            Arc::new(crate::collect::ssh::Ssh::from_config(config).spooling_in(spool.clone()))
+        }
     };
     let routing = Arc::new(Routing::new(devices));
     let mut report = inspect(config, &plan, routing.clone(), &limits).await;
@@ -272,6 +283,8 @@ fn channels(
         channels.push(Box::new(ArchiveChannel {
             archive: archive.clone(),
             retention_days: config.site.archive.retention_days,
+            max_size: config.site.archive.max_size,
+            redactor: Redactor::from_config(config),
         }));
     }
     if let Some(format) = req.format {

@@ -15,16 +15,16 @@ use tokio::time::Instant;
 
 use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
-use super::screen::Reply;
 use super::script::{Group, Script, Step};
-use super::shell::{Matched, Shell, ShellError};
-use crate::core::CollectError;
+use super::shell::{Answer, Matched, Shell, ShellError};
+use crate::core::{CollectError, Output};
 
-/// A command's output as the device printed it, and the prompt it was typed at.
+/// A command's output as the device printed it (secrets masked; spooled when large), and the
+/// prompt it was typed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Captured {
     pub prompt: String,
-    pub output: String,
+    pub output: Output,
 }
 
 /// How a step failed: only this command, or the whole session.
@@ -82,7 +82,7 @@ impl Driver {
             listed: None,
             in_context: false,
         };
-        let (text, _) = driver.read(None, &[]).await.map_err(|e| match e {
+        let first = driver.read(None, &[]).await.map_err(|e| match e {
             // Usually a prompt the platform profile does not recognise: show what was seen.
             ShellError::Timeout { seconds, last } => CollectError::Other(format!(
                 "no {} prompt recognised within {seconds} s after login (last line seen: {last:?})",
@@ -94,7 +94,6 @@ impl Driver {
             )),
             other => session(other),
         })?;
-        let first = Reply::split(&text, None);
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
         Ok(driver)
@@ -157,7 +156,7 @@ impl Driver {
                 if let Some(i) = fulfils {
                     results[*i] = Some(Ok(captured.clone()));
                 }
-                self.vdom_mode(line, vdom, &captured.output)
+                self.vdom_mode(line, vdom, captured.output.head())
             }
             Step::Global { enter, list } => self.global(enter, list).await,
             Step::Leave(line) => {
@@ -195,7 +194,7 @@ impl Driver {
     async fn global(&mut self, enter: &Line, list: &Line) -> Result<(), CollectError> {
         let reply = self.exchange(enter).await.map_err(Failure::into_error)?;
         self.in_context = true;
-        if let Some((_, said)) = self.profile.error_in(&reply.output) {
+        if let Some((_, said)) = self.profile.error_in(reply.output.head()) {
             return Err(CollectError::Device(format!(
                 "cannot enter the global context: `{}`: {said}",
                 enter.shown()
@@ -210,7 +209,7 @@ impl Driver {
             )));
         }
         let captured = self.checked(list).await.map_err(Failure::into_error)?;
-        let listed = Listed::read(self.profile, &captured.output).map_err(|reason| {
+        let listed = Listed::read(self.profile, captured.output.head()).map_err(|reason| {
             CollectError::Device(format!(
                 "cannot read the VDOM listing `{}`: {reason}",
                 list.shown()
@@ -235,7 +234,7 @@ impl Driver {
         })?;
         let reply = self.exchange(&table).await.map_err(Failure::into_error)?;
         self.in_context = true;
-        if let Some((_, said)) = self.profile.error_in(&reply.output) {
+        if let Some((_, said)) = self.profile.error_in(reply.output.head()) {
             return Err(CollectError::Device(format!(
                 "cannot enter VDOM {name}: `{}`: {said}",
                 table.shown()
@@ -247,14 +246,15 @@ impl Driver {
             .vdoms
             .as_ref()
             .map_or(String::new(), |v| v.entered.replace("{vdom}", name));
-        let entered = self.profile.error_in(&reply.output).is_none()
-            && reply.output.contains(&proof)
+        let said = reply.output.head();
+        let entered = self.profile.error_in(said).is_none()
+            && said.contains(&proof)
             && reply.prompt.contains(&format!("({name})"));
         if !entered {
             let said = self
                 .profile
-                .error_in(&reply.output)
-                .map_or(reply.output.trim().to_string(), |(_, l)| l.to_string());
+                .error_in(said)
+                .map_or(said.trim().to_string(), |(_, l)| l.to_string());
             self.leave().await;
             return Err(CollectError::Device(format!(
                 "cannot enter VDOM {name}: `{}` answered {said:?} at `{}`, not `{proof}`",
@@ -349,15 +349,18 @@ impl Driver {
     }
 
     /// One command typed interactively (the probe's firewall cross-check): the same guard,
-    /// privilege and device-error handling as a planned command.
-    pub async fn line(&mut self, text: &str) -> Result<Captured, CollectError> {
+    /// privilege and device-error handling as a planned command; its output, which must be
+    /// small enough to hold.
+    pub async fn line(&mut self, text: &str) -> Result<String, CollectError> {
         let line = Line::command(self.profile, text).map_err(refused)?;
-        self.checked(&line).await.map_err(Failure::into_error)
+        let captured = self.checked(&line).await.map_err(Failure::into_error)?;
+        in_memory(&line, captured.output)
     }
 
-    /// Sends a line the guard already made (a proven line).
-    pub async fn send_proven(&mut self, line: Line) -> Result<Captured, CollectError> {
-        self.checked(&line).await.map_err(Failure::into_error)
+    /// Sends a line the guard already made (a proven line); its output.
+    pub async fn send_proven(&mut self, line: Line) -> Result<String, CollectError> {
+        let captured = self.checked(&line).await.map_err(Failure::into_error)?;
+        in_memory(&line, captured.output)
     }
 
     /// A guarded line at a privileged prompt; device errors fail the command.
@@ -365,7 +368,8 @@ impl Driver {
         self.ensure_privileged().await?;
         let prompt = self.prompt.clone();
         let reply = self.exchange(line).await?;
-        if let Some((error, said)) = self.profile.error_in(&reply.output) {
+        // Devices print their errors first: a spooled output is judged by its head.
+        if let Some((error, said)) = self.profile.error_in(reply.output.head()) {
             return Err(Failure::Command(CollectError::Device(format!(
                 "`{}`: {said} ({})",
                 line.shown(),
@@ -379,36 +383,32 @@ impl Driver {
     }
 
     /// Sends a guarded line and reads the reply up to the prompt.
-    async fn exchange(&mut self, line: &Line) -> Result<Reply, Failure> {
+    async fn exchange(&mut self, line: &Line) -> Result<Answer, Failure> {
         if self.shell.is_broken() {
             return Err(Failure::Session(CollectError::Other(
                 "the session already failed; nothing more is sent".into(),
             )));
         }
         let deadline = Instant::now() + self.timeout;
-        let (reply, _) = self
+        let answer = self
             .shell
             .exec(line, &[], deadline, self.timeout.as_secs())
             .await
             .map_err(|e| Failure::Session(after(line, e)))?;
-        self.prompt = reply.prompt.clone();
-        Ok(reply)
+        self.prompt = answer.prompt.clone();
+        Ok(answer)
     }
 
-    async fn read(
-        &mut self,
-        echo: Option<&str>,
-        extra: &[&Regex],
-    ) -> Result<(String, Matched), ShellError> {
+    async fn read(&mut self, echo: Option<&str>, extra: &[&Regex]) -> Result<Answer, ShellError> {
         let deadline = Instant::now() + self.timeout;
-        let (text, matched) = self
+        let answer = self
             .shell
             .read(echo, extra, deadline, self.timeout.as_secs())
             .await?;
-        if matched == Matched::Prompt {
-            self.prompt = Reply::split(&text, None).prompt;
+        if answer.matched == Matched::Prompt {
+            self.prompt = answer.prompt.clone();
         }
-        Ok((text, matched))
+        Ok(answer)
     }
 
     /// EOS: `enable` unless the prompt already shows privileged mode.
@@ -427,12 +427,13 @@ impl Driver {
             .map_err(|e| Failure::Session(after(&line, e)))?;
         let password_prompt = self.password_prompt.clone();
         let extra: Vec<&Regex> = password_prompt.iter().collect();
-        let (mut text, matched) = self
+        let answer = self
             .read(Some(enable.command), &extra)
             .await
             .map_err(|e| Failure::Session(after(&line, e)))?;
+        let mut text = answer.output.head().to_string();
         let mut sent_secret = None;
-        if let Matched::Extra(_) = matched {
+        if let Matched::Extra(_) = answer.matched {
             let Some(secret) = &self.enable_secret else {
                 return Err(Failure::Session(CollectError::Auth(
                     "the switch asks for an enable password and the baseline has no ssh.enable_secret".into(),
@@ -453,7 +454,9 @@ impl Driver {
                 .read(None, &[])
                 .await
                 .map_err(|e| Failure::Session(after(&typed, e)))?
-                .0;
+                .output
+                .head()
+                .to_string();
             sent_secret = Some(reference);
         }
         if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
@@ -502,10 +505,23 @@ fn refused(r: Refused) -> CollectError {
     CollectError::Refused(r.to_string())
 }
 
+/// The output of an interactive line, which is read as a whole.
+fn in_memory(line: &Line, output: Output) -> Result<String, CollectError> {
+    match output {
+        Output::Text(text) => Ok(text),
+        Output::Spooled(spool) => Err(CollectError::Other(format!(
+            "`{}` printed {} MB, more than an interactive command is read whole",
+            line.shown(),
+            spool.size().unwrap_or_default() >> 20
+        ))),
+    }
+}
+
 /// A shell failure after sending `line`, as the operator reads it.
 fn after(line: &Line, e: ShellError) -> CollectError {
     match e {
         ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
+        ShellError::TooLarge(cap) => CollectError::TooLarge(cap),
         ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
             command: Some(line.shown().to_string()),
             seconds,
@@ -517,6 +533,7 @@ fn after(line: &Line, e: ShellError) -> CollectError {
 fn session(e: ShellError) -> CollectError {
     match e {
         ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
+        ShellError::TooLarge(cap) => CollectError::TooLarge(cap),
         ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
             command: None,
             seconds,

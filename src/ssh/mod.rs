@@ -2,7 +2,8 @@
 //!
 //! Layers, bottom up (the scrapli split): [`transport`] (russh connection, algorithms, host
 //! key check via [`hostkey`], login via [`auth`]) -> [`shell`] (PTY, prompt and pager reading
-//! on a [`screen`], every wait and write bounded) -> [`driver`] (runs a [`script`]: privilege,
+//! on a [`screen`], every wait and write bounded, each reply streamed into a [`body`] that
+//! spools it when large) -> [`driver`] (runs a [`script`]: privilege,
 //! VDOM, context groups, device errors) -> [`session`] (one device start to finish). What a
 //! platform looks like on the wire is data in [`profile::Profile`], filled in by
 //! `src/platform/<p>/cli.rs` and handed in by the collector: this module names no platform and
@@ -10,6 +11,7 @@
 //! everything that comes back ([`redact`]).
 
 pub mod auth;
+pub mod body;
 pub mod driver;
 pub mod guard;
 pub mod hostkey;

@@ -18,7 +18,7 @@ const MIN_LEN: usize = 4;
 /// What stands for a secret.
 const MASK: &str = "********";
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Redactor {
     /// One pattern per secret: its characters, a line break allowed between any two.
     patterns: Vec<Regex>,

@@ -5,11 +5,19 @@
 //! those byte by byte as a terminal would, so the text it holds, and the number of pager
 //! prompts it saw, do not depend on how the bytes were split into SSH packets (a property test
 //! checks that). It never panics on hostile input.
+//!
+//! Only the current line can still change (a `\r`, a backspace, the pager), so the reader moves
+//! every finished line out as it comes ([`Screen::drain_into`]) and the screen holds one line:
+//! a huge output streams through it in bounded memory. A line longer than [`LONG_LINE`] is moved
+//! out unfinished and can no longer be taken for a prompt.
 
 /// Longest last line considered as a prompt; anything longer is output still arriving.
 const PROMPT_TAIL: usize = 256;
 /// Spaces allowed around the pager text on its line.
 const PAGER_SLACK: usize = 32;
+/// A line without an end that grows past this is moved out unfinished (a device printing
+/// without line breaks must not fill memory).
+pub const LONG_LINE: usize = 64 << 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -36,6 +44,8 @@ pub struct Screen {
     /// After a pager prompt, the one space the device prints after it is not output.
     swallow_space: bool,
     pages: usize,
+    /// The start of the current line was already moved out: it is output, never a prompt.
+    continued: bool,
 }
 
 impl Screen {
@@ -47,6 +57,7 @@ impl Screen {
             pager: pager.as_bytes().to_vec(),
             swallow_space: false,
             pages: 0,
+            continued: false,
         }
     }
 
@@ -113,6 +124,7 @@ impl Screen {
             b'\n' => {
                 self.text.push(b'\n');
                 self.line_start = self.text.len();
+                self.continued = false;
             }
             0x08 if self.text.len() > self.line_start => {
                 self.text.pop();
@@ -144,7 +156,27 @@ impl Screen {
     /// The last line (no newline after it) when it is short enough to be a prompt.
     pub fn last_line(&self) -> Option<String> {
         let line = &self.text[self.line_start..];
-        (line.len() <= PROMPT_TAIL).then(|| String::from_utf8_lossy(line).into_owned())
+        (line.len() <= PROMPT_TAIL && !self.continued)
+            .then(|| String::from_utf8_lossy(line).into_owned())
+    }
+
+    /// Whether the current (unfinished) line contains `needle`.
+    pub fn line_contains(&self, needle: &[u8]) -> bool {
+        memchr::memmem::find(&self.text[self.line_start..], needle).is_some()
+    }
+
+    /// Moves every finished line into `out` (and the current line too, when it grew past
+    /// [`LONG_LINE`]); the screen keeps only what can still change.
+    pub fn drain_into(&mut self, out: &mut Vec<u8>) {
+        let end = if self.text.len() - self.line_start > LONG_LINE {
+            self.continued = true;
+            self.text.len()
+        } else {
+            self.line_start
+        };
+        out.extend_from_slice(&self.text[..end]);
+        self.text.drain(..end);
+        self.line_start -= end.min(self.line_start);
     }
 
     /// Whether `needle` occurs in the text at or after byte `from`.
@@ -175,11 +207,14 @@ impl Screen {
         self.line_start = 0;
         self.pages = 0;
         self.swallow_space = false;
+        self.continued = false;
         text
     }
 }
 
-/// A device reply split into the echoed command, the output and the prompt that ended it.
+/// A device reply held whole, split into the echoed command, the output and the prompt that
+/// ended it: the rule [`super::body::Body`] applies as the reply streams (a property test holds
+/// the two to the same result).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub output: String,
@@ -253,6 +288,28 @@ mod tests {
                 String::from_utf8_lossy(raw)
             );
         }
+    }
+
+    #[test]
+    fn finished_lines_move_out_and_a_long_line_is_never_a_prompt() {
+        let mut s = Screen::new("--More--");
+        let mut out = Vec::new();
+        s.feed(b"line1\r\nline2\r\npart");
+        s.drain_into(&mut out);
+        assert_eq!(out, b"line1\nline2\n");
+        s.feed(b"ial\rover\r\nsw1#");
+        s.drain_into(&mut out);
+        assert_eq!(out, b"line1\nline2\nover\n");
+        assert_eq!(s.last_line().as_deref(), Some("sw1#"));
+        s.take();
+        out.clear();
+        s.feed(&[b'x'; LONG_LINE + 1]);
+        s.drain_into(&mut out);
+        s.feed(b"sw1#");
+        assert_eq!(out.len(), LONG_LINE + 1);
+        assert_eq!(s.last_line(), None, "the end of a long line is not a prompt");
+        s.feed(b"\nsw1#");
+        assert_eq!(s.last_line().as_deref(), Some("sw1#"));
     }
 
     #[test]

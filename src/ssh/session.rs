@@ -1,5 +1,7 @@
 //! One device, start to finish: connect, verify the host key, log in, open the shell, run the
-//! script, close. Everything that leaves this module has had the device's secrets removed.
+//! script, close. Everything that leaves this module has had the device's secrets removed: the
+//! outputs as they stream (a large one is spooled to the run's directory, masked), the prompts
+//! and errors here.
 //!
 //! The caller (the collector) says who the device is ([`Target`], secrets already read from
 //! their references) and which platform profile it speaks; this layer knows neither the
@@ -16,10 +18,14 @@ use super::hostkey::Expected;
 use super::profile::Profile;
 use super::redact::Redactor;
 use super::script::Script;
-use super::shell::Shell;
+use super::shell::{Shell, Spooling};
 use super::transport::Client;
 use super::{auth, transport};
-use crate::core::{CollectError, Command};
+use crate::core::spool::SpoolDir;
+use crate::core::{CollectError, Command, Megabytes};
+
+/// The per-command output cap unless the site says otherwise (`ssh.max_output_mb`).
+pub const MAX_OUTPUT: Megabytes = Megabytes(2048);
 
 /// Site-wide SSH settings.
 #[derive(Clone, Debug)]
@@ -33,6 +39,23 @@ pub struct Settings {
     /// Silence after which a keepalive is sent; after four unanswered the device is given up
     /// as not answering.
     pub keepalive: Duration,
+    /// Where large outputs are spooled (the run's directory).
+    pub spool: SpoolDir,
+    /// Past this a command's output is an error and the session is closed.
+    pub max_output: Megabytes,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            known_hosts: None,
+            connect_timeout: Duration::from_secs(10),
+            command_timeout: Duration::from_secs(60),
+            keepalive: transport::KEEPALIVE,
+            spool: SpoolDir::temporary(),
+            max_output: MAX_OUTPUT,
+        }
+    }
 }
 
 /// One device as the SSH layer needs it, secrets read.
@@ -72,9 +95,10 @@ pub async fn collect(
         .zip(results)
         .map(|(command, result)| {
             let result = match result {
+                // The output was masked as it streamed.
                 Ok(c) => Ok(Captured {
                     prompt: redactor.clean(c.prompt),
-                    output: redactor.clean(c.output),
+                    output: c.output,
                 }),
                 Err(e) => Err(redactor.clean_error(e)),
             };
@@ -130,7 +154,12 @@ pub async fn open(
             )));
         }
     }
-    let shell = Shell::open(&handle, profile, settings.keepalive);
+    let spooling = Spooling {
+        dir: settings.spool.clone(),
+        cap: settings.max_output,
+    };
+    let redactor = Redactor::for_target(target);
+    let shell = Shell::open(&handle, profile, settings.keepalive, redactor, spooling);
     let shell = tokio::time::timeout(settings.connect_timeout, shell)
         .await
         .map_err(|_| CollectError::Connect("the device did not open a shell in time".into()))?

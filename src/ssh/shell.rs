@@ -6,16 +6,25 @@
 //! sees them, and only the last line of the screen is ever compared with the prompt, so reading
 //! a large output stays linear. A read that ends in silence says how long the device has been
 //! silent ("not answering for N s"), which is not the same as the device closing the session.
+//!
+//! Finished lines leave the screen as they arrive, into the reply's [`Body`] (echo dropped,
+//! secrets masked, spooled to disk when large), so memory stays bounded whatever the device
+//! prints; past the per-command cap the read ends with [`ShellError::TooLarge`] and the
+//! session is abandoned like any failed read.
 
 use regex::Regex;
 use russh::ChannelMsg;
 use russh::client::{Handle, Msg};
 use tokio::time::{Duration, Instant};
 
+use super::body::Body;
 use super::guard::Line;
 use super::profile::Profile;
-use super::screen::{Reply, Screen};
+use super::redact::Redactor;
+use super::screen::Screen;
 use super::transport::Client;
+use crate::core::spool::{SpoolDir, SpoolError, SpoolWriter};
+use crate::core::{Megabytes, Output};
 
 /// Terminal size asked for: wide so long commands are echoed on one line, tall so devices that
 /// size their pager by the terminal page rarely.
@@ -41,6 +50,11 @@ pub enum ShellError {
     NotReading { seconds: u64 },
     #[error("the device closed the session")]
     Closed,
+    /// The reply grew past the per-command cap (`ssh.max_output_mb`).
+    #[error("output exceeded {0}")]
+    TooLarge(Megabytes),
+    #[error("{0}")]
+    Spool(String),
     /// The connection ended under the session while the device was still talking.
     #[error("the connection to the device was lost")]
     Lost,
@@ -57,6 +71,30 @@ pub enum Matched {
     Extra(usize),
 }
 
+/// A reply read up to the prompt: its output (echo dropped, secrets masked) and that prompt.
+#[derive(Debug)]
+pub struct Answer {
+    pub output: Output,
+    pub prompt: String,
+    pub matched: Matched,
+}
+
+/// Where replies go and how large one may grow.
+#[derive(Clone, Debug)]
+pub struct Spooling {
+    pub dir: SpoolDir,
+    pub cap: Megabytes,
+}
+
+impl From<SpoolError> for ShellError {
+    fn from(e: SpoolError) -> Self {
+        match e {
+            SpoolError::Exceeded(cap) => ShellError::TooLarge(cap),
+            SpoolError::Io(reason) => ShellError::Spool(reason),
+        }
+    }
+}
+
 pub struct Shell {
     channel: russh::Channel<Msg>,
     screen: Screen,
@@ -71,6 +109,11 @@ pub struct Shell {
     /// Silence after which a connection that ends was given up on keepalives.
     keepalive: Duration,
     broken: bool,
+    /// The session's secrets, masked in every reply as it streams.
+    redactor: Redactor,
+    spooling: Spooling,
+    /// Lines moved off the screen, on their way to the body (reused between reads).
+    drained: Vec<u8>,
 }
 
 impl Shell {
@@ -78,6 +121,8 @@ impl Shell {
         handle: &Handle<Client>,
         profile: &'static Profile,
         keepalive: Duration,
+        redactor: Redactor,
+        spooling: Spooling,
     ) -> Result<Shell, ShellError> {
         let prompt = super::profile::compiled(profile.prompt)
             .map_err(|e| ShellError::Ssh(format!("bad prompt pattern: {e}")))?;
@@ -102,6 +147,9 @@ impl Shell {
             heard: Instant::now(),
             keepalive,
             broken: false,
+            redactor,
+            spooling,
+            drained: Vec::new(),
         })
     }
 
@@ -137,7 +185,7 @@ impl Shell {
         }
     }
 
-    /// Reads until the prompt (or one of `extra`) is the last line; returns everything read.
+    /// Reads until the prompt (or one of `extra`) is the last line; returns the reply.
     ///
     /// With `echo`, a prompt only counts after the device has echoed that line: a stray prompt
     /// (some devices print two after login) must not end the reply before it has begun, or
@@ -148,7 +196,7 @@ impl Shell {
         extra: &[&Regex],
         deadline: Instant,
         seconds: u64,
-    ) -> Result<(String, Matched), ShellError> {
+    ) -> Result<Answer, ShellError> {
         let result = self.read_until(echo, extra, deadline, seconds).await;
         self.broken |= result.is_err();
         result
@@ -165,25 +213,40 @@ impl Shell {
         extra: &[&Regex],
         deadline: Instant,
         seconds: u64,
-    ) -> Result<(String, Matched), ShellError> {
-        let mut echoed = echo.is_none();
-        let mut searched = 0;
+    ) -> Result<Answer, ShellError> {
+        // The body borrows these while the screen and the channel are used beside it.
+        let (redactor, spooling) = (self.redactor.clone(), self.spooling.clone());
+        let writer = || SpoolWriter::new(&spooling.dir, spooling.cap);
+        let mut body = Body::new(echo, &redactor, writer());
         loop {
-            if let (false, Some(line)) = (echoed, echo) {
-                echoed = self.screen.find_from(searched, line.as_bytes());
-                searched = self.screen.len().saturating_sub(line.len());
+            self.screen.drain_into(&mut self.drained);
+            if !self.drained.is_empty() {
+                let pushed = body.push(&self.drained);
+                self.drained.clear();
+                pushed?;
             }
+            let echoed = body.echoed() || echo.is_some_and(|e| self.screen.line_contains(e.as_bytes()));
             if let Some(last) = self.screen.last_line().filter(|_| echoed) {
-                if self.is_prompt(&last) {
-                    return Ok((self.screen.take(), Matched::Prompt));
-                }
-                if let Some(i) = extra.iter().position(|re| re.is_match(&last)) {
-                    return Ok((self.screen.take(), Matched::Extra(i)));
+                let matched = if self.is_prompt(&last) {
+                    Some(Matched::Prompt)
+                } else {
+                    extra.iter().position(|re| re.is_match(&last)).map(Matched::Extra)
+                };
+                if let Some(matched) = matched {
+                    let prompt = self.screen.take();
+                    let output = body.finish()?;
+                    return Ok(Answer {
+                        output,
+                        prompt,
+                        matched,
+                    });
                 }
                 if let Some((banner, key)) = self.banner.clone()
                     && last.trim_end().ends_with(banner)
                 {
+                    // What came before the banner is not a reply.
                     self.screen.take();
+                    body = Body::new(echo, &redactor, writer());
                     self.write(&key, deadline).await?;
                 }
             }
@@ -234,11 +297,10 @@ impl Shell {
         extra: &[&Regex],
         deadline: Instant,
         seconds: u64,
-    ) -> Result<(Reply, Matched), ShellError> {
+    ) -> Result<Answer, ShellError> {
         self.send(line, deadline).await?;
         let echo = (!line.is_secret()).then(|| line.shown());
-        let (text, matched) = self.read(echo, extra, deadline, seconds).await?;
-        Ok((Reply::split(&text, echo), matched))
+        self.read(echo, extra, deadline, seconds).await
     }
 
     /// Closes the channel politely when the session still works; a broken one is dropped.

@@ -64,6 +64,7 @@ pub fn settings(known_hosts: Option<PathBuf>, command_timeout: Duration) -> Sett
         connect_timeout: Duration::from_secs(5),
         command_timeout,
         keepalive: premarket::ssh::transport::KEEPALIVE,
+        ..Settings::default()
     }
 }
 

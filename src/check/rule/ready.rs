@@ -178,7 +178,7 @@ mod tests {
     fn judge(ready: &Ready, output: &str) -> Verdict {
         let mut facts = Facts::default();
         let command = ready.query.command.clone();
-        facts.insert(&command, Ok(output), &[&ready.query]);
+        facts.insert(&command, Ok(&output.into()), &[&ready.query]);
         ready.evaluate(&facts)
     }
 

@@ -86,9 +86,9 @@ impl FirewallShell {
 impl Cli for FirewallShell {
     fn run(&mut self, line: &str) -> Result<String, String> {
         self.last_sent = None;
-        let captured = self.on_driver(async |d| d.line(line).await)?;
+        let output = self.on_driver(async |d| d.line(line).await)?;
         self.last_sent = Some(line.to_string());
-        Ok(self.redactor.clean(captured.output))
+        Ok(self.redactor.clean(output))
     }
 
     fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
@@ -102,8 +102,8 @@ impl Cli for FirewallShell {
             ));
         }
         let line = Line::proven(&PROFILE, proof).map_err(|r| format!("{}: {r}", self.device))?;
-        let captured = self.on_driver(async |d| d.send_proven(line).await)?;
-        Ok(self.redactor.clean(captured.output))
+        let output = self.on_driver(async |d| d.send_proven(line).await)?;
+        Ok(self.redactor.clean(output))
     }
 }
 

@@ -1,10 +1,12 @@
 //! What rides along: the JSON report (the machine record) and, for each device with a FAIL
 //! or ERROR, its raw outputs in one text file, so the evidence can be read in full without a
-//! login to the archive host. Outputs were redacted when collected.
+//! login to the archive host. Outputs were redacted when collected; a large (spooled) output
+//! rides along as its first lines, never read whole into the message.
 
 use std::fmt::Write;
 
 use super::message::Attachment;
+use crate::core::Output;
 use crate::report::archive::file_safe;
 use crate::report::escape::control;
 use crate::report::history::is_failing;
@@ -36,12 +38,21 @@ pub fn failing_raw(report: &Report) -> Vec<Attachment> {
         for (command, output) in &device.outputs {
             let _ = writeln!(text, "\n### {command}");
             match output {
-                Ok(raw) => {
+                Ok(output) => {
                     // What a device printed, with its control characters shown, not obeyed.
-                    let raw = control(raw);
+                    let raw = control(output.head());
                     text.push_str(&raw);
                     if !raw.ends_with('\n') {
                         text.push('\n');
+                    }
+                    if let Output::Spooled(spool) = output {
+                        // A large output rides along as its start; the archive has it whole.
+                        let _ = writeln!(
+                            text,
+                            "[... the first {} kB of {}; the whole output is in the run archive]",
+                            raw.len() >> 10,
+                            spool.size().map_or("a larger output".into(), |s| format!("{} MB", s >> 20))
+                        );
                     }
                 }
                 Err(e) => {

@@ -1,0 +1,85 @@
+//! A run's raw outputs as the archive keeps them: `raw/<device>/<file>.zst`, zstd-compressed
+//! (`zstdcat` reads one; `run --offline <archive>/<run>/raw` replays the run from them), with
+//! `<file>.empty` beside an output that was empty and `<file>.error` (plain text) for one that
+//! was not collected.
+//!
+//! An output in memory was redacted when the report took it; a spooled one is redacted here,
+//! piece by piece, as it streams from its spool into the archive, so neither is ever held
+//! whole. Its compression runs on a worker thread (zstd's own), beside the redaction.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use super::EMPTY_MARK;
+use crate::collect::offline::COMPRESSED;
+use crate::core::Output;
+use crate::core::spool::for_each_piece;
+use crate::report::DeviceOutputs;
+use crate::report::redact::Redactor;
+
+/// Small outputs compress in one call; the level is zstd's default (fast, a session list
+/// shrinks about tenfold).
+const LEVEL: i32 = 3;
+
+/// Writes raw outputs, reusing one compression context for the many small ones.
+pub(super) struct RawWriter<'r> {
+    compressor: zstd::bulk::Compressor<'static>,
+    redactor: &'r Redactor,
+}
+
+impl<'r> RawWriter<'r> {
+    pub(super) fn new(redactor: &'r Redactor) -> io::Result<RawWriter<'r>> {
+        Ok(RawWriter {
+            compressor: zstd::bulk::Compressor::new(LEVEL)?,
+            redactor,
+        })
+    }
+
+    /// Writes every output of `device` into `dir`; `Err` names the file that failed.
+    pub(super) fn device(
+        &mut self,
+        dir: &Path,
+        device: &DeviceOutputs,
+    ) -> Result<(), (std::path::PathBuf, io::Error)> {
+        for (command, output) in &device.outputs {
+            let name = command.file_name();
+            let at = |file: String| dir.join(file);
+            match output {
+                Ok(output) => {
+                    if output.is_blank() {
+                        let marker = at(format!("{name}{EMPTY_MARK}"));
+                        fs::write(&marker, b"").map_err(|e| (marker, e))?;
+                    }
+                    let path = at(format!("{name}{COMPRESSED}"));
+                    self.output(&path, output, device)
+                        .map_err(|e| (path, e))?;
+                }
+                Err(e) => {
+                    let path = at(format!("{name}.error"));
+                    fs::write(&path, format!("{command}: {e}\n")).map_err(|e| (path, e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn output(&mut self, path: &Path, output: &Output, device: &DeviceOutputs) -> io::Result<()> {
+        match output {
+            Output::Text(text) => {
+                let compressed = self.compressor.compress(text.as_bytes())?;
+                fs::write(path, compressed)
+            }
+            Output::Spooled(_) => {
+                let file = BufWriter::with_capacity(256 << 10, File::create(path)?);
+                let mut encoder = zstd::stream::write::Encoder::new(file, LEVEL)?;
+                // The second core compresses while this one reads and redacts.
+                encoder.multithread(1)?;
+                for_each_piece(output.reader()?, |piece| {
+                    encoder.write_all(self.redactor.redact(device.platform, piece).as_bytes())
+                })?;
+                encoder.finish()?.flush()
+            }
+        }
+    }
+}
