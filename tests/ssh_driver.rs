@@ -637,7 +637,7 @@ async fn a_failing_device_does_not_affect_another() {
     };
     let (p1, p2) = (plan(good_device), plan(bad_device));
     let (a, b) = tokio::join!(collector.collect(&p1), collector.collect(&p2));
-    assert_eq!(a.results[0].1.as_deref(), Ok("ok"));
+    assert_eq!(a.results[0].1.as_ref().map(|o| o.head()), Ok("ok"));
     let e = b.results[0].1.as_ref().unwrap_err().to_string();
     assert!(e.contains("not answering for 1 s"), "{e}");
 }
