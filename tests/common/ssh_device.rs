@@ -2,9 +2,9 @@
 //! FortiGate-like prompt, `enable` with an optional `Password:`, privilege errors, a pager,
 //! VDOMs (a box without them, or with several, where `edit` of a missing name creates it as
 //! FortiOS does), a slow device, a hung command, a device that freezes (stops answering even
-//! keepalives) and one that floods `--More--` and stops reading (a TCP proxy in front of it
-//! stops taking bytes). It records every line it receives so tests can prove what was (and was
-//! not) sent.
+//! keepalives), one that floods `--More--` and stops reading (a TCP proxy in front of it
+//! stops taking bytes) and one that answers a command with output that never ends. It records
+//! every line it receives so tests can prove what was (and was not) sent.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +65,9 @@ pub struct Script {
     pub freeze_on: Option<String>,
     /// On this command, print pages of `--More--` without end and stop reading input.
     pub flood_on: Option<String>,
+    /// On this command, print session-list blocks without end (as fast as the client reads),
+    /// still reading input.
+    pub endless_on: Option<String>,
 }
 
 impl Script {
@@ -94,6 +97,7 @@ impl Script {
             echo_password_split: false,
             freeze_on: None,
             flood_on: None,
+            endless_on: None,
         }
     }
 
@@ -542,6 +546,20 @@ impl server::Handler for Handler {
                         {}
                     });
                     return Ok(());
+                }
+                if self.script.endless_on.as_deref() == Some(line.as_str()) {
+                    let handle = session.handle();
+                    session.data(channel, format!("{line}\r\n").into_bytes())?;
+                    tokio::spawn(async move {
+                        let block = "session info: proto=17 proto_state=00 duration=1 expire=179 timeout=0 flags=00000000\r\nhook=pre dir=org act=noop 10.10.1.10:40001->10.20.1.20:5000(0.0.0.0:0)\r\nnpu_state=0x4000c00 ofld-O ofld-R\r\n".repeat(100);
+                        // Until the client goes away: each send waits for its SSH window.
+                        while handle
+                            .data(channel, block.clone().into_bytes())
+                            .await
+                            .is_ok()
+                        {}
+                    });
+                    continue;
                 }
                 if let Some(reply) = self.respond(&line) {
                     tokio::time::sleep(self.script.delay).await;
