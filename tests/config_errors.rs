@@ -291,7 +291,10 @@ fn a_wrong_secret_reference_is_never_echoed() {
         let (code, stderr) = validate(&site);
         let position = format!("baselines/sw1.yaml:{}:13", line_of(&changed, "s3cret"));
         assert_eq!(code, 3, "{wrong}: {stderr}");
-        assert!(stderr.contains(&position), "{wrong}: expected {position} in:\n{stderr}");
+        assert!(
+            stderr.contains(&position),
+            "{wrong}: expected {position} in:\n{stderr}"
+        );
         assert!(
             stderr.contains("a secret reference must be { env: NAME } or { file: PATH }"),
             "{wrong}: {stderr}"
