@@ -10,7 +10,9 @@
 pub mod eos;
 pub mod fortigate;
 mod input;
+pub mod outcome;
 pub mod probe;
+pub mod reboot;
 pub mod registry;
 mod version_pin;
 

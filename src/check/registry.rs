@@ -21,6 +21,8 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<fortigate::PolicyOffload>::new()),
         Arc::new(Builtin::<fortigate::ServiceUdpIdle>::new()),
         Arc::new(Builtin::<fortigate::SessionIdleMargin>::new()),
+        Arc::new(Builtin::<fortigate::UptimeStable>::new()),
+        Arc::new(Builtin::<fortigate::OffloadBlockers>::new()),
         Arc::new(Builtin::<probe::LatencyOffloaded>::new()),
     ]
 }
