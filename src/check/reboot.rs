@@ -72,6 +72,13 @@ pub fn boot_instant(collected_at: DateTime<Utc>, uptime_s: u64) -> i64 {
     collected_at.timestamp() - i64::try_from(uptime_s).unwrap_or(i64::MAX / 2)
 }
 
+/// An epoch second as UTC text (`2026-11-30 00:15:00 UTC`).
+pub fn utc(epoch: i64) -> String {
+    DateTime::from_timestamp(epoch, 0).map_or(epoch.to_string(), |t| {
+        t.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+    })
+}
+
 /// `3 days 4 h 5 min` from seconds.
 pub fn describe_uptime(seconds: u64) -> String {
     let (d, h, m, s) = (

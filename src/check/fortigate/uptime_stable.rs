@@ -1,5 +1,5 @@
 use crate::check::Check;
-use crate::check::reboot::{Since, boot_instant, describe_uptime};
+use crate::check::reboot::{Since, boot_instant, describe_uptime, utc};
 use crate::core::{Platform, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
 use crate::platform::fortigate::{GetPerformanceStatus, GetSystemStatus};
@@ -60,7 +60,7 @@ impl Check for UptimeStable {
         });
         let since = Since::compare(boot, previous.as_ref().map(|(b, r)| (*b, r.as_str())));
         let up = describe_uptime(uptime);
-        let evidence = format!("Uptime: {up} (boot about {})\nLast reboot reason: {reason}", at(boot));
+        let evidence = format!("Uptime: {up} (boot about {})\nLast reboot reason: {reason}", utc(boot));
         let verdict = match since {
             Since::FirstRun => Verdict::ok(format!(
                 "up {up} (last reboot: {reason}); first run on this device, nothing to compare yet"
@@ -78,7 +78,7 @@ impl Check for UptimeStable {
             } => Verdict::fail(format!(
                 "rebooted since the previous run ({run_id}): up only {up}, last reboot reason: {reason}; every session was rebuilt and every setting that was not saved must be re-verified"
             ))
-            .expected(format!("the boot of about {} (the previous run's)", at(previous_boot)))
+            .expected(format!("the boot of about {} (the previous run's)", utc(previous_boot)))
             .remedy(
                 "Find out why it rebooted (`get system status` Last reboot reason, `diagnose debug crashlog read`, the event log) before the open. \
                  Then rerun the whole inspection (`premarket run`): after a reboot every session is new (its first packets took the CPU) and \
@@ -87,10 +87,4 @@ impl Check for UptimeStable {
         };
         Ok(verdict.actual(format!("up {up}")).evidence(evidence))
     }
-}
-
-/// An epoch second as UTC text.
-fn at(epoch: i64) -> String {
-    chrono::DateTime::from_timestamp(epoch, 0)
-        .map_or(epoch.to_string(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string())
 }
