@@ -168,6 +168,10 @@ fn unicast(facts: &Facts, flow: &Flow, margin: Seconds) -> Verdict {
         if let Ttl::Seconds(full) = timer
             && left + lag >= full
         {
+            evidence.push_str(&format!(
+                "\n{}: expire {left} s + max-session-timeout {lag} s >= its {full} s timer: refreshed by traffic",
+                flow.name
+            ));
             return Verdict::ok(format!(
                 "{}: offloaded session at expire {left} s of its {full} s timer, within one NP refresh (max-session-timeout {lag} s): traffic is flowing (margin {margin})",
                 flow.name
