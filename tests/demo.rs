@@ -68,13 +68,32 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("pager", &[]),
     ("banner", &[]),
     ("slow", &[]),
+    // The pre-open pack (issue 12). Counter scenarios come after a run with healthy counters
+    // (a healthy morning, then the fault); `rebooted` after a run on the healthy boot.
+    ("crc-errors", &["FAIL sw1 eos.interfaces.errors"]),
+    ("ptp-unlocked", &["FAIL sw1 eos.ptp.synchronised"]),
+    ("no-querier", &["FAIL sw1 eos.multicast.feeds"]),
+    ("microburst", &["FAIL sw1 eos.lanz.congestion"]),
+    (
+        "sflow-enabled",
+        &[
+            "FAIL fw1 fortigate.flows.offloaded",
+            "FAIL fw1 fortigate.sessions.npu",
+            "FAIL fw1 fortigate.offload.blockers",
+        ],
+    ),
+    ("low-light", &["FAIL sw1 eos.transceivers.light"]),
+    (
+        "rebooted",
+        &["FAIL fw1 fortigate.uptime.stable", "FAIL sw1 eos.uptime.stable"],
+    ),
     ("hang", &["ERROR fw1 *"]),
     ("drop", &["ERROR sw1 *"]),
     ("auth-fail", &["ERROR sw1 *"]),
     ("host-key-changed", &["ERROR fw1 *"]),
 ];
 
-const CHECKS_PER_DEVICE: [(&str, usize); 2] = [("fw1", 10), ("sw1", 4)];
+const CHECKS_PER_DEVICE: [(&str, usize); 2] = [("fw1", 12), ("sw1", 10)];
 
 fn demo(scenario: &str, home: &std::path::Path) -> (i32, Value, Duration) {
     let start = Instant::now();
@@ -121,6 +140,12 @@ fn every_scenario_gives_the_expected_verdicts() {
                 field("summary"),
             )
         };
+        for r in results.iter().filter(|r| r["status"] == "FAIL") {
+            assert!(
+                !r["remedy"].as_str().unwrap_or_default().trim().is_empty(),
+                "{scenario}: a FAIL without a remedy: {r}"
+            );
+        }
         for (status, device, check, summary) in results.iter().map(row) {
             let matched = not_ok.iter().any(|p| expected(p, &status, &device, &check));
             assert_eq!(

@@ -41,6 +41,7 @@ impl Check for InterfacesErrors {
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
         let now = facts.get(&ShowInterfaces)?;
         let previous = before(facts, &ShowInterfaces)?;
+        let mut restarted = Vec::new();
         let parts = input
             .trading_ports
             .iter()
@@ -49,7 +50,9 @@ impl Check for InterfacesErrors {
                     return Verdict::fail(format!("{name}: not on the switch (`show interfaces` does not list it)"))
                         .remedy("Fix `trading_ports` in the baseline to the switch's port names (`Ethernet1`, not `Et1`).");
                 };
-                judge(name, port, speed.0, &previous)
+                let (verdict, note) = judge(name, port, speed.0, &previous);
+                restarted.extend(note.map(|n| format!("{name}: {n}")));
+                verdict
             })
             .collect();
         let mut verdict = combine(
@@ -65,6 +68,13 @@ impl Check for InterfacesErrors {
             }
             Before::NotComparable(why) if verdict.status == crate::core::Status::Ok => {
                 verdict.summary = format!("{}; {why}: growth is judged again from the next run", verdict.summary);
+            }
+            _ if verdict.status == crate::core::Status::Ok && !restarted.is_empty() => {
+                verdict.summary = format!(
+                    "{}; {}: growth is judged again from the next run",
+                    verdict.summary,
+                    restarted.join("; ")
+                );
             }
             _ => {}
         }
@@ -112,7 +122,13 @@ fn line(name: &str, port: &Interface) -> String {
     )
 }
 
-fn judge(name: &str, port: &Interface, speed: u64, previous: &Before<Interfaces>) -> Verdict {
+/// The port's verdict, and why its counters could not be compared when they could not.
+fn judge(
+    name: &str,
+    port: &Interface,
+    speed: u64,
+    previous: &Before<Interfaces>,
+) -> (Verdict, Option<String>) {
     let mut evidence = line(name, port);
     let mut problems = Vec::new();
     if port.interface_status != "connected" || port.line_protocol_status != "up" {
@@ -129,8 +145,8 @@ fn judge(name: &str, port: &Interface, speed: u64, previous: &Before<Interfaces>
         ));
     }
     let Some(now) = port.counters.as_ref() else {
-        return Verdict::error(format!("{name}: `show interfaces` prints no counters for it"))
-            .evidence(evidence);
+        let error = Verdict::error(format!("{name}: `show interfaces` prints no counters for it"));
+        return (error.evidence(evidence), None);
     };
     let mut restarted = None;
     if let Before::Run { fact, run_id } = previous {
@@ -157,8 +173,8 @@ fn judge(name: &str, port: &Interface, speed: u64, previous: &Before<Interfaces>
         }
     }
     if problems.is_empty() {
-        let note = restarted.map_or(String::new(), |r| format!("; {r}"));
-        return Verdict::ok(format!("{name}: connected at {}{note}", super::ports::Speed(speed))).evidence(evidence);
+        let ok = Verdict::ok(format!("{name}: connected at {}", super::ports::Speed(speed)));
+        return (ok.evidence(evidence), restarted);
     }
     let flapped = problems.iter().any(|p| p.contains("link status changes"));
     let errors = problems.iter().any(|p| p.contains("errors"));
@@ -178,7 +194,6 @@ fn judge(name: &str, port: &Interface, speed: u64, previous: &Before<Interfaces>
             "Check {name}'s cabling and configuration (`show interfaces {name}`); bring it up at the baseline's speed before the open."
         ));
     }
-    Verdict::fail(format!("{name}: {}", problems.join("; ")))
-        .evidence(evidence)
-        .remedy(remedy.join("\n"))
+    let fail = Verdict::fail(format!("{name}: {}", problems.join("; ")));
+    (fail.evidence(evidence).remedy(remedy.join("\n")), restarted)
 }
