@@ -35,7 +35,7 @@ fn exit_codes() {
                 "sw1",
             ],
             0,
-            "OK: 4 OK, 0 FAIL, 0 ERROR",
+            "OK: 10 OK, 0 FAIL, 0 ERROR",
         ),
         (
             &[
@@ -51,7 +51,7 @@ fn exit_codes() {
         (
             &["run", "--offline", missing, "--device", "sw1"],
             2,
-            "ERROR: 0 OK, 0 FAIL, 4 ERROR",
+            "ERROR: 0 OK, 0 FAIL, 10 ERROR",
         ),
         (
             &[
