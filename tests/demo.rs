@@ -85,7 +85,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("low-light", &["FAIL sw1 eos.transceivers.light"]),
     (
         "rebooted",
-        &["FAIL fw1 fortigate.uptime.stable", "FAIL sw1 eos.uptime.stable"],
+        &[
+            "FAIL fw1 fortigate.uptime.stable",
+            "FAIL sw1 eos.uptime.stable",
+        ],
     ),
     ("hang", &["ERROR fw1 *"]),
     ("drop", &["ERROR sw1 *"]),

@@ -50,9 +50,15 @@ const HEALTHY: [(&str, &str); 13] = [
     (QUERIER, "show-ip-igmp-snooping-querier/healthy.txt"),
     (GROUPS, "show-ip-igmp-snooping-groups/healthy.txt"),
     (LANZ_RECORDS, "show-queue-monitor-length/healthy.txt"),
-    (QUEUE_DROPS, "show-interfaces-counters-queue-drops/healthy.txt"),
+    (
+        QUEUE_DROPS,
+        "show-interfaces-counters-queue-drops/healthy.txt",
+    ),
     (RELOAD_CAUSE, "show-reload-cause/json-user.txt"),
-    (DOM, "show-interfaces-transceiver-dom-thresholds/healthy.txt"),
+    (
+        DOM,
+        "show-interfaces-transceiver-dom-thresholds/healthy.txt",
+    ),
 ];
 
 /// Fixtures replacing the healthy ones; `None` leaves the output missing.
@@ -287,20 +293,29 @@ const ROWS: &[Row] = &[
     Row {
         check: "eos.interfaces.errors",
         outputs: &[(SHOW_VERSION, Some("show-version/json-4.32.2F-rebooted.txt"))],
-        previous: Some(&[(SHOW_VERSION, Some("show-version/json-4.32.2F-up-12-days.txt"))]),
+        previous: Some(&[(
+            SHOW_VERSION,
+            Some("show-version/json-4.32.2F-up-12-days.txt"),
+        )]),
         status: Status::Ok,
         summary: "rebooted since the previous run",
     },
     Row {
         check: "eos.interfaces.errors",
-        outputs: &[(SHOW_INTERFACES, Some("show-interfaces/ethernet3-down-1g.txt"))],
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/ethernet3-down-1g.txt"),
+        )],
         previous: None,
         status: Status::Fail,
         summary: "Ethernet3: notconnect/down, not connected/up; runs at 1G, the baseline says 10G",
     },
     Row {
         check: "eos.interfaces.errors",
-        outputs: &[(SHOW_INTERFACES, Some("show-interfaces/ethernet-without-counters.txt"))],
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/ethernet-without-counters.txt"),
+        )],
         previous: None,
         status: Status::Error,
         summary: "cannot read",
@@ -351,7 +366,10 @@ const ROWS: &[Row] = &[
     Row {
         check: "eos.multicast.feeds",
         outputs: &[
-            (QUERIER, Some("show-ip-igmp-snooping-querier/no-querier.txt")),
+            (
+                QUERIER,
+                Some("show-ip-igmp-snooping-querier/no-querier.txt"),
+            ),
             (GROUPS, Some("show-ip-igmp-snooping-groups/no-querier.txt")),
             (SNOOPING, Some("show-ip-igmp-snooping/flooding.txt")),
         ],
@@ -383,29 +401,44 @@ const ROWS: &[Row] = &[
     // A 3 MiB record seconds before the report: a microburst even on a first run.
     Row {
         check: "eos.lanz.congestion",
-        outputs: &[(LANZ_RECORDS, Some("show-queue-monitor-length/microburst.txt"))],
+        outputs: &[(
+            LANZ_RECORDS,
+            Some("show-queue-monitor-length/microburst.txt"),
+        )],
         previous: None,
         status: Status::Fail,
         summary: "1 LANZ record(s) above 100000 bytes in the last hour (first run on this switch), the deepest 3145728 bytes on Ethernet4 TC0 4 s before the report",
     },
     Row {
         check: "eos.lanz.congestion",
-        outputs: &[(QUEUE_DROPS, Some("show-interfaces-counters-queue-drops/microburst.txt"))],
+        outputs: &[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )],
         previous: Some(&[]),
         status: Status::Fail,
         summary: "+1203 queue drops on Ethernet4 since the previous run",
     },
     Row {
         check: "eos.lanz.congestion",
-        outputs: &[(QUEUE_DROPS, Some("show-interfaces-counters-queue-drops/microburst.txt"))],
-        previous: Some(&[(QUEUE_DROPS, Some("show-interfaces-counters-queue-drops/microburst.txt"))]),
+        outputs: &[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )],
+        previous: Some(&[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )]),
         status: Status::Ok,
         summary: "no congestion above 100000 bytes on the trading ports since the previous run",
     },
     Row {
         check: "eos.lanz.congestion",
         outputs: &[],
-        previous: Some(&[(QUEUE_DROPS, Some("show-interfaces-counters-queue-drops/microburst.txt"))]),
+        previous: Some(&[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )]),
         status: Status::Ok,
         summary: "counters restarted (reboot or clear)",
     },
@@ -437,7 +470,10 @@ const ROWS: &[Row] = &[
             (SHOW_VERSION, Some("show-version/json-4.32.2F-rebooted.txt")),
             (RELOAD_CAUSE, Some("show-reload-cause/json-power-loss.txt")),
         ],
-        previous: Some(&[(SHOW_VERSION, Some("show-version/json-4.32.2F-up-12-days.txt"))]),
+        previous: Some(&[(
+            SHOW_VERSION,
+            Some("show-version/json-4.32.2F-up-12-days.txt"),
+        )]),
         status: Status::Fail,
         summary: "reloaded since the previous run (20261130T081500.000): up only 35 s, reload cause: The system rebooted due to a Power Loss; every setting that was only in running-config is gone",
     },
@@ -447,7 +483,10 @@ const ROWS: &[Row] = &[
             (SHOW_VERSION, Some("show-version/json-4.32.2F-rebooted.txt")),
             (RELOAD_CAUSE, Some("show-reload-cause/text-power-loss.txt")),
         ],
-        previous: Some(&[(SHOW_VERSION, Some("show-version/json-4.32.2F-up-12-days.txt"))]),
+        previous: Some(&[(
+            SHOW_VERSION,
+            Some("show-version/json-4.32.2F-up-12-days.txt"),
+        )]),
         status: Status::Fail,
         summary: "reload cause: The system rebooted due to a Power Loss",
     },
@@ -467,7 +506,10 @@ const ROWS: &[Row] = &[
     },
     Row {
         check: "eos.transceivers.light",
-        outputs: &[(DOM, Some("show-interfaces-transceiver-dom-thresholds/low-light.txt"))],
+        outputs: &[(
+            DOM,
+            Some("show-interfaces-transceiver-dom-thresholds/low-light.txt"),
+        )],
         previous: None,
         status: Status::Fail,
         summary: "Ethernet3: receive power -11.2 dBm, below its low warning -9.5001 dBm (alarm at -12.5026 dBm)",
@@ -530,7 +572,10 @@ async fn every_row() {
             let before: Vec<(Command, String)> = HEALTHY
                 .iter()
                 .filter_map(|(command, fixture)| {
-                    let replaced = overrides.iter().find(|(c, _)| c == command).map(|(_, f)| *f);
+                    let replaced = overrides
+                        .iter()
+                        .find(|(c, _)| c == command)
+                        .map(|(_, f)| *f);
                     let fixture = replaced.unwrap_or(Some(fixture))?;
                     let text = std::fs::read_to_string(common::fixture(&format!("eos/{fixture}")))
                         .expect("previous fixture");

@@ -249,8 +249,18 @@ fn rows() -> Vec<Row> {
             &["unknown line among the HA health messages"],
         ),
         row(CPU, &[], Ok, &["busiest core CPU0 2% used, average 2%"]),
-        row(CPU, &[(PERF, "idle-paged")], Ok, &["busiest core CPU0 2% used"]),
-        row(CPU, &[(PERF, "idle-crlf")], Ok, &["busiest core CPU0 2% used"]),
+        row(
+            CPU,
+            &[(PERF, "idle-paged")],
+            Ok,
+            &["busiest core CPU0 2% used"],
+        ),
+        row(
+            CPU,
+            &[(PERF, "idle-crlf")],
+            Ok,
+            &["busiest core CPU0 2% used"],
+        ),
         row(
             CPU,
             &[(PERF, "cpu-high")],
@@ -335,7 +345,11 @@ fn rows() -> Vec<Row> {
             OFF,
             &[(MCAST, "md-multicast-denied")],
             Fail,
-            &["not offloaded", "npu-deny", "remedy:`set auto-asic-offload enable`"],
+            &[
+                "not offloaded",
+                "npu-deny",
+                "remedy:`set auto-asic-offload enable`",
+            ],
         ),
         row(
             OFF,
@@ -386,7 +400,12 @@ fn rows() -> Vec<Row> {
             Error,
             &["read back differently", "`policy id` is 7, expected any"],
         ),
-        row(OFF, &[(FILTER, "help-text")], Error, &["not a filter readback"]),
+        row(
+            OFF,
+            &[(FILTER, "help-text")],
+            Error,
+            &["not a filter readback"],
+        ),
         row(
             OFF,
             &[(LIST, "cut-short")],
@@ -434,7 +453,12 @@ fn rows() -> Vec<Row> {
                 &["all 2 flows"],
             )
         },
-        row(ONE, &[(LIST, "empty")], Skip, &["md-unicast: no session yet"]),
+        row(
+            ONE,
+            &[(LIST, "empty")],
+            Skip,
+            &["md-unicast: no session yet"],
+        ),
         row(
             ONE,
             &[(FILTER, "stale-policy")],
@@ -505,7 +529,9 @@ fn rows() -> Vec<Row> {
             UDP,
             &[],
             Ok,
-            &["idle timer 600 s (udp-idle-timer of service \"MD-UDP-5000\", as the live session shows) outlasts the longest pause 300 s"],
+            &[
+                "idle timer 600 s (udp-idle-timer of service \"MD-UDP-5000\", as the live session shows) outlasts the longest pause 300 s",
+            ],
         ),
         row(
             UDP,
@@ -552,11 +578,17 @@ fn rows() -> Vec<Row> {
             UDP,
             &[(POLICY, "policy1-service-all")],
             Fail,
-            &["policy 1 matches `set service ALL`, not \"MD-UDP-5000\"", "remedy:`set service \"MD-UDP-5000\"`"],
+            &[
+                "policy 1 matches `set service ALL`, not \"MD-UDP-5000\"",
+                "remedy:`set service \"MD-UDP-5000\"`",
+            ],
         ),
         row(
             UDP,
-            &[(SERVICE, "md-udp-default"), ("get-system-global", "no-udp-timer")],
+            &[
+                (SERVICE, "md-udp-default"),
+                ("get-system-global", "no-udp-timer"),
+            ],
             Error,
             &["no udp-idle-timer"],
         ),
@@ -580,7 +612,10 @@ fn rows() -> Vec<Row> {
             baseline: MARGIN_160,
             ..row(
                 IDLE,
-                &[(SERVICE, "md-udp-default"), (LIST, "md-unicast-offloaded-expire-150")],
+                &[
+                    (SERVICE, "md-udp-default"),
+                    (LIST, "md-unicast-offloaded-expire-150"),
+                ],
                 Ok,
                 &[
                     "all 2 flows",
@@ -593,7 +628,10 @@ fn rows() -> Vec<Row> {
             baseline: MARGIN_160,
             ..row(
                 IDLE,
-                &[(SERVICE, "md-udp-default"), (LIST, "md-unicast-cpu-expire-150")],
+                &[
+                    (SERVICE, "md-udp-default"),
+                    (LIST, "md-unicast-cpu-expire-150"),
+                ],
                 Fail,
                 &["md-unicast: session expires in 150 s, under the 160 s margin"],
             )
@@ -605,8 +643,18 @@ fn rows() -> Vec<Row> {
             Error,
             &["read back differently"],
         ),
-        row(IDLE, &[(NP, "out-of-range")], Error, &["outside 10-1000 seconds"]),
-        row(UP, &[], Ok, &["first run on this device, nothing to compare yet"]),
+        row(
+            IDLE,
+            &[(NP, "out-of-range")],
+            Error,
+            &["outside 10-1000 seconds"],
+        ),
+        row(
+            UP,
+            &[],
+            Ok,
+            &["first run on this device, nothing to compare yet"],
+        ),
         // An hour ago the firewall was up an hour less: the same boot.
         Row {
             previous: &[(PERF, "idle-an-hour-earlier")],
@@ -643,14 +691,19 @@ fn rows() -> Vec<Row> {
             previous: &[(PERF, "rebooted-an-hour-later")],
             ..row(UP, &[], Ok, &["a clock change rather than a reboot"])
         },
-        row(UP, &[(PERF, "get-system-status/unknown-action")], Error, &["Unknown action"]),
-        row(BLOCK, &[], Ok, &["all 3 parts of the trading path as expected"]),
+        row(
+            UP,
+            &[(PERF, "get-system-status/unknown-action")],
+            Error,
+            &["Unknown action"],
+        ),
         row(
             BLOCK,
-            &[(IFACES, "v70-wide-spacing")],
+            &[],
             Ok,
-            &["all 3 parts"],
+            &["all 3 parts of the trading path as expected"],
         ),
+        row(BLOCK, &[(IFACES, "v70-wide-spacing")], Ok, &["all 3 parts"]),
         row(
             BLOCK,
             &[(IFACES, "sflow-enabled")],
@@ -674,7 +727,12 @@ fn rows() -> Vec<Row> {
         ),
         Row {
             baseline: NPU_AS_SET,
-            ..row(BLOCK, &[(NP, "max-session-timeout-120")], Ok, &["all 3 parts"])
+            ..row(
+                BLOCK,
+                &[(NP, "max-session-timeout-120")],
+                Ok,
+                &["all 3 parts"],
+            )
         },
         Row {
             baseline: NPU_AS_SET,
@@ -682,7 +740,9 @@ fn rows() -> Vec<Row> {
                 BLOCK,
                 &[],
                 Fail,
-                &["`max-session-timeout` is at its default (not printed by `show system npu`), the baseline says 120"],
+                &[
+                    "`max-session-timeout` is at its default (not printed by `show system npu`), the baseline says 120",
+                ],
             )
         },
         row(
@@ -691,12 +751,7 @@ fn rows() -> Vec<Row> {
             Error,
             &["sflow-sampler"],
         ),
-        row(
-            BLOCK,
-            &[(PORTS, "not-supported")],
-            Error,
-            &["np7lite"],
-        ),
+        row(BLOCK, &[(PORTS, "not-supported")], Error, &["np7lite"]),
     ]
 }
 
@@ -770,11 +825,8 @@ fn run(row: &Row) -> CheckResult {
         }
     }
     if !before.is_empty() {
-        plan.devices[0].previous = previous_support::previous(
-            &plan.devices[0],
-            &before,
-            chrono::Duration::hours(1),
-        );
+        plan.devices[0].previous =
+            previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
     }
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let report = runtime.block_on(inspect(

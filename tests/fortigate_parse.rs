@@ -128,7 +128,10 @@ fn fact_keys_are_the_contract() {
         ],
         "session list",
     );
-    assert_eq!((list["sessions"].as_u64(), list["offloaded"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (list["sessions"].as_u64(), list["offloaded"].as_u64()),
+        (Some(1), Some(1))
+    );
     has_keys(
         &list["first"][0],
         &[

@@ -46,8 +46,7 @@ fn read(name: &str) -> Option<String> {
 /// with it.
 fn sessions(name: &str) -> Option<SessionList> {
     let raw = read(name)?;
-    let list =
-        session_list::parse(&raw).unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
+    let list = session_list::parse(&raw).unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
     let summary = ListSessions::parse(&mut Raw::new(&raw))
         .unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
     assert_eq!(summary.sessions, list.sessions.len() as u64, "{name}");

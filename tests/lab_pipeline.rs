@@ -128,7 +128,11 @@ async fn switch_scenarios_give_the_expected_verdicts() {
     ];
     for (scenario, not_ok) in cases {
         let report = judge(scenario).await;
-        let results: Vec<_> = report.results.iter().filter(|r| r.device == "sw1").collect();
+        let results: Vec<_> = report
+            .results
+            .iter()
+            .filter(|r| r.device == "sw1")
+            .collect();
         assert!(results.len() >= 10, "{scenario}: {} results", results.len());
         for result in results {
             let want = not_ok

@@ -105,7 +105,9 @@ mod tests {
         assert_eq!(Since::compare(t, None), Since::FirstRun);
         assert_eq!(
             Since::compare(t + 100, Some((t, "r1"))),
-            Since::SameBoot { run_id: "r1".into() }
+            Since::SameBoot {
+                run_id: "r1".into()
+            }
         );
         assert!(matches!(
             Since::compare(t + 3600, Some((t, "r1"))),
@@ -115,14 +117,25 @@ mod tests {
             Since::compare(t - 86_400, Some((t, "r1"))),
             Since::ClockMoved { by_s: 86_400, .. }
         ));
-        assert!(Since::compare(t + 3600, Some((t, "r1"))).breaks_counters().is_some());
-        assert!(Since::compare(t, Some((t, "r1"))).breaks_counters().is_none());
+        assert!(
+            Since::compare(t + 3600, Some((t, "r1")))
+                .breaks_counters()
+                .is_some()
+        );
+        assert!(
+            Since::compare(t, Some((t, "r1")))
+                .breaks_counters()
+                .is_none()
+        );
     }
 
     #[test]
     fn uptime_in_words() {
         assert_eq!(describe_uptime(35), "35 s");
         assert_eq!(describe_uptime(60), "1 min 0 s");
-        assert_eq!(describe_uptime(12 * 86_400 + 3 * 3600 + 60), "12 days 3 h 1 min");
+        assert_eq!(
+            describe_uptime(12 * 86_400 + 3 * 3600 + 60),
+            "12 days 3 h 1 min"
+        );
     }
 }

@@ -67,7 +67,10 @@ impl Check for InterfacesErrors {
                 );
             }
             Before::NotComparable(why) if verdict.status == crate::core::Status::Ok => {
-                verdict.summary = format!("{}; {why}: growth is judged again from the next run", verdict.summary);
+                verdict.summary = format!(
+                    "{}; {why}: growth is judged again from the next run",
+                    verdict.summary
+                );
             }
             _ if verdict.status == crate::core::Status::Ok && !restarted.is_empty() => {
                 verdict.summary = format!(
@@ -82,9 +85,12 @@ impl Check for InterfacesErrors {
     }
 }
 
+/// Reads one counter of a port.
+type Read = fn(&InterfaceCounters) -> Option<u64>;
+
 fn counters(now: &InterfaceCounters, before: Option<&InterfaceCounters>) -> Vec<Counter> {
-    let pick = |f: fn(&InterfaceCounters) -> Option<u64>| (f(now), before.and_then(f));
-    let rows: [(&'static str, fn(&InterfaceCounters) -> Option<u64>); 6] = [
+    let pick = |f: Read| (f(now), before.and_then(f));
+    let rows: [(&'static str, Read); 6] = [
         ("FCS errors", |c| c.fcs_errors),
         ("input errors", |c| c.total_in_errors),
         ("output errors", |c| c.total_out_errors),
@@ -95,11 +101,7 @@ fn counters(now: &InterfaceCounters, before: Option<&InterfaceCounters>) -> Vec<
     rows.iter()
         .map(|(label, f)| {
             let (now, before) = pick(*f);
-            Counter {
-                label,
-                now,
-                before,
-            }
+            Counter { label, now, before }
         })
         .collect()
 }
@@ -112,7 +114,8 @@ fn line(name: &str, port: &Interface) -> String {
         port.interface_status,
         port.line_protocol_status,
         port.bandwidth_bps
-            .map_or("speed ?".to_string(), |b| super::ports::Speed(b).to_string()),
+            .map_or("speed ?".to_string(), |b| super::ports::Speed(b)
+                .to_string()),
         n(c.fcs_errors),
         n(c.total_in_errors),
         n(c.total_out_errors),
@@ -145,7 +148,9 @@ fn judge(
         ));
     }
     let Some(now) = port.counters.as_ref() else {
-        let error = Verdict::error(format!("{name}: `show interfaces` prints no counters for it"));
+        let error = Verdict::error(format!(
+            "{name}: `show interfaces` prints no counters for it"
+        ));
         return (error.evidence(evidence), None);
     };
     let mut restarted = None;
@@ -158,7 +163,9 @@ fn judge(
         let old = old.and_then(|o| o.counters.as_ref());
         let cleared = old.is_some_and(|o| o.last_clear_s != now.last_clear_s);
         match change(&counters(now, old)) {
-            _ if cleared => restarted = Some("its counters were cleared since the previous run".to_string()),
+            _ if cleared => {
+                restarted = Some("its counters were cleared since the previous run".to_string())
+            }
             Change::Restarted(which) => {
                 restarted = Some(format!(
                     "{} went down since the previous run: counters restarted (reboot or clear)",
@@ -173,7 +180,10 @@ fn judge(
         }
     }
     if problems.is_empty() {
-        let ok = Verdict::ok(format!("{name}: connected at {}", super::ports::Speed(speed)));
+        let ok = Verdict::ok(format!(
+            "{name}: connected at {}",
+            super::ports::Speed(speed)
+        ));
         return (ok.evidence(evidence), restarted);
     }
     let flapped = problems.iter().any(|p| p.contains("link status changes"));

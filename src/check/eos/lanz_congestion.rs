@@ -57,7 +57,9 @@ impl Check for LanzCongestion {
         let lanz = facts.get(&ShowLanzRecords)?;
         let drops = facts.get(&ShowQueueDrops)?;
         let previous = before(facts, &ShowQueueDrops)?;
-        let now_us = facts.collected_at().and_then(|t| u64::try_from(t.timestamp_micros()).ok());
+        let now_us = facts
+            .collected_at()
+            .and_then(|t| u64::try_from(t.timestamp_micros()).ok());
         // The switch's clock against premarket's, to place the previous run on the switch's.
         let skew_us: i64 = match (lanz.report_time_us, now_us) {
             (Some(report), Some(now)) => report as i64 - now as i64,
@@ -115,8 +117,13 @@ impl Check for LanzCongestion {
         }
         let mut note = String::new();
         match &previous {
-            Before::FirstRun => note = "; queue drops recorded, their growth is judged from the next run".to_string(),
-            Before::NotComparable(why) => note = format!("; {why}: drop growth is judged again from the next run"),
+            Before::FirstRun => {
+                note =
+                    "; queue drops recorded, their growth is judged from the next run".to_string()
+            }
+            Before::NotComparable(why) => {
+                note = format!("; {why}: drop growth is judged again from the next run")
+            }
             Before::Run { fact, run_id } => {
                 for port in input.trading_ports.keys() {
                     let counter = Counter {
@@ -131,11 +138,15 @@ impl Check for LanzCongestion {
                     ));
                     match change(&[counter]) {
                         Change::Restarted(_) => {
-                            note = format!("; {port}'s drop counters went down since {run_id}: counters restarted (reboot or clear)");
+                            note = format!(
+                                "; {port}'s drop counters went down since {run_id}: counters restarted (reboot or clear)"
+                            );
                         }
                         Change::Grew(grown) => {
                             for (_, by) in grown {
-                                problems.push(format!("+{by} queue drops on {port} since the previous run ({run_id})"));
+                                problems.push(format!(
+                                    "+{by} queue drops on {port} since the previous run ({run_id})"
+                                ));
                             }
                         }
                     }
@@ -149,7 +160,9 @@ impl Check for LanzCongestion {
             "no LANZ record above {threshold} bytes and no queue drop growth on the trading ports"
         );
         let verdict = if problems.is_empty() {
-            Verdict::ok(format!("no congestion above {threshold} bytes on the trading ports {window}{note}"))
+            Verdict::ok(format!(
+                "no congestion above {threshold} bytes on the trading ports {window}{note}"
+            ))
         } else {
             Verdict::fail(format!("{}: microbursts on the trading path drop or delay packets{note}", problems.join("; ")))
                 .remedy("Find the burst's source in the records' ingress ports (`show queue-monitor length` on the switch) and the time; move or pace the sender, spread the traffic over more egress capacity, or raise the queue's buffer as designed. Rerun `premarket check eos.lanz.congestion`; a run after a quiet period is OK again.")

@@ -105,7 +105,9 @@ fn judge(facts: &Facts, feed: &Feed) -> Verdict {
     }
     match (querier, feed.querier) {
         (None, _) => {
-            problems.push("no IGMP querier: memberships age out and the feed is flooded or lost".to_string());
+            problems.push(
+                "no IGMP querier: memberships age out and the feed is flooded or lost".to_string(),
+            );
             remedy.push(format!(
                 "Restore the querier of VLAN {}: the upstream router's IGMP (PIM) on the handoff, or a snooping querier on the switch as designed; `show ip igmp snooping querier` must list one.",
                 feed.vlan
@@ -136,7 +138,11 @@ fn judge(facts: &Facts, feed: &Feed) -> Verdict {
     let evidence = format!(
         "{name}: snooping {} (global {}), flooding {}, querier {}, groups {}",
         vlan.map_or("absent", |v| if v.enabled { "enabled" } else { "disabled" }),
-        if snooping.enabled { "enabled" } else { "disabled" },
+        if snooping.enabled {
+            "enabled"
+        } else {
+            "disabled"
+        },
         vlan.and_then(|v| v.flooding_traffic)
             .map_or("-".to_string(), |f| f.to_string()),
         querier.map_or("none".to_string(), |q| format!(

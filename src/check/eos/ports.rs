@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde::de::{self, Deserializer};
 
 /// A link speed (`10G`, `25G`, `100G`, `1G`, `100M`), in bits per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -22,13 +22,16 @@ impl Speed {
             "M" | "m" => 1_000_000,
             _ => return Err(bad()),
         };
-        n.checked_mul(scale).filter(|s| *s > 0).map(Speed).ok_or_else(bad)
+        n.checked_mul(scale)
+            .filter(|s| *s > 0)
+            .map(Speed)
+            .ok_or_else(bad)
     }
 }
 
 impl fmt::Display for Speed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 % 1_000_000_000 == 0 {
+        if self.0.is_multiple_of(1_000_000_000) {
             write!(f, "{}G", self.0 / 1_000_000_000)
         } else {
             write!(f, "{}M", self.0 / 1_000_000)

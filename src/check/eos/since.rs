@@ -28,7 +28,10 @@ pub fn boot_since(facts: &Facts) -> Result<Option<(i64, Since)>, FactError> {
         return Ok(None);
     };
     let previous = facts.previous(&ShowVersion).and_then(|(fact, record)| {
-        Some((boot(&fact.ok()?, record.collected_at)?, record.run_id.clone()))
+        Some((
+            boot(&fact.ok()?, record.collected_at)?,
+            record.run_id.clone(),
+        ))
     });
     Ok(Some((
         now,

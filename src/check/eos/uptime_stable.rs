@@ -40,9 +40,7 @@ impl Check for UptimeStable {
                 "`show version` printed no uptime or boot time: cannot tell when the switch booted",
             ));
         };
-        let up = version
-            .uptime_s
-            .map_or("?".to_string(), describe_uptime);
+        let up = version.uptime_s.map_or("?".to_string(), describe_uptime);
         // The cause is a detail: a switch that records none is still judged.
         let cause = match facts.get(&ShowReloadCause) {
             Ok(c) => c

@@ -176,7 +176,8 @@ pub fn summary_evidence(name: &str, s: &SessionSummary) -> String {
     let mut out = format!(
         "{name}: {} session(s){}, {} offloaded, {} source port(s); age (duration) <10s {} / <1m {} / <3m {} / <1h {} / older {}",
         s.sessions,
-        s.total.map_or(String::new(), |t| format!(" (`total session {t}`)")),
+        s.total
+            .map_or(String::new(), |t| format!(" (`total session {t}`)")),
         s.offloaded,
         s.distinct_source_ports,
         s.ages.under_10s,

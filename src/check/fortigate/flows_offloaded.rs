@@ -1,8 +1,8 @@
 use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
-use crate::check::outcome::combine;
 use super::reasons::explain;
 use crate::check::Check;
+use crate::check::outcome::combine;
 use crate::core::{Platform, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
 use crate::platform::fortigate::{Flow, Np, OffloadBasis, OffloadProof, Session};

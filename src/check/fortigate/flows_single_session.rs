@@ -1,7 +1,7 @@
 use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
-use crate::check::outcome::combine;
 use crate::check::Check;
+use crate::check::outcome::combine;
 use crate::core::{Platform, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
 use crate::platform::fortigate::Flow;
@@ -66,7 +66,10 @@ fn shape(facts: &Facts, flow: &Flow) -> Result<Shape, Box<Verdict>> {
         Ok(Shape {
             sessions: s.len() as u64,
             source_ports: ports.len() as u64,
-            young: s.iter().filter(|s| s.duration.is_some_and(|d| d < 180)).count() as u64,
+            young: s
+                .iter()
+                .filter(|s| s.duration.is_some_and(|d| d < 180))
+                .count() as u64,
             not_established: 0,
             oldest_s: s.iter().filter_map(|s| s.duration).max(),
             evidence: format!("{}:\n{}", flow.name, capped(&s, 5, |s| render_mcast(s))),
@@ -96,9 +99,9 @@ fn judge(facts: &Facts, flow: &Flow) -> Verdict {
             flow.name
         ));
     }
-    let oldest = s
-        .oldest_s
-        .map_or("age not printed".to_string(), |d| format!("the oldest up {d} s"));
+    let oldest = s.oldest_s.map_or("age not printed".to_string(), |d| {
+        format!("the oldest up {d} s")
+    });
     if s.sessions <= max {
         return Verdict::ok(format!(
             "{}: {} session(s), at most {max} allowed ({oldest})",

@@ -86,10 +86,7 @@ impl Check for HaState {
         if want.mode != HaMode::Standalone {
             // 7.0+ prints each problem on its own line under `HA Health Status:`.
             if !ha.health_messages.is_empty() {
-                problems.push(format!(
-                    "cluster health: {}",
-                    ha.health_messages.join(" ")
-                ));
+                problems.push(format!("cluster health: {}", ha.health_messages.join(" ")));
                 let text = ha.health_messages.join(" ");
                 if text.contains("hbdev down") {
                     remedies.push("A heartbeat interface is down: check its cable and port (`get system ha status`, HBDEV stats) before the open; with every heartbeat down both units may become primary.");

@@ -1,6 +1,6 @@
 use super::flows::{FlowsInput, port_list_command, require_flows};
-use crate::check::outcome::{combine, part_error};
 use crate::check::Check;
+use crate::check::outcome::{combine, part_error};
 use crate::core::{Command, Platform, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
 use crate::platform::fortigate::{
@@ -98,13 +98,13 @@ impl Check for PolicyOffload {
             let evidence = format!("{name}:\n{}", crate::parse::text::excerpt(raw, 30));
             parts.push(match query.show(facts) {
                 Err(e) => part_error(&name, &e),
-                Ok(PolicyShow { policy: None }) => {
-                    Verdict::fail(format!("{name}: does not exist on the firewall"))
-                        .evidence(evidence)
-                        .remedy(format!(
-                            "Fix the policy id in the baseline, or create {table} {id} for the flow."
-                        ))
-                }
+                Ok(PolicyShow { policy: None }) => Verdict::fail(format!(
+                    "{name}: does not exist on the firewall"
+                ))
+                .evidence(evidence)
+                .remedy(format!(
+                    "Fix the policy id in the baseline, or create {table} {id} for the flow."
+                )),
                 Ok(PolicyShow {
                     policy: Some(policy),
                 }) => judge(policy, table, &name, input.np).evidence(evidence),

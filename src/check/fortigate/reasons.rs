@@ -113,8 +113,15 @@ mod tests {
                 .contains("does not know")
         );
         let (_, np7lite) = explain("non-npu-intf", None, "firewall policy", Some(Np::Np7lite));
-        assert!(np7lite.contains("`diagnose npu np7lite port-list`"), "{np7lite}");
-        assert!(explain("sflow", None, "firewall policy", None).1.contains("set sflow-sampler disable"));
+        assert!(
+            np7lite.contains("`diagnose npu np7lite port-list`"),
+            "{np7lite}"
+        );
+        assert!(
+            explain("sflow", None, "firewall policy", None)
+                .1
+                .contains("set sflow-sampler disable")
+        );
         assert!(!why.starts_with("disabled-by-policy"));
     }
 }

@@ -1,7 +1,7 @@
 use super::flows::{self, FlowsInput, require_flows};
-use crate::check::outcome::{combine, part_error};
 use super::timers::{self, Source, Timer};
 use crate::check::Check;
+use crate::check::outcome::{combine, part_error};
 use crate::core::{Platform, Seconds, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
 use crate::platform::fortigate::{
@@ -212,7 +212,10 @@ fn judge(facts: &Facts, flow: &Flow) -> Verdict {
         ),
         Some(ttl) => (
             ttl,
-            format!("{}, as the live session shows", configured.source.describe()),
+            format!(
+                "{}, as the live session shows",
+                configured.source.describe()
+            ),
         ),
         None => (configured.ttl, configured.source.describe()),
     };

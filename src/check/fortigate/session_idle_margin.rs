@@ -1,8 +1,8 @@
 use super::flows::require_flows;
 use super::flows::{self, render_mcast, summary_evidence};
-use crate::check::outcome::{combine, part_error};
 use super::timers;
 use crate::check::Check;
+use crate::check::outcome::{combine, part_error};
 use crate::core::{Platform, Seconds, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
 use crate::platform::fortigate::{Flow, Protocol, Session, ShowSystemNpu, Ttl};

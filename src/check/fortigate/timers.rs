@@ -10,12 +10,11 @@
 //! or `0` for "the UDP idle timer applies".
 
 use crate::check::outcome::part_error;
+use crate::core::Verdict;
 use crate::parse::{AnyQuery, Facts};
 use crate::platform::fortigate::{
-    FirewallPolicy, FirewallService, GetSystemGlobal, SessionSummary, SessionTtl, ShowService,
-    Ttl,
+    FirewallPolicy, FirewallService, GetSystemGlobal, SessionSummary, SessionTtl, ShowService, Ttl,
 };
-use crate::core::Verdict;
 
 /// Where a timer comes from, so a remedy changes the right setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,15 +238,31 @@ mod tests {
         let at = |s: &FirewallService, p: Option<&FirewallPolicy>, t: &SessionTtl| {
             configured(s, p, t, Some(180), Some(5000)).unwrap()
         };
-        let t = at(&service(Some(600), Some(Ttl::Seconds(7200))), Some(&policy), &never_port);
-        assert_eq!((t.ttl, t.source), (Ttl::Seconds(7200), Source::ServiceTtl("MD".into())));
+        let t = at(
+            &service(Some(600), Some(Ttl::Seconds(7200))),
+            Some(&policy),
+            &never_port,
+        );
+        assert_eq!(
+            (t.ttl, t.source),
+            (Ttl::Seconds(7200), Source::ServiceTtl("MD".into()))
+        );
         let t = at(&service(Some(600), None), Some(&policy), &never_port);
         assert_eq!((t.ttl, t.source), (Ttl::Seconds(900), Source::PolicyTtl(1)));
         let t = at(&service(Some(600), None), None, &never_port);
-        assert_eq!((t.ttl, t.source), (Ttl::Never, Source::SystemPort("1".into())));
-        let other_port = table(vec![port(6, None, Ttl::Never), port(17, Some((6000, 6010)), Ttl::Never)]);
+        assert_eq!(
+            (t.ttl, t.source),
+            (Ttl::Never, Source::SystemPort("1".into()))
+        );
+        let other_port = table(vec![
+            port(6, None, Ttl::Never),
+            port(17, Some((6000, 6010)), Ttl::Never),
+        ]);
         let t = at(&service(Some(600), None), None, &other_port);
-        assert_eq!((t.ttl, t.source), (Ttl::Seconds(600), Source::ServiceIdle("MD".into())));
+        assert_eq!(
+            (t.ttl, t.source),
+            (Ttl::Seconds(600), Source::ServiceIdle("MD".into()))
+        );
         let t = at(&service(None, None), None, &table(vec![]));
         assert_eq!((t.ttl, t.source), (Ttl::Seconds(180), Source::GlobalIdle));
         assert!(configured(&service(None, None), None, &table(vec![]), None, Some(5000)).is_err());

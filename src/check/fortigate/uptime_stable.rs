@@ -51,16 +51,21 @@ impl Check for UptimeStable {
             .and_then(|s| s.last_reboot_reason.clone())
             .unwrap_or_else(|| "not printed".to_string());
         let boot = boot_instant(now, uptime);
-        let previous = facts.previous(&GetPerformanceStatus).and_then(|(fact, record)| {
-            let previous_uptime = fact.ok()?.uptime_s?;
-            Some((
-                boot_instant(record.collected_at?, previous_uptime),
-                record.run_id.clone(),
-            ))
-        });
+        let previous = facts
+            .previous(&GetPerformanceStatus)
+            .and_then(|(fact, record)| {
+                let previous_uptime = fact.ok()?.uptime_s?;
+                Some((
+                    boot_instant(record.collected_at?, previous_uptime),
+                    record.run_id.clone(),
+                ))
+            });
         let since = Since::compare(boot, previous.as_ref().map(|(b, r)| (*b, r.as_str())));
         let up = describe_uptime(uptime);
-        let evidence = format!("Uptime: {up} (boot about {})\nLast reboot reason: {reason}", utc(boot));
+        let evidence = format!(
+            "Uptime: {up} (boot about {})\nLast reboot reason: {reason}",
+            utc(boot)
+        );
         let verdict = match since {
             Since::FirstRun => Verdict::ok(format!(
                 "up {up} (last reboot: {reason}); first run on this device, nothing to compare yet"

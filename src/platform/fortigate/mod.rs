@@ -23,8 +23,8 @@ pub mod redact;
 mod service;
 pub mod session_filter;
 pub mod session_list;
-pub mod session_summary;
 mod session_stat;
+pub mod session_summary;
 pub mod session_ttl;
 mod status;
 pub mod system_interface;
@@ -32,8 +32,6 @@ pub mod text;
 mod ttl;
 
 pub use config_shows::ShowVirtualWirePair;
-pub use policy::{FirewallPolicy, PROFILE_KEYS, PolicyShow, ShowMulticastPolicy, ShowPolicy};
-pub use service::{FirewallService, GetSystemGlobal, ServiceShow, ShowService, SystemGlobal};
 pub use config_tree::{ConfigNode, ConfigTree};
 pub use flow::{Flow, OffloadProof, Protocol};
 pub use ha::{GetHaStatus, HaStatus, Member};
@@ -42,12 +40,14 @@ pub use npu::{NpuSettings, ShowSystemNpu};
 pub use npu_port_list::{DiagNpuPortList, Np, NpuPort, NpuPortList};
 pub use ntp_status::{DiagNtpStatus, NtpServer, NtpStatus};
 pub use performance::{CpuStates, GetPerformanceStatus, Performance};
+pub use policy::{FirewallPolicy, PROFILE_KEYS, PolicyShow, ShowMulticastPolicy, ShowPolicy};
+pub use service::{FirewallService, GetSystemGlobal, ServiceShow, ShowService, SystemGlobal};
 pub use session_filter::{
     FilterReadback, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter, SessionFilterReadback,
 };
 pub use session_list::{OffloadBasis, Session, SessionList, SessionReader};
-pub use session_summary::{Ages, ListSessions, SessionSummary, Tally};
 pub use session_stat::{DiagSessionStat, SessionStat};
+pub use session_summary::{Ages, ListSessions, SessionSummary, Tally};
 pub use session_ttl::{SessionTtl, SessionTtlPort, ShowSessionTtl};
 pub use status::{GetSystemStatus, SystemStatus};
 pub use system_interface::{GetSystemInterface, SystemInterface, SystemInterfaces};

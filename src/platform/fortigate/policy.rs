@@ -196,7 +196,10 @@ mod tests {
 
     #[test]
     fn defaults_and_settings() {
-        let p = parse_policy(PROXY, "firewall policy", 1).unwrap().policy.unwrap();
+        let p = parse_policy(PROXY, "firewall policy", 1)
+            .unwrap()
+            .policy
+            .unwrap();
         assert!(p.enabled && p.auto_asic_offload && !p.np_acceleration && p.proxy());
         assert_eq!(p.services, ["MD-UDP-5000", "PING"]);
         assert_eq!(p.session_ttl, Some(Ttl::Never));
@@ -204,9 +207,15 @@ mod tests {
             p.profiles.keys().collect::<Vec<_>>(),
             ["av-profile", "ips-sensor"]
         );
-        assert_eq!((p.srcintf.as_slice(), p.dstintf.as_slice()), (&["x1".to_string()][..], &["x2".to_string()][..]));
+        assert_eq!(
+            (p.srcintf.as_slice(), p.dstintf.as_slice()),
+            (&["x1".to_string()][..], &["x2".to_string()][..])
+        );
         let plain = "config firewall policy\n    edit 1\n        set status disable\n        set auto-asic-offload disable\n        set session-ttl 0\n    next\nend\n";
-        let p = parse_policy(plain, "firewall policy", 1).unwrap().policy.unwrap();
+        let p = parse_policy(plain, "firewall policy", 1)
+            .unwrap()
+            .policy
+            .unwrap();
         assert!(!p.enabled && !p.auto_asic_offload && p.np_acceleration);
         assert_eq!((p.inspection_mode.as_str(), p.session_ttl), ("flow", None));
     }
@@ -222,7 +231,14 @@ mod tests {
             ShowPolicy::parse(&mut Raw::new(empty)).unwrap(),
             PolicyShow { policy: None }
         );
-        assert_eq!(ShowPolicy::parse(&mut Raw::new(PROXY)).unwrap().policy.unwrap().id, 1);
+        assert_eq!(
+            ShowPolicy::parse(&mut Raw::new(PROXY))
+                .unwrap()
+                .policy
+                .unwrap()
+                .id,
+            1
+        );
         for bad in [
             "config firewall service custom\nend\n",
             "config firewall policy\n    edit 1\n        set session-ttl forever\n    next\nend\n",

@@ -65,8 +65,16 @@ impl FirewallService {
         };
         Ok(FirewallService {
             name: name.to_string(),
-            udp_portrange: node.settings.get("udp-portrange").cloned().unwrap_or_default(),
-            tcp_portrange: node.settings.get("tcp-portrange").cloned().unwrap_or_default(),
+            udp_portrange: node
+                .settings
+                .get("udp-portrange")
+                .cloned()
+                .unwrap_or_default(),
+            tcp_portrange: node
+                .settings
+                .get("tcp-portrange")
+                .cloned()
+                .unwrap_or_default(),
             udp_idle_timer_s,
             session_ttl,
         })
@@ -175,7 +183,10 @@ mod tests {
     fn service_timers_and_ports() {
         let text = "fw1 # show firewall service custom MD\nconfig firewall service custom\n    edit \"MD\"\n        set udp-portrange 5000-5010:1024-65535 6000\n        set udp-idle-timer 600\n        set session-ttl never\n    next\nend\nfw1 # ";
         let s = parse_service(text).unwrap().service.unwrap();
-        assert_eq!((s.udp_idle_timer_s, s.session_ttl), (Some(600), Some(Ttl::Never)));
+        assert_eq!(
+            (s.udp_idle_timer_s, s.session_ttl),
+            (Some(600), Some(Ttl::Never))
+        );
         assert!(s.has_udp_port(5005) && s.has_udp_port(6000) && !s.has_udp_port(5011));
         let zero = "config firewall service custom\n    edit \"MD\"\n        set udp-idle-timer 0\n    next\nend\n";
         let s = parse_service(zero).unwrap().service.unwrap();

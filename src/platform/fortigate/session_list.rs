@@ -209,7 +209,9 @@ impl<R: BufRead> SessionReader<R> {
     /// The last lines read.
     fn tail_excerpt(&self) -> String {
         let tail = String::from_utf8_lossy(&self.tail);
-        let lines: Vec<&str> = text::lines(&tail).filter(|l| !l.trim().is_empty()).collect();
+        let lines: Vec<&str> = text::lines(&tail)
+            .filter(|l| !l.trim().is_empty())
+            .collect();
         let from = lines.len().saturating_sub(8);
         text::excerpt(&lines[from..].join("\n"), 8)
     }
