@@ -118,12 +118,13 @@ const ROWS: &[Row] = &[
         status: Status::Error,
         summary: "missing",
     },
+    // eos.lanz.running is declarative (checks/eos.yaml): the switch's JSON, `lanzEnabled`.
     Row {
         check: "eos.lanz.running",
         outputs: &[],
         previous: None,
         status: Status::Ok,
-        summary: "LANZ is running",
+        summary: "$.lanzEnabled equal to true (expect.lanz)",
     },
     Row {
         check: "eos.lanz.running",
@@ -132,8 +133,8 @@ const ROWS: &[Row] = &[
             Some("show-queue-monitor-length-status/text-enabled.txt"),
         )],
         previous: None,
-        status: Status::Ok,
-        summary: "running",
+        status: Status::Error,
+        summary: "not JSON",
     },
     Row {
         check: "eos.lanz.running",
@@ -143,7 +144,7 @@ const ROWS: &[Row] = &[
         )],
         previous: None,
         status: Status::Fail,
-        summary: "LANZ is not running",
+        summary: "$.lanzEnabled = false, wanted equal to true (expect.lanz)",
     },
     Row {
         check: "eos.lanz.running",

@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod probe;
 pub mod reboot;
 pub mod registry;
+pub mod rule;
 mod version_pin;
 
 use std::marker::PhantomData;

@@ -1,4 +1,6 @@
 //! `premarket lab serve`: run the emulated devices until Ctrl-C and print how to reach them.
+//! The site it writes also has the latency probe, with a capture of what the packets feel
+//! under the firewall's scenario (as `premarket demo` has).
 
 use std::path::PathBuf;
 
@@ -75,6 +77,19 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
         let lab = Lab::start_with(options)
             .await
             .map_err(|e| Stop::config(e.to_string()))?;
+        let faults: Vec<Fault> = lab
+            .devices
+            .iter()
+            .filter(|d| d.platform == crate::core::Platform::Fortigate)
+            .flat_map(|d| d.faults.iter().copied())
+            .collect();
+        if let Err(e) = crate::lab::probe_capture::add_to_site(
+            &lab.site_dir,
+            &crate::lab::site::example_dir(),
+            &faults,
+        ) {
+            eprintln!("premarket: the site has no probe: {e}");
+        }
         print_lab(&lab);
         tokio::select! {
             _ = interrupt.recv() => {}
@@ -112,6 +127,14 @@ fn print_lab(lab: &Lab) {
             }
         );
     }
+    println!(
+        "{:<8} {:<22} {:<10} capture {}/baselines/captures/{}.pcap",
+        crate::lab::probe_capture::DEVICE,
+        "-",
+        "probe",
+        lab.site_dir.display(),
+        crate::lab::probe_capture::DEVICE
+    );
     println!();
     println!(
         "login: user {} (passwords and the enable secret are in {}/secrets/)",

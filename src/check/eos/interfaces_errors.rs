@@ -1,4 +1,4 @@
-use super::ports::{TradingPorts, require};
+use super::ports::{PortSpeeds, Speed, TradingPorts, require};
 use super::since::{Before, Change, Counter, before, change};
 use crate::check::Check;
 use crate::check::outcome::combine;
@@ -16,13 +16,15 @@ use crate::platform::eos::{Interface, InterfaceCounters, Interfaces, ShowInterfa
 /// - id: eos.interfaces.errors
 ///   platform: eos
 /// ```
-/// Baseline: `expect.trading_ports: { Ethernet1: 10G, ... }`.
+/// Baseline: `expect.trading_ports: [Ethernet1, ...]`, `expect.trading_port_speed: 10G` (or
+/// `{ Ethernet1: 10G, Ethernet4: 25G }`).
 pub struct InterfacesErrors;
 
 /// `expect:` keys read.
 #[derive(serde::Deserialize)]
 pub struct Input {
     trading_ports: TradingPorts,
+    trading_port_speed: PortSpeeds,
 }
 
 impl Check for InterfacesErrors {
@@ -31,7 +33,8 @@ impl Check for InterfacesErrors {
     type Input = Input;
 
     fn validate(input: &Input) -> Result<(), String> {
-        require(&input.trading_ports)
+        require(&input.trading_ports)?;
+        input.trading_port_speed.cover(&input.trading_ports)
     }
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
@@ -45,7 +48,10 @@ impl Check for InterfacesErrors {
         let parts = input
             .trading_ports
             .iter()
-            .map(|(name, speed)| {
+            .map(|name| {
+                let Some(speed) = input.trading_port_speed.of(name) else {
+                    return Verdict::error(format!("{name}: no speed in the baseline"));
+                };
                 let Some(port) = now.interfaces.get(name) else {
                     return Verdict::fail(format!("{name}: not on the switch (`show interfaces` does not list it)"))
                         .remedy("Fix `trading_ports` in the baseline to the switch's port names (`Ethernet1`, not `Et1`).");
@@ -114,7 +120,7 @@ fn line(name: &str, port: &Interface) -> String {
         port.interface_status,
         port.line_protocol_status,
         port.bandwidth_bps
-            .map_or("speed ?".to_string(), |b| super::ports::Speed(b)
+            .map_or("speed ?".to_string(), |b| Speed(b)
                 .to_string()),
         n(c.fcs_errors),
         n(c.total_in_errors),
@@ -143,8 +149,8 @@ fn judge(
     if port.bandwidth_bps.is_some_and(|b| b != speed) {
         problems.push(format!(
             "runs at {}, the baseline says {}",
-            super::ports::Speed(port.bandwidth_bps.unwrap_or(0)),
-            super::ports::Speed(speed)
+            Speed(port.bandwidth_bps.unwrap_or(0)),
+            Speed(speed)
         ));
     }
     let Some(now) = port.counters.as_ref() else {
@@ -182,7 +188,7 @@ fn judge(
     if problems.is_empty() {
         let ok = Verdict::ok(format!(
             "{name}: connected at {}",
-            super::ports::Speed(speed)
+            Speed(speed)
         ));
         return (ok.evidence(evidence), restarted);
     }

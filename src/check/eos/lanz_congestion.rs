@@ -84,7 +84,7 @@ impl Check for LanzCongestion {
         let congested: Vec<&LanzRecord> = lanz
             .records
             .iter()
-            .filter(|r| input.trading_ports.contains_key(&r.interface))
+            .filter(|r| input.trading_ports.contains(&r.interface))
             .filter(|r| r.entry_time_us >= since_us && r.queue_length_bytes > threshold)
             .collect();
         let mut problems = Vec::new();
@@ -125,7 +125,7 @@ impl Check for LanzCongestion {
                 note = format!("; {why}: drop growth is judged again from the next run")
             }
             Before::Run { fact, run_id } => {
-                for port in input.trading_ports.keys() {
+                for port in &input.trading_ports {
                     let counter = Counter {
                         label: "queue drops",
                         now: drops.total(port),

@@ -1,6 +1,7 @@
 //! The switch's trading ports as a baseline lists them, shared by the checks that judge ports
-//! (errors, congestion, optics): `trading_ports: { Ethernet1: 10G, Ethernet4: 25G }`, each with
-//! the speed it must run at.
+//! (errors, congestion, optics, and the declarative `eos.ports.errors-absent`, whose `keys:`
+//! reads the same list): `trading_ports: [Ethernet1, Ethernet4]`, and the speed they must run
+//! at: `trading_port_speed: 10G`, or per port `{ Ethernet1: 10G, Ethernet4: 25G }`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -46,8 +47,8 @@ impl<'de> Deserialize<'de> for Speed {
     }
 }
 
-/// `trading_ports`: port name -> speed, in name order.
-pub type TradingPorts = BTreeMap<String, Speed>;
+/// `trading_ports`: the port names, as EOS spells them (`Ethernet1`).
+pub type TradingPorts = Vec<String>;
 
 /// For a check's `validate`.
 pub fn require(ports: &TradingPorts) -> Result<(), String> {
@@ -55,6 +56,33 @@ pub fn require(ports: &TradingPorts) -> Result<(), String> {
         Err("`expect.trading_ports` lists no port".into())
     } else {
         Ok(())
+    }
+}
+
+/// `trading_port_speed`: one speed for every trading port, or one per port.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum PortSpeeds {
+    All(Speed),
+    Each(BTreeMap<String, Speed>),
+}
+
+impl PortSpeeds {
+    pub fn of(&self, port: &str) -> Option<Speed> {
+        match self {
+            PortSpeeds::All(s) => Some(*s),
+            PortSpeeds::Each(map) => map.get(port).copied(),
+        }
+    }
+
+    /// For a check's `validate`: every trading port has a speed.
+    pub fn cover(&self, ports: &TradingPorts) -> Result<(), String> {
+        match ports.iter().find(|p| self.of(p).is_none()) {
+            Some(p) => Err(format!(
+                "`expect.trading_port_speed` gives no speed for trading port {p}"
+            )),
+            None => Ok(()),
+        }
     }
 }
 
@@ -70,5 +98,15 @@ mod tests {
         for bad in ["", "G", "10", "10T", "-1G", "0G", "99999999999999G"] {
             assert!(Speed::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn one_speed_or_one_per_port() {
+        let all: PortSpeeds = serde_json::from_str("\"10G\"").unwrap();
+        assert_eq!(all.of("Ethernet9"), Some(Speed(10_000_000_000)));
+        let each: PortSpeeds = serde_json::from_str(r#"{"Ethernet1": "25G"}"#).unwrap();
+        assert_eq!(each.of("Ethernet1"), Some(Speed(25_000_000_000)));
+        assert!(each.cover(&vec!["Ethernet1".into(), "Ethernet2".into()]).is_err());
+        assert!(serde_json::from_str::<PortSpeeds>("\"fast\"").is_err());
     }
 }

@@ -44,7 +44,7 @@ impl Check for TransceiversLight {
         let dom = facts.get(&ShowTransceiverDom)?;
         let parts = input
             .trading_ports
-            .keys()
+            .iter()
             .map(|name| {
                 let Some(optic) = dom.interfaces.get(name) else {
                     return Verdict::error(format!(
