@@ -107,9 +107,16 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw1 fortigate.flows.offloaded",
             "FAIL fw1 fortigate.sessions.npu",
             "FAIL fw1 fortigate.offload.blockers",
+            "FAIL probe1 probe.latency.offloaded",
         ],
     ),
     ("low-light", &["FAIL sw1 eos.transceivers.light"]),
+    ("hang", &["ERROR fw1 *"]),
+    ("drop", &["ERROR sw1 *"]),
+    ("auth-fail", &["ERROR sw1 *"]),
+    ("host-key-changed", &["ERROR fw1 *"]),
+    // Last: the next healthy lab would "un-reboot" (its boot is earlier and its counters higher
+    // than the rebooted one's), which no real switch does.
     (
         "rebooted",
         &[
@@ -117,10 +124,6 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL sw1 eos.uptime.stable",
         ],
     ),
-    ("hang", &["ERROR fw1 *"]),
-    ("drop", &["ERROR sw1 *"]),
-    ("auth-fail", &["ERROR sw1 *"]),
-    ("host-key-changed", &["ERROR fw1 *"]),
 ];
 
 const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 13), ("sw1", 12), ("probe1", 1)];

@@ -122,8 +122,10 @@ async fn switch_scenarios_give_the_expected_verdicts() {
         ("low-light", &[("eos.transceivers.light", Fail)]),
         // A 3 MiB record seconds old is a microburst even without a previous run.
         ("microburst", &[("eos.lanz.congestion", Fail)]),
-        // Growth and reboots need a previous run: a first run records them.
-        ("crc-errors", &[]),
+        ("ntp-unsynchronised", &[("eos.ntp.synchronised", Fail)]),
+        // Growth and reboots need a previous run: a first run records them (the declarative
+        // errors-absent also bounds the absolute input errors).
+        ("crc-errors", &[("eos.ports.errors-absent", Fail)]),
         ("rebooted", &[]),
     ];
     for (scenario, not_ok) in cases {

@@ -120,8 +120,7 @@ fn line(name: &str, port: &Interface) -> String {
         port.interface_status,
         port.line_protocol_status,
         port.bandwidth_bps
-            .map_or("speed ?".to_string(), |b| Speed(b)
-                .to_string()),
+            .map_or("speed ?".to_string(), |b| Speed(b).to_string()),
         n(c.fcs_errors),
         n(c.total_in_errors),
         n(c.total_out_errors),
@@ -186,10 +185,7 @@ fn judge(
         }
     }
     if problems.is_empty() {
-        let ok = Verdict::ok(format!(
-            "{name}: connected at {}",
-            Speed(speed)
-        ));
+        let ok = Verdict::ok(format!("{name}: connected at {}", Speed(speed)));
         return (ok.evidence(evidence), restarted);
     }
     let flapped = problems.iter().any(|p| p.contains("link status changes"));

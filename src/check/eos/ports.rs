@@ -106,7 +106,10 @@ mod tests {
         assert_eq!(all.of("Ethernet9"), Some(Speed(10_000_000_000)));
         let each: PortSpeeds = serde_json::from_str(r#"{"Ethernet1": "25G"}"#).unwrap();
         assert_eq!(each.of("Ethernet1"), Some(Speed(25_000_000_000)));
-        assert!(each.cover(&vec!["Ethernet1".into(), "Ethernet2".into()]).is_err());
+        assert!(
+            each.cover(&vec!["Ethernet1".into(), "Ethernet2".into()])
+                .is_err()
+        );
         assert!(serde_json::from_str::<PortSpeeds>("\"fast\"").is_err());
     }
 }

@@ -12,8 +12,8 @@
 
 use std::any::TypeId;
 
-use super::session_filter::{self, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
 use super::ListSessions;
+use super::session_filter::{self, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
 use super::session_list;
 use crate::ssh::guard::Proof;
 
