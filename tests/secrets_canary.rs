@@ -83,7 +83,13 @@ fn site(dir: &Path, dev: &Device) {
         format!(
             "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {}\n  user: premarket\n\
              \x20 password: {{ file: {} }}\n  enable_secret: {{ file: {} }}\n\
-             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n",
+             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n\
+             skip:\n  eos.interfaces.errors: not on this canary switch\n\
+             \x20 eos.ptp.synchronised: not on this canary switch\n\
+             \x20 eos.multicast.feeds: not on this canary switch\n\
+             \x20 eos.lanz.congestion: not on this canary switch\n\
+             \x20 eos.uptime.stable: not on this canary switch\n\
+             \x20 eos.transceivers.light: not on this canary switch\n",
             dev.port,
             dir.join("pw").display(),
             dir.join("enable").display()
@@ -200,7 +206,10 @@ async fn no_secret_reaches_any_output() {
         "the undelivered mail waits in the outbox"
     );
     assert!(kinds("mail.eml"), "the email was written to its file");
-    assert!(kinds("/capture/sw1/"), "capture wrote the outputs");
+    assert!(
+        kinds("/capture/sw1/"),
+        "capture wrote the outputs: {outputs:?}"
+    );
     assert!(
         outputs.iter().any(|(what, text)| what.contains("stderr")
             && (text.contains("DEBUG") || text.contains("TRACE"))),
