@@ -250,6 +250,14 @@ impl Shell {
                     self.write(&key, deadline).await?;
                 }
             }
+            // A device that never stops printing keeps `wait()` ready, and a ready future wins
+            // over its timeout: the deadline is checked here as well.
+            if Instant::now() >= deadline {
+                return Err(ShellError::Timeout {
+                    seconds,
+                    last: self.screen.last_line().unwrap_or_default(),
+                });
+            }
             let message = match tokio::time::timeout_at(deadline, self.channel.wait()).await {
                 Ok(message) => message,
                 // Silent for a while: frozen (or cut off), whatever it printed before.
