@@ -371,7 +371,7 @@ pub fn for_each_piece(
         let buf = text.fill_buf()?;
         if buf.is_empty() {
             if !piece.is_empty() {
-                f(&String::from_utf8_lossy(&piece))?;
+                f(&text_of(&piece))?;
             }
             return Ok(());
         }
@@ -392,8 +392,17 @@ pub fn for_each_piece(
         if key_lines % 2 == 1 && piece.len() < IN_MEMORY {
             continue;
         }
-        f(&String::from_utf8_lossy(&piece[..cut]))?;
+        f(&text_of(&piece[..cut]))?;
         piece.drain(..cut);
+    }
+}
+
+/// `bytes` as text: checked in one pass when valid (the usual case), replacing what is not
+/// UTF-8 otherwise.
+fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 

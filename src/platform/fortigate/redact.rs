@@ -14,9 +14,20 @@ static SET_SECRET: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
+/// The names [`SET_SECRET`] looks for, ASCII case-insensitive (`psksecret` holds `secret`,
+/// `private-key` holds `-key`). ASCII text without any of them (a session list of a gigabyte
+/// has none) needs no per-line pass; for ASCII, ASCII case folding is all of Unicode's.
+static SECRET_NAME: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
+    regex::bytes::Regex::new(r"(?i-u)passw(?:or)?d|secret|-key|passphrase|auth-pwd|token")
+        .expect("static regex")
+});
+
 /// `text` with every secret value replaced by `<redacted>`; line structure is kept.
 pub fn redact(text: &str) -> String {
     let text = ENC.replace_all(text, "ENC <redacted>");
+    if text.is_ascii() && !SECRET_NAME.is_match(text.as_bytes()) {
+        return text.into_owned();
+    }
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {

@@ -18,9 +18,13 @@ use crate::core::spool::for_each_piece;
 use crate::report::DeviceOutputs;
 use crate::report::redact::Redactor;
 
-/// Small outputs compress in one call; the level is zstd's default (fast, a session list
-/// shrinks about tenfold).
+/// Small outputs compress in one call at zstd's default level; a session list shrinks about
+/// tenfold.
 const LEVEL: i32 = 3;
+
+/// A spooled output (hundreds of MB) at zstd's fastest level: as small as the default on a
+/// session list (42 against 50 MB for 1.1 GB) and about half the CPU time.
+const SPOOLED_LEVEL: i32 = 1;
 
 /// Writes raw outputs, reusing one compression context for the many small ones.
 pub(super) struct RawWriter<'r> {
@@ -72,7 +76,7 @@ impl<'r> RawWriter<'r> {
             }
             Output::Spooled(_) => {
                 let file = BufWriter::with_capacity(256 << 10, File::create(path)?);
-                let mut encoder = zstd::stream::write::Encoder::new(file, LEVEL)?;
+                let mut encoder = zstd::stream::write::Encoder::new(file, SPOOLED_LEVEL)?;
                 // The second core compresses while this one reads and redacts.
                 encoder.multithread(1)?;
                 for_each_piece(output.reader()?, |piece| {
