@@ -41,6 +41,9 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "problem: {p}");
     }
+    if let Some(drift) = &report.drift {
+        let _ = writeln!(out, "drift: {drift}");
+    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = writeln!(out, "rechecked now: {}", rechecked.join("; "));

@@ -9,6 +9,7 @@
 //! the archive: a lock or an archive that cannot be written is a problem the report states,
 //! never a reason not to inspect.
 
+mod charts;
 pub mod deadline;
 
 use std::path::PathBuf;
@@ -25,7 +26,7 @@ use crate::inspect::{Limits, inspect, run_id, timestamp};
 use crate::plan::{Plan, PlanError, Selection};
 use crate::report::archive::{Archive, ArchiveChannel};
 use crate::report::channel::{Channel, Context, deliver_all};
-use crate::report::email::{Attachment, EmailChannel, EmailMode};
+use crate::report::email::{EmailChannel, EmailMode};
 use crate::report::lock::{LockError, RunLock};
 use crate::report::metrics::Metrics;
 use crate::report::redact::Redactor;
@@ -217,10 +218,11 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
         ));
     }
     let channels = channels(config, req, &archive, email);
+    let attachments = charts::pictures(config, req, &archive, &routing, &mut report);
     let ctx = Context {
         tz: config.site.timezone,
         deadline: target.map(|t| t.timer()),
-        attachments: charts(&routing),
+        attachments,
         prune: full && req.archive,
     };
     let delivered = deliver_all(&channels, &mut report, &ctx).await;
@@ -465,21 +467,4 @@ fn email_reserve(config: &Config, mode: &EmailMode) -> std::time::Duration {
         (EmailMode::Send, Some(email)) if email.enabled => email.timeout,
         _ => std::time::Duration::ZERO,
     }
-}
-
-/// The probe's latency charts, shown in the email's HTML and attached.
-fn charts(routing: &Routing) -> Vec<Attachment> {
-    routing
-        .charts()
-        .into_iter()
-        .map(|chart| {
-            let name = format!("latency-{}.png", chart.device);
-            Attachment::inline_image(
-                &name,
-                "image/png",
-                chart.png,
-                &format!("chart-{}", chart.device),
-            )
-        })
-        .collect()
 }

@@ -73,6 +73,13 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             md(p)
         );
     }
+    if let Some(drift) = &report.drift {
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Drift:</b> {}</p>",
+            esc(drift)
+        );
+    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = write!(

@@ -23,6 +23,9 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "Problem: {p}");
     }
+    if let Some(drift) = &report.drift {
+        let _ = writeln!(out, "Drift: {drift}");
+    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = writeln!(out, "Rechecked now: {}", rechecked.join("; "));
