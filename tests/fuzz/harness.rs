@@ -1,0 +1,167 @@
+//! What each fuzz target does with one input, shared by the coverage-guided targets
+//! (`tests/fuzz/fuzz_targets/*.rs`, run by cargo-fuzz) and by the regression test
+//! (`tests/fuzz_regressions.rs`, run by plain `cargo test`), so a crash the fuzzer found is
+//! replayed through exactly the code that found it.
+//!
+//! Each function goes through the entry point production uses (`platform::parse_json`, the
+//! [`Screen`] the SSH shell reads with, `Config::load_partial` + `Plan::new` as `validate` calls
+//! them) and panics only when an invariant breaks: a panic inside premarket is the finding, a
+//! panic here is a broken property.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use premarket::config::Config;
+use premarket::core::Platform;
+use premarket::plan::{Plan, Selection};
+use premarket::platform;
+use premarket::ssh::screen::{Reply, Screen};
+
+/// A parser input: the command on the first line, then the output that command printed.
+/// A first line that names no listed command picks one by the input's first byte, so the
+/// fuzzer reaches every parser from any input, while regression files stay readable and keep
+/// their parser when the listing is reordered.
+pub fn parser(platform: Platform, data: &[u8]) {
+    let queries = platform::queries(platform);
+    let text = String::from_utf8_lossy(data);
+    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let (command, output) = match platform::query_for(platform, first) {
+        Some(_) => (first.to_string(), rest),
+        None => {
+            let pick = data.first().map_or(0, |&b| usize::from(b)) % queries.len();
+            (queries[pick].shape.text().to_string(), &*text)
+        }
+    };
+    match platform::parse_json(platform, &command, output) {
+        // The report shows both; formatting them must not fail either.
+        Ok(fact) => black_box(fact.to_string()),
+        Err(e) => black_box(format!("{e}: {}", e.excerpt)),
+    };
+    // Everything archived passes the platform's redaction first.
+    black_box(platform::redact(platform, output));
+}
+
+pub fn fortios(data: &[u8]) {
+    parser(Platform::Fortigate, data);
+}
+
+pub fn eos(data: &[u8]) {
+    parser(Platform::Eos, data);
+}
+
+/// The pager text both platforms print.
+const PAGER: &str = "--More--";
+
+/// Screen input: the first byte sets the size of the SSH packets the rest is split into.
+/// Properties: no panic, and the text, pager prompts and prompt line do not depend on the
+/// packet size (byte by byte, in packets, whole).
+pub fn screen(data: &[u8]) {
+    let Some((&size, bytes)) = data.split_first() else {
+        return;
+    };
+    let whole = read(bytes, bytes.len().max(1));
+    let packets = read(bytes, usize::from(size) + 1);
+    let bytewise = read(bytes, 1);
+    assert_eq!(whole, packets, "packets of {} bytes", usize::from(size) + 1);
+    assert_eq!(whole, bytewise, "byte by byte");
+    // The shell splits what it read into echo, output and prompt.
+    let (text, _, _) = &whole;
+    for sent in [None, Some("show version"), text.lines().next()] {
+        let reply = Reply::split(text, sent);
+        assert!(
+            reply.output.len() + reply.prompt.len() <= text.len(),
+            "a reply longer than its text"
+        );
+    }
+}
+
+/// Feeds `bytes` in packets of `size`; returns the text, the pager prompts and the last line.
+fn read(bytes: &[u8], size: usize) -> (String, usize, Option<String>) {
+    let mut screen = Screen::new(PAGER);
+    let pages = bytes.chunks(size).map(|c| screen.feed(c)).sum();
+    let last = screen.last_line();
+    (screen.take(), pages, last)
+}
+
+/// The example configuration (the repository's own `baselines/` and `checks/`): a valid
+/// starting point that the fuzzer changes one file of.
+const FILES: &[(&str, &[u8])] = &[
+    (
+        "baselines/site.yaml",
+        include_bytes!("../../baselines/site.yaml"),
+    ),
+    ("baselines/fw1.yaml", include_bytes!("../../baselines/fw1.yaml")),
+    ("baselines/sw1.yaml", include_bytes!("../../baselines/sw1.yaml")),
+    (
+        "checks/fortigate.yaml",
+        include_bytes!("../../checks/fortigate.yaml"),
+    ),
+    ("checks/eos.yaml", include_bytes!("../../checks/eos.yaml")),
+    ("checks/probe.yaml", include_bytes!("../../checks/probe.yaml")),
+    (
+        "baselines/known_hosts",
+        include_bytes!("../../baselines/known_hosts"),
+    ),
+];
+
+/// How many of [`FILES`] a configuration input may replace (all but known_hosts).
+pub const CONFIG_FILES: usize = 6;
+
+/// Configuration input: the first byte picks which file of the example configuration the rest
+/// replaces; the directory is then loaded and planned as `premarket validate` does.
+pub fn config(data: &[u8]) {
+    let Some((&pick, content)) = data.split_first() else {
+        return;
+    };
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        // A full /tmp is the machine's problem, not a finding.
+        Err(_) => return,
+    };
+    let replaced = usize::from(pick) % CONFIG_FILES;
+    for (i, (path, seed)) in FILES.iter().enumerate() {
+        let body = if i == replaced { content } else { seed };
+        if write(dir.path(), path, body).is_err() {
+            return;
+        }
+    }
+    validate(dir.path());
+}
+
+fn write(dir: &Path, path: &str, body: &[u8]) -> std::io::Result<()> {
+    let path = dir.join(path);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, body)
+}
+
+/// `premarket validate` without the printing: load, plan, and format every error found.
+fn validate(dir: &Path) {
+    let (config, errors) = match Config::load_partial(dir) {
+        Ok(loaded) => loaded,
+        Err(errors) => {
+            black_box(errors.to_string());
+            return;
+        }
+    };
+    black_box(
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    match Plan::new(&config, &Selection::default()) {
+        Ok(plan) => black_box(format!("{} device(s) planned", plan.devices.len())),
+        Err(e) => black_box(e.to_string()),
+    };
+}
+
+/// The targets by name, as the regression test and the fuzz crate name them.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("fortios_parsers", fortios),
+    ("eos_parsers", eos),
+    ("screen", screen),
+    ("config_loader", config),
+];
