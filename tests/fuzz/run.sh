@@ -69,12 +69,14 @@ for target in "${targets[@]}"; do
     echo "== fuzz $target for ${seconds}s"
     # -timeout: one input slower than 10 s is a runaway (hostile output must parse in linear
     # time); -rss_limit_mb: a blow-up in memory is a finding too.
+    dict=()
+    [ -f "tests/fuzz/dict/$target.dict" ] && dict=(-dict="tests/fuzz/dict/$target.dict")
     log=$corpus_root/$target.log
     rc=0
     nice -n 19 cargo fuzz run --sanitizer none --fuzz-dir tests/fuzz "$target" \
         "$corpus" "${seeds[@]}" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -print_final_stats=1 >"$log" 2>&1 || rc=$?
+        -print_final_stats=1 "${dict[@]}" >"$log" 2>&1 || rc=$?
     # The closing lines: inputs run, coverage reached, and any crash with its reproducer.
     grep -E '(DONE|INITED|stat::number_of_executed_units|stat::peak_rss_mb|panicked|ERROR|SUMMARY|Test unit written|Minimize)' "$log" | tail -n 12 || true
     if [ "$rc" -ne 0 ]; then
