@@ -34,11 +34,41 @@ pub fn parser(platform: Platform, data: &[u8]) {
     };
     match platform::parse_json(platform, &command, output) {
         // The report shows both; formatting them must not fail either.
-        Ok(fact) => black_box(fact.to_string()),
+        Ok(fact) => {
+            shares_are_possible(&fact, &command);
+            black_box(fact.to_string())
+        }
         Err(e) => black_box(format!("{e}: {}", e.excerpt)),
     };
     // Everything archived passes the platform's redaction first.
     black_box(platform::redact(platform, output));
+}
+
+/// Impossible values are errors, never facts (issue 9, section 3): a percentage is a number
+/// in 0..=100, and a CPU line's shares are numbers (a NaN would show as `null` here).
+fn shares_are_possible(fact: &serde_json::Value, command: &str) {
+    let share = |v: &serde_json::Value| v.as_f64().is_some_and(|p| (0.0..=100.0).contains(&p));
+    match fact {
+        serde_json::Value::Object(map) => {
+            let cpu_line = map.contains_key("idle");
+            for (key, value) in map {
+                let required = cpu_line && ["user", "system", "nice", "idle"].contains(&&**key);
+                let optional = key.contains("percent")
+                    || (cpu_line && ["iowait", "irq", "softirq"].contains(&&**key));
+                assert!(
+                    !(required || optional) || share(value) || (optional && value.is_null()),
+                    "`{command}` gave {key} = {value}, not a share of 0..=100"
+                );
+                shares_are_possible(value, command);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                shares_are_possible(item, command);
+            }
+        }
+        _ => {}
+    }
 }
 
 pub fn fortios(data: &[u8]) {
