@@ -120,14 +120,23 @@ const FILES: &[(&str, &[u8])] = &[
         "baselines/site.yaml",
         include_bytes!("../../baselines/site.yaml"),
     ),
-    ("baselines/fw1.yaml", include_bytes!("../../baselines/fw1.yaml")),
-    ("baselines/sw1.yaml", include_bytes!("../../baselines/sw1.yaml")),
+    (
+        "baselines/fw1.yaml",
+        include_bytes!("../../baselines/fw1.yaml"),
+    ),
+    (
+        "baselines/sw1.yaml",
+        include_bytes!("../../baselines/sw1.yaml"),
+    ),
     (
         "checks/fortigate.yaml",
         include_bytes!("../../checks/fortigate.yaml"),
     ),
     ("checks/eos.yaml", include_bytes!("../../checks/eos.yaml")),
-    ("checks/probe.yaml", include_bytes!("../../checks/probe.yaml")),
+    (
+        "checks/probe.yaml",
+        include_bytes!("../../checks/probe.yaml"),
+    ),
     (
         "baselines/known_hosts",
         include_bytes!("../../baselines/known_hosts"),
