@@ -208,8 +208,11 @@ fn validate(dir: &Path) {
     };
 }
 
+/// What a target does with one input.
+pub type Target = fn(&[u8]);
+
 /// The targets by name, as the regression test and the fuzz crate name them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("fortios_parsers", fortios),
     ("eos_parsers", eos),
     ("screen", screen),
