@@ -110,6 +110,7 @@ async fn inspect_device(
     redactor: &Redactor,
 ) -> (Vec<CheckResult>, DeviceOutputs) {
     let start = Instant::now();
+    let collected_at = Utc::now();
     let outputs = match deadline {
         None => collector.collect(plan).await,
         Some(at) => match tokio::time::timeout_at(at, collector.collect(plan)).await {
@@ -122,6 +123,7 @@ async fn inspect_device(
     let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
     let mut facts = crate::parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
+    facts.set_collected_at(collected_at);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,

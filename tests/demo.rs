@@ -32,6 +32,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &[
             "FAIL fw1 fortigate.flows.offloaded",
             "FAIL fw1 fortigate.flows.single-session",
+            "FAIL fw1 fortigate.sessions.npu",
         ],
     ),
     (

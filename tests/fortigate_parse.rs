@@ -2,9 +2,13 @@
 //! and CRLF output giving identical facts, and the example site's offline scenarios holding a
 //! saved output for every command fw1's plan sends.
 
+mod parse_support;
+
 use std::path::PathBuf;
 
 use assert_cmd::Command as Bin;
+use parse_support::Want::{Error, Facts};
+use parse_support::{PARSERS, Want, check_keys, check_rows, v};
 use premarket::Platform;
 use premarket::platform::parse_json;
 
@@ -300,4 +304,315 @@ fn example_site_scenarios_hold_every_planned_fw1_output() {
             );
         }
     }
+}
+
+/// The trading checks' FortiGate commands and the real-device fixes, fixture by fixture.
+const ROWS: &[(&str, &str, Want)] = &[
+    (
+        "get system interface",
+        "healthy.txt",
+        Facts(&[
+            ("/interfaces/x1/sflow_sampler", v!(false)),
+            ("/interfaces/x1/netflow_sampler", v!(false)),
+            ("/interfaces/x1/type", v!("physical")),
+            ("/interfaces/x1/status", v!("up")),
+            ("/interfaces/ssl.root/type", v!("tunnel")),
+        ]),
+    ),
+    (
+        "get system interface",
+        "sflow-enabled.txt",
+        Facts(&[
+            ("/interfaces/x1/sflow_sampler", v!(true)),
+            ("/interfaces/x2/sflow_sampler", v!(false)),
+        ]),
+    ),
+    (
+        "get system interface",
+        "v70-wide-spacing.txt",
+        Facts(&[("/interfaces/x1/sflow_sampler", v!(false))]),
+    ),
+    (
+        "get system interface",
+        "not-enable-or-disable.txt",
+        Error(&["sflow-sampler", "sampled"]),
+    ),
+    (
+        "show system npu",
+        "default.txt",
+        Facts(&[
+            ("/max_session_timeout_s", v!(40)),
+            ("/max_session_timeout_set", v!(false)),
+            ("/settings", v!({})),
+        ]),
+    ),
+    (
+        "show system npu",
+        "max-session-timeout-120.txt",
+        Facts(&[
+            ("/max_session_timeout_s", v!(120)),
+            ("/max_session_timeout_set", v!(true)),
+            ("/settings/mcast-session-accounting", v!("session-based")),
+        ]),
+    ),
+    ("show system npu", "out-of-range.txt", Error(&["10-1000"])),
+    (
+        "show system session-ttl",
+        "default.txt",
+        Facts(&[
+            ("/default", v!(3600)),
+            ("/default_set", v!(false)),
+            ("/ports", v!([])),
+        ]),
+    ),
+    (
+        "show system session-ttl",
+        "default-never.txt",
+        Facts(&[("/default", v!("never"))]),
+    ),
+    (
+        "show system session-ttl",
+        "md-udp-never.txt",
+        Facts(&[
+            ("/ports/0/protocol", v!(17)),
+            ("/ports/0/start_port", v!(5000)),
+            ("/ports/0/end_port", v!(5000)),
+            ("/ports/0/timeout", v!("never")),
+            ("/ports/1/timeout", v!(7200)),
+        ]),
+    ),
+    (
+        "diagnose npu np7lite port-list",
+        "healthy-inferred.txt",
+        Facts(&[
+            ("/ports/x1/np_group", v!("NP#0")),
+            ("/ports/x2/max_speed_mbps", v!(10000)),
+            ("/ports/np0_0", v!(null)),
+        ]),
+    ),
+    (
+        "diagnose npu np7lite port-list",
+        "not-supported.txt",
+        Error(&["command parse error"]),
+    ),
+    (
+        "diagnose npu np7lite port-list",
+        "unknown-layout.txt",
+        Error(&["header"]),
+    ),
+    (
+        "diagnose sys ntp status",
+        "synchronized.txt",
+        Facts(&[
+            ("/synchronized", v!(true)),
+            ("/ntpsync", v!(true)),
+            ("/servers/0/address", v!("10.0.0.1")),
+            ("/servers/0/selected", v!(true)),
+            ("/servers/0/stratum", v!(2)),
+            ("/servers/0/offset_s", v!(0.000412)),
+        ]),
+    ),
+    (
+        "diagnose sys ntp status",
+        "unsynchronized.txt",
+        Facts(&[
+            ("/synchronized", v!(false)),
+            ("/servers/0/reachable", v!(false)),
+            ("/servers/0/selected", v!(false)),
+        ]),
+    ),
+    (
+        "diagnose sys ntp status",
+        "selected-wrapped-crlf.txt",
+        Facts(&[
+            ("/servers/0/selected", v!(false)),
+            ("/servers/1/selected", v!(true)),
+            ("/servers/1/offset_s", v!(-0.000652)),
+        ]),
+    ),
+    (
+        "get system ha status",
+        "v70-hbdev-down.txt",
+        Facts(&[
+            ("/mode", v!("a-p")),
+            (
+                "/health_messages",
+                v!([
+                    "WARNING: FG201GTK24000817 has hbdev down;",
+                    "WARNING: FG201GTK24000818 has hbdev down;"
+                ]),
+            ),
+            ("/members/0/role", v!("primary")),
+        ]),
+    ),
+    (
+        "get system ha status",
+        "v70-mondev-down-crlf.txt",
+        Facts(&[
+            (
+                "/health_messages",
+                v!(["WARNING: FG201GTK24000818 has mondev down;"]),
+            ),
+            ("/health", v!("WARNING: FG201GTK24000818 has mondev down;")),
+        ]),
+    ),
+    (
+        "get system ha status",
+        "v76-standalone-inferred.txt",
+        Facts(&[
+            ("/mode", v!("standalone")),
+            ("/health", v!("OK")),
+            ("/members", v!([])),
+            ("/group", v!(null)),
+        ]),
+    ),
+    (
+        "get system ha status",
+        "v60-standalone-flat.txt",
+        Facts(&[("/mode", v!("standalone")), ("/group", v!("0"))]),
+    ),
+    (
+        "get system ha status",
+        "unknown-health-line.txt",
+        Error(&["health", "NOTICE"]),
+    ),
+    (
+        "get system performance status",
+        "one-core-softirq.txt",
+        Facts(&[
+            ("/per_cpu/2/cpu", v!(2)),
+            ("/per_cpu/2/softirq", v!(61.0)),
+            ("/per_cpu/2/idle", v!(27.0)),
+            ("/cpu/idle", v!(81.0)),
+        ]),
+    ),
+    (
+        "get system performance status",
+        "rebooted.txt",
+        Facts(&[("/uptime_s", v!(60))]),
+    ),
+    (
+        "get system performance status",
+        "idle.txt",
+        Facts(&[("/uptime_s", v!(41 * 86_400 + 3 * 3_600 + 12 * 60))]),
+    ),
+    (
+        "get system status",
+        "v767-power-cycle.txt",
+        Facts(&[("/last_reboot_reason", v!("power cycle"))]),
+    ),
+    (
+        "get system status",
+        "v767-standalone.txt",
+        Facts(&[("/last_reboot_reason", v!("warm reboot"))]),
+    ),
+    (
+        "diagnose sys session list",
+        "md-unicast-session-ttl-never.txt",
+        Facts(&[
+            ("/sessions/0/expire", v!("never")),
+            ("/sessions/0/timeout", v!("never")),
+        ]),
+    ),
+    (
+        "diagnose sys session list",
+        "md-unicast-offloaded.txt",
+        Facts(&[
+            ("/sessions/0/expire", v!(179)),
+            ("/sessions/0/timeout", v!(0)),
+        ]),
+    ),
+];
+
+#[test]
+fn trading_fixtures_give_the_facts_checks_read() {
+    check_rows(ROWS);
+}
+
+#[test]
+fn every_fortigate_fact_round_trips_and_reads_alike_paged() {
+    for p in PARSERS.iter().filter(|p| p.platform == Platform::Fortigate) {
+        for (name, raw) in p.fixtures() {
+            let paged: String = raw
+                .lines()
+                .map(|l| format!("--More-- \r            \r{l}\r\n"))
+                .collect();
+            match ((p.parse)(&raw), (p.parse)(&paged)) {
+                (Ok(a), Ok(b)) => {
+                    assert!(
+                        a.round_trips,
+                        "{} {name}: the fact does not read back from {}",
+                        p.command, a.json
+                    );
+                    assert_eq!(
+                        a.json, b.json,
+                        "{} {name}: paging changed the fact",
+                        p.command
+                    );
+                }
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!(
+                    "{} {name}: plain {:?} vs paged {:?}",
+                    p.command,
+                    a.is_ok(),
+                    b.is_ok()
+                ),
+            }
+        }
+    }
+}
+
+/// The top-level keys of each new FortiGate fact, as `premarket parse` prints them.
+#[test]
+fn trading_fact_keys_are_the_contract() {
+    let keys: &[(&str, &[&str])] = &[
+        ("get system interface", &["interfaces"]),
+        (
+            "show system npu",
+            &[
+                "max_session_timeout_s",
+                "max_session_timeout_set",
+                "settings",
+                "blocks",
+            ],
+        ),
+        (
+            "show system session-ttl",
+            &["default", "default_set", "ports"],
+        ),
+        ("diagnose npu np7lite port-list", &["ports"]),
+        (
+            "diagnose sys ntp status",
+            &["synchronized", "ntpsync", "server_mode", "servers"],
+        ),
+        (
+            "get system ha status",
+            &[
+                "mode",
+                "health",
+                "health_messages",
+                "model",
+                "group",
+                "members",
+            ],
+        ),
+        (
+            "get system status",
+            &[
+                "version",
+                "build",
+                "release",
+                "model",
+                "serial",
+                "hostname",
+                "ha_mode",
+                "ha_role",
+                "operation_mode",
+                "vdom_mode",
+                "current_vdom",
+                "last_reboot_reason",
+            ],
+        ),
+    ];
+    check_keys(keys);
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use premarket::Platform;
 use premarket::parse::{Query, Raw};
 use premarket::platform::fortigate::{
-    DiagMcastSessions, GetHaStatus, ListSessions, OffloadBasis, SessionList,
+    DiagMcastSessions, GetHaStatus, ListSessions, OffloadBasis, SessionList, Ttl,
 };
 use premarket::platform::parse_json;
 
@@ -128,7 +128,12 @@ fn session_lists_have_the_right_offload_decisions() {
         let udp = &list.sessions[0];
         assert_eq!(
             (udp.proto, udp.dport, udp.timeout, udp.expire),
-            (Some(17), Some(53), Some(0), Some(176))
+            (
+                Some(17),
+                Some(53),
+                Some(Ttl::Seconds(0)),
+                Some(Ttl::Seconds(176))
+            )
         );
         assert_eq!(
             udp.src,

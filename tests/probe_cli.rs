@@ -61,13 +61,16 @@ fn json_keys_are_the_contract_and_exit_codes_follow_the_verdict() {
 }
 
 #[test]
-fn text_output_prints_n_and_the_chart_is_a_png() {
+fn text_output_prints_n_and_the_chart_is_a_png_and_an_svg() {
     let dir = tempfile::tempdir().unwrap();
     let file = synth(dir.path(), Profile::Offloaded, 2_000);
     let chart = dir.path().join("chart.png");
+    let svg = dir.path().join("chart.svg");
     let out = premarket()
         .args(["probe", "analyze", "--calibration-ns", "436.8", "--chart"])
         .arg(&chart)
+        .arg("--chart-svg")
+        .arg(&svg)
         .arg(&file)
         .output()
         .unwrap();
@@ -78,6 +81,9 @@ fn text_output_prints_n_and_the_chart_is_a_png() {
     let png = std::fs::read(&chart).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     assert!(png.len() > 10_000);
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
+    assert!(svg.contains("firewall latency: offloaded"));
 }
 
 #[test]

@@ -364,6 +364,8 @@ fn abba_rounds_show_the_offload_effect() {
     let mode_arg = mode.display().to_string();
     let child = lab.emulator(&["--mode-file", &mode_arg], 4 * 300);
     let switch = format!("echo {{mode}} > {mode_arg}; sleep 0.1");
+    let (png, svg) = (lab.path("abba.png"), lab.path("abba.svg"));
+    let (png_arg, svg_arg) = (png.display().to_string(), svg.display().to_string());
     let (code, json) = lab.probe(&[
         "--count",
         "300",
@@ -371,8 +373,20 @@ fn abba_rounds_show_the_offload_effect() {
         "on,off,off,on",
         "--between-rounds",
         &switch,
+        "--chart",
+        &png_arg,
+        "--chart-svg",
+        &svg_arg,
     ]);
     wait(child);
+    // The rounds chart overlays the rounds: on in blue, off in orange.
+    let png = std::fs::read(&png).unwrap();
+    assert_eq!(&png[..4], b"\x89PNG");
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("ABBA rounds") && svg.contains("#0072B2") && svg.contains("#E69F00"));
+    if let Some(dir) = std::env::var_os("PREMARKET_CHART_DIR") {
+        std::fs::write(Path::new(&dir).join("abba-live.png"), &png).unwrap();
+    }
     let verdicts: Vec<&str> = json["rounds"]
         .as_array()
         .unwrap()

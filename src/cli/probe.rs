@@ -91,9 +91,12 @@ pub struct AnalysisArgs {
     pub timestamps: TsSource,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Write the histogram and CDF chart as PNG.
+    /// Write the chart (percentile plot over a histogram; ABBA rounds overlaid) as PNG.
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
+    /// Write the same chart as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub chart_svg: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -183,15 +186,28 @@ impl AnalysisArgs {
                 }
             }
         }
-        if let Some(path) = &self.chart {
-            write_chart(analysis, path)?;
-        }
+        self.write_charts(|| chart::png(analysis), || chart::svg(analysis))?;
         Ok(exit_code(analysis.verdict))
+    }
+
+    /// Writes the PNG and SVG charts that were asked for.
+    fn write_charts(
+        &self,
+        png: impl FnOnce() -> Result<Vec<u8>, chart::ChartError>,
+        svg: impl FnOnce() -> Result<String, chart::ChartError>,
+    ) -> Result<(), Stop> {
+        if let Some(path) = &self.chart {
+            write_chart(path, png())?;
+        }
+        if let Some(path) = &self.chart_svg {
+            write_chart(path, svg().map(String::into_bytes))?;
+        }
+        Ok(())
     }
 }
 
-fn write_chart(analysis: &Analysis, path: &Path) -> Result<(), Stop> {
-    let bytes = chart::png(analysis).map_err(|e| Stop {
+fn write_chart(path: &Path, bytes: Result<Vec<u8>, chart::ChartError>) -> Result<(), Stop> {
+    let bytes = bytes.map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
         message: format!("chart: {e}"),
     })?;
@@ -587,9 +603,15 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Stop> {
             );
         }
     }
-    if let (Some(path), Some((_, first))) = (&a.analysis.chart, results.first()) {
-        write_chart(first, path)?;
-    }
+    let labelled: Vec<(String, &Analysis)> = results
+        .iter()
+        .map(|(r, an)| (r.label.clone(), an))
+        .collect();
+    let refs = chart::References::default();
+    a.analysis.write_charts(
+        || chart::rounds_png(&labelled, &abba, &refs),
+        || chart::rounds_svg(&labelled, &abba, &refs),
+    )?;
     let inconclusive = results
         .iter()
         .any(|(_, an)| an.verdict == Kind::Inconclusive);

@@ -16,7 +16,7 @@ use crate::plan::DevicePlan;
 use crate::probe::baseline::{self, Source};
 use crate::probe::{chart, offline};
 
-/// One measurement's chart (histogram + CDF), ready to attach.
+/// One measurement's chart (percentile plot and histogram), ready to attach.
 #[derive(Clone, Debug)]
 pub struct Chart {
     pub device: String,

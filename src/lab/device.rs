@@ -16,11 +16,43 @@ pub enum Next {
     Exit,
 }
 
+/// Output made piece by piece while it is written: a listing of 200,000 sessions never sits whole
+/// in the lab's memory, and is made only as fast as the client reads it. Each piece is one or
+/// more whole lines.
+pub struct Stream(Box<dyn Iterator<Item = String> + Send>);
+
+impl Stream {
+    pub fn new(pieces: impl Iterator<Item = String> + Send + 'static) -> Self {
+        Stream(Box::new(pieces))
+    }
+
+    /// Every piece joined.
+    #[cfg(test)]
+    pub fn collect_text(self) -> String {
+        self.0.collect()
+    }
+}
+
+impl Iterator for Stream {
+    type Item = String;
+    fn next(&mut self) -> Option<String> {
+        self.0.next()
+    }
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stream(..)")
+    }
+}
+
 /// The device's answer to one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Answer {
     /// Output text, lines separated by `\n` (the shell turns them into `\r\n`).
     pub text: String,
+    /// More output after `text`, made while it is written (huge listings).
+    pub stream: Option<Stream>,
     pub next: Next,
     /// Page this output after this many lines (`--More--`); `None` = no pager.
     pub page: Option<usize>,
@@ -33,6 +65,7 @@ impl Answer {
     pub fn text(text: impl Into<String>) -> Self {
         Answer {
             text: text.into(),
+            stream: None,
             next: Next::Prompt,
             page: None,
             data: false,
@@ -46,10 +79,29 @@ impl Answer {
     pub fn data(text: impl Into<String>, page: Option<usize>) -> Self {
         Answer {
             text: text.into(),
+            stream: None,
             next: Next::Prompt,
             page,
             data: true,
         }
+    }
+
+    /// A data answer whose output is made while it is written.
+    pub fn streamed(stream: Stream, page: Option<usize>) -> Self {
+        Answer {
+            stream: Some(stream),
+            ..Answer::data(String::new(), page)
+        }
+    }
+
+    /// The whole output as one string (unit tests).
+    #[cfg(test)]
+    pub fn full_text(self) -> String {
+        let mut text = self.text;
+        if let Some(stream) = self.stream {
+            text.push_str(&stream.collect_text());
+        }
+        text
     }
 
     pub fn then(mut self, next: Next) -> Self {

@@ -1,6 +1,9 @@
 //! The lab: emulated FortiGates and Arista switches on loopback SSH that behave like the real
 //! devices where it matters to premarket (prompts, `enable`, privilege errors, pager, VDOM
-//! prompts, session filters, realistic outputs), with scenarios that switch one fault on.
+//! commands on a box without VDOMs, session filters, EOS `| json` as the CLI prints it,
+//! realistic outputs for every command premarket sends), with scenarios that switch one fault
+//! on. Times and counters are consistent across lab restarts on the same day, so a healthy run
+//! followed by a fault run shows growth the way a healthy morning followed by a fault does.
 //! Integration tests, `premarket lab serve` and `premarket demo` run against it.
 //!
 //! ```no_run
@@ -15,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+mod clock;
 mod device;
 mod diff;
 mod eos;

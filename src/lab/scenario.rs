@@ -45,6 +45,28 @@ pub enum Fault {
     AuthFail,
     /// The device serves a host key other than the one in the site's known_hosts.
     HostKeyChanged,
+    /// EOS: FCS errors on Ethernet3 (from the firewall) grew, and the link flapped twice.
+    CrcErrors,
+    /// EOS: PTP lost the grandmaster; the switch is its own GM, last sync 157 s ago.
+    PtpUnlocked,
+    /// EOS: no IGMP querier on the feed VLAN; the group's membership aged out.
+    NoQuerier,
+    /// EOS: a 3 MiB LANZ record on Ethernet4 seconds ago, and ~1200 more queue drops.
+    Microburst,
+    /// Both: the device rebooted seconds before the run (power loss / power cycle).
+    Rebooted,
+    /// FortiGate: `sflow-sampler enable` on x1, which stops NP offload on that interface.
+    SflowEnabled,
+    /// EOS: receive power on Ethernet3 at -11.2 dBm, below the low warning threshold.
+    LowLight,
+    /// Both: NTP not synchronised.
+    NtpUnsynchronised,
+    /// FortiGate: 200,000 sessions on the feed's filter (a socket-per-send neighbour), listed
+    /// lazily and paged at the terminal height. One source host has about 28,000 ephemeral
+    /// ports, so under a filter that names the source address a real box holds at most that
+    /// many distinct sessions: past it the lab repeats 5-tuples (another source port
+    /// sequence round), which keeps the count the benchmark needs.
+    HugeSessionList,
 }
 
 /// How long `slow` delays each answer.
@@ -60,7 +82,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 18] = [
+    pub const ALL: [Fault; 27] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -79,6 +101,15 @@ impl Fault {
         Fault::Drop,
         Fault::AuthFail,
         Fault::HostKeyChanged,
+        Fault::CrcErrors,
+        Fault::PtpUnlocked,
+        Fault::NoQuerier,
+        Fault::Microburst,
+        Fault::Rebooted,
+        Fault::SflowEnabled,
+        Fault::LowLight,
+        Fault::NtpUnsynchronised,
+        Fault::HugeSessionList,
     ];
 
     pub fn name(self) -> &'static str {
@@ -101,16 +132,35 @@ impl Fault {
             Fault::Drop => "drop",
             Fault::AuthFail => "auth-fail",
             Fault::HostKeyChanged => "host-key-changed",
+            Fault::CrcErrors => "crc-errors",
+            Fault::PtpUnlocked => "ptp-unlocked",
+            Fault::NoQuerier => "no-querier",
+            Fault::Microburst => "microburst",
+            Fault::Rebooted => "rebooted",
+            Fault::SflowEnabled => "sflow-enabled",
+            Fault::LowLight => "low-light",
+            Fault::NtpUnsynchronised => "ntp-unsynchronised",
+            Fault::HugeSessionList => "huge-session-list",
         }
     }
 
     /// Where the fault goes when no `@device` is given.
     pub fn default_target(self) -> Target {
         match self {
-            Fault::Healthy | Fault::VersionDrift | Fault::Pager | Fault::Banner => Target::All,
-            Fault::LanzUnsaved | Fault::LanzOff | Fault::ConfigUnsaved => {
-                Target::Device("sw1".into())
-            }
+            Fault::Healthy
+            | Fault::VersionDrift
+            | Fault::Pager
+            | Fault::Banner
+            | Fault::Rebooted
+            | Fault::NtpUnsynchronised => Target::All,
+            Fault::LanzUnsaved
+            | Fault::LanzOff
+            | Fault::ConfigUnsaved
+            | Fault::CrcErrors
+            | Fault::PtpUnlocked
+            | Fault::NoQuerier
+            | Fault::Microburst
+            | Fault::LowLight => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
             | Fault::NewSourcePort
@@ -119,7 +169,9 @@ impl Fault {
             | Fault::HaMismatch
             | Fault::CpuHigh
             | Fault::Hang
-            | Fault::HostKeyChanged => Target::Device("fw1".into()),
+            | Fault::HostKeyChanged
+            | Fault::SflowEnabled
+            | Fault::HugeSessionList => Target::Device("fw1".into()),
         }
     }
 
@@ -133,7 +185,9 @@ impl Fault {
             Fault::OffloadDisabled => {
                 "firewall: policy 1 disables offload, the feed runs on the CPU"
             }
-            Fault::NewSourcePort => "firewall: the feed uses a new source port per packet",
+            Fault::NewSourcePort => {
+                "firewall: the feed opens a new source port per send (10,000 sessions)"
+            }
             Fault::NotEstablished => "firewall: the unicast feed has no session yet",
             Fault::IdleExpired => {
                 "firewall: feed service without udp-idle-timer, session about to expire"
@@ -148,6 +202,15 @@ impl Fault {
             Fault::Drop => "connection cut in the middle of the first data command",
             Fault::AuthFail => "password rejected",
             Fault::HostKeyChanged => "host key differs from the site's known_hosts",
+            Fault::CrcErrors => "switch: FCS errors grew on Ethernet3, link flapped twice",
+            Fault::PtpUnlocked => "switch: PTP lost its grandmaster (own GM, sync 157 s old)",
+            Fault::NoQuerier => "switch: no IGMP querier on the feed VLAN 100",
+            Fault::Microburst => "switch: 3 MiB queue on Ethernet4 seconds ago, queue drops",
+            Fault::Rebooted => "both: rebooted seconds ago (power loss / power cycle)",
+            Fault::SflowEnabled => "firewall: sFlow sampler on x1 (stops NP offload)",
+            Fault::LowLight => "switch: Ethernet3 receive power -11.2 dBm (below warning)",
+            Fault::NtpUnsynchronised => "both: NTP not synchronised",
+            Fault::HugeSessionList => "firewall: 200,000 sessions on the feed's filter",
         }
     }
 }

@@ -214,10 +214,11 @@ async fn shell(io: &mut Io, s: &mut Session) {
         let Some(line) = line else { continue };
         let mut answer = s.cli.run(&line);
         loop {
-            if !deliver(io, s, &answer).await {
+            let next = answer.next.clone();
+            if !deliver(io, s, answer).await {
                 return;
             }
-            match &answer.next {
+            match &next {
                 Next::Prompt => break,
                 Next::Exit => return,
                 Next::Secret(prompt) => {
@@ -243,13 +244,13 @@ async fn exec(io: &mut Io, s: &mut Session, command: &str) {
             .unwrap_or_default();
         answer = s.cli.secret(&reply);
     }
-    if deliver(io, s, &answer).await {
+    if deliver(io, s, answer).await {
         let _ = io.channel.exit_status(0).await;
     }
 }
 
 /// Prints an answer with the faults and the pager applied. `false` = the session is over.
-async fn deliver(io: &mut Io, s: &mut Session, answer: &Answer) -> bool {
+async fn deliver(io: &mut Io, s: &mut Session, answer: Answer) -> bool {
     if s.faults.has(Fault::Slow) {
         tokio::time::sleep(SLOW_DELAY).await;
     }
@@ -257,8 +258,17 @@ async fn deliver(io: &mut Io, s: &mut Session, answer: &Answer) -> bool {
         io.hang().await;
         return false;
     }
-    let lines: Vec<&str> = answer.text.split_inclusive('\n').collect();
-    if answer.data && s.faults.has(Fault::Drop) {
+    let prompt_next = answer.next == Next::Prompt;
+    let data = answer.data;
+    let Answer {
+        text, mut stream, ..
+    } = answer;
+    if data && s.faults.has(Fault::Drop) {
+        let mut text = text;
+        if text.is_empty() {
+            text = stream.and_then(|mut st| st.next()).unwrap_or_default();
+        }
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let half: String = lines[..lines.len() / 2].concat();
         io.write(&half).await;
         // Let the half reach the client before the connection goes (data is queued, not sent).
@@ -266,55 +276,119 @@ async fn deliver(io: &mut Io, s: &mut Session, answer: &Answer) -> bool {
         (s.kill)();
         return false;
     }
-    let mut text = answer.text.clone();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    let ok = match answer.page {
-        Some(page) if page > 0 && lines.len() > page => paged(io, s, &lines, page).await,
-        _ => io.write(&text).await,
+    let page = answer.page.filter(|p| *p > 0);
+    let mut out = Output {
+        page,
+        step: page.unwrap_or(usize::MAX),
+        in_page: 0,
+        pending: String::new(),
+        ends_line: true,
     };
-    if ok && s.style.blank_line && answer.next == Next::Prompt {
+    let mut ok = match out.write(io, s, &text).await {
+        Flow::More => true,
+        Flow::Quit => {
+            stream = None;
+            true
+        }
+        Flow::Gone => false,
+    };
+    while ok && let Some(piece) = stream.as_mut().and_then(Iterator::next) {
+        match out.write(io, s, &piece).await {
+            Flow::More => {}
+            Flow::Quit => break,
+            Flow::Gone => ok = false,
+        }
+    }
+    // The pieces left unread (after `q`) are dropped with the stream: never made.
+    drop(stream);
+    ok = ok && out.finish(io).await;
+    if ok && s.style.blank_line && prompt_next {
         return io.write("\n").await;
     }
     ok
 }
 
-/// Writes `lines` a page at a time: space = next page, Enter = next line, q or Ctrl-C = stop.
-async fn paged(io: &mut Io, s: &mut Session, lines: &[&str], page: usize) -> bool {
-    let mut at = 0;
-    let mut step = page;
-    while at < lines.len() {
-        let end = (at + step).min(lines.len());
-        let mut chunk = lines[at..end].concat();
-        if end == lines.len() && !chunk.ends_with('\n') {
-            chunk.push('\n');
+/// What the pager says after a piece of output.
+enum Flow {
+    /// Carry on.
+    More,
+    /// The user pressed `q` (or Ctrl-C) at `--More--`: stop the output, print the prompt.
+    Quit,
+    /// The client is gone.
+    Gone,
+}
+
+/// Output on its way to the client: lines are buffered into packets of up to [`PACKET`]
+/// bytes and, with a pager, stop at `--More--` every `page` lines: space = next page,
+/// Enter = next line, `q` or Ctrl-C = stop.
+struct Output {
+    page: Option<usize>,
+    /// Lines before the next `--More--`: a page, or one line after Enter.
+    step: usize,
+    in_page: usize,
+    pending: String,
+    /// The last byte written ended a line.
+    ends_line: bool,
+}
+
+/// Bytes per write: large enough to be cheap, small enough that a slow client holds the lab
+/// back (the SSH window does the rest).
+const PACKET: usize = 32 * 1024;
+
+impl Output {
+    async fn write(&mut self, io: &mut Io, s: &mut Session, text: &str) -> Flow {
+        for line in text.split_inclusive('\n') {
+            if self.page.is_some() && self.in_page >= self.step {
+                match self.more(io, s).await {
+                    Some(true) => self.in_page = 0,
+                    Some(false) => return Flow::Quit,
+                    None => return Flow::Gone,
+                }
+            }
+            self.pending.push_str(line);
+            self.ends_line = line.ends_with('\n');
+            if self.ends_line {
+                self.in_page += 1;
+            }
+            if self.pending.len() >= PACKET && !self.flush(io).await {
+                return Flow::Gone;
+            }
         }
-        if !io.write(&chunk).await {
-            return false;
+        Flow::More
+    }
+
+    async fn flush(&mut self, io: &mut Io) -> bool {
+        let text = std::mem::take(&mut self.pending);
+        io.write(&text).await
+    }
+
+    /// Shows `--More--` and reads the key. `Some(true)` = go on, `Some(false)` = stop.
+    async fn more(&mut self, io: &mut Io, s: &mut Session) -> Option<bool> {
+        if !self.flush(io).await || !io.write(s.style.more).await {
+            return None;
         }
-        at = end;
-        if at == lines.len() {
-            break;
-        }
-        io.write(s.style.more).await;
-        let Some(mut key) = io.byte(s.cli.as_mut()).await else {
-            return false;
-        };
+        let mut key = io.byte(s.cli.as_mut()).await?;
         if key == b'\n' && std::mem::take(&mut io.after_cr) {
             // The `\n` of the `\r\n` that ended the command line is not a key press.
-            let Some(next) = io.byte(s.cli.as_mut()).await else {
-                return false;
-            };
-            key = next;
+            key = io.byte(s.cli.as_mut()).await?;
         }
         io.after_cr = key == b'\r';
-        io.write(s.style.erase).await;
-        match key {
-            b'q' | b'Q' | INTERRUPT => return true,
-            b'\r' | b'\n' => step = 1,
-            _ => step = page,
+        if !io.write(s.style.erase).await {
+            return None;
         }
+        self.step = match key {
+            b'q' | b'Q' | INTERRUPT => return Some(false),
+            b'\r' | b'\n' => 1,
+            _ => self.page.unwrap_or(usize::MAX),
+        };
+        Some(true)
     }
-    true
+
+    /// Writes what is buffered, ending the output with a newline.
+    async fn finish(&mut self, io: &mut Io) -> bool {
+        if !self.ends_line {
+            self.pending.push('\n');
+        }
+        self.flush(io).await
+    }
 }

@@ -111,3 +111,34 @@ pub fn device_name(platform: crate::core::Platform, index: usize) -> String {
         _ => format!("sw{index}"),
     }
 }
+
+/// The switch's ports on the trading path (example site: `sw1`), in the order the feed crosses
+/// them. Ethernet5-8 exist but are `notconnect`; Management1 is out of band.
+pub const EOS_TRADING_PORTS: [(&str, &str); 4] = [
+    ("Ethernet1", "exchange handoff (feed in)"),
+    ("Ethernet2", "fw1 x1 (to the firewall)"),
+    ("Ethernet3", "fw1 x2 (from the firewall)"),
+    ("Ethernet4", "trading servers"),
+];
+/// Ports that exist on the switch but are not cabled.
+pub const EOS_SPARE_PORTS: [&str; 4] = ["Ethernet5", "Ethernet6", "Ethernet7", "Ethernet8"];
+/// The VLAN the market-data feed arrives in (IGMP snooping, querier, joined group).
+pub const FEED_VLAN: u16 = 100;
+/// The exchange's IGMP querier on the feed VLAN, heard on Ethernet1.
+pub const FEED_QUERIER: [u8; 4] = [10, 100, 0, 1];
+/// The PTP grandmaster the switch follows (its `gmClockIdentity` when locked).
+pub const PTP_GRANDMASTER: &str = "0xec:46:70:ff:fe:00:ff:a8";
+/// The switch's own PTP clock identity (also its `gmClockIdentity` when it has lost the GM).
+pub const PTP_OWN_CLOCK: &str = "0x00:1c:73:ff:ff:0a:00:01";
+/// The NTP server both devices synchronise to, and a second one they keep as a candidate.
+pub const NTP_SERVER: [u8; 4] = [10, 0, 0, 1];
+pub const NTP_SERVER_2: [u8; 4] = [10, 0, 0, 2];
+/// The stratum of the NTP servers (the devices themselves are one stratum further down).
+pub const NTP_SERVER_STRATUM: u8 = 2;
+/// Uptime of a healthy switch and firewall, in whole days (plus the time of day, see
+/// `clock::boot_time`).
+pub const EOS_UPTIME_DAYS: u64 = 12;
+pub const FORTIGATE_UPTIME_DAYS: u64 = 30;
+/// Uptime after the `rebooted` scenario's power loss, when the lab starts.
+pub const EOS_REBOOTED_UPTIME_S: u64 = 35;
+pub const FORTIGATE_REBOOTED_UPTIME_S: u64 = 60;

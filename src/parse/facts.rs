@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +43,8 @@ pub struct Facts {
     raw: HashMap<Command, String>,
     /// What earlier runs recorded for this device, for checks that judge growth.
     previous: Previous,
+    /// When the outputs were collected (set by the run driver; checks have no clock).
+    collected_at: Option<DateTime<Utc>>,
 }
 
 /// One archived fact: which query read it, in which run, and its value as JSON.
@@ -49,6 +52,9 @@ pub struct Facts {
 pub struct Recorded {
     pub key: QueryKey,
     pub run_id: String,
+    /// When that run collected the output (absent in records of older premarket versions).
+    #[serde(default)]
+    pub collected_at: Option<DateTime<Utc>>,
     pub fact: serde_json::Value,
 }
 
@@ -142,16 +148,27 @@ impl Facts {
         self.previous = previous;
     }
 
-    /// The fact `query` read in the latest earlier run that recorded it, with that run's id;
-    /// `None` on the first run. A record that no longer reads as the fact type (premarket was
-    /// upgraded) is an `Err` with the reason.
-    pub fn previous<Q: Query>(&self, query: &Q) -> Option<(Result<Q::Fact, String>, &str)>
+    /// Sets when the outputs were collected (the run driver's clock, not the check's).
+    pub fn set_collected_at(&mut self, at: DateTime<Utc>) {
+        self.collected_at = Some(at);
+    }
+
+    /// When the outputs were collected, for checks that compare with an earlier run's time
+    /// (uptime against the time since then).
+    pub fn collected_at(&self) -> Option<DateTime<Utc>> {
+        self.collected_at
+    }
+
+    /// The fact `query` read in the latest earlier run that recorded it, with that record (its
+    /// run id and collection time); `None` on the first run. A record that no longer reads as the
+    /// fact type (premarket was upgraded) is an `Err` with the reason.
+    pub fn previous<Q: Query>(&self, query: &Q) -> Option<(Result<Q::Fact, String>, &Recorded)>
     where
         Q::Fact: DeserializeOwned,
     {
         let record = self.previous.get(&query.key())?;
         let fact = serde_json::from_value(record.fact.clone()).map_err(|e| e.to_string());
-        Some((fact, record.run_id.as_str()))
+        Some((fact, record))
     }
 
     /// The previous run's JSON of any query (for YAML checks).
@@ -171,6 +188,7 @@ impl Facts {
                 Some(Recorded {
                     key,
                     run_id: run_id.to_string(),
+                    collected_at: self.collected_at,
                     fact,
                 })
             })

@@ -1,12 +1,18 @@
 //! From pairs to the figures the report shows: latencies after calibration, the first packets
 //! of each session apart from the steady state, slow packets and where they fall, pauses
 //! longer than the idle timer and the packets after them, a histogram, and the verdict.
+//!
+//! The classifying is done as pairs stream by ([`super::session`]); this module names the
+//! figures and puts them together ([`build`]). [`analyze`] does the same for pairs already in
+//! memory (tests, and any caller that has a [`Pairing`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::calibration::Calibration;
-use super::pair::{FastMap, LostRequest, Pairing, Sides};
-use super::stats::{Bin, Summary, log_histogram};
+use super::pair::{LostRequest, Pairing, Sides};
+use super::samples::Samples;
+use super::session::{Classified, Classifier};
+use super::stats::{Bin, MEDIAN, Summary, log_histogram_ascending};
 use super::units::Nanos;
 use super::verdict::{self, Kind, Rules};
 
@@ -63,6 +69,25 @@ pub enum Class {
     /// One of the first K packets after a pause longer than the idle timer.
     AfterPause,
     Steady,
+}
+
+impl Class {
+    /// The class as stored beside each latency ([`super::samples`]).
+    pub fn bits(self) -> u64 {
+        match self {
+            Class::Steady => 0,
+            Class::First => 1,
+            Class::AfterPause => 2,
+        }
+    }
+
+    pub fn from_bits(bits: u64) -> Class {
+        match bits {
+            1 => Class::First,
+            2 => Class::AfterPause,
+            _ => Class::Steady,
+        }
+    }
 }
 
 /// A packet listed on its own (session start, after a pause, or slow in the steady state).
@@ -149,14 +174,12 @@ pub struct Analysis {
     /// Sender and capture figures of a live run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub live: Option<super::live::LiveFigures>,
-    /// The latencies of all pairs, sorted (for the chart; not in the JSON).
+    /// Every pair's latency and class, fastest first (for the chart; not in the JSON).
     #[serde(skip)]
-    pub latencies: Vec<Nanos>,
+    pub samples: Samples,
 }
 
-const LISTED_MAX: usize = 100;
-
-/// Analyses paired copies.
+/// Analyses pairs already in memory (sorted by their "before" copy, as pairing leaves them).
 pub fn analyze(
     pairing: Pairing,
     files: Vec<String>,
@@ -164,97 +187,39 @@ pub fn analyze(
     tick: Nanos,
     options: &Options,
 ) -> Analysis {
-    let calibration = options.calibration;
-    let flow_name = |id: u32| {
-        pairing
-            .flows
-            .get(id as usize)
-            .map_or_else(|| "non-IP".to_string(), ToString::to_string)
-    };
-    let mut state: FastMap<u32, (usize, Nanos)> = FastMap::default();
-    let mut latencies = Vec::with_capacity(pairing.pairs.len());
-    let mut steady = Vec::with_capacity(pairing.pairs.len());
-    let mut first_packets = Vec::new();
-    let mut first_total = 0;
-    let mut pauses: Vec<Pause> = Vec::new();
-    let mut open_pause: FastMap<u32, usize> = FastMap::default();
-    let mut slow = Slow {
-        threshold_ns: options.threshold,
-        ..Slow::default()
-    };
-    for (index, pair) in pairing.pairs.iter().enumerate() {
-        let latency = calibration.apply(pair.delta());
-        let is_slow = latency > options.threshold;
-        latencies.push(latency);
-        let entry = state.entry(pair.flow).or_insert((0, pair.before));
-        let gap = pair.before - entry.1;
-        if entry.0 > 0 && gap > options.idle_timer {
-            entry.0 = 0;
-            if pauses.len() < 20 {
-                pauses.push(Pause {
-                    index,
-                    flow: flow_name(pair.flow),
-                    gap_ns: gap,
-                    after_ns: Vec::new(),
-                    slow_after: false,
-                });
-                open_pause.insert(pair.flow, pauses.len() - 1);
-            }
-        }
-        let position = entry.0;
-        entry.0 += 1;
-        entry.1 = pair.before;
-        let after_pause = open_pause.get(&pair.flow).copied();
-        let class = match (position < options.first_k, after_pause) {
-            (true, Some(p)) => {
-                pauses[p].after_ns.push(latency);
-                pauses[p].slow_after |= is_slow;
-                Class::AfterPause
-            }
-            (true, None) => Class::First,
-            (false, _) => {
-                open_pause.remove(&pair.flow);
-                Class::Steady
-            }
-        };
-        let listed = || Listed {
-            index,
-            seq: pair.seq,
-            flow: flow_name(pair.flow),
-            latency_ns: latency,
-            slow: is_slow,
-        };
-        match class {
-            Class::First => {
-                first_total += 1;
-                slow.first += usize::from(is_slow);
-                if first_packets.len() < LISTED_MAX {
-                    first_packets.push(listed());
-                }
-            }
-            Class::AfterPause => slow.after_pause += usize::from(is_slow),
-            Class::Steady => {
-                steady.push(latency);
-                if is_slow {
-                    slow.steady += 1;
-                    if slow.steady_examples.len() < 20 {
-                        slow.steady_examples.push(listed());
-                    }
-                }
-            }
-        }
+    let mut classifier = Classifier::new(options);
+    for pair in &pairing.pairs {
+        classifier.pair(*pair);
     }
-    slow.total = slow.first + slow.after_pause + slow.steady;
-    slow.steady_fraction = if steady.is_empty() {
-        0.0
-    } else {
-        slow.steady as f64 / steady.len() as f64
-    };
-    let mut raw: Vec<Nanos> = pairing.pairs.iter().map(|p| p.delta()).collect();
-    raw.sort_unstable();
-    latencies.sort_unstable();
-    let all = Summary::of_sorted(&latencies);
-    let steady = Summary::of(steady);
+    let classified = classifier.finish(&pairing.flows);
+    build(classified, pairing, files, format, tick, options)
+}
+
+/// Puts the figures together and decides the verdict. `pairing` gives the sides and what did
+/// not pair (its `pairs` are not read: `classified` has them).
+pub fn build(
+    classified: Classified,
+    pairing: Pairing,
+    files: Vec<String>,
+    format: String,
+    tick: Nanos,
+    options: &Options,
+) -> Analysis {
+    let samples = classified.samples;
+    let mut notes = Vec::new();
+    if classified.out_of_order > 0 {
+        notes.push(format!(
+            "{} pairs came more than {} requests out of time order: the capture is not in time order, so which packets count as first in their session may be off",
+            classified.out_of_order,
+            super::session::WINDOW
+        ));
+    }
+    if samples.clamped() > 0 {
+        notes.push(format!(
+            "{} pairs have copies more than 833 days apart (a damaged capture); their difference was cut to that",
+            samples.clamped()
+        ));
+    }
     let mut analysis = Analysis {
         files,
         format,
@@ -262,39 +227,40 @@ pub fn analyze(
         timestamps: options.timestamps,
         vlan_before: pairing.sides.before.map(|v| v.0),
         vlan_after: pairing.sides.after.map(|v| v.0),
-        calibration,
+        calibration: options.calibration,
         frames: pairing.frames,
-        requests: pairing.requests(),
-        pairs: pairing.pairs.len(),
+        requests: classified.pairs + pairing.lost,
+        pairs: classified.pairs,
         lost: pairing.lost,
-        lost_examples: pairing.lost_examples.clone(),
+        lost_examples: pairing.lost_examples,
         duplicates: pairing.duplicates,
         orphans: pairing.orphans,
         negative: pairing.negative,
         ignored: pairing.ignored,
-        all,
-        steady,
-        raw_median_ns: super::stats::percentile(&raw, super::stats::MEDIAN),
-        sessions: state.len(),
+        all: samples.summary(),
+        steady: samples.summary_of(Class::Steady),
+        raw_median_ns: samples.raw_percentile(MEDIAN),
+        sessions: classified.sessions,
         first_k: options.first_k,
-        first_packets_total: first_total,
-        first_packets,
+        first_packets_total: classified.first_packets_total,
+        first_packets: classified.first_packets,
         idle_timer_ns: options.idle_timer,
-        pauses,
-        slow,
-        histogram: log_histogram(&latencies, 4),
+        pauses: classified.pauses,
+        slow: classified.slow,
+        histogram: log_histogram_ascending(samples.latencies(), 4),
         verdict: Kind::Inconclusive,
         reason: String::new(),
         indicative: false,
         notes: Vec::new(),
-        problem: pairing.problem.clone(),
+        problem: pairing.problem,
         live: None,
-        latencies,
+        samples,
     };
     let decided = verdict::decide(&analysis, &options.rules);
     analysis.verdict = decided.kind;
     analysis.reason = decided.reason;
     analysis.indicative = decided.indicative;
     analysis.notes = decided.notes;
+    analysis.notes.extend(notes);
     analysis
 }

@@ -4,9 +4,16 @@
 //! A copy's key is premarket's own payload (magic, run, round, seq) when present, else a hash
 //! of the frame's bytes after the VLAN tags, so captures of any sender pair when its requests
 //! are distinct. Which VLAN is "before" is given, or else the VLAN whose copy comes first in
-//! most pairs (decided by time stamps, so the order of files and records does not matter).
+//! most pairs (decided by time stamps, so the order of files and records does not matter; see
+//! `probe::sides`).
+//!
+//! The [`Pairer`] streams: a request waits only until it can no longer change (its twin came
+//! and [`Limits::horizon`] of capture time passed, or too many newer requests wait), then it is
+//! handed on as [`Settled`] and forgotten. [`resolve`] turns a settled request into a pair or
+//! what went wrong with it, once the sides are known. [`pair_all`] keeps everything, for tests
+//! and tools that want the pairs themselves.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
@@ -38,6 +45,13 @@ impl Pair {
 pub struct Sides {
     pub before: Option<Vlan>,
     pub after: Option<Vlan>,
+}
+
+impl Sides {
+    /// (before, after) when both are known.
+    pub fn both(self) -> Option<(Vlan, Vlan)> {
+        self.before.zip(self.after)
+    }
 }
 
 /// The result of pairing: the pairs in the order of their "before" copy, and what did not pair.
@@ -80,7 +94,7 @@ impl Pairing {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Slot {
     /// Up to two copies (time, VLAN); `EMPTY` marks a free place. Kept flat so a million
     /// requests fit in a small map.
@@ -103,7 +117,7 @@ impl Slot {
 }
 
 /// premarket's sequence number, when the key came from our payload.
-fn seq_of(key: u128) -> Option<u64> {
+pub(crate) fn seq_of(key: u128) -> Option<u64> {
     (key & OURS != 0).then_some(key as u64)
 }
 
@@ -149,11 +163,110 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Collects copies record by record; [`Pairer::finish`] decides the sides and forms pairs.
+/// A request's copies once pairing is done with it: its twin arrived (and any late duplicate
+/// had its chance), or it waited longer than the [`Limits`] allow, or the input ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settled {
+    key: u128,
+    slot: Slot,
+}
+
+impl Settled {
+    /// premarket's sequence number, when the key came from our payload.
+    pub fn seq(&self) -> Option<u64> {
+        seq_of(self.key)
+    }
+
+    pub fn copies(&self) -> [Option<(Vlan, Nanos)>; 2] {
+        self.slot.copies()
+    }
+
+    pub fn flow(&self) -> u32 {
+        self.slot.flow
+    }
+}
+
+/// What a settled request is once the sides are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pair(Pair),
+    /// Both copies, the "after" one stamped earlier (left out).
+    Negative,
+    Lost(LostRequest),
+    Orphan,
+    /// Copies on neither side.
+    Ignored(usize),
+    /// The sides could not be told apart: every request counts as lost.
+    Unsided,
+}
+
+/// Resolves a settled request against the sides (before, after); `None`: no sides.
+pub fn resolve(settled: &Settled, sides: Option<(Vlan, Vlan)>) -> Outcome {
+    let Some((before, after)) = sides else {
+        return Outcome::Unsided;
+    };
+    let copies = settled.copies();
+    let find = |vlan: Vlan| {
+        copies
+            .iter()
+            .flatten()
+            .find(|(v, _)| *v == vlan)
+            .map(|(_, t)| *t)
+    };
+    let seq = settled.seq();
+    match (find(before), find(after)) {
+        (Some(b), Some(a)) if a < b => Outcome::Negative,
+        (Some(b), Some(a)) => Outcome::Pair(Pair {
+            before: b,
+            after: a,
+            flow: settled.slot.flow,
+            seq,
+        }),
+        (Some(b), None) => Outcome::Lost(LostRequest { seq, before_ns: b }),
+        (None, Some(_)) => Outcome::Orphan,
+        (None, None) => Outcome::Ignored(copies.iter().flatten().count()),
+    }
+}
+
+/// How long a request may wait for its twin, and how many may wait at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Capture time after a request's first copy when it is settled, paired or not. A firewall
+    /// that holds a packet this long has lost it; the late copy then counts as an orphan.
+    pub horizon: Nanos,
+    /// More waiting requests than this settle the oldest first (at 1 ms per request the
+    /// horizon keeps 10,000 waiting; this bounds memory at line rate).
+    pub max_open: usize,
+}
+
+impl Limits {
+    /// Nothing settles before the end (for pairing everything in memory).
+    pub const UNBOUNDED: Limits = Limits {
+        horizon: Nanos(i64::MAX),
+        max_open: usize::MAX,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            horizon: Nanos(10_000_000_000),
+            max_open: 1 << 17,
+        }
+    }
+}
+
+/// Collects copies record by record and settles each request when its copies are complete:
+/// [`Pairer::add`] hands settled requests on, [`Pairer::finish`] the rest. Only waiting
+/// requests are kept, a few dozen bytes each, never the frames.
 #[derive(Default)]
 pub struct Pairer {
     given: Sides,
+    limits: Limits,
     slots: FastMap<u128, Slot>,
+    /// Waiting requests in the order their first copy came: (its time, key).
+    waiting: VecDeque<(i64, u128)>,
+    newest: Option<i64>,
     flow_ids: FastMap<FiveTuple, u32>,
     flows: Vec<FiveTuple>,
     last_flow: Option<(FiveTuple, u32)>,
@@ -174,12 +287,11 @@ pub enum PairError {
 }
 
 impl Pairer {
-    /// Room for about `requests` requests without rehashing.
-    pub fn reserve(&mut self, requests: usize) {
-        self.slots.reserve(requests);
+    pub fn new(given: Sides) -> Result<Self, PairError> {
+        Pairer::with_limits(given, Limits::default())
     }
 
-    pub fn new(given: Sides) -> Result<Self, PairError> {
+    pub fn with_limits(given: Sides, limits: Limits) -> Result<Self, PairError> {
         if let (Some(b), Some(a)) = (given.before, given.after)
             && a == b
         {
@@ -187,12 +299,13 @@ impl Pairer {
         }
         Ok(Pairer {
             given,
+            limits,
             ..Pairer::default()
         })
     }
 
-    /// Adds one captured frame.
-    pub fn add(&mut self, record: &Record<'_>) {
+    /// Adds one captured frame; requests that can wait no longer go to `settled`.
+    pub fn add(&mut self, record: &Record<'_>, settled: &mut impl FnMut(Settled)) {
         self.frames += 1;
         let Ok(parsed) = frame::parse(record.data) else {
             self.ignored += 1;
@@ -229,10 +342,18 @@ impl Pairer {
             }
             None => u32::MAX,
         };
-        let slot = self.slots.entry(key).or_insert(Slot {
-            ts: [0; 2],
-            vlan: [EMPTY; 2],
-            flow,
+        // Settle first, so that a twin later than the horizon finds its request gone.
+        let newest = self.newest.map_or(record.ts.0, |n| n.max(record.ts.0));
+        self.newest = Some(newest);
+        self.settle(newest.saturating_sub(self.limits.horizon.0), settled);
+        let waiting = &mut self.waiting;
+        let slot = self.slots.entry(key).or_insert_with(|| {
+            waiting.push_back((record.ts.0, key));
+            Slot {
+                ts: [0; 2],
+                vlan: [EMPTY; 2],
+                flow,
+            }
         });
         let copy = (vlan, record.ts);
         let copies = slot.copies();
@@ -250,113 +371,125 @@ impl Pairer {
             (None, [Some(_), None]) => slot.set(1, copy),
             (None, [Some(_), Some(_)]) => self.duplicates += 1,
         }
+        if self.waiting.len() > self.limits.max_open {
+            self.settle(i64::MIN, settled);
+        }
     }
 
-    fn sides(&self) -> Result<Sides, PairError> {
-        if let (Some(_), Some(_)) = (self.given.before, self.given.after) {
-            return Ok(self.given);
-        }
-        let mut votes: FastMap<(Vlan, Vlan), usize> = FastMap::default();
-        for slot in self.slots.values() {
-            if let [Some((v0, t0)), Some((v1, t1))] = slot.copies() {
-                let order = if t0 <= t1 { (v0, v1) } else { (v1, v0) };
-                let fits = self.given.before.is_none_or(|b| b == order.0)
-                    && self.given.after.is_none_or(|a| a == order.1);
-                if fits {
-                    *votes.entry(order).or_default() += 1;
-                }
+    /// Settles the requests whose first copy came before `oldest`, and the oldest ones while
+    /// too many wait.
+    fn settle(&mut self, oldest: i64, settled: &mut impl FnMut(Settled)) {
+        while let Some(&(ts, key)) = self.waiting.front() {
+            if ts >= oldest && self.waiting.len() <= self.limits.max_open {
+                break;
             }
-        }
-        match votes
-            .into_iter()
-            .max_by_key(|(order, n)| (*n, std::cmp::Reverse(*order)))
-        {
-            Some(((before, after), _)) => Ok(Sides {
-                before: Some(before),
-                after: Some(after),
-            }),
-            None => {
-                let mut seen: Vec<u16> = self
-                    .slots
-                    .values()
-                    .flat_map(|s| s.copies().into_iter().flatten().map(|(v, _)| v.0))
-                    .collect();
-                seen.sort_unstable();
-                seen.dedup();
-                seen.truncate(10);
-                let list = if seen.is_empty() {
-                    "none".to_string()
-                } else {
-                    seen.iter()
-                        .map(u16::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                Err(PairError::NoSides(list))
+            self.waiting.pop_front();
+            if let Some(slot) = self.slots.remove(&key) {
+                settled(Settled { key, slot });
             }
         }
     }
 
-    /// Forms the pairs, sorted by the time of their "before" copy.
-    /// When the sides cannot be told apart, every request counts as lost and
-    /// [`Pairing::problem`] says why (the verdict is then inconclusive, not an error: a live
-    /// run whose copies never came back still reports its sender figures).
-    pub fn finish(self) -> Result<Pairing, PairError> {
-        let sides = match self.sides() {
-            Ok(sides) => sides,
-            Err(e) => {
-                return Ok(Pairing {
-                    lost: self.slots.len(),
-                    duplicates: self.duplicates,
-                    ignored: self.ignored,
-                    frames: self.frames,
-                    flows: self.flows,
-                    problem: Some(e.to_string()),
-                    ..Pairing::default()
-                });
-            }
-        };
-        let (Some(before), Some(after)) = (sides.before, sides.after) else {
-            return Err(PairError::NoSides(String::new()));
-        };
-        let mut out = Pairing {
-            sides,
+    /// Settles every request still waiting; returns what pairing counted besides the pairs
+    /// (the sides, pairs and losses are for whoever resolves the settled requests).
+    pub fn finish(mut self, settled: &mut impl FnMut(Settled)) -> Pairing {
+        self.settle(i64::MAX, settled);
+        Pairing {
             duplicates: self.duplicates,
             ignored: self.ignored,
             frames: self.frames,
             flows: self.flows,
             ..Pairing::default()
-        };
-        let mut lost = Vec::new();
-        for (key, slot) in &self.slots {
-            let copies = slot.copies();
-            let seq = seq_of(*key);
-            let find = |vlan: Vlan| {
-                copies
-                    .iter()
-                    .flatten()
-                    .find(|(v, _)| *v == vlan)
-                    .map(|(_, t)| *t)
-            };
-            match (find(before), find(after)) {
-                (Some(b), Some(a)) if a < b => out.negative += 1,
-                (Some(b), Some(a)) => out.pairs.push(Pair {
-                    before: b,
-                    after: a,
-                    flow: slot.flow,
-                    seq,
-                }),
-                (Some(b), None) => lost.push(LostRequest { seq, before_ns: b }),
-                (None, Some(_)) => out.orphans += 1,
-                (None, None) => out.ignored += copies.iter().flatten().count(),
-            }
         }
-        out.pairs.sort_unstable_by_key(|p| (p.before, p.seq));
-        out.lost = lost.len();
-        lost.sort_unstable_by_key(|l| l.before_ns);
-        lost.truncate(20);
-        out.lost_examples = lost;
-        Ok(out)
+    }
+}
+
+/// Pairs every record given, keeping every pair (for tests and small captures; the analyser
+/// streams instead, see `probe::offline`).
+pub fn pair_all<'a>(
+    records: impl IntoIterator<Item = Record<'a>>,
+    given: Sides,
+) -> Result<Pairing, PairError> {
+    let mut pairer = Pairer::with_limits(given, Limits::UNBOUNDED)?;
+    let mut all = Vec::new();
+    for record in records {
+        pairer.add(&record, &mut |s| all.push(s));
+    }
+    let counts = pairer.finish(&mut |s| all.push(s));
+    Ok(resolve_all(counts, &all, given))
+}
+
+/// Decides the sides over all settled requests and resolves them: the pairs sorted by their
+/// "before" copy, and what did not pair. `counts` is what [`Pairer::finish`] returned.
+pub fn resolve_all(mut pairing: Pairing, all: &[Settled], given: Sides) -> Pairing {
+    let mut votes = super::sides::Votes::default();
+    for s in all {
+        votes.add(s, given);
+    }
+    let sides = match votes.decide(given) {
+        Ok(sides) => sides,
+        Err(e) => {
+            pairing.lost = all.len();
+            pairing.problem = Some(e.to_string());
+            return pairing;
+        }
+    };
+    pairing.sides = sides;
+    let mut tally = Tally::default();
+    for s in all {
+        match resolve(s, sides.both()) {
+            Outcome::Pair(p) => pairing.pairs.push(p),
+            other => tally.count(other),
+        }
+    }
+    pairing.pairs.sort_unstable_by_key(|p| (p.before, p.seq));
+    tally.into_pairing(&mut pairing);
+    pairing
+}
+
+/// Counts what is not a pair among the outcomes, keeping the earliest lost requests.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub negative: usize,
+    pub lost: usize,
+    /// The earliest lost requests, at most [`LOST_EXAMPLES`], in time order.
+    pub lost_examples: Vec<LostRequest>,
+    pub orphans: usize,
+    pub ignored: usize,
+}
+
+/// How many lost requests the report lists.
+pub const LOST_EXAMPLES: usize = 20;
+
+impl Tally {
+    /// Counts an outcome other than a pair.
+    pub fn count(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Pair(_) => {}
+            Outcome::Negative => self.negative += 1,
+            Outcome::Lost(l) => {
+                self.lost += 1;
+                let at = self
+                    .lost_examples
+                    .partition_point(|e| (e.before_ns, e.seq) <= (l.before_ns, l.seq));
+                if at < LOST_EXAMPLES {
+                    self.lost_examples.insert(at, l);
+                    self.lost_examples.truncate(LOST_EXAMPLES);
+                }
+            }
+            Outcome::Orphan => self.orphans += 1,
+            Outcome::Ignored(n) => self.ignored += n,
+            Outcome::Unsided => self.lost += 1,
+        }
+    }
+
+    /// Adds the counts to a pairing's.
+    pub fn into_pairing(self, pairing: &mut Pairing) {
+        pairing.negative += self.negative;
+        pairing.lost += self.lost;
+        pairing.lost_examples = self.lost_examples;
+        pairing.orphans += self.orphans;
+        pairing.ignored += self.ignored;
     }
 }
 
@@ -379,16 +512,15 @@ mod tests {
     }
 
     fn pair(copies: &[(Vec<u8>, i64)], given: Sides) -> Result<Pairing, PairError> {
-        let mut p = Pairer::new(given)?;
-        for (data, ts) in copies {
-            p.add(&Record {
+        pair_all(
+            copies.iter().map(|(data, ts)| Record {
                 ts: Nanos(*ts),
                 interface: 0,
                 data,
                 orig_len: data.len() as u32,
-            });
-        }
-        p.finish()
+            }),
+            given,
+        )
     }
 
     #[test]
@@ -542,5 +674,49 @@ mod tests {
         copies.push((vec![1, 2, 3], 4));
         let p = pair(&copies, Sides::default()).unwrap();
         assert_eq!((p.pairs.len(), p.ignored, p.frames), (1, 2, 4));
+    }
+
+    #[test]
+    fn requests_settle_once_their_twin_is_too_late_or_too_many_wait() {
+        let limits = Limits {
+            horizon: Nanos(10_000),
+            max_open: 3,
+        };
+        let mut p = Pairer::with_limits(Sides::default(), limits).unwrap();
+        let mut settled = Vec::new();
+        let mut add = |p: &mut Pairer, (data, ts): &(Vec<u8>, i64)| {
+            let r = Record {
+                ts: Nanos(*ts),
+                interface: 0,
+                data,
+                orig_len: 0,
+            };
+            p.add(&r, &mut |s| settled.push((s.seq(), s.copies())));
+        };
+        // Request 1's twin comes 20 us later: by then request 1 has settled alone.
+        add(&mut p, &copy(1, 10, 0));
+        add(&mut p, &copy(2, 10, 1_000));
+        add(&mut p, &copy(2, 20, 5_000));
+        add(&mut p, &copy(1, 20, 20_000));
+        // Four more requests without twins: never more than three wait.
+        for seq in 3..7 {
+            add(&mut p, &copy(seq, 10, 20_000 + seq as i64));
+            assert!(p.waiting.len() <= 3);
+        }
+        let counts = p.finish(&mut |s| settled.push((s.seq(), s.copies())));
+        assert_eq!(counts.frames, 8);
+        let first: Vec<Option<u64>> = settled.iter().map(|(seq, _)| *seq).collect();
+        assert_eq!(first[..2], [Some(1), Some(2)]);
+        let one_copy = |seq| {
+            settled
+                .iter()
+                .filter(|(s, c)| *s == Some(seq) && c[1].is_none())
+                .count()
+        };
+        // Request 1 twice with one copy (the late twin started a request of its own);
+        // request 2 once with both.
+        assert_eq!(one_copy(1), 2);
+        assert_eq!(one_copy(2), 0);
+        assert_eq!(settled.len(), 7);
     }
 }

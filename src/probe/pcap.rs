@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::record::{CaptureError, Endian, Record};
+use super::record::{self, CaptureError, Endian, FrameAt, Record, Unit, next_record};
 use super::units::Nanos;
 
 const MAGIC_MICRO: u32 = 0xa1b2_c3d4;
@@ -27,13 +27,8 @@ impl Resolution {
     }
 }
 
-/// Reads records from a classic pcap held in memory.
-pub struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    endian: Endian,
-    pub resolution: Resolution,
-}
+/// The length of a classic pcap's file header.
+pub const HEADER_LEN: usize = 24;
 
 /// Whether `bytes` starts like a classic pcap file (either byte order, either resolution).
 pub fn sniff(bytes: &[u8]) -> bool {
@@ -47,10 +42,18 @@ pub fn sniff(bytes: &[u8]) -> bool {
         .any(|m| *m == MAGIC_MICRO || *m == MAGIC_NANO)
 }
 
-impl<'a> Reader<'a> {
-    pub fn new(bytes: &'a [u8]) -> Result<Self, CaptureError> {
+/// What the file header said: byte order and time stamp resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decoder {
+    endian: Endian,
+    pub resolution: Resolution,
+}
+
+impl Decoder {
+    /// Reads the 24-byte file header.
+    pub fn header(bytes: &[u8]) -> Result<Self, CaptureError> {
         let header = bytes
-            .get(..24)
+            .get(..HEADER_LEN)
             .ok_or(CaptureError::Truncated { offset: 0 })?;
         let le = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
         let be = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
@@ -65,26 +68,13 @@ impl<'a> Reader<'a> {
         if linktype != LINKTYPE_ETHERNET {
             return Err(CaptureError::LinkType(linktype));
         }
-        Ok(Reader {
-            bytes,
-            at: 24,
-            endian,
-            resolution,
-        })
+        Ok(Decoder { endian, resolution })
     }
-}
 
-impl<'a> Iterator for Reader<'a> {
-    type Item = Result<Record<'a>, CaptureError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.at >= self.bytes.len() {
-            return None;
-        }
-        let offset = self.at;
-        let Some(h) = self.bytes.get(offset..offset + 16) else {
-            self.at = self.bytes.len();
-            return Some(Err(CaptureError::Truncated { offset }));
+    /// The record at the start of `buf`: a 16-byte header and the captured bytes.
+    pub fn next(&self, buf: &[u8]) -> Unit {
+        let Some(h) = buf.get(..16) else {
+            return Unit::Need(16);
         };
         let e = self.endian;
         let (sec, frac, caplen, len) = (
@@ -93,23 +83,52 @@ impl<'a> Iterator for Reader<'a> {
             e.u32(&h[8..12]),
             e.u32(&h[12..16]),
         );
-        let start = offset + 16;
-        let Some(data) = self.bytes.get(start..start + caplen as usize) else {
-            self.at = self.bytes.len();
-            return Some(Err(CaptureError::Truncated { offset }));
-        };
-        self.at = start + caplen as usize;
+        let total = 16 + caplen as usize;
+        if buf.len() < total {
+            return Unit::Need(total);
+        }
         let frac_ns = match self.resolution {
             Resolution::Micro => i64::from(frac) * 1_000,
             Resolution::Nano => i64::from(frac),
         };
-        let ts = Nanos(i64::from(sec) * 1_000_000_000 + frac_ns);
-        Some(Ok(Record {
-            ts,
-            interface: 0,
-            data,
-            orig_len: len,
-        }))
+        Unit::Frame {
+            len: total,
+            frame: FrameAt {
+                ts: Nanos(i64::from(sec) * 1_000_000_000 + frac_ns),
+                interface: 0,
+                data: 16..total,
+                orig_len: len,
+            },
+        }
+    }
+}
+
+/// Reads records from a classic pcap held in memory.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    decoder: Decoder,
+    pub resolution: Resolution,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Result<Self, CaptureError> {
+        let decoder = Decoder::header(bytes)?;
+        Ok(Reader {
+            bytes,
+            at: HEADER_LEN,
+            decoder,
+            resolution: decoder.resolution,
+        })
+    }
+}
+
+impl<'a> Iterator for Reader<'a> {
+    type Item = Result<Record<'a>, CaptureError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut decoder = record::Decoder::Pcap(self.decoder);
+        next_record(&mut decoder, self.bytes, &mut self.at)
     }
 }
 

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 
 use super::pcap::LINKTYPE_ETHERNET;
-use super::record::{CaptureError, Endian, Record};
+use super::record::{self, CaptureError, Endian, FrameAt, Record, Unit, next_record};
 use super::units::Nanos;
 
 const SHB: u32 = 0x0a0d_0d0a;
@@ -59,63 +59,93 @@ fn per_second(tsresol: u8) -> Option<u64> {
     }
 }
 
-pub struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// What the current section said: byte order and the interfaces described so far.
+#[derive(Clone, Debug)]
+pub struct Decoder {
     endian: Endian,
     interfaces: Vec<Interface>,
     coarsest: Nanos,
 }
 
-impl<'a> Reader<'a> {
-    pub fn new(bytes: &'a [u8]) -> Result<Self, CaptureError> {
-        if !sniff(bytes) {
-            return Err(CaptureError::NotACapture);
-        }
-        let mut r = Reader {
-            bytes,
-            at: 0,
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder {
             endian: Endian::Little,
             interfaces: Vec::new(),
             coarsest: Nanos(1),
-        };
-        r.section_header(0)?;
-        Ok(r)
+        }
     }
+}
 
+fn bad(offset: usize, reason: impl Into<String>) -> CaptureError {
+    CaptureError::BadBlock {
+        offset,
+        reason: reason.into(),
+    }
+}
+
+impl Decoder {
     /// The coarsest time stamp unit among the interfaces read so far.
     pub fn coarsest_tick(&self) -> Nanos {
         self.coarsest
     }
 
-    fn bad(offset: usize, reason: impl Into<String>) -> CaptureError {
-        CaptureError::BadBlock {
-            offset,
-            reason: reason.into(),
-        }
-    }
-
-    /// Reads the byte order of a new section; interfaces restart with it.
-    fn section_header(&mut self, offset: usize) -> Result<(), CaptureError> {
-        let b = self
-            .bytes
-            .get(offset + 8..offset + 12)
-            .ok_or(CaptureError::Truncated { offset })?;
-        self.endian = if u32::from_le_bytes([b[0], b[1], b[2], b[3]]) == BYTE_ORDER {
-            Endian::Little
-        } else if u32::from_be_bytes([b[0], b[1], b[2], b[3]]) == BYTE_ORDER {
-            Endian::Big
-        } else {
-            return Err(Self::bad(offset, "section header has no byte-order magic"));
+    /// The block at the start of `buf` (`offset`: where `buf` starts in the file). Section
+    /// headers and interface descriptions update the decoder and are skipped.
+    pub fn next(&mut self, buf: &[u8], offset: usize) -> Result<Unit, CaptureError> {
+        let Some(h) = buf.get(..8) else {
+            return Ok(Unit::Need(8));
         };
-        self.interfaces.clear();
-        Ok(())
+        if u32::from_le_bytes([h[0], h[1], h[2], h[3]]) == SHB {
+            // The section's byte order decides how its length reads.
+            let Some(b) = buf.get(8..12) else {
+                return Ok(Unit::Need(12));
+            };
+            self.endian = if u32::from_le_bytes([b[0], b[1], b[2], b[3]]) == BYTE_ORDER {
+                Endian::Little
+            } else if u32::from_be_bytes([b[0], b[1], b[2], b[3]]) == BYTE_ORDER {
+                Endian::Big
+            } else {
+                return Err(bad(offset, "section header has no byte-order magic"));
+            };
+            self.interfaces.clear();
+        }
+        let e = self.endian;
+        let (kind, total) = (e.u32(&h[0..4]), e.u32(&h[4..8]) as usize);
+        if total < 12 || total % 4 != 0 {
+            return Err(bad(
+                offset,
+                format!("block length {total} is not a multiple of 4 of at least 12"),
+            ));
+        }
+        let Some(block) = buf.get(..total) else {
+            return Ok(Unit::Need(total));
+        };
+        let body = &block[8..total - 4];
+        match kind {
+            IDB => {
+                self.interface(offset, body)?;
+                Ok(Unit::Skip(total))
+            }
+            // Both carry ts high, ts low, captured and original length at 4..20.
+            EPB if body.len() >= 20 => {
+                let frame = self.packet(offset, e.u32(&body[0..4]), &body[4..20], body.len())?;
+                Ok(Unit::Frame { len: total, frame })
+            }
+            PB if body.len() >= 20 => {
+                let id = u32::from(e.u16(&body[0..2]));
+                let frame = self.packet(offset, id, &body[4..20], body.len())?;
+                Ok(Unit::Frame { len: total, frame })
+            }
+            EPB | PB => Err(bad(offset, "packet block too short")),
+            _ => Ok(Unit::Skip(total)),
+        }
     }
 
     fn interface(&mut self, offset: usize, body: &[u8]) -> Result<(), CaptureError> {
         let e = self.endian;
         if body.len() < 8 {
-            return Err(Self::bad(offset, "interface description too short"));
+            return Err(bad(offset, "interface description too short"));
         }
         let linktype = e.u16(&body[0..2]);
         let mut per = 1_000_000u64;
@@ -126,15 +156,15 @@ impl<'a> Reader<'a> {
                 break;
             }
             let Some(value) = opts.get(4..4 + len) else {
-                return Err(Self::bad(offset, "option runs past the block"));
+                return Err(bad(offset, "option runs past the block"));
             };
             if code == OPT_TSRESOL {
                 let Some(&v) = value.first() else {
-                    return Err(Self::bad(offset, "empty if_tsresol"));
+                    return Err(bad(offset, "empty if_tsresol"));
                 };
                 per = per_second(v)
                     .filter(|p| *p > 0)
-                    .ok_or_else(|| Self::bad(offset, format!("if_tsresol {v:#x} out of range")))?;
+                    .ok_or_else(|| bad(offset, format!("if_tsresol {v:#x} out of range")))?;
             }
             let padded = (4 + len).div_ceil(4) * 4;
             opts = opts.get(padded..).unwrap_or(&[]);
@@ -148,15 +178,17 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// A packet whose fields (ts high, ts low, captured length, original length) are `fields`
+    /// and whose data starts at byte 28 of the block (8 of header, 20 of fixed body).
     fn packet(
         &self,
         offset: usize,
         id: u32,
         fields: &[u8],
-        data_at: &'a [u8],
-    ) -> Result<Record<'a>, CaptureError> {
+        body_len: usize,
+    ) -> Result<FrameAt, CaptureError> {
         let iface = *self.interfaces.get(id as usize).ok_or_else(|| {
-            Self::bad(
+            bad(
                 offset,
                 format!("packet names interface {id}, which was not described"),
             )
@@ -171,16 +203,45 @@ impl<'a> Reader<'a> {
             e.u32(&fields[8..12]),
             e.u32(&fields[12..16]),
         );
-        let data = data_at
-            .get(..caplen as usize)
-            .ok_or_else(|| Self::bad(offset, "captured length past the block"))?;
+        if caplen as usize > body_len - 20 {
+            return Err(bad(offset, "captured length past the block"));
+        }
         let units = (u64::from(hi) << 32) | u64::from(lo);
-        Ok(Record {
+        Ok(FrameAt {
             ts: iface.to_nanos(units),
             interface: id,
-            data,
+            data: 28..28 + caplen as usize,
             orig_len: len,
         })
+    }
+}
+
+/// Reads records from a pcapng held in memory.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    decoder: record::Decoder,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Result<Self, CaptureError> {
+        if !sniff(bytes) {
+            return Err(CaptureError::NotACapture);
+        }
+        let mut decoder = Decoder::default();
+        if let Unit::Need(_) = decoder.next(bytes, 0)? {
+            return Err(CaptureError::Truncated { offset: 0 });
+        }
+        Ok(Reader {
+            bytes,
+            at: 0,
+            decoder: record::Decoder::Pcapng(decoder),
+        })
+    }
+
+    /// The coarsest time stamp unit among the interfaces read so far.
+    pub fn coarsest_tick(&self) -> Nanos {
+        self.decoder.tick()
     }
 }
 
@@ -188,61 +249,7 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Result<Record<'a>, CaptureError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let offset = self.at;
-            if offset >= self.bytes.len() {
-                return None;
-            }
-            let Some(h) = self.bytes.get(offset..offset + 8) else {
-                self.at = self.bytes.len();
-                return Some(Err(CaptureError::Truncated { offset }));
-            };
-            let le_type = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-            if le_type == SHB
-                && let Err(e) = self.section_header(offset)
-            {
-                self.at = self.bytes.len();
-                return Some(Err(e));
-            }
-            let e = self.endian;
-            let (kind, total) = (e.u32(&h[0..4]), e.u32(&h[4..8]) as usize);
-            if total < 12 || total % 4 != 0 {
-                self.at = self.bytes.len();
-                return Some(Err(Self::bad(
-                    offset,
-                    format!("block length {total} is not a multiple of 4 of at least 12"),
-                )));
-            }
-            let Some(block) = self.bytes.get(offset..offset + total) else {
-                self.at = self.bytes.len();
-                return Some(Err(CaptureError::Truncated { offset }));
-            };
-            self.at = offset + total;
-            let body = &block[8..total - 4];
-            let result = match kind {
-                SHB => continue,
-                IDB => match self.interface(offset, body) {
-                    Ok(()) => continue,
-                    Err(err) => Err(err),
-                },
-                // Both carry ts high, ts low, captured and original length at 4..20.
-                EPB if body.len() >= 20 => {
-                    self.packet(offset, e.u32(&body[0..4]), &body[4..20], &body[20..])
-                }
-                PB if body.len() >= 20 => self.packet(
-                    offset,
-                    u32::from(e.u16(&body[0..2])),
-                    &body[4..20],
-                    &body[20..],
-                ),
-                EPB | PB => Err(Self::bad(offset, "packet block too short")),
-                _ => continue,
-            };
-            if result.is_err() {
-                self.at = self.bytes.len();
-            }
-            return Some(result);
-        }
+        next_record(&mut self.decoder, self.bytes, &mut self.at)
     }
 }
 

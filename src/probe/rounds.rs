@@ -45,6 +45,8 @@ pub struct Abba {
     pub effect_ns: Option<f64>,
     pub drift_on_ns: Option<i64>,
     pub drift_off_ns: Option<i64>,
+    /// A drift larger than this warns: max(100 ns, 5 % of the effect).
+    pub drift_limit_ns: f64,
     pub warning: Option<String>,
 }
 
@@ -80,6 +82,7 @@ pub fn abba(medians: &[(String, Option<Nanos>)]) -> Abba {
         effect_ns: effect,
         drift_on_ns: drift_on,
         drift_off_ns: drift_off,
+        drift_limit_ns: limit,
         warning,
     }
 }

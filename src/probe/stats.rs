@@ -33,10 +33,18 @@ impl Quantile {
     }
 }
 
+/// The 0-based index of the nearest-rank percentile among `n` sorted values; `None` when
+/// there are none.
+pub fn percentile_rank(n: usize, q: Quantile) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    q.rank(n).checked_sub(1)
+}
+
 /// The nearest-rank percentile of already sorted values; `None` when there are none.
 pub fn percentile(sorted: &[Nanos], q: Quantile) -> Option<Nanos> {
-    let rank = q.rank(sorted.len());
-    sorted.get(rank.checked_sub(1)?).copied()
+    sorted.get(percentile_rank(sorted.len(), q)?).copied()
 }
 
 /// The figures reported for a set of latencies.
@@ -60,17 +68,36 @@ impl Summary {
     }
 
     pub fn of_sorted(sorted: &[Nanos]) -> Summary {
-        let n = sorted.len();
-        let mean = (n > 0).then(|| sorted.iter().map(|v| v.0 as f64).sum::<f64>() / n as f64);
+        Summary::of_ascending(sorted.len(), sorted.iter().copied())
+    }
+
+    /// Summarises `n` values given in ascending order, in one pass (the analyser's samples
+    /// are read this way rather than copied out).
+    pub fn of_ascending(n: usize, values: impl Iterator<Item = Nanos>) -> Summary {
+        let ranks = [MEDIAN, P90, P99, P999].map(|q| percentile_rank(n, q));
+        let mut at = [None; 4];
+        let (mut min, mut max, mut sum, mut seen) = (None, None, 0.0, 0usize);
+        for (i, v) in values.take(n).enumerate() {
+            min = min.or(Some(v));
+            max = Some(v);
+            sum += v.0 as f64;
+            seen += 1;
+            for (slot, rank) in at.iter_mut().zip(ranks) {
+                if rank == Some(i) {
+                    *slot = Some(v);
+                }
+            }
+        }
+        let [median_ns, p90_ns, p99_ns, p999_ns] = at;
         Summary {
-            n,
-            min_ns: sorted.first().copied(),
-            median_ns: percentile(sorted, MEDIAN),
-            p90_ns: percentile(sorted, P90),
-            p99_ns: percentile(sorted, P99),
-            p999_ns: percentile(sorted, P999),
-            max_ns: sorted.last().copied(),
-            mean_ns: mean,
+            n: seen,
+            min_ns: min,
+            median_ns,
+            p90_ns,
+            p99_ns,
+            p999_ns,
+            max_ns: max,
+            mean_ns: (seen > 0).then(|| sum / seen as f64),
         }
     }
 }
@@ -86,7 +113,15 @@ pub struct Bin {
 /// A histogram with `per_octave` bins per doubling, from the smallest to the largest value.
 /// Values at or below zero go into the first bin.
 pub fn log_histogram(sorted: &[Nanos], per_octave: u32) -> Vec<Bin> {
-    let (Some(first), Some(last)) = (sorted.first(), sorted.last()) else {
+    log_histogram_ascending(sorted.iter().copied(), per_octave)
+}
+
+/// [`log_histogram`] of values given in ascending order.
+pub fn log_histogram_ascending(
+    sorted: impl DoubleEndedIterator<Item = Nanos> + Clone,
+    per_octave: u32,
+) -> Vec<Bin> {
+    let (Some(first), Some(last)) = (sorted.clone().next(), sorted.clone().next_back()) else {
         return Vec::new();
     };
     let lo = (first.0.max(1) as f64).log2();

@@ -94,6 +94,7 @@ impl Archive {
                 .iter()
                 .map(|r| Stored {
                     key: r.key.clone(),
+                    collected_at: r.collected_at,
                     fact: r.fact.clone(),
                 })
                 .collect();
@@ -194,6 +195,7 @@ impl Archive {
             stored.into_iter().map(move |s| Recorded {
                 key: s.key,
                 run_id: run_id.clone(),
+                collected_at: s.collected_at,
                 fact: s.fact,
             })
         });
@@ -266,6 +268,8 @@ impl Archive {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Stored {
     key: crate::parse::QueryKey,
+    #[serde(default)]
+    collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
 }
 
@@ -407,6 +411,7 @@ mod tests {
                     .map(|(key, n)| Recorded {
                         key,
                         run_id: String::new(),
+                        collected_at: None,
                         fact: serde_json::json!(n),
                     })
                     .collect(),

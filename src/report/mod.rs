@@ -11,6 +11,7 @@ pub mod lock;
 pub mod publish;
 pub mod redact;
 pub mod text;
+pub mod trend;
 
 use serde::{Deserialize, Serialize};
 

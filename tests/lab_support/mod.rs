@@ -169,3 +169,40 @@ impl Term {
         self.buf.clear();
     }
 }
+
+/// The output between the echoed command line and the prompt, with `\n` line ends.
+pub fn body(raw: &str) -> String {
+    let raw = raw.replace("\r\n", "\n");
+    let after_echo = raw.split_once('\n').map(|(_, r)| r).unwrap_or_default();
+    after_echo
+        .rsplit_once('\n')
+        .map(|(b, _)| format!("{b}\n"))
+        .unwrap_or_default()
+}
+
+/// The JSON document an EOS `| json` command printed.
+pub fn json_of(raw: &str) -> serde_json::Value {
+    let text = body(raw);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// A healthy and a faulty lab side by side (a healthy morning, then the fault).
+pub async fn lab_with(scenarios: &[&str]) -> Lab {
+    let scenarios: Vec<premarket::lab::Scenario> =
+        scenarios.iter().map(|s| s.parse().unwrap()).collect();
+    Lab::start(&scenarios, 2).await.expect("lab starts")
+}
+
+/// An enabled switch session with the pager off.
+pub async fn eos_ready(lab: &Lab) -> (client::Handle<Verify>, Term) {
+    let (h, mut t) = eos_enabled(lab).await;
+    t.cmd("terminal length 0").await;
+    (h, t)
+}
+
+/// A firewall session on a tall terminal (premarket asks for 1000 rows).
+pub async fn fortigate_ready(lab: &Lab) -> (client::Handle<Verify>, Term) {
+    let h = connect(lab, "fw1").await.expect("connect fw1");
+    let t = Term::open(&h, 1000, FGT_PROMPT).await;
+    (h, t)
+}

@@ -71,7 +71,11 @@ impl Check for SessionIdleMargin {
                     }
                 } else {
                     match flows::unicast(facts, flow) {
-                        Ok(s) => s.iter().map(|s| (s.expire, render(s))).collect(),
+                        // `expire=never` (session-ttl never) never runs out: any margin holds.
+                        Ok(s) => s
+                            .iter()
+                            .map(|s| (s.expire.map(|e| e.seconds().unwrap_or(u64::MAX)), render(s)))
+                            .collect(),
                         Err(outcome) => return *outcome,
                     }
                 };

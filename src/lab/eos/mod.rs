@@ -2,11 +2,20 @@
 //! is set) to `HOST#`, privilege errors for the config commands, `| json`, pipes, the pager
 //! unless `terminal length 0`, and configuration mode (recorded as a config attempt).
 
+mod interfaces;
+pub(crate) mod json;
+mod lanz;
+mod multicast;
+mod ntp;
 mod outputs;
+mod ports;
+mod ptp;
+mod reload;
 pub mod state;
 
 use std::sync::{Arc, Mutex};
 
+use super::clock;
 use super::device::{Answer, Cli, Journal, Next, grep, split_pipes};
 use super::grammar::{Match, Word, Word::*, find};
 use super::scenario::{Fault, Faults, PAGER_LINES};
@@ -29,6 +38,19 @@ enum Cmd {
     ShowClock,
     ShowHostname,
     ShowPrivilege,
+    ShowInterfaces,
+    ShowCountersErrors,
+    ShowQueueDrops,
+    ShowDomThresholds,
+    ShowPtp,
+    ShowIgmpSnooping,
+    ShowIgmpQuerier,
+    ShowIgmpGroups,
+    ShowLanz,
+    ShowReloadCause,
+    ShowNtpStatus,
+    ShowNtpAssociations,
+    ShowUptime,
     Configure,
     Write,
     Copy,
@@ -63,6 +85,78 @@ const COMMANDS: &[(&[Word], Cmd)] = &[
     (&[Key("show"), Key("clock")], Cmd::ShowClock),
     (&[Key("show"), Key("hostname")], Cmd::ShowHostname),
     (&[Key("show"), Key("privilege")], Cmd::ShowPrivilege),
+    (&[Key("show"), Key("interfaces")], Cmd::ShowInterfaces),
+    (
+        &[
+            Key("show"),
+            Key("interfaces"),
+            Key("counters"),
+            Key("errors"),
+        ],
+        Cmd::ShowCountersErrors,
+    ),
+    (
+        &[
+            Key("show"),
+            Key("interfaces"),
+            Key("counters"),
+            Key("queue"),
+            Key("drops"),
+        ],
+        Cmd::ShowQueueDrops,
+    ),
+    (
+        &[
+            Key("show"),
+            Key("interfaces"),
+            Key("transceiver"),
+            Key("dom"),
+            Key("thresholds"),
+        ],
+        Cmd::ShowDomThresholds,
+    ),
+    (&[Key("show"), Key("ptp")], Cmd::ShowPtp),
+    (
+        &[Key("show"), Key("ip"), Key("igmp"), Key("snooping")],
+        Cmd::ShowIgmpSnooping,
+    ),
+    (
+        &[
+            Key("show"),
+            Key("ip"),
+            Key("igmp"),
+            Key("snooping"),
+            Key("querier"),
+        ],
+        Cmd::ShowIgmpQuerier,
+    ),
+    (
+        &[
+            Key("show"),
+            Key("ip"),
+            Key("igmp"),
+            Key("snooping"),
+            Key("groups"),
+        ],
+        Cmd::ShowIgmpGroups,
+    ),
+    (
+        &[Key("show"), Key("queue-monitor"), Key("length")],
+        Cmd::ShowLanz,
+    ),
+    (
+        &[Key("show"), Key("reload"), Key("cause")],
+        Cmd::ShowReloadCause,
+    ),
+    (
+        &[Key("show"), Key("ntp"), Key("status")],
+        Cmd::ShowNtpStatus,
+    ),
+    (
+        &[Key("show"), Key("ntp"), Key("associations")],
+        Cmd::ShowNtpAssociations,
+    ),
+    (&[Key("show"), Key("uptime")], Cmd::ShowUptime),
     (&[Key("configure")], Cmd::Configure),
     (&[Key("configure"), Key("terminal")], Cmd::Configure),
     (&[Key("write")], Cmd::Write),
@@ -142,19 +236,26 @@ impl EosCli {
     }
 
     fn show(&self, cmd: Cmd, pipes: &[String]) -> Answer {
-        let json = pipes.iter().any(|p| p == "json");
+        let json = json_revision(pipes);
         let Ok(s) = self.state.lock() else {
             return Answer::text("% Internal error");
         };
-        let text = match (cmd, json) {
-            (Cmd::ShowVersion, false) => outputs::show_version(&s),
-            (Cmd::ShowVersion, true) => outputs::show_version_json(&s),
+        let now = clock::now();
+        // A bare `| json` gives revision 1 here, as eAPI does by default (what the CLI gives
+        // is unconfirmed); `| json revision 2` the per-VLAN port model.
+        let rev = match json {
+            Some(Some(n)) if n >= 2 => ptp::Revision::Two,
+            _ => ptp::Revision::One,
+        };
+        let text = match (cmd, json.is_some()) {
+            (Cmd::ShowVersion, false) => outputs::show_version(&s, now),
+            (Cmd::ShowVersion, true) => outputs::show_version_json(&s, now),
             (Cmd::ShowLanzStatus, false) => outputs::lanz_status(&s),
             (Cmd::ShowLanzStatus, true) => outputs::lanz_status_json(&s),
             (Cmd::ShowRunning, false) => outputs::show_running_config(&s),
             (Cmd::ShowStartup, false) => outputs::show_startup_config(&s),
-            (Cmd::ShowRunningDiffs, _) if json => outputs::unconverted_json(),
-            (Cmd::ShowRunningDiffs, _) => outputs::running_config_diffs(&s),
+            (Cmd::ShowRunningDiffs, true) => outputs::unconverted_json(),
+            (Cmd::ShowRunningDiffs, false) => outputs::running_config_diffs(&s),
             (Cmd::ShowClock, false) => outputs::show_clock(),
             (Cmd::ShowHostname, false) => {
                 format!(
@@ -168,12 +269,45 @@ impl EosCli {
                     if self.privileged { 15 } else { 1 }
                 )
             }
-            _ => outputs::unconverted_json(),
+            (Cmd::ShowInterfaces, true) => interfaces::interfaces_json(&s, now),
+            (Cmd::ShowCountersErrors, true) => interfaces::counters_errors_json(&s, now),
+            (Cmd::ShowQueueDrops, true) => interfaces::queue_drops_json(&s, now),
+            (Cmd::ShowDomThresholds, true) => interfaces::dom_thresholds_json(&s, now),
+            (Cmd::ShowPtp, true) => ptp::ptp_json(&s, now, rev),
+            (Cmd::ShowIgmpSnooping, true) => multicast::snooping_json(&s),
+            (Cmd::ShowIgmpQuerier, true) => multicast::querier_json(&s),
+            (Cmd::ShowIgmpGroups, true) => multicast::groups_json(&s),
+            (Cmd::ShowLanz, true) => lanz::length_json(&s, now),
+            (Cmd::ShowLanz, false) => lanz::length_text(&s, now),
+            (Cmd::ShowReloadCause, true) => reload::reload_cause_json(&s),
+            (Cmd::ShowReloadCause, false) => reload::reload_cause_text(&s),
+            (Cmd::ShowNtpStatus, false) => ntp::status_text(&s),
+            (Cmd::ShowNtpAssociations, true) => ntp::associations_json(&s, now),
+            (Cmd::ShowNtpAssociations, false) => ntp::associations_text(&s),
+            (Cmd::ShowUptime, true) => reload::uptime_json(&s, now),
+            (_, true) => outputs::unconverted_json(),
+            // A text form the lab does not draw: say so rather than print something made up.
+            (_, false) => LAB_TEXT_MISSING.to_string(),
         };
         drop(s);
         let text = apply_pipes(text, pipes);
         Answer::data(text, self.page(pipes))
     }
+}
+
+/// What the lab prints for a command whose text form it does not emulate (only `| json`).
+const LAB_TEXT_MISSING: &str = "% The lab emulates this command with | json only";
+
+/// `| json` or `| json revision N` among the pipes: `None` = text, `Some(None)` = the
+/// default revision, `Some(Some(n))` = revision n.
+fn json_revision(pipes: &[String]) -> Option<Option<u32>> {
+    pipes.iter().find_map(|p| {
+        let mut words = p.split_whitespace();
+        (words.next() == Some("json")).then(|| match (words.next(), words.next()) {
+            (Some("revision"), Some(n)) => n.parse().ok(),
+            _ => None,
+        })
+    })
 }
 
 /// `| include RE`, `| exclude RE`, `| begin RE`; `json` and `no-more` are handled elsewhere.
@@ -390,6 +524,32 @@ mod tests {
         );
         assert_eq!(c.run("sh bogus").text, "% Invalid input");
         assert_eq!(c.run("show").text, "% Incomplete command");
+    }
+
+    #[test]
+    fn json_revisions_and_missing_text_forms() {
+        let (mut c, journal) = cli(Faults::default());
+        assert_eq!(json_revision(&["json".into()]), Some(None));
+        assert_eq!(json_revision(&["json revision 2".into()]), Some(Some(2)));
+        assert_eq!(json_revision(&["include x".into()]), None);
+        let rev1 = c.run("show ptp | json").text;
+        assert!(
+            rev1.contains("\"portState\": \"psSlave\"") && !rev1.contains("ptpIntfVlanSummaries")
+        );
+        assert!(
+            c.run("show ptp | json revision 2")
+                .text
+                .contains("ptpIntfVlanSummaries")
+        );
+        // A text form the lab does not draw says so instead of printing something made up.
+        assert_eq!(c.run("show ptp").text, LAB_TEXT_MISSING);
+        assert!(c.run("show ntp status").text.starts_with("synchronised"));
+        assert!(
+            c.run("show reload cause")
+                .text
+                .starts_with("Reload Cause 1:\n")
+        );
+        assert!(journal.attempts().is_empty());
     }
 
     #[test]

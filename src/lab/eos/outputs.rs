@@ -2,9 +2,10 @@
 //! outputs (ntc-templates, napalm and ANTA fixtures); the values are the lab's own.
 
 use super::super::diff;
+use super::json::{J, obj};
 use super::state::EosState;
 
-pub fn show_version(s: &EosState) -> String {
+pub fn show_version(s: &EosState, now: f64) -> String {
     let internal = internal_version(&s.version);
     format!(
         "Arista {model}\n\
@@ -28,32 +29,32 @@ pub fn show_version(s: &EosState) -> String {
         serial = s.serial,
         mac = s.mac,
         version = s.version,
-        uptime = uptime_words(s.uptime_s),
+        uptime = uptime_words(s.uptime(now) as u64),
     )
 }
 
-pub fn show_version_json(s: &EosState) -> String {
-    let doc = serde_json::json!({
-        "mfgName": "Arista",
-        "modelName": s.model,
-        "hardwareRevision": "11.02",
-        "serialNumber": s.serial,
-        "systemMacAddress": colon_mac(&s.mac),
-        "hwMacAddress": colon_mac(&s.mac),
-        "configMacAddress": "00:00:00:00:00:00",
-        "version": s.version,
-        "architecture": "x86_64",
-        "internalVersion": internal_version(&s.version),
-        "internalBuildId": "5d1c9a7e-3f0b-4c2a-9e8d-7b6a5c4d3e2f",
-        "imageFormatVersion": "3.0",
-        "imageOptimization": "Sand-4GB",
-        "bootupTimestamp": 1_763_500_000.25,
-        "uptime": s.uptime_s as f64 + 0.52,
-        "memTotal": 32_562_968u64,
-        "memFree": 25_176_420u64,
-        "isIntlVersion": false
-    });
-    pretty(&doc)
+pub fn show_version_json(s: &EosState, now: f64) -> String {
+    obj! {
+        "mfgName" => "Arista",
+        "modelName" => s.model.as_str(),
+        "hardwareRevision" => "11.02",
+        "serialNumber" => s.serial.as_str(),
+        "systemMacAddress" => colon_mac(&s.mac),
+        "hwMacAddress" => colon_mac(&s.mac),
+        "configMacAddress" => "00:00:00:00:00:00",
+        "version" => s.version.as_str(),
+        "architecture" => "x86_64",
+        "internalVersion" => internal_version(&s.version),
+        "internalBuildId" => "5d1c9a7e-3f0b-4c2a-9e8d-7b6a5c4d3e2f",
+        "imageFormatVersion" => "3.0",
+        "imageOptimization" => "Sand-4GB",
+        "bootupTimestamp" => s.booted,
+        "uptime" => s.uptime(now),
+        "memTotal" => 32_562_968u64,
+        "memFree" => 25_176_420u64,
+        "isIntlVersion" => false,
+    }
+    .render()
 }
 
 /// `show queue-monitor length status`. No public text sample exists; the first line gives the
@@ -81,16 +82,16 @@ pub fn lanz_status(s: &EosState) -> String {
 }
 
 pub fn lanz_status_json(s: &EosState) -> String {
-    let doc = serde_json::json!({
-        "lanzEnabled": s.running.lanz,
-        "platformName": "Sand",
-        "bytesPerTxmpSegment": 512,
-        "globalHitCount": 0,
-        "updateInterval": 5000,
-        "queueLengthMode": "fixed",
-        "maxQueueLength": 524_288_000u64
-    });
-    pretty(&doc)
+    obj! {
+        "lanzEnabled" => s.running.lanz,
+        "platformName" => "Sand",
+        "bytesPerTxmpSegment" => 512u32,
+        "globalHitCount" => 0u32,
+        "updateInterval" => 5000u32,
+        "queueLengthMode" => "fixed",
+        "maxQueueLength" => 524_288_000u64,
+    }
+    .render()
 }
 
 pub fn show_running_config(s: &EosState) -> String {
@@ -120,13 +121,7 @@ pub fn show_clock() -> String {
 
 /// EOS answers `| json` on a command it cannot render as JSON with an error document.
 pub fn unconverted_json() -> String {
-    "{\n    \"errors\": [\n        \"This is an unconverted command\"\n    ]\n}\n".to_string()
-}
-
-fn pretty(doc: &serde_json::Value) -> String {
-    let mut text = serde_json::to_string_pretty(doc).unwrap_or_default();
-    text.push('\n');
-    text
+    obj! { "errors" => J::arr([J::from("This is an unconverted command")]) }.render()
 }
 
 fn internal_version(version: &str) -> String {
@@ -181,9 +176,15 @@ mod tests {
     #[test]
     fn outputs_parse_with_the_project_parsers() {
         let s = EosState::new("sw1", 1, &Faults::default());
-        let v = parse_text("show version", &show_version(&s)).unwrap();
+        let now = s.started;
+        let v = parse_text("show version", &show_version(&s, now)).unwrap();
         assert!(format!("{v:?}").contains("4.31.6M"));
-        let v = parse_text("show version | json", &show_version_json(&s)).unwrap();
+        let json = show_version_json(&s, now);
+        assert!(
+            json.starts_with("{\n    \"mfgName\": \"Arista\",\n"),
+            "{json}"
+        );
+        let v = parse_text("show version | json", &json).unwrap();
         assert!(format!("{v:?}").contains("DCS-7280SR3-48YC8"));
         assert!(parse_text("show queue-monitor length status", &lanz_status(&s)).is_ok());
         assert!(
@@ -196,8 +197,9 @@ mod tests {
         assert!(parse_text("show running-config", &show_running_config(&s)).is_ok());
         assert!(parse_text("show startup-config", &show_startup_config(&s)).is_ok());
         assert_eq!(running_config_diffs(&s), "");
+        assert!(uptime_words(s.uptime(now) as u64).starts_with("1 week, 5 days"));
         assert_eq!(
-            uptime_words(s.uptime_s),
+            uptime_words(2 * 604_800 + 3 * 86_400 + 4 * 3600 + 12 * 60),
             "2 weeks, 3 days, 4 hours and 12 minutes"
         );
         assert_eq!(colon_mac("c0d6.8200.0001"), "c0:d6:82:00:00:01");

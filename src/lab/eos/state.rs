@@ -1,6 +1,7 @@
 //! What an emulated switch *is*: identity, version, and its running and startup configs. Shared
 //! by every SSH session to the device; the scenario sets it up, config commands change it.
 
+use super::super::clock;
 use super::super::scenario::{Fault, Faults};
 use super::super::topology;
 
@@ -25,8 +26,12 @@ pub struct EosState {
     pub enable_secret: Option<String>,
     pub running: EosConfig,
     pub startup: EosConfig,
-    /// Uptime in seconds when the lab started.
-    pub uptime_s: u64,
+    /// The faults switched on (outputs read them).
+    pub faults: Faults,
+    /// When the lab started (epoch s): scenario events happen just before it.
+    pub started: f64,
+    /// When the switch booted (epoch s).
+    pub booted: f64,
 }
 
 impl EosState {
@@ -53,6 +58,7 @@ impl EosState {
                 .extra
                 .push("ip host md-gateway 10.2.2.1".to_string());
         }
+        let started = clock::now();
         EosState {
             model: topology::EOS_MODEL.to_string(),
             version: version.to_string(),
@@ -61,8 +67,26 @@ impl EosState {
             enable_secret: Some(topology::EOS_ENABLE_SECRET.to_string()),
             running,
             startup,
-            uptime_s: 2 * 86400 * 7 + 3 * 86400 + 4 * 3600 + 12 * 60,
+            faults: faults.clone(),
+            started,
+            booted: clock::boot_time(
+                started,
+                topology::EOS_UPTIME_DAYS,
+                faults
+                    .has(Fault::Rebooted)
+                    .then_some(topology::EOS_REBOOTED_UPTIME_S),
+            ),
         }
+    }
+
+    /// The switch has rebooted since the healthy run (the `rebooted` scenario).
+    pub fn rebooted(&self) -> bool {
+        self.faults.has(Fault::Rebooted)
+    }
+
+    /// Seconds since boot, now.
+    pub fn uptime(&self, now: f64) -> f64 {
+        (now - self.booted).max(0.0)
     }
 
     /// The config text as the files hold it (no `! Command:` line).
@@ -88,14 +112,31 @@ impl EosState {
         if config.lanz {
             out.push_str("queue-monitor length\nqueue-monitor length log 5\n!\n");
         }
+        out.push_str(&format!(
+            "vlan {vlan}\n   name md-feed\n!\nptp mode boundary\nptp domain 0\n!\n",
+            vlan = topology::FEED_VLAN
+        ));
+        for (name, description) in topology::EOS_TRADING_PORTS {
+            out.push_str(&format!("interface {name}\n   description {description}\n"));
+            out.push_str(match name {
+                // The firewall is a virtual wire: the feed VLAN crosses it tagged.
+                "Ethernet2" | "Ethernet3" => {
+                    "   switchport mode trunk\n   switchport trunk allowed vlan 100\n"
+                }
+                "Ethernet1" => "   switchport access vlan 100\n   ptp enable\n",
+                _ => "   switchport access vlan 100\n   ptp enable\n   ptp role master\n",
+            });
+            out.push_str("!\n");
+        }
+        for name in topology::EOS_SPARE_PORTS {
+            out.push_str(&format!("interface {name}\n!\n"));
+        }
         out.push_str(
-            "vlan 101\n   name md-before-fw\n!\nvlan 102\n   name md-after-fw\n!\n\
-             interface Ethernet1\n   description fw1 x1 (before the firewall)\n   switchport access vlan 101\n!\n\
-             interface Ethernet2\n   description fw1 x2 (after the firewall)\n   switchport access vlan 102\n!\n\
-             interface Ethernet47\n   description probe sender (ExaNIC port0)\n   switchport access vlan 101\n!\n\
-             interface Ethernet48\n   description probe capture trunk (ExaNIC port1)\n   switchport mode trunk\n   switchport trunk allowed vlan 101-102\n!\n\
+            "interface Ethernet47\n   description probe sender (ExaNIC port0)\n   switchport access vlan 100\n!\n\
+             interface Ethernet48\n   description probe capture trunk (ExaNIC port1)\n   switchport mode trunk\n   switchport trunk allowed vlan 100\n!\n\
              interface Management1\n   ip address 192.0.2.11/24\n!\n\
              no ip routing\n!\n\
+             ntp server 10.0.0.1 prefer iburst\nntp server 10.0.0.2 iburst\n!\n\
              management api http-commands\n   shutdown\n!\n\
              end\n",
         );

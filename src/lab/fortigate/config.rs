@@ -60,6 +60,45 @@ fn policy(flow: &Flow, name: &str, offload: bool) -> (String, Settings) {
     (flow.policy.to_string(), s)
 }
 
+/// The 201G's interfaces (data ports 1-20 and X1-X8 on the NP7Lite, MGMT and HA not), as
+/// `show system interface` prints them: `set vdom` and `set type` always, the rest when not
+/// at its default.
+pub const INTERFACES: &[&str] = &[
+    "mgmt", "ha", "port1", "port2", "port3", "port4", "port5", "port6", "port7", "port8", "port9",
+    "port10", "port11", "port12", "port13", "port14", "port15", "port16", "port17", "port18",
+    "port19", "port20", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8",
+];
+
+fn interfaces(faults: &Faults) -> Vec<(String, Settings)> {
+    INTERFACES
+        .iter()
+        .map(|name| {
+            let mut s = set(&[("vdom", "\"root\"")]);
+            match *name {
+                "mgmt" => s.extend(set(&[
+                    ("ip", "192.0.2.10 255.255.255.0"),
+                    ("allowaccess", "ping https ssh"),
+                    ("dedicated-to", "management"),
+                ])),
+                n if n == topology::PORT_IN || n == topology::PORT_OUT => {
+                    s.push(("alias".into(), quoted(&format!("trading-{n}"))));
+                }
+                _ => {}
+            }
+            if *name == topology::PORT_IN && faults.has(Fault::SflowEnabled) {
+                // Someone turned sFlow on for a traffic study: it stops NP offload on x1.
+                s.extend(set(&[("sflow-sampler", "enable"), ("sample-rate", "1000")]));
+            }
+            s.push(("type".into(), "physical".into()));
+            s.push((
+                "snmp-index".into(),
+                (INTERFACES.iter().position(|n| n == name).unwrap_or(0) + 1).to_string(),
+            ));
+            (quoted(name), s)
+        })
+        .collect()
+}
+
 impl Config {
     /// The configuration of `hostname` with `faults` switched on.
     pub fn new(hostname: &str, faults: &Faults) -> Self {
@@ -83,6 +122,20 @@ impl Config {
             ]);
         }
         let sections = vec![
+            Section {
+                path: "system interface".into(),
+                body: Body::Table(interfaces(faults)),
+            },
+            // Only non-default settings are shown: a box at factory NP and TTL settings
+            // prints the bare `config ...` / `end`.
+            Section {
+                path: "system npu".into(),
+                body: Body::Settings(set(&[])),
+            },
+            Section {
+                path: "system session-ttl".into(),
+                body: Body::Settings(set(&[])),
+            },
             Section {
                 path: "system global".into(),
                 body: Body::Settings(set(&[

@@ -4,16 +4,23 @@
 //! error lines, and configuration mode, which is applied and recorded as a config attempt.
 
 mod config;
+mod interfaces;
+mod npu;
+mod ntp;
 mod outputs;
+mod pipe;
 mod sessions;
 pub mod state;
+mod vdom;
 
 use std::sync::{Arc, Mutex};
 
-use super::device::{Answer, Cli, Journal, Next, grep, split_pipes};
+use super::clock;
+use super::device::{Answer, Cli, Journal, Next, Stream, split_pipes};
 use super::grammar::{Match, Word, Word::*, find};
 use super::scenario::{Fault, PAGER_LINES};
 use config::Edit;
+use pipe::Grep;
 pub use state::FgState;
 
 const UNKNOWN_ACTION: &str = "Unknown action 0";
@@ -29,6 +36,12 @@ enum Cmd {
     Ha,
     Global,
     Console,
+    Interface,
+    NpPortList,
+    Np7PortList,
+    NtpStatus,
+    VdList,
+    Sudo,
     Show,
     ShowFull,
     Filter,
@@ -57,6 +70,32 @@ const COMMANDS: &[(&[Word], Cmd)] = &[
     ),
     (&[Key("get"), Key("system"), Key("global")], Cmd::Global),
     (&[Key("get"), Key("system"), Key("console")], Cmd::Console),
+    (
+        &[Key("get"), Key("system"), Key("interface")],
+        Cmd::Interface,
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("npu"),
+            Key("np7lite"),
+            Key("port-list"),
+        ],
+        Cmd::NpPortList,
+    ),
+    (
+        &[Key("diagnose"), Key("npu"), Key("np7"), Key("port-list")],
+        Cmd::Np7PortList,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("ntp"), Key("status")],
+        Cmd::NtpStatus,
+    ),
+    (
+        &[Key("diagnose"), Key("sys"), Key("vd"), Key("list")],
+        Cmd::VdList,
+    ),
+    (&[Key("sudo"), Rest], Cmd::Sudo),
     (
         &[Key("show"), Key("full-configuration"), Rest],
         Cmd::ShowFull,
@@ -104,6 +143,9 @@ const COMMANDS: &[(&[Word], Cmd)] = &[
 
 /// Configuration paths `show` and `config` know.
 const PATHS: &[&str] = &[
+    "system interface",
+    "system npu",
+    "system session-ttl",
     "system global",
     "system console",
     "system ha",
@@ -153,6 +195,12 @@ impl FortiCli {
         }
     }
 
+    /// Whether this box runs with VDOMs enabled. The lab's FortiGates do not (the example
+    /// site's 201G); the VDOM contexts are kept for a multi-VDOM box.
+    fn multi_vdom(&self) -> bool {
+        false
+    }
+
     fn page(&self, pipes: &[String]) -> Option<usize> {
         let paging = self
             .state
@@ -173,7 +221,12 @@ impl FortiCli {
     }
 
     fn output(&self, text: String, pipes: &[String]) -> Answer {
-        Answer::data(apply_grep(text, pipes), self.page(pipes))
+        Answer::data(pipe::text(text, &Grep::all(pipes)), self.page(pipes))
+    }
+
+    /// A listing made while it is written (the session list), through the pipes.
+    fn streamed(&self, stream: Stream, pipes: &[String]) -> Answer {
+        Answer::streamed(pipe::stream(stream, Grep::all(pipes)), self.page(pipes))
     }
 
     fn editing(&mut self, line: &str, words: &[&str]) -> Answer {
@@ -285,6 +338,36 @@ impl FortiCli {
                 drop(s);
                 self.output(text, pipes)
             }
+            Cmd::Interface => {
+                let text = interfaces::get_system_interface(&s.config);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::NpPortList => {
+                drop(s);
+                self.output(npu::np7lite_port_list(), pipes)
+            }
+            // The 201G's NP is an NP7Lite: the NP7 command tree does not exist on it (inferred).
+            Cmd::Np7PortList => Answer::text(parse_error("np7")),
+            Cmd::NtpStatus => {
+                let text = ntp::ntp_status(&s, clock::now());
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::VdList => {
+                drop(s);
+                self.output(vdom::vd_list(), pipes)
+            }
+            // `sudo <vdom>|global get|show|diagnose ...` needs VDOMs; with VDOMs disabled the
+            // VDOM word is refused (inferred: what the real box prints is unconfirmed).
+            Cmd::Sudo => Answer::text(parse_error(
+                args.first().map(String::as_str).unwrap_or("sudo"),
+            )),
+            Cmd::ShowFull if args.join(" ") == "system npu" => {
+                let text = npu::full_configuration(&s.config);
+                drop(s);
+                self.output(text, pipes)
+            }
             Cmd::Show | Cmd::ShowFull => {
                 drop(s);
                 self.show(&args, pipes)
@@ -294,15 +377,12 @@ impl FortiCli {
                 self.filter(&args)
             }
             Cmd::List => {
-                let all = s.sessions();
-                let hits: Vec<&sessions::Session> =
-                    all.iter().filter(|x| s.filter.matches(x)).collect();
-                let text = sessions::render_list(&hits);
+                let stream = sessions::list_stream(s.sessions(), s.filter.clone());
                 drop(s);
-                self.output(text, pipes)
+                self.streamed(stream, pipes)
             }
             Cmd::Stat => {
-                let text = outputs::session_stat(&s, &s.sessions());
+                let text = outputs::session_stat(&s);
                 drop(s);
                 self.output(text, pipes)
             }
@@ -311,11 +391,11 @@ impl FortiCli {
                 self.journal.attempt(&self.name, line);
                 let doomed: Vec<_> = s
                     .sessions()
-                    .into_iter()
+                    .iter()
                     .filter(|x| s.filter.matches(x))
                     .map(|x| x.key())
                     .collect();
-                s.cleared.extend(doomed);
+                Arc::make_mut(&mut s.cleared).extend(doomed);
                 s.flush += 1;
                 Answer {
                     data: true,
@@ -339,16 +419,21 @@ impl FortiCli {
                     Answer::text("current vf=root:0")
                 }
                 Context::VdomList => {
-                    // Creating a VDOM is a config change; this box has VDOMs disabled.
+                    // `edit NAME` in `config vdom` creates the VDOM: a config change.
                     self.journal.attempt(&self.name, line);
                     Answer::text("Command fail. Return code -651")
                 }
-                _ => Answer::text(parse_error("edit")),
+                // Outside a table `edit` is not a command (as `end` at the top level, below).
+                _ => Answer::text(vdom::TOP_LEVEL_END),
             },
-            Cmd::End | Cmd::Next | Cmd::Abort => {
-                self.context = Context::Top;
-                Answer::empty()
-            }
+            Cmd::End | Cmd::Next | Cmd::Abort => match self.context {
+                // A real capture: `end` at the top level is an unknown action.
+                Context::Top => Answer::text(vdom::TOP_LEVEL_END),
+                _ => {
+                    self.context = Context::Top;
+                    Answer::empty()
+                }
+            },
             Cmd::Exit => Answer::empty().then(Next::Exit),
             Cmd::Execute => {
                 self.journal.attempt(&self.name, line);
@@ -369,6 +454,11 @@ impl FortiCli {
     fn config(&mut self, line: &str, args: &[String]) -> Answer {
         let joined = args.join(" ");
         match joined.as_str() {
+            // VDOMs are disabled on this box: neither context exists (research: the parse
+            // error, and the prompt stays `HOST # `).
+            "vdom" | "global" if !self.multi_vdom() => {
+                return Answer::text(parse_error(&joined));
+            }
             "vdom" => {
                 self.context = Context::VdomList;
                 return Answer::empty();
@@ -400,40 +490,6 @@ impl FortiCli {
             )),
         }
     }
-}
-
-/// `| grep [-i] [-v] [-e] PATTERN` (FortiOS pipes only grep).
-fn apply_grep(mut text: String, pipes: &[String]) -> String {
-    for pipe in pipes {
-        let mut words = pipe.split_whitespace();
-        if words.next() != Some("grep") {
-            continue;
-        }
-        let (mut invert, mut ignore_case) = (false, false);
-        let (mut patterns, mut words_of_one): (Vec<String>, Vec<&str>) = (Vec::new(), Vec::new());
-        for w in words {
-            match w {
-                "-v" => invert = true,
-                "-i" => ignore_case = true,
-                // Each `-e` starts another pattern; any of them may match.
-                "-e" if !words_of_one.is_empty() => {
-                    patterns.push(std::mem::take(&mut words_of_one).join(" "))
-                }
-                "-e" => {}
-                _ => words_of_one.push(w.trim_matches(|c| c == '"' || c == '\'')),
-            }
-        }
-        if !words_of_one.is_empty() {
-            patterns.push(words_of_one.join(" "));
-        }
-        let pattern = patterns
-            .iter()
-            .map(|p| format!("(?:{p})"))
-            .collect::<Vec<_>>()
-            .join("|");
-        text = grep(&text, &pattern, invert, ignore_case);
-    }
-    text
 }
 
 impl Cli for FortiCli {
@@ -512,12 +568,27 @@ mod tests {
     fn prompts_vdom_and_errors() {
         let (mut c, journal) = cli(Faults::default());
         assert_eq!(c.prompt(), "fw1 # ");
-        c.run("config vdom");
-        assert_eq!(c.prompt(), "fw1 (vdom) # ");
-        assert_eq!(c.run("edit root").text, "current vf=root:0");
-        assert_eq!(c.prompt(), "fw1 (root) # ");
-        c.run("end");
-        assert_eq!(c.prompt(), "fw1 # ");
+        // VDOMs are disabled: no VDOM context exists, and the prompt stays.
+        for (line, word) in [
+            ("config vdom", "vdom"),
+            ("config global", "global"),
+            ("sudo global get system status", "global"),
+            ("sudo root diagnose sys session list", "root"),
+        ] {
+            assert_eq!(
+                c.run(line).text,
+                format!("command parse error before '{word}'\nCommand fail. Return code -61"),
+                "{line}"
+            );
+            assert_eq!(c.prompt(), "fw1 # ");
+        }
+        assert_eq!(c.run("edit root").text, vdom::TOP_LEVEL_END);
+        assert_eq!(c.run("end").text, vdom::TOP_LEVEL_END);
+        assert!(
+            c.run("diagnose sys vd list")
+                .text
+                .contains("name=root/root index=0 ")
+        );
         assert_eq!(c.run("bogus").text, UNKNOWN_ACTION);
         assert!(
             c.run("get system bogus")
@@ -552,18 +623,23 @@ mod tests {
             readback.contains("        dest ip: 10.20.1.20-10.20.1.20\n"),
             "{readback}"
         );
-        let list = c.run("diagnose sys session list").text;
+        let list = c.run("diagnose sys session list").full_text();
         assert_eq!(list.matches("session info:").count(), 1);
         assert!(list.ends_with("total session 1\n"));
+        assert_eq!(
+            c.run("diagnose sys session list | grep -c \"session info\"")
+                .full_text(),
+            "1\n"
+        );
         c.run("diagnose sys session filter clear");
-        let all = c.run("diagnose sys session list").text;
+        let all = c.run("diagnose sys session list").full_text();
         assert!(all.ends_with("total session 4\n"), "{all}");
         assert!(journal.attempts().is_empty());
         c.run("diagnose sys session clear");
         assert_eq!(journal.attempts().len(), 1);
         assert!(
             c.run("diagnose sys session list")
-                .text
+                .full_text()
                 .ends_with("total session 0\n")
         );
         assert!(c.run("diagnose sys session stat").text.contains("flush=1,"));
@@ -580,7 +656,7 @@ mod tests {
         c.run("diagnose sys session filter dport 5000");
         assert!(
             c.run("diagnose sys session list")
-                .text
+                .full_text()
                 .contains("no_ofld_reason:  disabled-by-policy")
         );
         c.run("config firewall policy");
@@ -591,7 +667,11 @@ mod tests {
         c.run("next");
         c.run("end");
         assert_eq!(c.prompt(), "fw1 # ");
-        assert!(c.run("diagnose sys session list").text.contains("ofld-O"));
+        assert!(
+            c.run("diagnose sys session list")
+                .full_text()
+                .contains("ofld-O")
+        );
         assert_eq!(journal.attempts().len(), 5);
     }
 

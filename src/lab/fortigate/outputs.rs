@@ -1,9 +1,10 @@
 //! Text an emulated FortiGate prints for its status commands, rendered from its state. Shapes
 //! follow the FortiOS 7.x outputs in the research notes; the values are the lab's own.
 
+use super::super::clock;
 use super::super::scenario::Fault;
 use super::super::topology;
-use super::sessions::Session;
+use super::sessions;
 use super::state::FgState;
 
 pub fn system_status(s: &FgState) -> String {
@@ -46,7 +47,7 @@ pub fn system_status(s: &FgState) -> String {
          Branch point: {build}\n\
          Release Version Information: GA\n\
          System time: {now}\n\
-         Last reboot reason: warm reboot\n",
+         Last reboot reason: {reason}\n",
         model = s.model,
         version = s.version,
         build = s.build,
@@ -54,6 +55,11 @@ pub fn system_status(s: &FgState) -> String {
         serial = s.serial,
         host = s.hostname,
         now = now.format("%a %b %e %H:%M:%S %Y"),
+        reason = if s.rebooted() {
+            "power cycle"
+        } else {
+            "warm reboot"
+        },
     )
 }
 
@@ -63,7 +69,10 @@ fn load(s: &FgState) -> (u32, u32, u32) {
     if s.faults.has(Fault::CpuHigh) {
         (61, 27, 850)
     } else if s.faults.has(Fault::NewSourcePort) {
-        (3, 5, 48)
+        // 10,000 sessions in ten seconds: every send builds a session on the CPU.
+        (3, 9, 1_000)
+    } else if s.faults.has(Fault::HugeSessionList) {
+        (1, 3, 56)
     } else {
         (0, 0, 0)
     }
@@ -72,9 +81,9 @@ fn load(s: &FgState) -> (u32, u32, u32) {
 pub fn performance_status(s: &FgState) -> String {
     let (user, system, rate) = load(s);
     let idle = 100 - user - system;
-    let sessions = s.sessions();
-    let total = sessions.len();
-    let npu = sessions.iter().filter(|x| x.offloaded()).count();
+    let counts = s.sessions().counts();
+    let (total, npu) = (counts.total, counts.npu);
+    let up = s.uptime(clock::now());
     let mut out = format!(
         "CPU states: {user}% user {system}% system 0% nice {idle}% idle 0% iowait 0% irq 0% softirq\n"
     );
@@ -99,7 +108,10 @@ pub fn performance_status(s: &FgState) -> String {
          Maximal nTurbo sessions: 0 sessions in last 1 minute, 0 sessions in last 10 minutes, 0 sessions in last 30 minutes\n\
          Virus caught: 0 total in 1 minute\n\
          IPS attacks blocked: 0 total in 1 minute\n\
-         Uptime: 12 days,  3 hours,  41 minutes\n"
+         Uptime: {days} days, {hours} hours, {minutes} minutes\n",
+        days = up / 86_400,
+        hours = up / 3_600 % 24,
+        minutes = up / 60 % 60,
     ));
     out
 }
@@ -107,33 +119,34 @@ pub fn performance_status(s: &FgState) -> String {
 pub fn ha_status(s: &FgState) -> String {
     let (user, system, _) = load(s);
     let idle = 100 - user - system;
-    let sessions = s.sessions();
-    let (total, npu) = (
-        sessions.len(),
-        sessions.iter().filter(|x| x.offloaded()).count(),
+    let counts = s.sessions().counts();
+    let (total, npu) = (counts.total, counts.npu);
+    let up = s.uptime(clock::now());
+    let cluster_uptime = format!(
+        "{} days {}:{:02}:{:02}",
+        up / 86_400,
+        up / 3_600 % 24,
+        up / 60 % 60,
+        up % 60
     );
     if !s.ha_cluster() {
+        // No real 7.x standalone output exists; this is the research's inference from a real
+        // 6.0 standalone (empty stats sections, no vcluster) with 7.2+'s `Group Name`/`Group ID`.
         return format!(
             "HA Health Status: OK\n\
              Model: {model}\n\
-             Mode: standalone\n\
+             Mode: Standalone\n\
              Group Name: \n\
              Group ID: 0\n\
              Debug: 0\n\
-             Cluster Uptime: 12 days 3:41:07\n\
-             Cluster state change time: 2026-11-18 03:29:01\n\
+             Cluster Uptime: 0 days 0:0:0\n\
+             Cluster state change time: N/A\n\
              ses_pickup: disable\n\
              override: disable\n\
              System Usage stats:\n\
-             \x20   {serial}(updated 0 seconds ago):\n\
-             \x20       sessions={total}, npu-sessions={npu}, average-cpu-user/nice/system/idle={user}%/0%/{system}%/{idle}%, memory=21%\n\
-             Primary     : {host} , {serial}, HA cluster index = 0\n\
-             number of vcluster: 1\n\
-             vcluster 1: work 0.0.0.0\n\
-             Primary: {serial}, HA operating index = 0\n",
+             HBDEV stats:\n\
+             number of vcluster: 0\n",
             model = s.model,
-            serial = s.serial,
-            host = s.hostname,
         );
     }
     let peer = format!("{}9", &s.serial[..s.serial.len() - 1]);
@@ -144,7 +157,7 @@ pub fn ha_status(s: &FgState) -> String {
          Group Name: trading-ha\n\
          Group ID: 0\n\
          Debug: 0\n\
-         Cluster Uptime: 12 days 3:41:07\n\
+         Cluster Uptime: {cluster_uptime}\n\
          Cluster state change time: 2026-11-18 03:29:01\n\
          Primary selected using:\n\
          \x20   <2026/11/18 03:29:01> vcluster-1: {serial} is selected as the primary because its override priority is larger than peer member {peer}.\n\
@@ -177,11 +190,10 @@ pub fn ha_status(s: &FgState) -> String {
     )
 }
 
-pub fn session_stat(s: &FgState, sessions: &[Session]) -> String {
+pub fn session_stat(s: &FgState) -> String {
     let (_, _, rate) = load(s);
-    let total = sessions.len();
-    let npu = sessions.iter().filter(|x| x.offloaded()).count();
-    let tcp = sessions.iter().filter(|x| x.proto == 6).count();
+    let counts = s.sessions().counts();
+    let (total, npu, tcp) = (counts.total, counts.npu, counts.tcp);
     let flush = s.flush;
     format!(
         "misc info:       session_count={total} setup_rate={rate} exp_count=0 reflect_count=0 clash=0\n\
@@ -213,7 +225,8 @@ pub fn mcast_session_list(s: &FgState) -> String {
         "firewall multicast-policy",
         &f.policy.to_string(),
         "auto-asic-offload",
-    ) != Some("disable");
+    ) != Some("disable")
+        && !sessions::sflow_on_ingress(&s.config);
     let (pkts, bytes, npu) = if offload {
         (
             2,

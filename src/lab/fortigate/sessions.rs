@@ -2,8 +2,17 @@
 //! traffic would have, derived from the configuration and the scenario, the session filter
 //! (`diagnose sys session filter ...`, kept per device like the real box may), and the
 //! `diagnose sys session list` rendering in the FortiOS 7.x layout.
+//!
+//! A socket-per-send sender makes thousands of sessions (10,000 in `new-source-port`, 200,000
+//! in `huge-session-list`). Those are a [`Burst`]: session *i* is computed from *i*, so the
+//! table is a few fixed sessions plus a formula, and a listing is made one session at a time
+//! while the client reads it, never held whole.
 
+use std::collections::HashSet;
 use std::net::Ipv4Addr;
+use std::sync::Arc;
+
+use super::super::device::Stream;
 
 use super::super::scenario::{Fault, Faults};
 use super::super::topology::{self, Flow};
@@ -18,6 +27,9 @@ pub enum Path {
     DisabledByPolicy,
     /// On the CPU because it has not passed its first packets yet.
     NotEstablished,
+    /// On the CPU because its interface samples sFlow (`no_ofld_reason: sflow`, seen in a real
+    /// session list).
+    SflowInterface,
     /// Local-in/out traffic (management), never offloaded.
     Local,
 }
@@ -74,10 +86,131 @@ fn flow_session(flow: &Flow, serial: u32) -> Session {
     }
 }
 
+/// sFlow on the trading ingress interface: "disables all NP7 ... offloading for all traffic on
+/// that interface" (Hardware Acceleration guide).
+pub fn sflow_on_ingress(config: &Config) -> bool {
+    config.entry_setting("system interface", topology::PORT_IN, "sflow-sampler") == Some("enable")
+}
+
+/// The 5-tuple that identifies a session (what `diagnose sys session clear` removes).
+pub type Key = (u8, Ipv4Addr, u16, Ipv4Addr, u16);
+
+/// Sessions of one sender that opens a new socket per send: session `i` is a function of `i`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Burst {
+    pub count: u32,
+    /// The flow's own session; each burst session varies its source port, age and counters.
+    template: Session,
+    /// Idle timer of the sessions (seconds): expire counts down from it.
+    timer: u32,
+    /// How long the sender has been at it (seconds): the oldest session's duration.
+    span: u32,
+}
+
+/// The ephemeral source ports a Linux sender draws from (32768-60999).
+const EPHEMERAL_FIRST: u32 = 32_768;
+const EPHEMERAL_COUNT: u32 = 28_232;
+
+impl Burst {
+    /// `count` sessions of `flow` made over the last `span` seconds, under the service's idle
+    /// timer `idle` (`None`: the global 180 s, printed as `timeout=0`).
+    fn of(flow: &Flow, idle: Option<u32>, count: u32, span: u32) -> Burst {
+        let mut template = flow_session(flow, 0);
+        template.timeout = idle.unwrap_or(0);
+        Burst {
+            count,
+            template,
+            timer: idle.unwrap_or(topology::GLOBAL_UDP_IDLE),
+            span,
+        }
+    }
+
+    /// Session `i` (0 = the newest).
+    pub fn get(&self, i: u32) -> Session {
+        let mut s = self.template.clone();
+        // A stride prime to the range visits every port once before repeating. Past 28,232
+        // sessions a 5-tuple repeats, which one source host cannot really do: see
+        // `Fault::HugeSessionList`.
+        s.sport = (EPHEMERAL_FIRST + (i.wrapping_mul(7_919)) % EPHEMERAL_COUNT) as u16;
+        s.duration = (u64::from(i) * u64::from(self.span) / u64::from(self.count.max(1))) as u32;
+        s.expire = self.timer.saturating_sub(s.duration);
+        s.org = if i.is_multiple_of(3) {
+            (92, 2)
+        } else {
+            (46, 1)
+        };
+        s.reply = (0, 0);
+        s.path = Path::NotEstablished;
+        s.serial = 0x0010_0000 + i;
+        s
+    }
+}
+
+/// The whole session table: fixed sessions, maybe a burst, minus the cleared ones.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub fixed: Vec<Session>,
+    pub burst: Option<Burst>,
+    pub cleared: Arc<HashSet<Key>>,
+    /// No session is older than the box (after `rebooted`): durations stop at its uptime.
+    pub max_duration: u32,
+}
+
+/// Totals `diagnose sys session stat` and `get system performance status` print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub total: usize,
+    pub npu: usize,
+    pub tcp: usize,
+}
+
+impl Table {
+    /// Every session in list order: the burst's older half, the fixed sessions, the newer
+    /// half (so the flow's own session sits in the middle of a huge listing).
+    pub fn iter(&self) -> impl Iterator<Item = Session> + '_ {
+        self.clone().into_sessions()
+    }
+
+    /// The same, owning the table (for a listing that outlives the state lock).
+    pub fn into_sessions(self) -> impl Iterator<Item = Session> + Send + 'static {
+        let Table {
+            fixed,
+            burst,
+            cleared,
+            max_duration,
+        } = self;
+        let n = burst.as_ref().map_or(0, |b| b.count);
+        let half = n / 2;
+        let older = burst.clone();
+        let newer = burst;
+        let burst_part = move |b: Option<Burst>, range: std::ops::Range<u32>| {
+            range.filter_map(move |i| b.as_ref().map(|b| b.get(n - 1 - i)))
+        };
+        burst_part(older, 0..half)
+            .chain(fixed)
+            .chain(burst_part(newer, half..n))
+            .filter(move |s| !cleared.contains(&s.key()))
+            .map(move |mut s| {
+                s.duration = s.duration.min(max_duration);
+                s
+            })
+    }
+
+    pub fn counts(&self) -> Counts {
+        self.iter().fold(Counts::default(), |mut c, s| {
+            c.total += 1;
+            c.npu += usize::from(s.offloaded());
+            c.tcp += usize::from(s.proto == 6);
+            c
+        })
+    }
+}
+
 /// Every session on the box for this configuration and scenario.
-pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
+pub fn table(config: &Config, faults: &Faults) -> Table {
     let md = &topology::MARKET_DATA;
     let mut sessions = Vec::new();
+    let mut burst = None;
     let md_offload = config.entry_setting(
         "firewall policy",
         &md.policy.to_string(),
@@ -87,19 +220,11 @@ pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
         .entry_setting("firewall service custom", md.service, "udp-idle-timer")
         .and_then(|v| v.parse::<u32>().ok())
         .filter(|v| *v > 0);
+    let timer = idle.unwrap_or(topology::GLOBAL_UDP_IDLE);
     if faults.has(Fault::NewSourcePort) {
-        // A new socket per send: each packet is a session of its own, still inside the first
-        // two packets that take the CPU.
-        for i in 0..48u32 {
-            let mut s = flow_session(md, 0x0002_1000 + i);
-            s.sport = 50_000 + (i as u16) * 37 % 9000;
-            s.duration = i;
-            s.expire = idle.unwrap_or(topology::GLOBAL_UDP_IDLE) - i;
-            s.timeout = idle.unwrap_or(0);
-            s.org = (46, 1);
-            s.path = Path::NotEstablished;
-            sessions.push(s);
-        }
+        // A new socket per send at 1,000 sends a second for ten seconds: each packet is a
+        // session of its own, still inside the first two packets that take the CPU.
+        burst = Some(Burst::of(md, idle, NEW_SOURCE_PORT_SESSIONS, 10));
     } else if !faults.has(Fault::NotEstablished) {
         let mut s = flow_session(md, 0x0001_a2b3);
         match idle {
@@ -121,8 +246,17 @@ pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
             s.path = Path::DisabledByPolicy;
             // Every packet of the round through the CPU: 10000 packets of 46 bytes.
             s.org = (460_000, 10_000);
+        } else if sflow_on_ingress(config) {
+            s.path = Path::SflowInterface;
+            s.org = (460_000, 10_000);
         }
         sessions.push(s);
+        if faults.has(Fault::HugeSessionList) {
+            // Another application on the feed host sends to the same address and port with a
+            // socket per send, about 56 sends a second: over the service's idle timer that is
+            // 200,000 live sessions on the feed's filter.
+            burst = Some(Burst::of(md, idle, HUGE_SESSIONS, timer.saturating_sub(1)));
+        }
     }
     let orders_offload = config.entry_setting(
         "firewall policy",
@@ -132,8 +266,12 @@ pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
     let mut orders = flow_session(&topology::ORDERS, 0x0001_a2b4);
     orders.org = (2_870, 41);
     orders.reply = (2_214, 38);
-    if !orders_offload {
-        orders.path = Path::DisabledByPolicy;
+    if !orders_offload || sflow_on_ingress(config) {
+        orders.path = if orders_offload {
+            Path::SflowInterface
+        } else {
+            Path::DisabledByPolicy
+        };
         orders.org = (1_486_221, 20_112);
         orders.reply = (1_102_554, 19_870);
     }
@@ -175,8 +313,18 @@ pub fn table(config: &Config, faults: &Faults) -> Vec<Session> {
         path: Path::Local,
         serial: 0x0001_a2c1,
     });
-    sessions
+    Table {
+        fixed: sessions,
+        burst,
+        cleared: Arc::default(),
+        max_duration: u32::MAX,
+    }
 }
+
+/// Sessions of the feed in `new-source-port` (10 s of a sender at 1,000 sends a second).
+pub const NEW_SOURCE_PORT_SESSIONS: u32 = 10_000;
+/// Sessions of the neighbour in `huge-session-list`.
+pub const HUGE_SESSIONS: u32 = 200_000;
 
 /// An inclusive range of a filter key.
 type Range<T> = Option<(T, T)>;
@@ -323,6 +471,7 @@ impl Filter {
 }
 
 /// `diagnose sys session list` output for `sessions`.
+#[cfg(test)]
 pub fn render_list(sessions: &[&Session]) -> String {
     let mut out = String::new();
     for s in sessions {
@@ -333,12 +482,43 @@ pub fn render_list(sessions: &[&Session]) -> String {
     out
 }
 
+/// `diagnose sys session list` of the sessions of `table` that `filter` matches, one session
+/// per piece, made as the client reads, ending with the `total session N` line.
+pub fn list_stream(table: Table, filter: Filter) -> Stream {
+    let mut matched = 0usize;
+    let mut sessions = table.into_sessions().filter(move |s| filter.matches(s));
+    let mut done = false;
+    Stream::new(std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        match sessions.next() {
+            Some(s) => {
+                matched += 1;
+                let mut out = String::with_capacity(1_400);
+                render_one(&mut out, &s);
+                out.push('\n');
+                Some(out)
+            }
+            None => {
+                done = true;
+                Some(format!("total session {matched}\n"))
+            }
+        }
+    }))
+}
+
 fn render_one(out: &mut String, s: &Session) {
-    let proto_state = if s.proto == 6 { "11" } else { "01" };
+    // One-way UDP (a feed, a first packet) stays in state 00; UDP with replies is 01.
+    let proto_state = match (s.proto, s.reply.1 > 0) {
+        (6, _) => "11",
+        (_, true) => "01",
+        (_, false) => "00",
+    };
     let state = match s.path {
         Path::Offloaded => "may_dirty npu ",
         Path::NotEstablished => "may_dirty npu ",
-        Path::DisabledByPolicy => "may_dirty ",
+        Path::DisabledByPolicy | Path::SflowInterface => "may_dirty ",
         Path::Local => "local may_dirty ",
     };
     let (org_pre, reply_post) = match s.path {
@@ -414,6 +594,11 @@ fn render_one(out: &mut String, s: &Session) {
             push_no_npu(out);
             out.push_str("no_ofld_reason:  not-established\n");
         }
+        Path::SflowInterface => {
+            out.push_str("npu_state=0x4000000\n");
+            push_no_npu(out);
+            out.push_str("no_ofld_reason:  sflow\n");
+        }
         Path::Local => {
             out.push_str("npu_state=0x4000000\n");
             out.push_str("no_ofld_reason:  local\n");
@@ -446,13 +631,19 @@ mod tests {
                 .contains("        source ip: 10.10.1.10-10.10.1.10\n")
         );
         assert!(f.readback().contains("        dest port: 5000-5000\n"));
-        let hits: Vec<&Session> = sessions.iter().filter(|s| f.matches(s)).collect();
+        let hits: Vec<Session> = sessions.iter().filter(|s| f.matches(s)).collect();
         assert_eq!(hits.len(), 1);
-        let text = render_list(&hits);
+        let text = render_list(&hits.iter().collect::<Vec<_>>());
         assert!(
             text.contains("npu_state=0x4000400 ofld-O\n") && text.ends_with("total session 1\n"),
             "{text}"
         );
+        // The feed is one-way UDP: FortiOS keeps it in proto_state 00.
+        assert!(
+            text.starts_with("session info: proto=17 proto_state=00 "),
+            "{text}"
+        );
+        assert_eq!(list_stream(sessions, f.clone()).collect_text(), text);
         assert!(f.set("bogus", &[]).is_err());
         assert!(f.set("dport", &["x"]).is_err());
         f.set("clear", &[]).unwrap();
@@ -464,7 +655,7 @@ mod tests {
         let md = |faults: Faults| {
             let config = Config::new("fw1", &faults);
             table(&config, &faults)
-                .into_iter()
+                .iter()
                 .filter(|s| s.dport == 5000)
                 .collect::<Vec<_>>()
         };
@@ -473,8 +664,52 @@ mod tests {
             Path::DisabledByPolicy
         );
         assert!(md(Faults::only(Fault::NotEstablished)).is_empty());
-        assert_eq!(md(Faults::only(Fault::NewSourcePort)).len(), 48);
+        let burst = md(Faults::only(Fault::NewSourcePort));
+        assert_eq!(burst.len(), 10_000);
+        let ports: HashSet<u16> = burst.iter().map(|s| s.sport).collect();
+        assert_eq!(
+            ports.len(),
+            10_000,
+            "every session from another source port"
+        );
+        assert!(
+            burst
+                .iter()
+                .all(|s| s.duration <= 10 && (1..=2).contains(&s.org.1))
+        );
+        assert!(burst.iter().all(|s| s.path == Path::NotEstablished));
         let idle = md(Faults::only(Fault::IdleExpired));
         assert_eq!((idle[0].timeout, idle[0].expire), (0, 9));
+    }
+
+    #[test]
+    fn a_huge_list_is_made_lazily_with_the_flow_in_the_middle() {
+        let faults = Faults::only(Fault::HugeSessionList);
+        let t = table(&Config::new("fw1", &faults), &faults);
+        let mut f = Filter::default();
+        for (k, v) in [
+            ("proto", "17"),
+            ("src", "10.10.1.10"),
+            ("dst", "10.20.1.20"),
+            ("dport", "5000"),
+        ] {
+            f.set(k, &[v]).unwrap();
+        }
+        let mut pieces = list_stream(t.clone(), f);
+        let mut count = 0usize;
+        let mut offloaded_at = None;
+        let mut last = String::new();
+        for piece in pieces.by_ref() {
+            if piece.contains("ofld-O") {
+                offloaded_at = Some(count);
+            }
+            count += 1;
+            last = piece;
+        }
+        assert_eq!(last, "total session 200001\n");
+        assert_eq!(count, 200_002);
+        let at = offloaded_at.unwrap();
+        assert!((90_000..110_000).contains(&at), "{at}");
+        assert_eq!(t.counts().total, 200_004);
     }
 }

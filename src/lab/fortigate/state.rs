@@ -1,10 +1,14 @@
 //! What an emulated FortiGate *is*: identity, version, configuration, the session filter and
 //! the sessions cleared so far. Shared by every SSH session to the device.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::super::clock;
 use super::super::scenario::{Fault, Faults};
 use super::super::topology;
 use super::config::Config;
-use super::sessions::{self, Filter, Session};
+use super::sessions::{self, Filter, Key, Table};
 
 #[derive(Clone, Debug)]
 pub struct FgState {
@@ -18,14 +22,17 @@ pub struct FgState {
     pub faults: Faults,
     pub filter: Filter,
     /// Sessions removed by `diagnose sys session clear`.
-    pub cleared: Vec<(u8, std::net::Ipv4Addr, u16, std::net::Ipv4Addr, u16)>,
+    pub cleared: Arc<HashSet<Key>>,
     /// `flush=` of `diagnose sys session stat`: how often sessions were cleared.
     pub flush: u32,
+    /// When the firewall booted (epoch s).
+    pub booted: f64,
 }
 
 impl FgState {
     pub fn new(name: &str, index: usize, faults: &Faults) -> Self {
         let drift = faults.has(Fault::VersionDrift);
+        let started = clock::now();
         FgState {
             hostname: name.to_string(),
             model: topology::FORTIGATE_MODEL.to_string(),
@@ -51,17 +58,34 @@ impl FgState {
             config: Config::new(name, faults),
             faults: faults.clone(),
             filter: Filter::default(),
-            cleared: Vec::new(),
+            cleared: Arc::default(),
             flush: 0,
+            booted: clock::boot_time(
+                started,
+                topology::FORTIGATE_UPTIME_DAYS,
+                faults
+                    .has(Fault::Rebooted)
+                    .then_some(topology::FORTIGATE_REBOOTED_UPTIME_S),
+            ),
         }
     }
 
     /// The current session table (minus cleared sessions).
-    pub fn sessions(&self) -> Vec<Session> {
-        sessions::table(&self.config, &self.faults)
-            .into_iter()
-            .filter(|s| !self.cleared.contains(&s.key()))
-            .collect()
+    pub fn sessions(&self) -> Table {
+        let mut table = sessions::table(&self.config, &self.faults);
+        table.cleared = self.cleared.clone();
+        let up = self.uptime(clock::now());
+        table.max_duration = u32::try_from(up.saturating_sub(20)).unwrap_or(u32::MAX);
+        table
+    }
+
+    pub fn rebooted(&self) -> bool {
+        self.faults.has(Fault::Rebooted)
+    }
+
+    /// Seconds since boot, now.
+    pub fn uptime(&self, now: f64) -> u64 {
+        (now - self.booted).max(0.0) as u64
     }
 
     pub fn ha_cluster(&self) -> bool {

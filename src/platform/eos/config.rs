@@ -1,13 +1,14 @@
 //! `show startup-config` and `show running-config` (text): the facts checks need from a
 //! configuration, not a full model of it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
 use crate::core::Command;
+use crate::parse::text::{quote, set_once};
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     pub hostname: Option<String>,
     /// A top-level `queue-monitor length` line (the global LANZ enable).
@@ -57,20 +58,35 @@ impl ShowRunningConfig {
 pub fn parse(raw: &str) -> Result<Config, ParseError> {
     let lines = body(raw);
     device_error(&lines, raw)?;
-    let looks_like_config = lines
-        .iter()
-        .any(|l| l.starts_with('!') || *l == "end" || l.starts_with("hostname "));
+    // Every saved or running EOS configuration has `!` separator and comment lines; `end` or
+    // a `hostname` line alone is not enough (FortiOS prints both).
+    let looks_like_config = lines.iter().any(|l| l.starts_with('!'));
     if !looks_like_config {
         return Err(ParseError::new(
-            "this does not look like an EOS configuration (no `!` lines, no `end`)",
+            "this does not look like an EOS configuration (no `!` lines)",
             raw,
         ));
     }
     let top_level = || lines.iter().filter(|l| !l.starts_with(' '));
+    let mut hostname = None;
+    for name in top_level().filter_map(|l| l.strip_prefix("hostname ")) {
+        if name.trim().is_empty()
+            || name.trim().contains(char::is_whitespace)
+            || name.starts_with([' ', ':'])
+        {
+            return Err(ParseError::new(
+                format!(
+                    "{} is not an EOS hostname line",
+                    quote(&format!("hostname {name}"))
+                ),
+                raw,
+            ));
+        }
+        set_once(&mut hostname, name.trim().to_string())
+            .map_err(|e| ParseError::new(format!("`hostname` {e}"), raw))?;
+    }
     Ok(Config {
-        hostname: top_level()
-            .find_map(|l| l.strip_prefix("hostname "))
-            .map(|h| h.trim().to_string()),
+        hostname,
         has_queue_monitor_length: top_level().any(|l| *l == "queue-monitor length"),
         has_no_queue_monitor_length: top_level().any(|l| *l == "no queue-monitor length"),
         queue_monitor_lines: lines
@@ -99,5 +115,7 @@ mod tests {
         assert!(!c.has_queue_monitor_length && !c.has_no_queue_monitor_length);
         assert!(parse("% Invalid input (privileged mode required)").is_err());
         assert!(parse("random words").is_err());
+        assert!(parse("hostname sw1\n!\nhostname sw2\nend\n").is_err());
+        assert!(parse("hostname sw1\n!\nhostname sw1\nend\n").is_ok());
     }
 }

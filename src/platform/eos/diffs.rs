@@ -1,13 +1,13 @@
 //! `show running-config diffs`: a unified diff from startup-config to running-config. Empty
 //! output means everything is saved.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
 use crate::core::Command;
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diffs {
     /// True when running-config equals startup-config.
     pub empty: bool,
@@ -19,7 +19,7 @@ pub struct Diffs {
 }
 
 /// One `@@` hunk.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hunk {
     pub changes: Vec<Change>,
     /// Only `!` comment lines change (e.g. the `! device:` header after an upgrade).
@@ -27,7 +27,7 @@ pub struct Hunk {
 }
 
 /// One changed line and the configuration section it belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Change {
     /// `true` for a line only in running-config, `false` for one only in startup-config.
     pub added: bool,

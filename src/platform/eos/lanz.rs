@@ -9,11 +9,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::text::{body, device_error, json};
+use super::json::json;
+use super::text::{body, device_error};
 use crate::core::Command;
+use crate::parse::text::set_once;
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LanzStatus {
     pub lanz_enabled: bool,
 }
@@ -57,12 +59,13 @@ pub fn parse(raw: &str) -> Result<LanzStatus, ParseError> {
     }
     let lines = body(raw);
     device_error(&lines, raw)?;
-    lines
-        .iter()
-        .find_map(|l| GLOBAL.captures(l))
-        .map(|c| LanzStatus {
-            lanz_enabled: c[1].eq_ignore_ascii_case("enabled"),
-        })
+    let mut enabled = None;
+    for c in lines.iter().filter_map(|l| GLOBAL.captures(l)) {
+        set_once(&mut enabled, c[1].eq_ignore_ascii_case("enabled"))
+            .map_err(|e| ParseError::new(format!("the global LANZ state {e}"), raw))?;
+    }
+    enabled
+        .map(|lanz_enabled| LanzStatus { lanz_enabled })
         .ok_or_else(|| {
             ParseError::new("no global LANZ state (enabled/disabled) in the output", raw)
         })
@@ -98,6 +101,7 @@ mod tests {
             "% Invalid input",
             "{\"other\": 1}",
             "Per-interface: Et1 enabled",
+            "LANZ is enabled\nLANZ is disabled\n",
         ] {
             assert!(parse(raw).is_err(), "{raw}");
         }

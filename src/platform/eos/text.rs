@@ -1,4 +1,6 @@
 //! EOS text conventions: prompts (`sw1>`, `sw1#`, `sw1(s1)#`, `sw1(config)#`) and `% ` errors.
+//! Every EOS parser, text or JSON, starts here so an echoed command or an error line never
+//! reaches a grammar.
 
 use std::sync::LazyLock;
 
@@ -20,20 +22,24 @@ pub fn is_prompt(line: &str) -> bool {
 /// The output lines without a leading echoed command/prompt and a trailing bare prompt, CRLF
 /// and trailing spaces removed. Leading and trailing blank lines go too.
 pub fn body(raw: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text::lines(raw).collect();
-    while lines
-        .first()
-        .is_some_and(|l| l.trim().is_empty() || is_prompt(l))
-    {
-        lines.remove(0);
-    }
-    while lines
-        .last()
-        .is_some_and(|l| l.trim().is_empty() || is_prompt(l))
-    {
-        lines.pop();
-    }
-    lines
+    let skip = |l: &&str| l.trim().is_empty() || is_prompt(l);
+    let lines: Vec<&str> = text::lines(raw).collect();
+    let start = lines
+        .iter()
+        .position(|l| !skip(l) && !is_echo(l))
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !skip(l))
+        .map_or(start, |i| i + 1);
+    lines[start..end.max(start)].to_vec()
+}
+
+/// An echoed command without its prompt: EOS repeats the echo when the session falls behind
+/// (`sw1#` / `show version | json` / `sw1#show version | json`, netmiko's notes), so a bare
+/// `show ...` line may come before the output. Only ever skipped at the start.
+pub fn is_echo(line: &str) -> bool {
+    line.trim_start().starts_with("show ")
 }
 
 /// EOS reports errors as lines starting with `% ` (e.g. `% Invalid input (privileged mode
@@ -41,7 +47,10 @@ pub fn body(raw: &str) -> Vec<&str> {
 pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
     match lines.iter().position(|l| l.trim_start().starts_with("% ")) {
         Some(i) => Err(ParseError::at_line(
-            format!("the switch answered with an error: {}", lines[i].trim()),
+            format!(
+                "the switch answered with an error: {}",
+                text::quote(lines[i])
+            ),
             &lines.join("\n"),
             i,
         )),
@@ -51,41 +60,6 @@ pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
         )),
         None => Ok(()),
     }
-}
-
-/// The JSON document inside `raw` (after an echoed prompt line, before a trailing prompt).
-fn json_text(raw: &str) -> Option<&str> {
-    let start = raw.find('{')?;
-    let end = raw.rfind('}')?;
-    let only_prompts_before = raw[..start]
-        .lines()
-        .all(|l| l.trim().is_empty() || is_prompt(l));
-    (end > start && only_prompts_before).then(|| &raw[start..=end])
-}
-
-/// `None` when `raw` is not JSON (so the caller reads the text form); otherwise the document
-/// as `T`. A full eAPI JSON-RPC response is accepted too: its last `result` entry is the
-/// command's (earlier ones answer `enable`).
-pub fn json<T: serde::de::DeserializeOwned>(
-    raw: &str,
-    what: &str,
-) -> Option<Result<T, ParseError>> {
-    let doc = json_text(raw)?;
-    let parsed = serde_json::from_str::<serde_json::Value>(doc).and_then(|mut value| {
-        let last = value
-            .get_mut("result")
-            .and_then(|r| r.as_array_mut())
-            .and_then(|r| r.pop());
-        if let Some(last) = last {
-            value = last;
-        }
-        serde_json::from_value::<T>(value)
-    });
-    Some(
-        parsed.map_err(|e| {
-            ParseError::new(format!("{what} JSON without the expected keys: {e}"), raw)
-        }),
-    )
 }
 
 #[cfg(test)]
@@ -120,5 +94,9 @@ mod tests {
     fn body_strips_echo_and_trailing_prompt() {
         assert_eq!(body("sw1#show x\r\nA  \r\nB\r\nsw1#"), vec!["A", "B"]);
         assert!(body("sw1#show running-config diffs\nsw1#").is_empty());
+        assert_eq!(
+            body("sw1#\nshow ntp status\nsw1#show ntp status\nunsynchronised\nsw1#"),
+            vec!["unsynchronised"]
+        );
     }
 }

@@ -19,6 +19,13 @@ const EXACT: &[&str] = &[
     "diagnose sys session filter",
     "diagnose sys session filter clear",
     "show system virtual-wire-pair",
+    // The trading checks (issue 12's command contract): all print, none changes anything.
+    "get system interface",
+    "show system npu",
+    "show system session-ttl",
+    "diagnose npu np7lite port-list",
+    "diagnose npu np7 port-list",
+    "diagnose sys ntp status",
 ];
 
 /// Drops every session the CLI's session filter matches (all of them with no filter). Never on
@@ -144,6 +151,12 @@ mod tests {
             "show firewall service custom \"MD feed\"",
             "show firewall service custom UDP/5000",
             "show system virtual-wire-pair",
+            "get system interface",
+            "show system npu",
+            "show system session-ttl",
+            "diagnose npu np7lite port-list",
+            "diagnose npu np7 port-list",
+            "diagnose sys ntp status",
         ] {
             assert_eq!(check(line), Ok(()), "{line}");
         }
@@ -178,6 +191,11 @@ mod tests {
             "show firewall service custom a|b",
             "show firewall service custom \"a\" \"b\"",
             "get system status | grep .",
+            "config system npu",
+            "diagnose npu np7lite port-list 0",
+            "diagnose sys ntp status; execute reboot",
+            "execute time",
+            "diagnose npu np7lite dce-drop-all 0",
             "get system status\n",
             "",
         ] {

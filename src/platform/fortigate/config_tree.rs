@@ -16,16 +16,17 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
 use crate::parse::ParseError;
+use crate::parse::text::quote;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigNode {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub settings: BTreeMap<String, Vec<String>>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub children: BTreeMap<String, ConfigNode>,
 }
 
@@ -43,7 +44,7 @@ impl ConfigNode {
 }
 
 /// A parsed configuration output.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigTree {
     pub root: ConfigNode,
 }
@@ -60,6 +61,12 @@ impl ConfigTree {
     }
 }
 
+/// Deepest `config`/`edit` nesting taken as real. FortiOS trees are a handful of levels deep
+/// (`config vdom` > `edit root` > `config router bgp` > `config neighbor` > `edit ...`); a limit
+/// keeps everything that walks the tree afterwards (drop, compare, serialise) shallow whatever
+/// the input, so a hostile output cannot overflow the stack.
+pub const MAX_DEPTH: usize = 64;
+
 pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
@@ -67,17 +74,22 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
     let mut root = ConfigNode::default();
     let mut any = false;
     for (i, line) in lines.iter().enumerate() {
+        let at = |reason: String| ParseError::at_line(reason, &joined(&lines), i);
         let line = line.trim();
         if line.starts_with('#') {
             continue; // `#config-version=...` header of full configurations
         }
-        let words =
-            split_words(line).map_err(|reason| ParseError::at_line(reason, &joined(&lines), i))?;
+        let words = split_words(line).map_err(at)?;
         let Some(keyword) = words.first() else {
             continue;
         };
         let open = !stack.is_empty();
         match keyword.as_str() {
+            "config" | "edit" if stack.len() >= MAX_DEPTH => {
+                return Err(at(format!(
+                    "configuration nested deeper than {MAX_DEPTH} levels: not FortiOS output"
+                )));
+            }
             "config" if words.len() >= 2 => {
                 stack.push((words[1..].join(" "), ConfigNode::default()));
                 any = true;
@@ -87,7 +99,7 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
             }
             "set" if words.len() >= 2 && open => {
                 if let Some((_, node)) = stack.last_mut() {
-                    node.settings.insert(words[1].clone(), words[2..].to_vec());
+                    set(&mut node.settings, &words[1], words[2..].to_vec()).map_err(at)?;
                 }
             }
             "unset" | "append" | "select" if open => {}
@@ -97,36 +109,38 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
                         Some((_, node)) => node,
                         None => &mut root,
                     };
-                    parent.children.entry(name).or_default().merge(node);
+                    parent.adopt(name, node).map_err(at)?;
                 }
             }
             _ if !open => match line.split_once(':') {
                 // `get` form: `udp-idle-timer      : 180`
-                Some((key, value)) if !key.trim().is_empty() && !key.trim().contains(' ') => {
-                    root.settings
-                        .insert(key.trim().to_string(), vec![value.trim().to_string()]);
+                Some((key, value)) if is_setting_name(key.trim()) => {
+                    set(
+                        &mut root.settings,
+                        key.trim(),
+                        vec![value.trim().to_string()],
+                    )
+                    .map_err(at)?;
                     any = true;
                 }
                 _ => {
-                    return Err(ParseError::at_line(
-                        "unexpected line outside any `config` block",
-                        &joined(&lines),
-                        i,
-                    ));
+                    return Err(at("unexpected line outside any `config` block".to_string()));
                 }
             },
             _ => {
-                return Err(ParseError::at_line(
-                    format!("unexpected line inside `config {}`", stack[0].0),
-                    &joined(&lines),
-                    i,
-                ));
+                return Err(at(format!(
+                    "unexpected line inside `config {}`",
+                    quote(&stack[0].0)
+                )));
             }
         }
     }
     if let Some((name, _)) = stack.last() {
         return Err(ParseError::new(
-            format!("the configuration ends inside `{name}` (output cut?)"),
+            format!(
+                "the configuration ends inside {} (output cut?)",
+                quote(name)
+            ),
             &joined(&lines),
         ));
     }
@@ -139,12 +153,77 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
     Ok(ConfigTree { root })
 }
 
-impl ConfigNode {
-    fn merge(&mut self, other: ConfigNode) {
-        self.settings.extend(other.settings);
-        for (name, child) in other.children {
-            self.children.entry(name).or_default().merge(child);
+/// The one `config <table>` block that `show <table>` prints (`system npu`); a missing block,
+/// or anything beside it, is another command's output.
+pub fn single_table(raw: &str, table: &str) -> Result<ConfigNode, ParseError> {
+    let mut root = parse(raw)?.root;
+    let node = root.children.remove(table).ok_or_else(|| {
+        ParseError::new(
+            format!("no `config {table}` block: not show {table} output"),
+            raw,
+        )
+    })?;
+    if !root.children.is_empty() || !root.settings.is_empty() {
+        return Err(ParseError::new(
+            format!("more than `config {table}` in the output: another command's output mixed in"),
+            raw,
+        ));
+    }
+    Ok(node)
+}
+
+/// A `get` setting name: `udp-idle-timer`, `admin-port`, `gui-ipv6` ... (FortiOS names its
+/// settings in lower case with hyphens; `np7lite_0:` or `Version:` are other outputs).
+fn is_setting_name(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Stores a setting; printing one key twice with two values is an error (which one applies?).
+fn set(
+    settings: &mut BTreeMap<String, Vec<String>>,
+    key: &str,
+    values: Vec<String>,
+) -> Result<(), String> {
+    match settings.get(key) {
+        Some(old) if *old != values => Err(format!(
+            "`set {}` printed twice with different values ({} and {})",
+            quote(key),
+            quote(&old.join(" ")),
+            quote(&values.join(" "))
+        )),
+        Some(_) => Ok(()),
+        None => {
+            settings.insert(key.to_string(), values);
+            Ok(())
         }
+    }
+}
+
+impl ConfigNode {
+    /// Adds a finished block under `name`: moved in whole when new (constant work, so a deep or
+    /// long output costs linear time), merged when the output opened the same block twice.
+    fn adopt(&mut self, name: String, node: ConfigNode) -> Result<(), String> {
+        match self.children.entry(name) {
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert(node);
+                Ok(())
+            }
+            std::collections::btree_map::Entry::Occupied(mut slot) => slot.get_mut().merge(node),
+        }
+    }
+
+    /// Recursion here is bounded by [`MAX_DEPTH`].
+    fn merge(&mut self, other: ConfigNode) -> Result<(), String> {
+        for (key, values) in other.settings {
+            set(&mut self.settings, &key, values)?;
+        }
+        for (name, child) in other.children {
+            self.adopt(name, child)?;
+        }
+        Ok(())
     }
 }
 
@@ -226,5 +305,38 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("set x \"unterminated\nend").is_err());
         assert!(parse("entry not found in datasource").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = |n: usize| format!("{}{}", "config a\n".repeat(n), "end\n".repeat(n));
+        assert!(parse(&deep(MAX_DEPTH)).is_ok());
+        let e = parse(&deep(100_000)).unwrap_err();
+        assert!(e.reason.contains("deeper"), "{}", e.reason);
+        let edits = format!(
+            "config t\n{}{}end\n",
+            "edit x\nconfig u\n".repeat(50_000),
+            "end\nnext\n".repeat(50_000)
+        );
+        assert!(parse(&edits).is_err());
+    }
+
+    #[test]
+    fn repeated_settings_must_agree() {
+        let twice = "config system npu\n    set max-session-timeout 40\n    set max-session-timeout 40\nend\n";
+        assert!(parse(twice).is_ok());
+        for bad in [
+            "config system npu\n    set max-session-timeout 40\n    set max-session-timeout 60\nend\n",
+            "config firewall policy\n    edit 1\n        set action accept\n    next\n    edit 1\n        set action deny\n    next\nend\n",
+            "udp-idle-timer : 180\nudp-idle-timer : 60\n",
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.reason.contains("different values"), "{bad}: {}", e.reason);
+        }
+        let reopened = parse("config firewall policy\n    edit 1\n        set action accept\n    next\nend\nconfig firewall policy\n    edit 2\n        set action deny\n    next\nend\n").unwrap();
+        assert!(
+            reopened.entry("firewall policy", "1").is_some()
+                && reopened.entry("firewall policy", "2").is_some()
+        );
     }
 }

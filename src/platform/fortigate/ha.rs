@@ -2,28 +2,43 @@
 //! configuration is in sync. 7.x prints `Mode: HA A-P`, a `Configuration Status:` section with one
 //! `SERIAL(updated N seconds ago): in-sync` line per member, and `Primary     : MODEL , SERIAL, ...`
 //! lines; 5.x says `Master`/`Slave` and has no health line.
+//!
+//! Health is `HA Health Status: OK` on one line, or (7.0 and later) `HA Health Status:` followed
+//! by one line per problem before `Model:`, e.g. `    WARNING: FGT40FXXXXXXXXXX has hbdev down;`
+//! or `ERROR: <serial> is lost @ <date> <time>` (web copies may put the first on the header line).
+//! A line there that is neither is an error: an unknown health message must not read as healthy.
+//!
+//! Roles come from the cluster block (`Primary : MODEL, SERIAL, HA cluster index = 1`). The
+//! `vcluster N:` blocks after it list roles per virtual cluster, where one unit may be primary
+//! of one and secondary of another, so they do not set a member's role.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::text::{body, device_error};
+use super::text::{body, device_error, joined};
 use crate::core::Command;
+use crate::parse::text::{quote, set_once};
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HaStatus {
     /// `standalone`, `a-p` or `a-a` (lower case, without the `HA ` prefix).
     pub mode: String,
-    /// `OK`, or the warning text as printed; `None` on builds without the line.
+    /// `OK`, or the health messages joined by a space; `None` on builds without the line.
     pub health: Option<String>,
+    /// Each message printed under `HA Health Status:`, as printed (`WARNING: FG... has hbdev
+    /// down;`). Empty when the health is `OK` or not printed.
+    #[serde(default)]
+    pub health_messages: Vec<String>,
     pub model: Option<String>,
     pub group: Option<String>,
     pub members: Vec<Member>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
     pub serial: String,
     /// `primary` or `secondary` (`master`/`slave` on 5.x are mapped to these).
@@ -39,12 +54,37 @@ static UPDATED: LazyLock<Regex> =
 static SERIAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^F[A-Z0-9*]{8,}$").expect("static regex"));
 
-/// Which block of the output a line is in (only `Configuration Status` lines say in-sync).
-#[derive(PartialEq)]
+/// Which block of the output a line is in.
+#[derive(PartialEq, Clone, Copy)]
 enum Section {
     Top,
+    /// Right after `HA Health Status:` with no value: the health messages, until `Model:`.
+    Health,
+    /// `Configuration Status:`: the only lines that say in-sync.
     Configuration,
     Other,
+    /// From `number of vcluster:` on: per-vcluster roles, not the cluster's.
+    Vclusters,
+}
+
+/// The members, found by serial in constant time whatever the output's length.
+#[derive(Default)]
+struct Members {
+    list: Vec<Member>,
+    index: BTreeMap<String, usize>,
+}
+
+impl Members {
+    fn get(&mut self, serial: &str) -> &mut Member {
+        let at = *self.index.entry(serial.to_string()).or_insert_with(|| {
+            self.list.push(Member {
+                serial: serial.to_string(),
+                ..Member::default()
+            });
+            self.list.len() - 1
+        });
+        &mut self.list[at]
+    }
 }
 
 /// `get system ha status`: mode, health, members and their sync state.
@@ -69,9 +109,25 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
     let mut ha = HaStatus::default();
+    let (mut mode, mut health, mut model, mut group) = (None, None, None, None);
+    let mut members = Members::default();
     let mut section = Section::Top;
-    for line in &lines {
+    for (i, line) in lines.iter().enumerate() {
         let line = line.trim();
+        let at = |e: String| ParseError::at_line(e, &joined(&lines), i);
+        if section == Section::Health {
+            if is_health_message(line) {
+                ha.health_messages.push(line.to_string());
+                continue;
+            }
+            if !(line.starts_with("Model:") || line.starts_with("Mode:")) {
+                return Err(at(format!(
+                    "unknown line among the HA health messages: {}",
+                    quote(line)
+                )));
+            }
+            section = Section::Top;
+        }
         match line {
             "Configuration Status:" => {
                 section = Section::Configuration;
@@ -85,67 +141,93 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
                 section = Section::Other;
                 continue;
             }
+            l if l.starts_with("number of vcluster") || l.starts_with("vcluster ") => {
+                section = Section::Vclusters;
+                continue;
+            }
             _ => {}
         }
         if let Some(c) = UPDATED.captures(line) {
             if section == Section::Configuration && !c[2].is_empty() {
-                let member = member(&mut ha.members, &c[1]);
+                let member = members.get(&c[1]);
+                set_once(&mut member.sync_status, c[2].to_string())
+                    .map_err(|e| at(format!("configuration status of {} {e}", quote(&c[1]))))?;
                 member.in_sync = Some(&c[2] == "in-sync");
-                member.sync_status = Some(c[2].to_string());
             }
             continue;
         }
         let Some((key, value)) = line.split_once(':') else {
             continue;
         };
+        let key = key.trim();
         let value = value.trim();
-        match key.trim() {
-            "HA Health Status" => ha.health = Some(value.to_string()),
-            "Model" => ha.model = Some(value.to_string()),
-            "Mode" => ha.mode = normalise_mode(value),
-            "Group Name" | "Group" => ha.group = Some(value.to_string()),
-            role @ ("Primary" | "Secondary" | "Master" | "Slave") => {
+        let field = |e: String| at(format!("`{key}:` {e}"));
+        match key {
+            "HA Health Status" => {
+                set_once(&mut health, value.to_string()).map_err(field)?;
+                if value.is_empty() || is_health_message(value) {
+                    if !value.is_empty() {
+                        ha.health_messages.push(value.to_string());
+                    }
+                    section = Section::Health;
+                } else if value != "OK" {
+                    // 6.x prints the problem on the line itself (`ERROR <serial> is lost @ ...`).
+                    ha.health_messages.push(value.to_string());
+                }
+            }
+            "Model" => set_once(&mut model, value.to_string()).map_err(field)?,
+            "Mode" => set_once(&mut mode, normalise_mode(value)).map_err(field)?,
+            "Group Name" | "Group" if !value.is_empty() => {
+                set_once(&mut group, value.to_string()).map_err(field)?
+            }
+            role @ ("Primary" | "Secondary" | "Master" | "Slave")
+                if section != Section::Vclusters =>
+            {
+                // The serial is the last serial-shaped word: a hostname before it may look
+                // like one (`Primary : FGTTRADING01, FG201GTK..., HA cluster index = 1`).
                 if let Some(serial) = value
                     .split([',', ' '])
                     .map(str::trim)
-                    .find(|w| SERIAL.is_match(w))
+                    .rfind(|w| SERIAL.is_match(w))
                 {
                     let role = match role {
                         "Primary" | "Master" => "primary",
                         _ => "secondary",
                     };
-                    member(&mut ha.members, serial)
-                        .role
-                        .get_or_insert_with(|| role.to_string());
+                    set_once(&mut members.get(serial).role, role.to_string())
+                        .map_err(|e| at(format!("the role of {} {e}", quote(serial))))?;
                 }
             }
             _ => {}
         }
     }
-    if ha.mode.is_empty() {
+    let Some(mode) = mode else {
         return Err(ParseError::new(
             "no `Mode:` line in get system ha status output",
             raw,
         ));
+    };
+    if health.as_deref() == Some("") && ha.health_messages.is_empty() {
+        return Err(ParseError::new(
+            "`HA Health Status:` printed with neither OK nor a message",
+            &joined(&lines),
+        ));
     }
+    ha.mode = mode;
+    ha.health = match ha.health_messages.is_empty() {
+        true => health,
+        false => Some(ha.health_messages.join(" ")),
+    };
+    (ha.model, ha.group, ha.members) = (model, group, members.list);
     Ok(ha)
 }
 
-fn member<'a>(members: &'a mut Vec<Member>, serial: &str) -> &'a mut Member {
-    let at = match members.iter().position(|m| m.serial == serial) {
-        Some(at) => at,
-        None => {
-            members.push(Member {
-                serial: serial.to_string(),
-                ..Member::default()
-            });
-            members.len() - 1
-        }
-    };
-    &mut members[at]
+/// `WARNING: FG... has hbdev down;`, `ERROR: FG... is lost @ ...` (also without the colon).
+fn is_health_message(line: &str) -> bool {
+    line.starts_with("WARNING") || line.starts_with("ERROR")
 }
 
-/// `HA A-P` -> `a-p`; `standalone` stays.
+/// `HA A-P` -> `a-p`; `standalone` / `Standalone` -> `standalone`.
 fn normalise_mode(value: &str) -> String {
     let lower = value.trim().to_lowercase();
     lower
@@ -159,12 +241,14 @@ fn normalise_mode(value: &str) -> String {
 mod tests {
     use super::*;
 
+    const CLUSTER: &str = "fw1 # get system ha status\nHA Health Status: OK\nModel: FortiGate-201G\nMode: HA A-P\nGroup Name: lab\nConfiguration Status:\n    FG201GTK00000001(updated 4 seconds ago): in-sync\n    FG201GTK00000001 chksum dump: 95 4e \n    FG201GTK00000002(updated 5 seconds ago): out-of-sync\nSystem Usage stats:\n    FG201GTK00000001(updated 4 seconds ago):\n        sessions=4, npu-sessions=0\nPrimary     : FortiGate-201G , FG201GTK00000001, HA cluster index = 1\nSecondary   : FortiGate-201G , FG201GTK00000002, HA cluster index = 0\nnumber of vcluster: 2\nvcluster 1: work 169.254.0.1\nPrimary: FG201GTK00000001, HA operating index = 0\nSecondary: FG201GTK00000002, HA operating index = 1\nvcluster 2: work 169.254.0.2\nPrimary: FG201GTK00000002, HA operating index = 0\nSecondary: FG201GTK00000001, HA operating index = 1\n";
+
     #[test]
     fn cluster_members_and_sync() {
-        let raw = "fw1 # get system ha status\nHA Health Status: OK\nModel: FortiGate-201G\nMode: HA A-P\nGroup Name: lab\nConfiguration Status:\n    FG201GTK00000001(updated 4 seconds ago): in-sync\n    FG201GTK00000001 chksum dump: 95 4e \n    FG201GTK00000002(updated 5 seconds ago): out-of-sync\nSystem Usage stats:\n    FG201GTK00000001(updated 4 seconds ago):\n        sessions=4, npu-sessions=0\nPrimary     : FortiGate-201G , FG201GTK00000001, HA cluster index = 1\nSecondary   : FortiGate-201G , FG201GTK00000002, HA cluster index = 0\n";
-        let ha = parse(raw).unwrap();
+        let ha = parse(CLUSTER).unwrap();
         assert_eq!(ha.mode, "a-p");
         assert_eq!(ha.health.as_deref(), Some("OK"));
+        assert!(ha.health_messages.is_empty());
         assert_eq!(ha.members.len(), 2);
         assert_eq!(
             (ha.members[0].role.as_deref(), ha.members[0].in_sync),
@@ -174,6 +258,46 @@ mod tests {
             (ha.members[1].role.as_deref(), ha.members[1].in_sync),
             (Some("secondary"), Some(false))
         );
+    }
+
+    #[test]
+    fn health_warnings_follow_the_header() {
+        let warned = CLUSTER.replace(
+            "HA Health Status: OK\n",
+            "HA Health Status:\n    WARNING: FG201GTK00000001 has hbdev down;\n    WARNING: FG201GTK00000002 has hbdev down;\n",
+        );
+        let ha = parse(&warned).unwrap();
+        assert_eq!(
+            ha.health_messages,
+            vec![
+                "WARNING: FG201GTK00000001 has hbdev down;",
+                "WARNING: FG201GTK00000002 has hbdev down;"
+            ]
+        );
+        assert!(
+            ha.health
+                .as_deref()
+                .is_some_and(|h| h.starts_with("WARNING"))
+        );
+        let same_line = CLUSTER.replace(
+            "HA Health Status: OK",
+            "HA Health Status: WARNING: FG201GTK00000002 has mondev down;",
+        );
+        assert_eq!(parse(&same_line).unwrap().health_messages.len(), 1);
+        let lost = CLUSTER.replace(
+            "HA Health Status: OK",
+            "HA Health Status: ERROR FG201GTK00000002 is lost @ 2024/09/16 13:03:51",
+        );
+        assert_eq!(parse(&lost).unwrap().health_messages.len(), 1);
+        for bad in [
+            CLUSTER.replace("HA Health Status: OK\n", "HA Health Status:\n    something odd\n"),
+            CLUSTER.replace("HA Health Status: OK\n", "HA Health Status:\n"),
+            CLUSTER.replace("Mode: HA A-P\n", "Mode: HA A-P\nMode: standalone\n"),
+            CLUSTER.replace("HA cluster index = 0\n", "HA cluster index = 0\nPrimary     : FortiGate-201G , FG201GTK00000002, HA cluster index = 0\n"),
+            CLUSTER.replace("out-of-sync\n", "out-of-sync\n    FG201GTK00000002(updated 6 seconds ago): in-sync\n"),
+        ] {
+            assert!(parse(&bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -4,6 +4,11 @@
 //! with a trailing comma (`offload=9/9,`), sometimes spaced (`rpdb_link_id = 00000000`). It works
 //! on bytes so the streaming session-list parser can use it without decoding text; `\r` and
 //! backspaces (pager remnants) count as white space.
+//!
+//! Numbers are read strictly: a value a parser keeps is either what the box printed or an
+//! error ([`counter`], [`percent`]); a sign, `NaN` or an overflow never becomes "not printed".
+
+use crate::parse::text::quote;
 
 /// Whether `b` separates words: space and every control byte (tab, CR, LF, backspace ...).
 #[inline]
@@ -216,9 +221,30 @@ pub fn middle(text: &[u8]) -> Option<u64> {
     number(parts.next()?)
 }
 
-/// A decimal number from text, ignoring a trailing `%`, `,` or `k`.
+/// A decimal number from text, ignoring a trailing `%` or `,`.
 pub fn num(text: &str) -> Option<u64> {
     number(text.trim().trim_end_matches([',', '%']).as_bytes())
+}
+
+/// A counter as printed (`30`, `30,`): digits only and within `u64`, else why not (a sign, a
+/// fraction or an overflow is never a real counter).
+pub fn counter(text: &str) -> Result<u64, String> {
+    num(text).ok_or_else(|| format!("{} is not a counter", quote(text)))
+}
+
+/// A share as printed (`47.4`, `47.4%`): a finite number from 0 to 100, else why not.
+pub fn percent(text: &str) -> Result<f64, String> {
+    let digits = text.trim().trim_end_matches([',', '%']);
+    // `parse::<f64>` also reads `NaN`, `inf` and `1e2`: only plain decimals are FortiOS's.
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && digits.bytes().filter(|b| *b == b'.').count() <= 1;
+    match digits.parse::<f64>() {
+        // Rounded so the fact's JSON reads back to the same number (FortiOS prints at most one
+        // decimal; a longer one is kept to 0.0001).
+        Ok(p) if plain && (0.0..=100.0).contains(&p) => Ok((p * 1e4).round() / 1e4),
+        _ => Err(format!("{} is not a percentage from 0 to 100", quote(text))),
+    }
 }
 
 #[cfg(test)]
@@ -290,5 +316,16 @@ mod tests {
         assert_eq!(pair(b"0/131062"), Some((0, 131_062)));
         assert_eq!(middle(b"1406688/22871/1"), Some(22_871));
         assert_eq!(num("47%"), Some(47));
+        assert_eq!(counter("30,"), Ok(30));
+        for bad in ["-1", "1.5", "99999999999999999999", "", "x"] {
+            assert!(counter(bad).is_err(), "{bad}");
+        }
+        assert_eq!(percent("47.4%"), Ok(47.4));
+        assert_eq!(percent("100"), Ok(100.0));
+        for bad in [
+            "101", "NaN", "nan%", "inf", "-1", "1e2", "", "4.4.4", "50%%x",
+        ] {
+            assert!(percent(bad).is_err(), "{bad}");
+        }
     }
 }

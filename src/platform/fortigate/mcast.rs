@@ -15,14 +15,16 @@
 
 use std::net::IpAddr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::kv::{num, pairs};
+use super::kv::{counter, pairs};
+use super::session_list::MAX_SESSIONS;
 use super::text::{body, device_error, joined};
 use crate::core::Command;
+use crate::parse::text::{quote, set_once};
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct McastSession {
     pub id: Option<u64>,
     pub proto: Option<u8>,
@@ -43,7 +45,7 @@ pub struct McastSession {
 }
 
 /// One `path:` line: an output interface the session is forwarded to.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct McastPath {
     pub policy: Option<u32>,
     pub outdev: Option<u64>,
@@ -51,7 +53,7 @@ pub struct McastPath {
     pub deny: bool,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct McastSessionList {
     pub total: Option<u64>,
     pub sessions: Vec<McastSession>,
@@ -80,23 +82,39 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
     device_error(&lines)?;
     let mut list = McastSessionList::default();
     let mut seen = false;
-    for line in &lines {
+    let mut total = None;
+    for (i, line) in lines.iter().enumerate() {
+        let at = |e: String| ParseError::at_line(e, &joined(&lines), i);
         // Anything after `//` is an annotation in published copies, never device output.
         let line = line.split(" //").next().unwrap_or(line).trim();
         if let Some(rest) = line.strip_prefix("session info:") {
             seen = true;
             let mut session = McastSession::default();
             for (key, value) in pairs(rest) {
+                let field = |e: String| at(format!("`{key}=` {e}"));
                 match key {
-                    "id" => session.id = num(value),
-                    "proto" => session.proto = num(value).and_then(|n| u8::try_from(n).ok()),
+                    "id" => {
+                        set_once(&mut session.id, counter(value).map_err(field)?).map_err(field)?
+                    }
+                    "proto" => set_once(&mut session.proto, protocol(value).map_err(field)?)
+                        .map_err(field)?,
                     _ => {}
                 }
             }
             if let Some(flow) = rest.split_whitespace().find(|w| w.contains("->")) {
                 let (from, to) = flow.split_once("->").unwrap_or_default();
-                (session.src, session.sport) = endpoint(from).unzip();
-                (session.group, session.dport) = endpoint(to).unzip();
+                let (Some(from), Some(to)) = (endpoint(from), endpoint(to)) else {
+                    return Err(at(format!("unreadable flow {}", quote(flow))));
+                };
+                (session.src, session.sport) = (Some(from.0), Some(from.1));
+                (session.group, session.dport) = (Some(to.0), Some(to.1));
+            }
+            // Both mark the multicast form; a unicast list's `session info:` has neither.
+            if session.id.is_none() || session.src.is_none() {
+                return Err(at(
+                    "`session info:` without `id=` and an `ip.port->group.port` flow: not a multicast session list"
+                        .to_string(),
+                ));
             }
             list.sessions.push(session);
             continue;
@@ -105,7 +123,11 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
             .strip_prefix("Total ")
             .and_then(|r| r.strip_suffix(" sessions").or(r.strip_suffix(" session")))
         {
-            list.total = num(n);
+            let n = counter(n)
+                .ok()
+                .filter(|n| *n <= MAX_SESSIONS)
+                .ok_or_else(|| at(format!("{} is not a session count", quote(line))))?;
+            set_once(&mut total, n).map_err(|e| at(format!("`Total N sessions` {e}")))?;
             seen = true;
             continue;
         }
@@ -118,29 +140,40 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
                 ..McastPath::default()
             };
             for (key, value) in pairs(rest) {
+                let field = |e: String| at(format!("`{key}=` {e}"));
                 match key {
-                    "policy" => path.policy = num(value).and_then(|n| u32::try_from(n).ok()),
-                    "outdev" => path.outdev = num(value),
+                    "policy" => {
+                        set_once(&mut path.policy, policy(value).map_err(field)?).map_err(field)?
+                    }
+                    "outdev" => {
+                        set_once(&mut path.outdev, counter(value).map_err(field)?).map_err(field)?
+                    }
                     _ => {}
                 }
             }
             session.paths.push(path);
         } else if let Some(rest) = line.strip_prefix("session-npu-info:") {
-            session.npu_info = Some(rest.trim().to_string());
-            session.offloaded = pairs(rest)
-                .into_iter()
-                .find(|(k, _)| *k == "in_npuid")
-                .and_then(|(_, v)| num(v))
-                .map(|n| n != 0);
+            set_once(&mut session.npu_info, rest.trim().to_string())
+                .map_err(|e| at(format!("`session-npu-info:` {e}")))?;
+            let npuid = pairs(rest).into_iter().find(|(k, _)| *k == "in_npuid");
+            session.offloaded = match npuid {
+                Some((_, v)) => Some(counter(v).map_err(|e| at(format!("`in_npuid=` {e}")))? != 0),
+                None => None,
+            };
         } else {
             for (key, value) in pairs(line) {
-                match key {
-                    "duration" => session.duration = num(value),
-                    "expire" => session.expire = num(value),
-                    "pkts" => session.packets = num(value),
-                    "state" => session.state = Some(value.to_string()),
-                    _ => {}
-                }
+                let field = |e: String| at(format!("`{key}=` {e}"));
+                let slot = match key {
+                    "duration" => &mut session.duration,
+                    "expire" => &mut session.expire,
+                    "pkts" => &mut session.packets,
+                    "state" => {
+                        set_once(&mut session.state, value.to_string()).map_err(field)?;
+                        continue;
+                    }
+                    _ => continue,
+                };
+                set_once(slot, counter(value).map_err(field)?).map_err(field)?;
             }
         }
     }
@@ -150,6 +183,7 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
             &joined(&lines),
         ));
     }
+    list.total = total;
     if let Some(total) = list.total
         && total != list.sessions.len() as u64
     {
@@ -162,6 +196,16 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
         ));
     }
     Ok(list)
+}
+
+/// An IP protocol number (0-255).
+fn protocol(text: &str) -> Result<u8, String> {
+    counter(text).and_then(|n| u8::try_from(n).map_err(|_| format!("{n} is not an IP protocol")))
+}
+
+/// A policy id (32 bits).
+fn policy(text: &str) -> Result<u32, String> {
+    counter(text).and_then(|n| u32::try_from(n).map_err(|_| format!("{n} is not a policy id")))
 }
 
 /// `192.168.1.1.520`: the last dotted part is the port.
@@ -208,5 +252,19 @@ mod tests {
             parse("Total 3 sessions\nsession info: id=1 proto=17 1.1.1.1.1->239.0.0.1.1").is_err()
         );
         assert!(parse("nothing").is_err());
+        for (from, to) in [
+            ("expire=177", "expire=-177"),
+            ("expire=177", "expire=177 expire=100"),
+            ("pkts=2", "pkts=99999999999999999999999"),
+            ("proto=17 10.1.1.10", "proto=1700 10.1.1.10"),
+            ("10.1.1.10.30001->", "10.1.1.10.300001->"),
+            ("Total 2 sessions", "Total 99999999999 sessions"),
+            ("Total 2 sessions", "Total 2 sessions\nTotal 3 sessions"),
+            ("in_npuid=1", "in_npuid=x"),
+            ("policy=2,", "policy=-2,"),
+        ] {
+            assert!(raw.contains(from), "{from}");
+            assert!(parse(&raw.replacen(from, to, 1)).is_err(), "{to}");
+        }
     }
 }

@@ -14,13 +14,19 @@ mod flow;
 mod ha;
 pub mod kv;
 mod mcast;
+pub mod npu;
+pub mod npu_port_list;
+pub mod ntp_status;
 mod performance;
 pub mod redact;
 pub mod session_filter;
 pub mod session_list;
 mod session_stat;
+pub mod session_ttl;
 mod status;
+pub mod system_interface;
 pub mod text;
+mod ttl;
 
 pub use config_shows::{
     GetSystemGlobal, ShowMulticastPolicy, ShowPolicy, ShowService, ShowVirtualWirePair,
@@ -29,13 +35,19 @@ pub use config_tree::{ConfigNode, ConfigTree};
 pub use flow::{Flow, Protocol};
 pub use ha::{GetHaStatus, HaStatus, Member};
 pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
+pub use npu::{NpuSettings, ShowSystemNpu};
+pub use npu_port_list::{DiagNpuPortList, NpuPort, NpuPortList};
+pub use ntp_status::{DiagNtpStatus, NtpServer, NtpStatus};
 pub use performance::{CpuStates, GetPerformanceStatus, Performance};
 pub use session_filter::{
     FilterReadback, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter, SessionFilterReadback,
 };
 pub use session_list::{ListSessions, OffloadBasis, Session, SessionList, SessionReader};
 pub use session_stat::{DiagSessionStat, SessionStat};
+pub use session_ttl::{SessionTtl, SessionTtlPort, ShowSessionTtl};
 pub use status::{GetSystemStatus, SystemStatus};
+pub use system_interface::{GetSystemInterface, SystemInterface, SystemInterfaces};
+pub use ttl::Ttl;
 
 use crate::parse::{Arg, QuerySpec, Shape};
 

@@ -1,17 +1,24 @@
-//! `get system performance status`: CPU states (overall and per CPU), memory, average sessions,
+//! `get system performance status`: CPU states (overall and per core), memory, average sessions,
 //! setup rate, NPU sessions (where the box has them) and uptime. 5.x prints
 //! `Memory states: 21% used` and no iowait/irq/softirq; 7.x prints
 //! `Memory: 2040052k total, 966408k used (47.4%), ...`.
+//!
+//! One flow that the NP does not carry loads one core, not the average, so every
+//! `CPUn states:` line is kept and [`Performance::busiest_core`] names the core to judge.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::kv::num;
-use super::text::{body, device_error};
+use super::kv::{counter, percent};
+use super::text::{body, device_error, joined};
 use crate::core::Command;
+use crate::parse::text::{duration_in_words, quote, set_once};
 use crate::parse::{ParseError, Query, Raw};
 
+/// Most a CPU line's shares may add up to: 100% plus one point of rounding per printed share.
+const MAX_CPU_SUM: f64 = 107.0;
+
 /// One `CPU states:` line, percentages as printed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CpuStates {
     /// `None` for the overall line, `Some(n)` for `CPUn states:`.
     pub cpu: Option<u32>,
@@ -21,6 +28,7 @@ pub struct CpuStates {
     pub idle: f64,
     pub iowait: Option<f64>,
     pub irq: Option<f64>,
+    /// Packet work done in soft interrupts: where a flow on the CPU path shows up.
     pub softirq: Option<f64>,
 }
 
@@ -31,7 +39,7 @@ impl CpuStates {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Performance {
     pub cpu: Option<CpuStates>,
     pub per_cpu: Vec<CpuStates>,
@@ -43,6 +51,17 @@ pub struct Performance {
     /// NPU sessions, average over the last minute (NP boxes on 6.x and later only).
     pub average_npu_sessions: Option<u64>,
     pub uptime_s: Option<u64>,
+}
+
+impl Performance {
+    /// The core with the least idle time (the overall line on boxes that print no per-core
+    /// lines); the first such core on a tie.
+    pub fn busiest_core(&self) -> Option<&CpuStates> {
+        self.per_cpu
+            .iter()
+            .reduce(|a, b| if b.used() > a.used() { b } else { a })
+            .or(self.cpu.as_ref())
+    }
 }
 
 /// `get system performance status`: CPU, memory, session rates.
@@ -67,126 +86,139 @@ pub fn parse(raw: &str) -> Result<Performance, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
     let mut perf = Performance::default();
-    for line in &lines {
+    let mut memory: Option<Option<f64>> = None;
+    let mut cpus: Vec<CpuStates> = Vec::new();
+    let mut seen_cpus = std::collections::BTreeMap::new();
+    for (i, line) in lines.iter().enumerate() {
         let line = line.trim();
         let Some((key, value)) = line.split_once(':') else {
             continue;
         };
+        let key = key.trim();
         let value = value.trim();
-        let first_number = || value.split_whitespace().next().and_then(num);
-        match key.trim() {
-            "CPU states" => perf.cpu = Some(cpu_states(None, value, line, raw)?),
+        let at = |e: String| ParseError::at_line(format!("`{key}:` {e}"), &joined(&lines), i);
+        let first_number = || counter(value.split_whitespace().next().unwrap_or(""));
+        match key {
+            "CPU states" => {
+                set_once(&mut perf.cpu, cpu_states(None, value).map_err(at)?).map_err(at)?
+            }
             k if k.starts_with("CPU") && k.ends_with(" states") => {
-                let n = k
-                    .trim_start_matches("CPU")
-                    .trim_end_matches(" states")
+                let n = &k["CPU".len()..k.len() - " states".len()];
+                let n: u32 = n
                     .parse()
-                    .ok();
-                perf.per_cpu.push(cpu_states(n, value, line, raw)?);
+                    .map_err(|_| at(format!("no core number in {}", quote(k))))?;
+                let states = cpu_states(Some(n), value).map_err(at)?;
+                match seen_cpus.get(&n) {
+                    Some(&at_index) if cpus[at_index] != states => {
+                        return Err(at("printed twice with different values".to_string()));
+                    }
+                    Some(_) => {}
+                    None => {
+                        seen_cpus.insert(n, cpus.len());
+                        cpus.push(states);
+                    }
+                }
             }
-            "Memory" => perf.memory_used_percent = memory_percent(value),
+            "Memory" => set_once(&mut memory, memory_percent(value).map_err(at)?).map_err(at)?,
             "Memory states" => {
-                perf.memory_used_percent =
-                    value.split('%').next().and_then(|p| p.trim().parse().ok())
+                let used = value
+                    .strip_suffix("used")
+                    .ok_or_else(|| at(format!("unreadable {}", quote(value))))?;
+                set_once(&mut memory, Some(percent(used).map_err(at)?)).map_err(at)?
             }
-            "Average sessions" => perf.average_sessions = first_number(),
-            "Average session setup rate" => perf.average_setup_rate = first_number(),
-            "Average NPU sessions" => perf.average_npu_sessions = first_number(),
-            "Uptime" => perf.uptime_s = uptime(value),
+            "Average sessions" => {
+                set_once(&mut perf.average_sessions, first_number().map_err(at)?).map_err(at)?
+            }
+            "Average session setup rate" => {
+                set_once(&mut perf.average_setup_rate, first_number().map_err(at)?).map_err(at)?
+            }
+            "Average NPU sessions" => {
+                set_once(&mut perf.average_npu_sessions, first_number().map_err(at)?).map_err(at)?
+            }
+            "Uptime" => {
+                set_once(&mut perf.uptime_s, duration_in_words(value).map_err(at)?).map_err(at)?
+            }
             _ => {}
         }
     }
-    if perf.cpu.is_none() && perf.memory_used_percent.is_none() {
+    if perf.cpu.is_none() {
         return Err(ParseError::new(
-            "no `CPU states` or memory line in get system performance status output",
+            "no `CPU states` line: not get system performance status output",
             raw,
         ));
     }
+    perf.per_cpu = cpus;
+    perf.memory_used_percent = memory.flatten();
     Ok(perf)
 }
 
 /// `0% user 1% system 0% nice 99% idle 0% iowait 0% irq 0% softirq`
-fn cpu_states(
-    cpu: Option<u32>,
-    value: &str,
-    line: &str,
-    raw: &str,
-) -> Result<CpuStates, ParseError> {
+fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, String> {
     let words: Vec<&str> = value.split_whitespace().collect();
     let mut states = CpuStates {
         cpu,
         ..CpuStates::default()
     };
-    let mut idle_seen = false;
+    let (mut user, mut system, mut nice, mut idle) = (None, None, None, None);
+    let mut sum = 0.0;
     for pair in words.chunks(2) {
-        let [amount, name] = pair else { continue };
-        let Ok(amount) = amount.trim_end_matches('%').parse::<f64>() else {
-            return Err(ParseError::new(format!("unreadable CPU line: {line}"), raw));
+        let [amount, name] = pair else {
+            return Err(format!("unreadable CPU line {}", quote(value)));
         };
-        match *name {
-            "user" => states.user = amount,
-            "system" => states.system = amount,
-            "nice" => states.nice = amount,
-            "idle" => {
-                states.idle = amount;
-                idle_seen = true;
-            }
-            "iowait" => states.iowait = Some(amount),
-            "irq" => states.irq = Some(amount),
-            "softirq" => states.softirq = Some(amount),
-            _ => {}
-        }
+        let amount = percent(amount)?;
+        sum += amount;
+        let slot = match *name {
+            "user" => &mut user,
+            "system" => &mut system,
+            "nice" => &mut nice,
+            "idle" => &mut idle,
+            "iowait" => &mut states.iowait,
+            "irq" => &mut states.irq,
+            "softirq" => &mut states.softirq,
+            _ => continue,
+        };
+        set_once(slot, amount).map_err(|e| format!("`{name}` {e}"))?;
     }
-    if !idle_seen {
-        return Err(ParseError::new(
-            format!("CPU line without idle share: {line}"),
-            raw,
+    let (Some(user), Some(system), Some(idle)) = (user, system, idle) else {
+        return Err(format!(
+            "CPU line without user, system and idle shares: {}",
+            quote(value)
         ));
+    };
+    if sum > MAX_CPU_SUM {
+        return Err(format!("CPU shares add up to {sum}%: {}", quote(value)));
     }
+    (states.user, states.system, states.nice, states.idle) =
+        (user, system, nice.unwrap_or(0.0), idle);
     Ok(states)
 }
 
-/// `2040052k total, 966408k used (47.4%), ...` -> 47.4; `Data Unavailable` -> None.
-fn memory_percent(value: &str) -> Option<f64> {
-    let used = value.split(',').find(|part| part.contains("used"))?;
-    let inside = used.split_once('(')?.1.split_once('%')?.0;
-    inside.trim().parse().ok()
-}
-
-/// `4 days, 8 hours, 5 minutes` (single or double spaces).
-fn uptime(value: &str) -> Option<u64> {
-    let words: Vec<&str> = value
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut total = 0u64;
-    let mut any = false;
-    for pair in words.chunks(2) {
-        let [n, unit] = pair else { continue };
-        let n: u64 = n.parse().ok()?;
-        let factor = match unit.trim_end_matches('s') {
-            "day" => 86_400,
-            "hour" => 3_600,
-            "minute" => 60,
-            "second" => 1,
-            _ => return None,
-        };
-        total += n * factor;
-        any = true;
-    }
-    any.then_some(total)
+/// `2040052k total, 966408k used (47.4%), ...` -> 47.4. A layout without a `used (N%)` part
+/// (`Data Unavailable`, or one not seen yet) is `None`: the memory check says it cannot tell,
+/// the CPU on the same output is still judged. A share that is printed must be a real one.
+fn memory_percent(value: &str) -> Result<Option<f64>, String> {
+    let share = value
+        .split(',')
+        .find(|part| part.contains("used"))
+        .and_then(|used| used.split_once('('))
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(inside, _)| inside);
+    share.map(percent).transpose()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const NEW: &str = "CPU states: 3% user 2% system 0% nice 95% idle 0% iowait 0% irq 0% softirq \nCPU0 states: 6% user 2% system 0% nice 92% idle 0% iowait 0% irq 0% softirq\nCPU1 states: 1% user 0% system 0% nice 61% idle 0% iowait 0% irq 38% softirq\nMemory: 2040052k total, 966408k used (47.4%), 663468k free (32.5%), 410176k freeable (20.1%) \nAverage sessions: 43 sessions in 1 minute, 24 sessions in 10 minutes\nAverage session setup rate: 7 sessions per second in last 1 minute\nAverage NPU sessions: 12 sessions in last 1 minute\nUptime: 4 days,  8 hours,  5 minutes\n";
+
     #[test]
     fn old_and_new_layouts() {
-        let new = "CPU states: 3% user 2% system 0% nice 95% idle 0% iowait 0% irq 0% softirq \nCPU0 states: 6% user 2% system 0% nice 92% idle 0% iowait 0% irq 0% softirq\nMemory: 2040052k total, 966408k used (47.4%), 663468k free (32.5%), 410176k freeable (20.1%) \nAverage sessions: 43 sessions in 1 minute, 24 sessions in 10 minutes\nAverage session setup rate: 7 sessions per second in last 1 minute\nAverage NPU sessions: 12 sessions in last 1 minute\nUptime: 4 days,  8 hours,  5 minutes\n";
-        let p = parse(new).unwrap();
+        let p = parse(NEW).unwrap();
         assert_eq!(p.cpu.as_ref().map(CpuStates::used), Some(5.0));
-        assert_eq!(p.per_cpu.len(), 1);
+        assert_eq!(p.per_cpu.len(), 2);
+        let busiest = p.busiest_core().unwrap();
+        assert_eq!((busiest.cpu, busiest.softirq), (Some(1), Some(38.0)));
         assert_eq!(p.memory_used_percent, Some(47.4));
         assert_eq!(
             (
@@ -197,17 +229,57 @@ mod tests {
             (Some(43), Some(7), Some(12))
         );
         assert_eq!(p.uptime_s, Some(4 * 86_400 + 8 * 3_600 + 5 * 60));
-        let old = "FGT30D $ get system performance status \nCPU states: 0% user 0% system 0% nice 100% idle\nMemory states: 21% used\n";
+        let old = "FGT30D $ get system performance status \nCPU states: 0% user 0% system 0% nice 100% idle\nMemory states: 21% used\nUptime: 106 days,  0 hours,  8 minutes, 3 seconds\n";
         let p = parse(old).unwrap();
         assert_eq!(
-            (p.cpu.unwrap().used(), p.memory_used_percent),
+            (p.cpu.clone().unwrap().used(), p.memory_used_percent),
             (0.0, Some(21.0))
         );
+        assert_eq!(p.busiest_core().and_then(|c| c.cpu), None);
+        assert_eq!(p.uptime_s, Some(106 * 86_400 + 8 * 60 + 3));
         let unavailable =
             parse("CPU states: 0% user 0% system 0% nice 100% idle\nMemory: Data Unavailable\n")
                 .unwrap();
         assert_eq!(unavailable.memory_used_percent, None);
+        let unknown =
+            parse("CPU states: 0% user 0% system 0% nice 100% idle\nMemory: 8G total, 2G used\n")
+                .unwrap();
+        assert_eq!(unknown.memory_used_percent, None);
         assert!(parse("CPU states: lots user\n").is_err());
         assert!(parse("hello").is_err());
+        assert!(
+            parse("Memory states: 21% used\n").is_err(),
+            "no CPU states line"
+        );
+    }
+
+    #[test]
+    fn impossible_values_are_errors() {
+        for (from, to) in [
+            ("95% idle", "NaN% idle"),
+            ("95% idle", "195% idle"),
+            ("3% user", "-3% user"),
+            ("3% user 2% system", "93% user 92% system"),
+            ("(47.4%)", "(147.4%)"),
+            ("Average sessions: 43", "Average sessions: -43"),
+            (
+                "Average NPU sessions: 12",
+                "Average NPU sessions: 99999999999999999999999",
+            ),
+            ("4 days", "18446744073709551615 days"),
+            ("CPU1 states", "CPUx states"),
+            ("92% idle 0% iowait", "92% idle 1% idle"),
+        ] {
+            assert!(NEW.contains(from), "{from}");
+            let bad = NEW.replacen(from, to, 1);
+            assert!(parse(&bad).is_err(), "{to}");
+        }
+        let twice = format!(
+            "{NEW}CPU0 states: 6% user 2% system 0% nice 92% idle 0% iowait 0% irq 0% softirq\n"
+        );
+        assert!(parse(&twice).is_ok(), "identical repeat");
+        let disagree = format!("{NEW}CPU0 states: 60% user 2% system 0% nice 38% idle\n");
+        assert!(parse(&disagree).is_err());
+        assert!(parse(&format!("{NEW}Uptime: 5 days, 0 hours, 0 minutes\n")).is_err());
     }
 }

@@ -13,13 +13,14 @@
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
 use crate::core::Command;
+use crate::parse::text::quote;
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionFilterReadback {
     /// Every key as printed (`dest port`) with its value (`any`, `5000`, `5000-5000`).
     pub keys: BTreeMap<String, String>,
@@ -144,9 +145,25 @@ pub fn parse(raw: &str) -> Result<SessionFilterReadback, ParseError> {
                 i,
             ));
         };
-        readback
-            .keys
-            .insert(key.trim().to_string(), value.trim().to_string());
+        let (key, value) = (key.trim(), value.trim());
+        match readback.keys.get(key) {
+            Some(old) if old != value => {
+                return Err(ParseError::at_line(
+                    format!(
+                        "`{}` read back twice with different values ({} and {})",
+                        quote(key),
+                        quote(old),
+                        quote(value)
+                    ),
+                    &joined(&lines),
+                    i,
+                ));
+            }
+            Some(_) => {}
+            None => {
+                readback.keys.insert(key.to_string(), value.to_string());
+            }
+        }
     }
     if readback.keys.is_empty() {
         return Err(ParseError::new(
@@ -184,5 +201,7 @@ mod tests {
         assert_eq!(wrong.differences(&want).len(), 1);
         assert!(parse("FGT # diagnose sys session filter\nFGT # ").is_err());
         assert!(parse("session filter:\ngarbage\n").is_err());
+        assert!(parse(&raw.replace("proto: 17", "proto: 17\n        proto: 6")).is_err());
+        assert!(parse(&raw.replace("proto: 17", "proto: 17\n        proto: 17")).is_ok());
     }
 }

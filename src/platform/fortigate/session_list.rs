@@ -12,20 +12,31 @@
 //! `npu_state`; otherwise a non-zero `npu info: offload=O/R` (old builds print `npu_state=00000000`
 //! even for offloaded sessions). The `reflect info` sub-block of transparent-mode sessions
 //! belongs to the reflected copy and is ignored.
+//!
+//! Hostile or damaged output is an error, never a plausible session: a field the checks read
+//! that is unreadable (a sign, an overflow, `proto=999`) or printed twice with two values, a
+//! block without `proto=` or `policy_id=` (cut, or not a session), a `total session` line that
+//! disagrees with the blocks read or exceeds any real session table ([`MAX_SESSIONS`]).
 
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::net::{IpAddr, Ipv4Addr};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::kv::{hex, middle, number, pair, split, words_by_line};
 use super::session_filter::SessionFilter;
+use super::ttl::Ttl;
 use crate::core::Command;
 use crate::parse::{ParseError, Query, Raw, text};
 
+/// The most sessions a `total session` line may claim: 2^32 - 1. FortiOS numbers policies and
+/// counters in 32 bits, and no FortiGate's session table comes near four billion entries; a
+/// larger count is a garbled line, not a box.
+pub const MAX_SESSIONS: u64 = u32::MAX as u64;
+
 /// One session, original direction.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Session {
     /// IP protocol number (6 TCP, 17 UDP, 1 ICMP).
     pub proto: Option<u8>,
@@ -36,10 +47,11 @@ pub struct Session {
     /// `4294967295` is local/implicit traffic.
     pub policy_id: Option<u32>,
     pub duration: Option<u64>,
-    /// Seconds left before the session is removed for being idle.
-    pub expire: Option<u64>,
-    /// Configured TTL; `0` for UDP/ICMP means the default applies.
-    pub timeout: Option<u64>,
+    /// Seconds left before the session is removed for being idle, or `never` (`session-ttl
+    /// never`); JSON: a number or `"never"`.
+    pub expire: Option<Ttl>,
+    /// Configured TTL: seconds or `never`; `0` for UDP/ICMP means the idle timer applies.
+    pub timeout: Option<Ttl>,
     /// Packets counted in each direction (on NP7 only those the CPU saw, unless traffic logging
     /// keeps per-session accounting).
     pub org_packets: Option<u64>,
@@ -56,7 +68,7 @@ pub struct Session {
     pub no_ofld_reason: Vec<String>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OffloadBasis {
     /// `ofld-O` / `ofld-R` / `no_offload` printed after `npu_state`.
@@ -79,7 +91,7 @@ impl Session {
 }
 
 /// A parsed list: the sessions and the `total session N` line.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionList {
     pub total: Option<u64>,
     pub sessions: Vec<Session>,
@@ -108,29 +120,58 @@ pub fn parse(raw: &str) -> Result<SessionList, ParseError> {
     let head: Vec<_> = text::lines(raw).take(6).map(super::text::clean).collect();
     super::text::device_error(&head)?;
     let mut reader = SessionReader::new(raw.as_bytes());
-    let sessions = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
+    let results: Vec<Result<Session, ParseError>> = reader.by_ref().collect();
     if !reader.seen_list() {
         return Err(ParseError::new(
             "no `session info:` block and no `total session` line: not a session list",
             raw,
         ));
     }
+    // A count that disagrees says more (the list was cut) than the damaged block it leaves.
+    let blocks = reader.scanner.blocks;
     if let Some(total) = reader.total()
-        && total != sessions.len() as u64
+        && total != blocks as u64
     {
         return Err(ParseError::new(
             format!(
-                "the list says `total session {total}` but {} session(s) were read (output cut?)",
-                sessions.len()
+                "the list says `total session {total}` but {blocks} session(s) were read (output cut?)"
             ),
             raw,
         ));
     }
+    let sessions = results
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| at_block(e, raw))?;
     Ok(SessionList {
         total: reader.total(),
         sessions,
     })
 }
+
+/// A reader's error with its excerpt moved to the block it is about (the reader streams and
+/// keeps no text; the whole output is at hand here).
+fn at_block(mut error: ParseError, raw: &str) -> ParseError {
+    let block = error
+        .excerpt
+        .strip_prefix(BLOCK)
+        .and_then(|n| n.parse::<usize>().ok());
+    let line = block.and_then(|n| {
+        text::lines(raw)
+            .enumerate()
+            .filter(|(_, l)| l.contains("session info"))
+            .nth(n)
+            .map(|(i, _)| i)
+    });
+    error.excerpt = match line {
+        Some(line) => text::excerpt_around(raw, line + 3, 3),
+        None => text::excerpt(raw, 8),
+    };
+    error
+}
+
+/// Excerpt placeholder of a reader error: the 0-based block it is about.
+const BLOCK: &str = "session block #";
 
 /// Longest run of bytes kept while waiting for a line end; longer lines are scanned in pieces
 /// cut at white space, so memory stays bounded whatever the input.
@@ -156,7 +197,10 @@ impl<R: BufRead> SessionReader<R> {
 
     /// `total session N` once read (usually the last line).
     pub fn total(&self) -> Option<u64> {
-        self.scanner.total
+        self.scanner
+            .total
+            .as_ref()
+            .and_then(|t| t.as_ref().ok().copied())
     }
 
     /// Whether anything looked like a session list (a block or the total line).
@@ -229,7 +273,7 @@ impl<R: BufRead> Iterator for SessionReader<R> {
                 "",
             )));
         }
-        self.scanner.ready.pop_front().map(Ok)
+        self.scanner.ready.pop_front()
     }
 }
 
@@ -263,6 +307,10 @@ enum Dir {
 /// The session being read, with what the decision needs beyond [`Session`].
 #[derive(Default)]
 struct Builder {
+    /// 0-based position of the block in the list, for error excerpts.
+    ordinal: usize,
+    /// The first reason the block cannot be trusted.
+    error: Option<String>,
     session: Session,
     npu_state: Option<u64>,
     label_o: bool,
@@ -274,8 +322,10 @@ struct Builder {
 #[derive(Default)]
 struct Scanner {
     current: Option<Builder>,
-    ready: VecDeque<Session>,
-    total: Option<u64>,
+    ready: VecDeque<Result<Session, ParseError>>,
+    /// `total session N`: the number, or why it cannot be one.
+    total: Option<Result<u64, String>>,
+    blocks: usize,
     seen: bool,
     mode: Mode,
     /// Inside a `reflect info` sub-block: its npu fields are not the session's.
@@ -311,13 +361,27 @@ impl Scanner {
 
     fn finish(&mut self) {
         if let Some(b) = self.current.take() {
-            self.ready.push_back(decide(b));
+            let ordinal = b.ordinal;
+            self.ready.push_back(decide(b).map_err(|reason| ParseError {
+                reason: format!("session block {}: {reason}", ordinal + 1),
+                excerpt: format!("{BLOCK}{ordinal}"),
+            }));
+        }
+        if let Some(Err(reason)) = self.total.take_if(|t| t.is_err()) {
+            self.ready.push_back(Err(ParseError {
+                reason,
+                excerpt: String::new(),
+            }));
         }
     }
 
     fn start(&mut self) {
         self.finish();
-        self.current = Some(Builder::default());
+        self.current = Some(Builder {
+            ordinal: self.blocks,
+            ..Builder::default()
+        });
+        self.blocks += 1;
         self.seen = true;
         self.reflect = false;
         self.hook = None;
@@ -348,8 +412,26 @@ impl Scanner {
             }
             Mode::TotalSession => {
                 self.mode = Mode::Plain;
-                if let Some(n) = number(w.strip_prefix(b":").unwrap_or(w)) {
-                    self.total = Some(n);
+                let digits = w.strip_prefix(b":").unwrap_or(w);
+                if !digits.is_empty() {
+                    let total = number(digits)
+                        .filter(|n| *n <= MAX_SESSIONS)
+                        .ok_or_else(|| {
+                            format!(
+                                "`total session {}` is not a session count a FortiGate can hold",
+                                text::quote(&String::from_utf8_lossy(digits))
+                            )
+                        });
+                    let again = match (&self.total, &total) {
+                        (Some(Ok(a)), Ok(b)) => a != b,
+                        _ => false,
+                    };
+                    self.total = Some(if again {
+                        Err("two `total session` lines with different counts".to_string())
+                    } else {
+                        total
+                    });
+                    // An error is reported at the next block or at the end.
                     self.seen = true;
                     return;
                 }
@@ -419,23 +501,34 @@ impl Scanner {
     }
 
     fn pair(&mut self, key: &[u8], value: &[u8]) {
+        // The `reflect info` sub-block describes the reflected copy, not this session.
+        if self.reflect {
+            return;
+        }
         let Some(b) = self.current.as_mut() else {
             return;
         };
         let s = &mut b.session;
+        let e = &mut b.error;
         match key {
-            b"proto" => set(
+            b"proto" => once(
+                e,
+                "proto",
                 &mut s.proto,
                 number(value).and_then(|n| u8::try_from(n).ok()),
+                value,
             ),
-            b"duration" => set(&mut s.duration, number(value)),
-            b"expire" => set(&mut s.expire, number(value)),
-            b"timeout" => set(&mut s.timeout, number(value)),
-            b"org" => set(&mut s.org_packets, middle(value)),
-            b"reply" => set(&mut s.reply_packets, middle(value)),
-            b"policy_id" => set(
+            b"duration" => once(e, "duration", &mut s.duration, number(value), value),
+            b"expire" => once(e, "expire", &mut s.expire, ttl(value), value),
+            b"timeout" => once(e, "timeout", &mut s.timeout, ttl(value), value),
+            b"org" => once(e, "org", &mut s.org_packets, middle(value), value),
+            b"reply" => once(e, "reply", &mut s.reply_packets, middle(value), value),
+            b"policy_id" => once(
+                e,
+                "policy_id",
                 &mut s.policy_id,
                 number(value).and_then(|n| u32::try_from(n).ok()),
+                value,
             ),
             b"dir" => {
                 self.hook = match value {
@@ -444,16 +537,25 @@ impl Scanner {
                     _ => None,
                 }
             }
-            b"npu_state" if !self.reflect && s.npu_state.is_none() => {
+            b"npu_state" => {
+                let bits = hex(value);
+                if s.npu_state.is_some() || bits.is_none() {
+                    once(e, "npu_state", &mut b.npu_state, bits, value);
+                    return;
+                }
                 let mut raw = String::with_capacity(value.len() + 16);
                 raw.push_str(&String::from_utf8_lossy(value));
                 s.npu_state = Some(raw);
-                b.npu_state = hex(value);
+                b.npu_state = bits;
                 self.mode = Mode::Labels;
             }
-            b"offload" if !self.reflect && s.npu_offload.is_none() => {
-                s.npu_offload = pair(value).map(|(o, r)| [o, r]);
-            }
+            b"offload" => once(
+                e,
+                "offload",
+                &mut s.npu_offload,
+                pair(value).map(|(o, r)| [o, r]),
+                value,
+            ),
             _ => {}
         }
     }
@@ -516,10 +618,40 @@ fn wanted(w: &[u8]) -> bool {
     )
 }
 
-fn set<T>(slot: &mut Option<T>, value: Option<T>) {
-    if slot.is_none() {
-        *slot = value;
+/// Records a field read from a block: the first reading, an identical repeat, or the block's
+/// first error (an unreadable value, or a repeat that disagrees).
+#[inline]
+fn once<T: PartialEq>(
+    error: &mut Option<String>,
+    key: &str,
+    slot: &mut Option<T>,
+    value: Option<T>,
+    printed: &[u8],
+) {
+    let problem = match (value, slot.as_ref()) {
+        (None, _) => "is unreadable",
+        (Some(v), None) => {
+            *slot = Some(v);
+            return;
+        }
+        (Some(v), Some(old)) if v == *old => return,
+        (Some(_), Some(_)) => "is printed twice with different values",
+    };
+    if error.is_none() {
+        *error = Some(format!(
+            "`{key}={}` {problem}",
+            text::quote(&String::from_utf8_lossy(printed))
+        ));
     }
+}
+
+/// `expire=`/`timeout=`: seconds or `never`.
+#[inline]
+fn ttl(value: &[u8]) -> Option<Ttl> {
+    if value == b"never" {
+        return Some(Ttl::Never);
+    }
+    number(value).map(Ttl::Seconds)
 }
 
 /// A word that belongs to a label or reason list: not a marker, not `key=value`, not `key:`.
@@ -555,7 +687,16 @@ fn ipv4(text: &[u8]) -> Option<Ipv4Addr> {
     parts.next().is_none().then(|| Ipv4Addr::from(octets))
 }
 
-fn decide(b: Builder) -> Session {
+fn decide(b: Builder) -> Result<Session, String> {
+    if let Some(error) = b.error {
+        return Err(error);
+    }
+    if b.session.proto.is_none() || b.session.policy_id.is_none() {
+        return Err(
+            "a block without `proto=` or `policy_id=`: the list was cut, or this is not a session"
+                .to_string(),
+        );
+    }
     let mut s = b.session;
     let labelled = b.label_o || b.label_r || b.label_none;
     let bits = b.npu_state.filter(|v| v & 0xC00 != 0);
@@ -573,7 +714,7 @@ fn decide(b: Builder) -> Session {
     } else {
         (false, false, OffloadBasis::Nothing)
     };
-    s
+    Ok(s)
 }
 
 #[cfg(test)]
@@ -591,7 +732,13 @@ mod tests {
         };
         assert_eq!(
             (a.proto, a.sport, a.dport, a.policy_id, a.expire),
-            (Some(17), Some(40000), Some(5000), Some(1), Some(178))
+            (
+                Some(17),
+                Some(40000),
+                Some(5000),
+                Some(1),
+                Some(Ttl::Seconds(178))
+            )
         );
         assert_eq!(a.src, Some("10.1.1.10".parse().unwrap()));
         assert_eq!((a.org_packets, a.reply_packets), (Some(2), Some(0)));
@@ -626,7 +773,7 @@ mod tests {
     #[test]
     fn decision_rule() {
         let one = |npu: &str| {
-            parse(&format!("session info: proto=6 expire=1\nstatistic(bytes/packets/allow_err): org=1/1/0 reply=1/1/0 tuples=2\n{npu}\ntotal session 1\n")).unwrap().sessions.remove(0)
+            parse(&format!("session info: proto=6 expire=1\nstatistic(bytes/packets/allow_err): org=1/1/0 reply=1/1/0 tuples=2\nmisc=0 policy_id=1\n{npu}\ntotal session 1\n")).unwrap().sessions.remove(0)
         };
         let both = |s: &Session| (s.offload_org, s.offload_reply, s.offload_basis);
         assert_eq!(
@@ -691,7 +838,52 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("hello world").is_err());
         assert!(parse("Unknown action 0").is_err());
-        assert!(parse("session info: proto=6\ntotal session 3\n").is_err());
+        assert!(parse("session info: proto=6 policy_id=1\ntotal session 3\n").is_err());
+        assert!(parse("session info: proto=6 duration=3 expire=1\ntotal session 1\n").is_err());
+    }
+
+    #[test]
+    fn never_expires() {
+        let never = TWO.replacen("expire=178 timeout=0", "expire=never timeout=never", 1);
+        let a = parse(&never).unwrap().sessions.remove(0);
+        assert_eq!((a.expire, a.timeout), (Some(Ttl::Never), Some(Ttl::Never)));
+        let json = serde_json::to_value(&a).unwrap();
+        assert_eq!(
+            (&json["expire"], &json["timeout"]),
+            (&"never".into(), &"never".into())
+        );
+        assert_eq!(serde_json::from_value::<Session>(json).unwrap(), a);
+    }
+
+    #[test]
+    fn impossible_and_disagreeing_values_are_errors() {
+        for (from, to) in [
+            ("expire=178", "expire=-178"),
+            ("expire=178", "expire=forever"),
+            (
+                "proto=17 proto_state=01 duration=40",
+                "proto=999 proto_state=01 duration=40",
+            ),
+            ("duration=40", "duration=99999999999999999999"),
+            ("policy_id=1 ", "policy_id=4294967296 "),
+            ("org=92/2/1", "org=92/-2/1"),
+            ("npu_state=0x4000400", "npu_state=0xZZ"),
+            ("offload=9/0", "offload=9/x"),
+            ("policy_id=1 ", "policy_id=1 policy_id=2 "),
+            ("expire=178", "expire=178 expire=100"),
+            ("total session 2", "total session 99999999999"),
+            ("total session 2", "total session 2\ntotal session 3"),
+        ] {
+            assert!(TWO.contains(from), "{from}");
+            let bad = TWO.replacen(from, to, 1);
+            let e = parse(&bad).expect_err(to);
+            assert!(!e.excerpt.is_empty(), "{to}: no excerpt");
+        }
+        let repeated = TWO.replacen("policy_id=1 ", "policy_id=1 policy_id=1 ", 1);
+        assert_eq!(parse(&repeated).unwrap(), parse(TWO).unwrap());
+        let e = parse(&TWO.replacen("policy_id=2", "policy_id=2 policy_id=3", 1)).unwrap_err();
+        assert!(e.reason.contains("session block 2"), "{}", e.reason);
+        assert!(e.excerpt.contains("10.1.1.11"), "{}", e.excerpt);
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! `diagnose sys session stat`: session table counters as `key=value` words over several lines
 //! (indented on the device, flush-left in web copies; both read the same).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::kv::{num, pairs};
+use super::kv::{counter, pairs};
+use super::session_list::MAX_SESSIONS;
 use super::text::{body, device_error, joined};
 use crate::core::Command;
+use crate::parse::text::{quote, set_once};
 use crate::parse::{ParseError, Query, Raw};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionStat {
     pub session_count: u64,
     pub setup_rate: Option<u64>,
@@ -47,12 +49,15 @@ pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {
     device_error(&lines)?;
     let mut stat = SessionStat::default();
     let mut count = None;
+    let mut ephemeral = None;
     // Only the first stat block counts (some saved outputs hold two runs).
-    for line in lines
+    for (i, line) in lines
         .iter()
-        .take_while(|l| !l.trim_start().starts_with("TCP sessions"))
+        .enumerate()
+        .take_while(|(_, l)| !l.trim_start().starts_with("TCP sessions"))
     {
         for (key, value) in pairs(line) {
+            let at = |e: String| ParseError::at_line(format!("`{key}=` {e}"), &joined(&lines), i);
             let slot = match key {
                 "session_count" => &mut count,
                 "setup_rate" => &mut stat.setup_rate,
@@ -64,25 +69,40 @@ pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {
                 "delete" => &mut stat.delete,
                 "flush" => &mut stat.flush,
                 "ephemeral" => {
-                    if let Some((current, limit)) = value.split_once('/') {
-                        stat.ephemeral_current = num(current);
-                        stat.ephemeral_limit = num(limit);
-                    }
+                    let (current, limit) = value
+                        .split_once('/')
+                        .ok_or_else(|| at(format!("{} is not current/limit", quote(value))))?;
+                    let both = (counter(current).map_err(at)?, counter(limit).map_err(at)?);
+                    set_once(&mut ephemeral, both).map_err(at)?;
                     continue;
                 }
                 _ => continue,
             };
-            if slot.is_none() {
-                *slot = num(value);
-            }
+            set_once(slot, counter(value).map_err(at)?).map_err(at)?;
         }
     }
-    stat.session_count = count.ok_or_else(|| {
+    (stat.ephemeral_current, stat.ephemeral_limit) = ephemeral.unzip();
+    let count = count.ok_or_else(|| {
         ParseError::new(
             "no session_count= in diagnose sys session stat output",
             &joined(&lines),
         )
     })?;
+    for (name, n) in [
+        ("session_count", Some(count)),
+        ("npu_session_count", stat.npu_session_count),
+    ] {
+        if n.is_some_and(|n| n > MAX_SESSIONS) {
+            return Err(ParseError::new(
+                format!(
+                    "`{name}={}` is more sessions than any FortiGate holds",
+                    n.unwrap_or(0)
+                ),
+                &joined(&lines),
+            ));
+        }
+    }
+    stat.session_count = count;
     Ok(stat)
 }
 
@@ -103,6 +123,16 @@ mod tests {
             (Some(3), Some(131_062), Some(0), Some(1))
         );
         assert!(parse("TCP sessions:\n").is_err());
+        for (from, to) in [
+            ("session_count=30", "session_count=-30"),
+            ("session_count=30", "session_count=99999999999"),
+            ("clash=2", "clash=2 clash=3"),
+            ("ephemeral=3/131062", "ephemeral=3"),
+            ("npu_session_count=12", "npu_session_count=1e3"),
+        ] {
+            assert!(parse(&indented.replacen(from, to, 1)).is_err(), "{to}");
+        }
+        assert!(parse(&indented.replacen("clash=2", "clash=2 clash=2", 1)).is_ok());
         assert!(parse("Unknown action 0").is_err());
     }
 }

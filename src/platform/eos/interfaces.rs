@@ -1,0 +1,256 @@
+//! `show interfaces | json`: per interface its state, speed and the error, discard and flap
+//! counters `eos.interfaces.errors` compares with the previous run.
+//!
+//! Counters are cumulative since boot or `clear counters` (`lastClear`, kept so a comparison can
+//! tell a clear from a drop). Port-channels print no `inputErrorsDetail`, subinterfaces no
+//! counters at all; a physical `Ethernet` port always prints both its state and the five
+//! totals, so one without them is an error (cut or garbled), never a port with zero errors.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::json::{epoch_us, required};
+use crate::core::Command;
+use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interfaces {
+    /// Keyed by the interface name as EOS keys it (the key, not the `name` field, is
+    /// authoritative: real outputs have mismatches).
+    pub interfaces: BTreeMap<String, Interface>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interface {
+    /// `connected`, `notconnect`, `disabled`, `errdisabled` ...
+    pub interface_status: String,
+    /// `up`, `down`, `notPresent`, `lowerLayerDown` ...
+    pub line_protocol_status: String,
+    /// Bits per second (10 G = 10000000000).
+    pub bandwidth_bps: Option<u64>,
+    pub counters: Option<InterfaceCounters>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterfaceCounters {
+    pub link_status_changes: Option<u64>,
+    pub total_in_errors: Option<u64>,
+    pub total_out_errors: Option<u64>,
+    pub in_discards: Option<u64>,
+    pub out_discards: Option<u64>,
+    /// `inputErrorsDetail` (not printed for port-channels).
+    pub fcs_errors: Option<u64>,
+    pub alignment_errors: Option<u64>,
+    pub symbol_errors: Option<u64>,
+    pub runt_frames: Option<u64>,
+    pub giant_frames: Option<u64>,
+    /// When the counters were last cleared (or the switch booted), epoch seconds.
+    pub last_clear_s: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Json {
+    interfaces: BTreeMap<String, JsonInterface>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonInterface {
+    interface_status: String,
+    line_protocol_status: String,
+    #[serde(default)]
+    bandwidth: Option<u64>,
+    #[serde(default)]
+    interface_counters: Option<JsonCounters>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonCounters {
+    link_status_changes: Option<u64>,
+    total_in_errors: Option<u64>,
+    total_out_errors: Option<u64>,
+    in_discards: Option<u64>,
+    out_discards: Option<u64>,
+    #[serde(default)]
+    input_errors_detail: Option<JsonInputErrors>,
+    #[serde(default)]
+    last_clear: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonInputErrors {
+    fcs_errors: Option<u64>,
+    alignment_errors: Option<u64>,
+    symbol_errors: Option<u64>,
+    runt_frames: Option<u64>,
+    giant_frames: Option<u64>,
+}
+
+/// `show interfaces | json`.
+pub struct ShowInterfaces;
+
+impl Query for ShowInterfaces {
+    const KIND: &'static str = "eos.show-interfaces";
+    type Fact = Interfaces;
+    fn command(&self) -> Command {
+        Command::new(Self::TEXT)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<Interfaces, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl ShowInterfaces {
+    pub const TEXT: &'static str = "show interfaces | json";
+}
+
+pub fn parse(raw: &str) -> Result<Interfaces, ParseError> {
+    let json: Json = required(raw, "show interfaces")?;
+    if json.interfaces.is_empty() {
+        return Err(ParseError::new("`show interfaces` lists no interface", raw));
+    }
+    let mut out = Interfaces::default();
+    for (name, i) in json.interfaces {
+        let error = |e: String| ParseError::new(format!("{}: {e}", quote(&name)), raw);
+        let counters = i.interface_counters.map(|c| {
+            let detail = c.input_errors_detail;
+            let last_clear_s = c
+                .last_clear
+                .map(|t| epoch_us(t).map(|us| us / 1_000_000))
+                .transpose()?;
+            Ok::<_, String>(InterfaceCounters {
+                link_status_changes: c.link_status_changes,
+                total_in_errors: c.total_in_errors,
+                total_out_errors: c.total_out_errors,
+                in_discards: c.in_discards,
+                out_discards: c.out_discards,
+                fcs_errors: detail.as_ref().and_then(|d| d.fcs_errors),
+                alignment_errors: detail.as_ref().and_then(|d| d.alignment_errors),
+                symbol_errors: detail.as_ref().and_then(|d| d.symbol_errors),
+                runt_frames: detail.as_ref().and_then(|d| d.runt_frames),
+                giant_frames: detail.as_ref().and_then(|d| d.giant_frames),
+                last_clear_s,
+            })
+        });
+        let counters = counters
+            .transpose()
+            .map_err(|e| error(format!("`lastClear` {e}")))?;
+        if name.starts_with("Ethernet") {
+            let complete = counters.as_ref().is_some_and(|c| {
+                [
+                    c.link_status_changes,
+                    c.total_in_errors,
+                    c.total_out_errors,
+                    c.in_discards,
+                    c.out_discards,
+                ]
+                .iter()
+                .all(Option::is_some)
+            });
+            if !complete {
+                return Err(error(
+                    "an Ethernet port without its error, discard and flap counters (cut?)".into(),
+                ));
+            }
+        }
+        out.interfaces.insert(
+            name,
+            Interface {
+                interface_status: i.interface_status,
+                line_protocol_status: i.line_protocol_status,
+                bandwidth_bps: i.bandwidth,
+                counters,
+            },
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub const ET1: &str = r#"sw1#show interfaces | json
+{
+    "interfaces": {
+        "Ethernet1": {
+            "name": "Ethernet1",
+            "interfaceStatus": "connected",
+            "lineProtocolStatus": "up",
+            "bandwidth": 10000000000,
+            "interfaceCounters": {
+                "linkStatusChanges": 3,
+                "totalInErrors": 3,
+                "totalOutErrors": 0,
+                "inDiscards": 0,
+                "outDiscards": 0,
+                "lastClear": 1580146469.0825176,
+                "inputErrorsDetail": {
+                    "runtFrames": 0,
+                    "rxPause": 0,
+                    "fcsErrors": 3,
+                    "alignmentErrors": 0,
+                    "giantFrames": 0,
+                    "symbolErrors": 0
+                }
+            }
+        },
+        "Port-Channel1.20": {
+            "name": "Port-Channel2.20",
+            "interfaceStatus": "notconnect",
+            "lineProtocolStatus": "lowerLayerDown",
+            "bandwidth": 0
+        }
+    }
+}
+sw1#"#;
+
+    #[test]
+    fn ports_and_counters() {
+        let i = parse(ET1).unwrap();
+        let et1 = &i.interfaces["Ethernet1"];
+        assert_eq!(
+            (et1.interface_status.as_str(), et1.bandwidth_bps),
+            ("connected", Some(10_000_000_000))
+        );
+        let c = et1.counters.as_ref().unwrap();
+        assert_eq!(
+            (c.fcs_errors, c.total_in_errors, c.link_status_changes),
+            (Some(3), Some(3), Some(3))
+        );
+        assert_eq!(c.last_clear_s, Some(1_580_146_469));
+        assert_eq!(i.interfaces["Port-Channel1.20"].counters, None);
+    }
+
+    #[test]
+    fn damage_is_an_error() {
+        for (from, to) in [
+            ("\"totalInErrors\": 3", "\"totalInErrors\": -3"),
+            ("\"totalInErrors\": 3", "\"totalInErrors\": 3.5"),
+            ("\"totalInErrors\": 3,", ""),
+            ("\"fcsErrors\": 3", "\"fcsErrors\": 99999999999999999999999"),
+            (
+                "\"inDiscards\": 0,",
+                "\"inDiscards\": 0, \"inDiscards\": 7,",
+            ),
+            ("\"interfaceStatus\": \"connected\",", ""),
+            ("\"lastClear\": 1580146469.0825176", "\"lastClear\": -1"),
+        ] {
+            assert!(ET1.contains(from), "{from}");
+            assert!(parse(&ET1.replacen(from, to, 1)).is_err(), "{to}");
+        }
+        for bad in [
+            "{\"interfaces\": {}}",
+            "{\"version\": \"4.32.2F\"}",
+            "% Invalid input",
+            "Ethernet1 is up",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

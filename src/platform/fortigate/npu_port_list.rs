@@ -1,0 +1,162 @@
+//! `diagnose npu np7lite port-list` (FortiGate 200G/201G) and `diagnose npu np7 port-list`
+//! (NP7 boxes): which front-panel interfaces the network processor serves.
+//!
+//! The NP7 form is documented (4200F example, Hardware Acceleration guide 46734):
+//! ```text
+//! Front Panel Port:
+//! Name   Max_speed(Mbps) Dflt_speed(Mbps) NP_group        Switch_id SW_port_id SW_port_name
+//! ------ --------------- ---------------  --------------- --------- ---------- ------------
+//! port1  25000           10000            NP#0-3          0         37         xe10
+//! ```
+//! followed by an `NP Port:` table. No NP7Lite example is published, so the table is found by
+//! its header words (`Name` first, an `NP...` column) and unknown extra columns are accepted;
+//! output without such a header is an error, never an empty "no port is served".
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::kv::counter;
+use super::text::{body, device_error, joined};
+use crate::core::Command;
+use crate::parse::text::quote;
+use crate::parse::{ParseError, Query, Raw};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NpuPortList {
+    /// Front-panel interfaces the NP serves, keyed by interface name.
+    pub ports: BTreeMap<String, NpuPort>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NpuPort {
+    /// The NP (or NPs) serving the port, as printed (`NP#0-3`, `NP#0`).
+    pub np_group: String,
+    pub max_speed_mbps: Option<u64>,
+    pub default_speed_mbps: Option<u64>,
+}
+
+/// `diagnose npu np7lite port-list` (200G/201G) or `diagnose npu np7 port-list` (NP7 boxes).
+pub struct DiagNpuPortList(pub &'static str);
+
+impl Query for DiagNpuPortList {
+    const KIND: &'static str = "fortigate.diagnose-npu-port-list";
+    type Fact = NpuPortList;
+    fn command(&self) -> Command {
+        Command::new(self.0)
+    }
+    fn parse(raw: &mut Raw<'_>) -> Result<NpuPortList, ParseError> {
+        parse(raw.text()?)
+    }
+}
+
+impl DiagNpuPortList {
+    pub const NP7LITE: &'static str = "diagnose npu np7lite port-list";
+    pub const NP7: &'static str = "diagnose npu np7 port-list";
+}
+
+pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
+    let lines = body(raw);
+    device_error(&lines)?;
+    let Some(start) = lines.iter().position(|l| is_header(l)) else {
+        return Err(ParseError::new(
+            "no port table header (`Name ... NP_group ...`): not an NPU port list",
+            raw,
+        ));
+    };
+    let columns: Vec<&str> = lines[start].split_whitespace().collect();
+    let find = |prefix: &str| columns.iter().position(|c| c.starts_with(prefix));
+    let group = find("NP").unwrap_or(1);
+    let (max, default) = (find("Max_speed"), find("Dflt_speed"));
+    let mut list = NpuPortList::default();
+    for (i, line) in lines.iter().enumerate().skip(start + 1) {
+        let at = |e: String| ParseError::at_line(e, &joined(&lines), i);
+        let line = line.trim();
+        if line.chars().all(|c| c == '-' || c.is_whitespace()) {
+            continue;
+        }
+        // The next table (`NP Port:`) ends the front-panel one.
+        if line.ends_with(':') {
+            break;
+        }
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        if cells.len() < columns.len().min(group + 1) || cells.len() > columns.len() {
+            return Err(at(format!(
+                "a row with {} cells under a {}-column header: {}",
+                cells.len(),
+                columns.len(),
+                quote(line)
+            )));
+        }
+        let speed = |column: Option<usize>| {
+            column
+                .and_then(|c| cells.get(c))
+                .map(|v| counter(v).map_err(&at))
+                .transpose()
+        };
+        let port = NpuPort {
+            np_group: cells[group].to_string(),
+            max_speed_mbps: speed(max)?,
+            default_speed_mbps: speed(default)?,
+        };
+        match list.ports.get(cells[0]) {
+            Some(old) if *old != port => {
+                return Err(at(format!(
+                    "{} is listed twice with different values",
+                    quote(cells[0])
+                )));
+            }
+            Some(_) => {}
+            None => {
+                list.ports.insert(cells[0].to_string(), port);
+            }
+        }
+    }
+    if list.ports.is_empty() {
+        return Err(ParseError::new(
+            "the port table lists no port (output cut?)",
+            &joined(&lines),
+        ));
+    }
+    Ok(list)
+}
+
+/// `Name   Max_speed(Mbps) Dflt_speed(Mbps) NP_group ...`
+fn is_header(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("Name") && words.any(|w| w.starts_with("NP"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NP7LITE: &str = "fw1 # diagnose npu np7lite port-list\nFront Panel Port:\nName   Max_speed(Mbps) Dflt_speed(Mbps) NP_group        Switch_id SW_port_id SW_port_name \n------ --------------- ---------------  --------------- --------- ---------- ------------ \nx1     10000           10000            NP#0            0         17         xe1          \nx2     10000           10000            NP#0            0         18         xe2          \nport1  1000            1000             NP#0            0         1          ge1          \n\nNP Port:\nName   Switch_id SW_port_id SW_port_name\n------ --------- ---------- ------------\nnp0_0  0         30         xe30\nfw1 # ";
+
+    #[test]
+    fn front_panel_table() {
+        let list = parse(NP7LITE).unwrap();
+        assert_eq!(list.ports.len(), 3);
+        assert_eq!(list.ports["x1"].np_group, "NP#0");
+        assert_eq!(list.ports["x1"].max_speed_mbps, Some(10_000));
+        assert!(!list.ports.contains_key("np0_0"));
+        let extra = NP7LITE
+            .replace("SW_port_name \n", "SW_port_name Extra\n")
+            .replace("xe1          \n", "xe1 z\n");
+        assert_eq!(parse(&extra).unwrap().ports["x1"].np_group, "NP#0");
+    }
+
+    #[test]
+    fn damage_is_an_error() {
+        for bad in [
+            NP7LITE.replace("10000           10000            NP#0            0         17", "-5 10000 NP#0 0 17"),
+            NP7LITE.replace("x2     10000", "x1     1000"),
+            NP7LITE.replace("Name   Max_speed", "Port   Max_speed"),
+            "fw1 # diagnose npu np7lite port-list\nFront Panel Port:\nName Max_speed(Mbps) Dflt_speed(Mbps) NP_group\n".to_string(),
+            "command parse error before 'np7lite'\nCommand fail. Return code -61\n".to_string(),
+            "x1 10000 10000 NP#0\n".to_string(),
+        ] {
+            assert!(parse(&bad).is_err(), "{bad}");
+        }
+    }
+}
