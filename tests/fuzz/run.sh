@@ -20,17 +20,53 @@ corpus_root=$target_dir/fuzz-corpus
 # The fuzz build has its own flags (coverage instrumentation): keep it apart from the project's.
 export CARGO_TARGET_DIR=$target_dir/fuzz
 
-# Parser seeds: fixture folder -> the command whose output it holds.
+# Parser seeds: each fixture folder holds outputs of one command; the seed is the command on
+# the first line, then the output (as the parser targets read their input).
+declare -A command_of=(
+    [fortigate/diagnose-npu-np7lite-port-list]='diagnose npu np7lite port-list'
+    [fortigate/diagnose-sys-mcast-session-list]='diagnose sys mcast-session list'
+    [fortigate/diagnose-sys-ntp-status]='diagnose sys ntp status'
+    [fortigate/diagnose-sys-session-filter]='diagnose sys session filter'
+    [fortigate/diagnose-sys-session-list]='diagnose sys session list'
+    [fortigate/diagnose-sys-session-stat]='diagnose sys session stat'
+    [fortigate/get-system-global]='get system global'
+    [fortigate/get-system-ha-status]='get system ha status'
+    [fortigate/get-system-interface]='get system interface'
+    [fortigate/get-system-performance-status]='get system performance status'
+    [fortigate/get-system-status]='get system status'
+    [fortigate/show-firewall-multicast-policy]='show firewall multicast-policy 1'
+    [fortigate/show-firewall-policy]='show firewall policy 1'
+    [fortigate/show-firewall-service-custom]='show firewall service custom MD-UDP-5000'
+    [fortigate/show-system-npu]='show system npu'
+    [fortigate/show-system-session-ttl]='show system session-ttl'
+    [eos/show-interfaces]='show interfaces | json'
+    [eos/show-interfaces-counters-errors]='show interfaces counters errors | json'
+    [eos/show-interfaces-counters-queue-drops]='show interfaces counters queue drops | json'
+    [eos/show-interfaces-transceiver-dom-thresholds]='show interfaces transceiver dom thresholds | json'
+    [eos/show-ip-igmp-snooping]='show ip igmp snooping | json'
+    [eos/show-ip-igmp-snooping-groups]='show ip igmp snooping groups | json'
+    [eos/show-ip-igmp-snooping-querier]='show ip igmp snooping querier | json'
+    [eos/show-ntp-associations]='show ntp associations | json'
+    [eos/show-ntp-status]='show ntp status'
+    [eos/show-ptp]='show ptp | json'
+    [eos/show-queue-monitor-length]='show queue-monitor length | json'
+    [eos/show-queue-monitor-length-status]='show queue-monitor length status | json'
+    [eos/show-reload-cause]='show reload cause | json'
+    [eos/show-running-config-diffs]='show running-config diffs'
+    [eos/show-startup-config]='show startup-config'
+    [eos/show-version]='show version | json'
+)
 seed_parsers() {
-    local platform=$1 out=$2
-    shift 2
-    local pair dir command file
-    for pair in "$@"; do
-        dir=${pair%%=*}
-        command=${pair#*=}
-        for file in tests/fixtures/"$platform"/"$dir"/*; do
+    local platform=$1 out=$2 dir key file
+    for dir in tests/fixtures/"$platform"/*/; do
+        key=$platform/$(basename "$dir")
+        if [ -z "${command_of[$key]:-}" ]; then
+            echo "note: no command known for tests/fixtures/$key (add it to run.sh); not seeded"
+            continue
+        fi
+        for file in "$dir"*; do
             [ -f "$file" ] || continue
-            { printf '%s\n' "$command"; cat "$file"; } >"$out/$dir--$(basename "$file")"
+            { printf '%s\n' "${command_of[$key]}"; cat "$file"; } >"$out/${key//\//-}--$(basename "$file")"
         done
     done
 }
@@ -42,27 +78,8 @@ for target in "${targets[@]}"; do
     corpus=$corpus_root/$target
     mkdir -p "$corpus" "tests/fuzz/artifacts/$target"
     case $target in
-    fortios_parsers)
-        seed_parsers fortigate "$corpus" \
-            diagnose-sys-mcast-session-list='diagnose sys mcast-session list' \
-            diagnose-sys-session-filter='diagnose sys session filter' \
-            diagnose-sys-session-list='diagnose sys session list' \
-            diagnose-sys-session-stat='diagnose sys session stat' \
-            get-system-global='get system global' \
-            get-system-ha-status='get system ha status' \
-            get-system-performance-status='get system performance status' \
-            get-system-status='get system status' \
-            show-firewall-multicast-policy='show firewall multicast-policy 1' \
-            show-firewall-policy='show firewall policy 1' \
-            show-firewall-service-custom='show firewall service custom MD-UDP-5000'
-        ;;
-    eos_parsers)
-        seed_parsers eos "$corpus" \
-            show-queue-monitor-length-status='show queue-monitor length status | json' \
-            show-running-config-diffs='show running-config diffs' \
-            show-startup-config='show startup-config' \
-            show-version='show version | json'
-        ;;
+    fortios_parsers) seed_parsers fortigate "$corpus" ;;
+    eos_parsers) seed_parsers eos "$corpus" ;;
     esac
     seeds=()
     [ -d "tests/fuzz/seeds/$target" ] && seeds=("tests/fuzz/seeds/$target")
