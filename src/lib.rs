@@ -5,7 +5,8 @@
 //! reports OK/FAIL. The pipeline is visible in the modules:
 //!
 //! [`config`] -> [`plan`] -> [`collect`] -> [`parse`] (with [`platform`]) -> [`check`] -> [`report`],
-//! driven end to end by [`inspect`].
+//! judged end to end by [`inspect`]; [`run`] owns one run from the configuration to the exit
+//! code (lock, calendar, deadline, history, the report's channels).
 
 pub mod check;
 pub mod cli;
@@ -19,6 +20,7 @@ pub mod plan;
 pub mod platform;
 pub mod probe;
 pub mod report;
+pub mod run;
 pub mod ssh;
 
 pub use config::Config;

@@ -1,5 +1,7 @@
-//! The deadline: a device that has not answered by then is ERROR "not finished by the
-//! deadline", and the report (here the email, written to a file) still comes out on time.
+//! The deadline: a device that has not answered by then is one "not finished by the deadline"
+//! block (every check it blocked ERROR), and the report (here the email, written to a file)
+//! still comes out on time. A deadline that passed minutes ago is missed today, not moved to
+//! tomorrow: the run goes ahead bounded by a short grace and says so.
 
 mod email_support;
 
@@ -10,9 +12,11 @@ use email_support::*;
 use premarket::collect::offline::Offline;
 use premarket::collect::{BoxFuture, Collector};
 use premarket::core::Outputs;
-use premarket::inspect::{Limits, inspect, next_deadline};
+use premarket::inspect::{Limits, inspect};
 use premarket::plan::DevicePlan;
-use premarket::report::publish::{Deadline, EmailMode, Options, publish};
+use premarket::report::channel::{Channel, Context, Deadline};
+use premarket::report::email::{EmailChannel, EmailMode};
+use premarket::report::redact::Redactor;
 use premarket::{Config, Plan, Selection, Status};
 
 /// Answers like the offline collector, but only after a long stall.
@@ -53,61 +57,88 @@ async fn what_is_not_finished_by_the_deadline_is_error_and_the_email_still_goes_
         "{:#?}",
         report.results
     );
+    // One block for the device, naming every check it blocked.
+    assert_eq!(report.devices_not_inspected.len(), 1);
+    let down = &report.devices_not_inspected[0];
+    assert_eq!(
+        (
+            down.device.as_str(),
+            down.cause.as_str(),
+            down.blocked.len()
+        ),
+        ("sw1", "not finished by the deadline", 4)
+    );
 
     let eml = site.path().join("late.eml");
-    let options = Options {
-        email: EmailMode::ToFile(eml.clone()),
+    let channel = EmailChannel {
+        mode: EmailMode::ToFile(eml.clone()),
+        settings: None,
+        outbox: site.archive().join("outbox"),
+        redactor: Redactor::default(),
+    };
+    let ctx = Context {
+        tz: config.site.timezone,
         deadline: Some(Deadline {
             at,
             instant: limits.deadline.unwrap(),
         }),
-        extra_attachments: Vec::new(),
+        attachments: Vec::new(),
         prune: false,
     };
-    let published = publish(&config, &mut report, options).await;
-    assert!(published.problems.is_empty(), "{:?}", published.problems);
-    assert_eq!(published.exit_code(&report), 2);
+    let delivered = channel.deliver(&mut report, &ctx).await;
+    assert!(delivered.problems.is_empty(), "{:?}", delivered.problems);
     let mail = parse_mail(&std::fs::read(&eml).unwrap());
     assert!(
         mail.subject.starts_with("[premarket] ERROR lab"),
         "{}",
         mail.subject
     );
-    assert!(mail.subject.ends_with("— 4 ERROR"), "{}", mail.subject);
     assert!(
-        mail.text.contains("not finished by the deadline"),
+        mail.subject.ends_with("— sw1 not finished by the deadline"),
         "{}",
+        mail.subject
+    );
+    assert_eq!(
+        mail.text.matches("not finished by the deadline").count(),
+        2,
+        "one block (its headline and what happened), not one per check:\n{}",
         mail.text
     );
     assert!(mail.text.contains("Deadline "), "{}", mail.text);
 }
 
 #[test]
-fn the_deadline_is_the_next_such_time_in_the_site_zone() {
+fn a_deadline_that_just_passed_is_missed_today_and_said() {
     let tz = chrono_tz::Asia::Taipei;
-    let t = |s: &str| chrono::NaiveTime::parse_from_str(s, "%H:%M").unwrap();
-    let utc = |s: &str| {
-        chrono::DateTime::parse_from_rfc3339(s)
-            .unwrap()
-            .with_timezone(&chrono::Utc)
-    };
-    let cases = [
-        // 07:30 in Taipei: today's 08:45.
-        ("2026-11-29T23:30:00Z", "08:45", "2026-11-30T08:45:00+08:00"),
-        // 09:00 in Taipei: the deadline has passed, tomorrow's.
-        ("2026-11-30T01:00:00Z", "08:45", "2026-12-01T08:45:00+08:00"),
-        // Cron at 23:00 the evening before.
-        ("2026-11-30T15:00:00Z", "08:45", "2026-12-01T08:45:00+08:00"),
-    ];
-    for (now, time, want) in cases {
-        assert_eq!(
-            next_deadline(tz, t(time), utc(now)).to_rfc3339(),
-            want,
-            "{now} {time}"
-        );
+    let now = chrono::Utc::now().with_timezone(&tz);
+    let earlier = now - chrono::Duration::minutes(1);
+    if earlier.date_naive() != now.date_naive() {
+        return; // a minute after midnight there is no earlier time today
     }
-    // New York's spring-forward gap: 02:30 does not exist on 2026-03-08; the next valid minute.
-    let ny = chrono_tz::America::New_York;
-    let at = next_deadline(ny, t("02:30"), utc("2026-03-08T05:00:00Z"));
-    assert_eq!(at.to_rfc3339(), "2026-03-08T03:00:00-04:00");
+    let site = Site::new("");
+    let eml = site.path().join("late.eml");
+    let deadline = earlier.format("%H:%M").to_string();
+    let out = site.run(
+        "healthy",
+        &[
+            "--deadline",
+            &deadline,
+            "--format",
+            "json",
+            "--email-to-file",
+            eml.to_str().unwrap(),
+        ],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report: premarket::Report = serde_json::from_slice(&out.stdout).expect("json");
+    let note = report.deadline.expect("the deadline is in the report");
+    assert!(note.passed, "{note:?}");
+    assert!(
+        note.at.starts_with(&now.format("%Y-%m-%d").to_string()),
+        "today's deadline, not tomorrow's: {note:?}"
+    );
+    assert!(stderr.contains("had already passed"), "{stderr}");
+    let mail = parse_mail(&std::fs::read(&eml).unwrap());
+    assert!(mail.text.contains("had already passed"), "{}", mail.text);
 }

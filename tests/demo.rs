@@ -1,12 +1,21 @@
 //! End to end over real SSH on loopback: `premarket demo` starts the emulated FortiGate and
-//! switch with one fault, inspects them through the SSH client with the example site, and
-//! writes the email. Every scenario must give exactly the expected verdicts; a fault on one
-//! device gives that device ERROR with a one-line reason while the other finishes.
+//! switch with one fault, adds the latency probe with the capture the lab makes for it,
+//! inspects them through the SSH client with the example site, and writes the email. Every
+//! scenario must give exactly the expected verdicts; a fault on one device gives that device
+//! ERROR with a one-line reason while the others finish; the cause comes first.
 
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::Value;
+
+/// The binary under test: `PREMARKET_BIN` when set (an installed build, or a worktree's own
+/// build when several share a target directory), else cargo's.
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("PREMARKET_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
+}
 
 /// (scenario, every result that is not OK as "STATUS device check"). All other checks are OK.
 const SCENARIOS: &[(&str, &[&str])] = &[
@@ -25,6 +34,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &[
             "FAIL fw1 fortigate.flows.offloaded",
             "FAIL fw1 fortigate.policy.offload",
+            "FAIL probe1 probe.latency.offloaded",
         ],
     ),
     (
@@ -33,6 +43,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw1 fortigate.flows.offloaded",
             "FAIL fw1 fortigate.flows.single-session",
             "FAIL fw1 fortigate.sessions.npu",
+            "FAIL probe1 probe.latency.offloaded",
         ],
     ),
     (
@@ -48,6 +59,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &[
             "FAIL fw1 fortigate.service.udp-idle",
             "FAIL fw1 fortigate.session.idle-margin",
+            "FAIL probe1 probe.latency.offloaded",
         ],
     ),
     ("ha-mismatch", &["FAIL fw1 fortigate.ha.state"]),
@@ -74,12 +86,44 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("host-key-changed", &["ERROR fw1 *"]),
 ];
 
-const CHECKS_PER_DEVICE: [(&str, usize); 2] = [("fw1", 10), ("sw1", 4)];
+const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 10), ("sw1", 4), ("probe1", 1)];
+
+/// (scenario, the first blocks as "STATUS device check", in order).
+const FIRST: &[(&str, &[&str])] = &[
+    (
+        "new-source-port",
+        &[
+            "FAIL fw1 fortigate.flows.single-session",
+            "FAIL fw1 fortigate.flows.offloaded",
+        ],
+    ),
+    (
+        "lanz-unsaved",
+        &["FAIL sw1 eos.lanz.persisted", "FAIL sw1 eos.config.saved"],
+    ),
+    (
+        "lanz-off",
+        &["FAIL sw1 eos.lanz.persisted", "FAIL sw1 eos.lanz.running"],
+    ),
+    (
+        "offload-disabled",
+        &[
+            "FAIL fw1 fortigate.policy.offload",
+            "FAIL fw1 fortigate.flows.offloaded",
+        ],
+    ),
+    (
+        "idle-expired",
+        &[
+            "FAIL fw1 fortigate.service.udp-idle",
+            "FAIL fw1 fortigate.session.idle-margin",
+        ],
+    ),
+];
 
 fn demo(scenario: &str, home: &std::path::Path) -> (i32, Value, Duration) {
     let start = Instant::now();
-    let out = Command::cargo_bin("premarket")
-        .expect("binary")
+    let out = Command::new(bin())
         .args(["demo", "--scenario", scenario, "--format", "json", "--home"])
         .arg(home)
         .timeout(Duration::from_secs(120))
@@ -110,7 +154,11 @@ fn every_scenario_gives_the_expected_verdicts() {
         assert_eq!(
             results.len(),
             total,
-            "{scenario}: every check of both devices reports"
+            "{scenario}: every check of every device reports: {:?}",
+            results
+                .iter()
+                .map(|r| format!("{} {} {}", r["status"], r["device"], r["check"]))
+                .collect::<Vec<_>>()
         );
         let row = |r: &Value| {
             let field = |k: &str| r[k].as_str().unwrap_or_default().to_string();
@@ -158,6 +206,38 @@ fn every_scenario_gives_the_expected_verdicts() {
             0
         };
         assert_eq!(code, want_code, "{scenario}: exit code");
+        if let Some((_, first)) = FIRST.iter().find(|(s, _)| s == scenario) {
+            let shown: Vec<String> = results
+                .iter()
+                .take(first.len())
+                .map(|r| {
+                    let (s, d, c, _) = row(r);
+                    format!("{s} {d} {c}")
+                })
+                .collect();
+            assert_eq!(shown, *first, "{scenario}: the cause comes first");
+            assert_eq!(
+                results[1]["explained_by"].as_str(),
+                first[0].split(' ').nth(2),
+                "{scenario}: the symptom names its cause"
+            );
+        }
+        let down = report["devices_not_inspected"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let errored: Vec<&str> = not_ok
+            .iter()
+            .filter(|p| p.starts_with("ERROR"))
+            .filter_map(|p| p.split(' ').nth(1))
+            .collect();
+        assert_eq!(
+            down.iter()
+                .filter_map(|d| d["device"].as_str())
+                .collect::<Vec<_>>(),
+            errored,
+            "{scenario}: one block per device that could not be inspected"
+        );
         // The demo's command timeout is 5 s; the slow device answers each command 2 s late.
         assert!(took < Duration::from_secs(90), "{scenario} took {took:?}");
     }
@@ -184,24 +264,108 @@ fn host_key_change_is_said_loudly() {
 }
 
 #[test]
-fn rerun_after_the_fix_shows_it_fixed_and_the_email_is_written() {
+fn a_hung_firewall_is_one_block_naming_the_command_and_its_remedy() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, report, _) = demo("hang", home.path());
+    assert_eq!(code, 2);
+    let down = &report["devices_not_inspected"][0];
+    assert_eq!(down["device"], "fw1");
+    assert_eq!(down["cause"], "not answering");
+    let command = down["command"].as_str().expect("the command that hung");
+    assert!(
+        down["remedy"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(command),
+        "{down}"
+    );
+    assert_eq!(down["blocked"].as_array().map(Vec::len), Some(10));
+    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    let subject = mail.subject().unwrap_or_default();
+    assert!(subject.ends_with("— fw1 not answering"), "{subject}");
+    let text = mail.body_text(0).unwrap_or_default().into_owned();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("ERROR")).count(),
+        1,
+        "one block for fw1:\n{text}"
+    );
+}
+
+#[test]
+fn the_email_names_the_cause_and_carries_the_probe_chart() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, _, _) = demo("new-source-port", home.path());
+    assert_eq!(code, 1);
+    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    let subject = mail.subject().unwrap_or_default();
+    assert!(
+        subject.starts_with("[premarket] FAIL lab ")
+            && subject.contains(" — fw1 new session per send (+"),
+        "{subject}"
+    );
+    let html = mail.body_html(0).unwrap_or_default().into_owned();
+    assert!(html.contains("src=\"cid:chart-probe1\""), "chart inline");
+    let text = mail.body_text(0).unwrap_or_default().into_owned();
+    assert!(
+        text.contains("confirmed by the probe probe1"),
+        "the probe corroborates the firewall:\n{text}"
+    );
+}
+
+#[test]
+fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() {
     let home = tempfile::tempdir().expect("tempdir");
     let (code, _, _) = demo("lanz-unsaved", home.path());
     assert_eq!(code, 1);
     let eml = std::fs::read_to_string(home.path().join("last.eml")).expect("email written");
     assert!(eml.contains("Subject: [premarket] FAIL lab"), "subject");
     // The "fix": the healthy lab has LANZ saved. Rerun the one check.
-    let out = Command::cargo_bin("premarket")
-        .expect("binary")
+    let out = Command::new(bin())
         .args(["demo", "--check", "eos.lanz.persisted", "--home"])
         .arg(home.path())
         .timeout(Duration::from_secs(120))
         .output()
         .expect("rerun");
     let stdout = String::from_utf8_lossy(&out.stdout);
+    // The rechecked check is OK (its exit code), but config.saved, not rechecked, still
+    // stands as FAIL: the report says so and never reads all clear.
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
         stdout.contains("fixed: eos.lanz.persisted on sw1"),
         "{stdout}"
     );
+    assert!(stdout.starts_with("premarket lab FAIL"), "{stdout}");
+    assert!(
+        stdout.contains("FAIL sw1 eos.config.saved — ") && stdout.contains("not rechecked"),
+        "{stdout}"
+    );
+    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    let subject = mail.subject().unwrap_or_default();
+    assert!(
+        subject.starts_with("[premarket] FAIL lab ") && subject.ends_with("[rerun of 1 check]"),
+        "{subject}"
+    );
+    for body in [
+        mail.body_text(0).unwrap_or_default().into_owned(),
+        mail.body_html(0).unwrap_or_default().into_owned(),
+    ] {
+        assert!(!body.contains("Nothing needs attention"), "{body}");
+        assert!(
+            body.contains("Rechecked now"),
+            "what was rechecked is marked: {body}"
+        );
+        assert!(
+            body.contains("eos.lanz.persisted") && body.contains("eos.config.saved"),
+            "check ids in both parts: {body}"
+        );
+    }
 }

@@ -143,17 +143,36 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
         "{}",
         mail.subject
     );
-    assert!(mail.subject.ends_with(" CST — 2 FAIL"), "{}", mail.subject);
+    // The top finding, an unambiguous zone, the count of what follows.
+    assert!(
+        mail.subject
+            .ends_with(" +08 — sw1 LANZ not saved (+1) [offline]"),
+        "{}",
+        mail.subject
+    );
+    for header in ["Message-ID: <", "Date: "] {
+        assert!(text(&mail.raw).contains(header), "no {header} header");
+    }
     assert!(
         text(&mail.raw).contains("lead@lab.test"),
         "fail_to is added on FAIL"
     );
 
-    // FAIL first, with everything needed to act; then changes; then OK one line each.
+    // The cause first, its symptom under it, with everything needed to act; then changes;
+    // then OK one line each.
     let t = &mail.text;
-    let fail = t.find("FAIL eos.lanz.persisted on sw1").expect(t);
+    let cause = t
+        .find("FAIL sw1 eos.lanz.persisted — LANZ not saved: ")
+        .expect(t);
+    let symptom = t
+        .find("FAIL sw1 eos.config.saved — running-config not saved")
+        .expect(t);
     let ok = t.find("== OK (2) ==").expect(t);
-    assert!(fail < ok, "{t}");
+    assert!(cause < symptom && symptom < ok, "{t}");
+    assert!(
+        t[symptom..].contains("Explained by eos.lanz.persisted above"),
+        "{t}"
+    );
     for needle in [
         "Expected: queue-monitor length in startup-config",
         "Actual: running: enabled",
@@ -167,6 +186,14 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
     assert!(
         mail.html
             .contains("<b>Expected:</b> queue-monitor length in startup-config"),
+        "{}",
+        mail.html
+    );
+    // Commands in backticks are code, and a command breaks only between words.
+    assert!(!mail.html.contains("`write memory`"), "{}", mail.html);
+    assert!(
+        mail.html
+            .contains("<span style=\"white-space:nowrap\">--device</span>"),
         "{}",
         mail.html
     );
@@ -226,18 +253,22 @@ fn an_ok_run_whose_mail_is_refused_exits_2_and_the_next_run_sends_it_first() {
     let out = site.run("healthy", &[]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("sent the pending email"), "{stderr}");
+    assert!(stderr.contains("then sent the pending email"), "{stderr}");
     let received: Vec<Received> = inbox.received().iter().map(|m| parse_mail(m)).collect();
     let subjects: Vec<&str> = received.iter().map(|m| m.subject.as_str()).collect();
     assert_eq!(received.len(), 3, "{subjects:?}");
-    assert!(
-        subjects[0].starts_with("[premarket] OK"),
-        "oldest pending first: {subjects:?}"
-    );
-    assert!(subjects[1].starts_with("[premarket] FAIL"), "{subjects:?}");
-    assert!(subjects[2].starts_with("[premarket] OK"), "{subjects:?}");
-    assert_eq!(
+    // The fresh report first (the backlog never eats its window), then the backlog, oldest
+    // first.
+    assert_ne!(
         received[0].attachment("report.json"),
+        first_run.attachment("report.json"),
+        "the fresh report goes first: {subjects:?}"
+    );
+    assert!(subjects[0].starts_with("[premarket] OK"), "{subjects:?}");
+    assert!(subjects[1].starts_with("[premarket] OK"), "{subjects:?}");
+    assert!(subjects[2].starts_with("[premarket] FAIL"), "{subjects:?}");
+    assert_eq!(
+        received[1].attachment("report.json"),
         first_run.attachment("report.json")
     );
     assert!(
@@ -294,9 +325,14 @@ fn email_to_file_and_no_email_send_nothing() {
         "an ERROR never reads OK: {}",
         mail.subject
     );
-    assert!(mail.subject.ends_with("— 1 ERROR"), "{}", mail.subject);
     assert!(
-        mail.text.contains("ERROR eos.version.pinned on sw1"),
+        mail.subject
+            .ends_with("— sw1 eos.version.pinned could not be judged [offline]"),
+        "{}",
+        mail.subject
+    );
+    assert!(
+        mail.text.contains("ERROR sw1 eos.version.pinned — "),
         "{}",
         mail.text
     );
@@ -327,7 +363,7 @@ fn an_inline_chart_is_attached_and_shown_in_the_html() {
     let mail = parse_mail(&composed.bytes);
     assert!(mail.html.contains("src=\"cid:chart\""), "{}", mail.html);
     assert!(text(&composed.bytes).contains("Content-ID: <chart>"));
-    assert_eq!(mail.subject, "[premarket] OK lab 2026-11-30 08:15 CST");
+    assert_eq!(mail.subject, "[premarket] OK lab 08:15 +08");
 }
 
 #[test]
@@ -354,6 +390,26 @@ fn email_settings_are_validated_with_file_line_and_column() {
             ":10:",
         ),
         ("archive:\n  retention_days: 0\n", "retention_days", ":9:"),
+        (
+            "email:\n  host: smtp.example.net\n  tls: none\n  user: premarket\n  password: { env: X }\n  from: a@b.test\n  to: [a@b.test]\n",
+            "would send the password in clear",
+            ":9:",
+        ),
+        (
+            "metrics:\n  textfile: premarket.txt\n",
+            "must end in .prom",
+            ":9:",
+        ),
+        (
+            "calendar:\n  trading_days: [mon, funday]\n",
+            "\"funday\" is not a weekday",
+            ":9:",
+        ),
+        (
+            "calendar:\n  holidays: [\"2026-02-30\"]\n",
+            "is not a date YYYY-MM-DD",
+            ":9:",
+        ),
     ];
     for (extra, needle, line) in cases {
         let site = Site::new(extra);

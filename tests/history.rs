@@ -92,11 +92,19 @@ fn ok_fail_ok_gives_newly_failing_then_fixed() {
     );
 
     let out = site.cmd(&["history", "--last", "2"]).output().unwrap();
+    let window = text(&out.stdout);
+    assert!(window.contains("Runs, newest first (2 of 5)"), "{window}");
+    // Results older than the window are not a "first run": the window knows what came before.
+    assert!(!window.contains("first run"), "{window}");
+    let lanz = window
+        .find("eos.lanz.persisted on sw1")
+        .unwrap_or_else(|| panic!("{window}"));
     assert!(
-        text(&out.stdout).contains("Runs, newest first (2 of 5)"),
-        "{}",
-        text(&out.stdout)
+        window[lanz..].contains("before these runs: FAIL") && window[lanz..].contains("fixed"),
+        "{window}"
     );
+    // Offline replays written to the archive are marked as such.
+    assert!(window.contains(" offline "), "{window}");
 }
 
 #[test]
@@ -133,6 +141,7 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
             "--format",
             "json",
             "--no-email",
+            "--archive",
         ])
         .output()
         .unwrap();
@@ -140,6 +149,22 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
     let rerun = json_report(&out);
     assert!(rerun.partial);
     assert_eq!(rerun.results.len(), 1);
+    // The rerun shows the standing state: config.saved still FAILs from the full run.
+    assert_eq!(rerun.standing_status, Some(premarket::Status::Fail));
+    let standing: Vec<String> = rerun
+        .standing
+        .iter()
+        .map(|r| format!("{} {} {}", r.status, r.check, r.judged_in.is_some()))
+        .collect();
+    assert!(
+        standing.contains(&"FAIL eos.config.saved true".to_string()),
+        "{standing:?}"
+    );
+    assert!(
+        text(&out.stderr).contains("still stand as FAIL or ERROR"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(
         pairs(&rerun.changes.expect("changes").fixed),
         ["eos.lanz.persisted sw1"]
@@ -219,11 +244,17 @@ fn concurrent_runs_keep_the_archive_whole() {
     let mut children = Vec::new();
     for i in 0..6 {
         let offline = if i % 2 == 0 { &healthy } else { &unsaved };
-        let mut args = vec!["run", "--offline", offline.to_str().unwrap(), "--no-email"];
+        let mut args = vec![
+            "run",
+            "--offline",
+            offline.to_str().unwrap(),
+            "--no-email",
+            "--archive",
+        ];
         if i >= 4 {
             args.extend(["--check", "eos.lanz.persisted"]);
         }
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_premarket"));
+        let mut cmd = std::process::Command::new(bin());
         cmd.arg("--dir")
             .arg(site.path())
             .args(&args)

@@ -44,7 +44,14 @@ fn run_on(root: &Path, day: u32, extra_ns: f64) {
         .unwrap()
         .arg("--dir")
         .arg(root)
-        .args(["run", "--format", "json", "--no-email", "--offline"])
+        .args([
+            "run",
+            "--format",
+            "json",
+            "--no-email",
+            "--archive",
+            "--offline",
+        ])
         .arg(root.join("saved"))
         .output()
         .unwrap();

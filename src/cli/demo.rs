@@ -1,17 +1,20 @@
 //! `premarket demo`: the whole inspection against the built-in lab. It starts emulated devices
-//! on loopback SSH (with the faults asked for), inspects them with the example site over real
-//! SSH, writes the email to a file and exits with the run's exit code.
+//! on loopback SSH (with the faults asked for), adds the latency probe with a capture the lab
+//! produces for the scenario, inspects them with the example site over real SSH, writes the
+//! email to a file and exits with the run's exit code.
+//!
+//! The demo keeps its archive (so a rerun after a "fix" shows the check as fixed) and its email
+//! in its home: by default `$XDG_STATE_HOME/premarket/demo` (`~/.local/state/premarket/demo`),
+//! one per user, so a new user never sees another user's runs or their lock.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use super::inspect::{Execution, Format, execute};
+use super::inspect::finish;
 use super::{SelectArgs, Stop};
-use crate::collect::ssh::Ssh;
-use crate::config::Config;
-use crate::lab::{Lab, LabOptions, Scenario};
-use crate::plan::Plan;
-use crate::report::publish::EmailMode;
+use crate::lab::{Fault, Lab, LabOptions, Scenario, probe_capture};
+use crate::report::email::EmailMode;
+use crate::report::terminal::Format;
+use crate::run::{Request, drive};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -24,20 +27,37 @@ pub struct Args {
     /// Where to write the email. Default: last.eml in the demo's home.
     #[arg(long, value_name = "PATH")]
     pub email_to_file: Option<PathBuf>,
+    /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Where the demo keeps its archive (across runs, so a rerun after a "fix" shows the check
-    /// as fixed) and its email. Default: premarket-demo in the system temp directory.
+    /// Where the demo keeps its archive and its email. Default: premarket/demo in the user's
+    /// state directory ($XDG_STATE_HOME, else ~/.local/state).
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// Also write Prometheus metrics to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub metrics_file: Option<PathBuf>,
 }
 
 impl Args {
     fn home(&self) -> PathBuf {
-        self.home
-            .clone()
-            .unwrap_or_else(|| std::env::temp_dir().join("premarket-demo"))
+        self.home.clone().unwrap_or_else(default_home)
     }
+}
+
+/// `$XDG_STATE_HOME/premarket/demo`, else `~/.local/state/premarket/demo`, else a directory
+/// in the system temp dir named after the user id.
+pub fn default_home() -> PathBuf {
+    let nonempty = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(state) = nonempty(std::env::var_os("XDG_STATE_HOME")).filter(|p| p.is_absolute()) {
+        return state.join("premarket").join("demo");
+    }
+    if let Some(home) = nonempty(std::env::var_os("HOME")) {
+        return home.join(".local/state/premarket/demo");
+    }
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    std::env::temp_dir().join(format!("premarket-demo-{uid}"))
 }
 
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.
@@ -45,7 +65,7 @@ const DEMO_COMMAND_TIMEOUT_S: u64 = 5;
 
 pub fn run(args: Args) -> Result<u8, Stop> {
     let scenarios = Scenario::parse_all(&args.scenarios).map_err(Stop::config)?;
-    // The lab's servers run on this runtime's workers while `execute` drives its own.
+    // The lab's servers run on this runtime's workers while the run drives its own.
     let lab_runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
         message: format!("cannot start the lab: {e}"),
@@ -60,7 +80,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     let lab = lab_runtime
         .block_on(Lab::start_with(options))
         .map_err(|e| Stop::config(e.to_string()))?;
-    let outcome = inspect_lab(&lab, &args);
+    let outcome = add_probe(&lab).and_then(|()| inspect_lab(&lab, &args));
     let attempts = lab.config_attempts();
     lab_runtime.block_on(lab.shutdown());
     if !attempts.is_empty() {
@@ -73,27 +93,41 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     outcome
 }
 
+/// The probe measures the path through the lab's firewall.
+fn add_probe(lab: &Lab) -> Result<(), Stop> {
+    let faults: Vec<Fault> = lab
+        .devices
+        .iter()
+        .filter(|d| d.platform == crate::core::Platform::Fortigate)
+        .flat_map(|d| d.faults.iter().copied())
+        .collect();
+    probe_capture::add_to_site(&lab.site_dir, &crate::lab::site::example_dir(), &faults)
+        .map_err(|e| Stop::config(e.to_string()))
+}
+
 fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
-    let mut config = Config::load(&lab.site_dir)?;
-    config.site.archive.dir = args.home().join("archive");
-    config.site.ssh.command_timeout_s = DEMO_COMMAND_TIMEOUT_S;
-    // The example deadline is a time of day; the demo runs whenever it is started.
-    config.site.deadline = None;
-    let plan = Plan::new(&config, &args.select.selection())?;
+    let home = args.home();
     let email = args
         .email_to_file
         .clone()
-        .unwrap_or_else(|| args.home().join("last.eml"));
-    if let Some(parent) = email.parent() {
-        let _ = std::fs::create_dir_all(parent);
-    }
-    let how = Execution {
-        full: args.select.checks.is_empty()
-            && args.select.devices.is_empty()
-            && args.select.tags.is_empty(),
-        deadline: None,
-        email: EmailMode::ToFile(email),
-        format: args.format,
+        .unwrap_or_else(|| home.join("last.eml"));
+    let archive = home.join("archive");
+    let request = Request {
+        dir: lab.site_dir.clone(),
+        selection: args.select.selection(),
+        email: Some(EmailMode::ToFile(email)),
+        archive: true,
+        metrics_file: args.metrics_file.clone(),
+        site_metrics: false,
+        format: Some(args.format),
+        // The demo runs whenever it is started: no calendar, no deadline.
+        calendar: false,
+        adjust: Some(Box::new(move |config| {
+            config.site.archive.dir = archive.clone();
+            config.site.ssh.command_timeout_s = DEMO_COMMAND_TIMEOUT_S;
+            config.site.deadline = None;
+        })),
+        ..Request::default()
     };
-    execute(&config, &plan, Arc::new(Ssh::from_config(&config)), how)
+    Ok(finish(drive(request)))
 }

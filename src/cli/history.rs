@@ -1,5 +1,7 @@
 //! `premarket history [--last N] [--check ID]`: recent runs and, per check and device, the
-//! runs where its status changed (newly failing, fixed, still failing), from the archive.
+//! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
+//! from the whole archive, so a result older than the window is never called a "first run";
+//! offline replays and reruns are marked as such.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -8,6 +10,7 @@ use chrono::DateTime;
 
 use super::{Stop, load};
 use crate::report::archive::Archive;
+use crate::report::email::offset;
 use crate::report::history;
 
 #[derive(Debug, clap::Args)]
@@ -49,11 +52,15 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         );
         return Ok(0);
     }
-    let window = &reports[reports.len().saturating_sub(args.last.max(1))..];
+    let start = reports.len().saturating_sub(args.last.max(1));
+    let window = &reports[start..];
     let tz = config.site.timezone;
     let when = |at: &str| {
         DateTime::parse_from_rfc3339(at)
-            .map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string())
+            .map(|t| {
+                let t = t.with_timezone(&tz);
+                format!("{} {}", t.format("%Y-%m-%d %H:%M"), offset(&t))
+            })
             .unwrap_or_else(|_| at.to_string())
     };
     let mut out = String::new();
@@ -65,12 +72,17 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     );
     for r in window.iter().rev() {
         let c = r.counts;
+        let kind = match (r.partial, r.offline) {
+            (false, false) => "full   ",
+            (true, false) => "rerun  ",
+            (false, true) => "offline",
+            (true, true) => "offline rerun",
+        };
         let _ = writeln!(
             out,
-            "  {}  {:<5} {}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}",
+            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}",
             when(&r.started_at),
             r.status.as_str(),
-            if r.partial { "rerun" } else { "full " },
             c.ok,
             c.fail,
             c.error,
@@ -79,9 +91,15 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         );
     }
     let _ = writeln!(out, "\nChanges per check (within these runs):");
-    for ((check, device), steps) in history::timeline(window, wanted) {
+    for ((check, device), story) in history::timeline(&reports, start, wanted) {
         let _ = writeln!(out, "  {check} on {device}");
-        for step in steps {
+        if let Some((status, at)) = &story.before {
+            let _ = writeln!(out, "    before these runs: {status} (as of {})", when(at));
+        }
+        if story.steps.is_empty() {
+            let _ = writeln!(out, "    no change");
+        }
+        for step in story.steps {
             let _ = writeln!(
                 out,
                 "    {}  {:<5} {}  ({})",
@@ -92,6 +110,6 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             );
         }
     }
-    print!("{out}");
+    crate::report::terminal::print_quietly(&out);
     Ok(0)
 }

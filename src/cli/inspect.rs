@@ -1,37 +1,26 @@
-//! `premarket run` and `premarket check ID`: the inspection itself.
+//! `premarket run` and `premarket check ID`: flags turned into a [`Request`] for the run's
+//! driver ([`crate::run`]), and what it returns printed.
+//!
+//! `--offline` judges saved outputs: such a run never emails on-call, never writes the live
+//! history and never writes the site's metrics unless asked (`--email`, `--email-to-file`,
+//! `--archive`, `--metrics-file`): an offline replay that emailed "OK" about a live FAIL would
+//! be a false all-clear. It ignores the calendar.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use chrono::NaiveTime;
 
-use super::{SelectArgs, Stop, load};
-use crate::collect::Collector;
-use crate::collect::offline::Offline;
-use crate::collect::probe::Routing;
-use crate::config::Config;
-use crate::inspect::{Limits, inspect, instant_at, next_deadline};
-use crate::plan::Plan;
-use crate::report::archive::Archive;
-use crate::report::email::Attachment;
-use crate::report::history;
-use crate::report::lock::RunLock;
-use crate::report::publish::{Deadline, EmailMode, Options, publish};
-use crate::report::{Report, json, text};
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-}
+use super::{SelectArgs, Stop};
+use crate::report::email::EmailMode;
+use crate::report::terminal::Format;
+use crate::run::{Outcome, Request, drive};
 
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Judge saved outputs in DIR/<device>/<file> instead of connecting to devices.
+    /// Judge saved outputs in DIR/<device>/<file> instead of connecting to devices (no email,
+    /// archive or metrics unless asked).
     #[arg(long, value_name = "DIR")]
     pub offline: Option<PathBuf>,
     /// Report format on standard output.
@@ -45,27 +34,42 @@ pub struct RunArgs {
     /// finished by then is ERROR. Default: `deadline` in site.yaml.
     #[arg(long, value_name = "HH:MM", value_parser = parse_time)]
     pub deadline: Option<NaiveTime>,
+    /// Inspect even on a day the site's calendar says the market is closed.
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
-    pub email: EmailArgs,
+    pub output: OutputArgs,
 }
 
-/// What to do with the email report.
+/// Where the report goes besides the terminal.
 #[derive(Clone, Debug, Default, clap::Args)]
-pub struct EmailArgs {
+pub struct OutputArgs {
     /// Do not send the email report.
-    #[arg(long, conflicts_with = "email_to_file")]
+    #[arg(long, conflicts_with_all = ["email_to_file", "email"])]
     pub no_email: bool,
     /// Write the email (.eml) to PATH instead of sending it.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "email")]
     pub email_to_file: Option<PathBuf>,
+    /// Send the email even for an --offline run (which sends none by default).
+    #[arg(long)]
+    pub email: bool,
+    /// Write an --offline run into the live archive and history (not done by default).
+    #[arg(long)]
+    pub archive: bool,
+    /// Write Prometheus metrics to PATH (a .prom file for node_exporter's textfile collector);
+    /// default: `metrics.textfile` in site.yaml (not for --offline runs).
+    #[arg(long, value_name = "PATH")]
+    pub metrics_file: Option<PathBuf>,
 }
 
-impl EmailArgs {
-    pub fn mode(&self) -> EmailMode {
-        match (&self.email_to_file, self.no_email) {
-            (Some(path), _) => EmailMode::ToFile(path.clone()),
-            (None, true) => EmailMode::Off,
-            (None, false) => EmailMode::Send,
+impl OutputArgs {
+    /// The email: off for offline runs unless asked, else through the site's relay.
+    pub fn mode(&self, offline: bool) -> EmailMode {
+        match (&self.email_to_file, self.no_email, self.email, offline) {
+            (Some(path), _, _, _) => EmailMode::ToFile(path.clone()),
+            (None, true, _, _) => EmailMode::Off,
+            (None, false, true, _) | (None, false, false, false) => EmailMode::Send,
+            (None, false, false, true) => EmailMode::Off,
         }
     }
 }
@@ -78,17 +82,20 @@ fn parse_time(s: &str) -> Result<NaiveTime, String> {
 pub struct CheckArgs {
     /// The check id (or glob) to rerun.
     pub id: String,
-    /// Only on this device.
+    /// Only on this device; repeatable.
     #[arg(long = "device", value_name = "NAME")]
     pub devices: Vec<String>,
+    /// Judge saved outputs in DIR/<device>/<file> instead of connecting to devices.
     #[arg(long, value_name = "DIR")]
     pub offline: Option<PathBuf>,
+    /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The time (HH:MM, site time zone) by which the report must be out.
     #[arg(long, value_name = "HH:MM", value_parser = parse_time)]
     pub deadline: Option<NaiveTime>,
     #[command(flatten)]
-    pub email: EmailArgs,
+    pub output: OutputArgs,
 }
 
 pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Stop> {
@@ -105,191 +112,37 @@ pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Stop> {
             format: args.format,
             last_failed: false,
             deadline: args.deadline,
-            email: args.email,
+            // A deliberate rerun after a fix goes ahead on any day.
+            force: true,
+            output: args.output,
         },
     )
 }
 
 pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
-    let config = load(dir)?;
-    let mut plan = Plan::new(&config, &args.select.selection())?;
-    if args.last_failed {
-        let Some(pairs) = last_failed(&config)? else {
-            return Ok(0);
-        };
-        plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
-        if plan.devices.is_empty() {
-            eprintln!(
-                "premarket: none of the failed checks matches the selection; nothing to rerun"
-            );
-            return Ok(0);
-        }
-    }
-    let devices: Arc<dyn Collector> = match &args.offline {
-        Some(path) => Arc::new(Offline::new(path)),
-        None => Arc::new(crate::collect::ssh::Ssh::from_config(&config)),
-    };
-    let full = args.select.checks.is_empty()
-        && args.select.devices.is_empty()
-        && args.select.tags.is_empty()
-        && !args.last_failed;
-    let how = Execution {
-        full,
+    let offline = args.offline.is_some();
+    let request = Request {
+        dir: dir.to_path_buf(),
+        selection: args.select.selection(),
+        last_failed: args.last_failed,
+        email: Some(args.output.mode(offline)),
+        archive: !offline || args.output.archive,
+        metrics_file: args.output.metrics_file,
+        site_metrics: !offline,
+        offline: args.offline,
         deadline: args.deadline,
-        email: args.email.mode(),
-        format: args.format,
+        format: Some(args.format),
+        calendar: !offline,
+        force: args.force,
+        ..Request::default()
     };
-    execute(&config, &plan, devices, how)
+    Ok(finish(drive(request)))
 }
 
-/// How a planned inspection is carried out and reported.
-pub struct Execution {
-    /// A full run (nothing selected) holds the archive's run lock and prunes old runs;
-    /// reruns of selected checks run alongside.
-    pub full: bool,
-    pub deadline: Option<NaiveTime>,
-    pub email: EmailMode,
-    pub format: Format,
-}
-
-/// Collect, judge, archive, email and print; returns the exit code. `run` and `demo` share it.
-pub fn execute(
-    config: &Config,
-    plan: &Plan,
-    devices: Arc<dyn Collector>,
-    how: Execution,
-) -> Result<u8, Stop> {
-    // Growth checks compare with what earlier runs recorded.
-    let archive = Archive::new(&config.site.archive.dir);
-    let mut plan = plan.clone();
-    plan.attach_previous(|device| archive.previous(device));
-    let plan = &plan;
-    // Probe devices are measured by the probe, every other device by `devices`.
-    let routing = Arc::new(Routing::new(devices));
-    let _lock = match how.full {
-        true => Some(lock(config)?),
-        false => None,
-    };
-    let deadline = deadline(config, how.deadline);
-    let mut limits = Limits::from_config(config);
-    limits.deadline = deadline.map(|d| {
-        d.instant
-            .checked_sub(email_reserve(config, &how.email))
-            .unwrap_or(d.instant)
-    });
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
-        code: crate::core::Exit::Error.code(),
-        message: format!("cannot start: {e}"),
-    })?;
-    let (report, published) = runtime.block_on(async {
-        let mut report = inspect(config, plan, routing.clone(), &limits).await;
-        report.partial = !how.full;
-        let options = Options {
-            email: how.email,
-            deadline,
-            extra_attachments: charts(&routing),
-            prune: how.full,
-        };
-        let published = publish(config, &mut report, options).await;
-        (report, published)
-    });
-    print(&report, how.format);
-    for note in &published.notes {
-        eprintln!("premarket: {note}");
+/// Prints what the driver has to say (the report itself was printed by the terminal channel).
+pub fn finish(outcome: Outcome) -> u8 {
+    for message in &outcome.messages {
+        eprintln!("premarket: {message}");
     }
-    for problem in &published.problems {
-        eprintln!("premarket: {problem}");
-    }
-    let code = published.exit_code(&report);
-    if code != report.exit_code() {
-        eprintln!(
-            "premarket: the checks were {}, but the exit code is {code} because of the problem above",
-            report.status
-        );
-    }
-    Ok(code)
-}
-
-/// The probe's latency charts, shown in the email's HTML and attached.
-fn charts(routing: &Routing) -> Vec<Attachment> {
-    routing
-        .charts()
-        .into_iter()
-        .map(|chart| {
-            let name = format!("latency-{}.png", chart.device);
-            Attachment::inline_image(
-                &name,
-                "image/png",
-                chart.png,
-                &format!("chart-{}", chart.device),
-            )
-        })
-        .collect()
-}
-
-/// The pairs to rerun for `--last-failed`; `None` (after saying so) when nothing failed.
-fn last_failed(config: &Config) -> Result<Option<Vec<(String, String)>>, Stop> {
-    let archive = Archive::new(&config.site.archive.dir);
-    let (reports, _) = archive.reports().map_err(|e| Stop::config(e.to_string()))?;
-    let Some((run, pairs)) = history::last_failed(&reports) else {
-        return Err(Stop::config(format!(
-            "--last-failed: the archive {} holds no run yet; run `premarket run` first",
-            archive.root().display()
-        )));
-    };
-    if pairs.is_empty() {
-        eprintln!(
-            "premarket: nothing failed in the latest run ({run}) or the reruns since; nothing to rerun"
-        );
-        return Ok(None);
-    }
-    let list: Vec<String> = pairs.iter().map(|(c, d)| format!("{c} on {d}")).collect();
-    eprintln!(
-        "premarket: rerunning what failed as of run {run}: {}",
-        list.join(", ")
-    );
-    Ok(Some(pairs))
-}
-
-fn lock(config: &Config) -> Result<RunLock, Stop> {
-    let now = chrono::Utc::now().with_timezone(&config.site.timezone);
-    let holder = format!(
-        "pid {}, full run started {}",
-        std::process::id(),
-        now.format("%Y-%m-%d %H:%M:%S %Z")
-    );
-    RunLock::acquire(
-        &config.site.archive.dir,
-        config.site.archive.lock_wait,
-        &holder,
-    )
-    .map_err(|e| Stop::config(e.to_string()))
-}
-
-/// `--deadline`, else the site's; the next such time of day in the site's time zone.
-fn deadline(config: &Config, flag: Option<NaiveTime>) -> Option<Deadline> {
-    let time = flag.or(config.site.deadline)?;
-    let at = next_deadline(config.site.timezone, time, chrono::Utc::now());
-    Some(Deadline {
-        at,
-        instant: instant_at(at),
-    })
-}
-
-/// Time kept free before the deadline for delivering the email.
-fn email_reserve(config: &Config, mode: &EmailMode) -> std::time::Duration {
-    match (mode, &config.site.email) {
-        (EmailMode::Send, Some(email)) if email.enabled => email.timeout,
-        _ => std::time::Duration::ZERO,
-    }
-}
-
-fn print(report: &Report, format: Format) {
-    match format {
-        Format::Json => print!("{}", json::render(report)),
-        Format::Text => print!(
-            "{}",
-            text::render(report, text::use_colour(std::io::stdout().is_terminal()))
-        ),
-    }
+    outcome.code
 }

@@ -1,4 +1,6 @@
 //! `premarket lab serve`: run the emulated devices until Ctrl-C and print how to reach them.
+//! The site it writes also has the latency probe, with a capture of what the packets feel
+//! under the firewall's scenario (as `premarket demo` has).
 
 use std::path::PathBuf;
 
@@ -65,11 +67,34 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
             site_dir: args.site_dir,
             example_dir: None,
         };
+        // Listen before saying where the site is: a Ctrl-C that comes right after the site line
+        // must still remove the temporary site.
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt =
+            signal(SignalKind::interrupt()).map_err(|e| Stop::config(e.to_string()))?;
+        let mut terminate =
+            signal(SignalKind::terminate()).map_err(|e| Stop::config(e.to_string()))?;
         let lab = Lab::start_with(options)
             .await
             .map_err(|e| Stop::config(e.to_string()))?;
+        let faults: Vec<Fault> = lab
+            .devices
+            .iter()
+            .filter(|d| d.platform == crate::core::Platform::Fortigate)
+            .flat_map(|d| d.faults.iter().copied())
+            .collect();
+        if let Err(e) = crate::lab::probe_capture::add_to_site(
+            &lab.site_dir,
+            &crate::lab::site::example_dir(),
+            &faults,
+        ) {
+            eprintln!("premarket: the site has no probe: {e}");
+        }
         print_lab(&lab);
-        let _ = tokio::signal::ctrl_c().await;
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
         let attempts = lab.config_attempts();
         if !attempts.is_empty() {
             eprintln!("config-changing commands attempted during this lab:");
@@ -102,6 +127,14 @@ fn print_lab(lab: &Lab) {
             }
         );
     }
+    println!(
+        "{:<8} {:<22} {:<10} capture {}/baselines/captures/{}.pcap",
+        crate::lab::probe_capture::DEVICE,
+        "-",
+        "probe",
+        lab.site_dir.display(),
+        crate::lab::probe_capture::DEVICE
+    );
     println!();
     println!(
         "login: user {} (passwords and the enable secret are in {}/secrets/)",

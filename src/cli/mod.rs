@@ -1,5 +1,7 @@
-//! The command line (DESIGN §3). Each subcommand is one small file: its flags with their docs,
-//! and a `run` that returns the process exit code. `main` only maps errors to exit codes.
+//! The command line. Each subcommand is one small file: its flags with their docs, and a `run`
+//! that returns the process exit code. `main` only sets up logging and maps errors to exit
+//! codes. Shell completions and the man page are generated from these definitions
+//! (`premarket completions SHELL`, `premarket man`).
 
 mod capture;
 mod demo;
@@ -17,7 +19,7 @@ pub use list::markdown as list_markdown;
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::config::{Config, ConfigErrors};
 
@@ -31,6 +33,10 @@ pub struct Cli {
     /// Configuration directory holding baselines/ and checks/.
     #[arg(long, global = true, env = "PREMARKET_DIR", default_value = ".")]
     pub dir: PathBuf,
+    /// More log on stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides). Secrets are
+    /// never logged.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -61,6 +67,15 @@ pub enum Command {
     Trust(trust::Args),
     /// The latency probe: analyse captures, or send and capture live.
     Probe(Box<probe::Args>),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(hide = true)]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) generated from this command line.
+    #[command(hide = true)]
+    Man,
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -106,11 +121,36 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Capture(args) => capture::run(&cli.dir, args),
         Command::Trust(args) => trust::run(&cli.dir, args),
         Command::Probe(args) => probe::run(&cli.dir, *args),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "premarket", &mut out);
+            crate::report::terminal::print_quietly(&String::from_utf8_lossy(&out));
+            Ok(0)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| Stop::config(format!("cannot render the man page: {e}")))?;
+            crate::report::terminal::print_quietly(&String::from_utf8_lossy(&out));
+            Ok(0)
+        }
     }
 }
 
 fn load(dir: &std::path::Path) -> Result<Config, Stop> {
     Ok(Config::load(dir)?)
+}
+
+/// The log filter for `-v` counts; `RUST_LOG` wins when set.
+pub fn log_filter(verbose: u8) -> String {
+    match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "premarket=debug,info",
+        _ => "premarket=trace,debug",
+    }
+    .to_string()
 }
 
 /// Selection flags shared by `run`, `list` and `plan`.

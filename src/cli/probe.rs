@@ -89,6 +89,7 @@ pub struct AnalysisArgs {
     /// Where the time stamps came from (files do not say).
     #[arg(long, value_enum, default_value_t = TsSource::Unknown)]
     pub timestamps: TsSource,
+    /// Report format on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Write the chart (percentile plot over a histogram; ABBA rounds overlaid) as PNG.
@@ -310,6 +311,7 @@ pub struct RunArgs {
     /// A new source port per request: every packet a new session (the lab's third case).
     #[arg(long)]
     pub new_port_per_packet: bool,
+    /// UDP destination port of the requests.
     #[arg(long, value_name = "P", default_value_t = 31999)]
     pub dst_port: u16,
     /// Source address of the requests (default 198.18.0.1); with --firewall it must be the

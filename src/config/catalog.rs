@@ -1,4 +1,5 @@
-//! `checks/*.yaml`: the catalog of checks: id, title, platform, severity, tags and remedy.
+//! `checks/*.yaml`: the catalog of checks: id, title, platform, severity, tags, remedy, the
+//! few words a FAIL is headlined with (`finding`) and the checks a FAIL explains (`explains`).
 //!
 //! The catalog is data. An entry names a built-in check by its id, or describes a declarative
 //! check; the check stage resolves it (an id with no check is a configuration error there).
@@ -33,6 +34,14 @@ pub struct EntryFile {
     /// What the check proves, for the catalogue in the README and `premarket list`.
     #[serde(default)]
     pub proves: Option<String>,
+    /// A FAIL in a few words (`LANZ not saved`): the start of its headline and of the email
+    /// subject, where the title (the condition that should hold) would read as OK.
+    #[serde(default)]
+    pub finding: Option<String>,
+    /// Checks whose FAIL on the same device this check's FAIL explains: they are shown under
+    /// it, so the cause is read, and acted on, before its symptoms.
+    #[serde(default)]
+    pub explains: Vec<Spanned<String>>,
 }
 
 /// A validated catalog entry.
@@ -47,10 +56,14 @@ pub struct Entry {
     pub tags: Vec<String>,
     pub remedy: String,
     pub proves: Option<String>,
+    pub finding: Option<String>,
+    /// Check ids this check's FAIL explains on the same device, with where each is written.
+    pub explains: Vec<(String, Position)>,
 }
 
 impl Entry {
     pub fn from_file(f: EntryFile, position: Position) -> Self {
+        let file = position.file.clone();
         Entry {
             id: f.id.value,
             position,
@@ -60,6 +73,15 @@ impl Entry {
             tags: f.tags,
             remedy: f.remedy.trim_end().to_string(),
             proves: f.proves.map(|p| p.trim_end().to_string()),
+            finding: f
+                .finding
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty()),
+            explains: f
+                .explains
+                .into_iter()
+                .map(|id| (id.value, Position::from_location(&file, id.defined)))
+                .collect(),
         }
     }
 }

@@ -42,6 +42,15 @@ pub struct Email {
     pub retry_for: Duration,
 }
 
+/// A relay on this host: plain SMTP never leaves the machine.
+fn is_loopback(host: &str) -> bool {
+    let host = host.trim().trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 pub(super) fn validate(
     path: &Path,
     baselines: &Path,
@@ -91,6 +100,21 @@ pub(super) fn validate(
     if file.host.value.trim().is_empty() {
         errors.push(ConfigError::new(at(&file.host), "email.host is empty"));
     }
+    if file.tls == TlsMode::None
+        && auth.is_some()
+        && !file.allow_plaintext_auth
+        && !is_loopback(&file.host.value)
+    {
+        errors.push(ConfigError::new(
+            at(&file.host),
+            format!(
+                "email: tls: none with a user and password would send the password in clear to {}; \
+                 use tls: starttls or tls, a relay on loopback, or set allow_plaintext_auth: true \
+                 if that network is trusted",
+                file.host.value
+            ),
+        ));
+    }
     if errors.len() > before {
         return None;
     }
@@ -114,4 +138,22 @@ pub(super) fn validate(
         timeout: Duration::from_secs(file.timeout_s.unwrap_or(30).max(1)),
         retry_for: Duration::from_secs(file.retry_for_s.unwrap_or(120)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn loopback_relays() {
+        for (host, want) in [
+            ("127.0.0.1", true),
+            ("127.8.0.1", true),
+            ("::1", true),
+            ("[::1]", true),
+            ("localhost", true),
+            ("smtp.example.net", false),
+            ("10.0.0.1", false),
+        ] {
+            assert_eq!(super::is_loopback(host), want, "{host}");
+        }
+    }
 }

@@ -6,10 +6,12 @@
 
 mod archive;
 mod baseline;
+mod calendar;
 mod catalog;
 mod device;
 mod email;
 mod error;
+mod metrics;
 mod secret;
 mod site;
 pub mod yaml;
@@ -19,10 +21,12 @@ use std::path::{Path, PathBuf};
 
 pub use archive::Archive;
 pub use baseline::BaselineText;
+pub use calendar::Calendar;
 pub use catalog::{Entry, Severity};
 pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
+pub use metrics::Metrics;
 pub use secret::{SecretError, SecretRef};
 pub use site::SshDefaults;
 
@@ -50,6 +54,12 @@ pub struct Site {
     /// `None` when `site.yaml` has no `email:` section.
     pub email: Option<Email>,
     pub archive: Archive,
+    /// `None` when `site.yaml` has no `metrics:` section.
+    pub metrics: Option<Metrics>,
+    /// `None`: every day is a trading day.
+    pub calendar: Option<Calendar>,
+    /// What a run whose deadline passed less than 12 hours ago still gets.
+    pub deadline_grace: std::time::Duration,
 }
 
 impl Config {
@@ -77,6 +87,14 @@ impl Config {
                 .and_then(|e| email::validate(&site_path, &baselines, e, &mut errors));
             site.archive =
                 archive::validate(&site_path, dir, site_file.archive.as_ref(), &mut errors);
+            site.metrics = site_file
+                .metrics
+                .as_ref()
+                .and_then(|m| metrics::validate(&site_path, dir, m, &mut errors));
+            site.calendar = site_file
+                .calendar
+                .as_ref()
+                .and_then(|c| calendar::validate(&site_path, c, &mut errors));
             site
         });
 
@@ -121,6 +139,7 @@ impl Config {
 
         let catalog = load_catalog(&dir.join("checks"), &mut errors);
         validate_skips(&devices, &catalog, &mut errors);
+        validate_explains(&catalog, &mut errors);
         match site {
             Some(site) => Ok((
                 Config {
@@ -189,6 +208,9 @@ fn validate_site(
         known_hosts: file.ssh.known_hosts.as_ref().map(|p| baselines.join(p)),
         email: None,
         archive: Archive::default_in(baselines.parent().unwrap_or(baselines)),
+        metrics: None,
+        calendar: None,
+        deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
     })
 }
 
@@ -235,6 +257,32 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
         }
     }
     entries
+}
+
+/// `explains:` names checks of the same platform (a cause and its symptom are on one device).
+fn validate_explains(catalog: &[Entry], errors: &mut Vec<ConfigError>) {
+    for entry in catalog {
+        for (id, position) in &entry.explains {
+            match catalog.iter().find(|e| &e.id == id) {
+                None => errors.push(ConfigError::new(
+                    position.clone(),
+                    format!("{}: explains {id}, which is not in the catalog", entry.id),
+                )),
+                Some(other) if other.platform != entry.platform => errors.push(ConfigError::new(
+                    position.clone(),
+                    format!(
+                        "{}: explains {id}, a {} check; a check explains only checks of its own platform ({})",
+                        entry.id, other.platform, entry.platform
+                    ),
+                )),
+                Some(other) if other.id == entry.id => errors.push(ConfigError::new(
+                    position.clone(),
+                    format!("{}: a check cannot explain itself", entry.id),
+                )),
+                Some(_) => {}
+            }
+        }
+    }
 }
 
 fn validate_skips(devices: &[Device], catalog: &[Entry], errors: &mut Vec<ConfigError>) {

@@ -21,6 +21,10 @@ pub struct SiteFile {
     /// When the report must be out, whatever has not finished by then is ERROR.
     #[serde(default)]
     pub deadline: Option<Spanned<String>>,
+    /// A run started less than 12 hours after the deadline (it was missed today) still goes
+    /// ahead, bounded by this many seconds, and says the deadline had passed (default 120).
+    #[serde(default)]
+    pub deadline_grace_s: Option<u64>,
     pub devices: Vec<DeviceEntry>,
     #[serde(default)]
     pub ssh: SshDefaults,
@@ -30,6 +34,36 @@ pub struct SiteFile {
     /// Where every run's report and raw outputs are kept (default `archive/` in the config dir).
     #[serde(default)]
     pub archive: Option<ArchiveFile>,
+    /// Prometheus metrics for node_exporter's textfile collector.
+    #[serde(default)]
+    pub metrics: Option<MetricsFile>,
+    /// The market's trading days; without it every day is a trading day.
+    #[serde(default)]
+    pub calendar: Option<CalendarFile>,
+}
+
+/// `metrics:`: where the run's Prometheus text file is written (write, then rename).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsFile {
+    /// A `.prom` file in node_exporter's `--collector.textfile.directory` (relative paths
+    /// are resolved against the configuration directory).
+    pub textfile: Spanned<PathBuf>,
+}
+
+/// `calendar:`: when the market trades. Dates are `YYYY-MM-DD` in the site's time zone.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalendarFile {
+    /// Weekdays the market trades (`mon` .. `sun`); default Monday to Friday.
+    #[serde(default)]
+    pub trading_days: Option<Vec<Spanned<String>>>,
+    /// Exchange holidays: closed although the weekday trades.
+    #[serde(default)]
+    pub holidays: Vec<Spanned<String>>,
+    /// Make-up trading days: open although the weekday does not trade (e.g. a Saturday).
+    #[serde(default)]
+    pub extra_trading_days: Vec<Spanned<String>>,
 }
 
 /// One device of the site and its baseline file (relative to `baselines/`).
@@ -95,6 +129,10 @@ pub struct EmailFile {
     /// How long to keep retrying when no deadline is closer (default 120).
     #[serde(default)]
     pub retry_for_s: Option<u64>,
+    /// With `tls: none`, send the password to a relay that is not on loopback anyway (it
+    /// crosses the network in clear). Default false.
+    #[serde(default)]
+    pub allow_plaintext_auth: bool,
 }
 
 fn yes() -> bool {

@@ -24,6 +24,7 @@ mod diff;
 mod eos;
 mod fortigate;
 mod grammar;
+pub mod probe_capture;
 mod scenario;
 mod server;
 mod shell;

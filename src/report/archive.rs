@@ -5,7 +5,13 @@
 //! email's "what changed" and growth checks read from here.
 //!
 //! A run is written into a hidden temporary directory and renamed into place, so a reader (or
-//! a concurrent run) sees a whole run or none. Outputs are redacted before they get here.
+//! a concurrent run) sees a whole run or none; what a killed run or a full disk left behind is
+//! removed by the next run. Outputs are redacted before they get here. An output that was
+//! empty (`show running-config diffs` with nothing unsaved) is kept with an `.empty` marker,
+//! and a missing one as `<file>.error`, so an offline replay judges exactly what the run did.
+//!
+//! [`ArchiveChannel`] is the archive as one of the run's channels: when it cannot write, the
+//! run goes on, and the report says the run is not archived.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -20,6 +26,8 @@ pub const OUTBOX: &str = "outbox";
 const REPORT: &str = "report.json";
 const FACTS: &str = "facts";
 const TMP_PREFIX: &str = ".tmp-";
+/// Beside an output that was empty when collected (the offline collector reads it as such).
+pub const EMPTY_MARK: &str = ".empty";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
@@ -62,6 +70,7 @@ impl Archive {
             move |source| ArchiveError::Write { path, source }
         };
         fs::create_dir_all(&self.root).map_err(werr(&self.root))?;
+        self.clean_leftovers();
         let tmp = self.root.join(format!(
             "{TMP_PREFIX}{}-{}",
             report.run_id,
@@ -70,11 +79,17 @@ impl Archive {
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(werr(&tmp))?;
         }
+        fs::create_dir_all(&tmp).map_err(werr(&tmp))?;
         for device in &report.raw {
             let dir = tmp.join("raw").join(file_safe(&device.device));
             fs::create_dir_all(&dir).map_err(werr(&dir))?;
             for (command, output) in &device.outputs {
                 let (name, text) = match output {
+                    Ok(text) if text.trim().is_empty() => {
+                        let marker = dir.join(format!("{}{EMPTY_MARK}", command.file_name()));
+                        fs::write(&marker, b"").map_err(werr(&marker))?;
+                        (command.file_name(), text.clone())
+                    }
                     Ok(text) => (command.file_name(), text.clone()),
                     Err(e) => (
                         format!("{}.error", command.file_name()),
@@ -140,6 +155,43 @@ impl Archive {
             path: self.root.join(&base_id),
             source: std::io::Error::other("no free run id after 100 tries"),
         })
+    }
+
+    /// Removes temporary directories and files that a run killed mid-write (or stopped by a
+    /// full disk) left: those whose writer process is gone, or older than a day.
+    pub fn clean_leftovers(&self) {
+        let Ok(entries) = fs::read_dir(&self.root) else {
+            return;
+        };
+        let now = SystemTime::now();
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(TMP_PREFIX) {
+                continue;
+            }
+            let writer_gone = name
+                .rsplit('-')
+                .next()
+                .and_then(|pid| pid.parse::<i32>().ok())
+                .is_some_and(|pid| pid != std::process::id() as i32 && !alive(pid));
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|m| now.duration_since(m).ok())
+                .is_some_and(|age| age > Duration::from_secs(86_400));
+            if writer_gone || old {
+                let path = entry.path();
+                let removed = if path.is_dir() {
+                    fs::remove_dir_all(&path)
+                } else {
+                    fs::remove_file(&path)
+                };
+                if let Err(e) = removed {
+                    tracing::warn!("cannot remove the leftover {}: {e}", path.display());
+                }
+            }
+        }
     }
 
     /// Every archived report, oldest first. Unreadable runs are reported in the second list
@@ -264,6 +316,58 @@ impl Archive {
     }
 }
 
+/// Whether a process with this id exists (signal 0 checks without sending anything).
+fn alive(pid: i32) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: kill with signal 0 only checks that the process exists; it sends nothing.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// The archive as a channel of the run.
+pub struct ArchiveChannel {
+    pub archive: Archive,
+    pub retention_days: u32,
+}
+
+impl super::channel::Channel for ArchiveChannel {
+    fn name(&self) -> &'static str {
+        "archive"
+    }
+
+    fn deliver<'a>(
+        &'a self,
+        report: &'a mut Report,
+        ctx: &'a super::channel::Context,
+    ) -> super::channel::BoxFuture<'a, super::channel::Delivered> {
+        Box::pin(async move {
+            let mut done = super::channel::Delivered::default();
+            match self.archive.write(report) {
+                Ok(path) => done.note(format!("archived in {}", path.display())),
+                Err(e) => {
+                    let problem = format!("{e}: this run is not archived");
+                    report.problems.push(problem.clone());
+                    done.problem(problem);
+                }
+            }
+            if ctx.prune {
+                match self.archive.prune(self.retention_days) {
+                    Ok(removed) if !removed.is_empty() => done.note(format!(
+                        "removed {} run(s) older than {} days from the archive",
+                        removed.len(),
+                        self.retention_days
+                    )),
+                    Ok(_) => {}
+                    Err(e) => done.note(format!("archive retention: {e}")),
+                }
+            }
+            done
+        })
+    }
+}
+
 /// A fact as `facts/<device>.json` keeps it (the run id is the directory's name).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Stored {
@@ -363,6 +467,7 @@ mod tests {
             platform: Platform::Eos,
             outputs: vec![
                 (Command::new("show version | json"), Ok("{}".into())),
+                (Command::new("show running-config diffs"), Ok(String::new())),
                 (
                     Command::new("show startup-config"),
                     Err(CollectError::Deadline),
@@ -376,6 +481,10 @@ mod tests {
         assert_ne!(first, path);
         assert_eq!(second.run_id, "20261130T081500.000-1");
         assert!(path.join("raw/sw1/show-version-json.txt").is_file());
+        assert!(
+            path.join("raw/sw1/show-running-config-diffs.txt.empty")
+                .is_file()
+        );
         assert!(path.join("raw/sw1/show-startup-config.txt.error").is_file());
         let (reports, problems) = archive.reports().unwrap();
         assert_eq!(reports.len(), 2);
@@ -388,6 +497,29 @@ mod tests {
                 .starts_with(".tmp"))
         );
         assert!(archive.prune(1).unwrap().is_empty());
+    }
+
+    #[test]
+    fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::new(dir.path());
+        // pid 1 exists (init); a pid above pid_max never does.
+        let live = dir.path().join(".tmp-20261130T081500.000-1");
+        let dead = dir.path().join(".tmp-20261130T081500.000-2147483647");
+        let dead_file = dir.path().join(".tmp-report.eml-2147483646");
+        fs::create_dir_all(live.join("raw")).unwrap();
+        fs::create_dir_all(dead.join("raw")).unwrap();
+        fs::write(&dead_file, b"x").unwrap();
+        let mut report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "t".into(),
+            "t".into(),
+            Vec::new(),
+        );
+        archive.write(&mut report).unwrap();
+        assert!(live.exists(), "a running writer's directory stays");
+        assert!(!dead.exists() && !dead_file.exists(), "leftovers are gone");
     }
 
     #[test]

@@ -26,13 +26,20 @@ pub struct Changes {
     pub newly_failing: Vec<Transition>,
     /// OK now; FAIL or ERROR the previous time.
     pub fixed: Vec<Transition>,
-    /// FAIL or ERROR now and the previous time.
+    /// The same FAIL or ERROR now as the previous time.
     pub still_failing: Vec<Transition>,
+    /// Failing now and the previous time, but not the same way (FAIL -> ERROR: premarket can
+    /// no longer tell, which is not "still failing"; ERROR -> FAIL).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<Transition>,
 }
 
 impl Changes {
     pub fn is_empty(&self) -> bool {
-        self.newly_failing.is_empty() && self.fixed.is_empty() && self.still_failing.is_empty()
+        self.newly_failing.is_empty()
+            && self.fixed.is_empty()
+            && self.still_failing.is_empty()
+            && self.changed.is_empty()
     }
 }
 
@@ -113,7 +120,10 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
             is_failing(result.status),
             result.status,
         ) {
-            (Some(true), true, _) => changes.still_failing.push(transition(streak(true))),
+            (Some(true), true, now) if before == Some(now) => {
+                changes.still_failing.push(transition(streak(true)))
+            }
+            (Some(true), true, _) => changes.changed.push(transition(streak(true))),
             (Some(true), false, Status::Ok) => changes.fixed.push(transition(streak(false))),
             (Some(false) | None, true, _) => changes.newly_failing.push(transition((None, None))),
             _ => {}
@@ -176,6 +186,35 @@ pub fn last_failed(reports: &[Report]) -> Option<(String, Vec<Pair>)> {
     Some((base_run, failing))
 }
 
+/// The standing state a rerun reports beside what it rechecked: the latest result of every
+/// (check, device) from the latest full run and the reruns since, each marked with the run
+/// that judged it, except the pairs `rechecked` now. (An offline run is in the archive only
+/// when it was asked to be, with `--archive`.)
+pub fn standing(reports: &[Report], rechecked: &[(String, String)]) -> Vec<super::CheckResult> {
+    let Some(base) = reports.iter().rposition(|r| !r.partial) else {
+        return Vec::new();
+    };
+    let mut state: BTreeMap<Pair, super::CheckResult> = BTreeMap::new();
+    for report in &reports[base..] {
+        for r in report.results.iter().chain(&report.standing) {
+            let pair = (r.check.clone(), r.device.clone());
+            if r.judged_in.is_some() {
+                // A rerun's own standing copy adds nothing to what the earlier run said.
+                continue;
+            }
+            let mut kept = r.clone();
+            kept.judged_in = Some(report.run_id.clone());
+            kept.judged_at = Some(report.started_at.clone());
+            state.insert(pair, kept);
+        }
+    }
+    state
+        .into_iter()
+        .filter(|(pair, _)| !rechecked.contains(pair))
+        .map(|(_, r)| r)
+        .collect()
+}
+
 /// One status change of one check on one device, for `premarket history`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -185,42 +224,70 @@ pub struct Step {
     pub label: &'static str,
 }
 
-/// For each pair that `keep` accepts, the runs where its status changed (its first run
-/// included), oldest first.
-pub fn timeline(reports: &[Report], keep: impl Fn(&str) -> bool) -> BTreeMap<Pair, Vec<Step>> {
-    let pairs: BTreeSet<Pair> = reports
+/// A pair's story within a window of runs: its status just before the window (when it was
+/// judged earlier) and the runs in the window where its status changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Story {
+    /// The status at the last run before the window, and that run's start.
+    pub before: Option<(Status, String)>,
+    pub steps: Vec<Step>,
+}
+
+/// For each pair that `keep` accepts and that the runs from `window_start` on judged, the runs
+/// of the window where its status changed, oldest first. Labels come from the whole history:
+/// a result older than the window is not a "first run", and FAIL -> ERROR is a change, not
+/// "still failing".
+pub fn timeline(
+    reports: &[Report],
+    window_start: usize,
+    keep: impl Fn(&str) -> bool,
+) -> BTreeMap<Pair, Story> {
+    let window = reports.get(window_start..).unwrap_or_default();
+    let pairs: BTreeSet<Pair> = window
         .iter()
         .flat_map(|r| r.results.iter())
         .filter(|r| keep(&r.check))
         .map(|r| (r.check.clone(), r.device.clone()))
         .collect();
     let index = Index::new(reports);
+    let in_window: BTreeSet<&str> = window.iter().map(|r| r.run_id.as_str()).collect();
     let mut out = BTreeMap::new();
     for pair in pairs {
-        let mut steps: Vec<Step> = Vec::new();
+        let mut story = Story::default();
         let mut last: Option<Status> = None;
         for (report, status) in index.statuses(&pair.0, &pair.1) {
+            if !in_window.contains(report.run_id.as_str()) {
+                story.before = Some((status, report.started_at.clone()));
+                last = Some(status);
+                continue;
+            }
             if last == Some(status) {
                 continue;
             }
-            let label = match (last.map(is_failing), is_failing(status), status) {
-                (None, _, _) => "first run",
-                (Some(false), true, _) => "newly failing",
-                (Some(true), false, Status::Ok) => "fixed",
-                (Some(true), true, _) => "still failing",
-                _ => "changed",
-            };
-            steps.push(Step {
+            story.steps.push(Step {
                 run_id: report.run_id.clone(),
                 at: report.started_at.clone(),
                 status,
-                label,
+                label: label(last, status),
             });
             last = Some(status);
         }
-        out.insert(pair, steps);
+        out.insert(pair, story);
     }
     out
+}
+
+/// What a change of status means to on-call.
+fn label(before: Option<Status>, now: Status) -> &'static str {
+    match (before, now) {
+        (None, _) => "first run",
+        (Some(b), n) if !is_failing(b) && is_failing(n) => "newly failing",
+        (Some(b), Status::Ok) if is_failing(b) => "fixed",
+        (Some(Status::Fail), Status::Error) => "now ERROR: premarket could not tell",
+        (Some(Status::Error), Status::Fail) => "now FAIL",
+        (Some(Status::Error), Status::Skip) | (Some(Status::Fail), Status::Skip) => "now skipped",
+        _ => "changed",
+    }
 }
 
 #[cfg(test)]
@@ -231,18 +298,7 @@ mod tests {
     fn report(run: &str, hour: u32, partial: bool, results: &[(&str, Status)]) -> Report {
         let results = results
             .iter()
-            .map(|(check, status)| CheckResult {
-                check: (*check).into(),
-                device: "sw1".into(),
-                status: *status,
-                title: String::new(),
-                summary: String::new(),
-                expected: String::new(),
-                actual: String::new(),
-                evidence: String::new(),
-                remedy: String::new(),
-                duration_ms: 0,
-            })
+            .map(|(check, status)| CheckResult::new(check, "sw1", *status, ""))
             .collect();
         let at = format!("2026-11-30T{hour:02}:00:00.000+08:00");
         let mut r = Report::new(run.into(), "lab".into(), at.clone(), at, results);
@@ -264,9 +320,10 @@ mod tests {
 
         let c = changes(std::slice::from_ref(&r1), &r2).unwrap();
         assert_eq!(ids(&c.newly_failing), ["a"]);
-        assert_eq!(ids(&c.still_failing), ["b"]);
-        assert_eq!(c.still_failing[0].since_run_id.as_deref(), Some("r1"));
-        assert_eq!(c.still_failing[0].from, Some(Fail));
+        assert!(c.still_failing.is_empty(), "FAIL -> ERROR is a change");
+        assert_eq!(ids(&c.changed), ["b"]);
+        assert_eq!(c.changed[0].since_run_id.as_deref(), Some("r1"));
+        assert_eq!(c.changed[0].from, Some(Fail));
         assert!(c.fixed.is_empty());
 
         // A rerun of one check compares with the last run that judged it.
@@ -280,8 +337,9 @@ mod tests {
             last_failed(&all),
             Some(("r2".into(), vec![("a".into(), "sw1".into())]))
         );
-        let t = timeline(&all, |c| c == "b");
+        let t = timeline(&all, 0, |c| c == "b");
         let steps: Vec<_> = t[&("b".into(), "sw1".into())]
+            .steps
             .iter()
             .map(|s| (s.run_id.as_str(), s.label))
             .collect();
@@ -289,9 +347,16 @@ mod tests {
             steps,
             [
                 ("r1", "first run"),
-                ("r2", "still failing"),
+                ("r2", "now ERROR: premarket could not tell"),
                 ("r3", "fixed")
             ]
         );
+        // A window that starts later knows what came before it.
+        let t = timeline(&all, 1, |c| c == "b");
+        let story = &t[&("b".into(), "sw1".into())];
+        assert_eq!(story.before.as_ref().map(|b| b.0), Some(Fail));
+        assert_eq!(story.steps[0].label, "now ERROR: premarket could not tell");
+        let t = timeline(&all, 2, |c| c == "a");
+        assert!(t.is_empty(), "a was not judged in the window");
     }
 }

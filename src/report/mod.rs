@@ -1,20 +1,29 @@
 //! Stage 6 of the pipeline: the report, in the forms people and tools read it.
 //!
-//! [`Report`] is the JSON object of DESIGN §4 (also what the archive keeps); [`text`] renders it
-//! for a terminal, and the exit code follows from its status.
+//! [`Report`] is the JSON object the archive keeps and `--format json` prints; its results are
+//! kept in reading order ([`order`]: a cause before the symptoms it explains, FAIL before
+//! ERROR, severity before the rest), so the terminal, the email and the JSON agree on what
+//! comes first. [`blocks`] groups them as people read them (one block per unreachable device).
+//! Each way out of the run ([`channel`]: terminal, archive, email, metrics) is one file.
 
 pub mod archive;
+pub mod blocks;
+pub mod channel;
 pub mod email;
+pub mod escape;
 pub mod history;
 pub mod json;
 pub mod lock;
-pub mod publish;
+pub mod metrics;
+pub mod order;
 pub mod redact;
+pub mod terminal;
 pub mod text;
 pub mod trend;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::Severity;
 use crate::core::CollectError;
 use crate::core::Command;
 use crate::core::Platform;
@@ -36,6 +45,65 @@ pub struct CheckResult {
     pub evidence: String,
     pub remedy: String,
     pub duration_ms: u64,
+    /// FAIL: the catalog's few words for what is wrong (`LANZ not saved`), the start of the
+    /// headline and of the email subject.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub finding: String,
+    #[serde(default)]
+    pub severity: Severity,
+    /// The check on the same device whose FAIL explains this result: it is shown under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explained_by: Option<String>,
+    /// The command that reruns it, when `premarket check ID --device NAME` cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun: Option<String>,
+    /// In a rerun's standing state: the earlier run that judged this result (it was not
+    /// rechecked now) and when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_in: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_at: Option<String>,
+}
+
+impl CheckResult {
+    /// A result with only its identity and verdict set (tests, synthesized findings).
+    pub fn new(check: &str, device: &str, status: Status, summary: &str) -> Self {
+        CheckResult {
+            check: check.to_string(),
+            device: device.to_string(),
+            status,
+            title: String::new(),
+            summary: summary.to_string(),
+            expected: String::new(),
+            actual: String::new(),
+            evidence: String::new(),
+            remedy: String::new(),
+            duration_ms: 0,
+            finding: String::new(),
+            severity: Severity::default(),
+            explained_by: None,
+            rerun: None,
+            judged_in: None,
+            judged_at: None,
+        }
+    }
+
+    /// What the block's first line says after the check id: for a FAIL the catalog's
+    /// finding and the verdict (`LANZ not saved: LANZ is on only in running-config ...`),
+    /// otherwise the verdict alone.
+    pub fn headline(&self) -> String {
+        match (self.status, self.finding.is_empty()) {
+            (Status::Fail, false) => format!("{}: {}", self.finding, self.summary),
+            _ => self.summary.clone(),
+        }
+    }
+
+    /// The command that judges this result again after a fix.
+    pub fn rerun_command(&self) -> String {
+        self.rerun
+            .clone()
+            .unwrap_or_else(|| format!("premarket check {} --device {}", self.check, self.device))
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,6 +146,37 @@ pub struct Report {
     /// Only some checks or devices were selected (a rerun), so the status is not the site's.
     #[serde(default, skip_serializing_if = "is_false")]
     pub partial: bool,
+    /// Judged from saved outputs (`--offline`), not from the devices now.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub offline: bool,
+    /// Devices that could not be inspected (unreachable, login refused, host key, hang,
+    /// deadline): one entry each, naming the checks it blocked (their results stay in
+    /// `results` as ERROR).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devices_not_inspected: Vec<DeviceDown>,
+    /// A rerun: the latest result of every check it did not recheck, from the latest full run
+    /// and the reruns since, so a rerun never reads all clear while something still fails.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<CheckResult>,
+    /// A rerun: the status of the site as it stands (rechecked results and `standing`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing_status: Option<Status>,
+    /// What the probe measured, per probe device (metrics and cross-checks read it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probe: Vec<ProbeFigures>,
+    /// The deadline the run worked to, and whether it had already passed when the run began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<DeadlineNote>,
+    /// The configuration mistakes that stopped the run (a configuration-error report has no
+    /// results): each `file:line:column: message`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub config_errors: Vec<String>,
+    /// What went wrong around the inspection (archive, delivery) that readers must know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+    /// The calendar says the market is closed today: why (nothing was inspected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<String>,
     /// The raw outputs judged, redacted, for the archive and the email; not in report.json.
     #[serde(skip)]
     pub raw: Vec<DeviceOutputs>,
@@ -85,6 +184,65 @@ pub struct Report {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+/// A device premarket could not inspect: what happened, where, what to do, what it blocked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceDown {
+    pub device: String,
+    /// A few words for the subject: `not answering`, `unreachable`, `login refused` ...
+    pub cause: String,
+    /// What happened, one line.
+    pub what: String,
+    /// The command it happened at; absent when it happened before the first command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// What to do for this cause.
+    pub remedy: String,
+    /// The checks left ERROR by it.
+    pub blocked: Vec<String>,
+}
+
+impl DeviceDown {
+    pub fn rerun_command(&self) -> String {
+        format!("premarket run --device {}", self.device)
+    }
+}
+
+/// The probe's figures for one probe device (steady state: the packets after session setup).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProbeFigures {
+    pub device: String,
+    /// The probe's own verdict (`offloaded`, `cpu_path`, `new_session_per_packet` ...).
+    pub verdict: String,
+    pub pairs: usize,
+    pub lost: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_ns: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p99_ns: Option<i64>,
+    /// Packets in the steady state (after each session's first packets).
+    #[serde(default)]
+    pub steady_n: usize,
+    /// Means (the analysis's), for the summary's `_sum`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_mean_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_median_ns: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_p99_ns: Option<i64>,
+}
+
+/// The run's deadline as the report tells it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeadlineNote {
+    /// RFC 3339 in the site's time zone.
+    pub at: String,
+    /// It had passed (today) before the run began; the run was bounded by the grace instead.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub passed: bool,
 }
 
 /// What one device returned for each command of the run (secrets already redacted).
@@ -106,7 +264,7 @@ impl Report {
         results: Vec<CheckResult>,
     ) -> Self {
         let counts = Counts::of(&results);
-        Report {
+        let mut report = Report {
             run_id,
             site,
             started_at,
@@ -116,12 +274,50 @@ impl Report {
             results,
             changes: None,
             partial: false,
+            offline: false,
+            devices_not_inspected: Vec::new(),
+            standing: Vec::new(),
+            standing_status: None,
+            probe: Vec::new(),
+            deadline: None,
+            config_errors: Vec::new(),
+            problems: Vec::new(),
+            closed: None,
             raw: Vec::new(),
-        }
+        };
+        report.sort();
+        report
     }
 
-    /// DESIGN §3: 0 all OK (or SKIP), 1 any FAIL, 2 any ERROR and no FAIL.
+    /// Puts the results in reading order (see [`order`]); call after changing them.
+    pub fn sort(&mut self) {
+        let blocked = self.blocked_pairs();
+        order::sort(&mut self.results, &blocked);
+        order::sort(&mut self.standing, &blocked);
+        self.counts = Counts::of(&self.results);
+        self.status = overall(&self.counts);
+    }
+
+    /// (check, device) of every result left ERROR by an uninspectable device.
+    pub fn blocked_pairs(&self) -> Vec<(String, String)> {
+        self.devices_not_inspected
+            .iter()
+            .flat_map(|d| d.blocked.iter().map(|c| (c.clone(), d.device.clone())))
+            .collect()
+    }
+
+    /// The site's status as the reader should take it: a rerun's standing status, else the
+    /// run's own.
+    pub fn shown_status(&self) -> Status {
+        self.standing_status.unwrap_or(self.status)
+    }
+
+    /// Exit codes 0 all OK (or SKIP), 1 any FAIL, 2 any ERROR and no FAIL; 3 for a
+    /// configuration-error report (nothing was inspected).
     pub fn exit_code(&self) -> u8 {
+        if !self.config_errors.is_empty() {
+            return Exit::NotRun.code();
+        }
         Exit::of(self.status).code()
     }
 }

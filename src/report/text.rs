@@ -1,11 +1,17 @@
-//! The terminal report: what needs attention first (FAIL, ERROR, with details), then one line
-//! per check that is fine. Colour only on a terminal and never with `NO_COLOR`.
+//! The terminal report. What needs attention comes first, one block each, in reading order
+//! (see [`super::order`]): each block's first line starts at column 0 with the verdict word,
+//! the device and the check id (`FAIL sw1 eos.lanz.persisted — LANZ not saved: ...`), so
+//! `grep '^FAIL'` finds every finding and nothing else does: every other line is indented or
+//! starts with another word. Then what changed, then one line per check that is fine. Colour
+//! only on a terminal and never with `NO_COLOR`.
 
 use std::fmt::Write;
 
 use owo_colors::OwoColorize;
 
-use super::{CheckResult, Report};
+use super::blocks::Block;
+use super::history::Transition;
+use super::{CheckResult, DeviceDown, Report};
 use crate::core::Status;
 
 /// Whether to colour: a terminal, and `NO_COLOR` unset or empty.
@@ -13,78 +19,137 @@ pub fn use_colour(is_terminal: bool) -> bool {
     is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-pub fn render(report: &Report, colour: bool) -> String {
+pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     let mut out = String::new();
-    let c = report.counts;
-    let headline = format!(
-        "premarket {} {}: {} OK, {} FAIL, {} ERROR, {} SKIP",
-        report.site, report.status, c.ok, c.fail, c.error, c.skip
+    let _ = writeln!(
+        out,
+        "premarket {}",
+        paint(&report.headline(), report.shown_status(), colour)
     );
-    let _ = writeln!(out, "{}", paint(&headline, report.status, colour));
     let _ = writeln!(
         out,
         "run {}  {} .. {}",
         report.run_id, report.started_at, report.finished_at
     );
-
-    let attention: Vec<&CheckResult> =
-        ordered(report, |s| matches!(s, Status::Fail | Status::Error));
-    for r in &attention {
-        out.push('\n');
+    if let Some(d) = report.deadline.as_ref().filter(|d| d.passed) {
         let _ = writeln!(
             out,
-            "{} {} {}  {}",
-            paint(r.status.as_str(), r.status, colour),
-            r.device,
-            r.check,
-            r.title
+            "note: the deadline {} had already passed when this run began; it ran bounded by a short grace",
+            d.at
         );
-        let _ = writeln!(out, "  {}", r.summary);
-        field(&mut out, "expected", &r.expected);
-        field(&mut out, "actual", &r.actual);
-        block(&mut out, "evidence", &r.evidence);
-        block(&mut out, "remedy", &r.remedy);
     }
-    changes(&mut out, report);
-    let fine: Vec<&CheckResult> = ordered(report, |s| matches!(s, Status::Ok | Status::Skip));
-    if !fine.is_empty() {
-        out.push('\n');
+    for p in &report.problems {
+        let _ = writeln!(out, "problem: {p}");
     }
-    for r in fine {
+    let rechecked = report.rechecked();
+    if !rechecked.is_empty() {
+        let _ = writeln!(out, "rechecked now: {}", rechecked.join("; "));
+    }
+    if !report.config_errors.is_empty() {
         let _ = writeln!(
             out,
-            "{:<5} {} {}  {}",
+            "\nconfiguration errors (fix them, then `premarket validate`):"
+        );
+        for e in &report.config_errors {
+            let _ = writeln!(out, "  {e}");
+        }
+    }
+    let view = report.view();
+    for block in &view.attention {
+        out.push('\n');
+        match block {
+            Block::Result(r) => result(&mut out, report, r, colour),
+            Block::Device(d) => device(&mut out, d, colour),
+        }
+    }
+    changes(&mut out, report, tz);
+    if !view.fine.is_empty() {
+        out.push('\n');
+    }
+    for r in view.fine {
+        let what = if r.status == Status::Skip {
+            &r.summary
+        } else {
+            &r.title
+        };
+        let mark = fine_mark(report, r);
+        let _ = writeln!(
+            out,
+            "{:<5} {} {}  {what}{mark}",
             paint(r.status.as_str(), r.status, colour),
             r.device,
             r.check,
-            if r.status == Status::Skip {
-                &r.summary
-            } else {
-                &r.title
-            }
         );
     }
     out
 }
 
+fn result(out: &mut String, report: &Report, r: &CheckResult, colour: bool) {
+    let _ = writeln!(
+        out,
+        "{} {} {} — {}",
+        paint(r.status.as_str(), r.status, colour),
+        r.device,
+        r.check,
+        r.headline()
+    );
+    if let Some(mark) = report.mark(r) {
+        let _ = writeln!(out, "  ({mark})");
+    }
+    if let Some(note) = report.cause_note(r) {
+        let _ = writeln!(out, "  {}", lower_first(&note));
+    }
+    block(out, "remedy", &r.remedy);
+    let _ = writeln!(out, "  rerun: {}", r.rerun_command());
+    field(out, "expected", &r.expected);
+    field(out, "actual", &r.actual);
+    block(out, "evidence", &r.evidence);
+}
+
+fn device(out: &mut String, d: &DeviceDown, colour: bool) {
+    let _ = writeln!(
+        out,
+        "{} {} (device) — {}: {}",
+        paint("ERROR", Status::Error, colour),
+        d.device,
+        d.cause,
+        d.what
+    );
+    match &d.command {
+        Some(c) => {
+            let _ = writeln!(out, "  at: {c}");
+        }
+        None => {
+            let _ = writeln!(out, "  at: before the first command");
+        }
+    }
+    block(out, "remedy", &d.remedy);
+    let _ = writeln!(
+        out,
+        "  blocked ({}): {}",
+        d.blocked.len(),
+        d.blocked.join(", ")
+    );
+    let _ = writeln!(out, "  rerun: {}", d.rerun_command());
+}
+
 /// What changed since the previous run of these checks (see [`super::history`]).
-fn changes(out: &mut String, report: &Report) {
+fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
     let Some(changes) = report.changes.as_ref().filter(|c| !c.is_empty()) else {
         return;
     };
     let _ = writeln!(out, "\nsince the previous run:");
-    let was = |t: &super::history::Transition| {
+    let was = |t: &Transition| {
         t.from
             .map(|s| format!("was {s}"))
-            .unwrap_or_else(|| "first run".into())
+            .unwrap_or_else(|| "first time judged".into())
     };
-    let since = |t: &super::history::Transition| {
+    let since = |t: &Transition| {
         t.since
             .as_deref()
             .map(|s| {
-                // The archived time is RFC 3339 in the site's zone; minutes are enough here.
                 let shown = chrono::DateTime::parse_from_rfc3339(s)
-                    .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+                    .map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
                     .unwrap_or_else(|_| s.to_string());
                 format!(", failing since {shown}")
             })
@@ -98,6 +163,17 @@ fn changes(out: &mut String, report: &Report) {
             t.check,
             t.device,
             was(t)
+        );
+    }
+    for t in &changes.changed {
+        let _ = writeln!(
+            out,
+            "  changed: {} on {} is {} ({}{})",
+            t.check,
+            t.device,
+            t.to,
+            was(t),
+            since(t)
         );
     }
     for t in &changes.fixed {
@@ -122,10 +198,20 @@ fn changes(out: &mut String, report: &Report) {
     }
 }
 
-fn ordered(report: &Report, keep: impl Fn(Status) -> bool) -> Vec<&CheckResult> {
-    let mut rows: Vec<&CheckResult> = report.results.iter().filter(|r| keep(r.status)).collect();
-    rows.sort_by(|a, b| (a.status, &a.device, &a.check).cmp(&(b.status, &b.device, &b.check)));
-    rows
+/// In the fine list only what a rerun rechecked is marked (the rest stands as it was).
+fn fine_mark(report: &Report, r: &CheckResult) -> String {
+    match report.mark(r) {
+        Some(m) if r.judged_in.is_none() => format!("  [{m}]"),
+        _ => String::new(),
+    }
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 fn field(out: &mut String, name: &str, value: &str) {
@@ -140,7 +226,11 @@ fn block(out: &mut String, name: &str, value: &str) {
     }
     let _ = writeln!(out, "  {name}:");
     for line in value.lines() {
-        let _ = writeln!(out, "    {line}");
+        if line.trim().is_empty() {
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, "    {line}");
+        }
     }
 }
 

@@ -13,6 +13,14 @@ use assert_cmd::Command;
 pub const SW1_PASSWORD: &str = "sw1-CANARY-literal-password";
 pub const SMTP_PASSWORD: &str = "smtp-CANARY-password";
 
+/// The binary under test: `PREMARKET_BIN` when set (an installed or release build, or a
+/// worktree's own build when several share a target directory), else cargo's.
+pub fn bin() -> PathBuf {
+    std::env::var_os("PREMARKET_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
+}
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -66,7 +74,7 @@ impl Site {
 
     /// `premarket --dir <site> ARGS` with the secrets of the test site in the environment.
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::cargo_bin("premarket").expect("binary");
+        let mut cmd = Command::new(bin());
         cmd.arg("--dir").arg(self.path()).args(args);
         cmd.env("PREMARKET_SW1_PASSWORD", SW1_PASSWORD)
             .env("PREMARKET_SMTP_PASSWORD", SMTP_PASSWORD)
@@ -74,10 +82,22 @@ impl Site {
         cmd
     }
 
-    /// Runs `premarket run --offline <scenario> ARGS`.
+    /// Runs `premarket run --offline <scenario> --archive ARGS`, as a live run would (it
+    /// archives, and emails unless ARGS say otherwise): offline runs do neither by default.
     pub fn run(&self, scenario_name: &str, args: &[&str]) -> Output {
         let offline = scenario(scenario_name);
-        let mut all = vec!["run", "--offline", offline.to_str().expect("utf-8 path")];
+        let mut all = vec![
+            "run",
+            "--offline",
+            offline.to_str().expect("utf-8 path"),
+            "--archive",
+        ];
+        if !args
+            .iter()
+            .any(|a| *a == "--no-email" || *a == "--email-to-file")
+        {
+            all.push("--email");
+        }
         all.extend_from_slice(args);
         self.cmd(&all).output().expect("run premarket")
     }

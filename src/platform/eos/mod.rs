@@ -53,14 +53,22 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowStartupConfig>(Shape::Exact(ShowStartupConfig::TEXT)),
     QuerySpec::of::<ShowRunningConfig>(Shape::Exact(ShowRunningConfig::TEXT)),
     QuerySpec::of::<ShowRunningConfigDiffs>(Shape::Exact(ShowRunningConfigDiffs::TEXT)),
+    QuerySpec::of::<ShowInterfaces>(Shape::Exact("show interfaces")),
+    QuerySpec::of::<ShowInterfaceErrors>(Shape::Exact("show interfaces counters errors")),
+    QuerySpec::of::<ShowQueueDrops>(Shape::Exact("show interfaces counters queue drops")),
+    QuerySpec::of::<ShowTransceiverDom>(Shape::Exact("show interfaces transceiver dom thresholds")),
+    QuerySpec::of::<ShowPtp>(Shape::Exact("show ptp")),
+    QuerySpec::of::<ShowIgmpSnooping>(Shape::Exact("show ip igmp snooping")),
+    QuerySpec::of::<ShowIgmpQuerier>(Shape::Exact("show ip igmp snooping querier")),
+    QuerySpec::of::<ShowIgmpGroups>(Shape::Exact("show ip igmp snooping groups")),
+    QuerySpec::of::<ShowLanzRecords>(Shape::Exact("show queue-monitor length")),
+    QuerySpec::of::<ShowReloadCause>(Shape::Exact("show reload cause")),
+    QuerySpec::of::<ShowNtpStatus>(Shape::Exact(ShowNtpStatus::TEXT)),
+    QuerySpec::of::<ShowNtpAssociations>(Shape::Exact("show ntp associations")),
 ];
 
 /// The listed query that reads `command`, with or without `| json` / `| no-more`.
 pub fn query_for(command: &str) -> Option<&'static QuerySpec> {
-    let base = command
-        .trim()
-        .trim_end_matches("| json")
-        .trim_end_matches("| no-more")
-        .trim();
+    let base = command.split('|').next().unwrap_or(command).trim();
     QUERIES.iter().find(|q| q.shape.matches(base))
 }

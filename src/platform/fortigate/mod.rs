@@ -66,6 +66,12 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowMulticastPolicy>(Shape::WithArg(ShowMulticastPolicy::TEXT, Arg::Number)),
     QuerySpec::of::<ShowService>(Shape::WithArg(ShowService::TEXT, Arg::Name)),
     QuerySpec::of::<ShowVirtualWirePair>(Shape::Exact(ShowVirtualWirePair::TEXT)),
+    QuerySpec::of::<GetSystemInterface>(Shape::Exact(GetSystemInterface::TEXT)),
+    QuerySpec::of::<ShowSystemNpu>(Shape::Exact(ShowSystemNpu::TEXT)),
+    QuerySpec::of::<ShowSessionTtl>(Shape::Exact(ShowSessionTtl::TEXT)),
+    QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP7LITE)),
+    QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP7)),
+    QuerySpec::of::<DiagNtpStatus>(Shape::Exact(DiagNtpStatus::TEXT)),
 ];
 
 /// The listed query that reads `command` (a trailing `| grep ...` is ignored).

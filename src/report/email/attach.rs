@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::message::Attachment;
 use crate::report::archive::file_safe;
+use crate::report::escape::control;
 use crate::report::history::is_failing;
 use crate::report::{Report, json};
 
@@ -36,13 +37,15 @@ pub fn failing_raw(report: &Report) -> Vec<Attachment> {
             let _ = writeln!(text, "\n### {command}");
             match output {
                 Ok(raw) => {
-                    text.push_str(raw);
+                    // What a device printed, with its control characters shown, not obeyed.
+                    let raw = control(raw);
+                    text.push_str(&raw);
                     if !raw.ends_with('\n') {
                         text.push('\n');
                     }
                 }
                 Err(e) => {
-                    let _ = writeln!(text, "(not collected: {e})");
+                    let _ = writeln!(text, "(not collected: {})", control(&e.to_string()));
                 }
             }
         }

@@ -1,6 +1,6 @@
-//! What both bodies say, in the same order: FAIL and ERROR first with everything needed to
-//! act, then what changed, then one line per fine check, then timing. The text and HTML
-//! renderers only differ in markup.
+//! What both bodies say, in the same order: the blocks that need attention (see
+//! [`crate::report::blocks`]) with everything needed to act, then what changed, then one line
+//! per fine check, then timing. The text and HTML renderers only differ in markup.
 
 use chrono::DateTime;
 
@@ -8,49 +8,6 @@ use super::message::Context;
 use crate::core::Status;
 use crate::report::history::Transition;
 use crate::report::{CheckResult, Report};
-
-/// FAIL before ERROR, then by device and check.
-pub fn attention(report: &Report) -> Vec<&CheckResult> {
-    sorted(report, |s| matches!(s, Status::Fail | Status::Error))
-}
-
-/// OK before SKIP, then by device and check.
-pub fn fine(report: &Report) -> Vec<&CheckResult> {
-    sorted(report, |s| matches!(s, Status::Ok | Status::Skip))
-}
-
-fn sorted(report: &Report, keep: impl Fn(Status) -> bool) -> Vec<&CheckResult> {
-    let mut rows: Vec<&CheckResult> = report.results.iter().filter(|r| keep(r.status)).collect();
-    rows.sort_by(|a, b| (a.status, &a.device, &a.check).cmp(&(b.status, &b.device, &b.check)));
-    rows
-}
-
-/// The headline: `FAIL: 2 FAIL, 1 ERROR, 5 OK` (SKIP only when there are some).
-pub fn headline(report: &Report) -> String {
-    let c = report.counts;
-    let mut parts = Vec::new();
-    for (n, what) in [
-        (c.fail, "FAIL"),
-        (c.error, "ERROR"),
-        (c.ok, "OK"),
-        (c.skip, "SKIP"),
-    ] {
-        if n > 0 {
-            parts.push(format!("{n} {what}"));
-        }
-    }
-    let scope = if report.partial {
-        " (rerun of selected checks only)"
-    } else {
-        ""
-    };
-    format!(
-        "{} {}: {}{scope}",
-        report.site,
-        report.status,
-        parts.join(", ")
-    )
-}
 
 /// How this check moved since its previous run, in a few words.
 pub fn movement(report: &Report, result: &CheckResult, ctx: &Context) -> Option<String> {
@@ -63,8 +20,15 @@ pub fn movement(report: &Report, result: &CheckResult, ctx: &Context) -> Option<
     if let Some(t) = find(&changes.newly_failing) {
         return Some(match t.from {
             Some(s) => format!("New: was {s} the previous time"),
-            None => "New: first time this check ran here".to_string(),
+            None => "New: first time this check was judged here".to_string(),
         });
+    }
+    if let Some(t) = find(&changes.changed) {
+        return Some(format!(
+            "Changed: was {}{}",
+            t.from.map(Status::as_str).unwrap_or("-"),
+            since(&t, report, ctx)
+        ));
     }
     if let Some(t) = find(&changes.still_failing) {
         return Some(format!("Still failing{}", since(&t, report, ctx)));
@@ -97,7 +61,7 @@ pub fn since(t: &Transition, report: &Report, ctx: &Context) -> String {
     }
 }
 
-/// One line per change, grouped: newly failing, fixed, still failing.
+/// One line per change, grouped: newly failing, changed, fixed, still failing.
 pub fn change_lines(report: &Report, ctx: &Context) -> Option<Vec<(&'static str, String)>> {
     let changes = report.changes.as_ref()?;
     let mut lines = Vec::new();
@@ -105,10 +69,23 @@ pub fn change_lines(report: &Report, ctx: &Context) -> Option<Vec<(&'static str,
         let was = t
             .from
             .map(|s| format!("was {s}"))
-            .unwrap_or_else(|| "first run".into());
+            .unwrap_or_else(|| "first time judged".into());
         lines.push((
             "Newly failing",
             format!("{} {} on {} ({was})", t.to, t.check, t.device),
+        ));
+    }
+    for t in &changes.changed {
+        lines.push((
+            "Changed",
+            format!(
+                "{} on {}: now {}, was {}{}",
+                t.check,
+                t.device,
+                t.to,
+                t.from.map(Status::as_str).unwrap_or("-"),
+                since(t, report, ctx)
+            ),
         ));
     }
     for t in &changes.fixed {
@@ -153,7 +130,12 @@ pub fn timing(report: &Report, ctx: &Context) -> Vec<String> {
         ));
     }
     if let Some(deadline) = &ctx.deadline {
-        lines.push(format!("Deadline {}", deadline));
+        let passed = report.deadline.as_ref().is_some_and(|d| d.passed);
+        lines.push(if passed {
+            format!("Deadline {deadline}: it had already passed when the run began")
+        } else {
+            format!("Deadline {deadline}")
+        });
     }
     let mut devices: Vec<(&str, u64)> = Vec::new();
     for r in &report.results {
@@ -175,12 +157,20 @@ pub fn timing(report: &Report, ctx: &Context) -> Vec<String> {
     lines
 }
 
-/// The command to rerun one check on one device after a fix.
-pub fn rerun(result: &CheckResult) -> String {
-    format!(
-        "premarket check {} --device {}",
-        result.check, result.device
-    )
+/// When nothing needs attention, the line that says so; `None` whenever something does (a
+/// configuration error, a closed market, or a FAIL still standing in a rerun).
+pub fn all_clear(report: &Report) -> Option<&'static str> {
+    if report.closed.is_some() {
+        return Some("The market is closed today: nothing was inspected.");
+    }
+    let clear = report.config_errors.is_empty()
+        && report.shown_status() == Status::Ok
+        && report.view().attention.is_empty();
+    clear.then_some(if report.partial {
+        "Nothing needs attention: every check, rechecked or standing, is OK."
+    } else {
+        "Nothing needs attention."
+    })
 }
 
 fn millis(ms: i64) -> String {

@@ -1,17 +1,26 @@
 //! The HTML body, built for a phone: one column, no tables, inline styles only (mail apps
 //! drop `<style>`), evidence in `<pre>` that wraps instead of scrolling sideways, and the
-//! status as a coloured word, never as colour alone.
+//! status as a coloured word, never as colour alone. The first screen carries what on-call
+//! needs at 08:40: the status and the top finding in the banner, then the first block's
+//! finding, its remedy and the command to rerun it; evidence comes after.
+//!
+//! Text in backticks (commands in remedies) is set as code, and a command only ever breaks
+//! between words, never inside `--device`.
 
 use std::fmt::Write;
 
 use super::digest;
 use super::message::{Attachment, Context};
 use crate::core::Status;
-use crate::report::Report;
+use crate::report::blocks::Block;
+use crate::report::{CheckResult, DeviceDown, Report};
 
 const FONT: &str = "font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif";
 const PRE: &str = "white-space:pre-wrap;word-wrap:break-word;overflow-wrap:anywhere;margin:4px 0 8px 0;padding:6px 8px;\
                    background:#f4f4f4;border-radius:4px;font-size:12px;line-height:1.35;font-family:Menlo,Consolas,monospace";
+const CODE: &str = "font-family:Menlo,Consolas,monospace;font-size:13px;background:#f0f0f0;border-radius:3px;padding:0 3px";
+const H2: &str = "font-size:16px;margin:16px 0 4px";
+const SMALL: &str = "font-size:13px;color:#57606a";
 
 fn colour(status: Status) -> &'static str {
     match status {
@@ -24,61 +33,89 @@ fn colour(status: Status) -> &'static str {
 
 pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String {
     let mut out = String::new();
+    let status = report.shown_status();
     let _ = write!(
         out,
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <title>{}</title></head><body style=\"margin:0;padding:12px;{FONT};font-size:15px;line-height:1.4;color:#1f2328;max-width:640px\">",
         esc(&super::subject(report, ctx))
     );
+    let top = report
+        .top_finding()
+        .map(|(what, more)| {
+            if more > 0 {
+                format!(" — {what} (+{more})")
+            } else {
+                format!(" — {what}")
+            }
+        })
+        .unwrap_or_default();
     let _ = write!(
         out,
-        "<div style=\"background:{};color:#fff;padding:10px 12px;border-radius:6px;font-size:18px;font-weight:bold\">{}</div>",
-        colour(report.status),
-        esc(&digest::headline(report))
+        "<div style=\"background:{};color:#fff;padding:10px 12px;border-radius:6px\">\
+         <div style=\"font-size:18px;font-weight:bold\">{}{}</div><div style=\"font-size:13px\">{}</div></div>",
+        colour(status),
+        status,
+        esc(&top),
+        esc(&report.headline())
     );
-    let attention = digest::attention(report);
-    if attention.is_empty() {
-        out.push_str("<p>Nothing needs attention.</p>");
-    } else {
+    if let Some(d) = report.deadline.as_ref().filter(|d| d.passed) {
         let _ = write!(
             out,
-            "<h2 style=\"font-size:16px;margin:16px 0 4px\">Needs attention ({})</h2>",
-            attention.len()
+            "<p style=\"margin:8px 0\"><b>Late:</b> the deadline {} had already passed when this run began.</p>",
+            esc(ctx.deadline.as_deref().unwrap_or(&d.at))
         );
     }
-    for r in &attention {
-        let c = colour(r.status);
+    for p in &report.problems {
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Problem:</b> {}</p>",
+            md(p)
+        );
+    }
+    let rechecked = report.rechecked();
+    if !rechecked.is_empty() {
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Rechecked now:</b> {}</p>",
+            esc(&rechecked.join("; "))
+        );
+    }
+    if !report.config_errors.is_empty() {
+        let _ = write!(
+            out,
+            "<h2 style=\"{H2}\">Configuration errors ({})</h2><p style=\"margin:4px 0\">Nothing was inspected. Fix these, check with {}, then run again.</p>",
+            report.config_errors.len(),
+            code("premarket validate")
+        );
+        for e in &report.config_errors {
+            let _ = write!(out, "<pre style=\"{PRE}\">{}</pre>", esc(e));
+        }
+    }
+    let view = report.view();
+    match digest::all_clear(report) {
+        Some(line) => {
+            let _ = write!(out, "<p>{}</p>", esc(line));
+        }
+        None if !view.attention.is_empty() => {
+            let _ = write!(
+                out,
+                "<h2 style=\"{H2}\">Needs attention ({})</h2>",
+                view.attention.len()
+            );
+        }
+        None => {}
+    }
+    for block in &view.attention {
+        let c = colour(block.status());
         let _ = write!(
             out,
             "<div style=\"border-left:4px solid {c};padding:2px 0 2px 10px;margin:12px 0\">"
         );
-        let _ = write!(
-            out,
-            "<div><b style=\"color:{c}\">{}</b> <b>{}</b> on <b>{}</b></div><div style=\"font-size:13px;color:#57606a;word-break:break-all\">{}</div>",
-            r.status,
-            esc(&r.title),
-            esc(&r.device),
-            esc(&r.check)
-        );
-        let _ = write!(out, "<p style=\"margin:6px 0\">{}</p>", esc(&r.summary));
-        if let Some(m) = digest::movement(report, r, ctx) {
-            let _ = write!(
-                out,
-                "<p style=\"margin:6px 0;font-style:italic\">{}</p>",
-                esc(&m)
-            );
+        match block {
+            Block::Result(r) => result(&mut out, report, r, ctx),
+            Block::Device(d) => device(&mut out, d),
         }
-        field(&mut out, "Expected", &r.expected);
-        field(&mut out, "Actual", &r.actual);
-        pre(&mut out, "Evidence", &r.evidence);
-        if !r.remedy.trim().is_empty() {
-            let _ = write!(
-                out,
-                "<div style=\"margin-top:6px\"><b>Remedy:</b></div><div style=\"white-space:pre-wrap;overflow-wrap:anywhere\">{}</div>",
-                esc(&r.remedy)
-            );
-        }
-        pre(&mut out, "Rerun after the fix", &digest::rerun(r));
         out.push_str("</div>");
     }
     for image in images {
@@ -92,7 +129,7 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         }
     }
     if let Some(lines) = digest::change_lines(report, ctx) {
-        out.push_str("<h2 style=\"font-size:16px;margin:16px 0 4px\">Since the previous run</h2>");
+        let _ = write!(out, "<h2 style=\"{H2}\">Since the previous run</h2>");
         if lines.is_empty() {
             out.push_str("<p style=\"margin:4px 0\">No change.</p>");
         }
@@ -105,48 +142,119 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             );
         }
     }
-    let fine = digest::fine(report);
-    if !fine.is_empty() {
-        let _ = write!(
-            out,
-            "<h2 style=\"font-size:16px;margin:16px 0 4px\">OK ({})</h2>",
-            fine.len()
-        );
+    if !view.fine.is_empty() {
+        let _ = write!(out, "<h2 style=\"{H2}\">OK ({})</h2>", view.fine.len());
     }
-    for r in fine {
+    for r in view.fine {
         let what = if r.status == Status::Skip {
             &r.summary
         } else {
             &r.title
         };
+        let mark = match report.mark(r) {
+            Some(m) if r.judged_in.is_none() => format!(" <i>[{}]</i>", esc(&m)),
+            _ => String::new(),
+        };
         let _ = write!(
             out,
-            "<p style=\"margin:4px 0\"><b style=\"color:{}\">{}</b> {} <span style=\"color:#57606a\">({} on {})</span></p>",
+            "<p style=\"margin:4px 0\"><b style=\"color:{}\">{}</b> {} <span style=\"color:#57606a;overflow-wrap:anywhere\">({} on {})</span>{mark}</p>",
             colour(r.status),
             r.status,
-            esc(what),
+            md(what),
             esc(&r.check),
             esc(&r.device)
         );
     }
-    out.push_str("<h2 style=\"font-size:16px;margin:16px 0 4px\">Timing</h2>");
+    let _ = write!(out, "<h2 style=\"{H2}\">Timing</h2>");
     for line in digest::timing(report, ctx) {
-        let _ = write!(
-            out,
-            "<p style=\"margin:2px 0;font-size:13px;color:#57606a\">{}</p>",
-            esc(&line)
-        );
+        let _ = write!(out, "<p style=\"margin:2px 0;{SMALL}\">{}</p>", esc(&line));
     }
     out.push_str("</body></html>\n");
     out
+}
+
+fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
+    let c = colour(r.status);
+    let _ = write!(
+        out,
+        "<div><b style=\"color:{c}\">{}</b> <b>{}</b> {}</div><div style=\"{SMALL};overflow-wrap:anywhere\">{} on {}</div>",
+        r.status,
+        esc(&r.device),
+        md(&r.headline()),
+        esc(&r.check),
+        esc(&r.device)
+    );
+    if let Some(mark) = report.mark(r) {
+        let _ = write!(out, "<div style=\"{SMALL}\"><i>{}</i></div>", esc(&mark));
+    }
+    if let Some(note) = report.cause_note(r) {
+        let _ = write!(out, "<p style=\"margin:6px 0\"><b>{}</b></p>", md(&note));
+    }
+    if let Some(m) = digest::movement(report, r, ctx) {
+        let _ = write!(
+            out,
+            "<p style=\"margin:6px 0;font-style:italic\">{}</p>",
+            esc(&m)
+        );
+    }
+    remedy(out, &r.remedy);
+    rerun(out, &r.rerun_command());
+    field(out, "Expected", &r.expected);
+    field(out, "Actual", &r.actual);
+    pre(out, "Evidence", &r.evidence);
+}
+
+fn device(out: &mut String, d: &DeviceDown) {
+    let c = colour(Status::Error);
+    let _ = write!(
+        out,
+        "<div><b style=\"color:{c}\">ERROR</b> <b>{}</b> {}</div><div style=\"margin:4px 0\">{}</div>",
+        esc(&d.device),
+        esc(&d.cause),
+        md(&d.what)
+    );
+    let _ = write!(
+        out,
+        "<div style=\"margin:2px 0\"><b>At:</b> {}</div>",
+        d.command
+            .as_deref()
+            .map(code)
+            .unwrap_or_else(|| "before the first command".to_string())
+    );
+    remedy(out, &d.remedy);
+    rerun(out, &d.rerun_command());
+    let _ = write!(
+        out,
+        "<div style=\"margin:6px 0;{SMALL};overflow-wrap:anywhere\"><b>Blocked ({}):</b> {}</div>",
+        d.blocked.len(),
+        esc(&d.blocked.join(", "))
+    );
+}
+
+fn remedy(out: &mut String, remedy: &str) {
+    if !remedy.trim().is_empty() {
+        let _ = write!(
+            out,
+            "<div style=\"margin-top:6px\"><b>Remedy:</b> <span style=\"white-space:pre-wrap;overflow-wrap:anywhere\">{}</span></div>",
+            md(remedy)
+        );
+    }
+}
+
+fn rerun(out: &mut String, command: &str) {
+    let _ = write!(
+        out,
+        "<div style=\"margin-top:6px\"><b>Rerun after the fix:</b> {}</div>",
+        code(command)
+    );
 }
 
 fn field(out: &mut String, name: &str, value: &str) {
     if !value.trim().is_empty() {
         let _ = write!(
             out,
-            "<div style=\"margin:2px 0\"><b>{name}:</b> {}</div>",
-            esc(value)
+            "<div style=\"margin:2px 0;overflow-wrap:anywhere\"><b>{name}:</b> {}</div>",
+            md(value)
         );
     }
 }
@@ -159,6 +267,40 @@ fn pre(out: &mut String, name: &str, value: &str) {
             esc(value)
         );
     }
+}
+
+/// A command as code that breaks only between words.
+fn code(command: &str) -> String {
+    let words: Vec<String> = command
+        .split(' ')
+        .map(|w| format!("<span style=\"white-space:nowrap\">{}</span>", esc(w)))
+        .collect();
+    format!("<code style=\"{CODE}\">{}</code>", words.join(" "))
+}
+
+/// Escapes `text` and sets each `backticked` span as code; an unpaired backtick stays as is.
+pub fn md(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts.len() < 3 {
+        return esc(text);
+    }
+    let paired = if parts.len() % 2 == 1 {
+        parts.len()
+    } else {
+        parts.len() - 1
+    };
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i >= paired {
+            out.push('`');
+            out.push_str(&esc(part));
+        } else if i % 2 == 1 {
+            out.push_str(&code(part));
+        } else {
+            out.push_str(&esc(part));
+        }
+    }
+    out
 }
 
 /// HTML-escapes device text and configuration words.
@@ -179,8 +321,28 @@ pub fn esc(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn device_text_is_escaped() {
-        assert_eq!(super::esc("<b>&\"'"), "&lt;b&gt;&amp;&quot;&#39;");
+        assert_eq!(esc("<b>&\"'"), "&lt;b&gt;&amp;&quot;&#39;");
+    }
+
+    #[test]
+    fn backticks_become_code_that_breaks_only_between_words() {
+        let html = md("run `premarket check x --device sw1` <now>");
+        assert!(html.starts_with("run <code"), "{html}");
+        assert!(
+            html.contains("<span style=\"white-space:nowrap\">--device</span>"),
+            "{html}"
+        );
+        assert!(html.ends_with(" &lt;now&gt;"), "{html}");
+        assert!(!html.contains('`'), "{html}");
+        assert_eq!(md("one ` tick"), "one ` tick");
+        assert!(
+            md("`a` and ` b").ends_with("and ` b"),
+            "{}",
+            md("`a` and ` b")
+        );
     }
 }

@@ -23,27 +23,39 @@ use crate::core::Status;
 use crate::report::Report;
 use crate::report::redact::Redactor;
 
-/// How times are shown: in the site's time zone, with its abbreviation.
+/// How times are shown: in the site's time zone, with its UTC offset (abbreviations such as
+/// `CST` are ambiguous).
 #[derive(Clone, Debug)]
 pub struct Context {
     pub tz: Tz,
-    /// The run's deadline as shown, e.g. `2026-11-30 08:45 CST`.
+    /// The run's deadline as shown, e.g. `2026-11-30 08:45 +08`.
     pub deadline: Option<String>,
+}
+
+/// `+08`, `+05:30`, `-04`.
+pub fn offset(at: &DateTime<Tz>) -> String {
+    let full = at.format("%:z").to_string();
+    full.strip_suffix(":00").map(str::to_string).unwrap_or(full)
 }
 
 impl Context {
     pub fn new(tz: Tz, deadline: Option<DateTime<Tz>>) -> Self {
         Context {
             tz,
-            deadline: deadline.map(|d| d.format("%Y-%m-%d %H:%M %Z").to_string()),
+            deadline: deadline.map(|d| format!("{} {}", d.format("%Y-%m-%d %H:%M"), offset(&d))),
         }
     }
 
-    /// `2026-11-30 08:15 CST`
+    /// `2026-11-30 08:15 +08`
     pub fn date_time_tz(&self, at: DateTime<FixedOffset>) -> String {
-        at.with_timezone(&self.tz)
-            .format("%Y-%m-%d %H:%M %Z")
-            .to_string()
+        let at = at.with_timezone(&self.tz);
+        format!("{} {}", at.format("%Y-%m-%d %H:%M"), offset(&at))
+    }
+
+    /// `08:15 +08`
+    pub fn time_zone(&self, at: DateTime<FixedOffset>) -> String {
+        let at = at.with_timezone(&self.tz);
+        format!("{} {}", at.format("%H:%M"), offset(&at))
     }
 
     /// `2026-11-29 08:15`
@@ -58,9 +70,10 @@ impl Context {
         at.with_timezone(&self.tz).format("%H:%M:%S").to_string()
     }
 
-    /// `08:15:02 CST`
+    /// `08:15:02 +08`
     pub fn clock_tz(&self, at: DateTime<FixedOffset>) -> String {
-        at.with_timezone(&self.tz).format("%H:%M:%S %Z").to_string()
+        let at = at.with_timezone(&self.tz);
+        format!("{} {}", at.format("%H:%M:%S"), offset(&at))
     }
 }
 
@@ -140,13 +153,20 @@ pub fn compose(
 ) -> Result<Composed, EmailError> {
     let build = |e: &dyn std::fmt::Display| EmailError::Build(e.to_string());
     let subject = redactor.literals(&subject(report, ctx));
+    // Date: when the report was finished; Message-ID: generated (random @ this host), so
+    // threads and duplicate suppression in mail readers work.
+    let date = chrono::DateTime::parse_from_rfc3339(&report.finished_at)
+        .map(std::time::SystemTime::from)
+        .unwrap_or_else(|_| std::time::SystemTime::now());
     let mut builder = Message::builder()
         .from(to.from.clone())
-        .subject(subject.clone());
+        .subject(subject.clone())
+        .date(date)
+        .message_id(None);
     for mailbox in &to.to {
         builder = builder.to(mailbox.clone());
     }
-    if report.status != Status::Ok {
+    if report.shown_status() != Status::Ok || !report.config_errors.is_empty() {
         for mailbox in to.fail_to.iter().filter(|m| !to.to.contains(m)) {
             builder = builder.to(mailbox.clone());
         }

@@ -7,6 +7,7 @@
 //! judges: the order and words come from the report.
 
 mod attach;
+mod channel;
 mod digest;
 mod html;
 mod message;
@@ -15,7 +16,8 @@ pub mod send;
 mod subject;
 mod text;
 
-pub use message::{Addresses, Attachment, Composed, Context, compose};
+pub use channel::{EmailChannel, EmailMode};
+pub use message::{Addresses, Attachment, Composed, Context, compose, offset};
 pub use send::{Delivery, SendError, Sender};
 pub use subject::subject;
 

@@ -1,0 +1,129 @@
+//! A device that could not be inspected, told once: what happened, at which command, the
+//! remedy for that cause, and the checks it blocked. A hung firewall would otherwise give ten
+//! ERROR blocks saying "not run", with the command that actually hung in only one of them and
+//! the same generic advice for a hang as for a changed host key.
+//!
+//! A device is down from the first command whose output is missing for a session-wide reason
+//! (connect, host key, login, no answer, deadline), or from its first command, when no command
+//! after that produced anything; checks that were judged before keep their results.
+
+use super::CheckResult;
+use crate::core::{CollectError, Outputs, Status};
+use crate::plan::DevicePlan;
+use crate::report::DeviceDown;
+
+/// The device's block, when it could not be inspected.
+pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Option<DeviceDown> {
+    let all = &outputs.results;
+    let start = (0..all.len()).find(|&i| {
+        all[i..].iter().all(|(_, r)| r.is_err())
+            && (i == 0 || all[i].1.as_ref().err().is_some_and(session_wide))
+    })?;
+    let (command, Err(error)) = &all[start] else {
+        return None;
+    };
+    let blocked: Vec<String> = results
+        .iter()
+        .filter(|r| r.status == Status::Error)
+        .map(|r| r.check.clone())
+        .collect();
+    if blocked.is_empty() {
+        return None;
+    }
+    let device = plan.device.name.to_string();
+    let same_everywhere = all.iter().all(|(_, r)| r.as_ref().err() == Some(error));
+    let before_commands =
+        start == 0 && same_everywhere && !matches!(error, CollectError::Timeout(_));
+    let at = (!before_commands).then(|| command.text.clone());
+    let rerun = format!("`premarket run --device {device}`");
+    let target = plan
+        .device
+        .ssh()
+        .map(|c| format!("{}:{}", c.host, c.port))
+        .unwrap_or_else(|| device.clone());
+    let (cause, what, remedy) = match error {
+        CollectError::Connect(m) => (
+            "unreachable",
+            format!("cannot connect to {target}: {m}"),
+            format!(
+                "Check that {target} answers from this host (`nc -vz {}`): routing, ACLs and the \
+                 device's administrative SSH access on that interface. Then rerun {rerun}.",
+                target.replace(':', " ")
+            ),
+        ),
+        CollectError::HostKey(m) => (
+            "host key not trusted",
+            m.clone(),
+            format!(
+                "Do not accept the new key blindly: a changed host key is also what an interception \
+                 looks like. Confirm the key on the device's console, then `premarket trust {device}` \
+                 shows the key offered and how to pin it. Then rerun {rerun}."
+            ),
+        ),
+        CollectError::Auth(m) => (
+            "login refused",
+            format!("login to {target} failed: {m}"),
+            format!(
+                "Check ssh.user and the password or key reference in {}, and that the account is \
+                 not locked or expired on the device. Then rerun {rerun}.",
+                plan.device.file.display()
+            ),
+        ),
+        CollectError::Timeout(s) => (
+            "not answering",
+            format!("`{}` got no answer for {s} s", command.text),
+            format!(
+                "Log in by hand and run `{}` to see whether it hangs (a busy management plane, a \
+                 stuck CLI); check the device's CPU and admin sessions. Raise ssh.command_timeout_s \
+                 only if the command is merely slow. Then rerun {rerun}.",
+                command.text
+            ),
+        ),
+        CollectError::Deadline => (
+            "not finished by the deadline",
+            format!("the inspection of {device} had not finished by the deadline"),
+            format!(
+                "Find out why it is slow outside the window with {rerun}; start the run earlier or \
+                 move the deadline."
+            ),
+        ),
+        CollectError::FileMissing { .. }
+        | CollectError::FileEmpty { .. }
+        | CollectError::FileUnreadable { .. } => (
+            "no saved outputs",
+            error.to_string(),
+            format!(
+                "The offline directory needs {device}/<file> for each command: `premarket plan \
+                 --device {device}` lists them and `premarket capture` writes them."
+            ),
+        ),
+        CollectError::Device(_) | CollectError::Refused(_) | CollectError::Other(_) => (
+            "session failed",
+            error.to_string(),
+            format!(
+                "Log in by hand and check that the device answers the read-only commands \
+                 (`premarket plan --device {device}` lists them). Then rerun {rerun}."
+            ),
+        ),
+    };
+    Some(DeviceDown {
+        device,
+        cause: cause.to_string(),
+        what,
+        command: at,
+        remedy,
+        blocked,
+    })
+}
+
+/// An error that ends the session (as opposed to one command's refusal or bad output).
+fn session_wide(e: &CollectError) -> bool {
+    matches!(
+        e,
+        CollectError::Connect(_)
+            | CollectError::HostKey(_)
+            | CollectError::Auth(_)
+            | CollectError::Timeout(_)
+            | CollectError::Deadline
+    )
+}

@@ -1,0 +1,264 @@
+//! The pipeline end to end for one run: plan -> collect -> parse -> evaluate -> [`Report`].
+//!
+//! Devices are inspected concurrently (bounded), each collected once for all its checks. A
+//! device that does not finish by the deadline gets ERROR "not finished by the deadline" on
+//! every check that needed it, and the report still comes out on time. After judging, a device
+//! that could not be inspected becomes one block ([`down`]), a check whose FAIL another check's
+//! FAIL explains is tied to its cause (the catalog's `explains:`), and the probe's packets are
+//! set beside the firewall's own account ([`corroborate`]). Device text is escaped here, once,
+//! before any renderer sees it.
+
+mod corroborate;
+mod down;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use futures::StreamExt;
+
+use crate::collect::Collector;
+use crate::config::Config;
+use crate::core::{CollectError, Outputs, Platform};
+use crate::core::{Status, Verdict};
+use crate::parse::{AnyQuery, Facts, Query};
+use crate::plan::{DevicePlan, Plan, PlannedCheck};
+use crate::probe::facts::Measure;
+use crate::report::escape::control;
+use crate::report::redact::Redactor;
+use crate::report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
+
+/// How a run is bounded.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Everything not finished by then is ERROR.
+    pub deadline: Option<tokio::time::Instant>,
+    /// Devices inspected at once.
+    pub concurrency: usize,
+}
+
+impl Limits {
+    pub fn from_config(config: &Config) -> Self {
+        Limits {
+            deadline: None,
+            concurrency: config.site.ssh.concurrency.max(1),
+        }
+    }
+}
+
+/// What one device gave.
+struct Inspected {
+    results: Vec<CheckResult>,
+    raw: DeviceOutputs,
+    down: Option<DeviceDown>,
+    probe: Option<ProbeFigures>,
+}
+
+/// Runs the plan with `collector` and returns the report.
+pub async fn inspect(
+    config: &Config,
+    plan: &Plan,
+    collector: Arc<dyn Collector>,
+    limits: &Limits,
+) -> Report {
+    let started = Utc::now();
+    let redactor = Redactor::from_config(config);
+    let devices: Vec<Inspected> = futures::stream::iter(plan.devices.iter())
+        .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
+        .buffered(limits.concurrency.max(1))
+        .collect()
+        .await;
+    let finished = Utc::now();
+    let tz = config.site.timezone;
+    let mut results = Vec::new();
+    let mut raw = Vec::new();
+    let mut down = Vec::new();
+    let mut probe = Vec::new();
+    for device in devices {
+        results.extend(device.results);
+        raw.push(device.raw);
+        down.extend(device.down);
+        probe.extend(device.probe);
+    }
+    corroborate::probe_and_firewall(&mut results, &probe);
+    let mut report = Report::new(
+        run_id(started, tz),
+        config.site.name.clone(),
+        timestamp(started, tz),
+        timestamp(finished, tz),
+        results,
+    );
+    report.raw = raw;
+    report.devices_not_inspected = down;
+    report.probe = probe;
+    report.sort();
+    report
+}
+
+async fn inspect_device(
+    plan: &DevicePlan,
+    collector: Arc<dyn Collector>,
+    deadline: Option<tokio::time::Instant>,
+    redactor: &Redactor,
+) -> Inspected {
+    let start = Instant::now();
+    let collected_at = Utc::now();
+    let outputs = match deadline {
+        None => collector.collect(plan).await,
+        Some(at) => match tokio::time::timeout_at(at, collector.collect(plan)).await {
+            Ok(outputs) => outputs,
+            Err(_) => Outputs::all_failed(&plan.commands, CollectError::Deadline),
+        },
+    };
+    let collected_ms = elapsed_ms(start);
+    let platform = plan.device.platform;
+    let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
+    let mut facts = crate::parse::parse(&outputs, &queries);
+    facts.set_previous(plan.previous.clone());
+    facts.set_collected_at(collected_at);
+    let raw = DeviceOutputs {
+        device: plan.device.name.to_string(),
+        platform,
+        outputs: outputs
+            .results
+            .iter()
+            .map(|(c, r)| {
+                (
+                    c.clone(),
+                    r.as_ref()
+                        .map(|t| redactor.redact(platform, t))
+                        .map_err(Clone::clone),
+                )
+            })
+            .collect(),
+        facts: facts.to_record(&queries, ""),
+    };
+
+    let mut results: Vec<CheckResult> = plan
+        .checks
+        .iter()
+        .map(|check| {
+            let eval_start = Instant::now();
+            let verdict = match (&check.prepared, &check.skip) {
+                (Some(prepared), _) => prepared.evaluate(&facts),
+                (None, reason) => Verdict::skip(format!(
+                    "skipped by the baseline: {}",
+                    reason.as_deref().unwrap_or("no reason given")
+                )),
+            };
+            let mut result = result(check, &plan.device.name, verdict, platform, redactor);
+            result.duration_ms = collected_ms + elapsed_ms(eval_start);
+            result
+        })
+        .collect();
+    explain(plan, &mut results);
+    let down = down::find(plan, &outputs, &results).map(|mut d| {
+        d.what = control(&redactor.redact(platform, &d.what));
+        d
+    });
+    let probe = (platform == Platform::Probe)
+        .then(|| figures(&plan.device.name, &facts))
+        .flatten();
+    Inspected {
+        results,
+        raw,
+        down,
+        probe,
+    }
+}
+
+/// The result as the report keeps it: redacted, control characters escaped.
+fn result(
+    check: &PlannedCheck,
+    device: &str,
+    verdict: Verdict,
+    platform: Platform,
+    redactor: &Redactor,
+) -> CheckResult {
+    let remedy = remedy(&verdict, check, device);
+    let clean = |text: &str| control(&redactor.redact(platform, text));
+    let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
+    result.title = check.entry.title.clone();
+    result.summary = clean(&verdict.summary);
+    result.expected = clean(&verdict.expected);
+    result.actual = clean(&verdict.actual);
+    result.evidence = clean(&verdict.evidence);
+    result.remedy = clean(&remedy);
+    result.severity = check.entry.severity;
+    if verdict.status == Status::Fail {
+        result.finding = check.entry.finding.clone().unwrap_or_default();
+    }
+    result
+}
+
+/// Ties each FAIL that another FAIL on this device explains (catalog `explains:`) to it.
+fn explain(plan: &DevicePlan, results: &mut [CheckResult]) {
+    let failing: Vec<String> = results
+        .iter()
+        .filter(|r| r.status == Status::Fail)
+        .map(|r| r.check.clone())
+        .collect();
+    for r in results.iter_mut().filter(|r| r.status == Status::Fail) {
+        r.explained_by = plan
+            .checks
+            .iter()
+            .filter(|c| failing.contains(&c.entry.id) && c.entry.id != r.check)
+            .find(|c| c.entry.explains.iter().any(|(id, _)| *id == r.check))
+            .map(|c| c.entry.id.clone());
+    }
+}
+
+/// What the probe measured, when it measured anything.
+fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
+    let l = facts.get(&Measure).ok()?;
+    // The means are in the analysis JSON (the probe's "output") but not in its fact.
+    let analysis: Option<serde_json::Value> = facts
+        .raw(&Measure.command())
+        .and_then(|text| serde_json::from_str(text).ok());
+    let mean =
+        |v: Option<&serde_json::Value>| v.and_then(|m| m.get("mean_ns")).and_then(|m| m.as_f64());
+    Some(ProbeFigures {
+        mean_ns: mean(analysis.as_ref()),
+        steady_mean_ns: mean(analysis.as_ref().and_then(|a| a.get("steady"))),
+        device: device.to_string(),
+        verdict: l.verdict.as_str().to_string(),
+        pairs: l.pairs,
+        lost: l.lost,
+        median_ns: l.median_ns.map(|n| n.0),
+        p99_ns: l.p99_ns.map(|n| n.0),
+        steady_n: l.steady.n,
+        steady_median_ns: l.steady.median_ns.map(|n| n.0),
+        steady_p99_ns: l.steady.p99_ns.map(|n| n.0),
+    })
+}
+
+/// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.
+fn remedy(verdict: &Verdict, check: &PlannedCheck, device: &str) -> String {
+    match (verdict.status, &verdict.remedy) {
+        (_, Some(specific)) => specific.clone(),
+        (Status::Fail, None) => check.entry.remedy.clone(),
+        (Status::Error, None) => format!(
+            "premarket could not tell. Fix the cause above (reachability, credentials, saved output), then rerun \
+             `premarket check {} --device {device}`.",
+            check.entry.id
+        ),
+        (Status::Ok | Status::Skip, None) => String::new(),
+    }
+}
+
+fn elapsed_ms(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// RFC 3339 with the site's offset, e.g. `2026-11-30T08:15:00.123+08:00`.
+pub fn timestamp(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
+    at.with_timezone(&tz)
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, false)
+}
+
+/// Sortable and unique enough for one site: `20261130T081500.123`.
+pub fn run_id(at: DateTime<Utc>, tz: chrono_tz::Tz) -> String {
+    at.with_timezone(&tz)
+        .format("%Y%m%dT%H%M%S%.3f")
+        .to_string()
+}

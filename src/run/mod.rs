@@ -1,0 +1,485 @@
+//! One run, from the configuration to the exit code, in one place.
+//!
+//! The CLI turns flags into a [`Request`] and prints what [`drive`] returns; everything in
+//! between happens here, in this order: load and validate the configuration (a mistake still
+//! reports: an ERROR email and metrics listing every error, exit 3), ask the calendar (a
+//! closed market is said and nothing is contacted), take the run lock, fix the deadline, plan,
+//! inspect, read the history (what changed; for a rerun, what still stands), and deliver
+//! through the channels (archive, terminal, email, metrics). The inspection never depends on
+//! the archive: a lock or an archive that cannot be written is a problem the report states,
+//! never a reason not to inspect.
+
+pub mod deadline;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use chrono::{NaiveTime, Utc};
+
+use crate::collect::Collector;
+use crate::collect::offline::Offline;
+use crate::collect::probe::Routing;
+use crate::config::{Config, ConfigError};
+use crate::core::{Exit, Status};
+use crate::inspect::{Limits, inspect, run_id, timestamp};
+use crate::plan::{Plan, PlanError, Selection};
+use crate::report::archive::{Archive, ArchiveChannel};
+use crate::report::channel::{Channel, Context, deliver_all};
+use crate::report::email::{Attachment, EmailChannel, EmailMode};
+use crate::report::lock::{LockError, RunLock};
+use crate::report::metrics::Metrics;
+use crate::report::redact::Redactor;
+use crate::report::terminal::{Format, Terminal};
+use crate::report::{Counts, Report, history, overall};
+
+/// A tweak to the loaded configuration (the demo points the archive at its own home).
+pub type Adjust = Box<dyn Fn(&mut Config) + Send + Sync>;
+
+/// What to run and where the report goes; built by the CLI from its flags.
+#[derive(Default)]
+pub struct Request {
+    /// The configuration directory (`--dir`).
+    pub dir: PathBuf,
+    pub selection: Selection,
+    /// Rerun exactly what failed as of the latest full run and the reruns since.
+    pub last_failed: bool,
+    /// Judge saved outputs in this directory instead of the devices.
+    pub offline: Option<PathBuf>,
+    /// `--deadline`, else the site's.
+    pub deadline: Option<NaiveTime>,
+    pub email: Option<EmailMode>,
+    /// Write the run into the live archive (history, `--last-failed`, growth checks).
+    pub archive: bool,
+    /// `--metrics-file`; the site's `metrics:` is used when `site_metrics` is set.
+    pub metrics_file: Option<PathBuf>,
+    pub site_metrics: bool,
+    /// Print the report on stdout in this format.
+    pub format: Option<Format>,
+    /// Obey the site's calendar (closed day: nothing inspected) unless `force`.
+    pub calendar: bool,
+    pub force: bool,
+    pub adjust: Option<Adjust>,
+    /// Collect with this instead of SSH (tests, emulators).
+    pub collector: Option<Arc<dyn Collector>>,
+}
+
+/// What the CLI prints on stderr, in order, and the exit code.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub code: u8,
+    pub messages: Vec<String>,
+    /// The report, when there was a run (or a configuration-error report).
+    pub report: Option<Report>,
+}
+
+impl Outcome {
+    fn stop(message: impl Into<String>) -> Outcome {
+        Outcome {
+            code: Exit::NotRun.code(),
+            messages: vec![message.into()],
+            report: None,
+        }
+    }
+}
+
+/// Carries out `request`.
+pub fn drive(request: Request) -> Outcome {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            return Outcome {
+                code: Exit::Error.code(),
+                messages: vec![format!("cannot start: {e}")],
+                report: None,
+            };
+        }
+    };
+    runtime.block_on(drive_async(request))
+}
+
+async fn drive_async(req: Request) -> Outcome {
+    let (mut config, mut errors) = match Config::load_partial(&req.dir) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            return Outcome::stop(format!(
+                "the configuration cannot be read, so no email or metrics can report it:\n{e}"
+            ));
+        }
+    };
+    if let Some(adjust) = &req.adjust {
+        adjust(&mut config);
+    }
+    let plan = match Plan::new(&config, &req.selection) {
+        Ok(plan) => Some(plan),
+        Err(PlanError::Config(more)) => {
+            errors.extend(more.0);
+            None
+        }
+        // With the configuration already broken, "nothing selected" is only a consequence.
+        Err(_) if !errors.is_empty() => None,
+        Err(usage) => return Outcome::stop(usage.to_string()),
+    };
+    let plan = match plan {
+        Some(plan) if errors.is_empty() => plan,
+        _ => return config_error(&config, errors, &req).await,
+    };
+    if req.calendar
+        && !req.force
+        && let Some(calendar) = &config.site.calendar
+    {
+        let today = Utc::now().with_timezone(&config.site.timezone).date_naive();
+        if let Some(why) = calendar.closed(today) {
+            return closed(&config, &req, why).await;
+        }
+    }
+    inspect_and_report(&config, plan, &req).await
+}
+
+async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> Outcome {
+    let mut messages = Vec::new();
+    let archive = Archive::new(&config.site.archive.dir);
+    if req.last_failed {
+        match last_failed(&archive) {
+            Err(message) => return Outcome::stop(message),
+            Ok(Pick::Nothing(message)) => {
+                return Outcome {
+                    code: Exit::Ok.code(),
+                    messages: vec![message],
+                    report: None,
+                };
+            }
+            Ok(Pick::Pairs(message, pairs)) => {
+                messages.push(message);
+                plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
+                if plan.devices.is_empty() {
+                    return Outcome {
+                        code: Exit::Ok.code(),
+                        messages: vec![
+                            "none of the failed checks matches the selection; nothing to rerun"
+                                .into(),
+                        ],
+                        report: None,
+                    };
+                }
+            }
+        }
+    }
+    let s = &req.selection;
+    let full = s.checks.is_empty() && s.devices.is_empty() && s.tags.is_empty() && !req.last_failed;
+    let mut problems: Vec<String> = Vec::new();
+    let _lock = match (full && req.archive).then(|| lock(config)) {
+        None => None,
+        Some(Ok(lock)) => Some(lock),
+        Some(Err(busy @ LockError::Busy { .. })) => return Outcome::stop(busy.to_string()),
+        Some(Err(e)) => {
+            problems.push(format!("{e}; inspecting without the run lock"));
+            None
+        }
+    };
+    let target = req.deadline.or(config.site.deadline).map(|time| {
+        deadline::target(
+            config.site.timezone,
+            time,
+            Utc::now(),
+            config.site.deadline_grace,
+        )
+    });
+    let email = email_mode(req);
+    let mut limits = Limits::from_config(config);
+    limits.deadline = target.map(|t| {
+        let instant = deadline::instant_at(t.bound);
+        instant
+            .checked_sub(email_reserve(config, &email))
+            .unwrap_or(instant)
+    });
+    if req.archive {
+        plan.attach_previous(|device| archive.previous(device));
+    }
+    let devices: Arc<dyn Collector> = match (&req.collector, &req.offline) {
+        (Some(c), _) => c.clone(),
+        (None, Some(dir)) => Arc::new(Offline::new(dir)),
+        (None, None) => Arc::new(crate::collect::ssh::Ssh::from_config(config)),
+    };
+    let routing = Arc::new(Routing::new(devices));
+    let mut report = inspect(config, &plan, routing.clone(), &limits).await;
+    report.partial = !full;
+    report.offline = req.offline.is_some();
+    report.deadline = target.map(|t| t.note());
+    report.problems.extend(problems.iter().cloned());
+    if req.archive {
+        read_history(&archive, &mut report);
+    }
+    if let Some(t) = target.filter(|t| t.passed) {
+        messages.push(format!(
+            "the deadline {} had already passed when this run began; it ran bounded by {} s of grace",
+            t.at.format("%H:%M"),
+            config.site.deadline_grace.as_secs()
+        ));
+    }
+    let channels = channels(config, req, &archive, email);
+    let ctx = Context {
+        tz: config.site.timezone,
+        deadline: target.map(|t| t.timer()),
+        attachments: charts(&routing),
+        prune: full && req.archive,
+    };
+    let delivered = deliver_all(&channels, &mut report, &ctx).await;
+    messages.extend(delivered.notes);
+    problems.extend(delivered.problems);
+    let standing_failures = report
+        .standing
+        .iter()
+        .filter(|r| matches!(r.status, Status::Fail | Status::Error))
+        .count();
+    if standing_failures > 0 {
+        messages.push(format!(
+            "{standing_failures} check(s) not rechecked still stand as FAIL or ERROR from earlier runs; the report lists them"
+        ));
+    }
+    let mut code = report.exit_code();
+    if !problems.is_empty() && code == Exit::Ok.code() {
+        code = Exit::Error.code();
+    }
+    messages.extend(problems);
+    if code != report.exit_code() {
+        messages.push(format!(
+            "the checks were {}, but the exit code is {code} because of the problem above",
+            report.status
+        ));
+    }
+    Outcome {
+        code,
+        messages,
+        report: Some(report),
+    }
+}
+
+/// The email mode the request asks for (offline runs never email unless asked).
+fn email_mode(req: &Request) -> EmailMode {
+    req.email.clone().unwrap_or(EmailMode::Off)
+}
+
+/// The channels of a run, in delivery order: the archive first (its failure is in the report
+/// the others deliver), then the terminal, the email and the metrics.
+fn channels(
+    config: &Config,
+    req: &Request,
+    archive: &Archive,
+    email: EmailMode,
+) -> Vec<Box<dyn Channel>> {
+    let mut channels: Vec<Box<dyn Channel>> = Vec::new();
+    if req.archive {
+        channels.push(Box::new(ArchiveChannel {
+            archive: archive.clone(),
+            retention_days: config.site.archive.retention_days,
+        }));
+    }
+    if let Some(format) = req.format {
+        channels.push(Box::new(Terminal { format }));
+    }
+    channels.extend(email_and_metrics(config, req, archive, email));
+    channels
+}
+
+/// The channels that also report a run that did not inspect (configuration error, closed day).
+fn email_and_metrics(
+    config: &Config,
+    req: &Request,
+    archive: &Archive,
+    email: EmailMode,
+) -> Vec<Box<dyn Channel>> {
+    let mut channels: Vec<Box<dyn Channel>> = Vec::new();
+    if email != EmailMode::Off {
+        channels.push(Box::new(EmailChannel {
+            mode: email,
+            settings: config.site.email.clone(),
+            outbox: archive.outbox(),
+            redactor: Redactor::from_config(config),
+        }));
+    }
+    let metrics = req.metrics_file.clone().or_else(|| {
+        req.site_metrics
+            .then(|| config.site.metrics.as_ref().map(|m| m.textfile.clone()))
+            .flatten()
+    });
+    if let Some(path) = metrics {
+        channels.push(Box::new(Metrics { path }));
+    }
+    channels
+}
+
+/// What changed since the previous runs and, for a rerun, what still stands.
+fn read_history(archive: &Archive, report: &mut Report) {
+    match archive.reports() {
+        Ok((earlier, unreadable)) => {
+            report.changes = history::changes(&earlier, report);
+            for p in unreadable {
+                tracing::warn!("skipped an unreadable archived run: {p}");
+            }
+            if report.partial {
+                let rechecked: Vec<(String, String)> = report
+                    .results
+                    .iter()
+                    .map(|r| (r.check.clone(), r.device.clone()))
+                    .collect();
+                report.standing = history::standing(&earlier, &rechecked);
+                let all: Vec<_> = report
+                    .results
+                    .iter()
+                    .chain(&report.standing)
+                    .cloned()
+                    .collect();
+                report.standing_status = Some(overall(&Counts::of(&all)));
+                report.sort();
+            }
+        }
+        Err(e) => report.problems.push(format!(
+            "{e}; the report cannot say what changed since the previous run"
+        )),
+    }
+}
+
+/// A configuration that does not load or plan still reports: an ERROR email and metrics
+/// listing every mistake, and exit 3, so a typo in a baseline never silences the morning.
+async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Request) -> Outcome {
+    errors.sort_by(|a, b| {
+        (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))
+    });
+    let mut messages = Vec::new();
+    let email = email_mode(req);
+    if email == EmailMode::Send && config.site.email.is_none() {
+        messages.push(
+            "no email can report this: the email: section of site.yaml is missing or has errors of its own (below)"
+                .to_string(),
+        );
+    }
+    let mut report = empty_report(config);
+    report.config_errors = errors.iter().map(ToString::to_string).collect();
+    report.status = Status::Error;
+    let mut channels = Vec::new();
+    if req.format == Some(Format::Json) {
+        channels.push(Box::new(Terminal {
+            format: Format::Json,
+        }) as Box<dyn Channel>);
+    }
+    let archive = Archive::new(&config.site.archive.dir);
+    channels.extend(email_and_metrics(config, req, &archive, email));
+    let ctx = Context {
+        tz: config.site.timezone,
+        deadline: None,
+        attachments: Vec::new(),
+        prune: false,
+    };
+    let delivered = deliver_all(&channels, &mut report, &ctx).await;
+    messages.push(crate::config::ConfigErrors(errors).to_string());
+    messages.extend(delivered.notes);
+    messages.extend(delivered.problems);
+    Outcome {
+        code: Exit::NotRun.code(),
+        messages,
+        report: Some(report),
+    }
+}
+
+/// The market is closed: nothing is contacted; the metrics still say the run happened.
+async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
+    let mut report = empty_report(config);
+    report.closed = Some(why.clone());
+    let archive = Archive::new(&config.site.archive.dir);
+    let channels = email_and_metrics(config, req, &archive, EmailMode::Off);
+    let ctx = Context {
+        tz: config.site.timezone,
+        deadline: None,
+        attachments: Vec::new(),
+        prune: false,
+    };
+    let delivered = deliver_all(&channels, &mut report, &ctx).await;
+    crate::report::terminal::print_quietly(&format!(
+        "premarket {}: market closed: {why}; nothing was inspected (--force inspects anyway)\n",
+        config.site.name
+    ));
+    let mut messages = delivered.notes;
+    messages.extend(delivered.problems);
+    Outcome {
+        code: Exit::Ok.code(),
+        messages,
+        report: Some(report),
+    }
+}
+
+fn empty_report(config: &Config) -> Report {
+    let now = Utc::now();
+    let tz = config.site.timezone;
+    Report::new(
+        run_id(now, tz),
+        config.site.name.clone(),
+        timestamp(now, tz),
+        timestamp(now, tz),
+        Vec::new(),
+    )
+}
+
+/// What `--last-failed` selects.
+enum Pick {
+    Nothing(String),
+    Pairs(String, Vec<(String, String)>),
+}
+
+fn last_failed(archive: &Archive) -> Result<Pick, String> {
+    let (reports, _) = archive.reports().map_err(|e| e.to_string())?;
+    let Some((run, pairs)) = history::last_failed(&reports) else {
+        return Err(format!(
+            "--last-failed: the archive {} holds no run yet; run `premarket run` first",
+            archive.root().display()
+        ));
+    };
+    if pairs.is_empty() {
+        return Ok(Pick::Nothing(format!(
+            "nothing failed in the latest run ({run}) or the reruns since; nothing to rerun"
+        )));
+    }
+    let list: Vec<String> = pairs.iter().map(|(c, d)| format!("{c} on {d}")).collect();
+    Ok(Pick::Pairs(
+        format!("rerunning what failed as of run {run}: {}", list.join(", ")),
+        pairs,
+    ))
+}
+
+fn lock(config: &Config) -> Result<RunLock, LockError> {
+    let now = Utc::now().with_timezone(&config.site.timezone);
+    let holder = format!(
+        "pid {}, full run started {}",
+        std::process::id(),
+        now.format("%Y-%m-%d %H:%M:%S %:z")
+    );
+    RunLock::acquire(
+        &config.site.archive.dir,
+        config.site.archive.lock_wait,
+        &holder,
+    )
+}
+
+/// Time kept free before the deadline for delivering the email.
+fn email_reserve(config: &Config, mode: &EmailMode) -> std::time::Duration {
+    match (mode, &config.site.email) {
+        (EmailMode::Send, Some(email)) if email.enabled => email.timeout,
+        _ => std::time::Duration::ZERO,
+    }
+}
+
+/// The probe's latency charts, shown in the email's HTML and attached.
+fn charts(routing: &Routing) -> Vec<Attachment> {
+    routing
+        .charts()
+        .into_iter()
+        .map(|chart| {
+            let name = format!("latency-{}.png", chart.device);
+            Attachment::inline_image(
+                &name,
+                "image/png",
+                chart.png,
+                &format!("chart-{}", chart.device),
+            )
+        })
+        .collect()
+}
