@@ -13,28 +13,27 @@ use std::path::Path;
 
 use premarket::config::Config;
 use premarket::core::Platform;
-use premarket::parse::{Query, QuerySpec, Raw, Shape};
+use premarket::parse::{Query, Raw};
 use premarket::plan::{Plan, Selection};
 use premarket::platform;
 use premarket::platform::fortigate::GetPerformanceStatus;
 use premarket::ssh::screen::{Reply, Screen};
 
 /// A parser input: the command on the first line, then the output that command printed.
-/// A first line that names no known command picks a parser by the input's first byte, so the
-/// fuzzer reaches every parser from any input, while regression files stay readable and keep
-/// their parser when the listing is reordered.
+/// A first line that names no command of the platform's `QUERIES` picks a parser by the
+/// input's first byte, so the fuzzer reaches every listed parser from any input (a parser
+/// added to `QUERIES` is fuzzed with no change here), while regression files stay readable
+/// and keep their parser when the listing is reordered.
 pub fn parser(platform: Platform, data: &[u8]) {
-    let specs = specs(platform);
+    let queries = platform::queries(platform);
     let text = String::from_utf8_lossy(data);
     let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
-    let named = platform::query_for(platform, first)
-        .copied()
-        .or_else(|| specs.iter().find(|q| q.shape.matches(first)).copied());
+    let named = platform::query_for(platform, first).copied();
     let (spec, output) = match named {
         Some(spec) => (spec, rest),
         None => {
-            let pick = data.first().map_or(0, |&b| usize::from(b)) % specs.len();
-            (specs[pick], &*text)
+            let pick = data.first().map_or(0, |&b| usize::from(b)) % queries.len();
+            (queries[pick], &*text)
         }
     };
     // The function `premarket parse` and the YAML checks call (`platform::parse_json`).
@@ -48,48 +47,6 @@ pub fn parser(platform: Platform, data: &[u8]) {
     };
     // Everything archived passes the platform's redaction first.
     black_box(platform::redact(platform, output));
-}
-
-/// Every parser of `platform`: those its `QUERIES` lists, then those written but not listed
-/// yet (each kind once, so listing one later changes nothing here).
-fn specs(platform: Platform) -> Vec<QuerySpec> {
-    use premarket::platform::{eos as e, fortigate as f};
-    let listed = platform::queries(platform);
-    let unlisted = match platform {
-        Platform::Fortigate => vec![
-            QuerySpec::of::<f::ShowSystemNpu>(Shape::Exact(f::ShowSystemNpu::TEXT)),
-            QuerySpec::of::<f::session_ttl::ShowSessionTtl>(Shape::Exact(
-                f::session_ttl::ShowSessionTtl::TEXT,
-            )),
-            QuerySpec::of::<f::system_interface::GetSystemInterface>(Shape::Exact(
-                f::system_interface::GetSystemInterface::TEXT,
-            )),
-            QuerySpec::of::<f::DiagNtpStatus>(Shape::Exact(f::DiagNtpStatus::TEXT)),
-            QuerySpec::of::<f::DiagNpuPortList>(Shape::Exact("diagnose npu np7lite port-list")),
-        ],
-        Platform::Eos => vec![
-            QuerySpec::of::<e::ShowReloadCause>(Shape::Exact(e::ShowReloadCause::TEXT)),
-            QuerySpec::of::<e::ShowNtpAssociations>(Shape::Exact(e::ShowNtpAssociations::TEXT)),
-            QuerySpec::of::<e::ShowNtpStatus>(Shape::Exact(e::ShowNtpStatus::TEXT)),
-            QuerySpec::of::<e::ShowLanzRecords>(Shape::Exact(e::ShowLanzRecords::TEXT)),
-            QuerySpec::of::<e::ShowQueueDrops>(Shape::Exact(e::ShowQueueDrops::TEXT)),
-            QuerySpec::of::<e::ShowIgmpSnooping>(Shape::Exact(e::ShowIgmpSnooping::TEXT)),
-            QuerySpec::of::<e::ShowIgmpQuerier>(Shape::Exact(e::ShowIgmpQuerier::TEXT)),
-            QuerySpec::of::<e::ShowIgmpGroups>(Shape::Exact(e::ShowIgmpGroups::TEXT)),
-            QuerySpec::of::<e::ShowTransceiverDom>(Shape::Exact(e::ShowTransceiverDom::TEXT)),
-            QuerySpec::of::<e::ShowInterfaceErrors>(Shape::Exact(e::ShowInterfaceErrors::TEXT)),
-            QuerySpec::of::<e::ShowInterfaces>(Shape::Exact(e::ShowInterfaces::TEXT)),
-            QuerySpec::of::<e::ShowPtp>(Shape::Exact(e::ShowPtp::TEXT)),
-        ],
-        Platform::Probe => Vec::new(),
-    };
-    let mut specs = listed.to_vec();
-    for spec in unlisted {
-        if !specs.iter().any(|q| q.kind == spec.kind) {
-            specs.push(spec);
-        }
-    }
-    specs
 }
 
 /// Impossible values are errors, never facts (issue 9, section 3): in the one fact that holds
