@@ -47,3 +47,54 @@ fn every_crash_the_fuzzers_found_stays_fixed() {
 fn every_seed_runs_through_its_target() {
     assert!(replay("seeds") > 0, "no seed found under tests/fuzz/seeds");
 }
+
+/// Hostile configurations made by hand beside the fuzzer (too big for it to build by mutation):
+/// deep nesting, an alias bomb and a huge file must each be a configuration error at a
+/// `file:line:column`, in bounded time, never a stack overflow. The first byte picks the file, as for the target.
+#[test]
+fn hostile_configurations_load_in_bounded_time() {
+    let mut laughs = String::from("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for (prev, name) in "abcdefghi".chars().zip("bcdefghij".chars()) {
+        let refs = vec![format!("*{prev}"); 9].join(", ");
+        laughs.push_str(&format!("{name}: &{name} [{refs}]\n"));
+    }
+    let cases: Vec<(&str, u8, String)> = vec![
+        ("100,000 nested flow sequences", 0, "[".repeat(100_000)),
+        (
+            "50,000 nested flow mappings under expect:",
+            1,
+            format!("platform: eos\nexpect: {}", "{a: ".repeat(50_000)),
+        ),
+        (
+            "1,000-deep block sequence",
+            2,
+            (0..1_000)
+                .map(|i| format!("{}- \n", " ".repeat(i)))
+                .collect(),
+        ),
+        (
+            "alias bomb as a device's expect:",
+            1,
+            format!(
+                "platform: fortigate\n{}expect: *j\n",
+                laughs.replacen("a: &a", "x: &a", 1)
+            ),
+        ),
+        (
+            "10 MB comment in a catalog file",
+            3,
+            format!("# {}\n", "x".repeat(10_000_000)),
+        ),
+    ];
+    for (what, pick, body) in cases {
+        let mut data = vec![pick];
+        data.extend_from_slice(body.as_bytes());
+        let started = Instant::now();
+        let outcome = harness::config_outcome(&data).expect("a temporary directory");
+        let took = started.elapsed();
+        assert!(took < BUDGET, "{what} took {took:?}");
+        // Each is refused with a position (the depth and node budgets of the YAML reader, or
+        // the checks left without a catalog), not taken as a configuration.
+        assert!(outcome.contains(".yaml:"), "{what}: {outcome}");
+    }
+}

@@ -160,27 +160,27 @@ pub const CONFIG_FILES: usize = 6;
 /// Configuration input: the first byte picks which file of the example configuration the rest
 /// replaces; the directory is then loaded and planned as `premarket validate` does.
 pub fn config(data: &[u8]) {
-    let Some((&pick, content)) = data.split_first() else {
-        return;
-    };
+    black_box(config_outcome(data));
+}
+
+/// What [`config`] ends with: every error found, or what was planned; `None` when the input is
+/// empty or the temporary directory cannot be written.
+pub fn config_outcome(data: &[u8]) -> Option<String> {
+    let (&pick, content) = data.split_first()?;
     // In memory where the machine has it: thousands of inputs a minute, no disk writes.
     let shm = Path::new("/dev/shm");
     let dir = match shm.is_dir() {
         true => tempfile::tempdir_in(shm),
         false => tempfile::tempdir(),
     };
-    let Ok(dir) = dir else {
-        // A full disk is the machine's problem, not a finding.
-        return;
-    };
+    // A full disk is the machine's problem, not a finding.
+    let dir = dir.ok()?;
     let replaced = usize::from(pick) % CONFIG_FILES;
     for (i, (path, seed)) in FILES.iter().enumerate() {
         let body = if i == replaced { content } else { seed };
-        if write(dir.path(), path, body).is_err() {
-            return;
-        }
+        write(dir.path(), path, body).ok()?;
     }
-    validate(dir.path());
+    Some(validate(dir.path()))
 }
 
 fn write(dir: &Path, path: &str, body: &[u8]) -> std::io::Result<()> {
@@ -192,25 +192,17 @@ fn write(dir: &Path, path: &str, body: &[u8]) -> std::io::Result<()> {
 }
 
 /// `premarket validate` without the printing: load, plan, and format every error found.
-fn validate(dir: &Path) {
+fn validate(dir: &Path) -> String {
     let (config, errors) = match Config::load_partial(dir) {
         Ok(loaded) => loaded,
-        Err(errors) => {
-            black_box(errors.to_string());
-            return;
-        }
+        Err(errors) => return errors.to_string(),
     };
-    black_box(
-        errors
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n"),
-    );
+    let mut out: Vec<String> = errors.iter().map(ToString::to_string).collect();
     match Plan::new(&config, &Selection::default()) {
-        Ok(plan) => black_box(format!("{} device(s) planned", plan.devices.len())),
-        Err(e) => black_box(e.to_string()),
-    };
+        Ok(plan) => out.push(format!("{} device(s) planned", plan.devices.len())),
+        Err(e) => out.push(e.to_string()),
+    }
+    out.join("\n")
 }
 
 /// What a target does with one input.
