@@ -90,7 +90,8 @@ const CASES: &[Case] = &[
         file: "baselines/sw1.yaml",
         from: "  lanz: true\n",
         to: "",
-        line_with: "  version:",
+        // serde-saphyr reports a missing field at the last entry of the mapping.
+        line_with: "  max_in_errors:",
         column: 3,
         words: "needs `expect.lanz`",
     },
@@ -120,6 +121,97 @@ const CASES: &[Case] = &[
         line_with: "hunter2",
         column: 13,
         words: "",
+    },
+    // Declarative checks (checks/*.yaml with `command` and `rule`).
+    Case {
+        what: "declarative: a command the EOS allowlist refuses",
+        file: "checks/eos.yaml",
+        from: "command: show ntp status",
+        to: "command: show ntp status | redirect flash:ntp.txt",
+        line_with: "redirect flash",
+        column: 12,
+        words: "the eos allowlist refuses `show ntp status | redirect flash:ntp.txt`",
+    },
+    Case {
+        what: "declarative: a command the FortiGate allowlist refuses",
+        file: "checks/fortigate.yaml",
+        from: "command: diagnose sys ntp status",
+        to: "command: diagnose sys session clear",
+        line_with: "command: diagnose sys session clear",
+        column: 12,
+        words: "the fortigate allowlist refuses",
+    },
+    Case {
+        what: "declarative: an unknown operator",
+        file: "checks/eos.yaml",
+        from: "{ path: $.inErrors, at_most:",
+        to: "{ path: $.inErrors, at_mst:",
+        line_with: "at_mst",
+        column: 29,
+        words: "unknown operator or key `at_mst`",
+    },
+    Case {
+        what: "declarative: an unknown key in parse",
+        file: "checks/eos.yaml",
+        from: "parse: { regex:",
+        to: "parse: { regx:",
+        line_with: "regx",
+        column: 12,
+        words: "unknown key `regx` in parse:",
+    },
+    Case {
+        what: "declarative: an unknown reader",
+        file: "checks/fortigate.yaml",
+        from: "parse: kv",
+        to: "parse: kvv",
+        line_with: "parse: kvv",
+        column: 10,
+        words: "unknown reader `kvv`",
+    },
+    Case {
+        what: "declarative: a JSONPath that does not parse",
+        file: "checks/eos.yaml",
+        from: "each: $.interfaceErrorCounters.*",
+        to: "each: $.interfaceErrorCounters.*[",
+        line_with: "interfaceErrorCounters.*[",
+        column: 11,
+        words: "is not an RFC 9535 JSONPath",
+    },
+    Case {
+        what: "declarative: a regex that does not compile (parse)",
+        file: "checks/eos.yaml",
+        from: r"'^(?P<state>\S+)'",
+        to: r"'^(?P<state>\S+'",
+        line_with: "parse: { regex:",
+        column: 19,
+        words: "is not a regex",
+    },
+    Case {
+        what: "declarative: a regex that does not compile (matches)",
+        file: "checks/eos.yaml",
+        from: "{ path: $.state, equals: synchronised }",
+        to: "{ path: $.state, matches: '^synchroni[sz]ed(' }",
+        line_with: "matches:",
+        column: 35,
+        words: "is not a regex",
+    },
+    Case {
+        what: "declarative: a baseline value of the wrong kind",
+        file: "baselines/sw1.yaml",
+        from: "max_in_errors: 10",
+        to: "max_in_errors: ten",
+        line_with: "max_in_errors: ten",
+        column: 18,
+        words: "`expect.max_in_errors`, read by check eos.ports.errors-absent as at_most: at_most needs a number",
+    },
+    Case {
+        what: "declarative: rule without a command",
+        file: "checks/eos.yaml",
+        from: "  command: show ntp status\n",
+        to: "",
+        line_with: "- id: eos.ntp.synchronised",
+        column: 7,
+        words: "needs both `command` and `rule`; `command` is missing",
     },
 ];
 
@@ -203,6 +295,41 @@ fn validate_reports_every_problem_at_once() {
 #[test]
 fn clean_configuration_validates() {
     let site = Site::example();
+    let (code, stderr) = validate(&site);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// A `{ baseline: KEY }` that a device the check applies to does not define: the error points
+/// at the reference in the catalog and names the device file.
+#[test]
+fn a_missing_baseline_reference_points_at_the_catalog_and_names_the_device_file() {
+    let site = Site::example();
+    let baseline = site.read("baselines/sw1.yaml");
+    let without = baseline.replacen("  max_in_errors: 10\n", "", 1);
+    assert_ne!(baseline, without, "fixture line");
+    site.write("baselines/sw1.yaml", &without);
+    let catalog = site.read("checks/eos.yaml");
+    let (code, stderr) = validate(&site);
+    assert_eq!(code, 3, "{stderr}");
+    let reference = format!(
+        "checks/eos.yaml:{}:38: check eos.ports.errors-absent: device sw1 (",
+        line_of(&catalog, "at_most: { baseline: max_in_errors }")
+    );
+    assert!(
+        stderr.contains(&reference),
+        "expected {reference:?} in:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("baselines/sw1.yaml) has no `expect.max_in_errors`"),
+        "{stderr}"
+    );
+    // A device that skips the check does not need the key.
+    site.write(
+        "baselines/sw1.yaml",
+        &format!(
+            "{without}skip:\n  eos.ports.errors-absent: no trading ports on this lab switch\n"
+        ),
+    );
     let (code, stderr) = validate(&site);
     assert_eq!(code, 0, "{stderr}");
 }

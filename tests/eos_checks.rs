@@ -80,11 +80,12 @@ const ROWS: &[Row] = &[
         status: Status::Error,
         summary: "missing",
     },
+    // eos.lanz.running is declarative (checks/eos.yaml): the switch's JSON, `lanzEnabled`.
     Row {
         check: "eos.lanz.running",
         outputs: &[],
         status: Status::Ok,
-        summary: "LANZ is running",
+        summary: "$.lanzEnabled equal to true (expect.lanz)",
     },
     Row {
         check: "eos.lanz.running",
@@ -92,8 +93,8 @@ const ROWS: &[Row] = &[
             SHOW_LANZ_STATUS,
             Some("show-queue-monitor-length-status/text-enabled.txt"),
         )],
-        status: Status::Ok,
-        summary: "running",
+        status: Status::Error,
+        summary: "not JSON",
     },
     Row {
         check: "eos.lanz.running",
@@ -102,7 +103,7 @@ const ROWS: &[Row] = &[
             Some("show-queue-monitor-length-status/json-disabled.txt"),
         )],
         status: Status::Fail,
-        summary: "LANZ is not running",
+        summary: "$.lanzEnabled = false, wanted equal to true (expect.lanz)",
     },
     Row {
         check: "eos.lanz.running",

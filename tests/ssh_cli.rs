@@ -23,6 +23,14 @@ const LANZ_JSON: &str = r#"{
     "platformName": "Strata",
     "globalHitCount": 0
 }"#;
+/// For the declarative checks of checks/eos.yaml (eos.ports.errors-absent, eos.ntp.synchronised).
+const ERRORS_JSON: &str = r#"{
+    "interfaceErrorCounters": {
+        "Ethernet1": {"inErrors": 0, "fcsErrors": 0, "outErrors": 0}
+    }
+}"#;
+const NTP_STATUS: &str =
+    "synchronised to NTP server (10.0.0.1) at stratum 3\n   polling server every 64 s";
 const STARTUP: &str = "! Command: show startup-config\n! device: sw1 (DCS-7130-48LB, EOS-4.31.6M)\n!\nhostname sw1\n!\nqueue-monitor length\n!\nend";
 
 fn switch() -> Script {
@@ -30,6 +38,8 @@ fn switch() -> Script {
         .answer("show version | json", VERSION_JSON)
         .answer("show queue-monitor length status | json", LANZ_JSON)
         .answer("show startup-config", STARTUP)
+        .answer("show interfaces counters errors | json", ERRORS_JSON)
+        .answer("show ntp status", NTP_STATUS)
         .answer("show running-config diffs", "");
     script.privileged_only.push("show startup-config".into());
     script
@@ -57,7 +67,7 @@ fn site(dir: &Path, port: u16, known_hosts_line: &str) {
         baselines.join("sw1.yaml"),
         format!(
             "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {port}\n  user: premarket\n  password: {{ file: {} }}\n\
-             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n",
+             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n",
             dir.join("pw").display()
         ),
     )
@@ -151,7 +161,7 @@ async fn capture_then_run_offline_agrees_with_run_over_ssh() {
             "json",
         ],
     );
-    assert_eq!(statuses(&over_ssh.1).len(), 4, "{}", over_ssh.1);
+    assert_eq!(statuses(&over_ssh.1).len(), 6, "{}", over_ssh.1);
     assert_eq!(statuses(&over_ssh.1), statuses(&offline.1));
     assert_eq!(over_ssh.0, offline.0);
     assert!(

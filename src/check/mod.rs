@@ -12,6 +12,7 @@ pub mod fortigate;
 mod input;
 pub mod probe;
 pub mod registry;
+pub mod rule;
 mod version_pin;
 
 use std::marker::PhantomData;

@@ -8,7 +8,6 @@ use super::{Builtin, Definition, eos, fortigate, probe};
 pub fn builtin() -> Vec<Arc<dyn Definition>> {
     vec![
         Arc::new(Builtin::<eos::VersionPinned>::new()),
-        Arc::new(Builtin::<eos::LanzRunning>::new()),
         Arc::new(Builtin::<eos::LanzPersisted>::new()),
         Arc::new(Builtin::<eos::ConfigSaved>::new()),
         Arc::new(Builtin::<fortigate::VersionPinned>::new()),

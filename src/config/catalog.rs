@@ -2,12 +2,15 @@
 //! few words a FAIL is headlined with (`finding`) and the checks a FAIL explains (`explains`).
 //!
 //! The catalog is data. An entry names a built-in check by its id, or describes a declarative
-//! check; the check stage resolves it (an id with no check is a configuration error there).
+//! check with `command` and `rule` (and optionally `parse`); the check stage resolves it (an id
+//! with no check, or a rule it cannot read, is a configuration error there). The rule and the
+//! reader are kept as positioned YAML ([`Tree`]) because their grammar is the check stage's.
 
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::error::Position;
+use super::tree::Tree;
 use crate::core::Platform;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -42,6 +45,15 @@ pub struct EntryFile {
     /// it, so the cause is read, and acted on, before its symptoms.
     #[serde(default)]
     pub explains: Vec<Spanned<String>>,
+    /// A declarative check: the one command it reads.
+    #[serde(default)]
+    pub command: Option<Spanned<String>>,
+    /// A declarative check: how the command's text output is read (`regex`, `kv`, `config`).
+    #[serde(default)]
+    pub parse: Option<Tree>,
+    /// A declarative check: what must hold of the command's output.
+    #[serde(default)]
+    pub rule: Option<Tree>,
 }
 
 /// A validated catalog entry.
@@ -59,11 +71,31 @@ pub struct Entry {
     pub finding: Option<String>,
     /// Check ids this check's FAIL explains on the same device, with where each is written.
     pub explains: Vec<(String, Position)>,
+    /// Present when the entry is a declarative check (it has `command`, `parse` or `rule`).
+    pub declared: Option<Declared>,
+}
+
+/// The declarative part of an entry, as written; the check stage reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// The command and where it is written.
+    pub command: Option<(String, Position)>,
+    pub parse: Option<Tree>,
+    pub rule: Option<Tree>,
 }
 
 impl Entry {
     pub fn from_file(f: EntryFile, position: Position) -> Self {
         let file = position.file.clone();
+        let declared =
+            (f.command.is_some() || f.parse.is_some() || f.rule.is_some()).then(|| Declared {
+                command: f.command.map(|c| {
+                    let at = Position::from_location(&position.file, c.referenced);
+                    (c.value, at)
+                }),
+                parse: f.parse,
+                rule: f.rule,
+            });
         Entry {
             id: f.id.value,
             position,
@@ -82,6 +114,7 @@ impl Entry {
                 .into_iter()
                 .map(|id| (id.value, Position::from_location(&file, id.defined)))
                 .collect(),
+            declared,
         }
     }
 }

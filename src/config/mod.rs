@@ -14,6 +14,7 @@ mod error;
 mod metrics;
 mod secret;
 mod site;
+mod tree;
 pub mod yaml;
 
 use std::collections::HashMap;
@@ -22,13 +23,14 @@ use std::path::{Path, PathBuf};
 pub use archive::Archive;
 pub use baseline::BaselineText;
 pub use calendar::Calendar;
-pub use catalog::{Entry, Severity};
+pub use catalog::{Declared, Entry, Severity};
 pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use metrics::Metrics;
 pub use secret::{SecretError, SecretRef};
 pub use site::SshDefaults;
+pub use tree::{Tree, TreeValue};
 
 use crate::core::{CheckId, DeviceName};
 

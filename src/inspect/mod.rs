@@ -153,7 +153,7 @@ async fn inspect_device(
         .collect();
     explain(plan, &mut results);
     let down = down::find(plan, &outputs, &results).map(|mut d| {
-        d.what = control(&redactor.redact(platform, &d.what));
+        d.what = control(&redactor.literals(&d.what));
         d
     });
     let probe = (platform == Platform::Probe)
@@ -176,14 +176,18 @@ fn result(
     redactor: &Redactor,
 ) -> CheckResult {
     let remedy = remedy(&verdict, check, device);
-    let clean = |text: &str| control(&redactor.redact(platform, text));
+    // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
+    // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
+    // would lose everything after EOS's `key`.
+    let device_text = |text: &str| control(&redactor.redact(platform, text));
+    let own_words = |text: &str| control(&redactor.literals(text));
     let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
     result.title = check.entry.title.clone();
-    result.summary = clean(&verdict.summary);
-    result.expected = clean(&verdict.expected);
-    result.actual = clean(&verdict.actual);
-    result.evidence = clean(&verdict.evidence);
-    result.remedy = clean(&remedy);
+    result.summary = own_words(&verdict.summary);
+    result.expected = own_words(&verdict.expected);
+    result.actual = device_text(&verdict.actual);
+    result.evidence = device_text(&verdict.evidence);
+    result.remedy = own_words(&remedy);
     result.severity = check.entry.severity;
     if verdict.status == Status::Fail {
         result.finding = check.entry.finding.clone().unwrap_or_default();

@@ -1,9 +1,11 @@
-//! The catalog resolved: each entry of `checks/*.yaml` tied to the check that carries it out,
+//! The catalog resolved: each entry of `checks/*.yaml` tied to the check that carries it out
+//! (a built-in one by id, or a declarative one read from the entry's `command` and `rule`),
 //! and the baseline keys those checks read.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::check::rule::Declarative;
 use crate::check::{Definition, registry};
 use crate::config::{Config, ConfigError, Device, Entry};
 use crate::core::Platform;
@@ -20,21 +22,44 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Ties every entry to its check; an id that names no check is an error at the entry.
+    /// Ties every entry to its check; an id that names no check, or a declarative check that
+    /// does not read, is an error at the entry (every mistake is collected).
     pub fn resolve(config: &Config, errors: &mut Vec<ConfigError>) -> Catalog {
         let builtin = registry::builtin();
         let mut checks = Vec::new();
         for entry in &config.catalog {
-            let Some(definition) = builtin.iter().find(|c| c.id() == entry.id) else {
-                errors.push(ConfigError::new(
-                    entry.position.clone(),
-                    format!(
-                        "unknown check id {}: no built-in check has that id (known: {})",
-                        entry.id,
-                        registry::ids().join(", ")
-                    ),
-                ));
-                continue;
+            let found = builtin.iter().find(|c| c.id() == entry.id);
+            let definition: Arc<dyn Definition> = match (&entry.declared, found) {
+                (Some(_), Some(_)) => {
+                    errors.push(ConfigError::new(
+                        entry.position.clone(),
+                        format!(
+                            "check id {} is a built-in check's: give the declarative check its own id",
+                            entry.id
+                        ),
+                    ));
+                    continue;
+                }
+                (Some(declared), None) => match Declarative::from_entry(entry, declared) {
+                    Ok(check) => Arc::new(check),
+                    Err(mistakes) => {
+                        errors.extend(mistakes);
+                        continue;
+                    }
+                },
+                (None, Some(definition)) => definition.clone(),
+                (None, None) => {
+                    errors.push(ConfigError::new(
+                        entry.position.clone(),
+                        format!(
+                            "unknown check id {}: no built-in check has that id (known: {}); a \
+                             declarative check has `command` and `rule`",
+                            entry.id,
+                            registry::ids().join(", ")
+                        ),
+                    ));
+                    continue;
+                }
             };
             if definition.platform() != entry.platform {
                 errors.push(ConfigError::new(
@@ -50,7 +75,7 @@ impl Catalog {
             }
             checks.push(Resolved {
                 entry: entry.clone(),
-                definition: definition.clone(),
+                definition,
             });
         }
         Catalog { checks }

@@ -2,10 +2,8 @@
 
 mod config_saved;
 mod lanz_persisted;
-mod lanz_running;
 mod version_pinned;
 
 pub use config_saved::ConfigSaved;
 pub use lanz_persisted::LanzPersisted;
-pub use lanz_running::LanzRunning;
 pub use version_pinned::VersionPinned;

@@ -13,7 +13,7 @@ pub mod igmp_querier;
 pub mod igmp_snooping;
 pub mod interface_errors;
 pub mod interfaces;
-mod json;
+pub mod json;
 mod lanz;
 pub mod lanz_records;
 pub mod ntp_associations;

@@ -1,0 +1,246 @@
+//! A declarative check prepared for one device (its query, its rule with the device's baseline
+//! values in place), and its verdict from what judging the rule found: FAIL naming every
+//! failing node, ERROR naming what could not be judged, SKIP when only a first run's
+//! comparisons were left, else OK. The evidence quotes text output or, of JSON, the nodes the
+//! verdict is about.
+
+use serde_json::Value;
+
+use super::eval::{self, Outcome, Previous, Test};
+use super::grammar::Node;
+use super::readers::RuleQuery;
+use crate::check::Prepared;
+use crate::core::Verdict;
+use crate::parse::{AnyQuery, Facts, text};
+
+/// A declarative check with one device's values in place.
+pub struct Ready {
+    query: RuleQuery,
+    rule: Node<Test>,
+    expected: String,
+}
+
+impl Ready {
+    pub fn new(query: RuleQuery, rule: Node<Test>) -> Ready {
+        Ready {
+            query,
+            expected: describe(&rule),
+            rule,
+        }
+    }
+}
+
+impl Prepared for Ready {
+    fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(self.query.clone())]
+    }
+
+    fn evaluate(&self, facts: &Facts) -> Verdict {
+        let fact = match facts.json(&self.query) {
+            Ok(fact) => fact,
+            Err(e) => return Verdict::from(e),
+        };
+        let recorded = facts.previous_json(&self.query.key());
+        let previous = recorded.map(|r| Previous {
+            fact: &r.fact,
+            run_id: &r.run_id,
+        });
+        let outcome = eval::judge(&self.rule, &fact, previous.as_ref());
+        let raw = facts.raw(&self.query.command).unwrap_or_default();
+        self.verdict(outcome, raw)
+    }
+}
+
+impl Ready {
+    fn verdict(&self, outcome: Outcome, raw: &str) -> Verdict {
+        let command = &self.query.command.text;
+        let mut notes = outcome.notes.clone();
+        if outcome.more_notes > 0 {
+            notes.push(format!("and {} more like these", outcome.more_notes));
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join("; "))
+        };
+        // Text output is quoted; of JSON, the nodes the verdict is about.
+        let evidence = || {
+            if self.query.reader.reads_text() || outcome.nodes.is_empty() {
+                format!("{command}:\n{}", text::excerpt(raw, 12))
+            } else {
+                nodes_excerpt(command, &outcome.nodes)
+            }
+        };
+        if !outcome.failures.is_empty() {
+            let failures: Vec<String> = outcome.failures.iter().map(ToString::to_string).collect();
+            let mut actual = capped(&failures, LISTED, "failing");
+            actual.extend(
+                capped(&outcome.errors, LISTED, "not judged")
+                    .into_iter()
+                    .map(|e| format!("not judged: {e}")),
+            );
+            return Verdict::fail(capped(&failures, 3, "failing").join("; "))
+                .expected(&self.expected)
+                .actual(actual.join("\n"))
+                .evidence(evidence());
+        }
+        if !outcome.errors.is_empty() {
+            return Verdict::error(format!(
+                "the rule could not be judged on the output of `{command}` (read by {}): {}",
+                self.query.reader.describe(),
+                capped(&outcome.errors, 5, "not judged").join("; ")
+            ))
+            .expected(&self.expected)
+            .actual(capped(&outcome.errors, LISTED, "not judged").join("\n"))
+            .evidence(evidence());
+        }
+        if outcome.judged == 0 {
+            return Verdict::skip(format!("nothing judged yet{notes}")).expected(&self.expected);
+        }
+        Verdict::ok(format!("holds: {}{notes}", self.expected)).expected(&self.expected)
+    }
+}
+
+/// How many failing nodes a report lists one by one (a hostile output can make thousands).
+const LISTED: usize = 200;
+
+/// The first `max` of `items`, then `and N more <what>` when there are more.
+fn capped(items: &[String], max: usize, what: &str) -> Vec<String> {
+    let mut out: Vec<String> = items.iter().take(max).cloned().collect();
+    if items.len() > max {
+        out.push(format!("and {} more {what}", items.len() - max));
+    }
+    out
+}
+
+/// The failing nodes as compact JSON, one per line, for evidence.
+fn nodes_excerpt(command: &str, nodes: &[(String, Value)]) -> String {
+    let mut lines = vec![format!("{command}:")];
+    for (label, value) in nodes.iter().take(10) {
+        lines.push(text::clip(&format!("{label}: {value}"), 300));
+    }
+    if nodes.len() > 10 {
+        lines.push(format!("... and {} more", nodes.len() - 10));
+    }
+    lines.join("\n")
+}
+
+/// The rule in words, for `expected`: `each $.a.*: $.b at most 0 and $.c at most 10`.
+fn describe(rule: &Node<Test>) -> String {
+    match rule {
+        Node::All(nodes) => nodes.iter().map(describe).collect::<Vec<_>>().join(" and "),
+        Node::Any(nodes) => format!(
+            "any of ({})",
+            nodes.iter().map(describe).collect::<Vec<_>>().join(" | ")
+        ),
+        Node::Each { path, keys, body } => {
+            let keys = keys.as_ref().map(|k| format!(" [{k}]")).unwrap_or_default();
+            format!("each {path}{keys}: {}", describe(body))
+        }
+        Node::Test { path, tests } => tests
+            .iter()
+            .map(|t| format!("{path} {t}"))
+            .collect::<Vec<_>>()
+            .join(" and "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::rule::ops::{Cond, Num};
+    use crate::check::rule::path::Path;
+    use crate::check::rule::readers::Reader;
+    use crate::core::{Command, Platform, Status};
+
+    fn errors_rule() -> Ready {
+        let query = RuleQuery {
+            command: Command::new("show interfaces counters errors | json"),
+            kind: "rule:eos.ports.errors-absent".into(),
+            platform: Platform::Eos,
+            reader: Reader::DeviceJson,
+            archived: false,
+        };
+        let rule = Node::Each {
+            path: Path::parse("$.interfaceErrorCounters.*").unwrap(),
+            keys: None,
+            body: Box::new(Node::Test {
+                path: Path::parse("$.inErrors").unwrap(),
+                tests: vec![Test {
+                    cond: Cond::AtMost(Num::Int(0)),
+                    from: None,
+                }],
+            }),
+        };
+        Ready::new(query, rule)
+    }
+
+    fn judge(ready: &Ready, output: &str) -> Verdict {
+        let mut facts = Facts::default();
+        let command = ready.query.command.clone();
+        facts.insert(&command, Ok(output), &[&ready.query]);
+        ready.evaluate(&facts)
+    }
+
+    #[test]
+    fn thousands_of_failing_ports_are_counted_not_all_listed() {
+        let ports: Vec<String> = (0..50_000)
+            .map(|i| format!("\"Ethernet{i}\": {{\"inErrors\": {i}}}"))
+            .collect();
+        let output = format!("{{\"interfaceErrorCounters\": {{{}}}}}", ports.join(", "));
+        let verdict = judge(&errors_rule(), &output);
+        assert_eq!(verdict.status, Status::Fail);
+        assert_eq!(verdict.actual.lines().count(), LISTED + 1);
+        assert!(
+            verdict.actual.ends_with("and 49799 more failing"),
+            "{}",
+            &verdict.actual[verdict.actual.len() - 60..]
+        );
+        assert!(
+            verdict
+                .summary
+                .starts_with("Ethernet1: $.inErrors = 1, wanted at most 0;")
+        );
+        assert!(
+            verdict.evidence.lines().count() <= 12,
+            "{}",
+            verdict.evidence
+        );
+    }
+
+    #[test]
+    fn verdicts_of_each_kind() {
+        let ready = errors_rule();
+        let ok = judge(
+            &ready,
+            "{\"interfaceErrorCounters\": {\"Ethernet1\": {\"inErrors\": 0}}}",
+        );
+        assert_eq!(
+            (ok.status, ok.summary.as_str()),
+            (
+                Status::Ok,
+                "holds: each $.interfaceErrorCounters.*: $.inErrors at most 0"
+            )
+        );
+        let error = judge(&ready, "{\"interfaceErrorCounters\": {\"Ethernet1\": {}}}");
+        assert_eq!(error.status, Status::Error);
+        assert!(
+            error
+                .summary
+                .ends_with("Ethernet1: $.inErrors found nothing"),
+            "{}",
+            error.summary
+        );
+        assert!(
+            error.evidence.contains("Ethernet1: {}"),
+            "{}",
+            error.evidence
+        );
+        let unreadable = judge(&ready, "% Invalid input\n");
+        assert_eq!(unreadable.status, Status::Error);
+        assert!(
+            unreadable.evidence.contains("% Invalid input"),
+            "{unreadable:?}"
+        );
+    }
+}

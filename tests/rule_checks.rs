@@ -1,0 +1,381 @@
+//! The declarative checks the example site ships (checks/*.yaml with `command` and `rule`),
+//! through the whole pipeline (config -> plan -> offline collect -> parse -> evaluate): one row
+//! per case, OK, FAIL and ERROR for each check; and `increase_at_most` over successive runs
+//! through the real archive.
+
+mod common;
+
+use std::sync::Arc;
+
+use assert_cmd::Command as Cli;
+use premarket::Status;
+use premarket::collect::offline::Offline;
+use premarket::config::Config;
+use premarket::core::Command;
+use premarket::inspect::{Limits, inspect};
+use premarket::plan::{Plan, Selection};
+
+const ERRORS: &str = "show interfaces counters errors | json";
+const NTP: &str = "show ntp status";
+const FGT_NTP: &str = "diagnose sys ntp status";
+const LANZ: &str = "show queue-monitor length status | json";
+
+struct Row {
+    check: &'static str,
+    device: &'static str,
+    command: &'static str,
+    /// Under tests/fixtures/; `None` leaves the output missing.
+    fixture: Option<&'static str>,
+    status: Status,
+    /// Words the summary must contain.
+    summary: &'static str,
+    /// Words the `actual` or the evidence must contain.
+    detail: &'static str,
+}
+
+const fn row(
+    check: &'static str,
+    device: &'static str,
+    command: &'static str,
+    fixture: Option<&'static str>,
+    status: Status,
+    summary: &'static str,
+    detail: &'static str,
+) -> Row {
+    Row {
+        check,
+        device,
+        command,
+        fixture,
+        status,
+        summary,
+        detail,
+    }
+}
+
+const PORTS: &str = "eos.ports.errors-absent";
+const EOS_NTP: &str = "eos.ntp.synchronised";
+const FGT: &str = "fortigate.ntp.synchronised";
+const LANZ_RUNNING: &str = "eos.lanz.running";
+
+const ROWS: &[Row] = &[
+    // A first run: growth is judged from the next run on, the bound on input errors now.
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/healthy.txt"),
+        Status::Ok,
+        "first run of this check on this device",
+        "",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/errors-off-path.txt"),
+        Status::Ok,
+        "holds",
+        "",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/crc-errors.txt"),
+        Status::Fail,
+        "Ethernet3: $.inErrors = 1843, wanted at most 10 (expect.max_in_errors)",
+        "Ethernet3",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/port-missing.txt"),
+        Status::Fail,
+        "Ethernet4: not in the output",
+        "listed in expect.trading_ports",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/wrong-type.txt"),
+        Status::Error,
+        "Ethernet2: $.inErrors is a string (\"n/a\"), at_most needs a number",
+        "\"n/a\"",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/text-instead-of-json.txt"),
+        Status::Error,
+        "not JSON",
+        "FCS",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        Some("rule/eos/show-interfaces-counters-errors/invalid-command.txt"),
+        Status::Error,
+        "% Invalid input",
+        "Invalid input",
+    ),
+    row(
+        PORTS,
+        "sw1",
+        ERRORS,
+        None,
+        Status::Error,
+        "not collected",
+        "",
+    ),
+    row(
+        EOS_NTP,
+        "sw1",
+        NTP,
+        Some("rule/eos/show-ntp-status/synchronised.txt"),
+        Status::Ok,
+        "holds",
+        "",
+    ),
+    row(
+        EOS_NTP,
+        "sw1",
+        NTP,
+        Some("rule/eos/show-ntp-status/unsynchronised.txt"),
+        Status::Fail,
+        "$.state = \"unsynchronised\", wanted equal to \"synchronised\"",
+        "unsynchronised",
+    ),
+    row(
+        EOS_NTP,
+        "sw1",
+        NTP,
+        Some("rule/eos/show-ntp-status/disabled.txt"),
+        Status::Fail,
+        "$.state = \"NTP\"",
+        "NTP is disabled.",
+    ),
+    row(
+        EOS_NTP,
+        "sw1",
+        NTP,
+        Some("rule/eos/show-ntp-status/empty.txt"),
+        Status::Error,
+        "$.state found nothing",
+        "",
+    ),
+    row(
+        EOS_NTP,
+        "sw1",
+        NTP,
+        Some("rule/eos/show-ntp-status/invalid-command.txt"),
+        Status::Error,
+        "% Invalid input",
+        "Invalid input",
+    ),
+    row(
+        FGT,
+        "fw1",
+        FGT_NTP,
+        Some("rule/fortigate/diagnose-sys-ntp-status/synced.txt"),
+        Status::Ok,
+        "holds",
+        "",
+    ),
+    row(
+        FGT,
+        "fw1",
+        FGT_NTP,
+        Some("rule/fortigate/diagnose-sys-ntp-status/paged.txt"),
+        Status::Ok,
+        "holds",
+        "",
+    ),
+    row(
+        FGT,
+        "fw1",
+        FGT_NTP,
+        Some("rule/fortigate/diagnose-sys-ntp-status/unreachable.txt"),
+        Status::Fail,
+        "$.synchronized = \"no\", wanted equal to \"yes\"",
+        "synchronized: no",
+    ),
+    row(
+        FGT,
+        "fw1",
+        FGT_NTP,
+        Some("rule/fortigate/diagnose-sys-ntp-status/ntpsync-disabled.txt"),
+        Status::Fail,
+        "$.ntpsync = \"disabled\", wanted equal to \"enabled\"",
+        "$.synchronized = \"no\"",
+    ),
+    row(
+        FGT,
+        "fw1",
+        FGT_NTP,
+        Some("rule/fortigate/diagnose-sys-ntp-status/command-fail.txt"),
+        Status::Error,
+        "Command fail",
+        "Command fail",
+    ),
+    row(
+        FGT,
+        "fw1",
+        FGT_NTP,
+        Some("rule/fortigate/diagnose-sys-ntp-status/empty.txt"),
+        Status::Error,
+        "no `key=value`",
+        "",
+    ),
+    row(
+        LANZ_RUNNING,
+        "sw1",
+        LANZ,
+        Some("eos/show-queue-monitor-length-status/json-enabled.txt"),
+        Status::Ok,
+        "$.lanzEnabled equal to true (expect.lanz)",
+        "",
+    ),
+    row(
+        LANZ_RUNNING,
+        "sw1",
+        LANZ,
+        Some("eos/show-queue-monitor-length-status/json-disabled.txt"),
+        Status::Fail,
+        "$.lanzEnabled = false, wanted equal to true (expect.lanz)",
+        "false",
+    ),
+    // The command asks for JSON: text is not what the switch answers to it.
+    row(
+        LANZ_RUNNING,
+        "sw1",
+        LANZ,
+        Some("eos/show-queue-monitor-length-status/text-enabled.txt"),
+        Status::Error,
+        "not JSON",
+        "queue-monitor length enabled",
+    ),
+    row(
+        LANZ_RUNNING,
+        "sw1",
+        LANZ,
+        Some("eos/show-queue-monitor-length-status/invalid-command.txt"),
+        Status::Error,
+        "% Invalid input",
+        "Invalid input",
+    ),
+];
+
+#[tokio::test]
+async fn every_row() {
+    let config = Config::load(&common::repo()).expect("example site loads");
+    for row in ROWS {
+        let outputs = tempfile::tempdir().expect("tempdir");
+        let device_dir = outputs.path().join(row.device);
+        std::fs::create_dir_all(&device_dir).expect("mkdir");
+        if let Some(fixture) = row.fixture {
+            std::fs::copy(
+                common::fixture(fixture),
+                device_dir.join(Command::new(row.command).file_name()),
+            )
+            .expect("copy fixture");
+        }
+        let selection = Selection {
+            checks: vec![row.check.into()],
+            devices: vec![row.device.into()],
+            tags: vec![],
+        };
+        let plan = Plan::new(&config, &selection).expect("plan");
+        let report = inspect(
+            &config,
+            &plan,
+            Arc::new(Offline::new(outputs.path())),
+            &Limits::from_config(&config),
+        )
+        .await;
+        assert_eq!(report.results.len(), 1, "{}", row.check);
+        let result = &report.results[0];
+        let case = format!("{} with {:?}", row.check, row.fixture);
+        assert_eq!(result.status, row.status, "{case}: {result:#?}");
+        assert!(
+            result.summary.contains(row.summary),
+            "{case}: summary {:?} lacks {:?}",
+            result.summary,
+            row.summary
+        );
+        let detail = format!("{}\n{}", result.actual, result.evidence);
+        assert!(
+            detail.contains(row.detail),
+            "{case}: {detail:?} lacks {:?}",
+            row.detail
+        );
+        if result.status != Status::Ok {
+            assert!(!result.remedy.is_empty(), "{case}: no remedy");
+        }
+        if result.status == Status::Error && row.fixture.is_some() {
+            assert!(!result.evidence.is_empty(), "{case}: ERROR without excerpt");
+        }
+    }
+}
+
+/// `premarket run --offline` in a copy of the example site whose archive keeps each run.
+fn run(site: &common::Site, scenario: &str) -> serde_json::Value {
+    let outputs = tempfile::tempdir().expect("tempdir");
+    let device_dir = outputs.path().join("sw1");
+    std::fs::create_dir_all(&device_dir).expect("mkdir");
+    std::fs::copy(
+        common::fixture(&format!(
+            "rule/eos/show-interfaces-counters-errors/{scenario}.txt"
+        )),
+        device_dir.join(Command::new(ERRORS).file_name()),
+    )
+    .expect("copy");
+    let out = Cli::cargo_bin("premarket")
+        .expect("binary")
+        .env_remove("PREMARKET_DIR")
+        // --archive: offline runs keep no history unless asked, and growth needs the last one.
+        .args(["run", "--check", PORTS, "--format", "json", "--archive", "--dir"])
+        .arg(site.path())
+        .arg("--offline")
+        .arg(outputs.path())
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert!(
+        report["results"][0].is_object(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report["results"][0].clone()
+}
+
+#[test]
+fn growth_is_judged_against_the_previous_run_in_the_archive() {
+    let site = common::Site::example();
+    // (scenario, status, words of the summary)
+    let runs = [
+        ("healthy", "OK", "first run of this check on this device"),
+        ("healthy", "OK", "holds"),
+        // Five new FCS errors on Ethernet3: under max_in_errors, but the counter grew.
+        (
+            "fcs-grown",
+            "FAIL",
+            "Ethernet3: $.fcsErrors grew from 0 to 5 since run ",
+        ),
+        ("fcs-grown", "OK", "holds"),
+        // Cleared counters are not growth.
+        ("healthy", "OK", "holds"),
+    ];
+    for (i, (scenario, status, words)) in runs.into_iter().enumerate() {
+        let result = run(&site, scenario);
+        assert_eq!(result["status"], status, "run {i} ({scenario}): {result:#}");
+        let summary = result["summary"].as_str().unwrap_or_default();
+        assert!(summary.contains(words), "run {i}: {summary}");
+    }
+}
