@@ -149,13 +149,17 @@ const FILES: &[(&str, &[u8])] = &[
         include_bytes!("../../checks/probe.yaml"),
     ),
     (
+        "baselines/probe1.yaml",
+        include_bytes!("../../baselines/probe1.yaml"),
+    ),
+    (
         "baselines/known_hosts",
         include_bytes!("../../baselines/known_hosts"),
     ),
 ];
 
 /// How many of [`FILES`] a configuration input may replace (all but known_hosts).
-pub const CONFIG_FILES: usize = 6;
+pub const CONFIG_FILES: usize = 7;
 
 /// Configuration input: the first byte picks which file of the example configuration the rest
 /// replaces; the directory is then loaded and planned as `premarket validate` does.
