@@ -248,7 +248,7 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
     }
     let sshd = Sshd::start(false);
     let fingerprint = sshd.fingerprint();
-    let results = ssh::collect(
+    let results = premarket::collect::ssh::collect(
         &sshd.device(),
         &commands(&["show version"]),
         &settings(None, Duration::from_secs(5)),
@@ -262,7 +262,7 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
 
     let mut pinned = sshd.device();
     pinned.ssh_mut().expect("an SSH device").host_key = Some(fingerprint);
-    let results = ssh::collect(
+    let results = premarket::collect::ssh::collect(
         &pinned,
         &commands(&["show version"]),
         &settings(None, Duration::from_secs(5)),

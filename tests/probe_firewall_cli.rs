@@ -4,8 +4,9 @@
 
 use assert_cmd::Command;
 use premarket::lab::{Lab, LabOptions};
-use premarket::probe::firewall::{READBACK, filter_lines};
-use premarket::probe::frame::{FiveTuple, FrameSpec};
+use premarket::platform::fortigate::firewall::ProbeFlow;
+use premarket::platform::fortigate::{SESSION_FILTER, SessionFilter};
+use premarket::probe::frame::FrameSpec;
 use tokio::runtime::Runtime;
 
 const CLEAR: &str = "diagnose sys session clear";
@@ -14,15 +15,17 @@ fn premarket() -> Command {
     Command::cargo_bin("premarket").unwrap()
 }
 
-/// The default probe flow (`--src-port`/`--dst-port` not given).
-fn probe_flow() -> FiveTuple {
+/// The default probe flow (`--src-port`/`--dst-port` not given), as the firewall filters it.
+fn probe_flow() -> ProbeFlow {
     let t = FrameSpec::default();
-    FiveTuple {
-        src: t.src_ip,
-        dst: t.dst_ip,
-        sport: t.sport,
-        dport: t.dport,
-        proto: 17,
+    ProbeFlow {
+        filter: SessionFilter {
+            proto: 17,
+            src: Some(t.src_ip.into()),
+            dst: Some(t.dst_ip.into()),
+            dport: Some(t.dport.0),
+        },
+        sport: t.sport.0,
     }
 }
 
@@ -64,8 +67,8 @@ fn clear_session_runs_the_guarded_clear_before_the_round_and_only_then() {
     assert_ne!(code, Some(0), "the round cannot run here: {err}");
     let sent = lab.journal().commands("fw1");
     let at = sent.iter().position(|l| l == CLEAR).expect("clear sent");
-    let mut want = filter_lines(&probe_flow());
-    want.push(READBACK.into());
+    let mut want = probe_flow().lines();
+    want.push(SESSION_FILTER.into());
     assert_eq!(&sent[at - want.len()..at], want.as_slice(), "{sent:#?}");
     assert_eq!(sent.iter().filter(|l| *l == CLEAR).count(), 1);
     assert_eq!(lab.config_attempts().len(), 1);

@@ -7,28 +7,30 @@
 
 use std::net::Ipv4Addr;
 
+use premarket::collect::ssh::{firewall_shell, settings};
 use premarket::config::Config;
 use premarket::core::CollectError;
 use premarket::lab::{Lab, LabOptions, Scenario, topology};
-use premarket::probe::firewall::{
-    self, FilterMatched, FirewallError, READBACK, Shell, filter_lines,
+use premarket::platform::fortigate::firewall::{
+    self, Cli, FilterMatched, FirewallError, ProbeFlow, SESSION_CLEAR,
 };
-use premarket::probe::frame::FiveTuple;
-use premarket::probe::units::Port;
-use premarket::ssh::Settings;
-use premarket::ssh::firewall::FirewallShell;
+use premarket::platform::fortigate::firewall_shell::FirewallShell;
+use premarket::platform::fortigate::{SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
 use tokio::runtime::Runtime;
 
-const CLEAR: &str = "diagnose sys session clear";
+const CLEAR: &str = SESSION_CLEAR;
+const READBACK: &str = SESSION_FILTER;
 
-fn market_data() -> FiveTuple {
+fn market_data() -> ProbeFlow {
     let f = topology::MARKET_DATA;
-    FiveTuple {
-        src: Ipv4Addr::from(f.src),
-        dst: Ipv4Addr::from(f.dst),
-        sport: Port(f.sport),
-        dport: Port(f.dport),
-        proto: f.proto,
+    ProbeFlow {
+        filter: SessionFilter {
+            proto: f.proto,
+            src: Some(Ipv4Addr::from(f.src).into()),
+            dst: Some(Ipv4Addr::from(f.dst).into()),
+            dport: Some(f.dport),
+        },
+        sport: f.sport,
     }
 }
 
@@ -63,7 +65,7 @@ impl Running {
 
     fn shell(&self) -> FirewallShell {
         let device = self.config.device("fw1").expect("fw1 in the lab site");
-        FirewallShell::connect(device, &Settings::from_config(&self.config))
+        firewall_shell(device, &settings(&self.config))
             .unwrap_or_else(|e| panic!("connect fw1: {e}"))
     }
 
@@ -107,10 +109,10 @@ fn cross_check_reads_the_market_data_sessions_npu_state() {
         );
         shell.close();
         let sent = run.fw1_commands();
-        let mut want = filter_lines(&market_data());
+        let mut want = market_data().lines();
         want.push(READBACK.into());
         want.push("diagnose sys session list".into());
-        want.push("diagnose sys session filter clear".into());
+        want.push(SESSION_FILTER_CLEAR.into());
         assert!(
             sent.windows(want.len()).any(|w| w == want.as_slice()),
             "{scenario}: {sent:#?}"
@@ -126,7 +128,7 @@ fn clear_with_a_matching_readback_sends_exactly_one_clear_after_the_filter() {
     firewall::clear_session(&mut shell, &market_data(), true).expect("clear");
     let sent = run.fw1_commands();
     let at = sent.iter().position(|l| l == CLEAR).expect("clear sent");
-    let mut want = filter_lines(&market_data());
+    let mut want = market_data().lines();
     want.push(READBACK.into());
     assert_eq!(&sent[at - want.len()..at], want.as_slice(), "{sent:#?}");
     assert_eq!(
@@ -174,7 +176,7 @@ fn without_clear_session_nothing_is_sent() {
 /// A real SSH shell whose read-back is rewritten: the check must see the difference.
 struct WrongReadback(FirewallShell);
 
-impl Shell for WrongReadback {
+impl Cli for WrongReadback {
     fn run(&mut self, line: &str) -> Result<String, String> {
         let text = self.0.run(line)?;
         Ok(if line == READBACK {
@@ -193,7 +195,7 @@ impl Shell for WrongReadback {
 /// must refuse the clear because the read-back is no longer the last line sent.
 struct ChangesAfterReadback(FirewallShell);
 
-impl Shell for ChangesAfterReadback {
+impl Cli for ChangesAfterReadback {
     fn run(&mut self, line: &str) -> Result<String, String> {
         let text = self.0.run(line)?;
         if line == READBACK {
@@ -255,7 +257,7 @@ fn the_probe_shell_keeps_the_read_only_guard_for_everything_else() {
 fn a_switch_is_not_a_firewall() {
     let run = Running::start(&["healthy"]);
     let device = run.config.device("sw1").expect("sw1");
-    let got = FirewallShell::connect(device, &Settings::from_config(&run.config));
+    let got = firewall_shell(device, &settings(&run.config));
     assert!(
         matches!(&got, Err(CollectError::Other(e)) if e.contains("not a FortiGate")),
         "{:?}",

@@ -568,7 +568,7 @@ fn firewall_cross_check_after_a_live_round() {
     assert!(
         json["firewall"]["error"]
             .as_str()
-            .is_some_and(|e| e.contains("no npu_state")),
+            .is_some_and(|e| e.contains("no session for the probe flow")),
         "{json:#}"
     );
     assert_eq!(

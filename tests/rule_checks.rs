@@ -338,7 +338,15 @@ fn run(site: &common::Site, scenario: &str) -> serde_json::Value {
         .expect("binary")
         .env_remove("PREMARKET_DIR")
         // --archive: offline runs keep no history unless asked, and growth needs the last one.
-        .args(["run", "--check", PORTS, "--format", "json", "--archive", "--dir"])
+        .args([
+            "run",
+            "--check",
+            PORTS,
+            "--format",
+            "json",
+            "--archive",
+            "--dir",
+        ])
         .arg(site.path())
         .arg("--offline")
         .arg(outputs.path())

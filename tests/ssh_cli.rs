@@ -1,9 +1,13 @@
 //! The SSH commands end to end through the binary, against a scripted switch on loopback:
-//! `capture` writes the offline layout, `run` over SSH agrees with `run --offline` on that
-//! capture, and `trust` prints the key without writing it. The canary password never appears.
+//! `capture` writes the offline layout (with the platform's redaction), `run` over SSH agrees
+//! with `run --offline` on that capture, `plan` prints exactly the lines the switch receives,
+//! a secret holding a line break is refused by `validate` and `run`, and `trust` prints the key
+//! without writing it. The canary passwords never appear.
 
 #[path = "common/ssh.rs"]
 mod ssh_common;
+
+mod common;
 
 use std::path::Path;
 
@@ -47,6 +51,12 @@ fn switch() -> Script {
 
 /// A site directory with one switch at `port`, the repository's EOS catalog, and a known_hosts.
 fn site(dir: &Path, port: u16, known_hosts_line: &str) {
+    let password = format!("{{ file: {} }}", dir.join("pw").display());
+    site_with(dir, port, known_hosts_line, &password, "");
+}
+
+/// [`site`] with the switch's `password:` reference and more `ssh:` lines.
+fn site_with(dir: &Path, port: u16, known_hosts_line: &str, password: &str, more_ssh: &str) {
     let baselines = dir.join("baselines");
     std::fs::create_dir_all(&baselines).unwrap();
     std::fs::create_dir_all(dir.join("checks")).unwrap();
@@ -66,31 +76,37 @@ fn site(dir: &Path, port: u16, known_hosts_line: &str) {
     std::fs::write(
         baselines.join("sw1.yaml"),
         format!(
-            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {port}\n  user: premarket\n  password: {{ file: {} }}\n\
+            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {port}\n  user: premarket\n  password: {password}\n{more_ssh}\
              expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n",
-            dir.join("pw").display()
         ),
     )
     .unwrap();
 }
 
 fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    premarket_env(dir, args, &[])
+}
+
+fn premarket_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let out = Bin::cargo_bin("premarket")
         .unwrap()
         .timeout(std::time::Duration::from_secs(60))
         .arg("--dir")
         .arg(dir)
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     );
-    assert!(
-        !stdout.contains(CANARY) && !stderr.contains(CANARY),
-        "the password leaked:\n{stdout}\n{stderr}"
-    );
+    for canary in [CANARY, ENABLE_CANARY] {
+        assert!(
+            !stdout.contains(canary) && !stderr.contains(canary),
+            "a secret leaked:\n{stdout}\n{stderr}"
+        );
+    }
     (out.status.code().unwrap_or(-1), stdout, stderr)
 }
 
@@ -210,4 +226,202 @@ async fn trust_prints_the_key_and_writes_nothing() {
             .unwrap();
     assert_eq!(code, 2);
     assert!(stdout.contains("unknown host key for sw1"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn plan_prints_every_line_the_switch_receives_in_order() {
+    let mut script = switch();
+    script.enable_password = Some(ENABLE_CANARY.into());
+    let dev = Device::start(script).await;
+    let dir = tempfile::tempdir().unwrap();
+    let enable = dir.path().join("enable");
+    std::fs::write(&enable, format!("{ENABLE_CANARY}\n")).unwrap();
+    let password = format!("{{ file: {} }}", dir.path().join("pw").display());
+    let more = format!("  enable_secret: {{ file: {} }}\n", enable.display());
+    site_with(
+        dir.path(),
+        dev.port,
+        &dev.known_hosts_line(),
+        &password,
+        &more,
+    );
+    let root = dir.path().to_path_buf();
+
+    let (code, plan, stderr) = premarket(&root, &["plan"]);
+    assert_eq!(code, 0, "{plan}{stderr}");
+    let (code, report, _) =
+        tokio::task::spawn_blocking(move || premarket(&root, &["run", "--format", "json"]))
+            .await
+            .unwrap();
+    assert!(code <= 1, "{report}");
+
+    let planned: Vec<String> = plan
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("  (keys:"))
+        .map(|l| l.split(" # ").next().unwrap_or_default().trim().to_string())
+        .collect();
+    let placeholder = format!("<enable secret from file:{}>", enable.display());
+    let received: Vec<String> = dev
+        .received()
+        .into_iter()
+        .map(|l| {
+            if l == ENABLE_CANARY {
+                placeholder.clone()
+            } else {
+                l
+            }
+        })
+        .collect();
+    assert_eq!(received, planned, "{plan}");
+    assert_eq!(
+        &received[..4],
+        [
+            "terminal length 0",
+            "terminal width 511",
+            "enable",
+            placeholder.as_str()
+        ]
+    );
+    assert!(plan.contains("(keys: \" \" at each `--More--`)"), "{plan}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn capture_applies_the_platform_redaction() {
+    const HASH: &str = "$6$CAPTUREHASHdonotleak";
+    let startup = format!(
+        "! Command: show startup-config\nhostname sw1\nusername admin privilege 15 role network-admin secret sha512 {HASH}\nenable password sha512 {HASH}\nqueue-monitor length\nend"
+    );
+    let dev = Device::start(switch().answer("show startup-config", &startup)).await;
+    let dir = tempfile::tempdir().unwrap();
+    site(dir.path(), dev.port, &dev.known_hosts_line());
+    let (root, out) = (dir.path().to_path_buf(), dir.path().join("capture"));
+
+    let (code, stdout, stderr) = tokio::task::spawn_blocking({
+        let out = out.clone();
+        move || {
+            premarket(
+                &root,
+                &["capture", "--device", "sw1", "--out", out.to_str().unwrap()],
+            )
+        }
+    })
+    .await
+    .unwrap();
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let saved = std::fs::read_to_string(out.join("sw1/show-startup-config.txt")).unwrap();
+    assert!(!saved.contains("CAPTUREHASH"), "{saved}");
+    assert!(
+        saved.contains("role network-admin secret <redacted>"),
+        "{saved}"
+    );
+    assert!(saved.contains("enable password <redacted>"), "{saved}");
+    assert!(saved.contains("\nqueue-monitor length\n"), "{saved}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_with_a_line_break_is_refused_by_validate_and_run_naming_only_its_variable() {
+    const VAR: &str = "PREMARKET_TEST_PW_WITH_CR";
+    let dev = Device::start(switch()).await;
+    let dir = tempfile::tempdir().unwrap();
+    site_with(
+        dir.path(),
+        dev.port,
+        &dev.known_hosts_line(),
+        &format!("{{ env: {VAR} }}"),
+        "",
+    );
+    let root = dir.path().to_path_buf();
+    let hostile = format!("{CANARY}\rconfigure terminal");
+
+    // Offline work needs no secret: without the variable, validate is content.
+    let (code, stdout, stderr) = premarket(&root, &["validate"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+
+    let (code, stdout, stderr) = premarket_env(&root, &["validate"], &[(VAR, &hostile)]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    let at = format!(
+        "{}:6:3: device sw1: ssh.password",
+        root.join("baselines/sw1.yaml").display()
+    );
+    assert!(stderr.contains(&at), "{stderr}");
+    assert!(
+        stderr.contains(&format!("secret env:{VAR} holds a line break")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("configure"), "{stderr}");
+
+    let (code, report, stderr) = tokio::task::spawn_blocking(move || {
+        premarket_env(&root, &["run", "--format", "json"], &[(VAR, &hostile)])
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 2, "{report}{stderr}");
+    assert!(
+        report.contains(&format!(
+            "password (env:{VAR}): secret env:{VAR} holds a line break"
+        )),
+        "{report}"
+    );
+    assert!(dev.received().is_empty(), "{:?}", dev.received());
+}
+
+#[test]
+fn validate_and_plan_refuse_a_vdom_the_guard_would_refuse() {
+    let site = common::Site::example();
+    let fw1 = site.read("baselines/fw1.yaml");
+    site.write(
+        "baselines/fw1.yaml",
+        &fw1.replace(
+            "  user: premarket\n",
+            "  user: premarket\n  vdom: \"root; execute reboot\"\n",
+        ),
+    );
+    let (code, stdout, stderr) = premarket(site.path(), &["validate"]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    let at = format!(
+        "{}:7:3: device fw1: ssh.vdom:",
+        site.path().join("baselines/fw1.yaml").display()
+    );
+    assert!(
+        stderr.contains(&at) && stderr.contains("was not sent: not a VDOM name"),
+        "{stderr}"
+    );
+
+    let (code, stdout, stderr) = premarket(site.path(), &["plan", "--device", "fw1"]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("  ERROR: `root; execute reboot` was not sent"),
+        "{stdout}"
+    );
+
+    site.write(
+        "baselines/fw1.yaml",
+        &fw1.replace(
+            "  user: premarket\n",
+            "  user: premarket\n  vdom: trading\n",
+        ),
+    );
+    let (code, stdout, stderr) = premarket(site.path(), &["validate"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, plan, _) = premarket(site.path(), &["plan", "--device", "fw1"]);
+    assert_eq!(code, 0, "{plan}");
+    let lines: Vec<&str> = plan
+        .lines()
+        .map(|l| l.split(" # ").next().unwrap_or_default().trim())
+        .collect();
+    let at = |line: &str| {
+        lines
+            .iter()
+            .position(|l| *l == line)
+            .unwrap_or_else(|| panic!("{line} missing: {plan}"))
+    };
+    assert!(at("get system status") < at("config global"));
+    assert!(at("config global") < at("diagnose sys vd list"));
+    assert!(at("diagnose sys vd list") < at("get system ha status"));
+    assert!(at("get system ha status") < at("config vdom"));
+    assert!(at("config vdom") < at("edit trading"));
+    assert!(at("edit trading") < at("diagnose sys session list"));
+    assert_eq!(lines.last(), Some(&"end"), "{plan}");
+    assert!(plan.contains("only if the listing shows trading"), "{plan}");
 }

@@ -4,15 +4,18 @@
 //!
 //! Each file starts with the line as typed at the device (`sw1#show running-config diffs`),
 //! then the output: an empty output still gives a non-empty file, and a reader can see which
-//! prompt (privileged or not, which VDOM) the command ran at.
+//! prompt (privileged or not, which VDOM) the command ran at. A capture is written down like
+//! the archive: with the platform's redaction (EOS `secret`/`password` lines, FortiOS `ENC`
+//! blobs) on top of the session's own removal of the device's login secrets.
 
 use std::path::{Path, PathBuf};
 
 use futures::StreamExt;
 
 use super::{SelectArgs, Stop, load};
+use crate::collect::ssh::{collect, settings};
 use crate::plan::Plan;
-use crate::ssh::{self, Settings};
+use crate::platform;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -26,7 +29,7 @@ pub struct Args {
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     let plan = Plan::new(&config, &args.select.selection())?;
-    let settings = Settings::from_config(&config);
+    let settings = settings(&config);
     let concurrency = config.site.ssh.concurrency.max(1);
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
@@ -36,7 +39,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         futures::stream::iter(plan.devices.iter())
             .map(|d| {
                 let settings = &settings;
-                async move { (d, ssh::collect(&d.device, &d.commands, settings).await) }
+                async move { (d, collect(&d.device, &d.commands, settings).await) }
             })
             .buffered(concurrency)
             .collect::<Vec<_>>(),
@@ -52,7 +55,10 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             match result {
                 Ok(captured) => {
                     let path = folder.join(command.file_name());
-                    let text = format!("{}{}\n{}", captured.prompt, command.text, captured.output);
+                    let text = platform::redact(
+                        device.device.platform,
+                        &format!("{}{}\n{}", captured.prompt, command.text, captured.output),
+                    );
                     std::fs::write(&path, text).map_err(|e| Stop {
                         code: crate::core::Exit::Error.code(),
                         message: format!("cannot write {}: {e}", path.display()),

@@ -1,10 +1,17 @@
-//! `premarket plan`: per device, the exact lines that would be sent, in order, each once.
+//! `premarket plan`: per device, every line the session will send, in order and exactly as
+//! the transport sends it: session settings, escalation, the VDOM steps and the commands with
+//! their contexts. Lines that depend on the device's answers carry a note with their condition;
+//! a secret is shown by its reference, never its value. A line the guard would refuse is shown
+//! as refused and makes the exit code 3 (`premarket validate` says where it comes from).
 
 use std::path::Path;
 
 use super::{SelectArgs, Stop, load};
-use crate::config::Access;
-use crate::plan::Plan;
+use crate::collect::ssh::profile;
+use crate::config::{Access, Connection};
+use crate::core::Exit;
+use crate::plan::{DevicePlan, Plan};
+use crate::ssh::script::{self, Script, Shown};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -12,21 +19,60 @@ pub struct Args {
     pub select: SelectArgs,
 }
 
+/// Notes start in this column, so the lines themselves read as a list.
+const NOTE_COLUMN: usize = 44;
+
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     let plan = Plan::new(&config, &args.select.selection())?;
+    let mut refused = 0;
     for device in &plan.devices {
         let d = &device.device;
         match &d.access {
-            Access::Ssh(ssh) => println!("{} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port),
+            Access::Ssh(ssh) => {
+                println!("{} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port);
+                refused += session(device, ssh);
+            }
             // A probe is not reached over SSH: it shows what it measures instead.
-            Access::Probe(probe) => println!("{} ({}: {})", d.name, d.platform, probe.describe()),
-        }
-        for command in &device.commands {
-            for line in command.lines() {
-                println!("  {line}");
+            Access::Probe(probe) => {
+                println!("{} ({}: {})", d.name, d.platform, probe.describe());
+                for command in &device.commands {
+                    println!("  {}", command.text);
+                }
             }
         }
     }
-    Ok(0)
+    if refused > 0 {
+        return Err(Stop::config(format!(
+            "{refused} line(s) would be refused by the read-only guard; `premarket validate` shows where they come from"
+        )));
+    }
+    Ok(Exit::Ok.code())
+}
+
+/// Prints one SSH device's script; returns how many lines the guard would refuse.
+fn session(device: &DevicePlan, ssh: &Connection) -> usize {
+    let Some(profile) = profile(device.device.platform) else {
+        println!(
+            "  ERROR: {} is not reached over SSH",
+            device.device.platform
+        );
+        return 1;
+    };
+    let script = match Script::new(profile, &device.commands, ssh.vdom.as_deref()) {
+        Ok(script) => script,
+        Err(r) => {
+            println!("  ERROR: {r}");
+            return 1;
+        }
+    };
+    println!("  (keys: {})", script::keys(profile).join("; "));
+    let secret = ssh.enable_secret.as_ref().map(ToString::to_string);
+    for Shown { text, note } in script.shown(profile, secret.as_deref()) {
+        match note {
+            Some(note) => println!("  {text:<NOTE_COLUMN$} # {note}"),
+            None => println!("  {text}"),
+        }
+    }
+    script.refusals().len()
 }

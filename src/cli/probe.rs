@@ -6,9 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::Stop;
+use crate::collect::ssh::{firewall_shell, settings};
+use crate::platform::fortigate::SessionFilter;
+use crate::platform::fortigate::firewall::{self, FirewallError, ProbeFlow, SessionCheck};
+use crate::platform::fortigate::firewall_shell::FirewallShell;
 use crate::probe::analysis::{Analysis, Options, TsSource};
 use crate::probe::calibration::Calibration;
-use crate::probe::firewall::{self, FirewallError, SessionCheck};
 use crate::probe::frame::{FiveTuple, FrameSpec, IP_UDP};
 use crate::probe::live::{self, LivePlan};
 use crate::probe::pair::Sides;
@@ -18,8 +21,6 @@ use crate::probe::units::Port;
 use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
 use crate::probe::verdict::Kind;
 use crate::probe::{chart, offline, synth, text};
-use crate::ssh::Settings;
-use crate::ssh::firewall::FirewallShell;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -429,8 +430,21 @@ impl Checked {
 struct Firewall {
     device: String,
     shell: FirewallShell,
-    flow: FiveTuple,
+    flow: ProbeFlow,
     clear: bool,
+}
+
+/// The probe's 5-tuple as the FortiGate's session filter selects it.
+fn probe_flow(flow: &FiveTuple) -> ProbeFlow {
+    ProbeFlow {
+        filter: SessionFilter {
+            proto: flow.proto,
+            src: Some(flow.src.into()),
+            dst: Some(flow.dst.into()),
+            dport: Some(flow.dport.0),
+        },
+        sport: flow.sport.0,
+    }
 }
 
 impl Firewall {
@@ -439,15 +453,14 @@ impl Firewall {
         let found = config.device(device).ok_or_else(|| {
             Stop::config(format!("--firewall {device}: the site has no such device"))
         })?;
-        let shell =
-            FirewallShell::connect(found, &Settings::from_config(&config)).map_err(|e| Stop {
-                code: crate::core::Exit::Error.code(),
-                message: format!("--firewall {device}: {e}"),
-            })?;
+        let shell = firewall_shell(found, &settings(&config)).map_err(|e| Stop {
+            code: crate::core::Exit::Error.code(),
+            message: format!("--firewall {device}: {e}"),
+        })?;
         Ok(Firewall {
             device: device.to_string(),
             shell,
-            flow,
+            flow: probe_flow(&flow),
             clear,
         })
     }

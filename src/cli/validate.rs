@@ -1,16 +1,32 @@
 //! `premarket validate`: load everything, report every problem at once, contact nothing.
+//!
+//! Besides the files themselves it builds each SSH device's session script with the same guard
+//! the transport uses, so a line that `validate` accepts is never refused later, and it reads
+//! every secret whose variable or file is present (offline work needs none), refusing one that
+//! is not a single line, with the reference named and never the value.
 
 use std::path::Path;
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_saphyr::Spanned;
+
 use super::Stop;
-use crate::config::{Config, ConfigErrors};
-use crate::plan::{Plan, PlanError, Selection};
+use crate::collect::ssh::profile;
+use crate::config::{Config, ConfigError, ConfigErrors, Connection, Device, Position, yaml};
+use crate::plan::{DevicePlan, Plan, PlanError, Selection};
+use crate::ssh::script::Script;
 
 pub fn run(dir: &Path) -> Result<u8, Stop> {
     let (config, mut errors) = Config::load_partial(dir)?;
     // Planning every check also finds checks whose baseline values are missing.
     let planned = match Plan::new(&config, &Selection::default()) {
-        Ok(plan) => plan.check_count(),
+        Ok(plan) => {
+            for device in &plan.devices {
+                guard(device, &mut errors);
+            }
+            plan.check_count()
+        }
         Err(PlanError::Config(ConfigErrors(more))) => {
             errors.extend(more);
             0
@@ -19,10 +35,14 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         Err(_) if !errors.is_empty() => 0,
         Err(other) => return Err(other.into()),
     };
+    for device in &config.devices {
+        secrets(device, &mut errors);
+    }
     if !errors.is_empty() {
         errors.sort_by(|a, b| {
             (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))
         });
+        errors.dedup();
         return Err(ConfigErrors(errors).into());
     }
     println!(
@@ -32,4 +52,80 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         config.catalog.len(),
     );
     Ok(0)
+}
+
+/// Builds the device's session script: a VDOM the guard refuses is an error at the device
+/// file, a refused command one at each catalog entry that needs it.
+fn guard(plan: &DevicePlan, errors: &mut Vec<ConfigError>) {
+    let device = &plan.device;
+    let (Some(conn), Some(profile)) = (device.ssh(), profile(device.platform)) else {
+        return;
+    };
+    let script = match Script::new(profile, &plan.commands, conn.vdom.as_deref()) {
+        Ok(script) => script,
+        Err(refused) => {
+            errors.push(ConfigError::new(
+                at(device, "vdom").unwrap_or_else(|| Position::file_start(&device.file)),
+                format!("device {}: ssh.vdom: {refused}", device.name),
+            ));
+            return;
+        }
+    };
+    for (command, refused) in script.refusals() {
+        let entries = plan
+            .checks
+            .iter()
+            .filter(|c| c.queries.iter().any(|q| &q.key().command == command));
+        for check in entries {
+            errors.push(ConfigError::new(
+                check.entry.position.clone(),
+                format!(
+                    "device {}: check {} needs a line the read-only guard refuses: {refused}",
+                    device.name, check.entry.id
+                ),
+            ));
+        }
+    }
+}
+
+/// Reads every secret of `device` that is present; one that cannot be read is an error at its
+/// key in the device file.
+fn secrets(device: &Device, errors: &mut Vec<ConfigError>) {
+    let Some(conn) = device.ssh() else {
+        return;
+    };
+    let Connection {
+        password,
+        key_passphrase,
+        enable_secret,
+        ..
+    } = conn;
+    for (key, secret) in [
+        ("password", password),
+        ("key_passphrase", key_passphrase),
+        ("enable_secret", enable_secret),
+    ] {
+        let Some(secret) = secret.as_ref().filter(|s| s.is_present()) else {
+            continue;
+        };
+        if let Err(e) = secret.resolve() {
+            errors.push(ConfigError::new(
+                at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
+                format!("device {}: ssh.{key}: {e}", device.name),
+            ));
+        }
+    }
+}
+
+/// Where `ssh.KEY` is written in the device file.
+fn at(device: &Device, key: &str) -> Option<Position> {
+    #[derive(Deserialize)]
+    struct File {
+        ssh: std::collections::HashMap<Spanned<String>, IgnoredAny>,
+    }
+    let file: File = yaml::read(&device.file).ok()?;
+    file.ssh
+        .keys()
+        .find(|k| k.value == key)
+        .map(|k| Position::from_location(&device.file, k.defined))
 }

@@ -1,11 +1,18 @@
 //! The SSH collector: one session per device for all its commands (see [`crate::ssh`]).
-//! Devices run concurrently under the run's bound; a device that fails
-//! gives [`CollectError`]s on its own commands and never affects another device.
+//! Devices run concurrently under the run's bound; a device that fails gives
+//! [`CollectError`]s on its own commands and never affects another device.
+//!
+//! This is where a configured device meets the SSH layer: its platform's profile is chosen
+//! here, and its secrets are read from their references here, at connect time (a secret
+//! holding a line break is refused with its reference named, never its value).
 
 use super::{BoxFuture, Collector, Outputs};
-use crate::config::Config;
+use crate::config::{Config, Device, SecretRef};
+use crate::core::{CollectError, Command, Platform};
 use crate::plan::DevicePlan;
-use crate::ssh::{self, Settings};
+use crate::platform::{eos, fortigate};
+use crate::ssh::profile::Profile;
+use crate::ssh::{self, Captured, EnableSecret, Settings, Target};
 
 pub struct Ssh {
     settings: Settings,
@@ -18,14 +25,14 @@ impl Ssh {
 
     /// Known_hosts and timeouts from the site's `ssh:` section.
     pub fn from_config(config: &Config) -> Self {
-        Ssh::new(Settings::from_config(config))
+        Ssh::new(settings(config))
     }
 }
 
 impl Collector for Ssh {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
-            let results = ssh::collect(&plan.device, &plan.commands, &self.settings).await;
+            let results = collect(&plan.device, &plan.commands, &self.settings).await;
             Outputs {
                 results: results
                     .into_iter()
@@ -34,4 +41,99 @@ impl Collector for Ssh {
             }
         })
     }
+}
+
+/// The site's `ssh:` settings.
+pub fn settings(config: &Config) -> Settings {
+    let ssh = &config.site.ssh;
+    Settings {
+        known_hosts: config.site.known_hosts.clone(),
+        connect_timeout: std::time::Duration::from_secs(ssh.connect_timeout_s.max(1)),
+        command_timeout: std::time::Duration::from_secs(ssh.command_timeout_s.max(1)),
+        keepalive: ssh::transport::KEEPALIVE,
+    }
+}
+
+/// The CLI profile of a platform reached over SSH.
+pub fn profile(platform: Platform) -> Option<&'static Profile> {
+    match platform {
+        Platform::Eos => Some(&eos::cli::PROFILE),
+        Platform::Fortigate => Some(&fortigate::cli::PROFILE),
+        Platform::Probe => None,
+    }
+}
+
+/// `device` as the SSH layer needs it, with its profile; its secrets are read now.
+pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectError> {
+    let conn = device.ssh().ok_or_else(|| {
+        CollectError::Other(format!(
+            "device {} is a {}: it is not reached over SSH",
+            device.name, device.platform
+        ))
+    })?;
+    let profile = profile(device.platform).ok_or_else(|| {
+        CollectError::Other(format!(
+            "platform {} is not reached over SSH",
+            device.platform
+        ))
+    })?;
+    let read = |what: &str, secret: &SecretRef| {
+        secret
+            .resolve()
+            .map_err(|e| CollectError::Auth(format!("{what} ({secret}): {e}")))
+    };
+    let optional =
+        |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
+    let enable_secret = match &conn.enable_secret {
+        Some(r) => Some(EnableSecret {
+            value: read("enable secret", r)?,
+            reference: r.to_string(),
+        }),
+        None => None,
+    };
+    let target = Target {
+        name: device.name.to_string(),
+        host: conn.host.clone(),
+        port: conn.port,
+        user: conn.user.clone(),
+        password: optional("password", &conn.password)?,
+        key_file: conn.key_file.clone(),
+        key_passphrase: optional("key passphrase", &conn.key_passphrase)?,
+        agent: conn.agent,
+        enable_secret,
+        host_key: conn.host_key.clone(),
+        legacy_algorithms: conn.legacy_algorithms,
+        vdom: conn.vdom.clone(),
+    };
+    Ok((target, profile))
+}
+
+/// Runs `commands` on `device` in one session; one result per command, in order.
+pub async fn collect(
+    device: &Device,
+    commands: &[Command],
+    settings: &Settings,
+) -> Vec<(Command, Result<Captured, CollectError>)> {
+    match target(device) {
+        Ok((target, profile)) => ssh::collect(&target, profile, commands, settings).await,
+        Err(e) => commands
+            .iter()
+            .map(|c| (c.clone(), Err(e.clone())))
+            .collect(),
+    }
+}
+
+/// The probe's CLI on a FortiGate of the site.
+pub fn firewall_shell(
+    device: &Device,
+    settings: &Settings,
+) -> Result<fortigate::firewall_shell::FirewallShell, CollectError> {
+    if device.platform != Platform::Fortigate {
+        return Err(CollectError::Other(format!(
+            "{} is a {} device, not a FortiGate",
+            device.name, device.platform
+        )));
+    }
+    let (target, _) = target(device)?;
+    fortigate::firewall_shell::FirewallShell::connect(&target, settings)
 }

@@ -67,6 +67,11 @@ impl<'de> Deserialize<'de> for SecretRef {
 pub enum SecretError {
     #[error("environment variable {0} is not set (it should hold the secret)")]
     EnvMissing(String),
+    /// The value is never shown, only where it is.
+    #[error(
+        "secret {0} holds a line break or another control character: a secret is one line (typed at a prompt, its later lines would run as commands)"
+    )]
+    NotOneLine(String),
     #[error("cannot read secret file {path}: {source}")]
     File {
         path: PathBuf,
@@ -75,18 +80,40 @@ pub enum SecretError {
 }
 
 impl SecretRef {
-    /// Reads the secret. A file's trailing newline is dropped; the value is never logged.
+    /// Reads the secret; the value is never logged. A file's one final line ending is dropped;
+    /// any other control character (CR, LF, ESC, ...) refuses the secret.
     pub fn resolve(&self) -> Result<SecretString, SecretError> {
+        let value = match self {
+            SecretRef::Env(name) => {
+                std::env::var(name).map_err(|_| SecretError::EnvMissing(name.clone()))?
+            }
+            SecretRef::File(path) => {
+                let mut text =
+                    std::fs::read_to_string(path).map_err(|source| SecretError::File {
+                        path: path.clone(),
+                        source,
+                    })?;
+                if text.ends_with('\n') {
+                    text.pop();
+                    if text.ends_with('\r') {
+                        text.pop();
+                    }
+                }
+                text
+            }
+        };
+        if value.chars().any(char::is_control) {
+            return Err(SecretError::NotOneLine(self.to_string()));
+        }
+        Ok(SecretString::from(value))
+    }
+
+    /// Whether the secret is there to read (the variable is set, the file exists): `validate`
+    /// reads only those, since offline work needs no secrets.
+    pub fn is_present(&self) -> bool {
         match self {
-            SecretRef::Env(name) => std::env::var(name)
-                .map(SecretString::from)
-                .map_err(|_| SecretError::EnvMissing(name.clone())),
-            SecretRef::File(path) => std::fs::read_to_string(path)
-                .map(|s| SecretString::from(s.trim_end_matches(['\r', '\n']).to_string()))
-                .map_err(|source| SecretError::File {
-                    path: path.clone(),
-                    source,
-                }),
+            SecretRef::Env(name) => std::env::var_os(name).is_some(),
+            SecretRef::File(path) => path.exists(),
         }
     }
 }
@@ -96,6 +123,49 @@ impl fmt::Display for SecretRef {
         match self {
             SecretRef::Env(name) => write!(f, "env:{name}"),
             SecretRef::File(path) => write!(f, "file:{}", path.display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use secrecy::ExposeSecret;
+
+    use super::*;
+
+    #[test]
+    fn a_secret_is_one_line_and_the_refusal_names_only_the_reference() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: &[(&str, Option<&str>)] = &[
+            ("Pw-Q7zV\n", Some("Pw-Q7zV")),
+            ("Pw-Q7zV\r\n", Some("Pw-Q7zV")),
+            ("Pw-Q7zV", Some("Pw-Q7zV")),
+            (
+                "with space; and semicolon\n",
+                Some("with space; and semicolon"),
+            ),
+            ("Pw-Q7zV\nconfigure terminal\nwrite memory\n", None),
+            ("Pw-Q7zV\n\n", None),
+            ("Pw-Q7\rzV\n", None),
+            ("Pw-Q7zV\u{1b}[2J\n", None),
+            ("Pw-Q7zV\t\n", None),
+        ];
+        for (i, (content, want)) in cases.iter().enumerate() {
+            let path = dir.path().join(format!("secret{i}"));
+            std::fs::write(&path, content).unwrap();
+            let reference = SecretRef::File(path.clone());
+            match (reference.resolve(), want) {
+                (Ok(value), Some(want)) => assert_eq!(value.expose_secret(), *want),
+                (Err(e), None) => {
+                    let message = e.to_string();
+                    assert!(message.contains(&path.display().to_string()), "{message}");
+                    assert!(
+                        !message.contains("Pw-Q7") && !message.contains("configure"),
+                        "{message}"
+                    );
+                }
+                (got, _) => panic!("{content:?}: {:?}", got.map(|_| "a value")),
+            }
         }
     }
 }

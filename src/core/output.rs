@@ -24,6 +24,15 @@ pub enum CollectError {
     Device(String),
     #[error("refused by the read-only guard: {0}")]
     Refused(String),
+    #[error(
+        "{}the device is not answering for {seconds} s (frozen, or the network dropped it)",
+        .command.as_ref().map(|c| format!("`{c}`: ")).unwrap_or_default()
+    )]
+    NotAnswering {
+        /// The line that got no answer, when one was sent.
+        command: Option<String>,
+        seconds: u64,
+    },
     #[error("timed out after {0} s")]
     Timeout(u64),
     #[error("not finished by the deadline")]

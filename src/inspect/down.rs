@@ -32,8 +32,12 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
     }
     let device = plan.device.name.to_string();
     let same_everywhere = all.iter().all(|(_, r)| r.as_ref().err() == Some(error));
-    let before_commands =
-        start == 0 && same_everywhere && !matches!(error, CollectError::Timeout(_));
+    let before_commands = start == 0
+        && same_everywhere
+        && !matches!(
+            error,
+            CollectError::Timeout(_) | CollectError::NotAnswering { .. }
+        );
     let at = (!before_commands).then(|| command.text.clone());
     let rerun = format!("`premarket run --device {device}`");
     let target = plan
@@ -69,7 +73,7 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
                 plan.device.file.display()
             ),
         ),
-        CollectError::Timeout(s) => (
+        CollectError::Timeout(s) | CollectError::NotAnswering { seconds: s, .. } => (
             "not answering",
             format!("`{}` got no answer for {s} s", command.text),
             format!(
@@ -124,6 +128,7 @@ fn session_wide(e: &CollectError) -> bool {
             | CollectError::HostKey(_)
             | CollectError::Auth(_)
             | CollectError::Timeout(_)
+            | CollectError::NotAnswering { .. }
             | CollectError::Deadline
     )
 }

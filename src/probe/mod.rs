@@ -15,7 +15,6 @@ pub mod capture;
 pub mod chart;
 pub mod cmsg;
 pub mod facts;
-pub mod firewall;
 pub mod frame;
 pub mod live;
 pub mod offline;

@@ -1,6 +1,6 @@
 //! Logging in: password, then keyboard-interactive when the server asks for it (some AAA setups
-//! accept only that), then a private key file, then the keys of ssh-agent. Secrets are read from
-//! their references at the last moment and never put into a message.
+//! accept only that), then a private key file, then the keys of ssh-agent. The secrets arrive
+//! already read (the collector reads them at connect time) and are never put into a message.
 
 use std::sync::Arc;
 
@@ -10,22 +10,15 @@ use russh::keys::agent::client::AgentClient;
 use russh::keys::{PrivateKeyWithHashAlg, load_secret_key};
 use secrecy::{ExposeSecret, SecretString};
 
+use super::session::Target;
 use super::transport::Client;
-use crate::config::{Connection, SecretRef};
 use crate::core::CollectError;
 
 /// Rounds of keyboard-interactive questions answered before giving up.
 const MAX_KI_ROUNDS: usize = 4;
 
-/// Resolves a secret reference; the error names the reference, never a value.
-pub fn resolve(what: &str, secret: &SecretRef) -> Result<SecretString, CollectError> {
-    secret
-        .resolve()
-        .map_err(|e| CollectError::Auth(format!("{what} ({secret}): {e}")))
-}
-
 /// Tries every method the baseline configures, in order, until one succeeds.
-pub async fn login(handle: &mut Handle<Client>, conn: &Connection) -> Result<(), CollectError> {
+pub async fn login(handle: &mut Handle<Client>, conn: &Target) -> Result<(), CollectError> {
     let user = conn.user.as_str();
     let mut tried: Vec<String> = Vec::new();
     let mut server_accepts: Vec<&'static str> = Vec::new();
@@ -38,8 +31,7 @@ pub async fn login(handle: &mut Handle<Client>, conn: &Connection) -> Result<(),
         }
     };
 
-    if let Some(password_ref) = &conn.password {
-        let password = resolve("password", password_ref)?;
+    if let Some(password) = &conn.password {
         let result = handle
             .authenticate_password(user, password.expose_secret())
             .await
@@ -57,22 +49,17 @@ pub async fn login(handle: &mut Handle<Client>, conn: &Connection) -> Result<(),
         };
         if offers_ki {
             tried.push("keyboard-interactive".into());
-            if keyboard_interactive(handle, user, &password).await? {
+            if keyboard_interactive(handle, user, password).await? {
                 return Ok(());
             }
         }
     }
 
     if let Some(path) = &conn.key_file {
-        let passphrase = conn
-            .key_passphrase
-            .as_ref()
-            .map(|r| resolve("key passphrase", r))
-            .transpose()?;
-        let key =
-            load_secret_key(path, passphrase.as_ref().map(|p| p.expose_secret())).map_err(|e| {
-                CollectError::Auth(format!("cannot load key file {}: {e}", path.display()))
-            })?;
+        let passphrase = conn.key_passphrase.as_ref();
+        let key = load_secret_key(path, passphrase.map(|p| p.expose_secret())).map_err(|e| {
+            CollectError::Auth(format!("cannot load key file {}: {e}", path.display()))
+        })?;
         let hash = handle
             .best_supported_rsa_hash()
             .await

@@ -1,11 +1,11 @@
-//! The device driver: what to send, in which order, and what the answers mean.
+//! The device driver: runs a [`Script`] and says what the answers mean.
 //!
-//! After login it waits for the prompt, sends the platform's session settings, enters the
-//! VDOM when the baseline names one, and then runs the planned commands. On EOS every command
-//! is preceded by `enable` whenever the prompt is not privileged (the lab notes' third
-//! finding). Commands that share a context (a FortiGate session filter) are grouped: the
-//! context is sent once, then the commands, then the platform's context reset. A device error
-//! fails only its command; a timeout or a closed session fails every command still to run.
+//! After login it waits for the first prompt, then takes the script's steps in order: session
+//! settings, escalation (EOS `enable` whenever the prompt is not privileged, the lab notes'
+//! third finding; the secret only at the password prompt), the VDOM steps, and the groups of
+//! commands (a shared context is sent once, then the commands, then the platform's reset). A
+//! device error fails only its command; a VDOM that cannot be entered safely, a timeout or a
+//! lost session fails every command still to run, and nothing more is sent.
 
 use std::time::Duration;
 
@@ -13,12 +13,12 @@ use regex::Regex;
 use secrecy::SecretString;
 use tokio::time::Instant;
 
-use super::guard::Line;
+use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::screen::Reply;
+use super::script::{Group, Script, Step};
 use super::shell::{Matched, Shell, ShellError};
 use crate::core::CollectError;
-use crate::core::Command;
 
 /// A command's output as the device printed it, and the prompt it was typed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +40,9 @@ pub struct EnableSecret {
     pub reference: String,
 }
 
+/// One result per command of the script, in the script's command order.
+pub type Results = Vec<Result<Captured, CollectError>>;
+
 pub struct Driver {
     shell: Shell,
     profile: &'static Profile,
@@ -48,17 +51,19 @@ pub struct Driver {
     password_prompt: Option<Regex>,
     /// The prompt the device showed last: the next command is typed at it.
     prompt: String,
-    in_vdom: bool,
+    /// The VDOMs listed in this session; `edit` is typed only for one of them.
+    listed: Option<Listed>,
+    /// Inside a global or VDOM context that the script has not left yet.
+    in_context: bool,
 }
 
 impl Driver {
-    /// Waits for the first prompt, applies session settings, escalates and enters the VDOM.
+    /// Waits for the first prompt (accepting a banner on the way).
     pub async fn start(
         shell: Shell,
         profile: &'static Profile,
         timeout: Duration,
         enable_secret: Option<EnableSecret>,
-        vdom: Option<&str>,
     ) -> Result<Driver, CollectError> {
         let password_prompt = match &profile.enable {
             Some(e) => Some(
@@ -74,7 +79,8 @@ impl Driver {
             enable_secret,
             password_prompt,
             prompt: String::new(),
-            in_vdom: false,
+            listed: None,
+            in_context: false,
         };
         let (text, _) = driver.read(None, &[]).await.map_err(|e| match e {
             // Usually a prompt the platform profile does not recognise: show what was seen.
@@ -82,134 +88,287 @@ impl Driver {
                 "no {} prompt recognised within {seconds} s after login (last line seen: {last:?})",
                 profile.platform
             )),
+            ShellError::NotAnswering { seconds } => CollectError::Other(format!(
+                "no {} prompt within {seconds} s after login: the device printed nothing",
+                profile.platform
+            )),
             other => session(other),
         })?;
         let first = Reply::split(&text, None);
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
-        for setting in profile.on_open {
-            // A refused session setting is not fatal: the pager is still answered.
-            match driver
-                .step(Line::command(profile, setting).map_err(refused)?)
-                .await
-            {
-                Ok(_) | Err(Failure::Command(_)) => {}
-                Err(Failure::Session(e)) => return Err(e),
-            }
-        }
-        driver
-            .ensure_privileged()
-            .await
-            .map_err(Failure::into_error)?;
-        if let Some(name) = vdom {
-            driver.enter_vdom(name).await.map_err(Failure::into_error)?;
-        }
         Ok(driver)
     }
 
-    /// Runs `commands` in order; one result per command.
-    pub async fn run(
-        &mut self,
-        commands: &[Command],
-    ) -> Vec<(Command, Result<Captured, CollectError>)> {
-        let mut results = Vec::with_capacity(commands.len());
-        let mut rest = commands;
-        while let Some(first) = rest.first() {
-            let size = rest
-                .iter()
-                .take_while(|c| c.context == first.context)
-                .count();
-            let (group, after) = rest.split_at(size);
-            rest = after;
-            if let Err(fatal) = self.run_group(group, &mut results).await {
-                let reason = format!("not run: {fatal}");
-                results.extend(
-                    rest.iter()
-                        .map(|c| (c.clone(), Err(CollectError::Other(reason.clone())))),
-                );
+    /// Runs the script; one result per command, in the script's command order.
+    pub async fn run(&mut self, script: &Script) -> Results {
+        self.steps(script).await.0
+    }
+
+    /// Runs a script without commands (the probe CLI's opening); `Err` if a step failed.
+    pub async fn prepare(&mut self, script: &Script) -> Result<(), CollectError> {
+        match self.steps(script).await.1 {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The results, and the error that ended the session early, if one did.
+    async fn steps(&mut self, script: &Script) -> (Results, Option<CollectError>) {
+        let mut results: Vec<Option<Result<Captured, CollectError>>> =
+            vec![None; script.commands.len()];
+        let mut fatal = None;
+        for step in &script.steps {
+            if let Err(e) = self.take(step, &mut results).await {
+                let reason = CollectError::Other(format!("not run: {e}"));
+                for slot in results.iter_mut().filter(|r| r.is_none()) {
+                    *slot = Some(Err(reason.clone()));
+                }
+                fatal = Some(e);
                 break;
             }
         }
-        results
+        let results = results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(CollectError::Other("not run".into()))))
+            .collect();
+        (results, fatal)
+    }
+
+    /// One step. `Err` means the session is unusable or unsafe to go on with.
+    async fn take(
+        &mut self,
+        step: &Step,
+        results: &mut [Option<Result<Captured, CollectError>>],
+    ) -> Result<(), CollectError> {
+        match step {
+            Step::Setup(line) => match self.exchange(line).await {
+                // A refused session setting is not fatal: the pager is still answered.
+                Ok(_) | Err(Failure::Command(_)) => Ok(()),
+                Err(Failure::Session(e)) => Err(e),
+            },
+            Step::Escalate => self.ensure_privileged().await.map_err(Failure::into_error),
+            Step::VdomMode {
+                line,
+                vdom,
+                fulfils,
+            } => {
+                let captured = self.checked(line).await.map_err(Failure::into_error)?;
+                if let Some(i) = fulfils {
+                    results[*i] = Some(Ok(captured.clone()));
+                }
+                self.vdom_mode(line, vdom, &captured.output)
+            }
+            Step::Global { enter, list } => self.global(enter, list).await,
+            Step::Leave(line) => {
+                self.exchange(line).await.map_err(Failure::into_error)?;
+                self.in_context = false;
+                Ok(())
+            }
+            Step::EnterVdom(name) => self.enter_vdom(name).await,
+            Step::Group(group) => self.group(group, results).await,
+        }
+    }
+
+    /// A VDOM is configured: the box must have VDOMs.
+    fn vdom_mode(&self, line: &Line, vdom: &str, output: &str) -> Result<(), CollectError> {
+        let Some(vdoms) = &self.profile.vdoms else {
+            return Err(CollectError::Other(format!(
+                "ssh.vdom is set, but {} has no VDOMs",
+                self.profile.platform
+            )));
+        };
+        match (vdoms.mode)(output) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(CollectError::Other(format!(
+                "ssh.vdom is {vdom}, but VDOMs are disabled on this box (`{}`); remove ssh.vdom from its baseline",
+                line.shown()
+            ))),
+            Err(reason) => Err(CollectError::Device(format!(
+                "cannot tell from `{}` whether the box has VDOMs: {reason}",
+                line.shown()
+            ))),
+        }
+    }
+
+    /// Enters the global context and lists the VDOMs there.
+    async fn global(&mut self, enter: &Line, list: &Line) -> Result<(), CollectError> {
+        let reply = self.exchange(enter).await.map_err(Failure::into_error)?;
+        self.in_context = true;
+        if let Some((_, said)) = self.profile.error_in(&reply.output) {
+            return Err(CollectError::Device(format!(
+                "cannot enter the global context: `{}`: {said}",
+                enter.shown()
+            )));
+        }
+        let marker = self.profile.vdoms.as_ref().map_or("", |v| v.global_prompt);
+        if !reply.prompt.contains(marker) {
+            return Err(CollectError::Device(format!(
+                "`{}` did not give the global context (the prompt is `{}`)",
+                enter.shown(),
+                reply.prompt.trim_end()
+            )));
+        }
+        let captured = self.checked(list).await.map_err(Failure::into_error)?;
+        let listed = Listed::read(self.profile, &captured.output).map_err(|reason| {
+            CollectError::Device(format!(
+                "cannot read the VDOM listing `{}`: {reason}",
+                list.shown()
+            ))
+        })?;
+        self.listed = Some(listed);
+        Ok(())
+    }
+
+    /// `config vdom` + `edit NAME`, only for a listed name; the reply must prove the VDOM.
+    async fn enter_vdom(&mut self, name: &str) -> Result<(), CollectError> {
+        let Some(listed) = &self.listed else {
+            return Err(CollectError::Other(format!(
+                "VDOM {name} was not entered: no VDOM listing was read first"
+            )));
+        };
+        let [table, edit] = Line::enter_vdom(self.profile, listed, name).map_err(|_| {
+            CollectError::Other(format!(
+                "VDOM {name} does not exist on this box; its VDOMs are: {} (check ssh.vdom)",
+                listed.names().join(", ")
+            ))
+        })?;
+        let reply = self.exchange(&table).await.map_err(Failure::into_error)?;
+        self.in_context = true;
+        if let Some((_, said)) = self.profile.error_in(&reply.output) {
+            return Err(CollectError::Device(format!(
+                "cannot enter VDOM {name}: `{}`: {said}",
+                table.shown()
+            )));
+        }
+        let reply = self.exchange(&edit).await.map_err(Failure::into_error)?;
+        let proof = self
+            .profile
+            .vdoms
+            .as_ref()
+            .map_or(String::new(), |v| v.entered.replace("{vdom}", name));
+        let entered = self.profile.error_in(&reply.output).is_none()
+            && reply.output.contains(&proof)
+            && reply.prompt.contains(&format!("({name})"));
+        if !entered {
+            let said = self
+                .profile
+                .error_in(&reply.output)
+                .map_or(reply.output.trim().to_string(), |(_, l)| l.to_string());
+            self.leave().await;
+            return Err(CollectError::Device(format!(
+                "cannot enter VDOM {name}: `{}` answered {said:?} at `{}`, not `{proof}`",
+                edit.shown(),
+                reply.prompt.trim_end()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Best effort and brief: leaves a context after a failed VDOM step or at the end.
+    async fn leave(&mut self) {
+        if let (true, false, Ok(line)) = (
+            self.in_context,
+            self.shell.is_broken(),
+            Line::leave(self.profile),
+        ) {
+            self.timeout = self.timeout.min(Duration::from_secs(2));
+            if self.exchange(&line).await.is_ok() {
+                self.in_context = false;
+            }
+        }
     }
 
     /// One group of commands sharing a context. `Err` means the session is unusable.
-    async fn run_group(
+    async fn group(
         &mut self,
-        group: &[Command],
-        results: &mut Vec<(Command, Result<Captured, CollectError>)>,
+        group: &Group,
+        results: &mut [Option<Result<Captured, CollectError>>],
     ) -> Result<(), CollectError> {
-        let context = &group[0].context;
+        let context = match &group.context {
+            Ok(lines) => lines,
+            Err(r) => {
+                for (i, _) in &group.commands {
+                    results[*i] = Some(Err(refused(r.clone())));
+                }
+                return Ok(());
+            }
+        };
         for line in context {
-            match self.command(line).await {
+            match self.checked(line).await {
                 Ok(_) => {}
                 Err(Failure::Command(e)) => {
-                    let reason = CollectError::Other(format!("context `{line}` failed: {e}"));
-                    results.extend(group.iter().map(|c| (c.clone(), Err(reason.clone()))));
-                    return self.reset_context(context).await;
+                    let reason =
+                        CollectError::Other(format!("context `{}` failed: {e}", line.shown()));
+                    for (i, _) in &group.commands {
+                        results[*i] = Some(Err(reason.clone()));
+                    }
+                    return self.reset(group).await;
                 }
                 Err(Failure::Session(e)) => {
-                    results.extend(group.iter().map(|c| (c.clone(), Err(e.clone()))));
+                    for (i, _) in &group.commands {
+                        results[*i] = Some(Err(e.clone()));
+                    }
                     return Err(e);
                 }
             }
         }
-        for (i, command) in group.iter().enumerate() {
-            match self.command(&command.text).await {
-                Ok(captured) => results.push((command.clone(), Ok(captured))),
-                Err(Failure::Command(e)) => results.push((command.clone(), Err(e))),
+        for (i, line) in &group.commands {
+            let line = match line {
+                Ok(line) => line,
+                Err(r) => {
+                    results[*i] = Some(Err(refused(r.clone())));
+                    continue;
+                }
+            };
+            match self.checked(line).await {
+                Ok(captured) => results[*i] = Some(Ok(captured)),
+                Err(Failure::Command(e)) => results[*i] = Some(Err(e)),
                 Err(Failure::Session(e)) => {
-                    results.push((command.clone(), Err(e.clone())));
-                    let reason = CollectError::Other(format!("not run: {e}"));
-                    results.extend(
-                        group[i + 1..]
-                            .iter()
-                            .map(|c| (c.clone(), Err(reason.clone()))),
-                    );
+                    results[*i] = Some(Err(e.clone()));
                     return Err(e);
                 }
             }
         }
-        self.reset_context(context).await
+        self.reset(group).await
     }
 
     /// Undoes a context (clears the FortiGate session filter). If that fails the state of the
     /// session is unknown, so nothing more is run on it.
-    async fn reset_context(&mut self, context: &[String]) -> Result<(), CollectError> {
-        let Some(reset) = self.profile.context_reset.filter(|_| !context.is_empty()) else {
+    async fn reset(&mut self, group: &Group) -> Result<(), CollectError> {
+        let Some(reset) = &group.reset else {
             return Ok(());
         };
-        self.command(reset).await.map(|_| ()).map_err(|f| {
+        self.checked(reset).await.map(|_| ()).map_err(|f| {
             let e = f.into_error();
-            CollectError::Other(format!("could not undo the context with `{reset}`: {e}"))
+            CollectError::Other(format!(
+                "could not undo the context with `{}`: {e}",
+                reset.shown()
+            ))
         })
     }
 
     /// One command typed interactively (the probe's firewall cross-check): the same guard,
     /// privilege and device-error handling as a planned command.
     pub async fn line(&mut self, text: &str) -> Result<Captured, CollectError> {
-        self.command(text).await.map_err(Failure::into_error)
+        let line = Line::command(self.profile, text).map_err(refused)?;
+        self.checked(&line).await.map_err(Failure::into_error)
     }
 
-    /// Sends a line the guard already made (the probe's [`Line::filtered_session_clear`]).
-    pub async fn send_checked(&mut self, line: Line) -> Result<Captured, CollectError> {
-        self.checked(line).await.map_err(Failure::into_error)
+    /// Sends a line the guard already made (a proven line).
+    pub async fn send_proven(&mut self, line: Line) -> Result<Captured, CollectError> {
+        self.checked(&line).await.map_err(Failure::into_error)
     }
 
-    /// One planned command: guard, privilege, send, read, check for device errors.
-    async fn command(&mut self, text: &str) -> Result<Captured, Failure> {
-        let line = Line::command(self.profile, text).map_err(|r| Failure::Command(refused(r)))?;
-        self.checked(line).await
-    }
-
-    async fn checked(&mut self, line: Line) -> Result<Captured, Failure> {
+    /// A guarded line at a privileged prompt; device errors fail the command.
+    async fn checked(&mut self, line: &Line) -> Result<Captured, Failure> {
         self.ensure_privileged().await?;
         let prompt = self.prompt.clone();
-        let text = line.as_str().to_string();
-        let reply = self.step(line).await?;
+        let reply = self.exchange(line).await?;
         if let Some((error, said)) = self.profile.error_in(&reply.output) {
             return Err(Failure::Command(CollectError::Device(format!(
-                "`{text}`: {said} ({})",
+                "`{}`: {said} ({})",
+                line.shown(),
                 error.advice
             ))));
         }
@@ -219,19 +378,19 @@ impl Driver {
         })
     }
 
-    /// Sends a checked line and reads the reply up to the prompt.
-    async fn step(&mut self, line: Line) -> Result<Reply, Failure> {
+    /// Sends a guarded line and reads the reply up to the prompt.
+    async fn exchange(&mut self, line: &Line) -> Result<Reply, Failure> {
+        if self.shell.is_broken() {
+            return Err(Failure::Session(CollectError::Other(
+                "the session already failed; nothing more is sent".into(),
+            )));
+        }
         let deadline = Instant::now() + self.timeout;
         let (reply, _) = self
             .shell
-            .exec(&line, &[], deadline, self.timeout.as_secs())
+            .exec(line, &[], deadline, self.timeout.as_secs())
             .await
-            .map_err(|e| {
-                Failure::Session(match e {
-                    ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
-                    other => CollectError::Other(format!("`{}`: {other}", line.as_str())),
-                })
-            })?;
+            .map_err(|e| Failure::Session(after(line, e)))?;
         self.prompt = reply.prompt.clone();
         Ok(reply)
     }
@@ -260,18 +419,18 @@ impl Driver {
         if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
             return Ok(());
         }
-        let line = Line::command(self.profile, enable.command)
-            .map_err(|r| Failure::Session(refused(r)))?;
+        let line = Line::enable(self.profile).map_err(|r| Failure::Session(refused(r)))?;
+        let deadline = Instant::now() + self.timeout;
         self.shell
-            .send(&line)
+            .send(&line, deadline)
             .await
-            .map_err(|e| Failure::Session(CollectError::Other(e.to_string())))?;
+            .map_err(|e| Failure::Session(after(&line, e)))?;
         let password_prompt = self.password_prompt.clone();
         let extra: Vec<&Regex> = password_prompt.iter().collect();
         let (mut text, matched) = self
             .read(Some(enable.command), &extra)
             .await
-            .map_err(shell_failure)?;
+            .map_err(|e| Failure::Session(after(&line, e)))?;
         let mut sent_secret = None;
         if let Matched::Extra(_) = matched {
             let Some(secret) = &self.enable_secret else {
@@ -279,13 +438,23 @@ impl Driver {
                     "the switch asks for an enable password and the baseline has no ssh.enable_secret".into(),
                 )));
             };
-            sent_secret = Some(secret.reference.clone());
-            let value = secret.value.clone();
+            let reference = secret.reference.clone();
+            let typed = Line::secret(&secret.value).map_err(|_| {
+                Failure::Session(CollectError::Auth(format!(
+                    "the enable secret ({reference}) holds a line break or another control character; it was not typed"
+                )))
+            })?;
+            let deadline = Instant::now() + self.timeout;
             self.shell
-                .send_secret(&value)
+                .send(&typed, deadline)
                 .await
-                .map_err(|e| Failure::Session(CollectError::Other(e.to_string())))?;
-            text = self.read(None, &[]).await.map_err(shell_failure)?.0;
+                .map_err(|e| Failure::Session(after(&typed, e)))?;
+            text = self
+                .read(None, &[])
+                .await
+                .map_err(|e| Failure::Session(after(&typed, e)))?
+                .0;
+            sent_secret = Some(reference);
         }
         if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
             return Ok(());
@@ -308,49 +477,15 @@ impl Driver {
         Err(Failure::Session(error))
     }
 
-    /// FortiGate: `config vdom`, `edit NAME`; the reply must prove the VDOM exists.
-    async fn enter_vdom(&mut self, name: &str) -> Result<(), Failure> {
-        let Some(steps) = &self.profile.vdom else {
-            return Err(Failure::Session(CollectError::Other(format!(
-                "ssh.vdom is set but {} has no VDOMs",
-                self.profile.platform
-            ))));
-        };
-        let mut last = Reply {
-            output: String::new(),
-            prompt: String::new(),
-        };
-        for step in steps.enter {
-            let text = step.replace("{vdom}", name);
-            let line =
-                Line::vdom_step(self.profile, &text).map_err(|r| Failure::Session(refused(r)))?;
-            last = self.step(line).await?;
-            if let Some((_, said)) = self.profile.error_in(&last.output) {
-                return Err(Failure::Session(CollectError::Device(format!(
-                    "cannot enter VDOM {name}: `{text}`: {said}"
-                ))));
-            }
-        }
-        self.in_vdom = true;
-        let proof = steps.entered.replace("{vdom}", name);
-        if !last.output.contains(&proof) {
-            return Err(Failure::Session(CollectError::Device(format!(
-                "VDOM {name} was not entered (no `{proof}` in the reply; check ssh.vdom)"
-            ))));
-        }
-        Ok(())
+    /// True once a read or write failed: nothing more is sent on this session.
+    pub fn is_broken(&self) -> bool {
+        self.shell.is_broken()
     }
 
-    /// Leaves the VDOM (best effort, briefly, and only if the session still works) and closes
-    /// the channel.
+    /// Leaves a context still open (the probe's CLI stays in its VDOM until done) and closes
+    /// the channel, both bounded: the device may be gone.
     pub async fn finish(mut self) {
-        if let (true, false, Some(steps)) =
-            (self.in_vdom, self.shell.is_broken(), &self.profile.vdom)
-            && let Ok(line) = Line::vdom_step(self.profile, steps.leave)
-        {
-            self.timeout = self.timeout.min(Duration::from_secs(2));
-            let _ = self.step(line).await;
-        }
+        self.leave().await;
         self.shell.close().await;
     }
 }
@@ -363,17 +498,29 @@ impl Failure {
     }
 }
 
-fn refused(r: super::guard::Refused) -> CollectError {
+fn refused(r: Refused) -> CollectError {
     CollectError::Refused(r.to_string())
+}
+
+/// A shell failure after sending `line`, as the operator reads it.
+fn after(line: &Line, e: ShellError) -> CollectError {
+    match e {
+        ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
+        ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
+            command: Some(line.shown().to_string()),
+            seconds,
+        },
+        other => CollectError::Other(format!("`{}`: {other}", line.shown())),
+    }
 }
 
 fn session(e: ShellError) -> CollectError {
     match e {
         ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
+        ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
+            command: None,
+            seconds,
+        },
         other => CollectError::Other(other.to_string()),
     }
-}
-
-fn shell_failure(e: ShellError) -> Failure {
-    Failure::Session(session(e))
 }

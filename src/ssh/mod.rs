@@ -2,25 +2,25 @@
 //!
 //! Layers, bottom up (the scrapli split): [`transport`] (russh connection, algorithms, host
 //! key check via [`hostkey`], login via [`auth`]) -> [`shell`] (PTY, prompt and pager reading
-//! on a [`screen`]) -> [`driver`] (privilege, VDOM, context groups, device errors) ->
-//! [`session`] (one device start to finish). What a platform looks like on the wire is data in
-//! [`profile::Profile`], filled in by `src/platform/<p>/cli.rs`. Every line sent has passed
-//! the read-only [`guard`]; secrets are removed from everything that comes back ([`redact`]).
-//! [`firewall`] is the probe's interactive FortiGate CLI on the same layers; it sends the probe's
-//! guarded session clear, the only line that is not read-only.
+//! on a [`screen`], every wait and write bounded) -> [`driver`] (runs a [`script`]: privilege,
+//! VDOM, context groups, device errors) -> [`session`] (one device start to finish). What a
+//! platform looks like on the wire is data in [`profile::Profile`], filled in by
+//! `src/platform/<p>/cli.rs` and handed in by the collector: this module names no platform and
+//! reads no configuration. Every byte sent is a [`guard::Line`]; secrets are removed from
+//! everything that comes back ([`redact`]).
 
 pub mod auth;
 pub mod driver;
-pub mod firewall;
 pub mod guard;
 pub mod hostkey;
 pub mod known_hosts;
 pub mod profile;
 pub mod redact;
 pub mod screen;
+pub mod script;
 pub mod session;
 pub mod shell;
 pub mod transport;
 
-pub use driver::Captured;
-pub use session::{Settings, collect};
+pub use driver::{Captured, EnableSecret};
+pub use session::{Settings, Target, collect};

@@ -1,7 +1,9 @@
 //! A platform's command-line behaviour described as data (the scrapli idea): prompts, pager,
-//! error strings, privilege escalation and context steps. The values live in
-//! `src/platform/<p>/cli.rs`; the SSH layer reads them and holds no device strings of its own.
+//! error strings, privilege escalation, VDOM contexts and the lines the session types itself.
+//! The values live in `src/platform/<p>/cli.rs`; the SSH layer reads them, holds no device
+//! strings of its own and never names a platform: the collector hands it the profile.
 
+use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
@@ -33,18 +35,21 @@ pub struct Profile {
     pub prompt: &'static str,
     /// The pager's text; a line that is this text alone (spaces around allowed) is answered.
     pub pager: &'static str,
-    /// What to send to the pager for the next page.
+    /// What to send to the pager for the next page (a key, no newline).
     pub pager_answer: &'static str,
-    /// A post-login banner waiting for an answer: (text the last line ends with, answer).
+    /// A post-login banner waiting for an answer: (text the last line ends with, key to press).
     pub banner: Option<(&'static str, &'static str)>,
-    /// Session settings sent once after login (never configuration writes).
+    /// Session settings sent once after login (never configuration writes). These lines, and
+    /// no others, pass the guard as setup lines.
     pub on_open: &'static [&'static str],
     pub enable: Option<Enable>,
     /// Output substrings that mean the device refused a command, most specific first.
     pub errors: &'static [DeviceError],
     /// Sent after a group of commands that shared a context, to undo it.
     pub context_reset: Option<&'static str>,
-    pub vdom: Option<VdomSteps>,
+    pub vdoms: Option<Vdoms>,
+    /// Lines that are not read-only, each sendable only with the one proof type named here.
+    pub proven: &'static [Proven],
     /// The read-only allowlist: `Err(reason)` for a line that must never be sent.
     pub allowlist: fn(&str) -> Result<(), String>,
 }
@@ -69,15 +74,40 @@ pub struct DeviceError {
     pub advice: &'static str,
 }
 
-/// Entering a virtual-domain context (FortiGate VDOMs). Steps contain `{vdom}`.
+/// Virtual domains (FortiGate VDOMs): how to learn whether the box has them, which ones exist,
+/// and how to reach the global context and one VDOM without ever creating one.
 #[derive(Debug)]
-pub struct VdomSteps {
-    pub enter: &'static [&'static str],
-    pub leave: &'static str,
-    /// Output of the last enter step that proves the context exists, with `{vdom}`.
+pub struct Vdoms {
+    /// Read first when a VDOM is configured (works in any context).
+    pub mode_command: &'static str,
+    /// Reads the mode command's output: `Ok(true)` when the box has VDOMs.
+    pub mode: fn(&str) -> Result<bool, String>,
+    /// Enters the global context; afterwards the prompt contains `global_prompt`.
+    pub global: &'static str,
+    pub global_prompt: &'static str,
+    /// Lists the VDOMs, read-only, in the global context.
+    pub list_command: &'static str,
+    /// Reads the listing: the names of the VDOMs an operator can enter.
+    pub list: fn(&str) -> Result<Vec<String>, String>,
+    /// Opens the VDOM table (`config vdom`); only ever followed by `edit` of a listed name.
+    pub table: &'static str,
+    /// Enters one VDOM, with `{vdom}`; creates it when it does not exist, hence the listing.
+    pub edit: &'static str,
+    /// Output of `edit` that proves the VDOM was entered, with `{vdom}`.
     pub entered: &'static str,
-    /// The narrow rule for VDOM steps: they never pass the general allowlist.
-    pub allows: fn(&str) -> bool,
+    /// Leaves the global context or the VDOM.
+    pub leave: &'static str,
+    pub is_name: fn(&str) -> bool,
+    /// Commands that read box-wide state and so run in the global context on a box with VDOMs.
+    pub global_scope: fn(&str) -> bool,
+}
+
+/// A line that changes the device, and the only type of proof that allows it (see
+/// [`super::guard::Proof`]).
+#[derive(Debug)]
+pub struct Proven {
+    pub line: &'static str,
+    pub proof: fn() -> TypeId,
 }
 
 impl Profile {
@@ -90,14 +120,5 @@ impl Profile {
                 .find(|l| l.starts_with(e.line_starts))
                 .map(|l| (e, l))
         })
-    }
-}
-
-/// The CLI profile of a platform reached over SSH.
-pub fn for_platform(platform: Platform) -> Option<&'static Profile> {
-    match platform {
-        Platform::Eos => Some(&crate::platform::eos::cli::PROFILE),
-        Platform::Fortigate => Some(&crate::platform::fortigate::cli::PROFILE),
-        Platform::Probe => None,
     }
 }

@@ -1,66 +1,82 @@
 //! One device, start to finish: connect, verify the host key, log in, open the shell, run the
-//! commands, close. Everything that leaves this module has had the device's secrets removed.
+//! script, close. Everything that leaves this module has had the device's secrets removed.
+//!
+//! The caller (the collector) says who the device is ([`Target`], secrets already read from
+//! their references) and which platform profile it speaks; this layer knows neither the
+//! configuration files nor any platform by name.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use russh::client::Handle;
+use secrecy::SecretString;
+
 use super::driver::{Captured, Driver, EnableSecret};
 use super::hostkey::Expected;
-use super::profile;
+use super::profile::Profile;
 use super::redact::Redactor;
+use super::script::Script;
 use super::shell::Shell;
 use super::transport::Client;
 use super::{auth, transport};
-use crate::config::{Config, Device};
-use crate::core::CollectError;
-use crate::core::Command;
-use russh::client::Handle;
+use crate::core::{CollectError, Command};
 
-/// Site-wide SSH settings (site.yaml `ssh:`).
+/// Site-wide SSH settings.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// The site's known_hosts file, already resolved against `baselines/`.
     pub known_hosts: Option<PathBuf>,
     /// TCP connect + handshake + login.
     pub connect_timeout: Duration,
-    /// Each command, from sending it to its prompt.
+    /// Each command, from sending it to its prompt; also bounds every write.
     pub command_timeout: Duration,
+    /// Silence after which a keepalive is sent; after four unanswered the device is given up
+    /// as not answering.
+    pub keepalive: Duration,
 }
 
-impl Settings {
-    pub fn from_config(config: &Config) -> Settings {
-        let ssh = &config.site.ssh;
-        Settings {
-            known_hosts: config.site.known_hosts.clone(),
-            connect_timeout: Duration::from_secs(ssh.connect_timeout_s.max(1)),
-            command_timeout: Duration::from_secs(ssh.command_timeout_s.max(1)),
-        }
-    }
+/// One device as the SSH layer needs it, secrets read.
+pub struct Target {
+    /// The device's name, for messages and the host key check.
+    pub name: String,
+    pub host: String,
+    pub port: u16,
+    pub user: String,
+    pub password: Option<SecretString>,
+    pub key_file: Option<PathBuf>,
+    pub key_passphrase: Option<SecretString>,
+    pub agent: bool,
+    pub enable_secret: Option<EnableSecret>,
+    /// Pinned host key fingerprint.
+    pub host_key: Option<String>,
+    pub legacy_algorithms: bool,
+    /// The VDOM to inspect (FortiGate).
+    pub vdom: Option<String>,
 }
 
-/// Runs `commands` on `device` in one session; one result per command, in order.
+/// Runs `commands` on `target` in one session; one result per command, in order.
 pub async fn collect(
-    device: &Device,
+    target: &Target,
+    profile: &'static Profile,
     commands: &[Command],
     settings: &Settings,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
-    let mut redactor = Redactor::default();
-    let results = match run(device, commands, settings, &mut redactor).await {
+    let redactor = Redactor::for_target(target);
+    let results = match run(target, profile, commands, settings).await {
         Ok(results) => results,
-        Err(e) => commands
-            .iter()
-            .map(|c| (c.clone(), Err(e.clone())))
-            .collect(),
+        Err(e) => commands.iter().map(|_| Err(e.clone())).collect(),
     };
-    results
-        .into_iter()
+    commands
+        .iter()
+        .cloned()
+        .zip(results)
         .map(|(command, result)| {
             let result = match result {
                 Ok(c) => Ok(Captured {
                     prompt: redactor.clean(c.prompt),
                     output: redactor.clean(c.output),
                 }),
-                Err(e) => Err(redact_error(&redactor, e)),
+                Err(e) => Err(redactor.clean_error(e)),
             };
             (command, result)
         })
@@ -68,68 +84,43 @@ pub async fn collect(
 }
 
 async fn run(
-    device: &Device,
+    target: &Target,
+    profile: &'static Profile,
     commands: &[Command],
     settings: &Settings,
-    redactor: &mut Redactor,
-) -> Result<Vec<(Command, Result<Captured, CollectError>)>, CollectError> {
-    let (handle, mut driver) = open(device, settings, redactor).await?;
-    let results = driver.run(commands).await;
+) -> Result<Vec<Result<Captured, CollectError>>, CollectError> {
+    let script = Script::new(profile, commands, target.vdom.as_deref())
+        .map_err(|r| CollectError::Refused(r.to_string()))?;
+    let (handle, mut driver) = open(target, profile, settings).await?;
+    let results = driver.run(&script).await;
     close(handle, driver).await;
     Ok(results)
 }
 
-/// The connection and the driver, logged in, at the first command prompt (privileged and in
-/// the VDOM when the baseline says so). `redactor` learns the device's secrets.
-pub(crate) async fn open(
-    device: &Device,
+/// The connection and the driver, logged in, at the first prompt.
+pub async fn open(
+    target: &Target,
+    profile: &'static Profile,
     settings: &Settings,
-    redactor: &mut Redactor,
 ) -> Result<(Handle<Client>, Driver), CollectError> {
-    let conn = device.ssh().ok_or_else(|| {
-        CollectError::Other(format!(
-            "device {} is a {}: it is not reached over SSH",
-            device.name, device.platform
-        ))
-    })?;
-    let profile = profile::for_platform(device.platform).ok_or_else(|| {
-        CollectError::Other(format!(
-            "platform {} is not reached over SSH",
-            device.platform
-        ))
-    })?;
-    for secret in [&conn.password, &conn.key_passphrase, &conn.enable_secret]
-        .into_iter()
-        .flatten()
-    {
-        if let Ok(value) = secret.resolve() {
-            redactor.add(&value);
-        }
-    }
-    let enable_secret = match &conn.enable_secret {
-        Some(r) => Some(EnableSecret {
-            value: auth::resolve("enable secret", r)?,
-            reference: r.to_string(),
-        }),
-        None => None,
-    };
     let expected = Expected {
-        device: &device.name,
-        host: &conn.host,
-        port: conn.port,
-        pin: conn.host_key.as_deref(),
+        device: &target.name,
+        host: &target.host,
+        port: target.port,
+        pin: target.host_key.as_deref(),
         known_hosts: settings.known_hosts.as_deref(),
     };
     let handler = transport::verifying(expected);
-    let mut handle = transport::connect(
-        &conn.host,
-        conn.port,
-        conn.legacy_algorithms,
+    let mut handle = transport::connect_with(
+        &target.host,
+        target.port,
+        target.legacy_algorithms,
         settings.connect_timeout,
+        settings.keepalive,
         handler,
     )
     .await?;
-    let login = auth::login(&mut handle, conn);
+    let login = auth::login(&mut handle, target);
     match tokio::time::timeout(settings.connect_timeout, login).await {
         Ok(result) => result?,
         Err(_) => {
@@ -139,34 +130,30 @@ pub(crate) async fn open(
             )));
         }
     }
-    let shell = tokio::time::timeout(settings.connect_timeout, Shell::open(&handle, profile))
+    let shell = Shell::open(&handle, profile, settings.keepalive);
+    let shell = tokio::time::timeout(settings.connect_timeout, shell)
         .await
         .map_err(|_| CollectError::Connect("the device did not open a shell in time".into()))?
         .map_err(|e| CollectError::Connect(format!("cannot open a shell: {e}")))?;
-    let driver = Driver::start(
-        shell,
-        profile,
-        settings.command_timeout,
-        enable_secret,
-        conn.vdom.as_deref(),
-    )
-    .await?;
+    let enable_secret = target.enable_secret.as_ref().map(|s| EnableSecret {
+        value: s.value.clone(),
+        reference: s.reference.clone(),
+    });
+    let driver = Driver::start(shell, profile, settings.command_timeout, enable_secret).await?;
     Ok((handle, driver))
 }
 
-/// Leaves the VDOM, closes the shell and disconnects.
-pub(crate) async fn close(handle: Handle<Client>, driver: Driver) {
+/// Closes the shell and disconnects, briefly: the device may already be gone. A session that
+/// broke (a device that stopped answering or reading) is dropped without a goodbye.
+pub async fn close(handle: Handle<Client>, driver: Driver) {
+    let broken = driver.is_broken();
     driver.finish().await;
-    let _ = handle
-        .disconnect(russh::Disconnect::ByApplication, "", "en")
-        .await;
-}
-
-pub(crate) fn redact_error(redactor: &Redactor, e: CollectError) -> CollectError {
-    let text = redactor.clean(e.to_string());
-    if text == e.to_string() {
-        e
-    } else {
-        CollectError::Other(text)
+    if broken {
+        return;
     }
+    let _ = tokio::time::timeout(
+        Duration::from_secs(2),
+        handle.disconnect(russh::Disconnect::ByApplication, "", "en"),
+    )
+    .await;
 }

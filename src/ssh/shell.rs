@@ -1,14 +1,16 @@
-//! One interactive shell on a PTY: send a checked line, read until the prompt comes back.
+//! One interactive shell on a PTY: write a guarded [`Line`], read until the prompt comes back.
 //!
-//! Every wait has a deadline. The pager is answered as soon as the screen sees it, and only
-//! the last line of the screen is ever compared with the prompt, so reading a large output
-//! stays linear.
+//! Every wait has a deadline, writes included: a device that stops reading (its SSH window
+//! stays shut, e.g. while it floods `--More--`) cannot hold a write for ever. The pager and the
+//! banner are answered with keys that passed the guard like any line, as soon as the screen
+//! sees them, and only the last line of the screen is ever compared with the prompt, so reading
+//! a large output stays linear. A read that ends in silence says how long the device has been
+//! silent ("not answering for N s"), which is not the same as the device closing the session.
 
 use regex::Regex;
 use russh::ChannelMsg;
 use russh::client::{Handle, Msg};
-use secrecy::{ExposeSecret, SecretString};
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 use super::guard::Line;
 use super::profile::Profile;
@@ -19,16 +21,33 @@ use super::transport::Client;
 /// size their pager by the terminal page rarely.
 const COLUMNS: u32 = 511;
 const ROWS: u32 = 1000;
+/// Closing the channel is a courtesy; it never holds the run longer than this.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// A read that ends after at least this much silence is a device not answering; with output
+/// still arriving it is one that did not finish in time.
+const QUIET: Duration = Duration::from_secs(1);
 
-/// Why a read ended without the prompt. All of these abandon the session.
+/// Why a read or a write ended without the prompt. All of these abandon the session.
 #[derive(Debug, thiserror::Error)]
 pub enum ShellError {
+    /// Output kept coming, but not the prompt.
     #[error("no prompt within {seconds} s (last line seen: {last:?})")]
     Timeout { seconds: u64, last: String },
+    /// Nothing came at all: a frozen device, or a network that dropped it.
+    #[error("the device is not answering for {seconds} s (frozen, or the network dropped it)")]
+    NotAnswering { seconds: u64 },
+    /// A write could not go out: the device stopped reading what is sent to it.
+    #[error("the device stopped reading: nothing sent could go out for {seconds} s")]
+    NotReading { seconds: u64 },
     #[error("the device closed the session")]
     Closed,
+    /// The connection ended under the session while the device was still talking.
+    #[error("the connection to the device was lost")]
+    Lost,
     #[error("SSH error: {0}")]
     Ssh(String),
+    #[error("{0}")]
+    Refused(#[from] super::guard::Refused),
 }
 
 /// What ended a read: the prompt, or one of the extra patterns (e.g. `Password:`).
@@ -45,7 +64,12 @@ pub struct Shell {
     /// The hostname learnt from the first prompt; later prompts must start with it, so an
     /// output line that merely looks like a prompt does not end a read.
     host: Option<String>,
-    profile: &'static Profile,
+    pager_answer: Line,
+    banner: Option<(&'static str, Line)>,
+    /// When the device last sent anything.
+    heard: Instant,
+    /// Silence after which a connection that ends was given up on keepalives.
+    keepalive: Duration,
     broken: bool,
 }
 
@@ -53,9 +77,15 @@ impl Shell {
     pub async fn open(
         handle: &Handle<Client>,
         profile: &'static Profile,
+        keepalive: Duration,
     ) -> Result<Shell, ShellError> {
         let prompt = super::profile::compiled(profile.prompt)
             .map_err(|e| ShellError::Ssh(format!("bad prompt pattern: {e}")))?;
+        let pager_answer = Line::pager_answer(profile)?;
+        let banner = match (profile.banner, Line::banner_answer(profile)?) {
+            (Some((text, _)), Some(key)) => Some((text, key)),
+            _ => None,
+        };
         let channel = handle.channel_open_session().await.map_err(ssh)?;
         channel
             .request_pty(true, "vt100", COLUMNS, ROWS, 0, 0, &[])
@@ -67,7 +97,10 @@ impl Shell {
             screen: Screen::new(profile.pager),
             prompt,
             host: None,
-            profile,
+            pager_answer,
+            banner,
+            heard: Instant::now(),
+            keepalive,
             broken: false,
         })
     }
@@ -87,19 +120,21 @@ impl Shell {
         self.prompt.is_match(line) && self.host.as_deref().is_none_or(|h| line.starts_with(h))
     }
 
-    pub async fn send(&mut self, line: &Line) -> Result<(), ShellError> {
-        self.write(format!("{}\n", line.as_str()).as_bytes()).await
+    /// Writes one guarded line; the only way bytes reach the device.
+    pub async fn send(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {
+        let result = self.write(line, deadline).await;
+        self.broken |= result.is_err();
+        result
     }
 
-    /// Answers a password prompt. The value goes to the channel only, never to a log.
-    pub async fn send_secret(&mut self, secret: &SecretString) -> Result<(), ShellError> {
-        let mut bytes = secret.expose_secret().as_bytes().to_vec();
-        bytes.push(b'\n');
-        self.write(&bytes).await
-    }
-
-    async fn write(&mut self, bytes: &[u8]) -> Result<(), ShellError> {
-        self.channel.data(bytes).await.map_err(ssh)
+    async fn write(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {
+        let started = Instant::now();
+        match tokio::time::timeout_at(deadline, self.channel.data(&line.wire()[..])).await {
+            Ok(result) => result.map_err(ssh),
+            Err(_) => Err(ShellError::NotReading {
+                seconds: started.elapsed().as_secs().max(1),
+            }),
+        }
     }
 
     /// Reads until the prompt (or one of `extra`) is the last line; returns everything read.
@@ -119,7 +154,7 @@ impl Shell {
         result
     }
 
-    /// True after a read failed: the device's state is unknown, send nothing more.
+    /// True after a read or write failed: the device's state is unknown, send nothing more.
     pub fn is_broken(&self) -> bool {
         self.broken
     }
@@ -145,15 +180,21 @@ impl Shell {
                 if let Some(i) = extra.iter().position(|re| re.is_match(&last)) {
                     return Ok((self.screen.take(), Matched::Extra(i)));
                 }
-                if let Some((banner, answer)) = self.profile.banner
+                if let Some((banner, key)) = self.banner.clone()
                     && last.trim_end().ends_with(banner)
                 {
                     self.screen.take();
-                    self.write(answer.as_bytes()).await?;
+                    self.write(&key, deadline).await?;
                 }
             }
             let message = match tokio::time::timeout_at(deadline, self.channel.wait()).await {
                 Ok(message) => message,
+                // Silent for a while: frozen (or cut off), whatever it printed before.
+                Err(_) if self.heard.elapsed() >= QUIET => {
+                    return Err(ShellError::NotAnswering {
+                        seconds: whole_seconds(self.heard.elapsed()),
+                    });
+                }
                 Err(_) => {
                     return Err(ShellError::Timeout {
                         seconds,
@@ -163,14 +204,24 @@ impl Shell {
             };
             match message {
                 Some(ChannelMsg::Data { data }) | Some(ChannelMsg::ExtendedData { data, .. }) => {
+                    self.heard = Instant::now();
                     for _ in 0..self.screen.feed(&data) {
-                        self.write(self.profile.pager_answer.as_bytes()).await?;
+                        let key = self.pager_answer.clone();
+                        self.write(&key, deadline).await?;
                     }
                 }
-                Some(ChannelMsg::Eof | ChannelMsg::Close | ChannelMsg::ExitStatus { .. })
-                | None => {
+                Some(ChannelMsg::Eof | ChannelMsg::Close | ChannelMsg::ExitStatus { .. }) => {
                     return Err(ShellError::Closed);
                 }
+                // The connection itself ended without the device closing the channel: after a
+                // keepalive interval of silence, russh gave up on keepalives the device no
+                // longer answered; otherwise the network or the device cut it.
+                None if self.heard.elapsed() >= self.keepalive => {
+                    return Err(ShellError::NotAnswering {
+                        seconds: whole_seconds(self.heard.elapsed()),
+                    });
+                }
+                None => return Err(ShellError::Lost),
                 Some(_) => {}
             }
         }
@@ -184,17 +235,27 @@ impl Shell {
         deadline: Instant,
         seconds: u64,
     ) -> Result<(Reply, Matched), ShellError> {
-        self.send(line).await?;
-        let (text, matched) = self
-            .read(Some(line.as_str()), extra, deadline, seconds)
-            .await?;
-        Ok((Reply::split(&text, Some(line.as_str())), matched))
+        self.send(line, deadline).await?;
+        let echo = (!line.is_secret()).then(|| line.shown());
+        let (text, matched) = self.read(echo, extra, deadline, seconds).await?;
+        Ok((Reply::split(&text, echo), matched))
     }
 
+    /// Closes the channel politely when the session still works; a broken one is dropped.
     pub async fn close(self) {
-        let _ = self.channel.eof().await;
-        let _ = self.channel.close().await;
+        if self.broken {
+            return;
+        }
+        let _ = tokio::time::timeout(CLOSE_WAIT, async {
+            let _ = self.channel.eof().await;
+            let _ = self.channel.close().await;
+        })
+        .await;
     }
+}
+
+fn whole_seconds(d: Duration) -> u64 {
+    (d.as_millis() as u64 + 500) / 1000
 }
 
 fn ssh(e: russh::Error) -> ShellError {

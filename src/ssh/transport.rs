@@ -24,7 +24,7 @@ const EXTRA_KEX: &[kex::Name] = &[
 ];
 
 /// The russh client configuration for one device.
-pub fn client_config(legacy: bool) -> Result<client::Config, CollectError> {
+pub fn client_config(legacy: bool, keepalive: Duration) -> Result<client::Config, CollectError> {
     let mut preferred = Preferred::DEFAULT.clone();
     let mut kex_list = preferred.kex.to_vec();
     kex_list.extend_from_slice(EXTRA_KEX);
@@ -47,9 +47,10 @@ pub fn client_config(legacy: bool) -> Result<client::Config, CollectError> {
     preferred.cipher = ciphers.into();
     preferred.mac = macs.into();
     config.preferred = preferred;
-    config.keepalive_interval = Some(Duration::from_secs(15));
+    config.keepalive_interval = Some(keepalive);
     config.keepalive_max = 3;
-    // A command may be silent for a long time (big session tables); keepalive detects dead peers.
+    // A command may be silent for a long time (big session tables); keepalive detects dead
+    // peers, and the shell reports a connection lost that way as "not answering".
     config.inactivity_timeout = None;
     config.nodelay = true;
     Ok(config)
@@ -92,6 +93,9 @@ impl client::Handler for Client {
     }
 }
 
+/// Keepalive interval unless the site's settings say otherwise.
+pub const KEEPALIVE: Duration = Duration::from_secs(15);
+
 /// Opens the TCP connection and runs the handshake, all within `timeout`.
 pub async fn connect(
     host: &str,
@@ -100,7 +104,19 @@ pub async fn connect(
     timeout: Duration,
     handler: Client,
 ) -> Result<Handle<Client>, CollectError> {
-    let config = Arc::new(client_config(legacy)?);
+    connect_with(host, port, legacy, timeout, KEEPALIVE, handler).await
+}
+
+/// [`connect`] with its own keepalive interval.
+pub async fn connect_with(
+    host: &str,
+    port: u16,
+    legacy: bool,
+    timeout: Duration,
+    keepalive: Duration,
+    handler: Client,
+) -> Result<Handle<Client>, CollectError> {
+    let config = Arc::new(client_config(legacy, keepalive)?);
     let attempt = client::connect(config, (host, port), handler);
     match tokio::time::timeout(timeout, attempt).await {
         Err(_) => Err(CollectError::Connect(format!(
@@ -175,8 +191,9 @@ mod tests {
 
     #[test]
     fn old_algorithms_only_when_asked_for() {
-        let modern = client_config(false).unwrap();
-        let legacy = client_config(true).unwrap();
+        let keepalive = KEEPALIVE;
+        let modern = client_config(false, keepalive).unwrap();
+        let legacy = client_config(true, keepalive).unwrap();
         let sha1_rsa = Algorithm::Rsa { hash: None };
         assert!(!modern.preferred.key.contains(&sha1_rsa));
         assert!(legacy.preferred.key.contains(&sha1_rsa));

@@ -63,6 +63,7 @@ pub fn settings(known_hosts: Option<PathBuf>, command_timeout: Duration) -> Sett
         known_hosts,
         connect_timeout: Duration::from_secs(5),
         command_timeout,
+        keepalive: premarket::ssh::transport::KEEPALIVE,
     }
 }
 
@@ -77,7 +78,8 @@ pub fn known_hosts(dir: &Path, line: &str) -> PathBuf {
     path
 }
 
-/// `ssh::collect` with a hard upper bound, so a client bug fails the test instead of hanging it.
+/// The collector's `collect` with a hard upper bound, so a client bug fails the test instead of
+/// hanging it.
 pub async fn collect(
     device: &Device,
     commands: &[Command],
@@ -88,7 +90,7 @@ pub async fn collect(
 )> {
     tokio::time::timeout(
         Duration::from_secs(30),
-        premarket::ssh::collect(device, commands, settings),
+        premarket::collect::ssh::collect(device, commands, settings),
     )
     .await
     .expect("the SSH client did not finish within 30 s")

@@ -1,16 +1,21 @@
 //! A scripted network device on 127.0.0.1 over real SSH (russh server): an EOS-like or
 //! FortiGate-like prompt, `enable` with an optional `Password:`, privilege errors, a pager,
-//! VDOM context, a slow device and a hung command. It records every line it receives so tests
-//! can prove what was (and was not) sent.
+//! VDOMs (a box without them, or with several, where `edit` of a missing name creates it as
+//! FortiOS does), a slow device, a hung command, a device that freezes (stops answering even
+//! keepalives) and one that floods `--More--` and stops reading (a TCP proxy in front of it
+//! stops taking bytes). It records every line it receives so tests can prove what was (and was
+//! not) sent.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use russh::keys::{Algorithm, PrivateKey};
 use russh::server::{self, Auth, Msg, Server as _, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Preferred, cipher, kex, mac};
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -46,7 +51,7 @@ pub struct Script {
     pub hang_on: Option<String>,
     /// Wait this long before every answer.
     pub delay: Duration,
-    /// VDOM names (FortiGate).
+    /// VDOM names (FortiGate); empty: VDOMs are disabled on this box.
     pub vdoms: Vec<String>,
     /// Offer only old algorithms (group14-sha1, aes-cbc, hmac-sha1).
     pub legacy_only: bool,
@@ -54,6 +59,12 @@ pub struct Script {
     pub banner: bool,
     /// Print a second prompt shortly after the first (some devices do after login).
     pub stray_prompt: bool,
+    /// Echo what is typed at `Password:` broken over two lines.
+    pub echo_password_split: bool,
+    /// On this command, stop everything: no output, no keepalive replies (a frozen box).
+    pub freeze_on: Option<String>,
+    /// On this command, print pages of `--More--` without end and stop reading input.
+    pub flood_on: Option<String>,
 }
 
 impl Script {
@@ -80,6 +91,9 @@ impl Script {
             legacy_only: false,
             banner: false,
             stray_prompt: false,
+            echo_password_split: false,
+            freeze_on: None,
+            flood_on: None,
         }
     }
 
@@ -103,6 +117,8 @@ pub struct Device {
     pub host_key: russh::keys::PublicKey,
     /// Every line received, in order (passwords included: the device sees them).
     pub received: Arc<Mutex<Vec<String>>>,
+    /// VDOMs that `edit` created (a configuration change premarket must never cause).
+    pub created: Arc<Mutex<Vec<String>>>,
     shutdown: server::RunningServerHandle,
 }
 
@@ -131,11 +147,18 @@ impl Device {
             };
         }
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
+        let mut port = listener.local_addr().unwrap().port();
         let received = Arc::new(Mutex::new(Vec::new()));
+        let created = Arc::new(Mutex::new(Vec::new()));
+        let deaf = Arc::new(AtomicBool::new(false));
+        if script.flood_on.is_some() {
+            port = proxy(port, deaf.clone()).await;
+        }
         let mut server = Server {
             script: Arc::new(script),
             received: received.clone(),
+            created: created.clone(),
+            deaf,
         };
         let (tx, rx) = tokio::sync::oneshot::channel();
         tokio::spawn(async move {
@@ -148,6 +171,7 @@ impl Device {
             port,
             host_key,
             received,
+            created,
             shutdown,
         }
     }
@@ -167,9 +191,52 @@ impl Drop for Device {
     }
 }
 
+/// A TCP proxy in front of the server on `server_port`; once `deaf` is set it stops reading
+/// what the client sends (its small receive buffer fills, then the client's), while still
+/// passing on everything the server sends. Returns the proxy's port.
+async fn proxy(server_port: u16, deaf: Arc<AtomicBool>) -> u16 {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(8).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let server = TcpStream::connect(("127.0.0.1", server_port))
+                .await
+                .unwrap();
+            let (mut from_client, mut to_client) = client.into_split();
+            let (mut from_server, mut to_server) = server.into_split();
+            tokio::spawn(async move {
+                let _ = tokio::io::copy(&mut from_server, &mut to_client).await;
+            });
+            let deaf = deaf.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 512];
+                while !deaf.load(Ordering::SeqCst) {
+                    match from_client.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => {
+                            if to_server.write_all(&buf[..n]).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                // Deaf: hold both halves open and read nothing more, for ever.
+                std::future::pending::<()>().await;
+                drop((from_client, to_server));
+            });
+        }
+    });
+    port
+}
+
 struct Server {
     script: Arc<Script>,
     received: Arc<Mutex<Vec<String>>>,
+    created: Arc<Mutex<Vec<String>>>,
+    deaf: Arc<AtomicBool>,
 }
 
 impl server::Server for Server {
@@ -178,6 +245,8 @@ impl server::Server for Server {
         Handler {
             script: self.script.clone(),
             received: self.received.clone(),
+            created: self.created.clone(),
+            deaf: self.deaf.clone(),
             line: Vec::new(),
             privileged: self.script.start_privileged,
             awaiting_password: false,
@@ -192,6 +261,8 @@ impl server::Server for Server {
 struct Handler {
     script: Arc<Script>,
     received: Arc<Mutex<Vec<String>>>,
+    created: Arc<Mutex<Vec<String>>>,
+    deaf: Arc<AtomicBool>,
     line: Vec<u8>,
     privileged: bool,
     awaiting_password: bool,
@@ -226,7 +297,10 @@ impl Handler {
         let s = self.script.clone();
         if self.awaiting_password {
             self.awaiting_password = false;
-            let echoed = if s.echo_password {
+            let echoed = if s.echo_password_split {
+                let half = line.len() / 2;
+                format!("{}\r\n{}\r\n", &line[..half], &line[half..])
+            } else if s.echo_password {
                 format!("{line}\r\n")
             } else {
                 "\r\n".into()
@@ -264,22 +338,55 @@ impl Handler {
                 "Pagination disabled.\r\n".into()
             }
             (Kind::Eos, "terminal width 511") => "Width set to 511 columns.\r\n".into(),
+            (Kind::Fortigate, "get system status") if !s.answers.contains_key(line) => format!(
+                "Version: FortiGate-201G v7.6.7,build3651,250606 (GA.M)\r\nHostname: {}\r\nVirtual domain configuration: {}\r\n",
+                s.hostname,
+                if s.vdoms.is_empty() {
+                    "disable"
+                } else {
+                    "multiple"
+                }
+            ),
+            (Kind::Fortigate, "config vdom" | "config global") if s.vdoms.is_empty() => {
+                let word = &line[7..];
+                format!("command parse error before '{word}'\r\nCommand fail. Return code -61\r\n")
+            }
             (Kind::Fortigate, "config vdom") => {
                 self.context = Some("vdom".into());
                 "\r\n".into()
+            }
+            (Kind::Fortigate, "config global") => {
+                self.context = Some("global".into());
+                "\r\n".into()
+            }
+            (Kind::Fortigate, "diagnose sys vd list")
+                if self.context.as_deref() == Some("global") =>
+            {
+                let mut names = s.vdoms.clone();
+                names.insert(1.min(names.len()), "vsys_ha".into());
+                names.extend(self.created.lock().unwrap().iter().cloned());
+                let mut out =
+                    "system fib version=58\r\nlist virtual firewall info:\r\n".to_string();
+                for (i, n) in names.iter().enumerate() {
+                    out.push_str(&format!("name={n}/{n} index={i} enabled fib_ver=3 use=9 rt_num=4\r\n\ttree_flag=1 tree6_flag=0\r\n"));
+                }
+                out.push_str(&format!("vf_count={} vfe_count=0\r\n", names.len()));
+                out
             }
             (Kind::Fortigate, "end") => {
                 self.context = None;
                 "\r\n".into()
             }
-            (Kind::Fortigate, l) if l.starts_with("edit ") && self.context.is_some() => {
+            (Kind::Fortigate, l)
+                if l.starts_with("edit ") && self.context.as_deref() == Some("vdom") =>
+            {
+                // As FortiOS does: `edit` of a missing VDOM creates it.
                 let name = &l[5..];
-                if s.vdoms.iter().any(|v| v == name) {
-                    self.context = Some(name.to_string());
-                    format!("current vf={name}:1\r\n\r\n")
-                } else {
-                    "Command fail. Return code -3\r\n".into()
+                if !s.vdoms.iter().any(|v| v == name) {
+                    self.created.lock().unwrap().push(name.to_string());
                 }
+                self.context = Some(name.to_string());
+                format!("current vf={name}:1\r\n\r\n")
             }
             (_, l) if s.privileged_only.iter().any(|p| p == l) && !self.privileged => {
                 "% Invalid input (privileged mode required)\r\n".into()
@@ -418,6 +525,24 @@ impl server::Handler for Handler {
                 let line = String::from_utf8_lossy(&self.line).into_owned();
                 self.line.clear();
                 self.received.lock().unwrap().push(line.clone());
+                if self.script.freeze_on.as_deref() == Some(line.as_str()) {
+                    // Frozen: the whole SSH session stops, keepalive replies included.
+                    std::future::pending::<()>().await;
+                }
+                if self.script.flood_on.as_deref() == Some(line.as_str()) {
+                    self.deaf.store(true, Ordering::SeqCst);
+                    let handle = session.handle();
+                    session.data(channel, format!("{line}\r\n").into_bytes())?;
+                    tokio::spawn(async move {
+                        let page = "more output\r\n--More-- ".repeat(64);
+                        while handle
+                            .data(channel, page.clone().into_bytes())
+                            .await
+                            .is_ok()
+                        {}
+                    });
+                    return Ok(());
+                }
                 if let Some(reply) = self.respond(&line) {
                     tokio::time::sleep(self.script.delay).await;
                     session.data(channel, reply.into_bytes())?;

@@ -54,6 +54,7 @@ pub static PROFILE: Profile = Profile {
         },
     ],
     context_reset: None,
-    vdom: None,
+    vdoms: None,
+    proven: &[],
     allowlist: super::allowlist::check,
 };

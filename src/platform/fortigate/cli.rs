@@ -1,12 +1,21 @@
 //! How a FortiGate behaves on an interactive SSH shell, as data for the SSH driver.
 //!
-//! The prompt is `HOST # ` (`HOST (vdom) # `, `HOST (NAME) # ` inside a VDOM; `$` for restricted
-//! profiles). The pager `--More--` is answered with a space: turning it off would need
-//! `config system console`, a configuration change premarket never makes. Session filters are
-//! per CLI session state, so after commands that set one the filter is cleared again.
+//! The prompt is `HOST # ` (`HOST (global) # `, `HOST (vdom) # `, `HOST (NAME) # ` in the
+//! contexts; `$` for restricted profiles). The pager `--More--` is answered with a space:
+//! turning it off would need `config system console`, a configuration change premarket never
+//! makes. Session filters are per CLI session state, so after commands that set one the filter
+//! is cleared again.
+//!
+//! VDOMs: `config vdom` + `edit NAME` creates NAME when it does not exist, and FortiOS has no
+//! form that only enters. So with `ssh.vdom` set the session reads `get system status` first
+//! (no VDOMs: ERROR), enters `config global` (documented in the CLI reference; the `sudo
+//! global|VDOM ...` prefix appears only in examples, with no reference page and unknown
+//! behaviour on a box without VDOMs), lists the VDOMs there with `diagnose sys vd list` and
+//! runs the box-wide commands, `end`s, and only then types `config vdom` + `edit NAME`, for a
+//! listed name only, and checks the reply `current vf=NAME:N` (see [`super::vdoms`]).
 
 use crate::core::Platform;
-use crate::ssh::profile::{DeviceError, Profile, VdomSteps};
+use crate::ssh::profile::{DeviceError, Profile, Proven, Vdoms};
 
 pub static PROFILE: Profile = Profile {
     platform: Platform::Fortigate,
@@ -30,12 +39,24 @@ pub static PROFILE: Profile = Profile {
             advice: "the firewall could not parse the command (check the FortiOS version)",
         },
     ],
-    context_reset: Some("diagnose sys session filter clear"),
-    vdom: Some(VdomSteps {
-        enter: &["config vdom", "edit {vdom}"],
+    context_reset: Some(super::session_filter::SESSION_FILTER_CLEAR),
+    vdoms: Some(Vdoms {
+        mode_command: super::GetSystemStatus::TEXT,
+        mode: super::vdoms::enabled,
+        global: "config global",
+        global_prompt: "(global)",
+        list_command: super::vdoms::LIST,
+        list: super::vdoms::listed,
+        table: "config vdom",
+        edit: "edit {vdom}",
+        entered: "current vf={vdom}:",
         leave: "end",
-        entered: "current vf={vdom}",
-        allows: super::allowlist::vdom_step,
+        is_name: super::allowlist::is_vdom_name,
+        global_scope: super::vdoms::global_scope,
     }),
+    proven: &[Proven {
+        line: super::firewall::SESSION_CLEAR,
+        proof: super::firewall::FilterMatched::type_id,
+    }],
     allowlist: super::allowlist::check,
 };

@@ -10,6 +10,8 @@ pub mod allowlist;
 pub mod cli;
 mod config_shows;
 mod config_tree;
+pub mod firewall;
+pub mod firewall_shell;
 mod flow;
 mod ha;
 pub mod kv;
@@ -27,6 +29,7 @@ mod status;
 pub mod system_interface;
 pub mod text;
 mod ttl;
+pub mod vdoms;
 
 pub use config_shows::{
     GetSystemGlobal, ShowMulticastPolicy, ShowPolicy, ShowService, ShowVirtualWirePair,

@@ -1,26 +1,26 @@
-//! The probe's interactive FortiGate CLI ([`crate::probe::firewall::Shell`]) over the same SSH
-//! layer as the collector: host-key check, login, VDOM, the FortiGate driver and its read-only
-//! guard. The probe's run loop is synchronous, so this owns a small tokio runtime and blocks on
-//! each command; it must not be used from inside another tokio runtime.
+//! The probe's interactive FortiGate CLI ([`Cli`]) over the same SSH layers as the collector:
+//! host-key check, login, the VDOM steps, the driver and its guard. The probe's run loop is
+//! synchronous, so this owns a small tokio runtime and blocks on each command; it must not be
+//! used from inside another tokio runtime.
 //!
 //! Every line goes through the read-only allowlist except `diagnose sys session clear`, which
-//! is sent only by [`Shell::clear_filtered`]: it needs the probe's [`FilterMatched`] proof
-//! (made only by a matching filter read-back) and refuses unless the last line this CLI sent
-//! was that read-back, so nothing can change the filter between the check and the clear.
+//! is sent only by [`Cli::clear_filtered`]: it needs a [`FilterMatched`] (made only by a
+//! matching filter read-back) and refuses unless the last line this CLI sent was that
+//! read-back, so nothing can change the filter between the check and the clear.
 
 use russh::client::Handle;
 use tokio::runtime::Runtime;
 
-use super::driver::Driver;
-use super::guard::Line;
-use super::redact::Redactor;
-use super::session::{self, Settings};
-use super::transport::Client;
-use crate::config::Device;
+use super::cli::PROFILE;
+use super::firewall::{Cli, FilterMatched};
+use super::session_filter::SESSION_FILTER;
 use crate::core::CollectError;
-use crate::core::Platform;
-use crate::platform::fortigate;
-use crate::probe::firewall::{FilterMatched, READBACK, Shell};
+use crate::ssh::driver::Driver;
+use crate::ssh::guard::Line;
+use crate::ssh::redact::Redactor;
+use crate::ssh::script::Script;
+use crate::ssh::session::{self, Settings, Target};
+use crate::ssh::transport::Client;
 
 /// One open CLI session on a FortiGate.
 pub struct FirewallShell {
@@ -34,27 +34,32 @@ pub struct FirewallShell {
 }
 
 impl FirewallShell {
-    /// Connects and logs in to `device` (which must be a FortiGate).
-    pub fn connect(device: &Device, settings: &Settings) -> Result<FirewallShell, CollectError> {
-        if device.platform != Platform::Fortigate {
-            return Err(CollectError::Other(format!(
-                "{} is a {} device, not a FortiGate",
-                device.name, device.platform
-            )));
-        }
+    /// Connects and logs in to `target` (a FortiGate), and enters its VDOM if it has one.
+    pub fn connect(target: &Target, settings: &Settings) -> Result<FirewallShell, CollectError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| CollectError::Other(format!("cannot start the SSH runtime: {e}")))?;
-        let mut redactor = Redactor::default();
-        let opened = runtime.block_on(session::open(device, settings, &mut redactor));
-        let open = opened.map_err(|e| session::redact_error(&redactor, e))?;
+        let redactor = Redactor::for_target(target);
+        let opened = runtime.block_on(async {
+            let script = Script::opening(&PROFILE, target.vdom.as_deref())
+                .map_err(|r| CollectError::Refused(r.to_string()))?;
+            let (handle, mut driver) = session::open(target, &PROFILE, settings).await?;
+            match driver.prepare(&script).await {
+                Ok(()) => Ok((handle, driver)),
+                Err(e) => {
+                    session::close(handle, driver).await;
+                    Err(e)
+                }
+            }
+        });
+        let open = opened.map_err(|e| redactor.clean_error(e))?;
         Ok(FirewallShell {
             runtime,
             open: Some(open),
             redactor,
             last_sent: None,
-            device: device.name.to_string(),
+            device: target.name.clone(),
         })
     }
 
@@ -74,19 +79,11 @@ impl FirewallShell {
             return Err(format!("the SSH session to {} is closed", self.device));
         };
         let result = self.runtime.block_on(step(driver));
-        result.map_err(|e| self.error(e))
-    }
-
-    fn error(&self, e: CollectError) -> String {
-        format!(
-            "{}: {}",
-            self.device,
-            session::redact_error(&self.redactor, e)
-        )
+        result.map_err(|e| format!("{}: {}", self.device, self.redactor.clean_error(e)))
     }
 }
 
-impl Shell for FirewallShell {
+impl Cli for FirewallShell {
     fn run(&mut self, line: &str) -> Result<String, String> {
         self.last_sent = None;
         let captured = self.on_driver(async |d| d.line(line).await)?;
@@ -96,17 +93,16 @@ impl Shell for FirewallShell {
 
     fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
         let last = self.last_sent.take();
-        if last.as_deref() != Some(READBACK) {
+        if last.as_deref() != Some(SESSION_FILTER) {
             return Err(format!(
-                "{}: refused to clear the session for {}: the last line sent was {:?}, not the filter read-back",
+                "{}: refused to clear the session for {:?}: the last line sent was {:?}, not the filter read-back",
                 self.device,
                 proof.flow(),
                 last.unwrap_or_default()
             ));
         }
-        let line = Line::filtered_session_clear(&fortigate::cli::PROFILE, proof)
-            .map_err(|r| format!("{}: {r}", self.device))?;
-        let captured = self.on_driver(async |d| d.send_checked(line).await)?;
+        let line = Line::proven(&PROFILE, proof).map_err(|r| format!("{}: {r}", self.device))?;
+        let captured = self.on_driver(async |d| d.send_proven(line).await)?;
         Ok(self.redactor.clean(captured.output))
     }
 }
