@@ -42,7 +42,7 @@ fn exit_codes() {
                 "sw1",
             ],
             0,
-            "OK: 6 OK",
+            "OK: 12 OK",
         ),
         (
             &[
@@ -58,7 +58,7 @@ fn exit_codes() {
         (
             &["run", "--offline", missing, "--device", "sw1"],
             2,
-            "ERROR: 6 ERROR",
+            "ERROR: 12 ERROR",
         ),
         (
             &[

@@ -122,6 +122,15 @@ const CASES: &[Case] = &[
         column: 13,
         words: "",
     },
+    Case {
+        what: "a device name that is not one plain path component",
+        file: "baselines/site.yaml",
+        from: "  - name: sw1",
+        to: "  - name: ../sw1",
+        line_with: "../sw1",
+        column: 11,
+        words: "device name \"../sw1\" is not allowed",
+    },
     // Declarative checks (checks/*.yaml with `command` and `rule`).
     Case {
         what: "declarative: a command the EOS allowlist refuses",
@@ -256,6 +265,41 @@ fn each_mistake_names_file_line_column_and_exits_3() {
             case.what,
             case.words
         );
+    }
+}
+
+/// A secret reference written wrongly is refused at its position, and whatever was written there
+/// (it may be the password itself) never appears in the message.
+#[test]
+fn a_wrong_secret_reference_is_never_echoed() {
+    for wrong in [
+        "{s3cret}",
+        "{ s3cret: x }",
+        "[s3cret]",
+        "{ env: [s3cret] }",
+        "{ file: { s3cret: 1 } }",
+        "{ 7: s3cret }",
+    ] {
+        let site = Site::example();
+        let text = site.read("baselines/sw1.yaml");
+        let changed = text.replacen(
+            "password: { env: PREMARKET_SW1_PASSWORD }",
+            &format!("password: {wrong}"),
+            1,
+        );
+        site.write("baselines/sw1.yaml", &changed);
+        let (code, stderr) = validate(&site);
+        let position = format!("baselines/sw1.yaml:{}:13", line_of(&changed, "s3cret"));
+        assert_eq!(code, 3, "{wrong}: {stderr}");
+        assert!(
+            stderr.contains(&position),
+            "{wrong}: expected {position} in:\n{stderr}"
+        );
+        assert!(
+            stderr.contains("a secret reference must be { env: NAME } or { file: PATH }"),
+            "{wrong}: {stderr}"
+        );
+        assert!(!stderr.contains("s3cret"), "{wrong}: echoed in:\n{stderr}");
     }
 }
 

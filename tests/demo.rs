@@ -78,7 +78,14 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         ],
     ),
     // Declarative checks (checks/*.yaml).
-    ("crc-errors", &["FAIL sw1 eos.ports.errors-absent"]),
+    // The previous scenario left healthy counters: the errors grew since.
+    (
+        "crc-errors",
+        &[
+            "FAIL sw1 eos.ports.errors-absent",
+            "FAIL sw1 eos.interfaces.errors",
+        ],
+    ),
     (
         "ntp-unsynchronised",
         &[
@@ -89,13 +96,37 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("pager", &[]),
     ("banner", &[]),
     ("slow", &[]),
+    // The pre-open pack (issue 12). Counter scenarios come after a run with healthy counters
+    // (a healthy morning, then the fault); `rebooted` after a run on the healthy boot.
+    ("ptp-unlocked", &["FAIL sw1 eos.ptp.synchronised"]),
+    ("no-querier", &["FAIL sw1 eos.multicast.feeds"]),
+    ("microburst", &["FAIL sw1 eos.lanz.congestion"]),
+    (
+        "sflow-enabled",
+        &[
+            "FAIL fw1 fortigate.flows.offloaded",
+            "FAIL fw1 fortigate.sessions.npu",
+            "FAIL fw1 fortigate.offload.blockers",
+            "FAIL probe1 probe.latency.offloaded",
+        ],
+    ),
+    ("low-light", &["FAIL sw1 eos.transceivers.light"]),
     ("hang", &["ERROR fw1 *"]),
     ("drop", &["ERROR sw1 *"]),
     ("auth-fail", &["ERROR sw1 *"]),
     ("host-key-changed", &["ERROR fw1 *"]),
+    // Last: the next healthy lab would "un-reboot" (its boot is earlier and its counters higher
+    // than the rebooted one's), which no real switch does.
+    (
+        "rebooted",
+        &[
+            "FAIL fw1 fortigate.uptime.stable",
+            "FAIL sw1 eos.uptime.stable",
+        ],
+    ),
 ];
 
-const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 11), ("sw1", 6), ("probe1", 1)];
+const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 13), ("sw1", 12), ("probe1", 1)];
 
 /// (scenario, the first blocks as "STATUS device check", in order).
 const FIRST: &[(&str, &[&str])] = &[
@@ -178,6 +209,12 @@ fn every_scenario_gives_the_expected_verdicts() {
                 field("summary"),
             )
         };
+        for r in results.iter().filter(|r| r["status"] == "FAIL") {
+            assert!(
+                !r["remedy"].as_str().unwrap_or_default().trim().is_empty(),
+                "{scenario}: a FAIL without a remedy: {r}"
+            );
+        }
         for (status, device, check, summary) in results.iter().map(row) {
             let matched = not_ok.iter().any(|p| expected(p, &status, &device, &check));
             assert_eq!(

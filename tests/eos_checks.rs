@@ -2,6 +2,7 @@
 //! -> parse -> evaluate): one row per case, OK, FAIL and ERROR for each check.
 
 mod common;
+mod previous_support;
 
 use std::sync::Arc;
 
@@ -12,16 +13,27 @@ use premarket::core::Command;
 use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::{
-    ShowLanzStatus, ShowRunningConfigDiffs, ShowStartupConfig, ShowVersion,
+    ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping, ShowInterfaces, ShowLanzRecords,
+    ShowLanzStatus, ShowPtp, ShowQueueDrops, ShowReloadCause, ShowRunningConfigDiffs,
+    ShowStartupConfig, ShowTransceiverDom, ShowVersion,
 };
 
 const SHOW_VERSION: &str = ShowVersion::TEXT;
 const SHOW_LANZ_STATUS: &str = ShowLanzStatus::TEXT;
 const SHOW_STARTUP_CONFIG: &str = ShowStartupConfig::TEXT;
 const SHOW_RUNNING_CONFIG_DIFFS: &str = ShowRunningConfigDiffs::TEXT;
+const SHOW_INTERFACES: &str = ShowInterfaces::TEXT;
+const SHOW_PTP: &str = ShowPtp::TEXT;
+const SNOOPING: &str = ShowIgmpSnooping::TEXT;
+const QUERIER: &str = ShowIgmpQuerier::TEXT;
+const GROUPS: &str = ShowIgmpGroups::TEXT;
+const LANZ_RECORDS: &str = ShowLanzRecords::TEXT;
+const QUEUE_DROPS: &str = ShowQueueDrops::TEXT;
+const RELOAD_CAUSE: &str = ShowReloadCause::TEXT;
+const DOM: &str = ShowTransceiverDom::TEXT;
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
-const HEALTHY: [(&str, &str); 4] = [
+const HEALTHY: [(&str, &str); 13] = [
     (SHOW_VERSION, "show-version/json-4.31.6M.txt"),
     (
         SHOW_LANZ_STATUS,
@@ -32,12 +44,32 @@ const HEALTHY: [(&str, &str); 4] = [
         SHOW_RUNNING_CONFIG_DIFFS,
         "show-running-config-diffs/clean.txt",
     ),
+    (SHOW_INTERFACES, "show-interfaces/healthy.txt"),
+    (SHOW_PTP, "show-ptp/locked-rev2.txt"),
+    (SNOOPING, "show-ip-igmp-snooping/healthy.txt"),
+    (QUERIER, "show-ip-igmp-snooping-querier/healthy.txt"),
+    (GROUPS, "show-ip-igmp-snooping-groups/healthy.txt"),
+    (LANZ_RECORDS, "show-queue-monitor-length/healthy.txt"),
+    (
+        QUEUE_DROPS,
+        "show-interfaces-counters-queue-drops/healthy.txt",
+    ),
+    (RELOAD_CAUSE, "show-reload-cause/json-user.txt"),
+    (
+        DOM,
+        "show-interfaces-transceiver-dom-thresholds/healthy.txt",
+    ),
 ];
+
+/// Fixtures replacing the healthy ones; `None` leaves the output missing.
+type Outputs = &'static [(&'static str, Option<&'static str>)];
 
 struct Row {
     check: &'static str,
-    /// Fixtures replacing the healthy ones; `None` leaves the output missing.
-    outputs: &'static [(&'static str, Option<&'static str>)],
+    outputs: Outputs,
+    /// A previous run an hour ago: the healthy outputs with these replaced; `None`: this is
+    /// the first run.
+    previous: Option<Outputs>,
     status: Status,
     /// Words the summary must contain.
     summary: &'static str,
@@ -47,36 +79,42 @@ const ROWS: &[Row] = &[
     Row {
         check: "eos.version.pinned",
         outputs: &[],
+        previous: None,
         status: Status::Ok,
         summary: "4.31.6M as pinned",
     },
     Row {
         check: "eos.version.pinned",
         outputs: &[(SHOW_VERSION, Some("show-version/text-old-padded-crlf.txt"))],
+        previous: None,
         status: Status::Ok,
         summary: "4.31.6M",
     },
     Row {
         check: "eos.version.pinned",
         outputs: &[(SHOW_VERSION, Some("show-version/text-new.txt"))],
+        previous: None,
         status: Status::Ok,
         summary: "4.32.2F",
     },
     Row {
         check: "eos.version.pinned",
         outputs: &[(SHOW_VERSION, Some("show-version/json-4.33.1F-drift.txt"))],
+        previous: None,
         status: Status::Fail,
         summary: "4.33.1F runs, the baseline pins one of 4.31.6M, 4.32.2F",
     },
     Row {
         check: "eos.version.pinned",
         outputs: &[(SHOW_VERSION, Some("show-version/garbage.txt"))],
+        previous: None,
         status: Status::Error,
         summary: "cannot read",
     },
     Row {
         check: "eos.version.pinned",
         outputs: &[(SHOW_VERSION, None)],
+        previous: None,
         status: Status::Error,
         summary: "missing",
     },
@@ -84,6 +122,7 @@ const ROWS: &[Row] = &[
     Row {
         check: "eos.lanz.running",
         outputs: &[],
+        previous: None,
         status: Status::Ok,
         summary: "$.lanzEnabled equal to true (expect.lanz)",
     },
@@ -93,6 +132,7 @@ const ROWS: &[Row] = &[
             SHOW_LANZ_STATUS,
             Some("show-queue-monitor-length-status/text-enabled.txt"),
         )],
+        previous: None,
         status: Status::Error,
         summary: "not JSON",
     },
@@ -102,6 +142,7 @@ const ROWS: &[Row] = &[
             SHOW_LANZ_STATUS,
             Some("show-queue-monitor-length-status/json-disabled.txt"),
         )],
+        previous: None,
         status: Status::Fail,
         summary: "$.lanzEnabled = false, wanted equal to true (expect.lanz)",
     },
@@ -111,12 +152,14 @@ const ROWS: &[Row] = &[
             SHOW_LANZ_STATUS,
             Some("show-queue-monitor-length-status/invalid-command.txt"),
         )],
+        previous: None,
         status: Status::Error,
         summary: "% Invalid input",
     },
     Row {
         check: "eos.lanz.persisted",
         outputs: &[],
+        previous: None,
         status: Status::Ok,
         summary: "survives a reload",
     },
@@ -126,6 +169,7 @@ const ROWS: &[Row] = &[
             SHOW_STARTUP_CONFIG,
             Some("show-startup-config/lanz-only-in-running.txt"),
         )],
+        previous: None,
         status: Status::Fail,
         summary: "LANZ is on only in running-config and will be off after the next reload",
     },
@@ -141,6 +185,7 @@ const ROWS: &[Row] = &[
                 Some("show-queue-monitor-length-status/json-disabled.txt"),
             ),
         ],
+        previous: None,
         status: Status::Fail,
         summary: "not in startup-config",
     },
@@ -150,6 +195,7 @@ const ROWS: &[Row] = &[
             SHOW_STARTUP_CONFIG,
             Some("show-startup-config/lanz-explicitly-off.txt"),
         )],
+        previous: None,
         status: Status::Fail,
         summary: "only in running-config",
     },
@@ -159,12 +205,14 @@ const ROWS: &[Row] = &[
             SHOW_STARTUP_CONFIG,
             Some("show-startup-config/not-privileged.txt"),
         )],
+        previous: None,
         status: Status::Error,
         summary: "privileged mode required",
     },
     Row {
         check: "eos.config.saved",
         outputs: &[],
+        previous: None,
         status: Status::Ok,
         summary: "running-config is saved",
     },
@@ -174,6 +222,7 @@ const ROWS: &[Row] = &[
             SHOW_RUNNING_CONFIG_DIFFS,
             Some("show-running-config-diffs/cosmetic-only.txt"),
         )],
+        previous: None,
         status: Status::Ok,
         summary: "cosmetic",
     },
@@ -183,6 +232,7 @@ const ROWS: &[Row] = &[
             SHOW_RUNNING_CONFIG_DIFFS,
             Some("show-running-config-diffs/unsaved.txt"),
         )],
+        previous: None,
         status: Status::Fail,
         summary: "2 added, 0 removed",
     },
@@ -192,10 +242,304 @@ const ROWS: &[Row] = &[
             SHOW_RUNNING_CONFIG_DIFFS,
             Some("show-running-config-diffs/not-privileged.txt"),
         )],
+        previous: None,
         status: Status::Error,
         summary: "privileged mode required",
     },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "first run on this switch: counters recorded",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[],
+        previous: Some(&[]),
+        status: Status::Ok,
+        summary: "all 4 trading ports as expected",
+    },
+    // A healthy morning, then the fault: Ethernet3's FCS errors grow and the link flaps.
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(SHOW_INTERFACES, Some("show-interfaces/crc-errors.txt"))],
+        previous: Some(&[]),
+        status: Status::Fail,
+        summary: "Ethernet3: +1843 FCS errors since the previous run",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(SHOW_INTERFACES, Some("show-interfaces/crc-errors.txt"))],
+        previous: Some(&[]),
+        status: Status::Fail,
+        summary: "+2 link status changes",
+    },
+    // The same counters on a first run are history, not growth.
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(SHOW_INTERFACES, Some("show-interfaces/crc-errors.txt"))],
+        previous: None,
+        status: Status::Ok,
+        summary: "first run on this switch",
+    },
+    // Counters that went down restarted (a reboot or a clear): said, not judged as growth.
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[],
+        previous: Some(&[(SHOW_INTERFACES, Some("show-interfaces/crc-errors.txt"))]),
+        status: Status::Ok,
+        summary: "counters restarted (reboot or clear)",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(SHOW_VERSION, Some("show-version/json-4.32.2F-rebooted.txt"))],
+        previous: Some(&[(
+            SHOW_VERSION,
+            Some("show-version/json-4.32.2F-up-12-days.txt"),
+        )]),
+        status: Status::Ok,
+        summary: "rebooted since the previous run",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/ethernet3-down-1g.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "Ethernet3: notconnect/down, not connected/up; runs at 1G, the baseline says 10G",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/ethernet-without-counters.txt"),
+        )],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "locked to grandmaster 0xec:46:70:ff:fe:00:ff:a8 via Ethernet1, offset -11 ns, last sync 1 s ago",
+    },
+    // A switch that ignores the revision pin still reads (revision 1, eAPI framing).
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/locked-rev1-eapi.txt"))],
+        previous: None,
+        status: Status::Ok,
+        summary: "locked to grandmaster",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/unlocked-own-gm.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "the switch is its own grandmaster (0x00:1c:73:ff:ff:0a:00:01): it lost the upstream grandmaster and runs free; no slave port: nothing receives time from upstream; last sync 157 s ago",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/disabled.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "PTP is not running (ptpMode ptpDisabled)",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "VLAN 100: querier 10.100.0.1, 1 group(s) joined on Ethernet4",
+    },
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[
+            (
+                QUERIER,
+                Some("show-ip-igmp-snooping-querier/no-querier.txt"),
+            ),
+            (GROUPS, Some("show-ip-igmp-snooping-groups/no-querier.txt")),
+            (SNOOPING, Some("show-ip-igmp-snooping/flooding.txt")),
+        ],
+        previous: None,
+        status: Status::Fail,
+        summary: "VLAN 100: no IGMP querier: memberships age out and the feed is flooded or lost; not joined: 239.1.1.1 on Ethernet4; the VLAN floods multicast to every port",
+    },
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[(GROUPS, Some("show-ip-igmp-snooping-groups/no-querier.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "not joined: 239.1.1.1 on Ethernet4",
+    },
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[(QUERIER, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
+    Row {
+        check: "eos.lanz.congestion",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "no congestion above 100000 bytes on the trading ports in the last hour (first run on this switch); queue drops recorded",
+    },
+    // A 3 MiB record seconds before the report: a microburst even on a first run.
+    Row {
+        check: "eos.lanz.congestion",
+        outputs: &[(
+            LANZ_RECORDS,
+            Some("show-queue-monitor-length/microburst.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "1 LANZ record(s) above 100000 bytes in the last hour (first run on this switch), the deepest 3145728 bytes on Ethernet4 TC0 4 s before the report",
+    },
+    Row {
+        check: "eos.lanz.congestion",
+        outputs: &[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )],
+        previous: Some(&[]),
+        status: Status::Fail,
+        summary: "+1203 queue drops on Ethernet4 since the previous run",
+    },
+    Row {
+        check: "eos.lanz.congestion",
+        outputs: &[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )],
+        previous: Some(&[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )]),
+        status: Status::Ok,
+        summary: "no congestion above 100000 bytes on the trading ports since the previous run",
+    },
+    Row {
+        check: "eos.lanz.congestion",
+        outputs: &[],
+        previous: Some(&[(
+            QUEUE_DROPS,
+            Some("show-interfaces-counters-queue-drops/microburst.txt"),
+        )]),
+        status: Status::Ok,
+        summary: "counters restarted (reboot or clear)",
+    },
+    Row {
+        check: "eos.lanz.congestion",
+        outputs: &[(LANZ_RECORDS, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
+    Row {
+        check: "eos.uptime.stable",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "first run on this switch, nothing to compare yet",
+    },
+    Row {
+        check: "eos.uptime.stable",
+        outputs: &[],
+        previous: Some(&[]),
+        status: Status::Ok,
+        summary: "no reload since the previous run",
+    },
+    // The LANZ incident began with a reboot nobody noticed: now it is named.
+    Row {
+        check: "eos.uptime.stable",
+        outputs: &[
+            (SHOW_VERSION, Some("show-version/json-4.32.2F-rebooted.txt")),
+            (RELOAD_CAUSE, Some("show-reload-cause/json-power-loss.txt")),
+        ],
+        previous: Some(&[(
+            SHOW_VERSION,
+            Some("show-version/json-4.32.2F-up-12-days.txt"),
+        )]),
+        status: Status::Fail,
+        summary: "reloaded since the previous run (20261130T081500.000): up only 35 s, reload cause: The system rebooted due to a Power Loss; every setting that was only in running-config is gone",
+    },
+    Row {
+        check: "eos.uptime.stable",
+        outputs: &[
+            (SHOW_VERSION, Some("show-version/json-4.32.2F-rebooted.txt")),
+            (RELOAD_CAUSE, Some("show-reload-cause/text-power-loss.txt")),
+        ],
+        previous: Some(&[(
+            SHOW_VERSION,
+            Some("show-version/json-4.32.2F-up-12-days.txt"),
+        )]),
+        status: Status::Fail,
+        summary: "reload cause: The system rebooted due to a Power Loss",
+    },
+    Row {
+        check: "eos.uptime.stable",
+        outputs: &[(SHOW_VERSION, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
+    Row {
+        check: "eos.transceivers.light",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "all 4 trading ports as expected",
+    },
+    Row {
+        check: "eos.transceivers.light",
+        outputs: &[(
+            DOM,
+            Some("show-interfaces-transceiver-dom-thresholds/low-light.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "Ethernet3: receive power -11.2 dBm, below its low warning -9.5001 dBm (alarm at -12.5026 dBm)",
+    },
+    Row {
+        check: "eos.transceivers.light",
+        outputs: &[(DOM, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
 ];
+
+#[test]
+fn every_check_has_ok_fail_and_error_rows() {
+    for check in premarket::check::registry::builtin()
+        .iter()
+        .filter(|c| c.platform() == premarket::Platform::Eos)
+    {
+        for status in [Status::Ok, Status::Fail, Status::Error] {
+            assert!(
+                ROWS.iter()
+                    .any(|r| r.check == check.id() && r.status == status),
+                "{} has no {status} row",
+                check.id()
+            );
+        }
+    }
+}
 
 #[tokio::test]
 async fn every_row() {
@@ -224,7 +568,24 @@ async fn every_row() {
             devices: vec!["sw1".into()],
             tags: vec![],
         };
-        let plan = Plan::new(&config, &selection).expect("plan");
+        let mut plan = Plan::new(&config, &selection).expect("plan");
+        if let Some(overrides) = row.previous {
+            let before: Vec<(Command, String)> = HEALTHY
+                .iter()
+                .filter_map(|(command, fixture)| {
+                    let replaced = overrides
+                        .iter()
+                        .find(|(c, _)| c == command)
+                        .map(|(_, f)| *f);
+                    let fixture = replaced.unwrap_or(Some(fixture))?;
+                    let text = std::fs::read_to_string(common::fixture(&format!("eos/{fixture}")))
+                        .expect("previous fixture");
+                    Some((Command::new(*command), text))
+                })
+                .collect();
+            plan.devices[0].previous =
+                previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
+        }
         let report = inspect(
             &config,
             &plan,

@@ -3,6 +3,8 @@
 //! fixtures named by `Command::file_name`, parse, evaluate, report. One row per OK/FAIL/ERROR/SKIP
 //! case; fixtures live in `tests/fixtures/fortigate/<command>/<case>.txt`.
 
+mod previous_support;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -41,6 +43,13 @@ fn fixture_dir(command: &Command) -> &'static str {
             "show firewall service custom",
             "show-firewall-service-custom",
         ),
+        ("show system session-ttl", "show-system-session-ttl"),
+        ("show system npu", "show-system-npu"),
+        ("get system interface", "get-system-interface"),
+        (
+            "diagnose npu np7lite port-list",
+            "diagnose-npu-np7lite-port-list",
+        ),
     ];
     bases
         .iter()
@@ -62,6 +71,10 @@ const HEALTHY: &[(&str, &str)] = &[
     ("show-firewall-multicast-policy", "policy1-offload"),
     ("show-firewall-policy", "policy1-offload"),
     ("show-firewall-service-custom", "md-udp-600"),
+    ("show-system-session-ttl", "default"),
+    ("show-system-npu", "default"),
+    ("get-system-interface", "healthy"),
+    ("diagnose-npu-np7lite-port-list", "healthy-inferred"),
 ];
 
 struct Row {
@@ -71,8 +84,11 @@ struct Row {
     fixtures: &'static [(&'static str, &'static str)],
     /// `(from, to)` replacements in the example fw1.yaml.
     baseline: &'static [(&'static str, &'static str)],
+    /// Fixtures a previous run (an hour ago) collected, `(command folder, case)`, over the
+    /// healthy ones; empty: this is the first run.
+    previous: &'static [(&'static str, &'static str)],
     status: Status,
-    /// Must appear in the summary (or, prefixed `remedy:`, in the remedy).
+    /// Must appear in the summary (or, prefixed `remedy:` / `evidence:`, in those).
     needles: &'static [&'static str],
 }
 
@@ -86,6 +102,7 @@ const fn row(
         check,
         fixtures,
         baseline: &[],
+        previous: &[],
         status,
         needles,
     }
@@ -95,6 +112,15 @@ const AP: &[(&str, &str)] = &[("ha: { mode: standalone }", "ha: { mode: a-p, mem
 const TWO_ALLOWED: &[(&str, &str)] = &[(
     "      service: MD-UDP-5000",
     "      service: MD-UDP-5000\n      max_sessions: 2",
+)];
+/// The multicast flow without `offload_proof: probe`: the session list must prove offload.
+const NO_PROBE: &[(&str, &str)] = &[("      offload_proof: probe\n", "")];
+/// A margin above the global timer less one NP refresh (180 - 40 = 140 s).
+const MARGIN_160: &[(&str, &str)] = &[("  idle_margin_s: 60\n", "  idle_margin_s: 160\n")];
+/// The NP settings `show-system-npu/max-session-timeout-120` prints, as the baseline's.
+const NPU_AS_SET: &[(&str, &str)] = &[(
+    "  npu_settings: {}\n",
+    "  npu_settings: { max-session-timeout: \"120\", mcast-session-accounting: session-based }\n",
 )];
 
 fn rows() -> Vec<Row> {
@@ -109,25 +135,42 @@ fn rows() -> Vec<Row> {
     const POL: &str = "fortigate.policy.offload";
     const UDP: &str = "fortigate.service.udp-idle";
     const IDLE: &str = "fortigate.session.idle-margin";
+    const UP: &str = "fortigate.uptime.stable";
+    const BLOCK: &str = "fortigate.offload.blockers";
     const LIST: &str = "diagnose-sys-session-list";
     const MCAST: &str = "diagnose-sys-mcast-session-list";
     const FILTER: &str = "diagnose-sys-session-filter";
+    const PERF: &str = "get-system-performance-status";
+    const STATUS: &str = "get-system-status";
+    const POLICY: &str = "show-firewall-policy";
+    const SERVICE: &str = "show-firewall-service-custom";
+    const TTL: &str = "show-system-session-ttl";
+    const NP: &str = "show-system-npu";
+    const IFACES: &str = "get-system-interface";
+    const PORTS: &str = "diagnose-npu-np7lite-port-list";
     vec![
         row(V, &[], Ok, &["FortiOS 7.6.7 as pinned"]),
         row(
             V,
-            &[("get-system-status", "v764-drift")],
+            &[(STATUS, "v764-drift")],
             Fail,
             &["FortiOS 7.6.4 runs", "7.6.7"],
         ),
-        row(
-            V,
-            &[("get-system-status", "unknown-action")],
-            Error,
-            &["Unknown action"],
-        ),
-        row(V, &[("get-system-status", "")], Error, &["missing"]),
+        row(V, &[(STATUS, "unknown-action")], Error, &["Unknown action"]),
+        row(V, &[(STATUS, "")], Error, &["missing"]),
         row(HA, &[], Ok, &["standalone"]),
+        row(
+            HA,
+            &[("get-system-ha-status", "v76-standalone-inferred")],
+            Ok,
+            &["standalone"],
+        ),
+        row(
+            HA,
+            &[("get-system-ha-status", "v60-standalone-flat")],
+            Ok,
+            &["standalone"],
+        ),
         row(
             HA,
             &[("get-system-ha-status", "ap-in-sync")],
@@ -150,6 +193,29 @@ fn rows() -> Vec<Row> {
                 &[("get-system-ha-status", "ap-out-of-sync")],
                 Fail,
                 &["FG201GTK24000818 configuration is out-of-sync"],
+            )
+        },
+        // 7.0+ prints each health problem on its own line under `HA Health Status:`.
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[("get-system-ha-status", "v70-hbdev-down")],
+                Fail,
+                &[
+                    "WARNING: FG201GTK24000817 has hbdev down;",
+                    "WARNING: FG201GTK24000818 has hbdev down;",
+                    "remedy:heartbeat interface is down",
+                ],
+            )
+        },
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[("get-system-ha-status", "v70-mondev-down-crlf")],
+                Fail,
+                &["has mondev down;", "remedy:monitored interface is down"],
             )
         },
         Row {
@@ -176,44 +242,57 @@ fn rows() -> Vec<Row> {
             Error,
             &["no `Mode:` line"],
         ),
-        row(CPU, &[], Ok, &["CPU 2% used"]),
+        row(
+            HA,
+            &[("get-system-ha-status", "unknown-health-line")],
+            Error,
+            &["unknown line among the HA health messages"],
+        ),
+        row(CPU, &[], Ok, &["busiest core CPU0 2% used, average 2%"]),
         row(
             CPU,
-            &[("get-system-performance-status", "idle-paged")],
+            &[(PERF, "idle-paged")],
             Ok,
-            &["CPU 2% used"],
+            &["busiest core CPU0 2% used"],
         ),
         row(
             CPU,
-            &[("get-system-performance-status", "idle-crlf")],
+            &[(PERF, "idle-crlf")],
             Ok,
-            &["CPU 2% used"],
+            &["busiest core CPU0 2% used"],
         ),
         row(
             CPU,
-            &[("get-system-performance-status", "cpu-high")],
+            &[(PERF, "cpu-high")],
             Fail,
-            &["CPU 77% used, above the 50% ceiling"],
+            &["77% used, above the 50% ceiling"],
+        ),
+        // One core busy in softirq hides in a 19% average: the busiest core is judged.
+        row(
+            CPU,
+            &[(PERF, "one-core-softirq")],
+            Fail,
+            &[
+                "CPU2 73% used, above the 50% ceiling, average 19%",
+                "CPU2 at 61% softirq, above the 20% ceiling",
+            ],
         ),
         row(
             CPU,
-            &[(
-                "get-system-performance-status",
-                "get-system-status/unknown-action",
-            )],
+            &[(PERF, "get-system-status/unknown-action")],
             Error,
             &["Unknown action"],
         ),
         row(MEM, &[], Ok, &["memory 31% used"]),
         row(
             MEM,
-            &[("get-system-performance-status", "memory-high")],
+            &[(PERF, "memory-high")],
             Fail,
             &["memory 82% used, above the 70% ceiling"],
         ),
         row(
             MEM,
-            &[("get-system-performance-status", "memory-unavailable")],
+            &[(PERF, "memory-unavailable")],
             Error,
             &["Data Unavailable"],
         ),
@@ -253,7 +332,7 @@ fn rows() -> Vec<Row> {
             OFF,
             &[(LIST, "md-unicast-wrong-policy")],
             Fail,
-            &["matched policy 7, the baseline says policy 1"],
+            &["1 of 1 session(s) matched policy 7, the baseline says policy 1"],
         ),
         row(
             OFF,
@@ -261,29 +340,60 @@ fn rows() -> Vec<Row> {
             Fail,
             &["8 of 8 session(s) on the CPU path", "not-established"],
         ),
+        // Multicast: `npu-deny` is the only documented sign (offload refused).
         row(
             OFF,
-            &[(MCAST, "md-multicast-cpu")],
+            &[(MCAST, "md-multicast-denied")],
             Fail,
             &[
-                "md-multicast",
-                "in_npuid=0",
-                "remedy:`config firewall multicast-policy`",
+                "not offloaded",
+                "npu-deny",
+                "remedy:`set auto-asic-offload enable`",
             ],
         ),
-        row(OFF, &[(MCAST, "md-multicast-denied")], Fail, &["npu-deny"]),
+        row(
+            OFF,
+            &[(MCAST, "md-multicast-state-deny")],
+            Fail,
+            &["the multicast session is denied"],
+        ),
         row(
             OFF,
             &[(MCAST, "empty")],
             Fail,
             &["md-multicast", "not established"],
         ),
+        // Zeros in session-npu-info (in_npuid=0) are no proof either way: the baseline leaves
+        // the proof to the probe, so only npu-deny could fail it...
+        row(OFF, &[(MCAST, "md-multicast-cpu")], Ok, &["all 2 flows"]),
         row(
             OFF,
             &[(MCAST, "md-multicast-no-npu-info")],
-            Error,
-            &["cannot tell whether the multicast session is offloaded"],
+            Ok,
+            &["all 2 flows"],
         ),
+        // ...and without `offload_proof: probe` the check cannot tell, whatever in_npuid says.
+        Row {
+            baseline: NO_PROBE,
+            ..row(
+                OFF,
+                &[(MCAST, "md-multicast-offloaded")],
+                Error,
+                &[
+                    "cannot tell whether the multicast session is offloaded",
+                    "remedy:offload_proof: probe",
+                ],
+            )
+        },
+        Row {
+            baseline: NO_PROBE,
+            ..row(
+                OFF,
+                &[(MCAST, "md-multicast-cpu")],
+                Error,
+                &["cannot tell whether the multicast session is offloaded"],
+            )
+        },
         row(
             OFF,
             &[(FILTER, "stale-policy")],
@@ -316,9 +426,17 @@ fn rows() -> Vec<Row> {
             Fail,
             &[
                 "8 sessions from 8 different source ports",
+                "younger than 3 minutes, 8 not established",
                 "new socket per send",
                 "remedy:fixed source port",
             ],
+        ),
+        // Three long-lived sessions: too many, but not the socket-per-send pattern.
+        row(
+            ONE,
+            &[(LIST, "md-unicast-three-old-sessions")],
+            Fail,
+            &["3 sessions, at most 1 allowed (3 source port(s), the oldest up 41022 s)"],
         ),
         row(
             ONE,
@@ -369,7 +487,7 @@ fn rows() -> Vec<Row> {
         row(POL, &[], Ok, &["all 2 policies"]),
         row(
             POL,
-            &[("show-firewall-policy", "policy1-offload-disabled")],
+            &[(POLICY, "policy1-offload-disabled")],
             Fail,
             &[
                 "firewall policy 1",
@@ -385,51 +503,90 @@ fn rows() -> Vec<Row> {
         ),
         row(
             POL,
-            &[("show-firewall-policy", "policy1-proxy-av")],
+            &[(POLICY, "policy1-proxy-av")],
             Fail,
             &[
                 "proxy-mode inspection with av-profile \"default\"",
                 "remedy:`unset av-profile`",
             ],
         ),
+        // Flow-mode IPS and application control send every session to the IPS engine; the
+        // 201G's remedy names its np7lite command.
         row(
             POL,
-            &[("show-firewall-policy", "missing")],
+            &[(POLICY, "policy1-flow-ips")],
             Fail,
-            &["does not exist"],
+            &[
+                "flow-mode inspection with application-list \"default\", ips-sensor \"default\"",
+                "IPS engine on the CPU",
+                "remedy:`unset ips-sensor`",
+                "remedy:`diagnose npu np7lite port-list`",
+            ],
         ),
-        row(
-            POL,
-            &[("show-firewall-policy", "cut")],
-            Error,
-            &["output cut"],
-        ),
+        row(POL, &[(POLICY, "missing")], Fail, &["does not exist"]),
+        row(POL, &[(POLICY, "cut")], Error, &["output cut"]),
         row(
             UDP,
             &[],
             Ok,
-            &["udp-idle-timer 600 s (service \"MD-UDP-5000\") outlasts the longest pause 300 s"],
-        ),
-        row(
-            UDP,
-            &[("show-firewall-service-custom", "md-udp-default")],
-            Fail,
             &[
-                "udp-idle-timer 180 s (global",
-                "not longer than",
-                "remedy:`set udp-idle-timer",
+                "idle timer 600 s (udp-idle-timer of service \"MD-UDP-5000\", as the live session shows) outlasts the longest pause 300 s",
             ],
         ),
         row(
             UDP,
-            &[("show-firewall-service-custom", "missing")],
+            &[(SERVICE, "md-udp-default")],
             Fail,
-            &["does not exist"],
+            &[
+                "idle timer 180 s (global udp-idle-timer",
+                "not longer than",
+                "remedy:`set udp-idle-timer 450`",
+            ],
+        ),
+        row(UDP, &[(SERVICE, "missing")], Fail, &["does not exist"]),
+        // `session-ttl never` on a matching `config system session-ttl` port entry, and the
+        // live session printing `expire=never timeout=never`.
+        row(
+            UDP,
+            &[
+                (SERVICE, "md-udp-default"),
+                (TTL, "md-udp-never"),
+                (LIST, "md-unicast-session-ttl-never"),
+            ],
+            Ok,
+            &["never idles out"],
+        ),
+        // A policy session-ttl overrides the service's udp-idle-timer; the live session's
+        // `timeout=0` disagrees, and the live session is the ground truth.
+        row(
+            UDP,
+            &[(POLICY, "policy1-session-ttl-120")],
+            Ok,
+            &["the live session's timeout; the configuration gives 120 (session-ttl of policy 1)"],
+        ),
+        row(
+            UDP,
+            &[(POLICY, "policy1-session-ttl-120"), (LIST, "empty")],
+            Fail,
+            &[
+                "idle timer 120 s (session-ttl of policy 1)",
+                "remedy:`config firewall policy`, `edit 1`, `set session-ttl 450`",
+            ],
+        ),
+        // The trading policy does not use the baseline's service: its timers do not apply.
+        row(
+            UDP,
+            &[(POLICY, "policy1-service-all")],
+            Fail,
+            &[
+                "policy 1 matches `set service ALL`, not \"MD-UDP-5000\"",
+                "remedy:`set service \"MD-UDP-5000\"`",
+            ],
         ),
         row(
             UDP,
             &[
-                ("show-firewall-service-custom", "md-udp-default"),
+                (SERVICE, "md-udp-default"),
                 ("get-system-global", "no-udp-timer"),
             ],
             Error,
@@ -442,6 +599,43 @@ fn rows() -> Vec<Row> {
             Fail,
             &["expires in 23 s, under the 60 s margin"],
         ),
+        // `expire=never` used to be ERROR for ever.
+        row(
+            IDLE,
+            &[(LIST, "md-unicast-session-ttl-never")],
+            Ok,
+            &["all 2 flows"],
+        ),
+        // 150 s left of the global 180 s: below a 160 s margin, but an offloaded session's
+        // expire is refreshed only every max-session-timeout (40 s), so traffic is flowing...
+        Row {
+            baseline: MARGIN_160,
+            ..row(
+                IDLE,
+                &[
+                    (SERVICE, "md-udp-default"),
+                    (LIST, "md-unicast-offloaded-expire-150"),
+                ],
+                Ok,
+                &[
+                    "all 2 flows",
+                    "evidence:expire 150 s + max-session-timeout 40 s >= its 180 s timer",
+                ],
+            )
+        },
+        // ...while the same expire on the CPU path is what it says.
+        Row {
+            baseline: MARGIN_160,
+            ..row(
+                IDLE,
+                &[
+                    (SERVICE, "md-udp-default"),
+                    (LIST, "md-unicast-cpu-expire-150"),
+                ],
+                Fail,
+                &["md-unicast: session expires in 150 s, under the 160 s margin"],
+            )
+        },
         row(IDLE, &[(LIST, "empty")], Skip, &["no session yet"]),
         row(
             IDLE,
@@ -449,6 +643,115 @@ fn rows() -> Vec<Row> {
             Error,
             &["read back differently"],
         ),
+        row(
+            IDLE,
+            &[(NP, "out-of-range")],
+            Error,
+            &["outside 10-1000 seconds"],
+        ),
+        row(
+            UP,
+            &[],
+            Ok,
+            &["first run on this device, nothing to compare yet"],
+        ),
+        // An hour ago the firewall was up an hour less: the same boot.
+        Row {
+            previous: &[(PERF, "idle-an-hour-earlier")],
+            ..row(UP, &[], Ok, &["no reboot since the previous run"])
+        },
+        // The previous run saw 41 days of uptime; this one 1 minute: a reboot, named.
+        Row {
+            previous: &[(PERF, "idle-an-hour-earlier")],
+            ..row(
+                UP,
+                &[(PERF, "rebooted"), (STATUS, "v767-power-cycle")],
+                Fail,
+                &[
+                    "rebooted since the previous run",
+                    "up only 1 min 0 s",
+                    "last reboot reason: power cycle",
+                    "must be re-verified",
+                    "remedy:diagnose debug crashlog read",
+                ],
+            )
+        },
+        // After a reboot the next run compares with the rebooted run: no reboot since.
+        Row {
+            previous: &[(PERF, "rebooted")],
+            ..row(
+                UP,
+                &[(PERF, "rebooted-an-hour-later")],
+                Ok,
+                &["no reboot since the previous run"],
+            )
+        },
+        // A boot earlier than the previous run's is a clock change, not a reboot.
+        Row {
+            previous: &[(PERF, "rebooted-an-hour-later")],
+            ..row(UP, &[], Ok, &["a clock change rather than a reboot"])
+        },
+        row(
+            UP,
+            &[(PERF, "get-system-status/unknown-action")],
+            Error,
+            &["Unknown action"],
+        ),
+        row(
+            BLOCK,
+            &[],
+            Ok,
+            &["all 3 parts of the trading path as expected"],
+        ),
+        row(BLOCK, &[(IFACES, "v70-wide-spacing")], Ok, &["all 3 parts"]),
+        row(
+            BLOCK,
+            &[(IFACES, "sflow-enabled")],
+            Fail,
+            &[
+                "x1: sFlow is enabled (`sflow-sampler: enable`)",
+                "remedy:`edit x1`, `set sflow-sampler disable`",
+            ],
+        ),
+        row(
+            BLOCK,
+            &[(PORTS, "x1-not-on-np")],
+            Fail,
+            &["x1: not served by the NP (absent from `diagnose npu np7lite port-list`)"],
+        ),
+        row(
+            BLOCK,
+            &[(NP, "max-session-timeout-120")],
+            Fail,
+            &["`set max-session-timeout 120`, which the baseline does not list"],
+        ),
+        Row {
+            baseline: NPU_AS_SET,
+            ..row(
+                BLOCK,
+                &[(NP, "max-session-timeout-120")],
+                Ok,
+                &["all 3 parts"],
+            )
+        },
+        Row {
+            baseline: NPU_AS_SET,
+            ..row(
+                BLOCK,
+                &[],
+                Fail,
+                &[
+                    "`max-session-timeout` is at its default (not printed by `show system npu`), the baseline says 120",
+                ],
+            )
+        },
+        row(
+            BLOCK,
+            &[(IFACES, "not-enable-or-disable")],
+            Error,
+            &["sflow-sampler"],
+        ),
+        row(BLOCK, &[(PORTS, "not-supported")], Error, &["np7lite"]),
     ]
 }
 
@@ -476,6 +779,26 @@ fn site(edits: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// The fixture file of `command` for `case`, or `None` when the case leaves it out.
+fn fixture(command: &Command, cases: &[(&str, &str)]) -> Option<PathBuf> {
+    let folder = fixture_dir(command);
+    let case = cases
+        .iter()
+        .chain(HEALTHY)
+        .find(|(f, _)| *f == folder)
+        .map(|(_, c)| *c)
+        .unwrap_or_else(|| panic!("no fixture for {folder}"));
+    if case.is_empty() {
+        return None;
+    }
+    let source = if case.contains('/') {
+        format!("{case}.txt")
+    } else {
+        format!("{folder}/{case}.txt")
+    };
+    Some(repo().join("tests/fixtures/fortigate").join(source))
+}
+
 fn run(row: &Row) -> CheckResult {
     let site = site(row.baseline);
     let config = Config::load(site.path()).unwrap_or_else(|e| panic!("{e}"));
@@ -484,30 +807,26 @@ fn run(row: &Row) -> CheckResult {
         devices: vec!["fw1".into()],
         tags: Vec::new(),
     };
-    let plan = Plan::new(&config, &selection).unwrap_or_else(|e| panic!("{e}"));
+    let mut plan = Plan::new(&config, &selection).unwrap_or_else(|e| panic!("{e}"));
     let outputs = tempfile::tempdir().expect("temp dir");
     let fw1 = outputs.path().join("fw1");
     std::fs::create_dir_all(&fw1).expect("mkdir");
+    let mut before = Vec::new();
     for command in &plan.devices[0].commands {
-        let folder = fixture_dir(command);
-        let case = row
-            .fixtures
-            .iter()
-            .chain(HEALTHY)
-            .find(|(f, _)| *f == folder)
-            .map(|(_, c)| *c)
-            .unwrap_or_else(|| panic!("no fixture for {folder}"));
-        if case.is_empty() {
-            continue;
+        if let Some(source) = fixture(command, row.fixtures) {
+            std::fs::copy(&source, fw1.join(command.file_name()))
+                .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
         }
-        let source = if case.contains('/') {
-            format!("{case}.txt")
-        } else {
-            format!("{folder}/{case}.txt")
-        };
-        let source = repo().join("tests/fixtures/fortigate").join(source);
-        std::fs::copy(&source, fw1.join(command.file_name()))
-            .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+        if !row.previous.is_empty()
+            && let Some(source) = fixture(command, row.previous)
+        {
+            let text = std::fs::read_to_string(&source).expect("previous fixture");
+            before.push((command.clone(), text));
+        }
+    }
+    if !before.is_empty() {
+        plan.devices[0].previous =
+            previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
     }
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let report = runtime.block_on(inspect(
@@ -548,9 +867,14 @@ fn rows_through_the_pipeline() {
         let missing: Vec<&&str> = row
             .needles
             .iter()
-            .filter(|n| match n.strip_prefix("remedy:") {
-                Some(n) => !result.remedy.contains(n),
-                None => !result.summary.contains(*n),
+            .filter(|n| {
+                if let Some(n) = n.strip_prefix("remedy:") {
+                    !result.remedy.contains(n)
+                } else if let Some(n) = n.strip_prefix("evidence:") {
+                    !result.evidence.contains(n)
+                } else {
+                    !result.summary.contains(*n)
+                }
             })
             .collect();
         if wrong_status || !missing.is_empty() {
@@ -668,7 +992,7 @@ fn lab_scenarios_fail_with_the_right_explanations() {
         );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
         let results = report["results"].as_array().expect("results");
-        assert_eq!(results.len(), 11, "{scenario}");
+        assert_eq!(results.len(), 13, "{scenario}");
         for result in results {
             let id = result["check"].as_str().unwrap_or_default();
             match expected.iter().find(|(check, _, _)| *check == id) {

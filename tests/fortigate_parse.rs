@@ -104,11 +104,40 @@ fn fact_keys_are_the_contract() {
         "diagnose sys session list",
         "diagnose-sys-session-list/md-unicast-offloaded.txt",
     );
-    has_keys(&list, &["total", "sessions"], "session list");
+    // The pipeline's bounded summary of the list (issue 11): counts, tallies and a few
+    // sessions kept as examples, never every session.
     has_keys(
-        &list["sessions"][0],
+        &list,
+        &[
+            "total",
+            "sessions",
+            "offloaded",
+            "distinct_source_ports",
+            "policies",
+            "no_ofld_reasons",
+            "proto_states",
+            "timeouts",
+            "ages",
+            "least_expire",
+            "oldest_s",
+            "first",
+            "first_not_offloaded",
+            "least_expire_offloaded",
+            "least_expire_not_offloaded",
+            "policy_examples",
+        ],
+        "session list",
+    );
+    assert_eq!(
+        (list["sessions"].as_u64(), list["offloaded"].as_u64()),
+        (Some(1), Some(1))
+    );
+    has_keys(
+        &list["first"][0],
         &[
             "proto",
+            "proto_state",
+            "duration",
             "src",
             "sport",
             "dst",
@@ -125,7 +154,7 @@ fn fact_keys_are_the_contract() {
         ],
         "session",
     );
-    assert_eq!(list["sessions"][0]["offload_org"], true);
+    assert_eq!(list["first"][0]["offload_org"], true);
 
     let stat = parse_cli(
         "diagnose sys session stat",
@@ -171,13 +200,24 @@ fn fact_keys_are_the_contract() {
         "show firewall policy 1",
         "show-firewall-policy/policy1-offload-disabled.txt",
     );
-    assert_eq!(
-        policy["root"]["children"]["firewall policy"]["children"]["1"]["settings"]["auto-asic-offload"]
-            [0],
-        "disable"
+    has_keys(
+        &policy["policy"],
+        &[
+            "id",
+            "enabled",
+            "auto_asic_offload",
+            "np_acceleration",
+            "inspection_mode",
+            "profiles",
+            "services",
+            "session_ttl",
+        ],
+        "policy",
     );
+    assert_eq!(policy["policy"]["auto_asic_offload"], false);
     let global = parse_cli("get system global", "get-system-global/default.txt");
-    assert_eq!(global["root"]["settings"]["udp-idle-timer"][0], "180");
+    assert_eq!(global["udp_idle_timer_s"], 180);
+    assert_eq!(global["settings"]["udp-idle-timer"], "180");
 }
 
 #[test]
@@ -510,16 +550,20 @@ const ROWS: &[(&str, &str, Want)] = &[
         "diagnose sys session list",
         "md-unicast-session-ttl-never.txt",
         Facts(&[
-            ("/sessions/0/expire", v!("never")),
-            ("/sessions/0/timeout", v!("never")),
+            ("/first/0/expire", v!("never")),
+            ("/first/0/timeout", v!("never")),
+            ("/least_expire", v!("never")),
+            ("/timeouts/never", v!(1)),
         ]),
     ),
     (
         "diagnose sys session list",
         "md-unicast-offloaded.txt",
         Facts(&[
-            ("/sessions/0/expire", v!(179)),
-            ("/sessions/0/timeout", v!(0)),
+            ("/first/0/expire", v!(179)),
+            ("/first/0/timeout", v!(0)),
+            ("/least_expire", v!(179)),
+            ("/timeouts/0", v!(1)),
         ]),
     ),
 ];

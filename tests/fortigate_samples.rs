@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use premarket::Platform;
 use premarket::parse::{Query, Raw};
 use premarket::platform::fortigate::{
-    DiagMcastSessions, GetHaStatus, ListSessions, OffloadBasis, SessionList, Ttl,
+    DiagMcastSessions, GetHaStatus, ListSessions, OffloadBasis, SessionList, Ttl, session_list,
 };
 use premarket::platform::parse_json;
 
@@ -42,10 +42,19 @@ fn read(name: &str) -> Option<String> {
     )
 }
 
+/// Every session of a sample, and the pipeline's bounded summary of the same list agreeing
+/// with it.
 fn sessions(name: &str) -> Option<SessionList> {
     let raw = read(name)?;
-    let list = ListSessions::parse(&mut Raw::new(&raw))
+    let list = session_list::parse(&raw).unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
+    let summary = ListSessions::parse(&mut Raw::new(&raw))
         .unwrap_or_else(|e| panic!("{name}: {e}\n{}", e.excerpt));
+    assert_eq!(summary.sessions, list.sessions.len() as u64, "{name}");
+    assert_eq!(
+        summary.offloaded,
+        list.sessions.iter().filter(|s| s.offloaded()).count() as u64,
+        "{name}"
+    );
     Some(list)
 }
 

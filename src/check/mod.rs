@@ -10,7 +10,9 @@
 pub mod eos;
 pub mod fortigate;
 mod input;
+pub mod outcome;
 pub mod probe;
+pub mod reboot;
 pub mod registry;
 pub mod rule;
 mod version_pin;

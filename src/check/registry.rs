@@ -10,6 +10,12 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<eos::VersionPinned>::new()),
         Arc::new(Builtin::<eos::LanzPersisted>::new()),
         Arc::new(Builtin::<eos::ConfigSaved>::new()),
+        Arc::new(Builtin::<eos::InterfacesErrors>::new()),
+        Arc::new(Builtin::<eos::PtpSynchronised>::new()),
+        Arc::new(Builtin::<eos::MulticastFeeds>::new()),
+        Arc::new(Builtin::<eos::LanzCongestion>::new()),
+        Arc::new(Builtin::<eos::UptimeStable>::new()),
+        Arc::new(Builtin::<eos::TransceiversLight>::new()),
         Arc::new(Builtin::<fortigate::VersionPinned>::new()),
         Arc::new(Builtin::<fortigate::HaState>::new()),
         Arc::new(Builtin::<fortigate::CpuCeiling>::new()),
@@ -20,6 +26,8 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<fortigate::PolicyOffload>::new()),
         Arc::new(Builtin::<fortigate::ServiceUdpIdle>::new()),
         Arc::new(Builtin::<fortigate::SessionIdleMargin>::new()),
+        Arc::new(Builtin::<fortigate::UptimeStable>::new()),
+        Arc::new(Builtin::<fortigate::OffloadBlockers>::new()),
         Arc::new(Builtin::<probe::LatencyOffloaded>::new()),
     ]
 }

@@ -23,11 +23,49 @@ const MAX_SECRET_FILE: u64 = 64 * 1024;
 const INLINE: &str =
     "a secret is never written in a baseline: use { env: VARIABLE } or { file: /path }";
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RefMap {
-    env: Option<String>,
-    file: Option<PathBuf>,
+/// Said for any other shape, without quoting what was written (it may be the secret itself).
+const REFERENCE: &str = "a secret reference must be { env: NAME } or { file: PATH }";
+
+/// A key of a secret reference: `env`, `file`, or anything else (never kept, never shown).
+enum Key {
+    Env,
+    File,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("env or file")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+                Ok(match key {
+                    "env" => Key::Env,
+                    "file" => Key::File,
+                    _ => Key::Other,
+                })
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
 }
 
 /// Hand-written so that a value written inline by mistake is refused *without* echoing it
@@ -40,13 +78,30 @@ impl<'de> Deserialize<'de> for SecretRef {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("{ env: VARIABLE } or { file: /path }")
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SecretRef, A::Error> {
-                let m = RefMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                match (m.env, m.file) {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SecretRef, A::Error> {
+                let (mut env, mut file) = (None, None);
+                // Nothing written here is quoted back: `{s3cret}` may be the password itself.
+                let reference = |_| de::Error::custom(REFERENCE);
+                while let Some(key) = map.next_key::<Key>().map_err(reference)? {
+                    match key {
+                        Key::Env => env = Some(map.next_value::<String>().map_err(reference)?),
+                        Key::File => file = Some(map.next_value::<PathBuf>().map_err(reference)?),
+                        Key::Other => return Err(de::Error::custom(REFERENCE)),
+                    }
+                }
+                match (env, file) {
                     (Some(env), None) => Ok(SecretRef::Env(env)),
                     (None, Some(file)) => Ok(SecretRef::File(file)),
-                    _ => Err(de::Error::custom("give exactly one of env: or file:")),
+                    _ => Err(de::Error::custom(
+                        "give exactly one of env: or file: (a secret reference must be { env: NAME } or { file: PATH })",
+                    )),
                 }
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<SecretRef, A::Error> {
+                Err(de::Error::custom(REFERENCE))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<SecretRef, E> {
+                Err(E::custom(REFERENCE))
             }
             fn visit_str<E: de::Error>(self, _: &str) -> Result<SecretRef, E> {
                 Err(E::custom(INLINE))

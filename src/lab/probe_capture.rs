@@ -36,7 +36,10 @@ pub enum ProbeSiteError {
 
 /// What the packets feel with these firewall faults.
 pub fn profile(firewall_faults: &[Fault]) -> Profile {
-    if firewall_faults.contains(&Fault::OffloadDisabled) {
+    // sFlow on the ingress interface stops offload for all its traffic, as a policy would.
+    if firewall_faults.contains(&Fault::OffloadDisabled)
+        || firewall_faults.contains(&Fault::SflowEnabled)
+    {
         Profile::Cpu
     } else if firewall_faults.contains(&Fault::NewSourcePort) {
         Profile::NewSession
@@ -121,6 +124,7 @@ mod tests {
         let cases = [
             (vec![], Profile::Offloaded),
             (vec![Fault::OffloadDisabled], Profile::Cpu),
+            (vec![Fault::SflowEnabled], Profile::Cpu),
             (vec![Fault::NewSourcePort], Profile::NewSession),
             (vec![Fault::IdleExpired], Profile::Pause),
             (vec![Fault::Hang], Profile::Offloaded),

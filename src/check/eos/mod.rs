@@ -1,9 +1,26 @@
-//! Checks of Arista EOS switches.
+//! Checks of Arista EOS switches. The port checks share [`ports`] (the baseline's trading
+//! ports and their speeds); the checks that judge growth share [`since`] (the previous run's
+//! counters, within one boot).
 
 mod config_saved;
+mod interfaces_errors;
+mod lanz_congestion;
 mod lanz_persisted;
+mod multicast_feeds;
+mod ports;
+mod ptp_synchronised;
+mod since;
+mod transceivers_light;
+mod uptime_stable;
 mod version_pinned;
 
 pub use config_saved::ConfigSaved;
+pub use interfaces_errors::InterfacesErrors;
+pub use lanz_congestion::LanzCongestion;
 pub use lanz_persisted::LanzPersisted;
+pub use multicast_feeds::MulticastFeeds;
+pub use ports::{PortSpeeds, Speed};
+pub use ptp_synchronised::PtpSynchronised;
+pub use transceivers_light::TransceiversLight;
+pub use uptime_stable::UptimeStable;
 pub use version_pinned::VersionPinned;

@@ -1,21 +1,35 @@
 //! What the flow checks share: finding a flow's sessions (after proving the session filter
-//! read back as intended) and rendering a session as one evidence line.
+//! read back as intended; a unicast flow's list arrives as a bounded [`SessionSummary`]) and
+//! rendering sessions as evidence lines.
 
 use std::fmt::Write;
 
 use serde::Deserialize;
 
-use super::outcome::part_error;
+use crate::check::outcome::part_error;
 use crate::core::Verdict;
 use crate::parse::{AnyQuery, Facts, Query};
 use crate::platform::fortigate::{
-    DiagMcastSessions, FilterReadback, Flow, ListSessions, McastSession, Session,
+    DiagMcastSessions, FilterReadback, Flow, ListSessions, McastSession, Np, Session,
+    SessionSummary,
 };
 
-/// The input of the checks that judge every trading flow: `expect.flows`, at least one.
+/// The input of the checks that judge every trading flow: `expect.flows`, at least one, and
+/// the firewall's network processor (`np: np7lite` on a 200G/201G) so remedies name the right
+/// diagnose commands.
 #[derive(Deserialize)]
 pub struct FlowsInput {
     pub flows: Vec<Flow>,
+    #[serde(default)]
+    pub np: Option<Np>,
+}
+
+/// `diagnose npu np7lite port-list` for a known NP; both forms otherwise.
+pub fn port_list_command(np: Option<Np>) -> String {
+    match np {
+        Some(np) => format!("`diagnose npu {} port-list`", np.word()),
+        None => "`diagnose npu np7 port-list` (`np7lite` on a 200G/201G)".to_string(),
+    }
 }
 
 /// For a check's `validate`: a flow check with no flows would judge nothing.
@@ -52,9 +66,9 @@ pub fn all_queries<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Box<dyn
     out
 }
 
-/// A unicast flow's sessions. ERROR when the filter did not read back as set: a leftover or
-/// mistyped filter could make the flow look absent (or show another flow).
-pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Box<Verdict>> {
+/// A unicast flow's sessions, summarised. ERROR when the filter did not read back as set: a
+/// leftover or mistyped filter could make the flow look absent (or show another flow).
+pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a SessionSummary, Box<Verdict>> {
     let filter = flow.filter();
     let readback_query = FilterReadback(filter.clone());
     let readback = facts
@@ -71,10 +85,9 @@ pub fn unicast<'a>(facts: &'a Facts, flow: &Flow) -> Result<&'a [Session], Box<V
         .evidence(format!("{}:\n{}", readback_query.command(), raw.trim()))
         .remedy("Rerun the inspection; if it repeats, another CLI session may be changing the filter (`diagnose sys session filter` shows it).")));
     }
-    let list = facts
+    facts
         .get(&ListSessions(filter))
-        .map_err(|e| Box::new(part_error(&flow.name, &e)))?;
-    Ok(&list.sessions)
+        .map_err(|e| Box::new(part_error(&flow.name, &e)))
 }
 
 /// A multicast flow's sessions: source (if known), group and port match.
@@ -96,17 +109,19 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or("?".to_string(), |v| v.to_string())
 }
 
-/// `10.1.1.10:40000->10.2.2.20:5000 proto=17 policy_id=1 expire=178 packets=2/0 npu_state=0x4000400 ofld-O no_ofld_reason: -`
+/// `10.1.1.10:40000->10.2.2.20:5000 proto=17 policy_id=1 duration=40 expire=178 timeout=0 packets(org/reply)=2/0 npu_state=0x4000400 ofld-O no_ofld_reason: -`
 pub fn render(s: &Session) -> String {
     let mut out = format!(
-        "{}:{}->{}:{} proto={} policy_id={} expire={} packets(org/reply)={}/{} npu_state={}",
+        "{}:{}->{}:{} proto={} policy_id={} duration={} expire={} timeout={} packets(org/reply)={}/{} npu_state={}",
         opt(s.src),
         opt(s.sport),
         opt(s.dst),
         opt(s.dport),
         opt(s.proto),
         opt(s.policy_id),
+        opt(s.duration),
         opt(s.expire),
+        opt(s.timeout),
         opt(s.org_packets),
         opt(s.reply_packets),
         s.npu_state.as_deref().unwrap_or("(not printed)"),
@@ -153,6 +168,36 @@ pub fn render_mcast(s: &McastSession) -> String {
             paths.join(", ")
         }
     )
+}
+
+/// A flow's summarised list as evidence: one line of counts, then the sessions kept as
+/// examples (the first ones and the notable ones), and how many more there are.
+pub fn summary_evidence(name: &str, s: &SessionSummary) -> String {
+    let mut out = format!(
+        "{name}: {} session(s){}, {} offloaded, {} source port(s); age (duration) <10s {} / <1m {} / <3m {} / <1h {} / older {}",
+        s.sessions,
+        s.total
+            .map_or(String::new(), |t| format!(" (`total session {t}`)")),
+        s.offloaded,
+        s.distinct_source_ports,
+        s.ages.under_10s,
+        s.ages.under_1m,
+        s.ages.under_3m,
+        s.ages.under_1h,
+        s.ages.older,
+    );
+    if !s.no_ofld_reasons.0.is_empty() {
+        let _ = write!(out, "; no_ofld_reason {}", s.no_ofld_reasons.describe());
+    }
+    let examples = s.examples();
+    for e in &examples {
+        let _ = write!(out, "\n{}", render(e));
+    }
+    let more = s.sessions.saturating_sub(examples.len() as u64);
+    if more > 0 {
+        let _ = write!(out, "\n... and {more} more");
+    }
+    out
 }
 
 /// At most `max` rendered lines, then how many more there are.

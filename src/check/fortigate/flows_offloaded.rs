@@ -1,24 +1,27 @@
-use super::flows::{self, capped, render, render_mcast};
+use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
-use super::outcome::combine;
 use super::reasons::explain;
 use crate::check::Check;
+use crate::check::outcome::combine;
 use crate::core::{Platform, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{Flow, OffloadBasis, Session};
+use crate::platform::fortigate::{Flow, Np, OffloadBasis, OffloadProof, Session};
 
 /// Every trading flow has a session, and every direction that carries traffic is offloaded to
 /// the NP. A flow on the CPU path costs ~14 us at the median and ~44 us at p99 and alarms
 /// nobody: reading the session's offload state is the only way to know (the lab notes).
 ///
 /// Unicast flows are listed with `diagnose sys session list` under a session filter (cleared
-/// first, read back before listing); multicast flows with `diagnose sys mcast-session list`.
+/// first, read back before listing); multicast flows with `diagnose sys mcast-session list`,
+/// where only `npu-deny` (offload refused) is a documented sign: a multicast flow is ERROR
+/// "cannot tell" unless its baseline says `offload_proof: probe`.
 ///
 /// ```yaml
 /// - id: fortigate.flows.offloaded
 ///   platform: fortigate
 /// ```
-/// Baseline: `expect.flows` (name, protocol, src, dst, dport, policy).
+/// Baseline: `expect.flows` (name, protocol, src, dst, dport, policy, `offload_proof` for
+/// multicast), `expect.np` (`np7lite` on a 200G/201G: remedies name its commands).
 pub struct FlowsOffloaded;
 
 pub const NOT_ESTABLISHED: &str = "not established before the open: log in / start the feed now so its first packets take the CPU before trading";
@@ -44,7 +47,7 @@ impl Check for FlowsOffloaded {
                 if flow.is_multicast() {
                     multicast(facts, flow)
                 } else {
-                    unicast(facts, flow)
+                    unicast(facts, flow, input.np)
                 }
             })
             .collect();
@@ -65,48 +68,53 @@ fn not_established(flow: &Flow) -> Verdict {
         ))
 }
 
-fn unicast(facts: &Facts, flow: &Flow) -> Verdict {
+fn unicast(facts: &Facts, flow: &Flow, np: Option<Np>) -> Verdict {
     let sessions = match flows::unicast(facts, flow) {
         Ok(s) => s,
         Err(outcome) => return *outcome,
     };
-    if sessions.is_empty() {
+    if sessions.sessions == 0 {
         return not_established(flow);
     }
-    let evidence = format!("{}:\n{}", flow.name, capped(sessions, 5, render));
-    let wrong_policy: Vec<&Session> = sessions
-        .iter()
-        .filter(|s| flow.policy.is_some() && s.policy_id.is_some() && s.policy_id != flow.policy)
-        .collect();
-    if let (Some(first), Some(want)) = (wrong_policy.first(), flow.policy) {
+    let evidence = summary_evidence(&flow.name, sessions);
+    if let Some(want) = flow.policy
+        && sessions.other_policies(want) > 0
+    {
+        let got = sessions
+            .example_of_other_policy(want)
+            .and_then(|s| s.policy_id)
+            .map_or("another policy".to_string(), |p| format!("policy {p}"));
         return Verdict::fail(format!(
-            "{}: matched policy {}, the baseline says policy {want}",
+            "{}: {} of {} session(s) matched {got}, the baseline says policy {want}",
             flow.describe(),
-            first.policy_id.unwrap_or_default()
+            sessions.other_policies(want),
+            sessions.sessions,
         ))
         .evidence(evidence)
         .remedy(format!("Check the policy order: policy {want} must be the one that matches {}; rerun after fixing it.", flow.name));
     }
-    let cpu: Vec<&Session> = sessions.iter().filter(|s| !s.offloaded()).collect();
-    if cpu.is_empty() {
-        let state = sessions[0].npu_state.as_deref().unwrap_or("-");
+    let Some(first) = sessions.first_not_offloaded.as_ref() else {
+        let state = sessions
+            .first
+            .first()
+            .and_then(|s| s.npu_state.as_deref())
+            .unwrap_or("-");
         return Verdict::ok(format!(
             "{}: {} session(s) offloaded (npu_state={state})",
             flow.describe(),
-            sessions.len()
+            sessions.sessions
         ))
         .evidence(evidence);
-    }
-    let first = cpu[0];
-    let mut reasons: Vec<&str> = Vec::new();
-    for r in cpu.iter().flat_map(|s| &s.no_ofld_reason) {
-        if !reasons.contains(&r.as_str()) {
-            reasons.push(r);
-        }
-    }
+    };
+    let reasons: Vec<&str> = sessions
+        .no_ofld_reasons
+        .0
+        .keys()
+        .map(String::as_str)
+        .collect();
     let (explanations, remedies): (Vec<String>, Vec<String>) = reasons
         .iter()
-        .map(|r| explain(r, flow.policy, "firewall policy"))
+        .map(|r| explain(r, flow.policy, "firewall policy", np))
         .unzip();
     let why = match (reasons.as_slice(), explanations.as_slice()) {
         ([], _) => no_reason(first),
@@ -126,8 +134,8 @@ fn unicast(facts: &Facts, flow: &Flow) -> Verdict {
     let line = format!(
         "{}: {} of {} session(s) on the {direction} (npu_state={}, no_ofld_reason: {}): {why}",
         flow.describe(),
-        cpu.len(),
-        sessions.len(),
+        sessions.not_offloaded(),
+        sessions.sessions,
         first.npu_state.as_deref().unwrap_or("not printed"),
         if reasons.is_empty() {
             "-".to_string()
@@ -157,6 +165,9 @@ fn no_reason(s: &Session) -> String {
     }
 }
 
+/// Multicast (research §2): `npu-deny` on a path says the NP refused the session; nothing in
+/// the list says a multicast session *is* offloaded, so without `npu-deny` the check cannot
+/// tell, unless the baseline leaves the proof to the latency probe (`offload_proof: probe`).
 fn multicast(facts: &Facts, flow: &Flow) -> Verdict {
     let sessions = match flows::multicast(facts, flow) {
         Ok(s) => s,
@@ -173,16 +184,14 @@ fn multicast(facts: &Facts, flow: &Flow) -> Verdict {
     let policy = flow
         .policy
         .map_or("<policy id>".to_string(), |p| p.to_string());
-    if let Some(s) = sessions.iter().find(|s| s.paths.iter().any(|p| p.deny)) {
-        let denied = s.paths.iter().find(|p| p.deny).and_then(|p| p.policy);
+    if sessions.iter().any(|s| s.denied) {
         return Verdict::fail(format!(
-            "{}: denied by multicast policy {} (npu-deny)",
+            "{}: the multicast session is denied (`state=...: deny`): no multicast policy accepts the group",
             flow.describe(),
-            denied.map_or("?".into(), |p| p.to_string())
         ))
         .evidence(evidence)
         .remedy(format!(
-            "Allow the group in `config firewall multicast-policy` (policy {policy}) and rerun."
+            "Accept the group in `config firewall multicast-policy` (policy {policy}) and rerun `premarket check fortigate.flows.offloaded`."
         ));
     }
     if let Some(want) = flow.policy
@@ -202,35 +211,36 @@ fn multicast(facts: &Facts, flow: &Flow) -> Verdict {
             flow.name
         ));
     }
-    if sessions.iter().any(|s| s.offloaded.is_none()) {
-        return Verdict::error(format!(
-            "{}: cannot tell whether the multicast session is offloaded (no session-npu-info line)",
-            flow.describe()
-        ))
-        .evidence(evidence);
-    }
-    let cpu = sessions
+    let refused = sessions
         .iter()
         .filter(|s| s.offloaded == Some(false))
         .count();
-    if cpu == 0 {
-        return Verdict::ok(format!(
-            "{}: {} multicast session(s) offloaded",
+    if refused > 0 {
+        return Verdict::fail(format!(
+            "{}: {refused} of {} multicast session(s) not offloaded: the firewall prints `npu-deny` on the path (the NP refused the session), so the CPU forwards the group",
             flow.describe(),
             sessions.len()
         ))
-        .evidence(evidence);
+        .evidence(evidence)
+        .remedy(format!(
+            "On the firewall: `config firewall multicast-policy`, `edit {policy}`, `set auto-asic-offload enable`, `end`; run `premarket check fortigate.offload.blockers` (sFlow, NP ports) and `premarket check fortigate.policy.offload`, then rerun."
+        ));
     }
-    let (_, remedy) = explain(
-        "disabled-by-policy",
-        flow.policy,
-        "firewall multicast-policy",
-    );
-    Verdict::fail(format!(
-        "{}: {cpu} of {} multicast session(s) on the CPU path (in_npuid=0): the NP does not forward the group",
-        flow.describe(),
-        sessions.len()
-    ))
-    .evidence(evidence)
-    .remedy(format!("{remedy} Also check `premarket check fortigate.policy.offload`."))
+    match flow.offload_proof {
+        OffloadProof::Probe => Verdict::ok(format!(
+            "{}: {} multicast session(s) via policy {policy}, no `npu-deny`; the offload itself is proven by the latency probe (the multicast session list has no documented offload sign)",
+            flow.describe(),
+            sessions.len()
+        ))
+        .evidence(evidence),
+        OffloadProof::Session => Verdict::error(format!(
+            "{}: cannot tell whether the multicast session is offloaded: FortiOS documents no sign of an offloaded multicast session (only `npu-deny` for a refused one, and none is printed)",
+            flow.describe()
+        ))
+        .evidence(evidence)
+        .remedy(format!(
+            "Prove the offload with the latency probe (`probe.latency.offloaded`) and set `offload_proof: probe` for {} in the baseline; premarket then judges only `npu-deny`, the policy and the session's presence here.",
+            flow.name
+        )),
+    }
 }

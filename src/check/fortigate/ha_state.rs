@@ -7,6 +7,8 @@ use crate::platform::fortigate::GetHaStatus;
 
 /// The HA mode is the baseline's; in a cluster the health is OK and every member's
 /// configuration is in sync (a failover to an out-of-sync member can bring back old policies).
+/// 7.0 and later print health problems one per line under `HA Health Status:`
+/// (`WARNING: <serial> has hbdev down;`): each one is named in the FAIL.
 ///
 /// ```yaml
 /// - id: fortigate.ha.state
@@ -80,8 +82,26 @@ impl Check for HaState {
                 want.mode.as_str()
             ));
         }
+        let mut remedies = Vec::new();
         if want.mode != HaMode::Standalone {
-            if let Some(health) = ha.health.as_deref().filter(|h| !h.starts_with("OK")) {
+            // 7.0+ prints each problem on its own line under `HA Health Status:`.
+            if !ha.health_messages.is_empty() {
+                problems.push(format!("cluster health: {}", ha.health_messages.join(" ")));
+                let text = ha.health_messages.join(" ");
+                if text.contains("hbdev down") {
+                    remedies.push("A heartbeat interface is down: check its cable and port (`get system ha status`, HBDEV stats) before the open; with every heartbeat down both units may become primary.");
+                }
+                if text.contains("mondev down") {
+                    remedies.push("A monitored interface is down on the unit named: fix the link, or the cluster fails over (or has failed over) to the other unit.");
+                }
+                if text.contains("is lost") {
+                    remedies.push("A member left the cluster: check that it is powered and its heartbeat links, then `diagnose sys ha checksum cluster` once it is back.");
+                }
+            } else if let Some(health) = ha
+                .health
+                .as_deref()
+                .filter(|h| !h.is_empty() && !h.starts_with("OK"))
+            {
                 problems.push(format!("cluster health: {health}"));
             }
             for m in &ha.members {
@@ -119,10 +139,14 @@ impl Check for HaState {
                 )
             })
             .collect();
+        let health = if ha.health_messages.is_empty() {
+            ha.health.as_deref().unwrap_or("(not printed)").to_string()
+        } else {
+            format!("\n    {}", ha.health_messages.join("\n    "))
+        };
         let evidence = format!(
-            "Mode: {}\nHA Health Status: {}\n{}",
+            "Mode: {}\nHA Health Status: {health}\n{}",
             ha.mode,
-            ha.health.as_deref().unwrap_or("(not printed)"),
             members.join("\n")
         );
         let expected = match want.members {
@@ -141,8 +165,10 @@ impl Check for HaState {
         };
         let verdict = if problems.is_empty() {
             Verdict::ok(format!("HA {} as expected", ha.mode))
-        } else {
+        } else if remedies.is_empty() {
             Verdict::fail(problems.join("; "))
+        } else {
+            Verdict::fail(problems.join("; ")).remedy(remedies.join("\n"))
         };
         Ok(verdict
             .expected(expected)

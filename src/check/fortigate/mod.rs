@@ -1,5 +1,6 @@
 //! Checks of FortiGate firewalls. The flow checks share [`flows`] (finding a flow's sessions),
-//! [`outcome`] (one verdict from many flows) and [`reasons`] (what each `no_ofld_reason` means).
+//! [`timers`] (the idle timer a session lives by) and [`reasons`] (what each `no_ofld_reason`
+//! means); [`crate::check::outcome`] folds many flows into one verdict.
 
 mod cpu_ceiling;
 mod flows;
@@ -7,12 +8,14 @@ mod flows_offloaded;
 mod flows_single_session;
 mod ha_state;
 mod memory_ceiling;
-mod outcome;
+mod offload_blockers;
 mod policy_offload;
 mod reasons;
 mod service_udp_idle;
 mod session_idle_margin;
 mod sessions_npu;
+mod timers;
+mod uptime_stable;
 mod version_pinned;
 
 pub use cpu_ceiling::CpuCeiling;
@@ -20,8 +23,10 @@ pub use flows_offloaded::FlowsOffloaded;
 pub use flows_single_session::FlowsSingleSession;
 pub use ha_state::HaState;
 pub use memory_ceiling::MemoryCeiling;
+pub use offload_blockers::OffloadBlockers;
 pub use policy_offload::PolicyOffload;
 pub use service_udp_idle::ServiceUdpIdle;
 pub use session_idle_margin::SessionIdleMargin;
 pub use sessions_npu::SessionsNpu;
+pub use uptime_stable::UptimeStable;
 pub use version_pinned::VersionPinned;

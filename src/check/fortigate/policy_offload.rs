@@ -1,39 +1,25 @@
-use super::flows::{FlowsInput, require_flows};
-use super::outcome::{combine, part_error};
+use super::flows::{FlowsInput, port_list_command, require_flows};
 use crate::check::Check;
+use crate::check::outcome::{combine, part_error};
 use crate::core::{Command, Platform, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{ConfigNode, ConfigTree, Flow, ShowMulticastPolicy, ShowPolicy};
+use crate::platform::fortigate::{
+    FirewallPolicy, Flow, Np, PolicyShow, ShowMulticastPolicy, ShowPolicy,
+};
 
 /// Each trading policy (and multicast policy) lets the NP offload its sessions: it exists, is
-/// enabled, does not `set auto-asic-offload disable`, and applies no proxy-mode inspection and
-/// no IPS/application control (both send packets to the CPU).
+/// enabled, does not `set auto-asic-offload disable`, and applies no security profile: proxy
+/// inspection is never offloaded, and flow-mode profiles (IPS, application control, flow
+/// antivirus or web filter ...) send every session to the IPS engine on the CPU, nTurbo at best
+/// offloading the firewall part around it (NP7Lite nTurbo support is undocumented). sFlow on
+/// an interface also stops offload: `fortigate.offload.blockers` judges that.
 ///
 /// ```yaml
 /// - id: fortigate.policy.offload
 ///   platform: fortigate
 /// ```
-/// Baseline: `expect.flows[*].policy`.
+/// Baseline: `expect.flows[*].policy`, `expect.np`.
 pub struct PolicyOffload;
-
-/// Security profiles that, in proxy mode, are never offloaded.
-const PROFILES: [&str; 12] = [
-    "av-profile",
-    "webfilter-profile",
-    "dnsfilter-profile",
-    "emailfilter-profile",
-    "dlp-profile",
-    "file-filter-profile",
-    "icap-profile",
-    "waf-profile",
-    "ssh-filter-profile",
-    "voip-profile",
-    "videofilter-profile",
-    "profile-group",
-];
-
-/// Flow-based inspection that redirects sessions to IPS (`redir-to-ips`).
-const IPS: [&str; 2] = ["ips-sensor", "application-list"];
 
 /// The query that reads `flow`'s policy, and the table it is in.
 fn policy_of(flow: &Flow, id: u32) -> (Box<dyn PolicyQuery>, &'static str) {
@@ -47,19 +33,19 @@ fn policy_of(flow: &Flow, id: u32) -> (Box<dyn PolicyQuery>, &'static str) {
     }
 }
 
-/// `show firewall policy N` or `show firewall multicast-policy N`: both read a [`ConfigTree`].
+/// `show firewall policy N` or `show firewall multicast-policy N`: both read a [`PolicyShow`].
 trait PolicyQuery: AnyQuery {
-    fn tree<'f>(&self, facts: &'f Facts) -> Result<&'f ConfigTree, FactError>;
+    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError>;
 }
 
 impl PolicyQuery for ShowPolicy {
-    fn tree<'f>(&self, facts: &'f Facts) -> Result<&'f ConfigTree, FactError> {
+    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
         facts.get(self)
     }
 }
 
 impl PolicyQuery for ShowMulticastPolicy {
-    fn tree<'f>(&self, facts: &'f Facts) -> Result<&'f ConfigTree, FactError> {
+    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
         facts.get(self)
     }
 }
@@ -108,83 +94,77 @@ impl Check for PolicyOffload {
             }
             seen.push(command.clone());
             let name = format!("{table} {id} ({})", flow.name);
-            parts.push(match query.tree(facts) {
+            let raw = facts.raw(&command).unwrap_or_default();
+            let evidence = format!("{name}:\n{}", crate::parse::text::excerpt(raw, 30));
+            parts.push(match query.show(facts) {
                 Err(e) => part_error(&name, &e),
-                Ok(tree) => judge(
-                    tree,
-                    table,
-                    id,
-                    &name,
-                    facts.raw(&command).unwrap_or_default(),
-                ),
+                Ok(PolicyShow { policy: None }) => Verdict::fail(format!(
+                    "{name}: does not exist on the firewall"
+                ))
+                .evidence(evidence)
+                .remedy(format!(
+                    "Fix the policy id in the baseline, or create {table} {id} for the flow."
+                )),
+                Ok(PolicyShow {
+                    policy: Some(policy),
+                }) => judge(policy, table, &name, input.np).evidence(evidence),
             });
         }
         Ok(combine(
             parts,
             "policies",
-            "trading policies enabled, auto-asic-offload enabled, no proxy inspection or IPS",
+            "trading policies enabled, auto-asic-offload enabled, no security profile",
         ))
     }
 }
 
-fn judge(tree: &ConfigTree, table: &str, id: u32, name: &str, raw: &str) -> Verdict {
-    let evidence = format!("{name}:\n{}", crate::parse::text::excerpt(raw, 30));
-    let Some(policy) = tree.entry(table, &id.to_string()) else {
-        return Verdict::fail(format!("{name}: does not exist on the firewall"))
-            .evidence(evidence)
-            .remedy(format!(
-                "Fix the policy id in the baseline, or create {table} {id} for the flow."
-            ));
-    };
+fn judge(policy: &FirewallPolicy, table: &str, name: &str, np: Option<Np>) -> Verdict {
+    let id = policy.id;
     let mut problems = Vec::new();
     let mut remedy = vec![format!("`config {table}`"), format!("`edit {id}`")];
-    if policy.get("status").as_deref() == Some("disable") {
+    if !policy.enabled {
         problems.push("the policy is disabled".to_string());
         remedy.push("`set status enable`".into());
     }
-    if policy.get("auto-asic-offload").as_deref() == Some("disable") {
+    if !policy.auto_asic_offload {
         problems.push("`set auto-asic-offload disable`: every packet takes the CPU".to_string());
         remedy.push("`set auto-asic-offload enable`".into());
     }
-    let proxy = policy.get("inspection-mode").as_deref() == Some("proxy");
-    let profiles = applied(policy, &PROFILES);
-    if proxy && !profiles.is_empty() {
-        problems.push(format!(
-            "proxy-mode inspection with {}: proxy inspection is never offloaded",
-            shown(&profiles)
-        ));
-        remedy.push("`set inspection-mode flow`".into());
-        remedy.extend(profiles.iter().map(|(k, _)| format!("`unset {k}`")));
-    }
-    let ips = applied(policy, &IPS);
-    if !ips.is_empty() {
-        problems.push(format!(
-            "{} applied: sessions are redirected to IPS on the CPU",
-            shown(&ips)
-        ));
-        remedy.extend(ips.iter().map(|(k, _)| format!("`unset {k}`")));
-    }
-    if problems.is_empty() {
-        return Verdict::ok(format!("{name}: offload enabled, no proxy inspection"))
-            .evidence(evidence);
-    }
-    remedy.push("`end`".into());
-    Verdict::fail(format!("{name}: {}", problems.join("; ")))
-        .evidence(evidence)
-        .remedy(format!("On the firewall: {}. Then restart the flow and rerun `premarket check fortigate.flows.offloaded`.", remedy.join(", ")))
-}
-
-/// The profiles of `keys` the policy sets, with their values.
-fn applied<'a>(policy: &ConfigNode, keys: &[&'a str]) -> Vec<(&'a str, String)> {
-    keys.iter()
-        .filter_map(|k| policy.get(k).filter(|v| !v.is_empty()).map(|v| (*k, v)))
-        .collect()
-}
-
-fn shown(profiles: &[(&str, String)]) -> String {
-    profiles
+    let profiles: Vec<String> = policy
+        .profiles
         .iter()
         .map(|(k, v)| format!("{k} \"{v}\""))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    if !profiles.is_empty() {
+        if policy.proxy() {
+            problems.push(format!(
+                "proxy-mode inspection with {}: proxy inspection is never offloaded",
+                profiles.join(", ")
+            ));
+            remedy.push("`set inspection-mode flow`".into());
+        } else {
+            let nturbo = if policy.np_acceleration {
+                "nTurbo can at best offload the firewall part around it, and NP7Lite support for nTurbo is undocumented"
+            } else {
+                "`set np-acceleration disable` also turns nTurbo off"
+            };
+            problems.push(format!(
+                "flow-mode inspection with {}: every session is sent to the IPS engine on the CPU ({nturbo})",
+                profiles.join(", ")
+            ));
+        }
+        remedy.extend(policy.profiles.keys().map(|k| format!("`unset {k}`")));
+    }
+    if problems.is_empty() {
+        return Verdict::ok(format!(
+            "{name}: offload enabled, no security profile ({} inspection)",
+            policy.inspection_mode
+        ));
+    }
+    remedy.push("`end`".into());
+    Verdict::fail(format!("{name}: {}", problems.join("; "))).remedy(format!(
+        "On the firewall: {}. Then restart the flow and rerun `premarket check fortigate.flows.offloaded`; the flow's session must show `ofld-O` (its ports must be NP ports: {}).",
+        remedy.join(", "),
+        port_list_command(np)
+    ))
 }

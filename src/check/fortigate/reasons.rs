@@ -3,6 +3,9 @@
 //! (`dirty`, `local`, `disabled-by-policy`, `non-npu-intf`, `npu-flag-off`) and reasons seen in
 //! real output (`redir-to-ips`, `denied-by-nturbo`, `offload-denied`, `helper`, `not-established`).
 
+use super::flows::port_list_command;
+use crate::platform::fortigate::Np;
+
 /// Why one reason keeps a session on the CPU, and what to do. `{policy}` in the remedy is the
 /// flow's policy id and `{table}` the policy table (`firewall policy` or `firewall multicast-policy`).
 struct Reason {
@@ -20,12 +23,17 @@ const REASONS: &[Reason] = &[
     Reason {
         word: "non-npu-intf",
         explanation: "an interface of the flow is not served by the NP (a management/HA port, a software switch, or NPU fastpath disabled), so the NP cannot forward it",
-        remedy: "Put the trading link on NP-served ports (`diagnose npu np7 port-list`), out of any software switch, and make sure `config system npu` does not disable fastpath.",
+        remedy: "Put the trading link on NP-served ports ({port_list}), out of any software switch, and make sure `config system npu` does not disable fastpath (`premarket check fortigate.offload.blockers`).",
     },
     Reason {
         word: "npu-flag-off",
         explanation: "the NP cannot take this session because of an interface feature it does not support (e.g. an EMAC VLAN, sFlow or ingress shaping on the port)",
-        remedy: "Review the settings of the flow's interfaces (VLAN type, sFlow, shaping) against the NP7Lite offload limits and remove the one that blocks offload.",
+        remedy: "Review the settings of the flow's interfaces (VLAN type, sFlow, shaping) against the NP offload limits and remove the one that blocks offload (`premarket check fortigate.offload.blockers`).",
+    },
+    Reason {
+        word: "sflow",
+        explanation: "sFlow sampling is enabled on an interface of the flow, and sFlow disables NP offload for all traffic on that interface (NetFlow does not)",
+        remedy: "On the firewall: `config system interface`, `edit <the flow's interface>`, `set sflow-sampler disable`, `end` (use NetFlow if flow records are needed). Then restart the flow and rerun `premarket check fortigate.offload.blockers`.",
     },
     Reason {
         word: "local",
@@ -54,8 +62,8 @@ const REASONS: &[Reason] = &[
     },
     Reason {
         word: "redir-to-ips",
-        explanation: "a flow-based security profile (IPS or application control) on the policy sends the session to inspection on the CPU",
-        remedy: "Remove IPS/application control from policy {policy} (`config {table}`, `edit {policy}`, `unset ips-sensor`, `unset application-list`, `end`), or accept the CPU latency on purpose.",
+        explanation: "a flow-based security profile (IPS, application control, flow antivirus or web filter) on the policy sends the session to the IPS engine on the CPU",
+        remedy: "Remove the security profiles from policy {policy} (`config {table}`, `edit {policy}`, `unset ips-sensor`, `unset application-list`, `end`; `premarket check fortigate.policy.offload` names each), or accept the CPU latency on purpose.",
     },
     Reason {
         word: "denied-by-nturbo",
@@ -69,15 +77,17 @@ const REASONS: &[Reason] = &[
     },
 ];
 
-/// The explanation and remedy of `word` for a flow on `policy` in `table`.
-pub fn explain(word: &str, policy: Option<u32>, table: &str) -> (String, String) {
+/// The explanation and remedy of `word` for a flow on `policy` in `table`, on a firewall
+/// whose NP is `np` (its diagnose commands differ).
+pub fn explain(word: &str, policy: Option<u32>, table: &str, np: Option<Np>) -> (String, String) {
     let policy = policy.map_or("<policy id>".to_string(), |p| p.to_string());
     match REASONS.iter().find(|r| r.word == word) {
         Some(r) => (
             r.explanation.to_string(),
             r.remedy
                 .replace("{policy}", &policy)
-                .replace("{table}", table),
+                .replace("{table}", table)
+                .replace("{port_list}", &port_list_command(np)),
         ),
         None => (
             format!("`{word}` is a reason premarket does not know"),
@@ -94,13 +104,23 @@ mod tests {
 
     #[test]
     fn remedies_name_the_policy() {
-        let (why, what) = explain("disabled-by-policy", Some(3), "firewall policy");
+        let (why, what) = explain("disabled-by-policy", Some(3), "firewall policy", None);
         assert!(why.contains("auto-asic-offload disable"));
         assert!(what.contains("`edit 3`") && what.contains("`config firewall policy`"));
         assert!(
-            explain("something-new", None, "firewall policy")
+            explain("something-new", None, "firewall policy", None)
                 .0
                 .contains("does not know")
+        );
+        let (_, np7lite) = explain("non-npu-intf", None, "firewall policy", Some(Np::Np7lite));
+        assert!(
+            np7lite.contains("`diagnose npu np7lite port-list`"),
+            "{np7lite}"
+        );
+        assert!(
+            explain("sflow", None, "firewall policy", None)
+                .1
+                .contains("set sflow-sampler disable")
         );
         assert!(!why.starts_with("disabled-by-policy"));
     }

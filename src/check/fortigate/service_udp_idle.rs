@@ -1,14 +1,23 @@
-use super::flows::{FlowsInput, require_flows};
-use super::outcome::{combine, part_error};
+use super::flows::{self, FlowsInput, require_flows};
+use super::timers::{self, Source, Timer};
 use crate::check::Check;
+use crate::check::outcome::{combine, part_error};
 use crate::core::{Platform, Seconds, Verdict};
 use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{Flow, GetSystemGlobal, Protocol, ShowService};
+use crate::platform::fortigate::{
+    Flow, GetSystemGlobal, Protocol, ShowPolicy, ShowService, ShowSessionTtl, Ttl,
+};
 
-/// For each unicast UDP trading flow, the effective `udp-idle-timer` (the service's own, or the
-/// global one when the service says 0 or nothing) is longer than the flow's longest pause during
-/// trading. Otherwise a pause deletes the session and the first packets after it take the CPU
-/// again (the lab notes: 180 s by default). Multicast has no service and is not judged here.
+/// For each unicast UDP trading flow, the timer its session idles out by is longer than the
+/// flow's longest pause during trading. Otherwise a pause deletes the session and the first
+/// packets after it take the CPU again (the lab notes: 180 s by default).
+///
+/// The timer is the live session's `timeout=` when a session exists (`never`, a TTL, or `0`
+/// for the UDP idle timer), else what the configuration gives: a `session-ttl` on the service,
+/// on the policy or in a `config system session-ttl` port entry, else the service's
+/// `udp-idle-timer`, else the global one. The trading policy must also name the baseline's
+/// service in its `set service`: with another service (`ALL`) the service's timers do not
+/// apply. Multicast has no service and is not judged here.
 ///
 /// ```yaml
 /// - id: fortigate.service.udp-idle
@@ -22,6 +31,12 @@ fn judged(input: &FlowsInput) -> impl Iterator<Item = &Flow> {
         .flows
         .iter()
         .filter(|f| f.protocol == Protocol::Udp && !f.is_multicast())
+}
+
+fn push(out: &mut Vec<Box<dyn AnyQuery>>, query: Box<dyn AnyQuery>) {
+    if !out.iter().any(|q| q.key() == query.key()) {
+        out.push(query);
+    }
 }
 
 impl Check for ServiceUdpIdle {
@@ -51,87 +66,198 @@ impl Check for ServiceUdpIdle {
     fn queries(input: &FlowsInput) -> Vec<Box<dyn AnyQuery>> {
         let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
         for flow in judged(input) {
-            let Some(service) = &flow.service else {
-                continue;
-            };
-            let query = ShowService(service.clone());
-            if !out.iter().any(|q| q.key() == query.key()) {
-                out.push(Box::new(query));
+            if let Some(service) = &flow.service {
+                push(&mut out, Box::new(ShowService(service.clone())));
+            }
+            if let Some(policy) = flow.policy {
+                push(&mut out, Box::new(ShowPolicy(policy)));
             }
         }
         if !out.is_empty() {
-            out.push(Box::new(GetSystemGlobal));
+            push(&mut out, Box::new(ShowSessionTtl));
+            push(&mut out, Box::new(GetSystemGlobal));
+            for query in flows::all_queries(judged(input)) {
+                push(&mut out, query);
+            }
         }
         out
     }
 
     fn evaluate(input: &FlowsInput, facts: &Facts) -> Result<Verdict, FactError> {
-        let expect = input;
-        let global = facts.get(&GetSystemGlobal);
-        let parts = judged(expect)
-            .map(|flow| {
-                let (Some(service), Some(pause)) = (flow.service.as_deref(), flow.max_pause_s) else {
-                    return Verdict::error(format!("{}: service or max_pause_s missing in the baseline", flow.name));
-                };
-                let tree = match facts.get(&ShowService(service.to_string())) {
-                    Ok(t) => t,
-                    Err(e) => return part_error(&flow.name, &e),
-                };
-                let Some(entry) = tree.entry("firewall service custom", service) else {
-                    return Verdict::fail(format!("{}: service {service:?} does not exist on the firewall", flow.name))
-                        .remedy(format!("Create `firewall service custom` {service:?} for the flow (with udp-idle-timer), or fix the name in the baseline."));
-                };
-                // `show` omits defaults: absent or 0 means the global timer applies.
-                let own = match entry.get("udp-idle-timer").map(|v| v.parse::<u64>()) {
-                    None | Some(Ok(0)) => None,
-                    Some(Ok(t)) => Some(t),
-                    Some(Err(_)) => {
-                        return Verdict::error(format!(
-                            "{}: service {service:?} has an unreadable udp-idle-timer {:?}",
-                            flow.name,
-                            entry.get("udp-idle-timer").unwrap_or_default()
-                        ));
-                    }
-                };
-                let (timer, source) = match own {
-                    Some(t) => (t, format!("service {service:?}")),
-                    None => {
-                        let global = match &global {
-                            Ok(g) => g,
-                            Err(e) => return part_error(&flow.name, e),
-                        };
-                        let value = global.root.get("udp-idle-timer").or_else(|| global.root.at(&["system global"]).and_then(|n| n.get("udp-idle-timer")));
-                        match value.and_then(|v| v.parse::<u64>().ok()) {
-                            Some(t) => (t, "global (the service sets none)".to_string()),
-                            None => return Verdict::error(format!("{}: get system global printed no udp-idle-timer", flow.name)),
-                        }
-                    }
-                };
-                let evidence = format!("service {service:?} udp-idle-timer={}; effective {timer} s from {source}", own.unwrap_or(0));
-                judge(flow, service, Seconds(timer), &source, pause).evidence(evidence)
-            })
-            .collect();
+        let parts = judged(input).map(|flow| judge(facts, flow)).collect();
         Ok(combine(
             parts,
             "services",
-            "each unicast UDP flow's udp-idle-timer longer than its longest pause",
+            "each unicast UDP flow's idle timer longer than its longest pause",
         ))
     }
 }
 
-fn judge(flow: &Flow, service: &str, timer: Seconds, source: &str, pause: Seconds) -> Verdict {
-    if timer > pause {
+fn judge(facts: &Facts, flow: &Flow) -> Verdict {
+    let (Some(name), Some(pause)) = (flow.service.as_deref(), flow.max_pause_s) else {
+        return Verdict::error(format!(
+            "{}: service or max_pause_s missing in the baseline",
+            flow.name
+        ));
+    };
+    let service = match facts.get(&ShowService(name.to_string())) {
+        Ok(s) => s,
+        Err(e) => return part_error(&flow.name, &e),
+    };
+    let Some(service) = service.service.as_ref() else {
+        return Verdict::fail(format!(
+            "{}: service {name:?} does not exist on the firewall",
+            flow.name
+        ))
+        .remedy(format!(
+            "Create `firewall service custom` {name:?} for the flow (with udp-idle-timer), or fix the name in the baseline."
+        ));
+    };
+    let mut evidence = vec![format!(
+        "service {name:?}: udp-idle-timer {}, session-ttl {}, udp-portrange {}",
+        service
+            .udp_idle_timer_s
+            .map_or("0 (global applies)".to_string(), |t| t.to_string()),
+        service
+            .session_ttl
+            .map_or("not set".to_string(), |t| t.to_string()),
+        service.udp_portrange.join(" "),
+    )];
+    let policy = match flow.policy {
+        None => None,
+        Some(id) => match facts.get(&ShowPolicy(id)) {
+            Err(e) => return part_error(&flow.name, &e),
+            Ok(show) => match show.policy.as_ref() {
+                None => {
+                    return Verdict::fail(format!(
+                        "{}: policy {id} does not exist on the firewall, so service {name:?} and its timers apply to nothing",
+                        flow.name
+                    ))
+                    .remedy(format!(
+                        "Fix the policy id in the baseline, or create firewall policy {id} for the flow; `premarket check fortigate.policy.offload` says the same."
+                    ));
+                }
+                Some(p) => Some(p),
+            },
+        },
+    };
+    if let Some(p) = policy {
+        evidence.push(format!(
+            "policy {}: service {}, session-ttl {}",
+            p.id,
+            p.services.join(" "),
+            p.session_ttl
+                .map_or("not set".to_string(), |t| t.to_string())
+        ));
+        if !p.services.iter().any(|s| s == name) {
+            return Verdict::fail(format!(
+                "{}: policy {} matches `set service {}`, not {name:?}: the service's timers (udp-idle-timer) do not apply to the flow",
+                flow.name,
+                p.id,
+                p.services.join(" ")
+            ))
+            .evidence(evidence.join("\n"))
+            .remedy(format!(
+                "On the firewall: `config firewall policy`, `edit {}`, `set service \"{name}\"`, `end` (or fix `service` in the baseline); rerun `premarket check fortigate.service.udp-idle`.",
+                p.id
+            ));
+        }
+    }
+    let table = match facts.get(&ShowSessionTtl) {
+        Ok(t) => t,
+        Err(e) => return part_error(&flow.name, &e),
+    };
+    let global = match facts.get(&GetSystemGlobal) {
+        Ok(g) => g.udp_idle_timer_s,
+        Err(e) => return part_error(&flow.name, &e),
+    };
+    evidence.push(format!(
+        "system session-ttl: default {}, {} port entr(ies); global udp-idle-timer {}",
+        table.default,
+        table.ports.len(),
+        global.map_or("not printed".to_string(), |t| t.to_string())
+    ));
+    let configured = match timers::configured(service, policy, table, global, flow.dport) {
+        Ok(t) => t,
+        Err(e) => {
+            return Verdict::error(format!("{}: {e}", flow.name)).evidence(evidence.join("\n"));
+        }
+    };
+    // The live session is the ground truth; a list that cannot be read leaves the configuration.
+    let live = flows::unicast(facts, flow)
+        .ok()
+        .and_then(|s| {
+            evidence.push(format!(
+                "live sessions: {} (timeout= {})",
+                s.sessions,
+                s.timeouts.describe()
+            ));
+            timers::live(s, Some(service), global)
+        })
+        .transpose();
+    let live = match live {
+        Ok(l) => l,
+        Err(e) => {
+            return Verdict::error(format!("{}: {e}", flow.name)).evidence(evidence.join("\n"));
+        }
+    };
+    let (timer, said_by) = match live {
+        Some(ttl) if ttl != configured.ttl => (
+            ttl,
+            format!(
+                "the live session's timeout; the configuration gives {} ({})",
+                configured.ttl,
+                configured.source.describe()
+            ),
+        ),
+        Some(ttl) => (
+            ttl,
+            format!(
+                "{}, as the live session shows",
+                configured.source.describe()
+            ),
+        ),
+        None => (configured.ttl, configured.source.describe()),
+    };
+    evidence.push(format!("effective: {timer} ({said_by})"));
+    verdict(flow, name, timer, &said_by, &configured, pause).evidence(evidence.join("\n"))
+}
+
+fn verdict(
+    flow: &Flow,
+    service: &str,
+    timer: Ttl,
+    said_by: &str,
+    configured: &Timer,
+    pause: Seconds,
+) -> Verdict {
+    let seconds = match timer {
+        Ttl::Never => {
+            return Verdict::ok(format!(
+                "{}: the session never idles out (session-ttl never: {said_by})",
+                flow.name
+            ));
+        }
+        Ttl::Seconds(s) => Seconds(s),
+    };
+    if seconds > pause {
         return Verdict::ok(format!(
-            "{}: udp-idle-timer {timer} ({source}) outlasts the longest pause {pause}",
+            "{}: idle timer {seconds} ({said_by}) outlasts the longest pause {pause}",
             flow.name
         ));
     }
     let suggested = pause.0 + pause.0.div_ceil(2).max(60);
+    // A TTL (service, policy, system) wins over udp-idle-timer: change the one that applies.
+    let source = match configured.source {
+        Source::GlobalIdle => Source::ServiceIdle(service.to_string()),
+        ref s => s.clone(),
+    };
     Verdict::fail(format!(
-        "{}: udp-idle-timer {timer} ({source}) is not longer than the flow's longest pause {pause}: after such a pause the session is deleted and the next packets take the CPU",
+        "{}: idle timer {seconds} ({said_by}) is not longer than the flow's longest pause {pause}: after such a pause the session is deleted and the next packets take the CPU",
         flow.name
     ))
     .remedy(format!(
-        "On the firewall: `config firewall service custom`, `edit \"{service}\"`, `set udp-idle-timer {suggested}`, `end` (it affects only traffic using this service). Then rerun `premarket check fortigate.service.udp-idle`."
+        "On the firewall: {}. Then rerun `premarket check fortigate.service.udp-idle`.",
+        source.remedy(service, suggested)
     ))
 }

@@ -21,7 +21,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use crate::core::{Command, Platform};
-use crate::parse::{AnyQuery, Fact, ParseError, Query, QueryKey, QuerySpec, Raw};
+use crate::parse::{AnyQuery, Fact, ParseError, QueryKey, QuerySpec, Raw};
 use crate::platform::{self, eos, fortigate};
 
 /// How the output is turned into JSON.
@@ -228,9 +228,8 @@ fn colon_pair(part: &str) -> Option<(&str, &str)> {
 /// and settings, a setting's values are joined by one space (`set srcintf "x1" "x2"` ->
 /// `"x1 x2"`), and the `name : value` lines of `get` are settings of the top level.
 fn config(raw: &str) -> Result<Value, ParseError> {
-    // Every FortiOS configuration read-back shares one parser; `get system global` is its
-    // query type.
-    let tree = fortigate::GetSystemGlobal::parse(&mut Raw::new(raw))?;
+    // Every FortiOS configuration read-back shares one parser.
+    let tree = fortigate::parse_config(raw)?;
     node_json(&tree.root, raw)
 }
 

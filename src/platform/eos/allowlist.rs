@@ -50,7 +50,12 @@ fn check_show(line: &str) -> Result<(), String> {
     }
     let mut segments = line.split('|');
     let show = segments.next().unwrap_or_default();
-    if let Some(word) = show.split(' ').find(|w| WRITERS.contains(w)) {
+    // `show reload cause` only reads why the switch last reloaded (eos.uptime.stable).
+    let reads_reload_cause = show.trim() == "show reload cause";
+    if let Some(word) = show
+        .split(' ')
+        .find(|w| WRITERS.contains(w) && !reads_reload_cause)
+    {
         return Err(format!("`{word}` is not allowed in a show command"));
     }
     for filter in segments {
@@ -91,6 +96,8 @@ mod tests {
             "show running-config diffs",
             "show interfaces status | include connected",
             "show running-config | section queue-monitor",
+            "show reload cause | json",
+            "show ptp | json revision 2",
         ] {
             assert_eq!(check(line), Ok(()), "{line}");
         }
@@ -126,6 +133,8 @@ mod tests {
             "show version\nreload",
             "show version; reload",
             "show version\r",
+            "show reload cause now",
+            "show reload",
         ] {
             assert!(check(line).is_err(), "{line:?} must be refused");
         }

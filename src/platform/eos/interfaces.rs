@@ -96,6 +96,8 @@ pub struct ShowInterfaces;
 
 impl Query for ShowInterfaces {
     const KIND: &'static str = "eos.show-interfaces";
+    /// The next run judges the counters' growth (`eos.interfaces.errors`).
+    const ARCHIVED: bool = true;
     type Fact = Interfaces;
     fn command(&self) -> Command {
         Command::new(Self::TEXT)

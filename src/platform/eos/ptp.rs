@@ -103,7 +103,8 @@ struct JsonVlan {
     port_state: String,
 }
 
-/// `show ptp | json` (revision 1 or 2; `| json revision 2` reads the same).
+/// `show ptp | json revision 2`: the revision is pinned because which one a bare `| json`
+/// prints over SSH is unknown (research §8); revision 1 still reads, should a switch ignore it.
 pub struct ShowPtp;
 
 impl Query for ShowPtp {
@@ -118,7 +119,7 @@ impl Query for ShowPtp {
 }
 
 impl ShowPtp {
-    pub const TEXT: &'static str = "show ptp | json";
+    pub const TEXT: &'static str = "show ptp | json revision 2";
 }
 
 pub fn parse(raw: &str) -> Result<Ptp, ParseError> {

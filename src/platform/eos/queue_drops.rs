@@ -79,6 +79,8 @@ pub struct ShowQueueDrops;
 
 impl Query for ShowQueueDrops {
     const KIND: &'static str = "eos.show-interfaces-counters-queue-drops";
+    /// The next run judges the drops' growth (`eos.lanz.congestion`).
+    const ARCHIVED: bool = true;
     type Fact = QueueDrops;
     fn command(&self) -> Command {
         Command::new(Self::TEXT)

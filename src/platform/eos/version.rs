@@ -47,6 +47,8 @@ pub struct ShowVersion;
 
 impl Query for ShowVersion {
     const KIND: &'static str = "eos.show-version";
+    /// The next run compares the boot time (`eos.uptime.stable`, and the counter checks: a reboot restarts counters).
+    const ARCHIVED: bool = true;
     type Fact = Version;
     fn command(&self) -> Command {
         Command::new(ShowVersion::TEXT)

@@ -12,8 +12,9 @@
 
 use std::any::TypeId;
 
+use super::ListSessions;
 use super::session_filter::{self, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
-use super::session_list::{self, ListSessions};
+use super::session_list;
 use crate::ssh::guard::Proof;
 
 /// Drops every session the CLI's session filter matches (all of them with no filter). Never on

@@ -81,6 +81,24 @@ pub struct Flow {
     /// `fortigate.session.idle-margin`: overrides the device-wide `idle_margin_s`.
     #[serde(default)]
     pub idle_margin_s: Option<Seconds>,
+    /// `fortigate.flows.offloaded`, multicast flows: what proves the flow offloaded.
+    #[serde(default)]
+    pub offload_proof: OffloadProof,
+}
+
+/// What proves a multicast flow offloaded. FortiOS 7.x documents no sign of an offloaded
+/// multicast session in `diagnose sys mcast-session list` (only `npu-deny` on a path line, which
+/// says offload was refused), so the session list alone can only say "not offloaded" or
+/// "cannot tell".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OffloadProof {
+    /// The session list must prove it: without `npu-deny` the check is ERROR "cannot tell".
+    #[default]
+    Session,
+    /// The latency probe proves it (`probe.latency.offloaded`): the session list is read for
+    /// `npu-deny` and for the session's policy, and the offload itself is left to the probe.
+    Probe,
 }
 
 impl Flow {

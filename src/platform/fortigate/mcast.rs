@@ -9,9 +9,13 @@
 //! path: log policy=2, outdev=6
 //! Total 1 sessions
 //! ```
-//! Addresses are `ip.port` (dotted), not `ip:port`. Offload [inferred, no published bit table]:
-//! a `session-npu-info` line with a non-zero `in_npuid` (as `in_npu=1/1` on unicast sessions);
-//! without that line (older builds, VMs) offload is unknown.
+//! Addresses are `ip.port` (dotted), not `ip:port`. Offload: FortiOS documents no sign of an
+//! offloaded multicast session here. The one 7.x example (7.6.1 "Including denied multicast
+//! sessions in the session table") shows `npu-deny` on the *allowed* session's `path:` line,
+//! with every `session-npu-info` field 0, and the denied session with `state=00000200: deny`.
+//! So `npu-deny` reads as "offload refused" (`offloaded: false`); nothing reads as "offloaded":
+//! `in_npuid` is an NP index that may well be 0 for the only NP of a 201G, so it proves nothing
+//! either way and is only kept, as printed, in `npu_info`.
 
 use std::net::IpAddr;
 
@@ -40,8 +44,12 @@ pub struct McastSession {
     pub paths: Vec<McastPath>,
     /// The `session-npu-info:` line as printed, when present.
     pub npu_info: Option<String>,
-    /// `Some(true)` when the NPU forwards it, `None` when the output does not say.
+    /// `Some(false)` when a path says `npu-deny` (offload refused); `None` otherwise: no
+    /// documented field says a multicast session is offloaded.
     pub offloaded: Option<bool>,
+    /// `state=...: deny`: a denied multicast session kept in the table (7.6.1 and later).
+    #[serde(default)]
+    pub denied: bool,
 }
 
 /// One `path:` line: an output interface the session is forwarded to.
@@ -49,7 +57,7 @@ pub struct McastSession {
 pub struct McastPath {
     pub policy: Option<u32>,
     pub outdev: Option<u64>,
-    /// `npu-deny`: denied multicast kept as a session (7.6.1 `ses-denied-multicast-traffic`).
+    /// `npu-deny` on the path: the NP refused to offload it (7.6.1 example, research §2).
     pub deny: bool,
 }
 
@@ -151,16 +159,20 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
                     _ => {}
                 }
             }
+            if path.deny {
+                session.offloaded = Some(false);
+            }
             session.paths.push(path);
         } else if let Some(rest) = line.strip_prefix("session-npu-info:") {
             set_once(&mut session.npu_info, rest.trim().to_string())
                 .map_err(|e| at(format!("`session-npu-info:` {e}")))?;
-            let npuid = pairs(rest).into_iter().find(|(k, _)| *k == "in_npuid");
-            session.offloaded = match npuid {
-                Some((_, v)) => Some(counter(v).map_err(|e| at(format!("`in_npuid=` {e}")))? != 0),
-                None => None,
-            };
+            if let Some((_, v)) = pairs(rest).into_iter().find(|(k, _)| *k == "in_npuid") {
+                counter(v).map_err(|e| at(format!("`in_npuid=` {e}")))?;
+            }
         } else {
+            if line.starts_with("state=") && line.split_whitespace().any(|w| w == "deny") {
+                session.denied = true;
+            }
             for (key, value) in pairs(line) {
                 let field = |e: String| at(format!("`{key}=` {e}"));
                 let slot = match key {
@@ -235,8 +247,8 @@ mod tests {
             )
         );
         assert_eq!(
-            (a.expire, a.packets, a.offloaded),
-            (Some(177), Some(2), Some(true))
+            (a.expire, a.packets, a.offloaded, a.denied),
+            (Some(177), Some(2), None, false)
         );
         assert_eq!(
             a.paths,
@@ -246,7 +258,9 @@ mod tests {
                 deny: false
             }]
         );
-        assert_eq!((b.offloaded, b.paths[0].deny), (None, true));
+        assert_eq!((b.offloaded, b.paths[0].deny), (Some(false), true));
+        let denied = parse(&raw.replace("state=00000002:", "state=00000200: deny")).unwrap();
+        assert!(denied.sessions[0].denied && !denied.sessions[1].denied);
         assert!(parse("Total 0 sessions").unwrap().sessions.is_empty());
         assert!(
             parse("Total 3 sessions\nsession info: id=1 proto=17 1.1.1.1.1->239.0.0.1.1").is_err()

@@ -20,10 +20,13 @@ pub mod npu;
 pub mod npu_port_list;
 pub mod ntp_status;
 mod performance;
+mod policy;
 pub mod redact;
+mod service;
 pub mod session_filter;
 pub mod session_list;
 mod session_stat;
+pub mod session_summary;
 pub mod session_ttl;
 mod status;
 pub mod system_interface;
@@ -31,22 +34,23 @@ pub mod text;
 mod ttl;
 pub mod vdoms;
 
-pub use config_shows::{
-    GetSystemGlobal, ShowMulticastPolicy, ShowPolicy, ShowService, ShowVirtualWirePair,
-};
-pub use config_tree::{ConfigNode, ConfigTree};
-pub use flow::{Flow, Protocol};
+pub use config_shows::ShowVirtualWirePair;
+pub use config_tree::{ConfigNode, ConfigTree, parse as parse_config};
+pub use flow::{Flow, OffloadProof, Protocol};
 pub use ha::{GetHaStatus, HaStatus, Member};
 pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
 pub use npu::{NpuSettings, ShowSystemNpu};
-pub use npu_port_list::{DiagNpuPortList, NpuPort, NpuPortList};
+pub use npu_port_list::{DiagNpuPortList, Np, NpuPort, NpuPortList};
 pub use ntp_status::{DiagNtpStatus, NtpServer, NtpStatus};
 pub use performance::{CpuStates, GetPerformanceStatus, Performance};
+pub use policy::{FirewallPolicy, PROFILE_KEYS, PolicyShow, ShowMulticastPolicy, ShowPolicy};
+pub use service::{FirewallService, GetSystemGlobal, ServiceShow, ShowService, SystemGlobal};
 pub use session_filter::{
     FilterReadback, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter, SessionFilterReadback,
 };
-pub use session_list::{ListSessions, OffloadBasis, Session, SessionList, SessionReader};
+pub use session_list::{OffloadBasis, Session, SessionList, SessionReader};
 pub use session_stat::{DiagSessionStat, SessionStat};
+pub use session_summary::{Ages, ListSessions, SessionSummary, Tally};
 pub use session_ttl::{SessionTtl, SessionTtlPort, ShowSessionTtl};
 pub use status::{GetSystemStatus, SystemStatus};
 pub use system_interface::{GetSystemInterface, SystemInterface, SystemInterfaces};

@@ -55,6 +55,34 @@ impl DiagNpuPortList {
     pub const NP7: &'static str = "diagnose npu np7 port-list";
 }
 
+/// Which network processor the firewall has, as a baseline names it (`np: np7lite`): the
+/// diagnose commands differ (`diagnose npu np7lite ...` on the 200G/201G, `np7` on NP7 boxes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Np {
+    #[default]
+    Np7,
+    Np7lite,
+}
+
+impl Np {
+    /// `np7` / `np7lite`, the word the diagnose commands take.
+    pub fn word(self) -> &'static str {
+        match self {
+            Np::Np7 => "np7",
+            Np::Np7lite => "np7lite",
+        }
+    }
+
+    /// The query listing the ports this NP serves.
+    pub fn port_list(self) -> DiagNpuPortList {
+        DiagNpuPortList(match self {
+            Np::Np7 => DiagNpuPortList::NP7,
+            Np::Np7lite => DiagNpuPortList::NP7LITE,
+        })
+    }
+}
+
 pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;

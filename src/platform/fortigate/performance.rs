@@ -69,6 +69,8 @@ pub struct GetPerformanceStatus;
 
 impl Query for GetPerformanceStatus {
     const KIND: &'static str = "fortigate.get-system-performance-status";
+    /// The next run compares its uptime (`fortigate.uptime.stable`).
+    const ARCHIVED: bool = true;
     type Fact = Performance;
     fn command(&self) -> Command {
         Command::new(GetPerformanceStatus::TEXT)

@@ -1,7 +1,9 @@
 //! `diagnose sys session list`: one block per session, from `session info:` to the next, ending
 //! with `total session N`. A busy box lists hundreds of thousands of sessions, so the parser
 //! streams: [`SessionReader`] reads any [`BufRead`] in bounded memory and yields one [`Session`]
-//! at a time, keeping only the fields checks read.
+//! at a time, keeping only the fields checks read. The pipeline folds the sessions into a
+//! bounded [`super::SessionSummary`] as they stream; [`parse`] keeps every session, for small
+//! lists only.
 //!
 //! The grammar is word based, not line based, so the same code reads device output, web copies
 //! that lost their line breaks or indentation, CRLF, and output with `--More--` pager remnants
@@ -25,10 +27,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use serde::{Deserialize, Serialize};
 
 use super::kv::{hex, middle, number, pair, split, words_by_line};
-use super::session_filter::SessionFilter;
 use super::ttl::Ttl;
-use crate::core::Command;
-use crate::parse::{ParseError, Query, Raw, text};
+use crate::parse::{ParseError, text};
 
 /// The most sessions a `total session` line may claim: 2^32 - 1. FortiOS numbers policies and
 /// counters in 32 bits, and no FortiGate's session table comes near four billion entries; a
@@ -40,12 +40,17 @@ pub const MAX_SESSIONS: u64 = u32::MAX as u64;
 pub struct Session {
     /// IP protocol number (6 TCP, 17 UDP, 1 ICMP).
     pub proto: Option<u8>,
+    /// `proto_state=` as printed (two hex digits: `01` a UDP session that saw both directions,
+    /// `00` one-way UDP such as a market-data feed).
+    #[serde(default)]
+    pub proto_state: Option<String>,
     pub src: Option<IpAddr>,
     pub sport: Option<u16>,
     pub dst: Option<IpAddr>,
     pub dport: Option<u16>,
     /// `4294967295` is local/implicit traffic.
     pub policy_id: Option<u32>,
+    /// Seconds since the session was created.
     pub duration: Option<u64>,
     /// Seconds left before the session is removed for being idle, or `never` (`session-ttl
     /// never`); JSON: a number or `"never"`.
@@ -90,99 +95,60 @@ impl Session {
     }
 }
 
-/// A parsed list: the sessions and the `total session N` line.
+/// A whole list held in memory: the sessions and the `total session N` line. For small lists
+/// only (one flow's session, a test); the pipeline reads the list as a bounded
+/// [`super::SessionSummary`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionList {
     pub total: Option<u64>,
     pub sessions: Vec<Session>,
 }
 
-/// The sessions that `filter` selects (`diagnose sys session list` after the filter lines).
-pub struct ListSessions(pub SessionFilter);
-
-impl ListSessions {
-    pub const TEXT: &'static str = "diagnose sys session list";
-}
-
-impl Query for ListSessions {
-    const KIND: &'static str = "fortigate.session-list";
-    type Fact = SessionList;
-    fn command(&self) -> Command {
-        Command::in_context(self.0.context(), Self::TEXT)
-    }
-    fn parse(raw: &mut Raw<'_>) -> Result<SessionList, ParseError> {
-        parse(raw.text()?)
-    }
-}
-
-/// Parses a whole output held in memory (the pipeline's case: a filtered list).
+/// Parses a whole output held in memory into every session it lists.
 pub fn parse(raw: &str) -> Result<SessionList, ParseError> {
-    let head: Vec<_> = text::lines(raw).take(6).map(super::text::clean).collect();
-    super::text::device_error(&head)?;
     let mut reader = SessionReader::new(raw.as_bytes());
-    let results: Vec<Result<Session, ParseError>> = reader.by_ref().collect();
-    if !reader.seen_list() {
-        return Err(ParseError::new(
-            "no `session info:` block and no `total session` line: not a session list",
-            raw,
-        ));
+    let mut sessions = Vec::new();
+    let mut first_error = None;
+    for session in reader.by_ref() {
+        match session {
+            Ok(s) if first_error.is_none() => sessions.push(s),
+            Ok(_) => {}
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
     }
     // A count that disagrees says more (the list was cut) than the damaged block it leaves.
-    let blocks = reader.scanner.blocks;
-    if let Some(total) = reader.total()
-        && total != blocks as u64
-    {
-        return Err(ParseError::new(
-            format!(
-                "the list says `total session {total}` but {blocks} session(s) were read (output cut?)"
-            ),
-            raw,
-        ));
+    let total = reader.finish()?;
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(SessionList { total, sessions }),
     }
-    let sessions = results
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| at_block(e, raw))?;
-    Ok(SessionList {
-        total: reader.total(),
-        sessions,
-    })
 }
 
-/// A reader's error with its excerpt moved to the block it is about (the reader streams and
-/// keeps no text; the whole output is at hand here).
-fn at_block(mut error: ParseError, raw: &str) -> ParseError {
-    let block = error
-        .excerpt
-        .strip_prefix(BLOCK)
-        .and_then(|n| n.parse::<usize>().ok());
-    let line = block.and_then(|n| {
-        text::lines(raw)
-            .enumerate()
-            .filter(|(_, l)| l.contains("session info"))
-            .nth(n)
-            .map(|(i, _)| i)
-    });
-    error.excerpt = match line {
-        Some(line) => text::excerpt_around(raw, line + 3, 3),
-        None => text::excerpt(raw, 8),
-    };
-    error
-}
-
-/// Excerpt placeholder of a reader error: the 0-based block it is about.
+/// Excerpt placeholder of a scanner error: the 0-based block it is about (the reader replaces
+/// it with the block's text from its tail buffer).
 const BLOCK: &str = "session block #";
 
 /// Longest run of bytes kept while waiting for a line end; longer lines are scanned in pieces
 /// cut at white space, so memory stays bounded whatever the input.
 const MAX_LINE: usize = 1 << 20;
 
-/// Streams sessions out of a reader.
+/// The start of the output kept for its error checks (`Unknown action`, `Command fail`).
+const HEAD: usize = 2048;
+
+/// The end of the output kept for error excerpts: several session blocks (~1.2 kB each).
+const TAIL: usize = 32 * 1024;
+
+/// Streams sessions out of a reader in bounded memory: a line being read, the first
+/// [`HEAD`] bytes and the last [`TAIL`] bytes (for error excerpts), whatever the list's size.
 pub struct SessionReader<R> {
     reader: R,
     partial: Vec<u8>,
     scanner: Scanner,
     eof: bool,
+    head: Vec<u8>,
+    tail: Vec<u8>,
 }
 
 impl<R: BufRead> SessionReader<R> {
@@ -192,6 +158,8 @@ impl<R: BufRead> SessionReader<R> {
             partial: Vec::new(),
             scanner: Scanner::default(),
             eof: false,
+            head: Vec::new(),
+            tail: Vec::new(),
         }
     }
 
@@ -206,6 +174,58 @@ impl<R: BufRead> SessionReader<R> {
     /// Whether anything looked like a session list (a block or the total line).
     pub fn seen_list(&self) -> bool {
         self.scanner.seen
+    }
+
+    /// Session blocks started so far.
+    pub fn blocks(&self) -> u64 {
+        self.scanner.blocks as u64
+    }
+
+    /// After the last session: the list's own verdict on itself. A device error in the first
+    /// lines, output with no block and no total line, or a `total session N` that disagrees
+    /// with the blocks read (the list was cut) is an error; otherwise the total line, if any.
+    pub fn finish(&mut self) -> Result<Option<u64>, ParseError> {
+        let head = String::from_utf8_lossy(&self.head);
+        let lines: Vec<_> = text::lines(&head).take(6).map(super::text::clean).collect();
+        super::text::device_error(&lines)?;
+        if !self.seen_list() {
+            return Err(ParseError::new(
+                "no `session info:` block and no `total session` line: not a session list",
+                &head,
+            ));
+        }
+        let blocks = self.blocks();
+        match self.total() {
+            Some(total) if total != blocks => Err(ParseError {
+                reason: format!(
+                    "the list says `total session {total}` but {blocks} session(s) were read (output cut?)"
+                ),
+                excerpt: self.tail_excerpt(),
+            }),
+            total => Ok(total),
+        }
+    }
+
+    /// The last lines read.
+    fn tail_excerpt(&self) -> String {
+        let tail = String::from_utf8_lossy(&self.tail);
+        let lines: Vec<&str> = text::lines(&tail)
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        let from = lines.len().saturating_sub(8);
+        text::excerpt(&lines[from..].join("\n"), 8)
+    }
+
+    /// The text of 0-based block `ordinal`, found in the tail buffer by counting blocks back
+    /// from the newest.
+    fn block_excerpt(&self, ordinal: usize) -> String {
+        let tail = String::from_utf8_lossy(&self.tail);
+        let starts: Vec<usize> = tail.match_indices("session info").map(|(i, _)| i).collect();
+        let after = self.scanner.blocks.saturating_sub(ordinal + 1);
+        match starts.len().checked_sub(after + 1).map(|i| starts[i]) {
+            Some(at) => text::excerpt(&tail[at..], 10),
+            None => self.tail_excerpt(),
+        }
     }
 
     /// Reads until at least one session is ready or the input ends. Whole lines of each buffer
@@ -243,6 +263,9 @@ impl<R: BufRead> SessionReader<R> {
                 None => self.partial.extend_from_slice(&available[start..]),
             }
             let consumed = available.len();
+            // Remembered after they are scanned, so a block's text is in the tail when its
+            // error is reported.
+            remember(&mut self.head, &mut self.tail, available);
             self.reader.consume(consumed);
             if self.partial.len() > MAX_LINE {
                 let cut = self
@@ -262,6 +285,24 @@ impl<R: BufRead> SessionReader<R> {
     }
 }
 
+/// Keeps the first [`HEAD`] bytes and (amortised) the last [`TAIL`] bytes of the stream.
+fn remember(head: &mut Vec<u8>, tail: &mut Vec<u8>, bytes: &[u8]) {
+    if head.len() < HEAD {
+        let take = (HEAD - head.len()).min(bytes.len());
+        head.extend_from_slice(&bytes[..take]);
+    }
+    if bytes.len() >= TAIL {
+        tail.clear();
+        tail.extend_from_slice(&bytes[bytes.len() - TAIL..]);
+        return;
+    }
+    if tail.len() + bytes.len() > 2 * TAIL {
+        let drop = tail.len() + bytes.len() - TAIL;
+        tail.drain(..drop.min(tail.len()));
+    }
+    tail.extend_from_slice(bytes);
+}
+
 impl<R: BufRead> Iterator for SessionReader<R> {
     type Item = Result<Session, ParseError>;
 
@@ -273,7 +314,18 @@ impl<R: BufRead> Iterator for SessionReader<R> {
                 "",
             )));
         }
-        self.scanner.ready.pop_front()
+        let item = self.scanner.ready.pop_front()?;
+        Some(item.map_err(|mut error| {
+            let block = error
+                .excerpt
+                .strip_prefix(BLOCK)
+                .and_then(|n| n.parse::<usize>().ok());
+            error.excerpt = match block {
+                Some(ordinal) => self.block_excerpt(ordinal),
+                None => self.tail_excerpt(),
+            };
+            error
+        }))
     }
 }
 
@@ -516,6 +568,14 @@ impl Scanner {
                 "proto",
                 &mut s.proto,
                 number(value).and_then(|n| u8::try_from(n).ok()),
+                value,
+            ),
+            b"proto_state" => once(
+                e,
+                "proto_state",
+                &mut s.proto_state,
+                (!value.is_empty() && value.len() <= 4 && value.iter().all(u8::is_ascii_hexdigit))
+                    .then(|| String::from_utf8_lossy(value).into_owned()),
                 value,
             ),
             b"duration" => once(e, "duration", &mut s.duration, number(value), value),

@@ -1,4 +1,4 @@
-//! Checks over several flows (or policies, or services) judge each one as a [`Verdict`] whose
+//! Checks over several parts (flows, policies, services, ports, feeds) judge each one as a [`Verdict`] whose
 //! summary starts with the part's name, then fold the parts into one verdict: FAIL if any part
 //! fails, else ERROR, else SKIP, else OK. A part that could not be judged never hides behind
 //! another part's OK.

@@ -1,0 +1,211 @@
+use super::ports::{PortSpeeds, Speed, TradingPorts, require};
+use super::since::{Before, Change, Counter, before, change};
+use crate::check::Check;
+use crate::check::outcome::combine;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::eos::{Interface, InterfaceCounters, Interfaces, ShowInterfaces, ShowVersion};
+
+/// On the baseline's trading ports: each is connected, up, at its speed, and since the previous
+/// run no FCS, input or output error and no discard was counted and the link did not flap
+/// (`linkStatusChanges`). Counters are cumulative, so an old error is history, not a fault: only
+/// growth is judged. The first run on a switch records the counters; a reboot or a clear
+/// (a counter that went down, or a new `lastClear`) restarts them and is said, not judged.
+///
+/// ```yaml
+/// - id: eos.interfaces.errors
+///   platform: eos
+/// ```
+/// Baseline: `expect.trading_ports: [Ethernet1, ...]`, `expect.trading_port_speed: 10G` (or
+/// `{ Ethernet1: 10G, Ethernet4: 25G }`).
+pub struct InterfacesErrors;
+
+/// `expect:` keys read.
+#[derive(serde::Deserialize)]
+pub struct Input {
+    trading_ports: TradingPorts,
+    trading_port_speed: PortSpeeds,
+}
+
+impl Check for InterfacesErrors {
+    const ID: &'static str = "eos.interfaces.errors";
+    const PLATFORM: Platform = Platform::Eos;
+    type Input = Input;
+
+    fn validate(input: &Input) -> Result<(), String> {
+        require(&input.trading_ports)?;
+        input.trading_port_speed.cover(&input.trading_ports)
+    }
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(ShowInterfaces), Box::new(ShowVersion)]
+    }
+
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let now = facts.get(&ShowInterfaces)?;
+        let previous = before(facts, &ShowInterfaces)?;
+        let mut restarted = Vec::new();
+        let parts = input
+            .trading_ports
+            .iter()
+            .map(|name| {
+                let Some(speed) = input.trading_port_speed.of(name) else {
+                    return Verdict::error(format!("{name}: no speed in the baseline"));
+                };
+                let Some(port) = now.interfaces.get(name) else {
+                    return Verdict::fail(format!("{name}: not on the switch (`show interfaces` does not list it)"))
+                        .remedy("Fix `trading_ports` in the baseline to the switch's port names (`Ethernet1`, not `Et1`).");
+                };
+                let (verdict, note) = judge(name, port, speed.0, &previous);
+                restarted.extend(note.map(|n| format!("{name}: {n}")));
+                verdict
+            })
+            .collect();
+        let mut verdict = combine(
+            parts,
+            "trading ports",
+            "trading ports connected at their speed; no error, discard or flap since the previous run",
+        );
+        match &previous {
+            Before::FirstRun if verdict.status == crate::core::Status::Ok => {
+                verdict.summary.push_str(
+                    " (first run on this switch: counters recorded, growth is judged from the next run)",
+                );
+            }
+            Before::NotComparable(why) if verdict.status == crate::core::Status::Ok => {
+                verdict.summary = format!(
+                    "{}; {why}: growth is judged again from the next run",
+                    verdict.summary
+                );
+            }
+            _ if verdict.status == crate::core::Status::Ok && !restarted.is_empty() => {
+                verdict.summary = format!(
+                    "{}; {}: growth is judged again from the next run",
+                    verdict.summary,
+                    restarted.join("; ")
+                );
+            }
+            _ => {}
+        }
+        Ok(verdict)
+    }
+}
+
+/// Reads one counter of a port.
+type Read = fn(&InterfaceCounters) -> Option<u64>;
+
+fn counters(now: &InterfaceCounters, before: Option<&InterfaceCounters>) -> Vec<Counter> {
+    let pick = |f: Read| (f(now), before.and_then(f));
+    let rows: [(&'static str, Read); 6] = [
+        ("FCS errors", |c| c.fcs_errors),
+        ("input errors", |c| c.total_in_errors),
+        ("output errors", |c| c.total_out_errors),
+        ("input discards", |c| c.in_discards),
+        ("output discards", |c| c.out_discards),
+        ("link status changes", |c| c.link_status_changes),
+    ];
+    rows.iter()
+        .map(|(label, f)| {
+            let (now, before) = pick(*f);
+            Counter { label, now, before }
+        })
+        .collect()
+}
+
+fn line(name: &str, port: &Interface) -> String {
+    let c = port.counters.clone().unwrap_or_default();
+    let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    format!(
+        "{name}: {}/{} {} fcsErrors={} totalInErrors={} totalOutErrors={} inDiscards={} outDiscards={} linkStatusChanges={}",
+        port.interface_status,
+        port.line_protocol_status,
+        port.bandwidth_bps
+            .map_or("speed ?".to_string(), |b| Speed(b).to_string()),
+        n(c.fcs_errors),
+        n(c.total_in_errors),
+        n(c.total_out_errors),
+        n(c.in_discards),
+        n(c.out_discards),
+        n(c.link_status_changes),
+    )
+}
+
+/// The port's verdict, and why its counters could not be compared when they could not.
+fn judge(
+    name: &str,
+    port: &Interface,
+    speed: u64,
+    previous: &Before<Interfaces>,
+) -> (Verdict, Option<String>) {
+    let mut evidence = line(name, port);
+    let mut problems = Vec::new();
+    if port.interface_status != "connected" || port.line_protocol_status != "up" {
+        problems.push(format!(
+            "{}/{}, not connected/up",
+            port.interface_status, port.line_protocol_status
+        ));
+    }
+    if port.bandwidth_bps.is_some_and(|b| b != speed) {
+        problems.push(format!(
+            "runs at {}, the baseline says {}",
+            Speed(port.bandwidth_bps.unwrap_or(0)),
+            Speed(speed)
+        ));
+    }
+    let Some(now) = port.counters.as_ref() else {
+        let error = Verdict::error(format!(
+            "{name}: `show interfaces` prints no counters for it"
+        ));
+        return (error.evidence(evidence), None);
+    };
+    let mut restarted = None;
+    if let Before::Run { fact, run_id } = previous {
+        let old = fact.interfaces.get(name);
+        evidence.push_str(&match old {
+            Some(old) => format!("\n{} ({run_id})", line(name, old)),
+            None => format!("\n{name}: not in the previous run ({run_id})"),
+        });
+        let old = old.and_then(|o| o.counters.as_ref());
+        let cleared = old.is_some_and(|o| o.last_clear_s != now.last_clear_s);
+        match change(&counters(now, old)) {
+            _ if cleared => {
+                restarted = Some("its counters were cleared since the previous run".to_string())
+            }
+            Change::Restarted(which) => {
+                restarted = Some(format!(
+                    "{} went down since the previous run: counters restarted (reboot or clear)",
+                    which.join(", ")
+                ))
+            }
+            Change::Grew(grown) => {
+                for (label, by) in grown {
+                    problems.push(format!("+{by} {label} since the previous run ({run_id})"));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        let ok = Verdict::ok(format!("{name}: connected at {}", Speed(speed)));
+        return (ok.evidence(evidence), restarted);
+    }
+    let flapped = problems.iter().any(|p| p.contains("link status changes"));
+    let errors = problems.iter().any(|p| p.contains("errors"));
+    let mut remedy = Vec::new();
+    if errors {
+        remedy.push(format!(
+            "Errors on {name}: clean or replace the optic and the fibre patch (`premarket check eos.transceivers.light` shows its light levels), check the far end's port, then watch the counters (`show interfaces {name} counters errors`)."
+        ));
+    }
+    if flapped {
+        remedy.push(format!(
+            "{name} flapped: find when and why (`show logging | include {name}`); a flapping trading link drops packets at each transition."
+        ));
+    }
+    if remedy.is_empty() {
+        remedy.push(format!(
+            "Check {name}'s cabling and configuration (`show interfaces {name}`); bring it up at the baseline's speed before the open."
+        ));
+    }
+    let fail = Verdict::fail(format!("{name}: {}", problems.join("; ")));
+    (fail.evidence(evidence).remedy(remedy.join("\n")), restarted)
+}

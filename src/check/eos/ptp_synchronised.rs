@@ -1,0 +1,163 @@
+use serde::Deserialize;
+
+use crate::check::Check;
+use crate::core::{Platform, Verdict};
+use crate::parse::{AnyQuery, FactError, Facts};
+use crate::platform::eos::ShowPtp;
+
+/// The switch's PTP clock is locked to the baseline's grandmaster: a boundary clock with a slave
+/// port (the baseline's, if named), following the expected grandmaster (not itself: a switch
+/// that lost its upstream runs free as its own grandmaster), with the offset from master within
+/// the baseline's bound and a recent sync (`currentPtpSystemTime - lastSyncTime`, both the
+/// switch's clock). Order and market-data timestamps drift otherwise.
+///
+/// ```yaml
+/// - id: eos.ptp.synchronised
+///   platform: eos
+/// ```
+/// Baseline: `expect.ptp: { grandmaster: "0xec:46:70:ff:fe:00:ff:a8", max_offset_ns: 100,
+/// max_sync_age_s: 10, slave_port: Ethernet1 }` (`slave_port` optional).
+pub struct PtpSynchronised;
+
+/// `expect:` keys read.
+#[derive(Deserialize)]
+pub struct Input {
+    ptp: PtpExpect,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PtpExpect {
+    /// The grandmaster clock identity (`0xec:46:70:ff:fe:00:ff:a8`, any case).
+    grandmaster: String,
+    max_offset_ns: u64,
+    max_sync_age_s: u64,
+    #[serde(default)]
+    slave_port: Option<String>,
+}
+
+const REMEDY: &str = "Check the PTP path to the grandmaster: the slave port's link and VLAN, `show ptp` and `show ptp masters` on the switch, and the grandmaster itself (GPS lock). Timestamps of orders and market data are wrong until the clock locks again; rerun `premarket check eos.ptp.synchronised`.";
+
+impl Check for PtpSynchronised {
+    const ID: &'static str = "eos.ptp.synchronised";
+    const PLATFORM: Platform = Platform::Eos;
+    type Input = Input;
+
+    fn validate(input: &Input) -> Result<(), String> {
+        let gm = &input.ptp.grandmaster;
+        let ok = gm.len() == 25
+            && gm.starts_with("0x")
+            && gm[2..]
+                .split(':')
+                .all(|b| b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()));
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "`expect.ptp.grandmaster` {gm:?} is not a clock identity like 0xec:46:70:ff:fe:00:ff:a8"
+            ))
+        }
+    }
+
+    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
+        vec![Box::new(ShowPtp)]
+    }
+
+    fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        let want = &input.ptp;
+        let gm = want.grandmaster.to_lowercase();
+        let ptp = facts.get(&ShowPtp)?;
+        let expected = format!(
+            "locked to {gm}, |offset| <= {} ns, last sync <= {} s ago",
+            want.max_offset_ns, want.max_sync_age_s
+        );
+        let mode = ptp.mode.as_deref().unwrap_or("not configured");
+        let Some(clock) = ptp.clock.as_ref().filter(|_| mode != "ptpDisabled") else {
+            return Ok(Verdict::fail(format!("PTP is not running (ptpMode {mode})"))
+                .expected(expected)
+                .actual(format!("ptpMode {mode}"))
+                .remedy("Configure PTP on the switch as designed (`ptp mode boundary`, `ptp enable` on the trading ports), then rerun."));
+        };
+        let age = match (clock.current_ptp_system_time_s, clock.last_sync_time_s) {
+            (Some(now), Some(last)) => Some(now.saturating_sub(last)),
+            _ => None,
+        };
+        let evidence = format!(
+            "ptpMode {mode}; clockIdentity {}; gmClockIdentity {}; stepsRemoved {}; numberOfSlavePorts {}; slavePort {}; offsetFromMaster {} ns; meanPathDelay {} ns; lastSyncTime {} / currentPtpSystemTime {}",
+            clock.clock_identity,
+            clock.gm_clock_identity,
+            opt(clock.steps_removed),
+            clock.number_of_slave_ports,
+            clock.slave_port.as_deref().unwrap_or("-"),
+            opt(clock.offset_from_master_ns),
+            opt(clock.mean_path_delay_ns),
+            opt(clock.last_sync_time_s),
+            opt(clock.current_ptp_system_time_s),
+        );
+        let mut problems = Vec::new();
+        let mut unknown = Vec::new();
+        if clock.gm_clock_identity == clock.clock_identity {
+            problems.push(format!(
+                "the switch is its own grandmaster ({}): it lost the upstream grandmaster and runs free",
+                clock.clock_identity
+            ));
+        } else if clock.gm_clock_identity != gm {
+            problems.push(format!(
+                "follows grandmaster {}, the baseline says {gm}",
+                clock.gm_clock_identity
+            ));
+        }
+        if clock.number_of_slave_ports == 0 {
+            problems.push("no slave port: nothing receives time from upstream".to_string());
+        } else if let Some(port) = &want.slave_port
+            && clock.slave_port.as_deref() != Some(port.as_str())
+        {
+            problems.push(format!(
+                "slave port is {}, the baseline says {port}",
+                clock.slave_port.as_deref().unwrap_or("none")
+            ));
+        }
+        match clock.offset_from_master_ns {
+            Some(o) if o.unsigned_abs() > want.max_offset_ns => problems.push(format!(
+                "offset from master {o} ns, beyond ±{} ns",
+                want.max_offset_ns
+            )),
+            Some(_) => {}
+            None => unknown.push("no offsetFromMaster"),
+        }
+        match age {
+            Some(a) if a > want.max_sync_age_s => problems.push(format!(
+                "last sync {a} s ago, more than {} s",
+                want.max_sync_age_s
+            )),
+            Some(_) => {}
+            None => unknown.push("no lastSyncTime/currentPtpSystemTime"),
+        }
+        let actual = format!(
+            "gm {}, offset {} ns, last sync {} s ago",
+            clock.gm_clock_identity,
+            opt(clock.offset_from_master_ns),
+            opt(age)
+        );
+        let verdict = if problems.is_empty() && !unknown.is_empty() {
+            Verdict::error(format!(
+                "cannot tell whether PTP is synchronised: `show ptp` printed {}",
+                unknown.join(" and ")
+            ))
+        } else if problems.is_empty() {
+            Verdict::ok(format!(
+                "locked to grandmaster {gm} via {}, offset {} ns, last sync {} s ago",
+                clock.slave_port.as_deref().unwrap_or("its slave port"),
+                opt(clock.offset_from_master_ns),
+                opt(age)
+            ))
+        } else {
+            Verdict::fail(format!("PTP not synchronised: {}", problems.join("; "))).remedy(REMEDY)
+        };
+        Ok(verdict.expected(expected).actual(actual).evidence(evidence))
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or("?".to_string(), |v| v.to_string())
+}
