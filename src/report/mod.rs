@@ -209,6 +209,12 @@ pub struct DeviceDown {
     pub remedy: String,
     /// The checks left ERROR by it.
     pub blocked: Vec<String>,
+    /// In a rerun's standing state: the earlier run that found the device down, and when.
+    /// Absent for a device found down by this run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_in: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_at: Option<String>,
 }
 
 impl DeviceDown {

@@ -62,7 +62,7 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
         out.push('\n');
         match block {
             Block::Result(r) => result(&mut out, report, r, colour),
-            Block::Device(d) => device(&mut out, d, colour),
+            Block::Device(d) => device(&mut out, report, d, colour),
         }
     }
     changes(&mut out, report, tz);
@@ -109,7 +109,7 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, colour: bool) {
     block(out, "evidence", &r.evidence);
 }
 
-fn device(out: &mut String, d: &DeviceDown, colour: bool) {
+fn device(out: &mut String, report: &Report, d: &DeviceDown, colour: bool) {
     let _ = writeln!(
         out,
         "{} {} (device) — {}: {}",
@@ -118,6 +118,9 @@ fn device(out: &mut String, d: &DeviceDown, colour: bool) {
         d.cause,
         d.what
     );
+    if let Some(mark) = report.device_mark(d) {
+        let _ = writeln!(out, "  ({mark})");
+    }
     match &d.command {
         Some(c) => {
             let _ = writeln!(out, "  at: {c}");

@@ -325,6 +325,17 @@ fn read_history(archive: &Archive, report: &mut Report) {
                     .map(|r| (r.check.clone(), r.device.clone()))
                     .collect();
                 report.standing = history::standing(&earlier, &rechecked);
+                // A device found down now speaks for itself; one found down earlier and not
+                // rechecked stands as that run's one block.
+                for down in history::standing_down(&earlier, &report.standing) {
+                    if !report
+                        .devices_not_inspected
+                        .iter()
+                        .any(|d| d.device == down.device)
+                    {
+                        report.devices_not_inspected.push(down);
+                    }
+                }
                 let all: Vec<_> = report
                     .results
                     .iter()
