@@ -165,13 +165,22 @@ fn eleven_demo_runs_draw_the_trend_and_one_run_draws_a_note() {
         runs.push(run);
     }
     assert!(
-        !runs[8].join(SESSION_STAT).exists(),
+        runs[8].join(format!("{SESSION_STAT}.error")).exists(),
         "fw1 was not inspected in run 9"
     );
     for run in &runs[..3] {
         compress_raw(run);
     }
-    std::fs::remove_file(runs[5].join("raw/probe1/probe-measure.txt")).unwrap();
+    // Whether the archive kept them plain or compressed.
+    let either = |run: &Path, file: &str| [run.join(file), run.join(format!("{file}.zst"))];
+    let removed = either(&runs[5], "raw/probe1/probe-measure.txt")
+        .iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count();
+    assert_eq!(removed, 1);
+    for path in either(&runs[9], SESSION_STAT) {
+        let _ = std::fs::remove_file(path);
+    }
     std::fs::write(runs[9].join(SESSION_STAT), "Unknown action 0\n").unwrap();
 
     let out_dir = tempfile::tempdir().unwrap();
