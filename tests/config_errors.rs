@@ -131,6 +131,15 @@ const CASES: &[Case] = &[
         column: 11,
         words: "device name \"../sw1\" is not allowed",
     },
+    Case {
+        what: "a password sent in clear to a relay that is not on loopback",
+        file: "baselines/site.yaml",
+        from: "  tls: starttls",
+        to: "  tls: none",
+        line_with: "host: smtp.example.net",
+        column: 9,
+        words: "would send the password in clear to smtp.example.net",
+    },
     // Declarative checks (checks/*.yaml with `command` and `rule`).
     Case {
         what: "declarative: a command the EOS allowlist refuses",

@@ -419,3 +419,58 @@ fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() 
         );
     }
 }
+
+#[test]
+fn a_rerun_after_a_hang_shows_the_firewall_as_one_standing_block() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, _, _) = demo("hang", home.path());
+    assert_eq!(code, 2);
+    // One check rechecked on the healthy lab: the rest of fw1 still stands as the hang left it.
+    let out = Command::new(bin())
+        .args([
+            "demo",
+            "--check",
+            "fortigate.flows.single-session",
+            "--format",
+            "json",
+            "--home",
+        ])
+        .arg(home.path())
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("rerun");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let downs = report["devices_not_inspected"].as_array().expect("blocks");
+    assert_eq!(downs.len(), 1, "{report}");
+    assert_eq!(downs[0]["device"], "fw1");
+    assert!(downs[0]["judged_in"].is_string(), "{}", downs[0]);
+    let blocked: Vec<&str> = downs[0]["blocked"]
+        .as_array()
+        .expect("blocked")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        !blocked.contains(&"fortigate.flows.single-session") && !blocked.is_empty(),
+        "the rechecked check is not blocked any more: {blocked:?}"
+    );
+    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    let text = mail.body_text(0).unwrap_or_default().into_owned();
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("ERROR")).collect();
+    assert_eq!(errors.len(), 1, "one block for fw1:\n{text}");
+    assert!(
+        errors[0].starts_with("ERROR fw1 (device) — not answering"),
+        "{text}"
+    );
+    assert!(text.contains("not rechecked"), "{text}");
+    assert!(
+        mail.subject()
+            .unwrap_or_default()
+            .contains("fw1 not answering"),
+        "{:?}",
+        mail.subject()
+    );
+}

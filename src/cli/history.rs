@@ -2,26 +2,42 @@
 //! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
 //! from the whole archive, so a result older than the window is never called a "first run";
 //! offline replays and reruns are marked as such.
+//!
+//! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
+//! N full runs instead (30 unless told): the probe's steady median and p99 and the FortiGate's
+//! offloaded sessions and setup rate, with the baselines' limits ([`crate::report::trend`]).
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::DateTime;
 
 use super::{Stop, load};
+use crate::config::Config;
 use crate::report::archive::Archive;
 use crate::report::email::offset;
-use crate::report::history;
+use crate::report::trend::{self, DEFAULT_RUNS, Points, Sources};
+use crate::report::{Report, history};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// How many of the latest runs to show and follow.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub last: usize,
+    /// How many of the latest runs to show and follow [default: 10; with --chart, 30].
+    #[arg(long, value_name = "N")]
+    pub last: Option<usize>,
     /// Only this check id (or glob, `eos.lanz.*`).
     #[arg(long = "check", value_name = "ID|GLOB")]
     pub check: Option<String>,
+    /// Draw the trend over the last runs (probe median and p99, FortiGate offloaded sessions and
+    /// setup rate, the baselines' limits) as PNG (as SVG when FILE ends in .svg).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+    /// Draw the same trend as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub chart_svg: Option<PathBuf>,
 }
+
+/// Runs the listing shows unless told.
+const LISTED_RUNS: usize = 10;
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
@@ -29,6 +45,9 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let (reports, problems) = archive.reports().map_err(|e| Stop::config(e.to_string()))?;
     for p in problems {
         eprintln!("premarket: skipped an unreadable archived run: {p}");
+    }
+    if args.chart.is_some() || args.chart_svg.is_some() {
+        return chart(&config, &archive, &reports, &args);
     }
     let pattern = args
         .check
@@ -52,7 +71,9 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         );
         return Ok(0);
     }
-    let start = reports.len().saturating_sub(args.last.max(1));
+    let start = reports
+        .len()
+        .saturating_sub(args.last.unwrap_or(LISTED_RUNS).max(1));
     let window = &reports[start..];
     let tz = config.site.timezone;
     let when = |at: &str| {
@@ -111,5 +132,52 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         }
     }
     crate::report::terminal::print_quietly(&out);
+    Ok(0)
+}
+
+/// `--chart` / `--chart-svg`: writes the trend and says what it holds.
+fn chart(config: &Config, archive: &Archive, reports: &[Report], args: &Args) -> Result<u8, Stop> {
+    let sources = Sources::of(config);
+    let runs = args.last.unwrap_or(DEFAULT_RUNS).max(1);
+    let points = Points::from_archive(archive, reports, &sources, runs);
+    for note in &points.unreadable {
+        eprintln!("premarket: a gap in the trend: {note}");
+    }
+    let (probe, firewall, limits) = (&points.probe, &points.firewall, &sources.limits);
+    let is_svg = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let targets = args
+        .chart
+        .iter()
+        .map(|p| (p, is_svg(p)))
+        .chain(args.chart_svg.iter().map(|p| (p, true)));
+    for (path, svg) in targets {
+        let bytes = if svg {
+            trend::svg(probe, firewall, limits).map(String::into_bytes)
+        } else {
+            trend::png(probe, firewall, limits)
+        };
+        super::probe::write_chart(path, bytes)?;
+        println!("Trend written to {}", path.display());
+    }
+    let with = |n: usize, device: &Option<String>| match device {
+        Some(d) => format!("{d}: figures in {n}"),
+        None => "no device".to_string(),
+    };
+    println!(
+        "{} full run(s) of {} in the archive; probe {}; FortiGate {}.",
+        probe.len().max(firewall.len()),
+        reports.len(),
+        with(
+            probe.iter().filter(|p| p.median_ns.is_some()).count(),
+            &sources.probe
+        ),
+        with(
+            firewall
+                .iter()
+                .filter(|p| p.npu_session_count.is_some() || p.setup_rate.is_some())
+                .count(),
+            &sources.firewall
+        )
+    );
     Ok(0)
 }

@@ -208,7 +208,11 @@ impl AnalysisArgs {
     }
 }
 
-fn write_chart(path: &Path, bytes: Result<Vec<u8>, chart::ChartError>) -> Result<(), Stop> {
+/// Writes a chart (also `history --chart`); a chart that cannot be drawn or written is exit 2.
+pub(super) fn write_chart(
+    path: &Path,
+    bytes: Result<Vec<u8>, chart::ChartError>,
+) -> Result<(), Stop> {
     let bytes = bytes.map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
         message: format!("chart: {e}"),

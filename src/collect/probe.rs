@@ -4,7 +4,7 @@
 //!
 //! [`Routing`] wraps the collector a run would use anyway (SSH, offline) and sends probe
 //! devices here, so `premarket run` needs one extra line to include the probe. The chart of
-//! each measurement is kept as PNG bytes ([`Routing::charts`]) for the email to attach.
+//! each measurement is kept as PNG and SVG ([`Routing::charts`]) for the email and the archive.
 
 use std::sync::{Arc, Mutex};
 
@@ -21,7 +21,12 @@ use crate::probe::{chart, offline};
 pub struct Chart {
     pub device: String,
     pub png: Vec<u8>,
+    /// The same chart for the archive (read at a desk).
+    pub svg: Option<String>,
 }
+
+/// The analysis JSON and its chart: PNG, and SVG when that drew too.
+type Measured = (String, Option<(Vec<u8>, Option<String>)>);
 
 /// Measures probe devices.
 #[derive(Default)]
@@ -35,10 +40,7 @@ impl ProbeCollector {
         self.charts.lock().map(|c| c.clone()).unwrap_or_default()
     }
 
-    fn measure(
-        device: &str,
-        expect: &baseline::Expect,
-    ) -> Result<(String, Option<Vec<u8>>), CollectError> {
+    fn measure(device: &str, expect: &baseline::Expect) -> Result<Measured, CollectError> {
         let options = expect.options();
         let analysis = match &expect.source {
             Source::Pcap(files) => offline::analyze_files(files, &options)
@@ -58,7 +60,8 @@ impl ProbeCollector {
             })?;
             json["chart_png"] = serde_json::Value::String(path.display().to_string());
         }
-        Ok((json.to_string(), png))
+        let svg = chart::svg(&analysis).ok();
+        Ok((json.to_string(), png.map(|png| (png, svg))))
     }
 }
 
@@ -77,11 +80,12 @@ impl Collector for ProbeCollector {
                     .await
                     .unwrap_or_else(|e| Err(CollectError::Other(format!("probe stopped: {e}"))));
             let output = match measured {
-                Ok((json, png)) => {
-                    if let (Some(png), Ok(mut charts)) = (png, self.charts.lock()) {
+                Ok((json, drawn)) => {
+                    if let (Some((png, svg)), Ok(mut charts)) = (drawn, self.charts.lock()) {
                         charts.push(Chart {
                             device: plan.device.name.to_string(),
                             png,
+                            svg,
                         });
                     }
                     Ok(crate::core::Output::Text(json))

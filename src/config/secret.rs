@@ -2,7 +2,8 @@
 //! file), never the password itself, so baselines can sit in git and in the run archive.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -14,6 +15,10 @@ pub enum SecretRef {
     Env(String),
     File(PathBuf),
 }
+
+/// Most bytes read from a secret file. A password or passphrase is one short line; a path to
+/// `/dev/zero` or a log file must not exhaust memory (found while fuzzing the configuration).
+const MAX_SECRET_FILE: u64 = 64 * 1024;
 
 const INLINE: &str =
     "a secret is never written in a baseline: use { env: VARIABLE } or { file: /path }";
@@ -143,11 +148,10 @@ impl SecretRef {
                 std::env::var(name).map_err(|_| SecretError::EnvMissing(name.clone()))?
             }
             SecretRef::File(path) => {
-                let mut text =
-                    std::fs::read_to_string(path).map_err(|source| SecretError::File {
-                        path: path.clone(),
-                        source,
-                    })?;
+                let mut text = read_secret_file(path).map_err(|source| SecretError::File {
+                    path: path.clone(),
+                    source,
+                })?;
                 if text.ends_with('\n') {
                     text.pop();
                     if text.ends_with('\r') {
@@ -171,6 +175,25 @@ impl SecretRef {
             SecretRef::File(path) => path.exists(),
         }
     }
+}
+
+/// The text of a secret file: a regular file (a FIFO would block the run for ever, a device
+/// never ends) of at most [`MAX_SECRET_FILE`] bytes.
+fn read_secret_file(path: &Path) -> std::io::Result<String> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_SECRET_FILE + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_SECRET_FILE {
+        return Err(std::io::Error::other(format!(
+            "longer than {} KiB: not a secret",
+            MAX_SECRET_FILE / 1024
+        )));
+    }
+    Ok(text)
 }
 
 impl fmt::Display for SecretRef {
@@ -220,6 +243,36 @@ mod tests {
                     );
                 }
                 (got, _) => panic!("{content:?}: {:?}", got.map(|_| "a value")),
+            }
+        }
+    }
+
+    #[test]
+    fn a_secret_file_is_a_short_regular_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = dir.path().join("long");
+        std::fs::write(&long, "x".repeat(64 * 1024 + 1)).unwrap();
+        let longest = dir.path().join("longest");
+        std::fs::write(&longest, "x".repeat(64 * 1024)).unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let mut cases: Vec<(PathBuf, Option<&str>)> = vec![
+            (PathBuf::from("/dev/zero"), Some("not a regular file")),
+            (dir.path().to_path_buf(), Some("not a regular file")),
+            (long, Some("longer than 64 KiB")),
+            (longest, None),
+        ];
+        if made.is_ok_and(|s| s.success()) {
+            cases.push((fifo, Some("not a regular file")));
+        }
+        for (path, refused) in cases {
+            let started = std::time::Instant::now();
+            let got = SecretRef::File(path.clone()).resolve();
+            assert!(started.elapsed().as_secs() < 5, "{}", path.display());
+            match (got, refused) {
+                (Ok(_), None) => {}
+                (Err(e), Some(why)) => assert!(e.to_string().contains(why), "{e}"),
+                (got, _) => panic!("{}: {:?}", path.display(), got.map(|_| "a value")),
             }
         }
     }

@@ -125,6 +125,8 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
         command: at,
         remedy,
         blocked,
+        judged_in: None,
+        judged_at: None,
     })
 }
 

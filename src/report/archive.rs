@@ -31,6 +31,8 @@ use crate::parse::{Previous, Recorded};
 pub const OUTBOX: &str = "outbox";
 const REPORT: &str = "report.json";
 const FACTS: &str = "facts";
+/// Where a run's charts are kept.
+pub const CHARTS: &str = "charts";
 const TMP_PREFIX: &str = ".tmp-";
 /// Beside an output that was empty when collected (the offline collector reads it as such).
 pub const EMPTY_MARK: &str = ".empty";
@@ -121,6 +123,7 @@ impl Archive {
             })?;
             fs::write(&path, text).map_err(werr(&path))?;
         }
+        write_charts(&tmp, &report.charts)?;
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
         sync_file_system(&tmp);
@@ -441,6 +444,24 @@ struct Stored {
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
+}
+
+/// The run's charts, `charts/<name>` (the probe's latency chart as SVG for a desk and PNG as
+/// the email showed it; the trend when it was attached).
+fn write_charts(run: &Path, charts: &[(String, Vec<u8>)]) -> Result<(), ArchiveError> {
+    if charts.is_empty() {
+        return Ok(());
+    }
+    let dir = run.join(CHARTS);
+    fs::create_dir_all(&dir).map_err(|source| ArchiveError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    for (name, bytes) in charts {
+        let path = dir.join(file_safe(name));
+        fs::write(&path, bytes).map_err(|source| ArchiveError::Write { path, source })?;
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` and flushes it to disk before the rename makes it visible.

@@ -164,10 +164,23 @@ impl Report {
 
     /// In a rerun, whether a result was rechecked now or stands from an earlier run.
     pub fn mark(&self, r: &CheckResult) -> Option<String> {
+        self.standing_mark(&r.judged_in, &r.judged_at)
+    }
+
+    /// In a rerun, whether a device block was found now or stands from an earlier run.
+    pub fn device_mark(&self, d: &DeviceDown) -> Option<String> {
+        self.standing_mark(&d.judged_in, &d.judged_at)
+    }
+
+    fn standing_mark(
+        &self,
+        judged_in: &Option<String>,
+        judged_at: &Option<String>,
+    ) -> Option<String> {
         if !self.partial || self.standing_status.is_none() {
             return None;
         }
-        Some(match (&r.judged_in, &r.judged_at) {
+        Some(match (judged_in, judged_at) {
             (Some(run), Some(at)) => {
                 format!("not rechecked: as judged in run {run} ({})", short_time(at))
             }
@@ -232,6 +245,8 @@ mod tests {
             command: Some("get system status".into()),
             remedy: "log in by hand".into(),
             blocked: vec!["fortigate.ha.state".into(), "fortigate.cpu.ceiling".into()],
+            judged_in: None,
+            judged_at: None,
         }];
         report.sort();
         let view = report.view();

@@ -215,6 +215,41 @@ pub fn standing(reports: &[Report], rechecked: &[(String, String)]) -> Vec<super
         .collect()
 }
 
+/// The devices behind a rerun's standing ERRORs: for each standing result that an earlier run
+/// left ERROR because its device could not be inspected, that run's device block, narrowed to
+/// the checks still standing, so a rerun shows one block per device as the full run did, not
+/// one ERROR per blocked check.
+pub fn standing_down(
+    reports: &[Report],
+    standing: &[super::CheckResult],
+) -> Vec<super::DeviceDown> {
+    let mut downs: Vec<super::DeviceDown> = Vec::new();
+    for r in standing.iter().filter(|r| r.status == Status::Error) {
+        let Some(run) = &r.judged_in else { continue };
+        let Some(found) = reports
+            .iter()
+            .filter(|report| &report.run_id == run)
+            .flat_map(|report| &report.devices_not_inspected)
+            .find(|d| d.device == r.device && d.blocked.contains(&r.check))
+        else {
+            continue;
+        };
+        match downs
+            .iter_mut()
+            .find(|d| d.device == found.device && d.judged_in.as_ref() == Some(run))
+        {
+            Some(d) => d.blocked.push(r.check.clone()),
+            None => downs.push(super::DeviceDown {
+                blocked: vec![r.check.clone()],
+                judged_in: Some(run.clone()),
+                judged_at: r.judged_at.clone(),
+                ..found.clone()
+            }),
+        }
+    }
+    downs
+}
+
 /// One status change of one check on one device, for `premarket history`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {

@@ -177,6 +177,14 @@ pub struct Report {
     /// The calendar says the market is closed today: why (nothing was inspected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<String>,
+    /// What drifted against the week before, in one line, when something did (the email then
+    /// shows the trend; see [`trend::drift`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift: Option<String>,
+    /// The run's charts as files (`latency-probe1.svg`, ...), which the archive keeps beside
+    /// the run in `charts/`; not in report.json.
+    #[serde(skip)]
+    pub charts: Vec<(String, Vec<u8>)>,
     /// The raw outputs judged, redacted, for the archive and the email; not in report.json.
     #[serde(skip)]
     pub raw: Vec<DeviceOutputs>,
@@ -201,6 +209,12 @@ pub struct DeviceDown {
     pub remedy: String,
     /// The checks left ERROR by it.
     pub blocked: Vec<String>,
+    /// In a rerun's standing state: the earlier run that found the device down, and when.
+    /// Absent for a device found down by this run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_in: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_at: Option<String>,
 }
 
 impl DeviceDown {
@@ -285,6 +299,8 @@ impl Report {
             config_errors: Vec::new(),
             problems: Vec::new(),
             closed: None,
+            drift: None,
+            charts: Vec::new(),
             raw: Vec::new(),
         };
         report.sort();

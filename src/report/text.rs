@@ -41,6 +41,9 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "problem: {p}");
     }
+    if let Some(drift) = &report.drift {
+        let _ = writeln!(out, "drift: {drift}");
+    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = writeln!(out, "rechecked now: {}", rechecked.join("; "));
@@ -59,7 +62,7 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
         out.push('\n');
         match block {
             Block::Result(r) => result(&mut out, report, r, colour),
-            Block::Device(d) => device(&mut out, d, colour),
+            Block::Device(d) => device(&mut out, report, d, colour),
         }
     }
     changes(&mut out, report, tz);
@@ -106,7 +109,7 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, colour: bool) {
     block(out, "evidence", &r.evidence);
 }
 
-fn device(out: &mut String, d: &DeviceDown, colour: bool) {
+fn device(out: &mut String, report: &Report, d: &DeviceDown, colour: bool) {
     let _ = writeln!(
         out,
         "{} {} (device) — {}: {}",
@@ -115,6 +118,9 @@ fn device(out: &mut String, d: &DeviceDown, colour: bool) {
         d.cause,
         d.what
     );
+    if let Some(mark) = report.device_mark(d) {
+        let _ = writeln!(out, "  ({mark})");
+    }
     match &d.command {
         Some(c) => {
             let _ = writeln!(out, "  at: {c}");

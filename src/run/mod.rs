@@ -11,6 +11,7 @@
 //! run's own (in the archive when it is written, so a spool is next to where it is copied;
 //! otherwise the system's temporary directory), removed when the run is over.
 
+mod charts;
 pub mod deadline;
 
 use std::path::PathBuf;
@@ -28,7 +29,7 @@ use crate::inspect::{Limits, inspect, run_id, timestamp};
 use crate::plan::{Plan, PlanError, Selection};
 use crate::report::archive::{Archive, ArchiveChannel};
 use crate::report::channel::{Channel, Context, deliver_all};
-use crate::report::email::{Attachment, EmailChannel, EmailMode};
+use crate::report::email::{EmailChannel, EmailMode};
 use crate::report::lock::{LockError, RunLock};
 use crate::report::metrics::Metrics;
 use crate::report::redact::Redactor;
@@ -228,10 +229,11 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
         ));
     }
     let channels = channels(config, req, &archive, email);
+    let attachments = charts::pictures(config, req, &archive, &routing, &mut report);
     let ctx = Context {
         tz: config.site.timezone,
         deadline: target.map(|t| t.timer()),
-        attachments: charts(&routing),
+        attachments,
         prune: full && req.archive,
     };
     let delivered = deliver_all(&channels, &mut report, &ctx).await;
@@ -336,6 +338,17 @@ fn read_history(archive: &Archive, report: &mut Report) {
                     .map(|r| (r.check.clone(), r.device.clone()))
                     .collect();
                 report.standing = history::standing(&earlier, &rechecked);
+                // A device found down now speaks for itself; one found down earlier and not
+                // rechecked stands as that run's one block.
+                for down in history::standing_down(&earlier, &report.standing) {
+                    if !report
+                        .devices_not_inspected
+                        .iter()
+                        .any(|d| d.device == down.device)
+                    {
+                        report.devices_not_inspected.push(down);
+                    }
+                }
                 let all: Vec<_> = report
                     .results
                     .iter()
@@ -478,21 +491,4 @@ fn email_reserve(config: &Config, mode: &EmailMode) -> std::time::Duration {
         (EmailMode::Send, Some(email)) if email.enabled => email.timeout,
         _ => std::time::Duration::ZERO,
     }
-}
-
-/// The probe's latency charts, shown in the email's HTML and attached.
-fn charts(routing: &Routing) -> Vec<Attachment> {
-    routing
-        .charts()
-        .into_iter()
-        .map(|chart| {
-            let name = format!("latency-{}.png", chart.device);
-            Attachment::inline_image(
-                &name,
-                "image/png",
-                chart.png,
-                &format!("chart-{}", chart.device),
-            )
-        })
-        .collect()
 }

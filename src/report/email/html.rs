@@ -73,6 +73,13 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             md(p)
         );
     }
+    if let Some(drift) = &report.drift {
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Drift:</b> {}</p>",
+            esc(drift)
+        );
+    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = write!(
@@ -114,7 +121,7 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         );
         match block {
             Block::Result(r) => result(&mut out, report, r, ctx),
-            Block::Device(d) => device(&mut out, d),
+            Block::Device(d) => device(&mut out, report, d),
         }
         out.push_str("</div>");
     }
@@ -204,7 +211,7 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     pre(out, "Evidence", &r.evidence);
 }
 
-fn device(out: &mut String, d: &DeviceDown) {
+fn device(out: &mut String, report: &Report, d: &DeviceDown) {
     let c = colour(Status::Error);
     let _ = write!(
         out,
@@ -213,6 +220,9 @@ fn device(out: &mut String, d: &DeviceDown) {
         esc(&d.cause),
         md(&d.what)
     );
+    if let Some(mark) = report.device_mark(d) {
+        let _ = write!(out, "<div style=\"{SMALL}\"><i>{}</i></div>", esc(&mark));
+    }
     let _ = write!(
         out,
         "<div style=\"margin:2px 0\"><b>At:</b> {}</div>",

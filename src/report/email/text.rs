@@ -23,6 +23,9 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "Problem: {p}");
     }
+    if let Some(drift) = &report.drift {
+        let _ = writeln!(out, "Drift: {drift}");
+    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = writeln!(out, "Rechecked now: {}", rechecked.join("; "));
@@ -51,7 +54,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         out.push('\n');
         match block {
             Block::Result(r) => result(&mut out, report, r, ctx),
-            Block::Device(d) => device(&mut out, d),
+            Block::Device(d) => device(&mut out, report, d),
         }
     }
     if let Some(lines) = digest::change_lines(report, ctx) {
@@ -114,8 +117,11 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     block(out, "Evidence", &r.evidence);
 }
 
-fn device(out: &mut String, d: &DeviceDown) {
+fn device(out: &mut String, report: &Report, d: &DeviceDown) {
     let _ = writeln!(out, "ERROR {} (device) — {}: {}", d.device, d.cause, d.what);
+    if let Some(mark) = report.device_mark(d) {
+        let _ = writeln!(out, "({mark})");
+    }
     let _ = writeln!(
         out,
         "At: {}",

@@ -86,10 +86,16 @@ impl<'a> TrendChart<'a> {
         }
     }
 
+    /// A run's label: its day, or its time when all the runs are of one day.
     fn date(&self, x: f64) -> String {
+        let one_day = match (self.runs.first(), self.runs.last()) {
+            (Some((first, _)), Some((last, _))) => first.date_naive() == last.date_naive(),
+            _ => true,
+        };
+        let format = if one_day { "%H:%M" } else { "%m-%d" };
         self.runs
             .get(x.round().max(0.0) as usize)
-            .map(|(at, _)| at.format("%m-%d").to_string())
+            .map(|(at, _)| at.format(format).to_string())
             .unwrap_or_default()
     }
 
@@ -258,7 +264,7 @@ impl TrendChart<'_> {
             .map(|_| ())
     }
 
-    /// A figure over the runs: a line with a dot per run.
+    /// A figure over the runs: a line with a dot per run, broken where a run has no figure.
     fn series<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
         &self,
         chart: &mut ChartContext<'_, DB, Cartesian2d<Ticked, Y>>,
@@ -266,12 +272,15 @@ impl TrendChart<'_> {
         color: RGBColor,
         dot: u32,
     ) -> Result<(), ChartError> {
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(4),
-            ))
-            .map_err(draw_err)?;
+        // A run without the figure is a gap: the line stops there instead of bridging it.
+        for segment in points.chunk_by(|a, b| b.0 - a.0 <= 1.0) {
+            chart
+                .draw_series(LineSeries::new(
+                    segment.iter().copied(),
+                    color.stroke_width(4),
+                ))
+                .map_err(draw_err)?;
+        }
         chart
             .draw_series(points.iter().map(|p| Circle::new(*p, dot, color.filled())))
             .map_err(draw_err)
@@ -360,7 +369,8 @@ impl TrendChart<'_> {
             _ => (limit, None),
         };
         let max = limit.map_or(data_max, |(v, _)| v.max(data_max));
-        let ticks = axes::linear_ticks(max * 1.1);
+        // Counts are whole: an axis up to at least 5 steps by at least 1.
+        let ticks = axes::linear_ticks((max * 1.1).max(5.0));
         let top = ticks.last().copied().unwrap_or(1.0);
         let mut chart = canvas::panel(area)
             .caption(title, canvas::text(TEXT, palette::TEXT))

@@ -1,12 +1,14 @@
 //! The trend over mornings, read from the run archive: the probe's steady-state median and
 //! p99 per run with the baseline's limits, the FortiGate's `npu_session_count` and session
 //! setup rate with theirs ([`chart`]), and the drift detector that decides whether the email
-//! attaches the trend ([`drift`]). Pure functions over points (the archive reading makes
-//! them), so `premarket history --chart FILE` and the email draw the same thing.
+//! attaches the trend ([`drift`]). Pure functions over points ([`archive`] reads them from
+//! the archive and from the run at hand), so `premarket history --chart FILE` and the email draw the same thing.
 
+pub mod archive;
 pub mod chart;
 pub mod drift;
 
+pub use archive::{Points, Sources};
 pub use chart::{png, svg};
 pub use drift::{Drift, DriftRule, Worse, firewall_drifts, probe_drifts};
 
@@ -27,8 +29,10 @@ pub struct TrendPoint {
 }
 
 impl TrendPoint {
-    /// From the probe's analysis JSON as the archive keeps it (`raw/<probe>/probe-analyze-*.txt`):
-    /// `steady.median_ns` and `steady.p99_ns`.
+    /// From the probe's analysis JSON as the archive keeps it (`raw/<probe>/probe-measure.txt`):
+    /// `steady.median_ns` and `steady.p99_ns`. When no packet was steady (a new session per
+    /// packet: every packet is a session's first), the figures of all packets, which are what
+    /// the feed felt; a gap there would hide the worst morning.
     pub fn from_probe_json(
         run_id: &str,
         started_at: DateTime<FixedOffset>,
@@ -39,17 +43,16 @@ impl TrendPoint {
         let steady = value
             .get("steady")
             .ok_or("the probe output has no `steady` summary")?;
-        let figure = |key: &str| {
-            steady
-                .get(key)
-                .and_then(serde_json::Value::as_i64)
-                .map(Nanos)
+        let figure = |of: &serde_json::Value, key: &str| {
+            of.get(key).and_then(serde_json::Value::as_i64).map(Nanos)
         };
+        let no_steady_packet = steady.get("n").and_then(serde_json::Value::as_u64) == Some(0);
+        let of = if no_steady_packet { &value } else { steady };
         Ok(TrendPoint {
             run_id: run_id.to_string(),
             started_at,
-            median_ns: figure("median_ns"),
-            p99_ns: figure("p99_ns"),
+            median_ns: figure(of, "median_ns"),
+            p99_ns: figure(of, "p99_ns"),
         })
     }
 }
@@ -106,6 +109,13 @@ pub(crate) mod tests {
         assert_eq!(
             (p.median_ns, p.p99_ns),
             (Some(Nanos(4100)), Some(Nanos(4140)))
+        );
+        // Every packet a session's first: all packets' figures.
+        let new_sessions = r#"{"median_ns": 21569, "p99_ns": 30388, "steady": {"n": 0, "median_ns": null, "p99_ns": null}}"#;
+        let p = TrendPoint::from_probe_json("r1", at(1), new_sessions).unwrap();
+        assert_eq!(
+            (p.median_ns, p.p99_ns),
+            (Some(Nanos(21_569)), Some(Nanos(30_388)))
         );
         let empty = r#"{"steady": {"n": 0, "median_ns": null, "p99_ns": null}}"#;
         assert_eq!(
