@@ -22,7 +22,10 @@ fn premarket() -> Command {
 fn children_peak_rss() -> u64 {
     // SAFETY: getrusage only writes into the struct passed.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
     usage.ru_maxrss as u64 * 1024
 }
 
@@ -30,7 +33,12 @@ fn children_peak_rss() -> u64 {
 fn own_peak_rss() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+    line.split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        * 1024
 }
 
 const MB: u64 = 1 << 20;
@@ -38,7 +46,13 @@ const MB: u64 = 1 << 20;
 /// The session filter lines `premarket plan` shows for fw1.
 fn filter_lines(site: &Path) -> Vec<String> {
     let out = premarket()
-        .args(["--dir", &site.display().to_string(), "plan", "--device", "fw1"])
+        .args([
+            "--dir",
+            &site.display().to_string(),
+            "plan",
+            "--device",
+            "fw1",
+        ])
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout)
@@ -64,7 +78,11 @@ fn repoint_fw1(site: &Path, device: &Device, max_output_mb: u64) {
     std::fs::write(&known, hosts).unwrap();
     let site_file = site.join("baselines/site.yaml");
     let text = std::fs::read_to_string(&site_file).unwrap();
-    let text = text.replacen("ssh:\n", &format!("ssh:\n  max_output_mb: {max_output_mb}\n"), 1);
+    let text = text.replacen(
+        "ssh:\n",
+        &format!("ssh:\n  max_output_mb: {max_output_mb}\n"),
+        1,
+    );
     std::fs::write(&site_file, text).unwrap();
 }
 
@@ -178,10 +196,20 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// `run --offline DIR` with the JSON report; (exit code, check -> status, report).
-fn offline(site: &Path, dir: &Path, extra: &[&str]) -> (i32, Vec<(String, String)>, serde_json::Value) {
+fn offline(
+    site: &Path,
+    dir: &Path,
+    extra: &[&str],
+) -> (i32, Vec<(String, String)>, serde_json::Value) {
     let out = premarket()
         .args(["--dir", &site.display().to_string()])
-        .args(["run", "--offline", &dir.display().to_string(), "--format", "json"])
+        .args([
+            "run",
+            "--offline",
+            &dir.display().to_string(),
+            "--format",
+            "json",
+        ])
         .args(extra)
         .output()
         .unwrap();
@@ -194,7 +222,11 @@ fn offline(site: &Path, dir: &Path, extra: &[&str]) -> (i32, Vec<(String, String
         .iter()
         .map(|r| {
             (
-                format!("{} {}", r["check"].as_str().unwrap(), r["device"].as_str().unwrap()),
+                format!(
+                    "{} {}",
+                    r["check"].as_str().unwrap(),
+                    r["device"].as_str().unwrap()
+                ),
                 r["status"].as_str().unwrap().to_string(),
             )
         })
@@ -218,9 +250,13 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn an_archived_run_replays_from_its_compressed_raw_outputs() {
     let site = example_site();
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/site/lanz-incident");
+    let fixtures =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/site/lanz-incident");
     let (code, first, _) = offline(site.path(), &fixtures, &["--archive"]);
-    assert!(first.iter().any(|(_, s)| s == "FAIL"), "the incident fails: {first:?}");
+    assert!(
+        first.iter().any(|(_, s)| s == "FAIL"),
+        "the incident fails: {first:?}"
+    );
 
     let archive = site.path().join("archive");
     let run = std::fs::read_dir(&archive)
@@ -241,14 +277,24 @@ fn an_archived_run_replays_from_its_compressed_raw_outputs() {
     // `zstdcat` reads them (the zstd format, whatever reads it).
     let version = run.join("raw/sw1/show-version-json.txt.zst");
     let text = zstd::decode_all(std::fs::File::open(&version).unwrap()).unwrap();
-    assert_eq!(text, std::fs::read(fixtures.join("sw1/show-version-json.txt")).unwrap());
+    assert_eq!(
+        text,
+        std::fs::read(fixtures.join("sw1/show-version-json.txt")).unwrap()
+    );
     if Path::new("/usr/bin/zstdcat").exists() {
-        let out = Command::new("/usr/bin/zstdcat").arg(&version).output().unwrap();
+        let out = Command::new("/usr/bin/zstdcat")
+            .arg(&version)
+            .output()
+            .unwrap();
         assert_eq!(out.stdout, text);
     }
 
     let (again, replayed, _) = offline(site.path(), &run.join("raw"), &[]);
-    assert_eq!((again, &replayed), (code, &first), "the replay judges what the run judged");
+    assert_eq!(
+        (again, &replayed),
+        (code, &first),
+        "the replay judges what the run judged"
+    );
 }
 
 #[test]
@@ -274,7 +320,11 @@ fn saved_outputs_are_read_compressed_and_capped_like_live_ones() {
     // A saved output over ssh.max_output_mb is ERROR, as a live one would be.
     let site_file = site.path().join("baselines/site.yaml");
     let text = std::fs::read_to_string(&site_file).unwrap();
-    std::fs::write(&site_file, text.replacen("ssh:\n", "ssh:\n  max_output_mb: 1\n", 1)).unwrap();
+    std::fs::write(
+        &site_file,
+        text.replacen("ssh:\n", "ssh:\n  max_output_mb: 1\n", 1),
+    )
+    .unwrap();
     let status = mixed.path().join("fw1/get-system-status.txt");
     let zst = PathBuf::from(format!("{}.zst", status.display()));
     let _ = std::fs::remove_file(&zst);
@@ -302,7 +352,11 @@ fn parse_reads_a_compressed_file() {
             .arg(path)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let json = parse(&zst);

@@ -27,7 +27,9 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     let output = match &args.file {
         Some(path) => spool::read_saved(path, MAX_OUTPUT).map_err(|e| match e {
             SavedError::Io(e) => Stop::config(format!("cannot read {}: {e}", path.display())),
-            SavedError::Exceeded(cap) => Stop::config(format!("{}: output exceeded {cap}", path.display())),
+            SavedError::Exceeded(cap) => {
+                Stop::config(format!("{}: output exceeded {cap}", path.display()))
+            }
         })?,
         None => stdin().map_err(|e| Stop::config(format!("cannot read stdin: {e}")))?,
     };

@@ -306,9 +306,11 @@ impl SpoolWriter {
     fn spill(&mut self) -> Result<(), SpoolError> {
         let (path, dir, file) = self.dir.create()?;
         let io = |e: io::Error| SpoolError::Io(e.to_string());
-        let mut encoder =
-            zstd::stream::write::Encoder::new(BufWriter::with_capacity(256 << 10, file), SPOOL_LEVEL)
-                .map_err(io)?;
+        let mut encoder = zstd::stream::write::Encoder::new(
+            BufWriter::with_capacity(256 << 10, file),
+            SPOOL_LEVEL,
+        )
+        .map_err(io)?;
         encoder.write_all(&self.memory).map_err(io)?;
         let head = head_of(&self.memory);
         self.memory = Vec::new();
@@ -493,7 +495,9 @@ mod tests {
             assert!(output.head().len() <= HEAD && output.head().ends_with('\n'));
             if let Output::Spooled(spool) = &output {
                 assert!(spool.is_compressed() && spool.is_temporary());
-                assert!(fs::metadata(spool.path()).unwrap().len() < (lines * line.len()) as u64 / 5);
+                assert!(
+                    fs::metadata(spool.path()).unwrap().len() < (lines * line.len()) as u64 / 5
+                );
                 let path = spool.path().to_path_buf();
                 drop(output);
                 assert!(!path.exists(), "a spool is removed with its last handle");
@@ -523,7 +527,8 @@ mod tests {
             Err(SavedError::Exceeded(_))
         ));
         let zst = tmp.path().join("big.txt.zst");
-        let mut encoder = zstd::stream::write::Encoder::new(File::create(&zst).unwrap(), 3).unwrap();
+        let mut encoder =
+            zstd::stream::write::Encoder::new(File::create(&zst).unwrap(), 3).unwrap();
         for _ in 0..3 {
             encoder.write_all(&vec![b'z'; 1 << 20]).unwrap();
         }
@@ -531,7 +536,12 @@ mod tests {
         let output = read_saved(&zst, Megabytes(2)).unwrap();
         let error = read_all(&output).unwrap_err();
         assert_eq!(error.to_string(), "output exceeded 2 MB");
-        assert_eq!(read_all(&read_saved(&zst, Megabytes(3)).unwrap()).unwrap().len(), 3 << 20);
+        assert_eq!(
+            read_all(&read_saved(&zst, Megabytes(3)).unwrap())
+                .unwrap()
+                .len(),
+            3 << 20
+        );
     }
 
     #[test]
@@ -591,7 +601,9 @@ mod tests {
         let path = dir.path().unwrap();
         assert!(path.starts_with(parent.path()));
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(name.starts_with(".tmp-spool-") && name.ends_with(&format!("-{}", std::process::id())));
+        assert!(
+            name.starts_with(".tmp-spool-") && name.ends_with(&format!("-{}", std::process::id()))
+        );
         drop(dir);
         assert!(path.exists(), "a spool keeps its directory");
         drop(output);

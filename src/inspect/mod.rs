@@ -169,7 +169,9 @@ async fn inspect_device(
 fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output {
     match output {
         Output::Text(text) => Output::Text(redactor.redact(platform, text)),
-        Output::Spooled(spool) => Output::Spooled(spool.with_head(redactor.redact(platform, spool.head()))),
+        Output::Spooled(spool) => {
+            Output::Spooled(spool.with_head(redactor.redact(platform, spool.head())))
+        }
     }
 }
 

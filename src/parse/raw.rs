@@ -70,7 +70,8 @@ impl<'a> Raw<'a> {
 
 /// A spooled output read whole, up to [`TEXT_LIMIT`].
 fn load(output: &Output) -> Result<String, ParseError> {
-    let unreadable = |e: io::Error| ParseError::new(format!("cannot read the output: {e}"), output.head());
+    let unreadable =
+        |e: io::Error| ParseError::new(format!("cannot read the output: {e}"), output.head());
     let mut bytes = Vec::new();
     output
         .reader()
@@ -79,9 +80,10 @@ fn load(output: &Output) -> Result<String, ParseError> {
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() > TEXT_LIMIT {
-        let size = output
-            .size()
-            .map_or_else(|| "more than 64 MB".to_string(), |s| format!("{} MB", s >> 20));
+        let size = output.size().map_or_else(
+            || "more than 64 MB".to_string(),
+            |s| format!("{} MB", s >> 20),
+        );
         return Err(ParseError::new(
             format!(
                 "the output is {size}, larger than this command ever prints (premarket reads at most {} MB of it)",
@@ -90,7 +92,8 @@ fn load(output: &Output) -> Result<String, ParseError> {
             output.head(),
         ));
     }
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// A reader that only reports why the output could not be opened.
@@ -136,7 +139,16 @@ mod tests {
     fn text_refuses_an_output_larger_than_any_command_prints() {
         let output = spooled(&format!("{}\n", "x".repeat(1023)), TEXT_LIMIT + 4096);
         let error = Raw::output(&output).text().unwrap_err();
-        assert!(error.reason.contains("larger than this command ever prints"), "{}", error.reason);
-        assert!(error.excerpt.starts_with("xxx"), "the excerpt is the output's start");
+        assert!(
+            error
+                .reason
+                .contains("larger than this command ever prints"),
+            "{}",
+            error.reason
+        );
+        assert!(
+            error.excerpt.starts_with("xxx"),
+            "the excerpt is the output's start"
+        );
     }
 }

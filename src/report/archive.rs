@@ -423,7 +423,10 @@ impl super::channel::Channel for ArchiveChannel {
                     Ok(_) => {}
                     Err(e) => done.note(format!("archive retention: {e}")),
                 }
-                match self.max_size.map(|max| (max, self.archive.prune_to_size(max))) {
+                match self
+                    .max_size
+                    .map(|max| (max, self.archive.prune_to_size(max)))
+                {
                     Some((max, Ok(removed))) if !removed.is_empty() => done.note(format!(
                         "removed the {} oldest run(s) from the archive to keep it within {max}",
                         removed.len()
@@ -554,7 +557,10 @@ mod tests {
             platform: Platform::Eos,
             outputs: vec![
                 (Command::new("show version | json"), Ok("{}".into())),
-                (Command::new("show running-config diffs"), Ok(String::new().into())),
+                (
+                    Command::new("show running-config diffs"),
+                    Ok(String::new().into()),
+                ),
                 (
                     Command::new("show startup-config"),
                     Err(CollectError::Deadline),
@@ -568,7 +574,11 @@ mod tests {
         assert_ne!(first, path);
         assert_eq!(second.run_id, "20261130T081500.000-1");
         let version = fs::read(path.join("raw/sw1/show-version-json.txt.zst")).unwrap();
-        assert_eq!(zstd::decode_all(&version[..]).unwrap(), b"{}", "kept compressed");
+        assert_eq!(
+            zstd::decode_all(&version[..]).unwrap(),
+            b"{}",
+            "kept compressed"
+        );
         assert!(
             path.join("raw/sw1/show-running-config-diffs.txt.empty")
                 .is_file()
@@ -603,7 +613,13 @@ mod tests {
         writer.write(b"banner hunter2-canary\n").unwrap();
         let output = writer.finish().unwrap();
         assert!(matches!(output, crate::core::Output::Spooled(_)));
-        let mut report = Report::new("r1".into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+        let mut report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "t".into(),
+            "t".into(),
+            Vec::new(),
+        );
         report.raw = vec![DeviceOutputs {
             device: "fw1".into(),
             platform: Platform::Fortigate,
@@ -615,9 +631,16 @@ mod tests {
         let path = archive.write_redacted(&mut report, &redactor).unwrap();
         let kept = fs::read(path.join("raw/fw1/show-full-configuration.txt.zst")).unwrap();
         let text = String::from_utf8(zstd::decode_all(&kept[..]).unwrap()).unwrap();
-        assert_eq!(text.matches("set password ENC <redacted>").count(), written / block.len());
+        assert_eq!(
+            text.matches("set password ENC <redacted>").count(),
+            written / block.len()
+        );
         assert!(!text.contains("SH2abc") && !text.contains("hunter2-canary"));
-        assert!(text.ends_with("banner <redacted>\n"), "{}", &text[text.len() - 40..]);
+        assert!(
+            text.ends_with("banner <redacted>\n"),
+            "{}",
+            &text[text.len() - 40..]
+        );
     }
 
     #[test]
@@ -626,9 +649,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::new(dir.path());
         // Four runs of about 490 kB each, compressed (random text compresses little).
-        for id in ["20261126T081500.000", "20261127T081500.000", "20261128T081500.000", "20261129T081500.000"] {
-            let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
-            let noise: String = (0..600_000).map(|_| char::from(b'!' + rand::random::<u8>() % 90)).collect();
+        for id in [
+            "20261126T081500.000",
+            "20261127T081500.000",
+            "20261128T081500.000",
+            "20261129T081500.000",
+        ] {
+            let mut report =
+                Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+            let noise: String = (0..600_000)
+                .map(|_| char::from(b'!' + rand::random::<u8>() % 90))
+                .collect();
             report.raw = vec![DeviceOutputs {
                 device: "sw1".into(),
                 platform: Platform::Eos,
@@ -644,9 +675,16 @@ mod tests {
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, ["20261126T081500.000", "20261127T081500.000"], "oldest first, until it fits");
+        assert_eq!(
+            names,
+            ["20261126T081500.000", "20261127T081500.000"],
+            "oldest first, until it fits"
+        );
         assert_eq!(archive.reports().unwrap().0.len(), 2);
-        assert!(archive.outbox().join("unsent.eml").exists(), "undelivered email is not a run");
+        assert!(
+            archive.outbox().join("unsent.eml").exists(),
+            "undelivered email is not a run"
+        );
         let removed = archive.prune_to_size(Megabytes(0)).unwrap();
         assert_eq!(removed.len(), 1, "the newest run always stays");
         assert_eq!(archive.reports().unwrap().0.len(), 1);

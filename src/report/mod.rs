@@ -24,9 +24,9 @@ pub mod trend;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Severity;
-use crate::core::{CollectError, Output};
 use crate::core::Command;
 use crate::core::Platform;
+use crate::core::{CollectError, Output};
 use crate::core::{Exit, Status};
 use crate::parse::Recorded;
 

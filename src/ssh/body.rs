@@ -75,7 +75,10 @@ impl<'r> Body<'r> {
                 self.echoed = true;
             }
             // The same test as on a whole reply (Unicode white space included).
-            if String::from_utf8_lossy(line).trim_end().ends_with(sent.as_str()) {
+            if String::from_utf8_lossy(line)
+                .trim_end()
+                .ends_with(sent.as_str())
+            {
                 // The echo: it and everything before it is not output.
                 self.echo = None;
                 self.before_echo = Vec::new();
@@ -111,7 +114,7 @@ impl<'r> Body<'r> {
             // A line without end is not held whole either.
             cut = window.len();
         }
-        self.writer.write(window[..cut].as_bytes())?;
+        self.writer.write(&window.as_bytes()[..cut])?;
         self.held = window[cut..].to_string();
         Ok(())
     }
@@ -178,7 +181,11 @@ mod tests {
     fn a_secret_broken_over_two_lines_or_two_chunks_is_masked() {
         let mut redactor = Redactor::default();
         redactor.add(&SecretString::from("hunter22"));
-        let out = stream(&["echo\n", "pw hunt\n", "er22 done\n", "hunter22\n"], Some("echo"), &redactor);
+        let out = stream(
+            &["echo\n", "pw hunt\n", "er22 done\n", "hunter22\n"],
+            Some("echo"),
+            &redactor,
+        );
         assert_eq!(out, "pw ********\n done\n********");
         assert!(!out.contains("hunt"));
     }
@@ -205,8 +212,14 @@ mod tests {
         };
         assert_eq!(result, Ok(()));
         assert!(matches!(body.finish().unwrap(), Output::Spooled(_)));
-        let mut capped = Body::new(None, &none, SpoolWriter::new(&SpoolDir::temporary(), Megabytes(1)));
-        let error = (0..).find_map(|_| capped.push(line.as_bytes()).err()).unwrap();
+        let mut capped = Body::new(
+            None,
+            &none,
+            SpoolWriter::new(&SpoolDir::temporary(), Megabytes(1)),
+        );
+        let error = (0..)
+            .find_map(|_| capped.push(line.as_bytes()).err())
+            .unwrap();
         assert_eq!(error, SpoolError::Exceeded(Megabytes(1)));
     }
 }

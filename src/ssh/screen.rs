@@ -307,7 +307,11 @@ mod tests {
         s.drain_into(&mut out);
         s.feed(b"sw1#");
         assert_eq!(out.len(), LONG_LINE + 1);
-        assert_eq!(s.last_line(), None, "the end of a long line is not a prompt");
+        assert_eq!(
+            s.last_line(),
+            None,
+            "the end of a long line is not a prompt"
+        );
         s.feed(b"\nsw1#");
         assert_eq!(s.last_line().as_deref(), Some("sw1#"));
     }

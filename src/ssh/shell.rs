@@ -225,12 +225,16 @@ impl Shell {
                 self.drained.clear();
                 pushed?;
             }
-            let echoed = body.echoed() || echo.is_some_and(|e| self.screen.line_contains(e.as_bytes()));
+            let echoed =
+                body.echoed() || echo.is_some_and(|e| self.screen.line_contains(e.as_bytes()));
             if let Some(last) = self.screen.last_line().filter(|_| echoed) {
                 let matched = if self.is_prompt(&last) {
                     Some(Matched::Prompt)
                 } else {
-                    extra.iter().position(|re| re.is_match(&last)).map(Matched::Extra)
+                    extra
+                        .iter()
+                        .position(|re| re.is_match(&last))
+                        .map(Matched::Extra)
                 };
                 if let Some(matched) = matched {
                     let prompt = self.screen.take();

@@ -56,8 +56,7 @@ impl<'r> RawWriter<'r> {
                         fs::write(&marker, b"").map_err(|e| (marker, e))?;
                     }
                     let path = at(format!("{name}{COMPRESSED}"));
-                    self.output(&path, output, device)
-                        .map_err(|e| (path, e))?;
+                    self.output(&path, output, device).map_err(|e| (path, e))?;
                 }
                 Err(e) => {
                     let path = at(format!("{name}.error"));

@@ -51,7 +51,9 @@ pub fn failing_raw(report: &Report) -> Vec<Attachment> {
                             text,
                             "[... the first {} kB of {}; the whole output is in the run archive]",
                             raw.len() >> 10,
-                            spool.size().map_or("a larger output".into(), |s| format!("{} MB", s >> 20))
+                            spool
+                                .size()
+                                .map_or("a larger output".into(), |s| format!("{} MB", s >> 20))
                         );
                     }
                 }

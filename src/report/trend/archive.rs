@@ -115,7 +115,13 @@ impl Points {
                 .iter()
                 .find(|(c, _)| c == command)?;
             // An output that was not collected is a gap, like a missing file.
-            output.as_ref().ok().map(|text| Ok(text.clone()))
+            // A spooled output is read up to the bound any parser that reads it whole gets.
+            output.as_ref().ok().map(|output| {
+                Raw::output(output)
+                    .text()
+                    .map(str::to_string)
+                    .map_err(|e| e.to_string())
+            })
         });
     }
 
