@@ -83,4 +83,25 @@ mod tests {
             assert_eq!(redact(line), want, "{line}");
         }
     }
+
+    /// The shortcut for text without a secret name must not skip a line the full pass catches:
+    /// other cases, a name inside a longer one, a line among a session list's, non-ASCII text.
+    #[test]
+    fn the_shortcut_never_skips_a_secret_line() {
+        let list = "session info: proto=17 proto_state=00 duration=1 expire=179\nnpu_state=0x4000c00 ofld-O\n";
+        let cases = [
+            ("    SET PASSWORD plain", "    SET PASSWORD <redacted>"),
+            ("set admin-Passwd x1", "set admin-Passwd <redacted>"),
+            ("set ssh-Private-Key abc", "set ssh-Private-Key <redacted>"),
+            ("set api-TOKEN t0k", "set api-TOKEN <redacted>"),
+            ("set passphrase é-secret", "set passphrase <redacted>"),
+            // Unicode folds `ſ` to `s`: non-ASCII text always takes the full pass.
+            ("set \u{17f}ecret x", "set \u{17f}ecret <redacted>"),
+        ];
+        for (line, want) in cases {
+            let text = format!("{list}{line}\n{list}");
+            assert_eq!(redact(&text), format!("{list}{want}\n{list}"), "{line}");
+        }
+        assert_eq!(redact(list), list, "nothing to redact: the text is unchanged");
+    }
 }
