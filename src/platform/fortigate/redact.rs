@@ -102,6 +102,10 @@ mod tests {
             let text = format!("{list}{line}\n{list}");
             assert_eq!(redact(&text), format!("{list}{want}\n{list}"), "{line}");
         }
-        assert_eq!(redact(list), list, "nothing to redact: the text is unchanged");
+        assert_eq!(
+            redact(list),
+            list,
+            "nothing to redact: the text is unchanged"
+        );
     }
 }
