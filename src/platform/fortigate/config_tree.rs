@@ -67,7 +67,22 @@ impl ConfigTree {
 /// the input, so a hostile output cannot overflow the stack.
 pub const MAX_DEPTH: usize = 64;
 
+/// Most lines of configuration read into a tree. The commands premarket sends print one
+/// policy, one service or one settings table (tens to a few thousand lines; a whole FortiGate
+/// configuration is rarely above 100,000). A tree costs several hundred bytes per line, so an
+/// output past this is refused before it is built (10^6 `edit` entries took 0.9 GB).
+pub const MAX_LINES: usize = 200_000;
+
 pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
+    let count = memchr::memchr_iter(b'\n', raw.as_bytes()).count();
+    if count > MAX_LINES {
+        return Err(ParseError::new(
+            format!(
+                "the output has {count} lines, more than the {MAX_LINES} this command could print"
+            ),
+            raw,
+        ));
+    }
     let lines = body(raw);
     device_error(&lines)?;
     let mut stack: Vec<(String, ConfigNode)> = Vec::new();
@@ -305,6 +320,19 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("set x \"unterminated\nend").is_err());
         assert!(parse("entry not found in datasource").is_err());
+    }
+
+    #[test]
+    fn an_output_longer_than_any_configuration_is_refused_before_the_tree() {
+        let mut text = String::from("config firewall policy\n");
+        for i in 0..MAX_LINES {
+            text.push_str(&format!("    edit {i}\n    next\n"));
+        }
+        text.push_str("end\n");
+        let e = parse(&text).expect_err("too long");
+        assert!(e.to_string().contains("more than the 200000"), "{e}");
+        let short = "config firewall policy\n    edit 1\n        set name \"a\"\n    next\nend\n";
+        assert!(parse(short).is_ok());
     }
 
     #[test]
