@@ -18,7 +18,8 @@ pub mod rule;
 mod version_pin;
 
 use std::marker::PhantomData;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;
 
@@ -64,12 +65,19 @@ pub trait Definition: Send + Sync {
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError>;
 }
 
-/// A built-in [`Check`] seen as a [`Definition`].
-pub struct Builtin<C>(PhantomData<C>);
+/// A built-in [`Check`] seen as a [`Definition`]. It remembers the inputs it built, by the
+/// text of the `expect:` block they came from: devices that share a block share the input.
+pub struct Builtin<C> {
+    check: PhantomData<C>,
+    built: Mutex<Option<HashMap<Arc<str>, Arc<dyn Prepared>>>>,
+}
 
 impl<C> Builtin<C> {
     pub const fn new() -> Self {
-        Builtin(PhantomData)
+        Builtin {
+            check: PhantomData,
+            built: Mutex::new(None),
+        }
     }
 }
 
@@ -110,8 +118,21 @@ impl<C: Check> Definition for Builtin<C> {
     }
 
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError> {
+        let section = baseline.expect_section();
+        if let (Some(section), Ok(built)) = (section, self.built.lock())
+            && let Some(ready) = built.as_ref().and_then(|b| b.get(section))
+        {
+            return Ok(ready.clone());
+        }
+        // Read from the device's own file, so that a mistake is reported at its own position.
         let input: C::Input = baseline.input(C::ID)?;
         C::validate(&input).map_err(|message| baseline.invalid(C::ID, message))?;
-        Ok(Arc::new(Ready::<C> { input }))
+        let ready: Arc<dyn Prepared> = Arc::new(Ready::<C> { input });
+        if let (Some(section), Ok(mut built)) = (section, self.built.lock()) {
+            built
+                .get_or_insert_with(HashMap::new)
+                .insert(section.into(), ready.clone());
+        }
+        Ok(ready)
     }
 }

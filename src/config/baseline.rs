@@ -93,6 +93,30 @@ impl BaselineText {
             })
     }
 
+    /// The text of the top-level `expect:` block (from its line to the next top-level line),
+    /// when it stands alone: no alias (`*name`) that could take a value from elsewhere in the
+    /// file. Two devices with the same block give every check the same input, so the plan
+    /// builds it once (a fleet of 200 switches shares a handful of blocks).
+    pub fn expect_section(&self) -> Option<&str> {
+        let text: &str = &self.text;
+        let mut start = None;
+        let mut offset = 0;
+        for line in text.split_inclusive('\n') {
+            let top_level = !line.starts_with([' ', '\t', '#', '\n', '\r']);
+            match start {
+                None if line.starts_with("expect:") => start = Some(offset),
+                Some(from) if top_level => {
+                    return Some(&text[from..offset]).filter(|s| !s.contains('*'));
+                }
+                _ => {}
+            }
+            offset += line.len();
+        }
+        start
+            .map(|from| &text[from..])
+            .filter(|s| !s.contains('*'))
+    }
+
     /// An input that has the right types but breaks a rule of check `id`.
     pub fn invalid(&self, id: &str, message: String) -> ConfigError {
         ConfigError::new(

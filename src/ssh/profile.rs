@@ -112,13 +112,25 @@ pub struct Proven {
 
 impl Profile {
     /// The first known error found at the start of a line of `output`, with that line.
+    /// Errors earlier in the profile's list win over later ones, wherever they are printed.
+    /// One pass over the output (each output of every command goes through here).
     pub fn error_in<'o>(&self, output: &'o str) -> Option<(&DeviceError, &'o str)> {
-        self.errors.iter().find_map(|e| {
-            output
-                .lines()
-                .map(str::trim)
-                .find(|l| l.starts_with(e.line_starts))
-                .map(|l| (e, l))
-        })
+        let mut best: Option<(usize, &'o str)> = None;
+        for line in output.lines() {
+            let line = line.trim();
+            for (i, e) in self.errors.iter().enumerate() {
+                if best.is_some_and(|(b, _)| b <= i) {
+                    break;
+                }
+                if line.starts_with(e.line_starts) {
+                    best = Some((i, line));
+                    break;
+                }
+            }
+            if best.is_some_and(|(b, _)| b == 0) {
+                break;
+            }
+        }
+        best.map(|(i, line)| (&self.errors[i], line))
     }
 }
