@@ -24,6 +24,7 @@ pub(super) fn pictures(
     config: &Config,
     req: &Request,
     archive: &Archive,
+    earlier: &[Report],
     routing: &Routing,
     report: &mut Report,
 ) -> Vec<Attachment> {
@@ -46,16 +47,20 @@ pub(super) fn pictures(
         ));
     }
     if req.archive && !report.partial {
-        attachments.extend(drift(config, archive, report));
+        attachments.extend(drift(config, archive, earlier, report));
     }
     attachments
 }
 
 /// The trend, when a figure of this run drifted.
-fn drift(config: &Config, archive: &Archive, report: &mut Report) -> Option<Attachment> {
+fn drift(
+    config: &Config,
+    archive: &Archive,
+    earlier: &[Report],
+    report: &mut Report,
+) -> Option<Attachment> {
     let sources = Sources::of(config);
-    let (earlier, _) = archive.reports().ok()?;
-    let mut points = Points::from_archive(archive, &earlier, &sources, DEFAULT_RUNS - 1);
+    let mut points = Points::from_archive(archive, earlier, &sources, DEFAULT_RUNS - 1);
     points.add_report(report, &sources);
     for note in &points.unreadable {
         tracing::warn!("trend: {note}");

@@ -218,9 +218,12 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
     report.offline = req.offline.is_some();
     report.deadline = target.map(|t| t.note());
     report.problems.extend(problems.iter().cloned());
-    if req.archive {
-        read_history(&archive, &mut report);
-    }
+    // The archived reports, read once for the history and the trend.
+    let earlier = if req.archive {
+        read_history(&archive, &mut report)
+    } else {
+        Vec::new()
+    };
     if let Some(t) = target.filter(|t| t.passed) {
         messages.push(format!(
             "the deadline {} had already passed when this run began; it ran bounded by {} s of grace",
@@ -229,7 +232,7 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
         ));
     }
     let channels = channels(config, req, &archive, email);
-    let attachments = charts::pictures(config, req, &archive, &routing, &mut report);
+    let attachments = charts::pictures(config, req, &archive, &earlier, &routing, &mut report);
     let ctx = Context {
         tz: config.site.timezone,
         deadline: target.map(|t| t.timer()),
@@ -324,7 +327,7 @@ fn email_and_metrics(
 }
 
 /// What changed since the previous runs and, for a rerun, what still stands.
-fn read_history(archive: &Archive, report: &mut Report) {
+fn read_history(archive: &Archive, report: &mut Report) -> Vec<Report> {
     match archive.reports() {
         Ok((earlier, unreadable)) => {
             report.changes = history::changes(&earlier, report);
@@ -358,10 +361,14 @@ fn read_history(archive: &Archive, report: &mut Report) {
                 report.standing_status = Some(overall(&Counts::of(&all)));
                 report.sort();
             }
+            earlier
         }
-        Err(e) => report.problems.push(format!(
-            "{e}; the report cannot say what changed since the previous run"
-        )),
+        Err(e) => {
+            report.problems.push(format!(
+                "{e}; the report cannot say what changed since the previous run"
+            ));
+            Vec::new()
+        }
     }
 }
 
