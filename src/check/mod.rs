@@ -17,8 +17,8 @@ pub mod registry;
 pub mod rule;
 mod version_pin;
 
-use std::marker::PhantomData;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;

@@ -112,9 +112,7 @@ impl BaselineText {
             }
             offset += line.len();
         }
-        start
-            .map(|from| &text[from..])
-            .filter(|s| !s.contains('*'))
+        start.map(|from| &text[from..]).filter(|s| !s.contains('*'))
     }
 
     /// An input that has the right types but breaks a rule of check `id`.
