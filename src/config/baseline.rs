@@ -123,3 +123,45 @@ impl BaselineText {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn baseline(text: &str) -> BaselineText {
+        let file = Path::new("sw1.yaml");
+        BaselineText::new(
+            DeviceName::new("sw1").expect("a valid name"),
+            file,
+            text.into(),
+            Position::new(file, 1, 1),
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn the_expect_block_runs_to_the_next_top_level_key() {
+        let text = "platform: eos\nssh:\n  port: 2201\nexpect:\n  lanz: true\n\n  # the trading ports\n  max_in_errors: 10\nskip:\n  eos.ptp.synchronised: none\n";
+        assert_eq!(
+            baseline(text).expect_section(),
+            Some("expect:\n  lanz: true\n\n  # the trading ports\n  max_in_errors: 10\n")
+        );
+        // Two devices that differ only in how they are reached share the block.
+        let other = text.replace("2201", "2202");
+        assert_eq!(
+            baseline(text).expect_section(),
+            baseline(&other).expect_section()
+        );
+        assert_eq!(
+            baseline("platform: eos\nexpect:\n  lanz: true").expect_section(),
+            Some("expect:\n  lanz: true")
+        );
+    }
+
+    #[test]
+    fn a_block_that_may_take_values_from_elsewhere_is_never_shared() {
+        let text = "ssh: &s\n  port: 22\nexpect:\n  lanz: *s\n";
+        assert_eq!(baseline(text).expect_section(), None);
+        assert_eq!(baseline("platform: eos\n").expect_section(), None);
+    }
+}
