@@ -178,6 +178,15 @@ fn demo(scenario: &str, home: &std::path::Path) -> (i32, Value, Duration) {
     (out.status.code().unwrap_or(-1), report, start.elapsed())
 }
 
+/// The email the last demo in `home` wrote, parsed.
+fn last_mail(home: &std::path::Path) -> mail_parser::Message<'static> {
+    let eml = std::fs::read(home.join("last.eml")).expect("email");
+    mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime")
+        .into_owned()
+}
+
 fn expected(pattern: &str, status: &str, device: &str, check: &str) -> bool {
     let mut parts = pattern.split(' ');
     let (s, d, c) = (parts.next(), parts.next(), parts.next());
@@ -330,10 +339,7 @@ fn a_hung_firewall_is_one_block_naming_the_command_and_its_remedy() {
         .find(|(d, _)| *d == "fw1")
         .map(|(_, n)| *n);
     assert_eq!(down["blocked"].as_array().map(Vec::len), fw1_checks);
-    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default()
-        .parse(&eml)
-        .expect("mime");
+    let mail = last_mail(home.path());
     let subject = mail.subject().unwrap_or_default();
     assert!(subject.ends_with("— fw1 not answering"), "{subject}");
     let text = mail.body_text(0).unwrap_or_default().into_owned();
@@ -349,10 +355,7 @@ fn the_email_names_the_cause_and_carries_the_probe_chart() {
     let home = tempfile::tempdir().expect("tempdir");
     let (code, _, _) = demo("new-source-port", home.path());
     assert_eq!(code, 1);
-    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default()
-        .parse(&eml)
-        .expect("mime");
+    let mail = last_mail(home.path());
     let subject = mail.subject().unwrap_or_default();
     assert!(
         subject.starts_with("[premarket] FAIL lab ")
@@ -395,10 +398,7 @@ fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() 
         stdout.contains("FAIL sw1 eos.config.saved — ") && stdout.contains("not rechecked"),
         "{stdout}"
     );
-    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default()
-        .parse(&eml)
-        .expect("mime");
+    let mail = last_mail(home.path());
     let subject = mail.subject().unwrap_or_default();
     assert!(
         subject.starts_with("[premarket] FAIL lab ") && subject.ends_with("[rerun of 1 check]"),
@@ -454,10 +454,7 @@ fn a_rerun_after_a_hang_shows_the_firewall_as_one_standing_block() {
         !blocked.contains(&"fortigate.flows.single-session") && !blocked.is_empty(),
         "the rechecked check is not blocked any more: {blocked:?}"
     );
-    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
-    let mail = mail_parser::MessageParser::default()
-        .parse(&eml)
-        .expect("mime");
+    let mail = last_mail(home.path());
     let text = mail.body_text(0).unwrap_or_default().into_owned();
     let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("ERROR")).collect();
     assert_eq!(errors.len(), 1, "one block for fw1:\n{text}");

@@ -69,8 +69,11 @@ pub trait Definition: Send + Sync {
 /// text of the `expect:` block they came from: devices that share a block share the input.
 pub struct Builtin<C> {
     check: PhantomData<C>,
-    built: Mutex<Option<HashMap<Arc<str>, Arc<dyn Prepared>>>>,
+    built: Mutex<Option<BuiltInputs>>,
 }
+
+/// Inputs built, by the text of the `expect:` block they were read from.
+type BuiltInputs = HashMap<Arc<str>, Arc<dyn Prepared>>;
 
 impl<C> Builtin<C> {
     pub const fn new() -> Self {

@@ -202,17 +202,8 @@ impl Archive {
     /// Every archived report, oldest first. Unreadable runs are reported in the second list
     /// (path and reason) and otherwise skipped, so one damaged run does not hide the rest.
     pub fn reports(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
-        let entries = match fs::read_dir(&self.root) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok((Vec::new(), Vec::new()));
-            }
-            Err(source) => {
-                return Err(ArchiveError::Read {
-                    path: self.root.clone(),
-                    source,
-                });
-            }
+        let Some(entries) = self.root_entries()? else {
+            return Ok((Vec::new(), Vec::new()));
         };
         let mut reports = Vec::new();
         let mut problems = Vec::new();
@@ -272,19 +263,24 @@ impl Archive {
             .collect()
     }
 
+    /// The archive directory's entries; `None` when there is no archive yet.
+    fn root_entries(&self) -> Result<Option<fs::ReadDir>, ArchiveError> {
+        match fs::read_dir(&self.root) {
+            Ok(entries) => Ok(Some(entries)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(ArchiveError::Read {
+                path: self.root.clone(),
+                source,
+            }),
+        }
+    }
+
     /// Deletes runs older than `days` (by the time they were written) and temporary
     /// directories left by crashed runs. Call only while holding the run lock. Returns what
     /// was deleted.
     pub fn prune(&self, days: u32) -> Result<Vec<PathBuf>, ArchiveError> {
-        let entries = match fs::read_dir(&self.root) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => {
-                return Err(ArchiveError::Read {
-                    path: self.root.clone(),
-                    source,
-                });
-            }
+        let Some(entries) = self.root_entries()? else {
+            return Ok(Vec::new());
         };
         let now = SystemTime::now();
         let keep = Duration::from_secs(u64::from(days) * 86_400);
@@ -326,15 +322,8 @@ impl Archive {
     /// always stays: the next run compares with it). Call only while holding the run lock.
     /// Returns what was deleted.
     pub fn prune_to_size(&self, max: Megabytes) -> Result<Vec<PathBuf>, ArchiveError> {
-        let entries = match fs::read_dir(&self.root) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => {
-                return Err(ArchiveError::Read {
-                    path: self.root.clone(),
-                    source,
-                });
-            }
+        let Some(entries) = self.root_entries()? else {
+            return Ok(Vec::new());
         };
         let mut runs = self.run_dirs(entries);
         // Run ids sort by time: oldest first.
