@@ -339,10 +339,13 @@ fn another_commands_output_is_an_error() {
     }
 }
 
-/// Inputs built to make a quadratic parser slow must finish in (debug-build) seconds.
+/// Inputs built to make a quadratic parser slow must finish in (debug-build) seconds. The bound
+/// separates linear from quadratic, not fast from slow (speed is measured in benchmarks): each
+/// input is 60,000 to 600,000 lines, read in 1-3 s by a debug build on a loaded 2-core machine,
+/// where a parser quadratic in lines would take minutes.
 #[test]
 fn crafted_inputs_finish_in_linear_time() {
-    let limit = Duration::from_secs(5);
+    let limit = Duration::from_secs(30);
     let members: String = (0..60_000)
         .map(|n| format!("Primary     : FGT , FG201GTK{n:08}, HA cluster index = 1\n"))
         .collect();

@@ -208,10 +208,12 @@ fn terminal_escapes_never_reach_an_excerpt() {
 }
 
 /// About 1 MB built from each fixture (its lines repeated) must parse or fail in well under the
-/// time a quadratic step would take on a debug build.
+/// time a quadratic step would take on a debug build. The bound separates linear from quadratic
+/// on a loaded machine (the slowest parser takes about 0.8 s here); speed itself is measured by
+/// the benchmarks.
 #[test]
 fn large_inputs_take_linear_time() {
-    let limit = Duration::from_secs(3);
+    let limit = Duration::from_secs(15);
     let mut slowest = Duration::ZERO;
     for p in PARSERS {
         let sample = p.sample_text();

@@ -67,6 +67,10 @@ enum Section {
     Vclusters,
 }
 
+/// More members than any FortiGate cluster has: FGCP clusters have at most 4 units and FGSP
+/// peer groups at most 16, so a 17th serial means the text is not a real HA status.
+const MAX_MEMBERS: usize = 16;
+
 /// The members, found by serial in constant time whatever the output's length.
 #[derive(Default)]
 struct Members {
@@ -75,15 +79,25 @@ struct Members {
 }
 
 impl Members {
-    fn get(&mut self, serial: &str) -> &mut Member {
-        let at = *self.index.entry(serial.to_string()).or_insert_with(|| {
-            self.list.push(Member {
-                serial: serial.to_string(),
-                ..Member::default()
-            });
-            self.list.len() - 1
-        });
-        &mut self.list[at]
+    fn get(&mut self, serial: &str) -> Result<&mut Member, String> {
+        let at = match self.index.get(serial) {
+            Some(&at) => at,
+            None if self.list.len() == MAX_MEMBERS => {
+                return Err(format!(
+                    "more than {MAX_MEMBERS} cluster members listed ({} is one more): no FortiGate cluster has that many",
+                    quote(serial)
+                ));
+            }
+            None => {
+                self.list.push(Member {
+                    serial: serial.to_string(),
+                    ..Member::default()
+                });
+                self.index.insert(serial.to_string(), self.list.len() - 1);
+                self.list.len() - 1
+            }
+        };
+        Ok(&mut self.list[at])
     }
 }
 
@@ -149,7 +163,7 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
         }
         if let Some(c) = UPDATED.captures(line) {
             if section == Section::Configuration && !c[2].is_empty() {
-                let member = members.get(&c[1]);
+                let member = members.get(&c[1]).map_err(&at)?;
                 set_once(&mut member.sync_status, c[2].to_string())
                     .map_err(|e| at(format!("configuration status of {} {e}", quote(&c[1]))))?;
                 member.in_sync = Some(&c[2] == "in-sync");
@@ -194,8 +208,11 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
                         "Primary" | "Master" => "primary",
                         _ => "secondary",
                     };
-                    set_once(&mut members.get(serial).role, role.to_string())
-                        .map_err(|e| at(format!("the role of {} {e}", quote(serial))))?;
+                    set_once(
+                        &mut members.get(serial).map_err(&at)?.role,
+                        role.to_string(),
+                    )
+                    .map_err(|e| at(format!("the role of {} {e}", quote(serial))))?;
                 }
             }
             _ => {}
@@ -306,5 +323,22 @@ mod tests {
         assert_eq!((ha.mode.as_str(), ha.members.len()), ("standalone", 0));
         assert!(parse("Model: x\n").is_err());
         assert!(parse("Command fail. Return code -1").is_err());
+    }
+
+    #[test]
+    fn more_members_than_any_cluster_is_an_error() {
+        let listed = |n: usize| {
+            let members: String = (0..n)
+                .map(|i| format!("Secondary   : FGT , FG201GTK{i:08}, HA cluster index = {i}\n"))
+                .collect();
+            parse(&format!("Mode: HA A-P\nHA Health Status: OK\n{members}"))
+        };
+        assert_eq!(listed(MAX_MEMBERS).expect("16 members").members.len(), 16);
+        let e = listed(MAX_MEMBERS + 1).expect_err("17 members");
+        assert!(
+            e.reason.contains("no FortiGate cluster has that many"),
+            "{}",
+            e.reason
+        );
     }
 }
