@@ -133,6 +133,67 @@ fn text_report_puts_failures_first_and_has_no_colour_off_a_terminal() {
     );
 }
 
+/// Each finding is one line a script can grep: `FAIL|ERROR DEVICE CHECK — ...` at column 0, one
+/// per result that needs attention and in the JSON report's order; no other line starts with a
+/// verdict word. On the saved morning of a sender that opens a socket per send, the cause comes
+/// first and its symptoms (not offloaded, setup rate, CPU) follow it.
+#[test]
+fn findings_are_one_greppable_line_each_in_the_json_order() {
+    let scenarios = [
+        "healthy",
+        "lanz-incident",
+        "new-source-port",
+        "offload-disabled",
+        "not-established",
+        "ntp-unsynchronised",
+        "crc-errors",
+    ];
+    for scenario in scenarios {
+        let dir = format!("tests/fixtures/site/{scenario}");
+        let (_, text, _) = premarket(&["run", "--offline", &dir]);
+        let (_, json, _) = premarket(&["run", "--offline", &dir, "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let field = |r: &serde_json::Value, k: &str| r[k].as_str().unwrap_or("?").to_string();
+        let want: Vec<String> = report["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .filter(|r| matches!(r["status"].as_str(), Some("FAIL" | "ERROR")))
+            .map(|r| {
+                let (status, device) = (field(r, "status"), field(r, "device"));
+                format!("{status} {device} {} — ", field(r, "check"))
+            })
+            .collect();
+        let got: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("FAIL") || l.starts_with("ERROR"))
+            .collect();
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{scenario}: {got:#?}\nwant {want:#?}"
+        );
+        for (line, start) in got.iter().zip(&want) {
+            assert!(
+                line.starts_with(start.as_str()),
+                "{scenario}: {line:?} is not {start:?}"
+            );
+        }
+        if scenario == "new-source-port" {
+            let at = |id: &str| want.iter().position(|w| w.contains(id));
+            let cause = at("fortigate.flows.single-session");
+            assert_eq!(cause, Some(0), "{want:#?}");
+            for symptom in [
+                "fortigate.flows.offloaded",
+                "fortigate.sessions.npu",
+                "fortigate.cpu.ceiling",
+            ] {
+                assert!(at(symptom) > cause, "{symptom} before its cause: {want:#?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn json_report_has_the_design_keys() {
     let (code, stdout, _) = premarket(&[
