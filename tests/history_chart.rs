@@ -15,10 +15,12 @@
 //! probe output removed (a gap) and one run's session stat overwritten with a device error.
 //! Set PREMARKET_CHART_DIR to keep the images.
 
+mod chart_support;
 mod email_support;
 
 use std::path::{Path, PathBuf};
 
+use chart_support::{decode, keep, pixels_of};
 use email_support::{bin, files, parse_mail, repo, text};
 use premarket::probe::chart::canvas::{WIDTH, palette};
 use serde_json::Value;
@@ -78,27 +80,6 @@ fn history(site: &Path, args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn decode(png: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut reader = png::Decoder::new(png).read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    (info.width, info.height, buf)
-}
-
-fn pixels_of(rgb: &[u8], color: plotters::style::RGBColor) -> usize {
-    rgb.chunks_exact(3)
-        .filter(|p| (p[0], p[1], p[2]) == (color.0, color.1, color.2))
-        .count()
-}
-
-fn keep(name: &str, bytes: &[u8]) {
-    if let Some(dir) = std::env::var_os("PREMARKET_CHART_DIR") {
-        std::fs::write(Path::new(&dir).join(name), bytes).unwrap();
-    }
 }
 
 /// Every raw output of a run compressed, as the archive keeps them once it compresses.

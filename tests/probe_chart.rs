@@ -4,9 +4,11 @@
 //! note instead of a failure when there is nothing to draw. Set PREMARKET_CHART_DIR to keep
 //! the images for looking at them.
 
+mod chart_support;
+
 use std::path::Path;
 
-use plotters::style::RGBColor;
+use chart_support::{decode, keep, pixels_of};
 use premarket::probe::analysis::{Analysis, Options};
 use premarket::probe::calibration::Calibration;
 use premarket::probe::chart::canvas::{WIDTH, palette};
@@ -25,29 +27,6 @@ fn analyse(dir: &Path, profile: Profile, count: usize, seed: u64) -> Analysis {
         ..Options::default()
     };
     offline::analyze_files(&[path], &options).unwrap()
-}
-
-/// Width, height and RGB pixels of a PNG.
-fn decode(png: &[u8]) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(png);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
-fn pixels_of(rgb: &[u8], color: RGBColor) -> usize {
-    rgb.chunks_exact(3)
-        .filter(|p| p[0] == color.0 && p[1] == color.1 && p[2] == color.2)
-        .count()
-}
-
-fn keep(name: &str, bytes: &[u8]) {
-    if let Some(dir) = std::env::var_os("PREMARKET_CHART_DIR") {
-        std::fs::write(Path::new(&dir).join(name), bytes).unwrap();
-    }
 }
 
 /// The legend's swatches of a colour (one triangle or square, drawn once).

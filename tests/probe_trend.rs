@@ -5,9 +5,12 @@
 //! before; the trend renders with the limits drawn, and with one point or none it renders a
 //! note instead of failing. Set PREMARKET_CHART_DIR to keep the images.
 
+mod chart_support;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use chart_support::{decode, keep, pixels_of};
 use chrono::{DateTime, FixedOffset};
 use premarket::probe::chart::canvas::{WIDTH, palette};
 use premarket::probe::synth::{self, Profile, Spec};
@@ -96,26 +99,6 @@ fn points_from_archive(archive: &Path) -> Vec<TrendPoint> {
     points
 }
 
-fn decode(png: &[u8]) -> (u32, Vec<u8>) {
-    let mut reader = png::Decoder::new(png).read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, buf)
-}
-
-fn pixels_of(rgb: &[u8], color: plotters::style::RGBColor) -> usize {
-    rgb.chunks_exact(3)
-        .filter(|p| (p[0], p[1], p[2]) == (color.0, color.1, color.2))
-        .count()
-}
-
-fn keep(name: &str, bytes: &[u8]) {
-    if let Some(dir) = std::env::var_os("PREMARKET_CHART_DIR") {
-        std::fs::write(Path::new(&dir).join(name), bytes).unwrap();
-    }
-}
-
 /// FortiGate figures shaped on the lab: a dozen offloaded sessions, a few setups per second.
 fn firewall(points: &[TrendPoint]) -> Vec<FirewallPoint> {
     points
@@ -159,7 +142,7 @@ fn twelve_mornings_from_the_archive_show_the_last_ones_drift() {
     let fw = firewall(&points);
     let png = trend::png(&points, &fw, &limits).unwrap();
     keep("trend.png", &png);
-    let (width, rgb) = decode(&png);
+    let (width, _, rgb) = decode(&png);
     assert_eq!(width, WIDTH);
     // Twelve dots and a line in each of the median and p99 colours, the npu sessions too.
     for color in [palette::BLUE, palette::ORANGE, palette::GREEN] {
