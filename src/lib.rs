@@ -8,20 +8,21 @@
 //! judged end to end by [`inspect`]; [`run`] owns one run from the configuration to the exit
 //! code (lock, calendar, deadline, history, the report's channels).
 
-pub mod check;
+pub use premarket_check as check;
 pub mod cli;
-pub mod collect;
-pub mod config;
-pub mod core;
-pub mod inspect;
-pub mod lab;
-pub mod parse;
-pub mod plan;
-pub mod platform;
-pub mod probe;
-pub mod report;
-pub mod run;
-pub mod ssh;
+pub use premarket_collect as collect;
+pub use premarket_config as config;
+pub use premarket_core as core;
+pub use premarket_inspect as inspect;
+#[cfg(feature = "lab")]
+pub use premarket_lab as lab;
+pub use premarket_parse as parse;
+pub use premarket_plan as plan;
+pub use premarket_platform as platform;
+pub use premarket_probe as probe;
+pub use premarket_report as report;
+pub use premarket_run as run;
+pub use premarket_ssh as ssh;
 
 pub use config::Config;
 pub use core::{Command, Platform, Status, Verdict};

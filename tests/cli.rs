@@ -1,7 +1,7 @@
 //! The command line as cron and operators use it: every exit code of DESIGN §3, the report
 //! formats, selection, plan and parse.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 

@@ -1,7 +1,7 @@
 //! Every configuration mistake is a clear message with file:line:column and exit code 3, and
 //! `premarket validate` reports them all at once.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::Site;

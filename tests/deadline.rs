@@ -3,7 +3,7 @@
 //! still comes out on time. A deadline that passed minutes ago is missed today, not moved to
 //! tomorrow: the run goes ahead bounded by a short grace and says so.
 
-mod email_support;
+use crate::email_support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

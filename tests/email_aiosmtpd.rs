@@ -6,7 +6,7 @@
 //! it is missing the tests skip with a message, unless PREMARKET_REQUIRE_AIOSMTPD=1 (CI), where
 //! they fail.
 
-mod email_support;
+use crate::email_support;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! STARTTLS (an rcgen certificate) and AUTH PLAIN; a port where nothing listens (refused) and
 //! a server that accepts and never speaks (hanging), for retry, outbox and exit codes.
 
-mod email_support;
+use crate::email_support;
 
 use std::io;
 use std::net::TcpListener;

@@ -1,8 +1,8 @@
 //! Every EOS check over fixtures, through the whole pipeline (config -> plan -> offline collect
 //! -> parse -> evaluate): one row per case, OK, FAIL and ERROR for each check.
 
-mod common;
-mod previous_support;
+use crate::common;
+use crate::previous_support;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! errors that must come instead of a fact, the JSON keys that are the contract, and that every
 //! fact reads back from its JSON unchanged.
 
-mod parse_support;
+use crate::parse_support;
 
 use parse_support::Want::{Error, Facts};
 use parse_support::{PARSERS, Want, check_keys, check_rows, parser, v};

@@ -1,7 +1,7 @@
 //! The public EOS samples in `../shared/samples/eos/` (real outputs from the field, kept beside
 //! the repository, not in it) parse with the right facts. Skipped with a reason when absent.
 
-mod common;
+use crate::common;
 
 /// A fact key and its expected value, or the words of the expected parse error.
 type Expected = Result<(&'static str, &'static str), &'static str>;

@@ -3,7 +3,7 @@
 //! fixtures named by `Command::file_name`, parse, evaluate, report. One row per OK/FAIL/ERROR/SKIP
 //! case; fixtures live in `tests/fixtures/fortigate/<command>/<case>.txt`.
 
-mod previous_support;
+use crate::previous_support;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! and CRLF output giving identical facts, and the example site's offline scenarios holding a
 //! saved output for every command fw1's plan sends.
 
-mod parse_support;
+use crate::parse_support;
 
 use std::path::PathBuf;
 

@@ -4,8 +4,7 @@
 //! `tests/fuzz/regressions/<target>/`, seeds in `tests/fuzz/seeds/<target>/`; see
 //! tests/fuzz/README.md for how they were found.
 
-#[path = "fuzz/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

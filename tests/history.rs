@@ -1,7 +1,7 @@
 //! The archive across runs: OK -> FAIL -> OK transitions, `premarket history`,
 //! `--last-failed` and `premarket check` reruns, and concurrent runs with the run lock.
 
-mod email_support;
+use crate::email_support;
 
 use email_support::*;
 use premarket::Report;

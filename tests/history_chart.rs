@@ -15,8 +15,8 @@
 //! probe output removed (a gap) and one run's session stat overwritten with a device error.
 //! Set PREMARKET_CHART_DIR to keep the images.
 
-mod chart_support;
-mod email_support;
+use crate::chart_support;
+use crate::email_support;
 
 use std::path::{Path, PathBuf};
 
@@ -39,7 +39,8 @@ fn site() -> (tempfile::TempDir, PathBuf) {
             }
         }
     }
-    premarket::lab::probe_capture::add_to_site(&root, &repo(), &[]).unwrap();
+    premarket::lab::probe_capture::add_to_site(&root, &premarket::lab::Example::Dir(repo()), &[])
+        .unwrap();
     (dir, root)
 }
 

@@ -2,7 +2,7 @@
 //! per device at once, each running the commands an inspection sends. Ignored by default:
 //! `PREMARKET_LAB_DEVICES=200 cargo test --release --test lab_load -- --ignored --nocapture`.
 
-mod lab_support;
+use crate::lab_support;
 
 use std::time::{Duration, Instant};
 

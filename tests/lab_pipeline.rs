@@ -3,7 +3,7 @@
 //! the pipeline, and judge. Each switch scenario must give exactly the verdicts the lab notes
 //! would predict.
 
-mod lab_support;
+use crate::lab_support;
 
 use std::collections::HashMap;
 use std::sync::Arc;

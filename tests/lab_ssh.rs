@@ -10,7 +10,7 @@ use premarket::lab::{Lab, Scenario, topology};
 use russh::client;
 use russh::{ChannelMsg, Disconnect};
 
-mod lab_support;
+use crate::lab_support;
 
 use lab_support::*;
 

@@ -3,7 +3,7 @@
 //! its fault, counters that must "grow since the previous run" grow from a healthy lab's
 //! values to the fault lab's, and no test makes the lab record a configuration line.
 
-mod lab_support;
+use crate::lab_support;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};

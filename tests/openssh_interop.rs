@@ -6,8 +6,7 @@
 //! Mandatory when PREMARKET_REQUIRE_OPENSSH=1 (CI); otherwise skipped, with the reason printed,
 //! when sshd is not installed (Debian: `apt-get install openssh-server`).
 
-#[path = "common/ssh.rs"]
-mod ssh_common;
+use crate::ssh_common;
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,7 @@
 //! the archive keeps raw outputs compressed and a run replays from them; saved outputs are read
 //! compressed or plain, and capped like live ones.
 
-#[path = "common/ssh.rs"]
-mod ssh_common;
+use crate::ssh_common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! impossible numbers in place of real ones, deep nesting, another command's output, terminal
 //! escapes and inputs large enough that a quadratic step would show.
 
-mod parse_support;
+use crate::parse_support;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! note instead of a failure when there is nothing to draw. Set PREMARKET_CHART_DIR to keep
 //! the images for looking at them.
 
-mod chart_support;
+use crate::chart_support;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! before; the trend renders with the limits drawn, and with one point or none it renders a
 //! note instead of failing. Set PREMARKET_CHART_DIR to keep the images.
 
-mod chart_support;
+use crate::chart_support;
 
 use std::path::{Path, PathBuf};
 

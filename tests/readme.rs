@@ -1,6 +1,6 @@
 //! The README's check catalogue is generated from `checks/`; this keeps it current.
 
-mod common;
+use crate::common;
 
 #[test]
 fn catalogue_matches_checks_dir() {

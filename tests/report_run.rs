@@ -4,7 +4,7 @@
 //! the inspection, offline runs stay out of the live history, device control characters are
 //! shown escaped, and `| head` ends quietly.
 
-mod email_support;
+use crate::email_support;
 
 use email_support::*;
 

@@ -3,7 +3,7 @@
 //! per case, OK, FAIL and ERROR for each check; and `increase_at_most` over successive runs
 //! through the real archive.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -6,8 +6,7 @@
 //! outbox of undelivered mail, the email written to a file (every MIME part decoded, attachments
 //! included) and a `capture` directory.
 
-#[path = "common/ssh.rs"]
-mod ssh_common;
+use crate::ssh_common;
 
 use std::path::Path;
 

@@ -4,10 +4,9 @@
 //! a secret holding a line break is refused by `validate` and `run`, and `trust` prints the key
 //! without writing it. The canary passwords never appear.
 
-#[path = "common/ssh.rs"]
-mod ssh_common;
+use crate::ssh_common;
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,8 +2,7 @@
 //! `enable`, pager, VDOMs, context groups, device errors, timeouts, frozen and deaf devices,
 //! the read-only guard and secrets. Every case uses short timeouts; none can hang.
 
-#[path = "common/ssh.rs"]
-mod ssh_common;
+use crate::ssh_common;
 
 use std::time::{Duration, Instant};
 

@@ -4,8 +4,7 @@
 //! lines is still redacted, and what `plan` shows for a VDOM session is what the device
 //! receives. Every case is bounded; none can hang.
 
-#[path = "common/ssh.rs"]
-mod ssh_common;
+use crate::ssh_common;
 
 use std::time::{Duration, Instant};
 

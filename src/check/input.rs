@@ -7,7 +7,7 @@
 
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 
-pub use crate::config::{BaselineText, ConfigError as InputError};
+pub use premarket_config::{BaselineText, ConfigError as InputError};
 
 /// The field names of a struct type `T` (its serde names), as serde would ask for them.
 pub fn keys_of<T: DeserializeOwned>() -> &'static [&'static str] {

@@ -3,8 +3,8 @@
 //! fails, else ERROR, else SKIP, else OK. A part that could not be judged never hides behind
 //! another part's OK.
 
-use crate::core::{Status, Verdict};
-use crate::parse::FactError;
+use premarket_core::{Status, Verdict};
+use premarket_parse::FactError;
 
 /// A part whose fact is missing or unreadable, for the part named `name`.
 pub fn part_error(name: &str, error: &FactError) -> Verdict {

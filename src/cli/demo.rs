@@ -75,7 +75,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
         devices: 2,
         base_port: 0,
         site_dir: None,
-        example_dir: None,
+        example: Default::default(),
     };
     let lab = lab_runtime
         .block_on(Lab::start_with(options))
@@ -101,7 +101,7 @@ fn add_probe(lab: &Lab) -> Result<(), Stop> {
         .filter(|d| d.platform == crate::core::Platform::Fortigate)
         .flat_map(|d| d.faults.iter().copied())
         .collect();
-    probe_capture::add_to_site(&lab.site_dir, &crate::lab::site::example_dir(), &faults)
+    probe_capture::add_to_site(&lab.site_dir, &crate::lab::Example::Embedded, &faults)
         .map_err(|e| Stop::config(e.to_string()))
 }
 

@@ -65,7 +65,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
             devices: args.devices,
             base_port: args.base_port,
             site_dir: args.site_dir,
-            example_dir: None,
+            example: Default::default(),
         };
         // Listen before saying where the site is: a Ctrl-C that comes right after the site line
         // must still remove the temporary site.
@@ -85,7 +85,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
             .collect();
         if let Err(e) = crate::lab::probe_capture::add_to_site(
             &lab.site_dir,
-            &crate::lab::site::example_dir(),
+            &crate::lab::Example::Embedded,
             &faults,
         ) {
             eprintln!("premarket: the site has no probe: {e}");

@@ -4,9 +4,11 @@
 //! (`premarket completions SHELL`, `premarket man`).
 
 mod capture;
+#[cfg(feature = "lab")]
 mod demo;
 mod history;
 mod inspect;
+#[cfg(feature = "lab")]
 mod lab;
 mod list;
 mod parse;
@@ -54,8 +56,10 @@ pub enum Command {
     /// Dry run: the exact commands that would be sent to each device, in order.
     Plan(plan::Args),
     /// Emulated devices on loopback SSH (`lab serve`).
+    #[cfg(feature = "lab")]
     Lab(lab::Args),
     /// Start the lab, inspect it over SSH with the example site, write the email to a file.
+    #[cfg(feature = "lab")]
     Demo(demo::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
@@ -114,7 +118,9 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::List(args) => list::run(&cli.dir, args),
         Command::Validate => validate::run(&cli.dir),
         Command::Plan(args) => plan::run(&cli.dir, args),
+        #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(args),
+        #[cfg(feature = "lab")]
         Command::Demo(args) => demo::run(args),
         Command::Parse(args) => parse::run(args),
         Command::History(args) => history::run(&cli.dir, args),

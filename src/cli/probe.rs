@@ -38,6 +38,7 @@ pub enum ProbeCommand {
     #[command(hide = true)]
     Synth(SynthArgs),
     /// Play switch and firewall between two interfaces (the live test's emulator).
+    #[cfg(feature = "lab")]
     #[command(hide = true)]
     Emulate(crate::lab::wire::Args),
 }
@@ -261,6 +262,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             );
             Ok(0)
         }
+        #[cfg(feature = "lab")]
         ProbeCommand::Emulate(a) => crate::lab::wire::run(a).map(|()| 0).map_err(|e| Stop {
             code: crate::core::Exit::Error.code(),
             message: e.to_string(),

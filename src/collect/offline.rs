@@ -10,10 +10,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{BoxFuture, Collector};
-use crate::core::spool::{self, SavedError};
-use crate::core::{CollectError, Command, Megabytes, Output, Outputs};
-use crate::plan::DevicePlan;
-use crate::ssh::session::MAX_OUTPUT;
+use premarket_core::spool::{self, SavedError};
+use premarket_core::{CollectError, Command, Megabytes, Output, Outputs};
+use premarket_plan::DevicePlan;
+use premarket_ssh::session::MAX_OUTPUT;
 
 pub struct Offline {
     pub dir: PathBuf,

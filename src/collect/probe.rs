@@ -9,12 +9,12 @@
 use std::sync::{Arc, Mutex};
 
 use super::{BoxFuture, Collector};
-use crate::config::Access;
-use crate::core::Platform;
-use crate::core::{CollectError, Outputs};
-use crate::plan::DevicePlan;
-use crate::probe::baseline::{self, Source};
-use crate::probe::{chart, offline};
+use premarket_config::Access;
+use premarket_core::Platform;
+use premarket_core::{CollectError, Outputs};
+use premarket_plan::DevicePlan;
+use premarket_probe::baseline::{self, Source};
+use premarket_probe::{chart, offline};
 
 /// One measurement's chart (percentile plot and histogram), ready to attach.
 #[derive(Clone, Debug)]
@@ -45,7 +45,7 @@ impl ProbeCollector {
         let analysis = match &expect.source {
             Source::Pcap(files) => offline::analyze_files(files, &options)
                 .map_err(|e| CollectError::Other(format!("probe: {e}")))?,
-            Source::Live(live) => crate::probe::live::measure_source(live, &options)
+            Source::Live(live) => premarket_probe::live::measure_source(live, &options)
                 .map_err(|e| CollectError::Other(format!("probe: {e}")))?,
         };
         let png = chart::png(&analysis).ok();
@@ -88,7 +88,7 @@ impl Collector for ProbeCollector {
                             svg,
                         });
                     }
-                    Ok(crate::core::Output::Text(json))
+                    Ok(premarket_core::Output::Text(json))
                 }
                 Err(e) => Err(e),
             };

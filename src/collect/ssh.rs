@@ -1,4 +1,4 @@
-//! The SSH collector: one session per device for all its commands (see [`crate::ssh`]).
+//! The SSH collector: one session per device for all its commands (see [`premarket_ssh`]).
 //! Devices run concurrently under the run's bound; a device that fails gives
 //! [`CollectError`]s on its own commands and never affects another device.
 //!
@@ -9,13 +9,13 @@
 //! `ssh.max_output_mb`.
 
 use super::{BoxFuture, Collector, Outputs};
-use crate::config::{Config, Device, SecretRef};
-use crate::core::spool::SpoolDir;
-use crate::core::{CollectError, Command, Megabytes, Platform};
-use crate::plan::DevicePlan;
-use crate::platform::{eos, fortigate};
-use crate::ssh::profile::Profile;
-use crate::ssh::{self, Captured, EnableSecret, Settings, Target};
+use premarket_config::{Config, Device, SecretRef};
+use premarket_core::spool::SpoolDir;
+use premarket_core::{CollectError, Command, Megabytes, Platform};
+use premarket_plan::DevicePlan;
+use premarket_platform::{eos, fortigate};
+use premarket_ssh::profile::Profile;
+use premarket_ssh::{self as ssh, Captured, EnableSecret, Settings, Target};
 
 pub struct Ssh {
     settings: Settings,

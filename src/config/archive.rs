@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::error::{ConfigError, Position};
 use super::site::ArchiveFile;
-use crate::core::Megabytes;
+use premarket_core::Megabytes;
 
 /// Where runs are archived, how long and how much of them is kept, how long a full run waits
 /// for another.

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Position};
 use super::yaml;
-use crate::core::DeviceName;
+use premarket_core::DeviceName;
 
 /// The baseline of one device, as written.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use serde_saphyr::Spanned;
 
 use super::error::Position;
 use super::tree::Tree;
-use crate::core::Platform;
+use premarket_core::Platform;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

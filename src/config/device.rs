@@ -15,7 +15,7 @@ use super::baseline::BaselineText;
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 use super::yaml;
-use crate::core::{DeviceName, Platform};
+use premarket_core::{DeviceName, Platform};
 
 /// How premarket logs in. Secrets are references, never values.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -60,7 +60,7 @@ pub enum Access {
     /// Over SSH (FortiGate, EOS).
     Ssh(Connection),
     /// The latency probe measures; its source and analysis settings, paths resolved.
-    Probe(Box<crate::probe::baseline::Expect>),
+    Probe(Box<premarket_probe::baseline::Expect>),
 }
 
 /// A device as validated: name, platform, how to reach it, and its baseline.
@@ -115,8 +115,8 @@ struct SshFile {
 struct ProbeFile {
     #[allow(dead_code)]
     platform: Platform,
-    source: crate::probe::baseline::Source,
-    expect: Spanned<crate::probe::baseline::Expect>,
+    source: premarket_probe::baseline::Source,
+    expect: Spanned<premarket_probe::baseline::Expect>,
     #[serde(default)]
     skip: BTreeMap<String, String>,
 }

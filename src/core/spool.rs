@@ -472,7 +472,7 @@ pub enum SavedError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Output;
+    use crate::Output;
 
     fn read_all(output: &Output) -> io::Result<Vec<u8>> {
         let mut all = Vec::new();

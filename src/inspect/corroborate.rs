@@ -7,8 +7,8 @@
 //! The probe does not name the firewall it measures, so the two are set side by side only when
 //! the run judged exactly one FortiGate's trading flows.
 
-use crate::core::Status;
-use crate::report::{CheckResult, ProbeFigures};
+use premarket_core::Status;
+use premarket_report::{CheckResult, ProbeFigures};
 
 /// The synthesized finding when probe and firewall disagree.
 pub const CROSSCHECK: &str = "probe.crosscheck.offload";

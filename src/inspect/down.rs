@@ -8,9 +8,9 @@
 //! after that produced anything; checks that were judged before keep their results.
 
 use super::CheckResult;
-use crate::core::{CollectError, Outputs, Status};
-use crate::plan::DevicePlan;
-use crate::report::DeviceDown;
+use premarket_core::{CollectError, Outputs, Status};
+use premarket_plan::DevicePlan;
+use premarket_report::DeviceDown;
 
 /// The device's block, when it could not be inspected.
 pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Option<DeviceDown> {

@@ -10,8 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Fault;
-use crate::probe::synth::{self, Profile, Spec};
+use crate::Fault;
+use crate::example::Example;
+use premarket_probe::synth::{self, Profile, Spec};
 
 /// The probe device of the demo site.
 pub const DEVICE: &str = "probe1";
@@ -30,6 +31,8 @@ pub enum ProbeSiteError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Example(#[from] crate::site::SiteError),
     #[error("{0} has no `devices:` list to add the probe to")]
     NoDevices(PathBuf),
 }
@@ -51,10 +54,10 @@ pub fn profile(firewall_faults: &[Fault]) -> Profile {
 }
 
 /// Writes the capture for `firewall_faults` into `site_dir/baselines/captures/`, copies the
-/// example probe device from `example_dir/baselines/`, and lists it in the site.
+/// example probe device from the `example` site, and lists it in the site.
 pub fn add_to_site(
     site_dir: &Path,
-    example_dir: &Path,
+    example: &Example,
     firewall_faults: &[Fault],
 ) -> Result<(), ProbeSiteError> {
     let baselines = site_dir.join("baselines");
@@ -69,11 +72,7 @@ pub fn add_to_site(
     synth::generate(&Spec::lab(profile(firewall_faults), REQUESTS, 1), file)
         .map_err(write_err(&capture))?;
 
-    let template = example_dir.join("baselines").join(format!("{DEVICE}.yaml"));
-    let text = std::fs::read_to_string(&template).map_err(|source| ProbeSiteError::Read {
-        path: template.clone(),
-        source,
-    })?;
+    let text = example.read(&format!("baselines/{DEVICE}.yaml"))?;
     let device_file = baselines.join(format!("{DEVICE}.yaml"));
     std::fs::write(&device_file, text).map_err(write_err(&device_file))?;
 

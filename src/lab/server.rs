@@ -20,7 +20,7 @@ use super::eos::{EosCli, EosState};
 use super::fortigate::{FgState, FortiCli};
 use super::scenario::{Fault, Faults};
 use super::shell::{self, Killer, Style};
-use crate::core::Platform;
+use premarket_core::Platform;
 
 /// The device behind one SSH port: its state is shared by all its sessions.
 #[derive(Clone)]

@@ -8,12 +8,9 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
-use crate::core::Platform;
+use premarket_core::Platform;
 
-/// Where the example site lives: the crate's own `baselines/` and `checks/`.
-pub fn example_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::example::Example;
 
 /// One lab device as the site sees it.
 pub struct SiteDevice<'a> {
@@ -42,13 +39,6 @@ pub enum SiteError {
     NoTemplate(Platform),
 }
 
-fn read(path: &Path) -> Result<String, SiteError> {
-    std::fs::read_to_string(path).map_err(|source| SiteError::Read {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
 fn write(path: &Path, text: &str) -> Result<(), SiteError> {
     std::fs::write(path, text).map_err(|source| SiteError::Write {
         path: path.to_path_buf(),
@@ -63,31 +53,24 @@ fn mkdir(path: &Path) -> Result<(), SiteError> {
     })
 }
 
-/// Writes the site for `devices` into `out`, copying from `example` (a directory holding
-/// `baselines/` and `checks/`).
-pub fn write_site(example: &Path, out: &Path, devices: &[SiteDevice<'_>]) -> Result<(), SiteError> {
+/// Writes the site for `devices` into `out`, copying from the `example` site.
+pub fn write_site(
+    example: &Example,
+    out: &Path,
+    devices: &[SiteDevice<'_>],
+) -> Result<(), SiteError> {
     let baselines = out.join("baselines");
     let checks = out.join("checks");
     let secrets = out.join("secrets");
     for dir in [&baselines, &checks, &secrets] {
         mkdir(dir)?;
     }
-    let checks_src = example.join("checks");
-    let entries = std::fs::read_dir(&checks_src).map_err(|source| SiteError::Read {
-        path: checks_src.clone(),
-        source,
-    })?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            let name = path.file_name().map(PathBuf::from).unwrap_or_default();
-            write(&checks.join(name), &read(&path)?)?;
-        }
+    for (name, text) in example.checks()? {
+        write(&checks.join(name), &text)?;
     }
 
-    let site_src = example.join("baselines").join("site.yaml");
-    let site = read(&site_src)?;
-    let templates = templates(&example.join("baselines"), &site)?;
+    let site = example.read("baselines/site.yaml")?;
+    let templates = templates(example, &site)?;
     let mut known_hosts = String::new();
     let mut entries = String::from("devices:\n");
     for device in devices {
@@ -125,12 +108,12 @@ pub fn write_site(example: &Path, out: &Path, devices: &[SiteDevice<'_>]) -> Res
 }
 
 /// The example baseline text per platform (the first device of each platform in site.yaml).
-fn templates(baselines: &Path, site: &str) -> Result<Vec<(Platform, String)>, SiteError> {
+fn templates(example: &Example, site: &str) -> Result<Vec<(Platform, String)>, SiteError> {
     let file = Regex::new(r"(?m)^\s*baseline:\s*(\S+)\s*$").expect("static regex");
     let platform = Regex::new(r"(?m)^platform:\s*(\w+)").expect("static regex");
     let mut out: Vec<(Platform, String)> = Vec::new();
     for caps in file.captures_iter(site) {
-        let text = read(&baselines.join(caps[1].trim_matches('"')))?;
+        let text = example.read(&format!("baselines/{}", caps[1].trim_matches('"')))?;
         let Some(p) = platform
             .captures(&text)
             .and_then(|c| c[1].parse::<Platform>().ok())

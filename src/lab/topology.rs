@@ -105,9 +105,9 @@ pub fn ip(a: [u8; 4]) -> String {
 }
 
 /// Name of the `index`-th (1-based) device of a platform: `fw1`, `sw2`, ...
-pub fn device_name(platform: crate::core::Platform, index: usize) -> String {
+pub fn device_name(platform: premarket_core::Platform, index: usize) -> String {
     match platform {
-        crate::core::Platform::Fortigate => format!("fw{index}"),
+        premarket_core::Platform::Fortigate => format!("fw{index}"),
         _ => format!("sw{index}"),
     }
 }

@@ -17,9 +17,9 @@ use std::collections::{BinaryHeap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::probe::Nanos;
-use crate::probe::frame::{self, FiveTuple};
-use crate::probe::sys::{self, PacketSocket};
+use premarket_probe::Nanos;
+use premarket_probe::frame::{self, FiveTuple};
+use premarket_probe::sys::{self, PacketSocket};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::{AnyQuery, Fact, ParseError, Query, QueryKey, Raw};
-use crate::core::{CollectError, Command, Output, Verdict};
+use premarket_core::{CollectError, Command, Output, Verdict};
 
 /// Why a check could not get the fact it needs. Always becomes an ERROR verdict, never OK.
 #[derive(Clone, Debug, thiserror::Error)]

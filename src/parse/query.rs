@@ -11,7 +11,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{ParseError, Raw};
-use crate::core::Command;
+use premarket_core::Command;
 
 /// A parsed output, as stored: any serialisable value, read back by its concrete type.
 pub trait Fact: Any + Send + Sync + fmt::Debug {

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::ParseError;
-use crate::core::Output;
+use premarket_core::Output;
 
 /// The most a parser that reads an output whole is given. Every such command prints far less;
 /// more is a device gone wrong, not an output to parse.
@@ -111,8 +111,8 @@ impl Read for Failing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Megabytes;
-    use crate::core::spool::{IN_MEMORY, SpoolDir, SpoolWriter};
+    use premarket_core::Megabytes;
+    use premarket_core::spool::{IN_MEMORY, SpoolDir, SpoolWriter};
 
     fn spooled(line: &str, bytes: usize) -> Output {
         let mut writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(1024));

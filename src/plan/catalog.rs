@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::check::rule::Declarative;
-use crate::check::{Definition, registry};
-use crate::config::{Config, ConfigError, Device, Entry};
-use crate::core::Platform;
+use premarket_check::rule::Declarative;
+use premarket_check::{Definition, registry};
+use premarket_config::{Config, ConfigError, Device, Entry};
+use premarket_core::Platform;
 
 /// A catalog entry and its check.
 pub struct Resolved {

@@ -1,6 +1,6 @@
 //! Which checks and devices the operator asked for (`--check`, `--device`, `--tag`).
 
-use crate::config::Entry;
+use premarket_config::Entry;
 
 /// An empty list means "all". `checks` holds ids or globs (`eos.lanz.*`).
 #[derive(Clone, Debug, Default)]

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::units::Nanos;
 use super::verdict::Kind;
-use crate::core::Command;
-use crate::parse::{ParseError, Query, QuerySpec, Raw, Shape};
+use premarket_core::Command;
+use premarket_parse::{ParseError, Query, QuerySpec, Raw, Shape};
 
 /// The part of a percentile summary the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

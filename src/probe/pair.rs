@@ -496,7 +496,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::frame::{FrameSpec, Payload, build, insert_tag};
+    use crate::frame::{FrameSpec, Payload, build, insert_tag};
 
     fn copy(seq: u64, vlan: u16, ts: i64) -> (Vec<u8>, i64) {
         let f = build(

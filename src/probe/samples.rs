@@ -141,7 +141,7 @@ impl Samples {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::stats::{MEDIAN, P99, Quantile};
+    use crate::stats::{MEDIAN, P99, Quantile};
 
     #[test]
     fn packing_sorts_by_latency_and_keeps_the_class() {

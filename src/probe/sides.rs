@@ -163,10 +163,10 @@ impl Resolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::frame::{FrameSpec, Payload, build, insert_tag};
-    use crate::probe::pair::Pairer;
-    use crate::probe::record::Record;
-    use crate::probe::units::Nanos;
+    use crate::frame::{FrameSpec, Payload, build, insert_tag};
+    use crate::pair::Pairer;
+    use crate::record::Record;
+    use crate::units::Nanos;
 
     /// Settled requests of `n` pairs with the first copy on `a` and the second on `b`.
     fn settled(n: u64, a: u16, b: u16, start: u64) -> Vec<Settled> {

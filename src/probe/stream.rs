@@ -215,9 +215,9 @@ impl<R: Read> Merge<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::pcap;
-    use crate::probe::pcapng;
-    use crate::probe::record::{Endian, Records};
+    use crate::pcap;
+    use crate::pcapng;
+    use crate::record::{Endian, Records};
 
     /// A reader that hands out at most `step` bytes per call, to cut records anywhere.
     struct Trickle<'a> {

@@ -260,10 +260,10 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::analysis::{Options, analyze};
-    use crate::probe::frame::FiveTuple;
-    use crate::probe::pair::{Pair, Pairing, Sides};
-    use crate::probe::units::{Nanos, Port, Vlan};
+    use crate::analysis::{Options, analyze};
+    use crate::frame::FiveTuple;
+    use crate::pair::{Pair, Pairing, Sides};
+    use crate::units::{Nanos, Port, Vlan};
 
     /// A pairing of `latencies` (ns), one flow unless `flow_per_packet`, 1 ms apart.
     fn pairing(latencies: &[i64], flow_per_packet: bool, lost: usize) -> Pairing {

@@ -24,8 +24,8 @@ mod raw;
 
 use super::redact::Redactor;
 use super::{Report, json};
-use crate::core::Megabytes;
-use crate::parse::{Previous, Recorded};
+use premarket_core::Megabytes;
+use premarket_parse::{Previous, Recorded};
 
 /// The directory holding undelivered email.
 pub const OUTBOX: &str = "outbox";
@@ -432,7 +432,7 @@ impl super::channel::Channel for ArchiveChannel {
 /// A fact as `facts/<device>.json` keeps it (the run id is the directory's name).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Stored {
-    key: crate::parse::QueryKey,
+    key: premarket_parse::QueryKey,
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
@@ -525,10 +525,10 @@ pub fn file_safe(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::CollectError;
-    use crate::core::Command;
-    use crate::core::Platform;
-    use crate::report::DeviceOutputs;
+    use crate::DeviceOutputs;
+    use premarket_core::CollectError;
+    use premarket_core::Command;
+    use premarket_core::Platform;
 
     #[test]
     fn a_run_is_written_whole_and_read_back() {
@@ -588,8 +588,8 @@ mod tests {
 
     #[test]
     fn a_spooled_output_is_redacted_as_it_is_copied_in() {
-        use crate::core::Megabytes;
-        use crate::core::spool::{IN_MEMORY, SpoolDir, SpoolWriter};
+        use premarket_core::Megabytes;
+        use premarket_core::spool::{IN_MEMORY, SpoolDir, SpoolWriter};
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::new(dir.path().join("a"));
         let mut writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(64));
@@ -601,7 +601,7 @@ mod tests {
         }
         writer.write(b"banner hunter2-canary\n").unwrap();
         let output = writer.finish().unwrap();
-        assert!(matches!(output, crate::core::Output::Spooled(_)));
+        assert!(matches!(output, premarket_core::Output::Spooled(_)));
         let mut report = Report::new(
             "r1".into(),
             "lab".into(),
@@ -634,7 +634,7 @@ mod tests {
 
     #[test]
     fn the_oldest_runs_go_until_the_archive_fits_and_the_newest_stays() {
-        use crate::core::Megabytes;
+        use premarket_core::Megabytes;
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::new(dir.path());
         // Four runs of about 490 kB each, compressed (random text compresses little).
@@ -704,7 +704,7 @@ mod tests {
 
     #[test]
     fn previous_facts_come_from_the_newest_run_that_kept_them() {
-        use crate::parse::QueryKey;
+        use premarket_parse::QueryKey;
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::new(dir.path());
         let key = |text: &str| QueryKey {

@@ -8,7 +8,7 @@
 //! everything else, so it never reads all clear while a FAIL stands.
 
 use super::{CheckResult, DeviceDown, Report, order};
-use crate::core::Status;
+use premarket_core::Status;
 
 /// One thing to read and act on.
 #[derive(Clone, Copy, Debug)]

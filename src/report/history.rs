@@ -12,7 +12,7 @@ use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 
 use super::Report;
-use crate::core::Status;
+use premarket_core::Status;
 
 /// A check on a device: the unit whose history is followed.
 pub type Pair = (String, String);
@@ -328,7 +328,7 @@ fn label(before: Option<Status>, now: Status) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::CheckResult;
+    use crate::CheckResult;
 
     fn report(run: &str, hour: u32, partial: bool, results: &[(&str, Status)]) -> Report {
         let results = results

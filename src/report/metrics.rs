@@ -32,7 +32,7 @@ use prometheus_client::registry::Registry;
 
 use super::channel::{BoxFuture, Channel, Context, Delivered};
 use super::{CheckResult, Report, archive::write_atomic};
-use crate::core::Status;
+use premarket_core::Status;
 
 type F64 = Gauge<f64, AtomicU64>;
 
@@ -246,7 +246,7 @@ fn label_value(v: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::ProbeFigures;
+    use crate::ProbeFigures;
 
     #[test]
     fn the_series_of_the_contract() {

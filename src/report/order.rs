@@ -13,8 +13,8 @@
 use std::cmp::Ordering;
 
 use super::CheckResult;
-use crate::config::Severity;
-use crate::core::Status;
+use premarket_config::Severity;
+use premarket_core::Status;
 
 /// Sorts `results` into reading order; `blocked` lists the (check, device) pairs left ERROR by
 /// a device that could not be inspected.

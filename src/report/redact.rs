@@ -4,8 +4,8 @@
 
 use secrecy::ExposeSecret;
 
-use crate::config::{Config, SecretRef};
-use crate::core::Platform;
+use premarket_config::{Config, SecretRef};
+use premarket_core::Platform;
 
 /// Known secret values shorter than this are not searched for: they would shred ordinary text.
 const MIN_SECRET_LEN: usize = 4;
@@ -60,7 +60,7 @@ impl Redactor {
 
     /// `text` from a device of `platform`, safe to write down.
     pub fn redact(&self, platform: Platform, text: &str) -> String {
-        let text = pem_keys(&crate::platform::redact(platform, text));
+        let text = pem_keys(&premarket_platform::redact(platform, text));
         self.literals(&text)
     }
 

@@ -12,7 +12,7 @@ use owo_colors::OwoColorize;
 use super::blocks::Block;
 use super::history::Transition;
 use super::{CheckResult, DeviceDown, Report};
-use crate::core::Status;
+use premarket_core::Status;
 
 /// Whether to colour: a terminal, and `NO_COLOR` unset or empty.
 pub fn use_colour(is_terminal: bool) -> bool {

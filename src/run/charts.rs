@@ -8,14 +8,14 @@
 //! archive can say it; a rerun of a few checks never does.
 
 use super::Request;
-use crate::collect::probe::Routing;
-use crate::config::Config;
-use crate::probe::chart::axes::{count_label, show};
-use crate::probe::units::Nanos;
-use crate::report::Report;
-use crate::report::archive::Archive;
-use crate::report::email::Attachment;
-use crate::report::trend::{
+use premarket_collect::probe::Routing;
+use premarket_config::Config;
+use premarket_probe::chart::axes::{count_label, show};
+use premarket_probe::units::Nanos;
+use premarket_report::Report;
+use premarket_report::archive::Archive;
+use premarket_report::email::Attachment;
+use premarket_report::trend::{
     self, DEFAULT_RUNS, DriftRule, Points, Sources, firewall_drifts, probe_drifts,
 };
 

@@ -13,8 +13,8 @@ use std::time::Duration;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use chrono_tz::Tz;
 
-use crate::report::DeadlineNote;
-use crate::report::channel::Deadline;
+use premarket_report::DeadlineNote;
+use premarket_report::channel::Deadline;
 
 /// How long after a deadline a run still counts as late for it rather than early for the next.
 pub const MISSED_WITHIN: chrono::TimeDelta = chrono::TimeDelta::hours(12);

@@ -12,7 +12,7 @@ use secrecy::{ExposeSecret, SecretString};
 
 use super::session::Target;
 use super::transport::Client;
-use crate::core::CollectError;
+use premarket_core::CollectError;
 
 /// Rounds of keyboard-interactive questions answered before giving up.
 const MAX_KI_ROUNDS: usize = 4;

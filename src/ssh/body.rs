@@ -9,8 +9,8 @@
 //! so a secret the device broke over two lines is masked whole before either is written.
 
 use super::redact::Redactor;
-use crate::core::Output;
-use crate::core::spool::{SpoolError, SpoolWriter};
+use premarket_core::Output;
+use premarket_core::spool::{SpoolError, SpoolWriter};
 
 /// Lines held while waiting for the echo; past this the echo is given up on and they are output.
 const ECHO_WAIT: usize = 64 << 10;
@@ -142,9 +142,9 @@ mod tests {
     use secrecy::SecretString;
 
     use super::*;
-    use crate::core::Megabytes;
-    use crate::core::spool::{IN_MEMORY, SpoolDir};
-    use crate::ssh::screen::Reply;
+    use crate::screen::Reply;
+    use premarket_core::Megabytes;
+    use premarket_core::spool::{IN_MEMORY, SpoolDir};
 
     fn stream(chunks: &[&str], sent: Option<&str>, redactor: &Redactor) -> String {
         let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(64));

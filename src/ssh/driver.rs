@@ -17,7 +17,7 @@ use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::script::{Group, Script, Step};
 use super::shell::{Answer, Matched, Shell, ShellError};
-use crate::core::{CollectError, Output};
+use premarket_core::{CollectError, Output};
 
 /// A command's output as the device printed it (secrets masked; spooled when large), and the
 /// prompt it was typed at.

@@ -302,45 +302,11 @@ fn refused(line: &str, reason: impl Into<String>) -> Refused {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::{eos, fortigate};
-
-    #[test]
-    fn writes_and_separators_are_refused_for_both_platforms() {
-        let profiles = [&eos::cli::PROFILE, &fortigate::cli::PROFILE];
-        for line in [
-            "configure",
-            "configure terminal",
-            "write memory",
-            "copy running-config startup-config",
-            "reload",
-            "execute reboot",
-            "execute factoryreset",
-            "config system console",
-            "config global",
-            "config vdom",
-            "edit root",
-            "end",
-            "diagnose sys session clear",
-            "diagnose sys session filter clear;diagnose sys session clear",
-            "diagnose sys session filter dport 1\ndiagnose sys session clear",
-            "show running-config | write flash:x",
-            "show running-config | redirect flash:x",
-            "show running-config > flash:x",
-            "show version\u{0}",
-        ] {
-            for profile in profiles {
-                assert!(
-                    Line::command(profile, line).is_err(),
-                    "{line:?} passed the {} guard",
-                    profile.platform
-                );
-            }
-        }
-    }
+    use crate::test_profiles::{FIREWALL, SWITCH};
 
     #[test]
     fn each_kind_of_line_has_its_own_narrow_door() {
-        let (fgt, eos) = (&fortigate::cli::PROFILE, &eos::cli::PROFILE);
+        let (fgt, eos) = (&FIREWALL, &SWITCH);
         assert!(Line::setup(eos, "terminal length 0").is_ok());
         assert!(Line::setup(eos, "terminal monitor").is_err());
         assert!(Line::setup(eos, "show version").is_err());
@@ -356,7 +322,7 @@ mod tests {
 
     #[test]
     fn edit_only_for_a_listed_vdom() {
-        let fgt = &fortigate::cli::PROFILE;
+        let fgt = &FIREWALL;
         let listed = Listed {
             names: vec!["root".into(), "trading".into()],
         };
@@ -383,19 +349,5 @@ mod tests {
         let line = Line::secret(&SecretString::from("s3cret; with spaces")).unwrap();
         assert_eq!(line.wire(), b"s3cret; with spaces\n");
         assert_eq!(format!("{line:?}"), "Line(\"<secret>\")");
-    }
-
-    struct Forged;
-    impl Proof for Forged {
-        fn line(&self) -> &'static str {
-            "diagnose sys session clear"
-        }
-    }
-
-    #[test]
-    fn a_proof_of_another_type_is_refused() {
-        let e = Line::proven(&fortigate::cli::PROFILE, Forged).unwrap_err();
-        assert!(e.reason.contains("no such proof"), "{e}");
-        assert!(Line::proven(&eos::cli::PROFILE, Forged).is_err());
     }
 }

@@ -344,7 +344,7 @@ mod tests {
     /// `Ok(())` or a fragment of the refusal.
     #[test]
     fn known_hosts_decides_as_openssh_reads_it() {
-        use crate::ssh::known_hosts::test_keys::{A, B, E, HASHED_10_0_0_1_2222};
+        use crate::known_hosts::test_keys::{A, B, E, HASHED_10_0_0_1_2222};
         let a = PublicKey::from_openssh(A).unwrap();
         let pin_a = fingerprint(&a);
         let pin_b = fingerprint(&PublicKey::from_openssh(B).unwrap());

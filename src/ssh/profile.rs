@@ -9,7 +9,7 @@ use std::sync::{LazyLock, Mutex};
 
 use regex::Regex;
 
-use crate::core::Platform;
+use premarket_core::Platform;
 
 /// A profile's pattern, compiled once per process. Compiling a Unicode `\w` class costs about
 /// a millisecond of CPU; with one shell per device it dominated a 200-device run.

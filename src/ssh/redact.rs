@@ -11,7 +11,7 @@ use regex::Regex;
 use secrecy::{ExposeSecret, SecretString};
 
 use super::session::Target;
-use crate::core::CollectError;
+use premarket_core::CollectError;
 
 /// Shortest secret that is redacted; shorter values would blank ordinary text.
 const MIN_LEN: usize = 4;

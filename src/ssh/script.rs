@@ -10,7 +10,7 @@
 
 use super::guard::{Line, Refused};
 use super::profile::Profile;
-use crate::core::Command;
+use premarket_core::Command;
 
 /// A whole session.
 #[derive(Debug)]
@@ -272,83 +272,5 @@ fn groups(profile: &Profile, commands: &[Command], indexes: &[usize], steps: &mu
                 .collect(),
             reset,
         }));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::platform::{eos, fortigate};
-
-    fn texts(shown: &[Shown]) -> Vec<&str> {
-        shown.iter().map(|s| s.text.as_str()).collect()
-    }
-
-    #[test]
-    fn eos_session_in_order_with_the_conditional_lines() {
-        let profile = &eos::cli::PROFILE;
-        let commands = [
-            Command::new("show version | json"),
-            Command::new("configure"),
-        ];
-        let script = Script::new(profile, &commands, None).unwrap();
-        let shown = script.shown(profile, Some("env:ENABLE"));
-        assert_eq!(
-            texts(&shown),
-            [
-                "terminal length 0",
-                "terminal width 511",
-                "enable",
-                "<enable secret from env:ENABLE>",
-                "show version | json",
-                "configure",
-            ]
-        );
-        assert!(shown[5].note.as_deref().unwrap().starts_with("REFUSED"));
-        assert_eq!(script.refusals().len(), 1);
-        assert!(Script::new(profile, &commands, Some("root")).is_err());
-    }
-
-    #[test]
-    fn fortigate_with_a_vdom_reads_the_mode_lists_then_enters() {
-        let profile = &fortigate::cli::PROFILE;
-        let filter = vec![
-            "diagnose sys session filter clear".to_string(),
-            "diagnose sys session filter proto 17".to_string(),
-        ];
-        let commands = [
-            Command::in_context(filter.clone(), "diagnose sys session filter"),
-            Command::new("get system ha status"),
-            Command::in_context(filter, "diagnose sys session list"),
-            Command::new("get system status"),
-        ];
-        let script = Script::new(profile, &commands, Some("trading")).unwrap();
-        assert_eq!(
-            texts(&script.shown(profile, None)),
-            [
-                "get system status",
-                "config global",
-                "diagnose sys vd list",
-                "get system ha status",
-                "end",
-                "config vdom",
-                "edit trading",
-                "diagnose sys session filter clear",
-                "diagnose sys session filter proto 17",
-                "diagnose sys session filter",
-                "diagnose sys session list",
-                "diagnose sys session filter clear",
-                "end",
-            ]
-        );
-        assert!(Script::new(profile, &commands, Some("a;b")).is_err());
-        let plain = Script::new(profile, &commands, None).unwrap();
-        assert_eq!(
-            texts(&plain.shown(profile, None))[..2],
-            [
-                "diagnose sys session filter clear",
-                "diagnose sys session filter proto 17"
-            ]
-        );
     }
 }

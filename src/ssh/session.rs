@@ -21,8 +21,8 @@ use super::script::Script;
 use super::shell::{Shell, Spooling};
 use super::transport::Client;
 use super::{auth, transport};
-use crate::core::spool::SpoolDir;
-use crate::core::{CollectError, Command, Megabytes};
+use premarket_core::spool::SpoolDir;
+use premarket_core::{CollectError, Command, Megabytes};
 
 /// The per-command output cap unless the site says otherwise (`ssh.max_output_mb`).
 pub const MAX_OUTPUT: Megabytes = Megabytes(2048);

@@ -23,8 +23,8 @@ use super::profile::Profile;
 use super::redact::Redactor;
 use super::screen::Screen;
 use super::transport::Client;
-use crate::core::spool::{SpoolDir, SpoolError, SpoolWriter};
-use crate::core::{Megabytes, Output};
+use premarket_core::spool::{SpoolDir, SpoolError, SpoolWriter};
+use premarket_core::{Megabytes, Output};
 
 /// Terminal size asked for: wide so long commands are echoed on one line, tall so devices that
 /// size their pager by the terminal page rarely.

@@ -9,7 +9,7 @@ use russh::keys::{Algorithm, PublicKey, PublicKeyOrCertificate};
 use russh::{Preferred, cipher, kex, mac};
 
 use super::hostkey::{self, HostKeyError};
-use crate::core::CollectError;
+use premarket_core::CollectError;
 
 /// Algorithms old devices still need. Only offered when the baseline says
 /// `legacy_algorithms: true` for that device.

@@ -1,9 +1,9 @@
 use std::fmt::Write;
 
-use crate::check::Check;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{Change, ShowRunningConfigDiffs};
+use crate::Check;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{Change, ShowRunningConfigDiffs};
 
 /// running-config is saved: `show running-config diffs` is empty. Hunks that change only `!`
 /// comment lines (the `! device:` header after an upgrade) are cosmetic and do not fail.

@@ -1,10 +1,12 @@
 use super::ports::{PortSpeeds, Speed, TradingPorts, require};
 use super::since::{Before, Change, Counter, before, change};
-use crate::check::Check;
-use crate::check::outcome::combine;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{Interface, InterfaceCounters, Interfaces, ShowInterfaces, ShowVersion};
+use crate::Check;
+use crate::outcome::combine;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{
+    Interface, InterfaceCounters, Interfaces, ShowInterfaces, ShowVersion,
+};
 
 /// On the baseline's trading ports: each is connected, up, at its speed, and since the previous
 /// run no FCS, input or output error and no discard was counted and the link did not flap
@@ -67,18 +69,18 @@ impl Check for InterfacesErrors {
             "trading ports connected at their speed; no error, discard or flap since the previous run",
         );
         match &previous {
-            Before::FirstRun if verdict.status == crate::core::Status::Ok => {
+            Before::FirstRun if verdict.status == premarket_core::Status::Ok => {
                 verdict.summary.push_str(
                     " (first run on this switch: counters recorded, growth is judged from the next run)",
                 );
             }
-            Before::NotComparable(why) if verdict.status == crate::core::Status::Ok => {
+            Before::NotComparable(why) if verdict.status == premarket_core::Status::Ok => {
                 verdict.summary = format!(
                     "{}; {why}: growth is judged again from the next run",
                     verdict.summary
                 );
             }
-            _ if verdict.status == crate::core::Status::Ok && !restarted.is_empty() => {
+            _ if verdict.status == premarket_core::Status::Ok && !restarted.is_empty() => {
                 verdict.summary = format!(
                     "{}; {}: growth is judged again from the next run",
                     verdict.summary,

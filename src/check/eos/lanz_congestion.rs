@@ -1,9 +1,9 @@
 use super::ports::{TradingPorts, require};
 use super::since::{Before, Change, Counter, before, change};
-use crate::check::Check;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{LanzRecord, ShowLanzRecords, ShowQueueDrops, ShowVersion};
+use crate::Check;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{LanzRecord, ShowLanzRecords, ShowQueueDrops, ShowVersion};
 
 /// No queue on a trading port congested above the baseline's depth, and no queue drops on
 /// them, since the previous run. LANZ records (`show queue-monitor length`) are a bounded

@@ -1,7 +1,7 @@
-use crate::check::Check;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{ShowLanzStatus, ShowStartupConfig};
+use crate::Check;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{ShowLanzStatus, ShowStartupConfig};
 
 /// LANZ is in startup-config, so it survives a reload: the lab notes' incident, where LANZ was
 /// enabled only in running-config and came back off after a reboot without any alarm.

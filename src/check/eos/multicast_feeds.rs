@@ -2,11 +2,11 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use serde::Deserialize;
 
-use crate::check::Check;
-use crate::check::outcome::{combine, part_error};
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping};
+use crate::Check;
+use crate::outcome::{combine, part_error};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping};
 
 /// Each multicast feed VLAN has IGMP snooping on and a querier, and the baseline's feed groups
 /// are joined on the expected ports. Without a querier, memberships age out (about four

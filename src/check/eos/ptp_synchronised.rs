@@ -1,9 +1,9 @@
 use serde::Deserialize;
 
-use crate::check::Check;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::ShowPtp;
+use crate::Check;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::ShowPtp;
 
 /// The switch's PTP clock is locked to the baseline's grandmaster: a boundary clock with a slave
 /// port (the baseline's, if named), following the expected grandmaster (not itself: a switch

@@ -7,9 +7,9 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::check::reboot::{Since, boot_instant};
-use crate::parse::{FactError, Facts, Query};
-use crate::platform::eos::{ShowVersion, Version};
+use crate::reboot::{Since, boot_instant};
+use premarket_parse::{FactError, Facts, Query};
+use premarket_platform::eos::{ShowVersion, Version};
 
 /// The boot instant `version` gives (the switch's own `bootupTimestamp`, else collection time
 /// minus uptime), in epoch seconds.

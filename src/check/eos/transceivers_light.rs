@@ -1,9 +1,9 @@
 use super::ports::{TradingPorts, require};
-use crate::check::Check;
-use crate::check::outcome::combine;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{OpticalPower, ShowTransceiverDom};
+use crate::Check;
+use crate::outcome::combine;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{OpticalPower, ShowTransceiverDom};
 
 /// The optics of the trading ports receive and transmit inside their warning thresholds (the
 /// module's own, from `show interfaces transceiver dom thresholds`). Light between the low

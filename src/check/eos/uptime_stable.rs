@@ -1,9 +1,9 @@
 use super::since::boot_since;
-use crate::check::Check;
-use crate::check::reboot::{Since, describe_uptime, utc};
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::{ShowReloadCause, ShowVersion};
+use crate::Check;
+use crate::reboot::{Since, describe_uptime, utc};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::{ShowReloadCause, ShowVersion};
 
 /// The switch has not rebooted since the previous run, and if it has, says why (`show reload
 /// cause`). After a reload every setting that lived only in running-config is gone: the LANZ

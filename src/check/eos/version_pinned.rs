@@ -1,7 +1,7 @@
-use crate::check::{Check, VersionPin};
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::eos::ShowVersion;
+use crate::{Check, VersionPin};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::eos::ShowVersion;
 
 /// The switch runs the pinned EOS version.
 ///

@@ -1,7 +1,7 @@
-use crate::check::Check;
-use crate::core::{Percent, Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{CpuStates, GetPerformanceStatus};
+use crate::Check;
+use premarket_core::{Percent, Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{CpuStates, GetPerformanceStatus};
 
 /// The busiest CPU core's use (100 - idle) is at most the baseline's ceiling, and, where the
 /// box prints it, its softirq share too. One flow on the CPU path loads one core (its packets

@@ -6,10 +6,10 @@ use std::fmt::Write;
 
 use serde::Deserialize;
 
-use crate::check::outcome::part_error;
-use crate::core::Verdict;
-use crate::parse::{AnyQuery, Facts, Query};
-use crate::platform::fortigate::{
+use crate::outcome::part_error;
+use premarket_core::Verdict;
+use premarket_parse::{AnyQuery, Facts, Query};
+use premarket_platform::fortigate::{
     DiagMcastSessions, FilterReadback, Flow, ListSessions, McastSession, Np, Session,
     SessionSummary,
 };

@@ -1,11 +1,11 @@
 use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
 use super::reasons::explain;
-use crate::check::Check;
-use crate::check::outcome::combine;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{Flow, Np, OffloadBasis, OffloadProof, Session};
+use crate::Check;
+use crate::outcome::combine;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{Flow, Np, OffloadBasis, OffloadProof, Session};
 
 /// Every trading flow has a session, and every direction that carries traffic is offloaded to
 /// the NP. A flow on the CPU path costs ~14 us at the median and ~44 us at p99 and alarms

@@ -1,10 +1,10 @@
 use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
-use crate::check::Check;
-use crate::check::outcome::combine;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::Flow;
+use crate::Check;
+use crate::outcome::combine;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::Flow;
 
 /// Each trading flow uses one session (or the baseline's `max_sessions`). Many sessions of one
 /// flow, each from another source port and none older than the idle timer, mean the sender

@@ -1,9 +1,9 @@
 use serde::Deserialize;
 
-use crate::check::Check;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::GetHaStatus;
+use crate::Check;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::GetHaStatus;
 
 /// The HA mode is the baseline's; in a cluster the health is OK and every member's
 /// configuration is in sync (a failover to an out-of-sync member can bring back old policies).

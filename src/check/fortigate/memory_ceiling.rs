@@ -1,7 +1,7 @@
-use crate::check::Check;
-use crate::core::{Percent, Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::GetPerformanceStatus;
+use crate::Check;
+use premarket_core::{Percent, Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::GetPerformanceStatus;
 
 /// Memory use is at most the baseline's ceiling: in conserve mode a FortiGate stops building
 /// new sessions (and drops traffic) long before it runs out.

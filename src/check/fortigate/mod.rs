@@ -1,6 +1,6 @@
 //! Checks of FortiGate firewalls. The flow checks share [`flows`] (finding a flow's sessions),
 //! [`timers`] (the idle timer a session lives by) and [`reasons`] (what each `no_ofld_reason`
-//! means); [`crate::check::outcome`] folds many flows into one verdict.
+//! means); [`crate::outcome`] folds many flows into one verdict.
 
 mod cpu_ceiling;
 mod flows;

@@ -1,10 +1,10 @@
 use std::collections::BTreeMap;
 
-use crate::check::Check;
-use crate::check::outcome::{combine, part_error};
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{GetSystemInterface, Np, ShowSystemNpu};
+use crate::Check;
+use crate::outcome::{combine, part_error};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{GetSystemInterface, Np, ShowSystemNpu};
 
 /// Nothing on the trading path disables offload: no sFlow sampler on a trading interface
 /// ("Configuring sFlow on any interface disables all NP7, NP6, NP6XLite, or NP6Lite offloading

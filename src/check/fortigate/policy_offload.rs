@@ -1,9 +1,9 @@
 use super::flows::{FlowsInput, port_list_command, require_flows};
-use crate::check::Check;
-use crate::check::outcome::{combine, part_error};
-use crate::core::{Command, Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{
+use crate::Check;
+use crate::outcome::{combine, part_error};
+use premarket_core::{Command, Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{
     FirewallPolicy, Flow, Np, PolicyShow, ShowMulticastPolicy, ShowPolicy,
 };
 
@@ -95,7 +95,7 @@ impl Check for PolicyOffload {
             seen.push(command.clone());
             let name = format!("{table} {id} ({})", flow.name);
             let raw = facts.raw(&command).unwrap_or_default();
-            let evidence = format!("{name}:\n{}", crate::parse::text::excerpt(raw, 30));
+            let evidence = format!("{name}:\n{}", premarket_parse::text::excerpt(raw, 30));
             parts.push(match query.show(facts) {
                 Err(e) => part_error(&name, &e),
                 Ok(PolicyShow { policy: None }) => Verdict::fail(format!(

@@ -4,7 +4,7 @@
 //! real output (`redir-to-ips`, `denied-by-nturbo`, `offload-denied`, `helper`, `not-established`).
 
 use super::flows::port_list_command;
-use crate::platform::fortigate::Np;
+use premarket_platform::fortigate::Np;
 
 /// Why one reason keeps a session on the CPU, and what to do. `{policy}` in the remedy is the
 /// flow's policy id and `{table}` the policy table (`firewall policy` or `firewall multicast-policy`).

@@ -1,10 +1,10 @@
 use super::flows::{self, FlowsInput, require_flows};
 use super::timers::{self, Source, Timer};
-use crate::check::Check;
-use crate::check::outcome::{combine, part_error};
-use crate::core::{Platform, Seconds, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{
+use crate::Check;
+use crate::outcome::{combine, part_error};
+use premarket_core::{Platform, Seconds, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{
     Flow, GetSystemGlobal, Protocol, ShowPolicy, ShowService, ShowSessionTtl, Ttl,
 };
 

@@ -1,11 +1,11 @@
 use super::flows::require_flows;
 use super::flows::{self, render_mcast, summary_evidence};
 use super::timers;
-use crate::check::Check;
-use crate::check::outcome::{combine, part_error};
-use crate::core::{Platform, Seconds, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{Flow, Protocol, Session, ShowSystemNpu, Ttl};
+use crate::Check;
+use crate::outcome::{combine, part_error};
+use premarket_core::{Platform, Seconds, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{Flow, Protocol, Session, ShowSystemNpu, Ttl};
 
 /// A UDP trading flow's session has at least the baseline's margin of idle time left
 /// (`expire`). Below it, a quiet feed lets the session expire before the open; it is then

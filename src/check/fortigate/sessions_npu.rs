@@ -1,7 +1,7 @@
-use crate::check::Check;
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::DiagSessionStat;
+use crate::Check;
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::DiagSessionStat;
 
 /// The lab notes' indirect indicators: the NPU holds at least the baseline's number of sessions
 /// (0 when every packet builds a new session), and new sessions per second stay under the

@@ -9,10 +9,10 @@
 //! session's `timeout=` is the ground truth when a session exists: `never`, a TTL in seconds,
 //! or `0` for "the UDP idle timer applies".
 
-use crate::check::outcome::part_error;
-use crate::core::Verdict;
-use crate::parse::{AnyQuery, Facts};
-use crate::platform::fortigate::{
+use crate::outcome::part_error;
+use premarket_core::Verdict;
+use premarket_parse::{AnyQuery, Facts};
+use premarket_platform::fortigate::{
     FirewallPolicy, FirewallService, GetSystemGlobal, SessionSummary, SessionTtl, ShowService, Ttl,
 };
 
@@ -188,7 +188,7 @@ pub fn queries(service: Option<&str>) -> Vec<Box<dyn AnyQuery>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::fortigate::SessionTtlPort;
+    use premarket_platform::fortigate::SessionTtlPort;
 
     fn service(idle: Option<u64>, ttl: Option<Ttl>) -> FirewallService {
         FirewallService {

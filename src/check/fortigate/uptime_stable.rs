@@ -1,8 +1,8 @@
-use crate::check::Check;
-use crate::check::reboot::{Since, boot_instant, describe_uptime, utc};
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::{GetPerformanceStatus, GetSystemStatus};
+use crate::Check;
+use crate::reboot::{Since, boot_instant, describe_uptime, utc};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::{GetPerformanceStatus, GetSystemStatus};
 
 /// The firewall has not rebooted since the previous run. A reboot loses every session (the
 /// first packets of each rebuilt one take the CPU) and anything set only at run time; it is

@@ -1,7 +1,7 @@
-use crate::check::{Check, VersionPin};
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
-use crate::platform::fortigate::GetSystemStatus;
+use crate::{Check, VersionPin};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_platform::fortigate::GetSystemStatus;
 
 /// The firewall runs the pinned FortiOS version (offload behaviour and defaults change between
 /// versions: the lab's figures hold for 7.6.7 on the 201G only).

@@ -1,10 +1,10 @@
-use crate::check::Check;
-use crate::core::{Command, Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts, Query};
-use crate::probe::Nanos;
-use crate::probe::baseline::Expect;
-use crate::probe::facts::{Latency, Measure};
-use crate::probe::verdict::Kind;
+use crate::Check;
+use premarket_core::{Command, Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts, Query};
+use premarket_probe::Nanos;
+use premarket_probe::baseline::Expect;
+use premarket_probe::facts::{Latency, Measure};
+use premarket_probe::verdict::Kind;
 
 /// The packets feel offload: the probe's steady state is fast, only session setup is slow,
 /// nothing lost, and the figures are within the baseline's limits.

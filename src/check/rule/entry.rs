@@ -3,9 +3,9 @@
 //! Every mistake is an error at its `file:line:column`.
 
 use super::readers::{self, Reader};
-use crate::config::{ConfigError, Declared, Entry, Position, TreeValue};
-use crate::core::Platform;
-use crate::platform::{eos, fortigate};
+use premarket_config::{ConfigError, Declared, Entry, Position, TreeValue};
+use premarket_core::Platform;
+use premarket_platform::{eos, fortigate};
 
 /// The platform's read-only allowlist: the same function the SSH guard applies.
 pub fn allowed(platform: Platform, command: &str) -> Result<(), String> {

@@ -366,7 +366,7 @@ fn increase(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::rule::ops::Op;
+    use crate::rule::ops::Op;
     use serde_json::json;
 
     fn t(op: Op, value: Value) -> Test {

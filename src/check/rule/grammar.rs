@@ -18,7 +18,7 @@ use serde_saphyr::{Location, Spanned};
 
 use super::ops::{Cond, Op};
 use super::path::Path;
-use crate::config::{ConfigError, Position, Tree, TreeValue};
+use premarket_config::{ConfigError, Position, Tree, TreeValue};
 
 /// A rule node. `C` is what an operator holds: [`Spec`] as written, a built condition once the
 /// device's baseline values are known.

@@ -41,8 +41,8 @@ use self::ops::{Cond, Op};
 use self::readers::RuleQuery;
 use self::ready::Ready;
 use super::{BaselineText, Definition, InputError, Prepared};
-use crate::config::{ConfigError, Declared, Entry, Position};
-use crate::core::{Command, Platform};
+use premarket_config::{ConfigError, Declared, Entry, Position};
+use premarket_core::{Command, Platform};
 
 /// A declarative check, read from its catalog entry.
 pub struct Declarative {
@@ -202,8 +202,8 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::config::{Severity, Tree};
-    use crate::parse::AnyQuery;
+    use premarket_config::{Severity, Tree};
+    use premarket_parse::AnyQuery;
 
     /// An entry of `checks/x.yaml` (at line 1) with the declarative part written in `yaml`.
     fn entry(platform: Platform, yaml: &str) -> (Entry, Declared) {

@@ -326,7 +326,7 @@ pub fn describe(value: &Value) -> String {
 
 /// A value as a message shows it: compact JSON, at most 80 characters.
 pub fn show(value: &Value) -> String {
-    crate::parse::text::clip(&value.to_string(), 80)
+    premarket_parse::text::clip(&value.to_string(), 80)
 }
 
 #[cfg(test)]

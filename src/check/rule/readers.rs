@@ -20,9 +20,9 @@ use std::collections::HashSet;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use crate::core::{Command, Platform};
-use crate::parse::{AnyQuery, Fact, ParseError, QueryKey, QuerySpec, Raw};
-use crate::platform::{self, eos, fortigate};
+use premarket_core::{Command, Platform};
+use premarket_parse::{AnyQuery, Fact, ParseError, QueryKey, QuerySpec, Raw};
+use premarket_platform::{self as platform, eos, fortigate};
 
 /// How the output is turned into JSON.
 #[derive(Clone, Debug)]
@@ -153,7 +153,9 @@ fn clean(platform: Platform, raw: &str) -> Result<Vec<String>, ParseError> {
             fortigate::text::device_error(&lines)?;
             Ok(lines.iter().map(|l| l.trim().to_string()).collect())
         }
-        Platform::Probe => Ok(crate::parse::text::lines(raw).map(str::to_string).collect()),
+        Platform::Probe => Ok(premarket_parse::text::lines(raw)
+            .map(str::to_string)
+            .collect()),
     }
 }
 

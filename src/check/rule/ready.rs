@@ -9,9 +9,9 @@ use serde_json::Value;
 use super::eval::{self, Outcome, Previous, Test};
 use super::grammar::Node;
 use super::readers::RuleQuery;
-use crate::check::Prepared;
-use crate::core::Verdict;
-use crate::parse::{AnyQuery, Facts, text};
+use crate::Prepared;
+use premarket_core::Verdict;
+use premarket_parse::{AnyQuery, Facts, text};
 
 /// A declarative check with one device's values in place.
 pub struct Ready {
@@ -148,10 +148,10 @@ fn describe(rule: &Node<Test>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::rule::ops::{Cond, Num};
-    use crate::check::rule::path::Path;
-    use crate::check::rule::readers::Reader;
-    use crate::core::{Command, Platform, Status};
+    use crate::rule::ops::{Cond, Num};
+    use crate::rule::path::Path;
+    use crate::rule::readers::Reader;
+    use premarket_core::{Command, Platform, Status};
 
     fn errors_rule() -> Ready {
         let query = RuleQuery {

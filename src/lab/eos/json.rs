@@ -131,7 +131,7 @@ impl<T: Into<J>> From<Vec<T>> for J {
 /// `obj! { "key" => value, ... }`: an ordered object; values convert with `Into<J>`.
 macro_rules! obj {
     ($($k:expr => $v:expr),* $(,)?) => {
-        $crate::lab::eos::json::J::Obj(vec![$(($k.to_string(), $crate::lab::eos::json::J::from($v))),*])
+        $crate::eos::json::J::Obj(vec![$(($k.to_string(), $crate::eos::json::J::from($v))),*])
     };
 }
 pub(crate) use obj;

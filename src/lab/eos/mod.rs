@@ -494,7 +494,7 @@ mod tests {
         assert_eq!(c.secret("wrong").text, "% Access denied");
         assert_eq!(c.prompt(), "sw1>");
         c.run("enable");
-        c.secret(crate::lab::topology::EOS_ENABLE_SECRET);
+        c.secret(crate::topology::EOS_ENABLE_SECRET);
         assert_eq!(c.prompt(), "sw1#");
         assert!(
             c.run("show running-config")
@@ -556,7 +556,7 @@ mod tests {
     fn config_is_recorded_and_applied() {
         let (mut c, journal) = cli(Faults::only(Fault::LanzUnsaved));
         c.run("enable");
-        c.secret(crate::lab::topology::EOS_ENABLE_SECRET);
+        c.secret(crate::topology::EOS_ENABLE_SECRET);
         assert!(
             c.run("show running-config diffs")
                 .text

@@ -165,12 +165,15 @@ fn uptime_words(secs: u64) -> String {
 mod tests {
     use super::super::super::scenario::Faults;
     use super::*;
-    use crate::platform::eos;
+    use premarket_platform::eos;
 
     /// The project's parser for `command`, as `premarket parse` runs it.
-    fn parse_text(command: &str, raw: &str) -> Result<serde_json::Value, crate::parse::ParseError> {
+    fn parse_text(
+        command: &str,
+        raw: &str,
+    ) -> Result<serde_json::Value, premarket_parse::ParseError> {
         let query = eos::query_for(command).expect("a listed EOS command");
-        (query.parse_json)(&mut crate::parse::Raw::new(raw))
+        (query.parse_json)(&mut premarket_parse::Raw::new(raw))
     }
 
     #[test]

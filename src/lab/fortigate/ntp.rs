@@ -65,7 +65,7 @@ mod tests {
     #[test]
     fn synced_and_not() {
         let ok = FgState::new("fw1", 1, &Faults::default());
-        let text = ntp_status(&ok, crate::lab::clock::now());
+        let text = ntp_status(&ok, crate::clock::now());
         assert!(text.starts_with("synchronized: yes, ntpsync: enabled, "));
         assert_eq!(text.matches(" selected\n").count(), 1);
         assert!(text.contains("ipv4 server(10.0.0.1) 10.0.0.1 -- reachable(0xff) S:4 T:34 selected\n        server-version=4, stratum=2\n"));

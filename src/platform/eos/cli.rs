@@ -5,8 +5,8 @@
 //! for the session with `terminal length 0` (a session setting, not a configuration write), and
 //! `--More--` is still answered in case the setting is refused.
 
-use crate::core::Platform;
-use crate::ssh::profile::{DeviceError, Enable, Profile};
+use premarket_core::Platform;
+use premarket_ssh::profile::{DeviceError, Enable, Profile};
 
 pub static PROFILE: Profile = Profile {
     platform: Platform::Eos,

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error};
-use crate::core::Command;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diffs {

@@ -12,9 +12,9 @@ use std::net::Ipv4Addr;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, vlan};
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IgmpGroups {

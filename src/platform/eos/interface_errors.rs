@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::required;
-use crate::core::Command;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InterfaceErrors {

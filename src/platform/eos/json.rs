@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use super::text::{body, device_error, is_echo, is_prompt};
-use crate::parse::ParseError;
-use crate::parse::text::quote;
+use premarket_parse::ParseError;
+use premarket_parse::text::quote;
 
 /// The JSON document inside `raw` (after echoed prompt lines, before a trailing prompt), or
 /// `None` when `raw` does not hold one (the caller may read a text form instead).

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::json::json;
 use super::text::{body, device_error};
-use crate::core::Command;
-use crate::parse::text::set_once;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::set_once;
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LanzStatus {

@@ -10,8 +10,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::json::{epoch_us, required};
-use crate::core::Command;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// Highest EOS traffic class.
 const MAX_TRAFFIC_CLASS: u8 = 7;

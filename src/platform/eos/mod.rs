@@ -43,7 +43,7 @@ pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
 pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
 pub use version::{ShowVersion, Version};
 
-use crate::parse::{QuerySpec, Shape};
+use premarket_parse::{QuerySpec, Shape};
 
 /// Every command premarket sends to a switch, and how its output is read (text or `| json`).
 /// `premarket parse` follows from this list.

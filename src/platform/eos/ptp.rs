@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::{MAX_EPOCH_S, required};
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ptp {

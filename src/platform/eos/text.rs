@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::parse::{ParseError, text};
+use premarket_parse::{ParseError, text};
 
 /// A prompt at the start of a line, optionally followed by an echoed command.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {

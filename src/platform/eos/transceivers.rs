@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::json::{required, rounded};
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// Physically possible optical power readings, dBm (no light reads about -40).
 const DBM_RANGE: std::ops::RangeInclusive<f64> = -100.0..=30.0;

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::json::json;
 use super::text::{body, device_error};
-use crate::core::Command;
-use crate::parse::text::{duration_in_words, quote, set_once};
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::{duration_in_words, quote, set_once};
+use premarket_parse::{ParseError, Query, Raw};
 
 /// Longest uptime or latest boot time taken as real: 100 years in seconds. Anything beyond is
 /// a garbled number, not a switch.

@@ -85,7 +85,7 @@ fn is_number(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::check;
-    use crate::platform::fortigate::{QUERIES, SessionFilter};
+    use crate::fortigate::{QUERIES, SessionFilter};
 
     #[test]
     fn every_listed_query_and_every_filter_line_passes() {

@@ -14,8 +14,8 @@
 //! runs the box-wide commands, `end`s, and only then types `config vdom` + `edit NAME`, for a
 //! listed name only, and checks the reply `current vf=NAME:N` (see [`super::vdoms`]).
 
-use crate::core::Platform;
-use crate::ssh::profile::{DeviceError, Profile, Proven, Vdoms};
+use premarket_core::Platform;
+use premarket_ssh::profile::{DeviceError, Profile, Proven, Vdoms};
 
 pub static PROFILE: Profile = Profile {
     platform: Platform::Fortigate,

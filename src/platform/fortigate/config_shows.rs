@@ -4,8 +4,8 @@
 //! "the default".
 
 use super::config_tree::{self, ConfigTree};
-use crate::core::Command;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// `show system virtual-wire-pair`.
 pub struct ShowVirtualWirePair;

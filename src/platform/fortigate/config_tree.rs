@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
-use crate::parse::text::quote;
+use premarket_parse::ParseError;
+use premarket_parse::text::quote;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigNode {

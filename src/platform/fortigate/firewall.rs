@@ -15,7 +15,7 @@ use std::any::TypeId;
 use super::ListSessions;
 use super::session_filter::{self, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
 use super::session_list;
-use crate::ssh::guard::Proof;
+use premarket_ssh::guard::Proof;
 
 /// Drops every session the CLI's session filter matches (all of them with no filter). Never on
 /// the allowlist: it is sent only as a proven line, with a [`FilterMatched`].
@@ -196,8 +196,8 @@ pub fn cross_check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::fortigate::{allowlist, cli::PROFILE};
-    use crate::ssh::guard::Line;
+    use crate::fortigate::{allowlist, cli::PROFILE};
+    use premarket_ssh::guard::Line;
 
     /// A scripted FortiGate CLI: records every line, answers the read-back and the list.
     struct Scripted {

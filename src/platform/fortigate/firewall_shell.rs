@@ -14,13 +14,13 @@ use tokio::runtime::Runtime;
 use super::cli::PROFILE;
 use super::firewall::{Cli, FilterMatched};
 use super::session_filter::SESSION_FILTER;
-use crate::core::CollectError;
-use crate::ssh::driver::Driver;
-use crate::ssh::guard::Line;
-use crate::ssh::redact::Redactor;
-use crate::ssh::script::Script;
-use crate::ssh::session::{self, Settings, Target};
-use crate::ssh::transport::Client;
+use premarket_core::CollectError;
+use premarket_ssh::driver::Driver;
+use premarket_ssh::guard::Line;
+use premarket_ssh::redact::Redactor;
+use premarket_ssh::script::Script;
+use premarket_ssh::session::{self, Settings, Target};
+use premarket_ssh::transport::Client;
 
 /// One open CLI session on a FortiGate.
 pub struct FirewallShell {

@@ -24,7 +24,7 @@ use std::net::IpAddr;
 use serde::Deserialize;
 
 use super::session_filter::SessionFilter;
-use crate::core::Seconds;
+use premarket_core::Seconds;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]

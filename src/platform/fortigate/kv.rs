@@ -8,7 +8,7 @@
 //! Numbers are read strictly: a value a parser keeps is either what the box printed or an
 //! error ([`counter`], [`percent`]); a sign, `NaN` or an overflow never becomes "not printed".
 
-use crate::parse::text::quote;
+use premarket_parse::text::quote;
 
 /// Whether `b` separates words: space and every control byte (tab, CR, LF, backspace ...).
 #[inline]

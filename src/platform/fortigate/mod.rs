@@ -56,7 +56,7 @@ pub use status::{GetSystemStatus, SystemStatus};
 pub use system_interface::{GetSystemInterface, SystemInterface, SystemInterfaces};
 pub use ttl::Ttl;
 
-use crate::parse::{Arg, QuerySpec, Shape};
+use premarket_parse::{Arg, QuerySpec, Shape};
 
 /// Every command premarket sends to a FortiGate, and how its output is read. `premarket parse`
 /// and the read-only allowlist follow from this list.

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::config_tree;
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// `max-session-timeout` when `show` does not print it.
 pub const DEFAULT_MAX_SESSION_TIMEOUT_S: u64 = 40;

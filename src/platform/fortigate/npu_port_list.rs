@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::counter;
 use super::text::{body, device_error, joined};
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NpuPortList {

@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::pairs;
 use super::text::{body, device_error, joined};
-use crate::core::Command;
-use crate::parse::text::{quote, set_once};
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::{quote, set_once};
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NtpStatus {

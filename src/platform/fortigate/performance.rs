@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::{counter, percent};
 use super::text::{body, device_error, joined};
-use crate::core::Command;
-use crate::parse::text::{duration_in_words, quote, set_once};
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::{duration_in_words, quote, set_once};
+use premarket_parse::{ParseError, Query, Raw};
 
 /// Most a CPU line's shares may add up to: 100% plus one point of rounding per printed share.
 const MAX_CPU_SUM: f64 = 107.0;

@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
 use super::ttl::Ttl;
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// Security profile settings of a policy: each one, when set, sends sessions to inspection.
 pub const PROFILE_KEYS: [&str; 14] = [

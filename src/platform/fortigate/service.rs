@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
 use super::ttl::Ttl;
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// One custom service, or its absence (`show` of a missing name prints an empty table).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

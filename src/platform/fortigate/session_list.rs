@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use super::kv::{hex, middle, number, pair, split, words_by_line};
 use super::ttl::Ttl;
-use crate::parse::{ParseError, text};
+use premarket_parse::{ParseError, text};
 
 /// The most sessions a `total session` line may claim: 2^32 - 1. FortiOS numbers policies and
 /// counters in 32 bits, and no FortiGate's session table comes near four billion entries; a

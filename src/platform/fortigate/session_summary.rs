@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use super::session_filter::SessionFilter;
 use super::session_list::{Session, SessionReader};
 use super::ttl::Ttl;
-use crate::core::Command;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// Sessions kept from the start of the list, for evidence.
 pub const FIRST: usize = 5;

@@ -22,9 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
 use super::ttl::Ttl;
-use crate::core::Command;
-use crate::parse::text::quote;
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::quote;
+use premarket_parse::{ParseError, Query, Raw};
 
 /// `default` when not printed.
 pub const DEFAULT_TTL_S: u64 = 3600;

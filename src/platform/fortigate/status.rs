@@ -8,9 +8,9 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::text::{body, device_error, joined};
-use crate::core::Command;
-use crate::parse::text::{quote, set_once};
-use crate::parse::{ParseError, Query, Raw};
+use premarket_core::Command;
+use premarket_parse::text::{quote, set_once};
+use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SystemStatus {

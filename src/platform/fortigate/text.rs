@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::parse::{ParseError, text};
+use premarket_parse::{ParseError, text};
 
 /// The pager prompt FortiOS prints when its console output is paged.
 pub const PAGER: &str = "--More--";

@@ -30,7 +30,7 @@ impl Ttl {
         super::kv::counter(text).map(Ttl::Seconds).map_err(|_| {
             format!(
                 "{} is neither seconds nor `never`",
-                crate::parse::text::quote(text)
+                premarket_parse::text::quote(text)
             )
         })
     }

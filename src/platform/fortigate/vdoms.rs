@@ -20,7 +20,7 @@
 use super::allowlist::is_vdom_name;
 use super::status;
 use super::text::{body, device_error, joined};
-use crate::parse::ParseError;
+use premarket_parse::ParseError;
 
 /// The listing command (global context on a box with VDOMs).
 pub const LIST: &str = "diagnose sys vd list";

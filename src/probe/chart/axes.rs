@@ -8,7 +8,7 @@ use std::ops::Range;
 use plotters::coord::combinators::{BindKeyPoints, IntoLogRange, LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 
-use crate::probe::units::Nanos;
+use crate::units::Nanos;
 
 /// A linear axis whose ticks are given (plotters' own f64 axis picks its own, and its
 /// key-point wrapper cannot be formatted).

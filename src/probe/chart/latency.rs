@@ -12,9 +12,9 @@ use super::canvas::{
     self, CURVE, ChartError, Drawing, Entry, LINE, Swatch, WIDTH, draw_err, palette,
 };
 use super::series::{self, us};
-use crate::probe::analysis::{Analysis, Class};
-use crate::probe::units::Nanos;
-use crate::probe::verdict::Kind;
+use crate::analysis::{Analysis, Class};
+use crate::units::Nanos;
+use crate::verdict::Kind;
 
 /// The lines drawn across for comparison: what "good" and "bad" look like.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,9 +13,9 @@ use super::latency::{
     FLOOR_US, Line, References, latency_range, line_entries, percentile_chart, reference_lines,
 };
 use super::series::{self, us};
-use crate::probe::analysis::{Analysis, Class};
-use crate::probe::rounds::Abba;
-use crate::probe::units::Nanos;
+use crate::analysis::{Analysis, Class};
+use crate::rounds::Abba;
+use crate::units::Nanos;
 
 pub struct RoundsChart<'a> {
     pub rounds: &'a [(String, &'a Analysis)],

@@ -4,9 +4,9 @@
 //! the numbers apart from the pixels.
 
 use super::axes::{index_at, rank_x};
-use crate::probe::analysis::Class;
-use crate::probe::samples::Samples;
-use crate::probe::units::Nanos;
+use crate::analysis::Class;
+use crate::samples::Samples;
+use crate::units::Nanos;
 
 /// Points across the percentile axis (plus the slowest values, each at its own place).
 const CURVE_POINTS: usize = 400;
@@ -138,8 +138,8 @@ pub fn bars(samples: &Samples, lo_us: f64, hi_us: f64, per_octave: u32) -> Vec<B
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::calibration::Calibration;
-    use crate::probe::samples::SampleLog;
+    use crate::calibration::Calibration;
+    use crate::samples::SampleLog;
 
     fn samples(values: &[(i64, Class)]) -> Samples {
         let mut log = SampleLog::default();

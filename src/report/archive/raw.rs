@@ -12,11 +12,11 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use super::EMPTY_MARK;
-use crate::collect::offline::COMPRESSED;
-use crate::core::Output;
-use crate::core::spool::for_each_piece;
-use crate::report::DeviceOutputs;
-use crate::report::redact::Redactor;
+use crate::DeviceOutputs;
+use crate::redact::Redactor;
+use premarket_collect::offline::COMPRESSED;
+use premarket_core::Output;
+use premarket_core::spool::for_each_piece;
 
 /// Small outputs compress in one call at zstd's default level; a session list shrinks about
 /// tenfold.

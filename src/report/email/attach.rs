@@ -6,11 +6,11 @@
 use std::fmt::Write;
 
 use super::message::Attachment;
-use crate::core::Output;
-use crate::report::archive::file_safe;
-use crate::report::escape::control;
-use crate::report::history::is_failing;
-use crate::report::{Report, json};
+use crate::archive::file_safe;
+use crate::escape::control;
+use crate::history::is_failing;
+use crate::{Report, json};
+use premarket_core::Output;
 
 pub fn report_json(report: &Report) -> Attachment {
     Attachment::file(

@@ -10,11 +10,11 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::{Addresses, Composed, Context as MailContext, Sender, compose, outbox};
-use crate::config::Email;
-use crate::report::Report;
-use crate::report::archive::write_atomic;
-use crate::report::channel::{BoxFuture, Channel, Context, Deadline, Delivered};
-use crate::report::redact::Redactor;
+use crate::Report;
+use crate::archive::write_atomic;
+use crate::channel::{BoxFuture, Channel, Context, Deadline, Delivered};
+use crate::redact::Redactor;
+use premarket_config::Email;
 
 /// What to do with the email.
 #[derive(Clone, Debug, PartialEq, Eq)]

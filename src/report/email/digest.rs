@@ -1,13 +1,13 @@
 //! What both bodies say, in the same order: the blocks that need attention (see
-//! [`crate::report::blocks`]) with everything needed to act, then what changed, then one line
+//! [`crate::blocks`]) with everything needed to act, then what changed, then one line
 //! per fine check, then timing. The text and HTML renderers only differ in markup.
 
 use chrono::DateTime;
 
 use super::message::Context;
-use crate::core::Status;
-use crate::report::history::Transition;
-use crate::report::{CheckResult, Report};
+use crate::history::Transition;
+use crate::{CheckResult, Report};
+use premarket_core::Status;
 
 /// How this check moved since its previous run, in a few words.
 pub fn movement(report: &Report, result: &CheckResult, ctx: &Context) -> Option<String> {

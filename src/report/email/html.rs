@@ -11,9 +11,9 @@ use std::fmt::Write;
 
 use super::digest;
 use super::message::{Attachment, Context};
-use crate::core::Status;
-use crate::report::blocks::Block;
-use crate::report::{CheckResult, DeviceDown, Report};
+use crate::blocks::Block;
+use crate::{CheckResult, DeviceDown, Report};
+use premarket_core::Status;
 
 const FONT: &str = "font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif";
 const PRE: &str = "white-space:pre-wrap;word-wrap:break-word;overflow-wrap:anywhere;margin:4px 0 8px 0;padding:6px 8px;\

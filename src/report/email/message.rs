@@ -18,10 +18,10 @@ use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 
 use super::{EmailError, attach, html, subject, text};
-use crate::config::Email;
-use crate::core::Status;
-use crate::report::Report;
-use crate::report::redact::Redactor;
+use crate::Report;
+use crate::redact::Redactor;
+use premarket_config::Email;
+use premarket_core::Status;
 
 /// How times are shown: in the site's time zone, with its UTC offset (abbreviations such as
 /// `CST` are ambiguous).

@@ -16,7 +16,7 @@ use tokio::time::Instant;
 
 use super::Composed;
 use super::send::{SendError, Sender};
-use crate::report::archive::{ArchiveError, write_atomic};
+use crate::archive::{ArchiveError, write_atomic};
 
 const LOCK: &str = ".lock";
 

@@ -15,7 +15,7 @@ use secrecy::ExposeSecret;
 use tokio::time::Instant;
 
 use super::EmailError;
-use crate::config::{Relay, TlsMode};
+use premarket_config::{Relay, TlsMode};
 
 /// Why one attempt failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

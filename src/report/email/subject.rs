@@ -9,7 +9,7 @@
 use chrono::DateTime;
 
 use super::message::Context;
-use crate::report::Report;
+use crate::Report;
 
 pub fn subject(report: &Report, ctx: &Context) -> String {
     let when = DateTime::parse_from_rfc3339(&report.started_at)
@@ -51,8 +51,8 @@ pub fn subject(report: &Report, ctx: &Context) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Status;
-    use crate::report::CheckResult;
+    use crate::CheckResult;
+    use premarket_core::Status;
 
     fn result(check: &str, status: Status, finding: &str) -> CheckResult {
         let mut r = CheckResult::new(check, "sw1", status, "s");

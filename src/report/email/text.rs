@@ -6,9 +6,9 @@ use std::fmt::Write;
 
 use super::digest;
 use super::message::Context;
-use crate::core::Status;
-use crate::report::blocks::Block;
-use crate::report::{CheckResult, DeviceDown, Report};
+use crate::blocks::Block;
+use crate::{CheckResult, DeviceDown, Report};
+use premarket_core::Status;
 
 pub fn render(report: &Report, ctx: &Context) -> String {
     let mut out = String::new();

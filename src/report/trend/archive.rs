@@ -14,14 +14,14 @@ use std::path::Path;
 use chrono::{DateTime, FixedOffset};
 
 use super::{FirewallPoint, Limits, TrendPoint};
-use crate::config::{Access, Config};
-use crate::core::{Command, Platform};
-use crate::parse::{Query, Raw};
-use crate::platform::fortigate::DiagSessionStat;
-use crate::probe::facts::Measure;
-use crate::probe::units::Nanos;
-use crate::report::Report;
-use crate::report::archive::{Archive, file_safe};
+use crate::Report;
+use crate::archive::{Archive, file_safe};
+use premarket_config::{Access, Config};
+use premarket_core::{Command, Platform};
+use premarket_parse::{Query, Raw};
+use premarket_platform::fortigate::DiagSessionStat;
+use premarket_probe::facts::Measure;
+use premarket_probe::units::Nanos;
 
 /// The suffix of a compressed raw output in the archive.
 const COMPRESSED: &str = ".zst";
@@ -239,8 +239,8 @@ fn archived_text(run: &Path, device: &str, command: &Command) -> Option<Result<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::CollectError;
-    use crate::report::DeviceOutputs;
+    use crate::DeviceOutputs;
+    use premarket_core::CollectError;
 
     const STAT: &str = "misc info:       session_count=4 setup_rate=7 exp_count=0 clash=0\n        npu_session_count=2\n";
     const ANALYSIS: &str = r#"{"steady": {"n": 10, "median_ns": 4100, "p99_ns": 4137}}"#;

@@ -12,11 +12,11 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::drift::{DriftRule, firewall_drifts, probe_drifts};
 use super::{FirewallPoint, Limits, TrendPoint};
-use crate::probe::chart::axes::{self, Ticked, count_label, latency_label, show};
-use crate::probe::chart::canvas::{
+use premarket_probe::chart::axes::{self, Ticked, count_label, latency_label, show};
+use premarket_probe::chart::canvas::{
     self, ChartError, Drawing, Entry, LINE, Swatch, TEXT, WIDTH, draw_err, palette,
 };
-use crate::probe::units::Nanos;
+use premarket_probe::units::Nanos;
 
 /// The trend as PNG (for the email).
 pub fn png(
@@ -130,7 +130,7 @@ impl<'a> TrendChart<'a> {
             lines.push(("no drift against the week before".into(), palette::GREEN));
         }
         for d in drifts {
-            for (i, part) in crate::probe::chart::latency::wrap(&format!("DRIFT: {d}"), 56)
+            for (i, part) in premarket_probe::chart::latency::wrap(&format!("DRIFT: {d}"), 56)
                 .into_iter()
                 .enumerate()
             {

@@ -13,7 +13,7 @@ use chrono::{DateTime, Duration, FixedOffset};
 use serde::Serialize;
 
 use super::{FirewallPoint, TrendPoint};
-use crate::probe::units::Nanos;
+use premarket_probe::units::Nanos;
 
 /// When a figure has drifted (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -177,8 +177,8 @@ pub fn firewall_drifts(points: &[FirewallPoint], rule: &DriftRule) -> Vec<Drift>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::chart::axes::show;
-    use crate::report::trend::tests::{at, probe};
+    use crate::trend::tests::{at, probe};
+    use premarket_probe::chart::axes::show;
 
     #[test]
     fn drift_table() {

@@ -14,7 +14,7 @@ pub use drift::{Drift, DriftRule, Worse, firewall_drifts, probe_drifts};
 
 use chrono::{DateTime, FixedOffset};
 
-use crate::probe::units::Nanos;
+use premarket_probe::units::Nanos;
 
 /// How many runs the trend shows unless told.
 pub const DEFAULT_RUNS: usize = 30;

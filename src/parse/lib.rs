@@ -19,7 +19,7 @@ pub use facts::{FactError, Facts, Previous, Recorded};
 pub use query::{AnyQuery, Arg, Fact, Query, QueryKey, QuerySpec, Shape, json_of};
 pub use raw::{Raw, TEXT_LIMIT};
 
-use crate::core::Outputs;
+use premarket_core::Outputs;
 
 /// Parses every collected output once for each query that reads it: the parse stage.
 pub fn parse(outputs: &Outputs, queries: &[&dyn AnyQuery]) -> Facts {

@@ -23,12 +23,12 @@ pub mod trend;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::Severity;
-use crate::core::Command;
-use crate::core::Platform;
-use crate::core::{CollectError, Output};
-use crate::core::{Exit, Status};
-use crate::parse::Recorded;
+use premarket_config::Severity;
+use premarket_core::Command;
+use premarket_core::Platform;
+use premarket_core::{CollectError, Output};
+use premarket_core::{Exit, Status};
+use premarket_parse::Recorded;
 
 pub use history::Changes;
 

@@ -22,6 +22,7 @@ mod clock;
 mod device;
 mod diff;
 mod eos;
+pub mod example;
 mod fortigate;
 mod grammar;
 pub mod probe_capture;
@@ -43,7 +44,8 @@ use tokio::net::TcpListener;
 pub use device::{ConfigAttempt, Journal};
 pub use scenario::{Fault, Faults, PAGER_LINES, SLOW_DELAY, Scenario, Target};
 
-use crate::core::Platform;
+pub use example::Example;
+use premarket_core::Platform;
 use server::{DeviceSpec, DeviceState, Running};
 
 /// One running lab device.
@@ -69,8 +71,8 @@ pub struct LabOptions {
     /// Where to write the site directory; `None` = a new directory under the system temp dir,
     /// removed by [`Lab::shutdown`].
     pub site_dir: Option<PathBuf>,
-    /// Directory holding the example `baselines/` and `checks/`; `None` = this crate's.
-    pub example_dir: Option<PathBuf>,
+    /// The example site the lab's site is made from (default: the copy compiled in).
+    pub example: Example,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -250,7 +252,6 @@ impl Lab {
                 )
             }
         };
-        let example = options.example_dir.unwrap_or_else(site::example_dir);
         let site_list: Vec<site::SiteDevice<'_>> = site_devices
             .iter()
             .map(
@@ -272,7 +273,7 @@ impl Lab {
             running,
             remove_site,
         };
-        if let Err(e) = site::write_site(&example, &lab.site_dir, &site_list) {
+        if let Err(e) = site::write_site(&options.example, &lab.site_dir, &site_list) {
             lab.shutdown().await;
             return Err(e.into());
         }

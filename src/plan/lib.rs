@@ -13,10 +13,10 @@ pub use select::Selection;
 
 use std::sync::Arc;
 
-use crate::check::Prepared;
-use crate::config::{Config, ConfigError, ConfigErrors, Device, Entry};
-use crate::core::Command;
-use crate::parse::{AnyQuery, Previous};
+use premarket_check::Prepared;
+use premarket_config::{Config, ConfigError, ConfigErrors, Device, Entry};
+use premarket_core::Command;
+use premarket_parse::{AnyQuery, Previous};
 
 /// One check planned on one device.
 #[derive(Clone)]

@@ -19,22 +19,22 @@ use std::sync::Arc;
 
 use chrono::{NaiveTime, Utc};
 
-use crate::collect::Collector;
-use crate::collect::offline::Offline;
-use crate::collect::probe::Routing;
-use crate::config::{Config, ConfigError};
-use crate::core::spool::SpoolDir;
-use crate::core::{Exit, Status};
-use crate::inspect::{Limits, inspect, run_id, timestamp};
-use crate::plan::{Plan, PlanError, Selection};
-use crate::report::archive::{Archive, ArchiveChannel};
-use crate::report::channel::{Channel, Context, deliver_all};
-use crate::report::email::{EmailChannel, EmailMode};
-use crate::report::lock::{LockError, RunLock};
-use crate::report::metrics::Metrics;
-use crate::report::redact::Redactor;
-use crate::report::terminal::{Format, Terminal};
-use crate::report::{Counts, Report, history, overall};
+use premarket_collect::Collector;
+use premarket_collect::offline::Offline;
+use premarket_collect::probe::Routing;
+use premarket_config::{Config, ConfigError};
+use premarket_core::spool::SpoolDir;
+use premarket_core::{Exit, Status};
+use premarket_inspect::{Limits, inspect, run_id, timestamp};
+use premarket_plan::{Plan, PlanError, Selection};
+use premarket_report::archive::{Archive, ArchiveChannel};
+use premarket_report::channel::{Channel, Context, deliver_all};
+use premarket_report::email::{EmailChannel, EmailMode};
+use premarket_report::lock::{LockError, RunLock};
+use premarket_report::metrics::Metrics;
+use premarket_report::redact::Redactor;
+use premarket_report::terminal::{Format, Terminal};
+use premarket_report::{Counts, Report, history, overall};
 
 /// A tweak to the loaded configuration (the demo points the archive at its own home).
 pub type Adjust = Box<dyn Fn(&mut Config) + Send + Sync>;
@@ -204,12 +204,12 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
     } else {
         SpoolDir::temporary()
     };
-    let max_output = crate::collect::ssh::max_output(config);
+    let max_output = premarket_collect::ssh::max_output(config);
     let devices: Arc<dyn Collector> = match (&req.collector, &req.offline) {
         (Some(c), _) => c.clone(),
         (None, Some(dir)) => Arc::new(Offline::new(dir).capped(max_output)),
         (None, None) => {
-            Arc::new(crate::collect::ssh::Ssh::from_config(config).spooling_in(spool.clone()))
+            Arc::new(premarket_collect::ssh::Ssh::from_config(config).spooling_in(spool.clone()))
         }
     };
     let routing = Arc::new(Routing::new(devices));
@@ -404,7 +404,7 @@ async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Reque
         prune: false,
     };
     let delivered = deliver_all(&channels, &mut report, &ctx).await;
-    messages.push(crate::config::ConfigErrors(errors).to_string());
+    messages.push(premarket_config::ConfigErrors(errors).to_string());
     messages.extend(delivered.notes);
     messages.extend(delivered.problems);
     Outcome {
@@ -427,7 +427,7 @@ async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
         prune: false,
     };
     let delivered = deliver_all(&channels, &mut report, &ctx).await;
-    crate::report::terminal::print_quietly(&format!(
+    premarket_report::terminal::print_quietly(&format!(
         "premarket {}: market closed: {why}; nothing was inspected (--force inspects anyway)\n",
         config.site.name
     ));

@@ -26,8 +26,8 @@ use serde::de::DeserializeOwned;
 pub use input::{BaselineText, InputError, keys_of};
 pub use version_pin::VersionPin;
 
-use crate::core::{Platform, Verdict};
-use crate::parse::{AnyQuery, FactError, Facts};
+use premarket_core::{Platform, Verdict};
+use premarket_parse::{AnyQuery, FactError, Facts};
 
 /// A built-in check: its id, the baseline input it reads, the queries it needs, its judgement.
 pub trait Check: Send + Sync + 'static {

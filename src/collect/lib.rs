@@ -12,8 +12,8 @@ pub mod ssh;
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::core::Outputs;
-use crate::plan::DevicePlan;
+use premarket_core::Outputs;
+use premarket_plan::DevicePlan;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 

@@ -24,5 +24,8 @@ pub mod session;
 pub mod shell;
 pub mod transport;
 
+#[cfg(test)]
+mod test_profiles;
+
 pub use driver::{Captured, EnableSecret};
 pub use session::{Settings, Target, collect};

@@ -18,16 +18,16 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 
-use crate::collect::Collector;
-use crate::config::Config;
-use crate::core::{CollectError, Output, Outputs, Platform};
-use crate::core::{Status, Verdict};
-use crate::parse::{AnyQuery, Facts, Query};
-use crate::plan::{DevicePlan, Plan, PlannedCheck};
-use crate::probe::facts::Measure;
-use crate::report::escape::control;
-use crate::report::redact::Redactor;
-use crate::report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
+use premarket_collect::Collector;
+use premarket_config::Config;
+use premarket_core::{CollectError, Output, Outputs, Platform};
+use premarket_core::{Status, Verdict};
+use premarket_parse::{AnyQuery, Facts, Query};
+use premarket_plan::{DevicePlan, Plan, PlannedCheck};
+use premarket_probe::facts::Measure;
+use premarket_report::escape::control;
+use premarket_report::redact::Redactor;
+use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
 /// How a run is bounded.
 #[derive(Clone, Debug)]
@@ -114,7 +114,7 @@ async fn inspect_device(
     let collected_ms = elapsed_ms(start);
     let platform = plan.device.platform;
     let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
-    let mut facts = crate::parse::parse(&outputs, &queries);
+    let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
     let raw = DeviceOutputs {

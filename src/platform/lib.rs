@@ -5,15 +5,18 @@
 pub mod eos;
 pub mod fortigate;
 
-use crate::core::Platform;
-use crate::parse::{ParseError, QuerySpec, Raw};
+#[cfg(test)]
+mod profile_tests;
+
+use premarket_core::Platform;
+use premarket_parse::{ParseError, QuerySpec, Raw};
 
 /// Every query `platform` knows.
 pub fn queries(platform: Platform) -> &'static [QuerySpec] {
     match platform {
         Platform::Eos => eos::QUERIES,
         Platform::Fortigate => fortigate::QUERIES,
-        Platform::Probe => crate::probe::facts::QUERIES,
+        Platform::Probe => premarket_probe::facts::QUERIES,
     }
 }
 
@@ -22,7 +25,7 @@ pub fn query_for(platform: Platform, command: &str) -> Option<&'static QuerySpec
     match platform {
         Platform::Eos => eos::query_for(command),
         Platform::Fortigate => fortigate::query_for(command),
-        Platform::Probe => crate::probe::facts::QUERIES
+        Platform::Probe => premarket_probe::facts::QUERIES
             .iter()
             .find(|q| q.shape.matches(command)),
     }

@@ -32,7 +32,7 @@ pub use secret::{SecretError, SecretRef};
 pub use site::SshDefaults;
 pub use tree::{Tree, TreeValue};
 
-use crate::core::{CheckId, DeviceName};
+use premarket_core::{CheckId, DeviceName};
 
 /// Everything loaded from a configuration directory, validated.
 #[derive(Clone, Debug)]

@@ -1,0 +1,60 @@
+//! The integration tests: one crate (one link of the library), a module per flow, as
+//! ripgrep keeps its own. `cargo test --test integration MODULE::` runs one flow.
+//! Shared helpers are the modules without tests of their own, declared first.
+
+mod chart_support;
+mod common;
+mod email_support;
+#[path = "fuzz/harness.rs"]
+mod harness;
+mod lab_support;
+mod parse_support;
+mod previous_support;
+#[path = "common/ssh.rs"]
+mod ssh_common;
+
+mod cli;
+mod config_errors;
+mod deadline;
+mod demo;
+mod email_aiosmtpd;
+mod email_smtp;
+mod eos_checks;
+mod eos_parse;
+mod eos_samples;
+mod fortigate_checks;
+mod fortigate_parse;
+mod fortigate_samples;
+mod fuzz_regressions;
+mod history;
+mod history_chart;
+mod hostile_parse;
+mod known_hosts_openssh;
+mod lab_cli;
+mod lab_load;
+mod lab_netmiko;
+mod lab_pipeline;
+mod lab_ssh;
+mod lab_trading;
+mod metrics;
+mod openssh_interop;
+mod output_stream;
+mod parse_props;
+mod probe_chart;
+mod probe_cli;
+mod probe_firewall_cli;
+mod probe_firewall_ssh;
+mod probe_live;
+mod probe_site;
+mod probe_stream;
+mod probe_synthetic;
+mod probe_trend;
+mod readme;
+mod report_run;
+mod rule_checks;
+mod secrets_canary;
+mod ssh_cli;
+mod ssh_driver;
+mod ssh_lab;
+mod ssh_safety;
+mod ssh_screen_props;
