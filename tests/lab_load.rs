@@ -1,6 +1,6 @@
 //! Load figure for the lab (a benchmark, not a timed assertion): N devices, one PTY session
 //! per device at once, each running the commands an inspection sends. Ignored by default:
-//! `PREMARKET_LAB_DEVICES=200 cargo test --release --test lab_load -- --ignored --nocapture`.
+//! `PREMARKET_LAB_DEVICES=200 cargo test --release --test integration lab_load:: -- --ignored --nocapture`.
 
 use crate::lab_support;
 

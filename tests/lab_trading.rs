@@ -627,7 +627,7 @@ async fn huge_session_list_is_counted_lazily_and_stops_at_q() {
 
 /// The whole 200,000-session list through the pager at 1000 rows, as premarket would read it:
 /// a release-build benchmark, not a debug test.
-/// `cargo test --release --test lab_trading -- --ignored --nocapture huge_session_list_full`
+/// `cargo test --release --test integration lab_trading::huge_session_list_full -- --ignored --nocapture`
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "benchmark; run with --release --ignored --nocapture"]
 async fn huge_session_list_full_read() {
