@@ -1,6 +1,10 @@
 //! The integration tests: one crate (one link of the library), a module per flow, as
 //! ripgrep keeps its own. `cargo test --test integration MODULE::` runs one flow.
 //! Shared helpers are the modules without tests of their own, declared first.
+//!
+//! Two flows are crates of their own because they measure a process's peak memory, which any
+//! other test in the same process would inflate: `output_stream` (its own resident set while an
+//! output never ends) and `probe_stream` (a child's, which the kernel starts from its parent's).
 
 mod chart_support;
 mod common;
@@ -38,7 +42,6 @@ mod lab_ssh;
 mod lab_trading;
 mod metrics;
 mod openssh_interop;
-mod output_stream;
 mod parse_props;
 mod probe_chart;
 mod probe_cli;
@@ -46,7 +49,6 @@ mod probe_firewall_cli;
 mod probe_firewall_ssh;
 mod probe_live;
 mod probe_site;
-mod probe_stream;
 mod probe_synthetic;
 mod probe_trend;
 mod readme;

@@ -3,7 +3,8 @@
 //! the archive keeps raw outputs compressed and a run replays from them; saved outputs are read
 //! compressed or plain, and capped like live ones.
 
-use crate::ssh_common;
+#[path = "common/ssh.rs"]
+mod ssh_common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
