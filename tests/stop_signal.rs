@@ -134,8 +134,16 @@ impl Running {
 
 /// The firewall's checks are ERROR "interrupted", the switch's were judged.
 fn judged_what_was_collected(report: &Report) {
-    let fw: Vec<_> = report.results.iter().filter(|r| r.device == "fw1").collect();
-    let sw: Vec<_> = report.results.iter().filter(|r| r.device == "sw1").collect();
+    let fw: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| r.device == "fw1")
+        .collect();
+    let sw: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| r.device == "sw1")
+        .collect();
     assert!(!fw.is_empty() && !sw.is_empty(), "{report:#?}");
     for r in fw {
         assert_eq!(r.status, Status::Error, "{r:#?}");
@@ -182,12 +190,7 @@ fn sigterm_mid_run_judges_what_was_collected_archives_and_emails_within_the_grac
     let eml = dir.path().join("report.eml");
     let mut run = start(
         |site| site.to_string(),
-        &[
-            "--format",
-            "json",
-            "--email-to-file",
-            eml.to_str().unwrap(),
-        ],
+        &["--format", "json", "--email-to-file", eml.to_str().unwrap()],
     );
     run.signal("TERM");
     let (code, took) = run.wait(GRACE + Duration::from_secs(5));
@@ -197,7 +200,11 @@ fn sigterm_mid_run_judges_what_was_collected_archives_and_emails_within_the_grac
     judged_what_was_collected(&report);
     let mail = std::fs::read_to_string(&eml).expect("the email was written");
     assert!(mail.contains("interrupted"), "{mail}");
-    assert_eq!(archived_reports(&run.archive()).len(), 1, "one archived run");
+    assert_eq!(
+        archived_reports(&run.archive()).len(),
+        1,
+        "one archived run"
+    );
     assert!(run.stderr().contains("SIGTERM"), "{}", run.stderr());
     run.finish();
 }
@@ -268,8 +275,10 @@ fn a_second_signal_exits_at_once() {
     std::thread::sleep(Duration::from_secs(1));
     run.signal("INT");
     let (code, took) = run.wait(GRACE);
+    // Tens of milliseconds when the machine is idle; without the second signal the relay
+    // would hold it about 6 s more.
     assert!(
-        took < Duration::from_secs(1),
+        took < Duration::from_secs(2),
         "exited {took:?} after the second signal"
     );
     assert_eq!(code, Some(130), "128 + SIGINT:\n{}", run.stderr());
