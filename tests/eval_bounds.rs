@@ -86,6 +86,17 @@ fn lab_with_slow_rule(rt: &tokio::runtime::Runtime) -> Lab {
     lab
 }
 
+/// The slow rule's result, which is an ERROR.
+fn slow_check(report: &premarket::Report) -> &premarket::report::CheckResult {
+    let slow = report
+        .results
+        .iter()
+        .find(|r| r.check == "eos.interfaces.slow")
+        .expect("the slow check is in the report");
+    assert_eq!(slow.status, Status::Error, "{slow:#?}");
+    slow
+}
+
 #[test]
 fn an_evaluation_past_its_budget_is_error_naming_the_path_and_the_run_goes_on() {
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -105,12 +116,7 @@ fn an_evaluation_past_its_budget_is_error_naming_the_path_and_the_run_goes_on() 
         .unwrap_or_else(|e| panic!("no JSON report after {took:?} ({e}):\n{stderr}"));
     // The budget is 10 s per check; the lab answers in about a second.
     assert!(took < Duration::from_secs(30), "took {took:?}");
-    let slow = report
-        .results
-        .iter()
-        .find(|r| r.check == "eos.interfaces.slow")
-        .expect("the slow check is in the report");
-    assert_eq!(slow.status, Status::Error, "{slow:#?}");
+    let slow = slow_check(&report);
     assert!(
         slow.summary.contains(SLOW) && slow.summary.contains("10 s"),
         "names the path and the budget: {}",
@@ -159,12 +165,7 @@ fn the_deadline_bounds_evaluation_and_the_email_still_goes_out() {
     let took = start.elapsed();
     assert!(took < Duration::from_secs(12), "took {took:?}");
     let report = outcome.report.expect("a report");
-    let slow = report
-        .results
-        .iter()
-        .find(|r| r.check == "eos.interfaces.slow")
-        .expect("the slow check is in the report");
-    assert_eq!(slow.status, Status::Error, "{slow:#?}");
+    let slow = slow_check(&report);
     assert!(
         slow.summary.contains("deadline") && slow.summary.contains(SLOW),
         "{}",

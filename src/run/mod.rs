@@ -327,8 +327,7 @@ fn channels(
     if let Some(format) = req.format {
         channels.push(Box::new(Terminal { format }));
     }
-    channels.extend(email_channel(config, archive, email, signalled));
-    channels.extend(metrics(config, req));
+    channels.extend(email_and_metrics(config, req, archive, email, signalled));
     channels
 }
 
@@ -338,9 +337,10 @@ fn email_and_metrics(
     req: &Request,
     archive: &Archive,
     email: EmailMode,
+    signalled: Option<Signalled>,
 ) -> Vec<Box<dyn Channel>> {
     let mut channels = Vec::new();
-    channels.extend(email_channel(config, archive, email, None));
+    channels.extend(email_channel(config, archive, email, signalled));
     channels.extend(metrics(config, req));
     channels
 }
@@ -446,7 +446,7 @@ async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Reque
         }) as Box<dyn Channel>);
     }
     let archive = Archive::new(&config.site.archive.dir);
-    channels.extend(email_and_metrics(config, req, &archive, email));
+    channels.extend(email_and_metrics(config, req, &archive, email, None));
     let ctx = Context {
         tz: config.site.timezone,
         deadline: None,
@@ -469,7 +469,7 @@ async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
     let mut report = empty_report(config);
     report.closed = Some(why.clone());
     let archive = Archive::new(&config.site.archive.dir);
-    let channels = email_and_metrics(config, req, &archive, EmailMode::Off);
+    let channels = email_and_metrics(config, req, &archive, EmailMode::Off, None);
     let ctx = Context {
         tz: config.site.timezone,
         deadline: None,
