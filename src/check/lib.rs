@@ -6,7 +6,9 @@
 //! that input, and a pure `evaluate(input, facts)`. It never talks to a device and never
 //! formats a report. [`registry`] lists the built-in checks; a catalog entry with `command` and
 //! `rule` instead is a declarative check ([`rule`]) and plugs into the same [`Prepared`] shape.
+//! The run evaluates each check where it can give up on it ([`bounded`]).
 
+pub mod bounded;
 pub mod eos;
 pub mod fortigate;
 mod input;
@@ -23,6 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;
 
+pub use bounded::Watch;
 pub use input::{BaselineText, InputError, keys_of};
 pub use version_pin::VersionPin;
 
@@ -53,6 +56,12 @@ pub trait Check: Send + Sync + 'static {
 pub trait Prepared: Send + Sync {
     fn queries(&self) -> Vec<Box<dyn AnyQuery>>;
     fn evaluate(&self, facts: &Facts) -> Verdict;
+
+    /// [`Prepared::evaluate`], telling `watch` which path it reads and stopping early once the
+    /// run has given up on it. A check with nothing long to walk keeps this default.
+    fn evaluate_watched(&self, facts: &Facts, _watch: &Watch) -> Verdict {
+        self.evaluate(facts)
+    }
 }
 
 /// A check of any kind (built-in or declarative), before its input is built.

@@ -127,6 +127,7 @@ fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
             config.site.ssh.command_timeout_s = DEMO_COMMAND_TIMEOUT_S;
             config.site.deadline = None;
         })),
+        signals: true,
         ..Request::default()
     };
     Ok(finish(drive(request)))

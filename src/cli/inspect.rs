@@ -134,6 +134,7 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
         format: Some(args.format),
         calendar: !offline,
         force: args.force,
+        signals: true,
         ..Request::default()
     };
     Ok(finish(drive(request)))

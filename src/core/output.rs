@@ -47,6 +47,9 @@ pub enum CollectError {
     Timeout(u64),
     #[error("not finished by the deadline")]
     Deadline,
+    /// premarket was told to stop (the signal's name) before this finished.
+    #[error("interrupted ({0}) before it finished")]
+    Interrupted(String),
     #[error("{0}")]
     Other(String),
 }

@@ -4,7 +4,7 @@
 //! the same generic advice for a hang as for a changed host key.
 //!
 //! A device is down from the first command whose output is missing for a session-wide reason
-//! (connect, host key, login, no answer, deadline), or from its first command, when no command
+//! (connect, host key, login, no answer, deadline, a stop signal), or from its first command, when no command
 //! after that produced anything; checks that were judged before keep their results.
 
 use super::CheckResult;
@@ -99,6 +99,14 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
                  move the deadline."
             ),
         ),
+        CollectError::Interrupted(signal) => (
+            "interrupted",
+            format!("premarket was stopped ({signal}) before the inspection of {device} finished"),
+            format!(
+                "The run was stopped (a shutdown, `systemctl stop`, Ctrl-C) while {device} was \
+                 being inspected; rerun {rerun}."
+            ),
+        ),
         CollectError::FileMissing { .. }
         | CollectError::FileEmpty { .. }
         | CollectError::FileUnreadable { .. } => (
@@ -141,5 +149,6 @@ fn session_wide(e: &CollectError) -> bool {
             | CollectError::NotAnswering { .. }
             | CollectError::TooLarge(_)
             | CollectError::Deadline
+            | CollectError::Interrupted(_)
     )
 }

@@ -2,7 +2,11 @@
 //!
 //! Devices are inspected concurrently (bounded), each collected once for all its checks. A
 //! device that does not finish by the deadline gets ERROR "not finished by the deadline" on
-//! every check that needed it, and the report still comes out on time. After judging, a device
+//! every check that needed it, and the report still comes out on time. Each check is judged
+//! where the run can give up on it ([`premarket_check::bounded`]): past its budget
+//! ([`Limits::check_budget`]), at the deadline, or soon after a stop signal ([`interrupt`]),
+//! it is ERROR naming what it was reading. A stop signal also ends collection at once: the
+//! devices not done are ERROR "interrupted", what was collected is judged. After judging, a device
 //! that could not be inspected becomes one block ([`down`]), a check whose FAIL another check's
 //! FAIL explains is tied to its cause (the catalog's `explains:`), and the probe's packets are
 //! set beside the firewall's own account ([`corroborate`]). Device text is escaped here, once,
@@ -11,13 +15,15 @@
 
 mod corroborate;
 mod down;
+pub mod interrupt;
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use futures::StreamExt;
 
+use premarket_check::bounded::{self, GaveUp};
 use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
@@ -29,6 +35,16 @@ use premarket_report::escape::control;
 use premarket_report::redact::Redactor;
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
+pub use interrupt::Interrupt;
+
+/// The longest one check's evaluation may take: a thousand times what the example site's
+/// checks take, a fraction of any run's window.
+pub const CHECK_BUDGET: Duration = Duration::from_secs(10);
+
+/// What an evaluation is given even past the deadline or the stop signal's grace, so that a
+/// verdict already decided (an output that never came) is said as such, not "not judged".
+const AT_LEAST: Duration = Duration::from_millis(100);
+
 /// How a run is bounded.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -36,6 +52,10 @@ pub struct Limits {
     pub deadline: Option<tokio::time::Instant>,
     /// Devices inspected at once.
     pub concurrency: usize,
+    /// The longest one check's evaluation may take ([`CHECK_BUDGET`]).
+    pub check_budget: Duration,
+    /// The run's stop signal.
+    pub interrupt: Interrupt,
 }
 
 impl Limits {
@@ -43,6 +63,8 @@ impl Limits {
         Limits {
             deadline: None,
             concurrency: config.site.ssh.concurrency.max(1),
+            check_budget: CHECK_BUDGET,
+            interrupt: Interrupt::default(),
         }
     }
 }
@@ -65,7 +87,7 @@ pub async fn inspect(
     let started = Utc::now();
     let redactor = Redactor::from_config(config);
     let devices: Vec<Inspected> = futures::stream::iter(plan.devices.iter())
-        .map(|device| inspect_device(device, collector.clone(), limits.deadline, &redactor))
+        .map(|device| inspect_device(device, collector.clone(), limits, &redactor))
         .buffered(limits.concurrency.max(1))
         .collect()
         .await;
@@ -99,19 +121,30 @@ pub async fn inspect(
 async fn inspect_device(
     plan: &DevicePlan,
     collector: Arc<dyn Collector>,
-    deadline: Option<tokio::time::Instant>,
+    limits: &Limits,
     redactor: &Redactor,
 ) -> Inspected {
     let start = Instant::now();
     let collected_at = Utc::now();
-    let outputs = match deadline {
-        None => collector.collect(plan).await,
-        Some(at) => match tokio::time::timeout_at(at, collector.collect(plan)).await {
-            Ok(outputs) => outputs,
-            Err(_) => Outputs::all_failed(&plan.commands, CollectError::Deadline),
-        },
+    let collect = async {
+        match limits.deadline {
+            None => collector.collect(plan).await,
+            Some(at) => match tokio::time::timeout_at(at, collector.collect(plan)).await {
+                Ok(outputs) => outputs,
+                Err(_) => Outputs::all_failed(&plan.commands, CollectError::Deadline),
+            },
+        }
+    };
+    let outputs = tokio::select! {
+        biased;
+        outputs = collect => outputs,
+        signalled = limits.interrupt.wait() => Outputs::all_failed(
+            &plan.commands,
+            CollectError::Interrupted(signalled.name.to_string()),
+        ),
     };
     let collected_ms = elapsed_ms(start);
+    tracing::info!(device = %plan.device.name, ms = collected_ms, "collection ended");
     let platform = plan.device.platform;
     let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
     let mut facts = premarket_parse::parse(&outputs, &queries);
@@ -131,20 +164,35 @@ async fn inspect_device(
         facts: facts.to_record(&queries, ""),
     };
 
-    let mut results: Vec<CheckResult> = plan
-        .checks
-        .iter()
-        .map(|check| {
+    let facts = Arc::new(facts);
+    let judged = futures::future::join_all(plan.checks.iter().map(|check| {
+        let facts = facts.clone();
+        async move {
             let eval_start = Instant::now();
             let verdict = match (&check.prepared, &check.skip) {
-                (Some(prepared), _) => prepared.evaluate(&facts),
+                (Some(prepared), _) => {
+                    let rerun = format!(
+                        "premarket check {} --device {}",
+                        check.entry.id, plan.device.name
+                    );
+                    bounded::evaluate(prepared.clone(), facts, give_up(limits), &rerun).await
+                }
                 (None, reason) => Verdict::skip(format!(
                     "skipped by the baseline: {}",
                     reason.as_deref().unwrap_or("no reason given")
                 )),
             };
+            (verdict, elapsed_ms(eval_start))
+        }
+    }))
+    .await;
+    let mut results: Vec<CheckResult> = plan
+        .checks
+        .iter()
+        .zip(judged)
+        .map(|(check, (verdict, eval_ms))| {
             let mut result = result(check, &plan.device.name, verdict, platform, redactor);
-            result.duration_ms = collected_ms + elapsed_ms(eval_start);
+            result.duration_ms = collected_ms + eval_ms;
             result
         })
         .collect();
@@ -161,6 +209,29 @@ async fn inspect_device(
         raw,
         down,
         probe,
+    }
+}
+
+/// When the run gives up on an evaluation started now: its budget, the deadline, or the stop
+/// signal's grace for judging, whichever comes first (but never before [`AT_LEAST`]).
+async fn give_up(limits: &Limits) -> GaveUp {
+    let started = tokio::time::Instant::now();
+    let floor = started + AT_LEAST;
+    let deadline = async {
+        match limits.deadline {
+            Some(at) => tokio::time::sleep_until(at.max(floor)).await,
+            None => std::future::pending().await,
+        }
+    };
+    let interrupted = async {
+        let signalled = limits.interrupt.wait().await;
+        tokio::time::sleep_until((signalled.at + interrupt::JUDGING_GRACE).max(floor)).await;
+        signalled.name
+    };
+    tokio::select! {
+        () = tokio::time::sleep_until(started + limits.check_budget) => GaveUp::Budget(limits.check_budget),
+        () = deadline => GaveUp::Deadline,
+        signal = interrupted => GaveUp::Interrupted(signal),
     }
 }
 

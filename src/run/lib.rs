@@ -5,7 +5,8 @@
 //! reports: an ERROR email and metrics listing every error, exit 3), ask the calendar (a
 //! closed market is said and nothing is contacted), take the run lock, fix the deadline, plan,
 //! inspect, read the history (what changed; for a rerun, what still stands), and deliver
-//! through the channels (archive, terminal, email, metrics). The inspection never depends on
+//! through the channels (archive, terminal, email, metrics). A stop signal (SIGTERM, SIGINT)
+//! cuts the run short but still reports, within a grace ([`stop`]). The inspection never depends on
 //! the archive: a lock or an archive that cannot be written is a problem the report states,
 //! never a reason not to inspect. Outputs too large to hold are spooled to a directory of the
 //! run's own (in the archive when it is written, so a spool is next to where it is copied;
@@ -13,6 +14,7 @@
 
 mod charts;
 pub mod deadline;
+pub mod stop;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,7 +27,8 @@ use premarket_collect::probe::Routing;
 use premarket_config::{Config, ConfigError};
 use premarket_core::spool::SpoolDir;
 use premarket_core::{Exit, Status};
-use premarket_inspect::{Limits, inspect, run_id, timestamp};
+use premarket_inspect::interrupt::Signalled;
+use premarket_inspect::{Interrupt, Limits, inspect, run_id, timestamp};
 use premarket_plan::{Plan, PlanError, Selection};
 use premarket_report::archive::{Archive, ArchiveChannel};
 use premarket_report::channel::{Channel, Context, deliver_all};
@@ -65,6 +68,9 @@ pub struct Request {
     pub adjust: Option<Adjust>,
     /// Collect with this instead of SSH (tests, emulators).
     pub collector: Option<Arc<dyn Collector>>,
+    /// Catch SIGTERM and SIGINT: stop, judge what was collected and report within the grace
+    /// ([`stop`]). The CLI's runs do; a library caller keeps its own signal handling.
+    pub signals: bool,
 }
 
 /// What the CLI prints on stderr, in order, and the exit code.
@@ -98,10 +104,19 @@ pub fn drive(request: Request) -> Outcome {
             };
         }
     };
-    runtime.block_on(drive_async(request))
+    let outcome = runtime.block_on(drive_async(request));
+    // An evaluation given up on runs on a thread of its own and ends with the process; any
+    // blocking task still running is not waited for longer than this.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    outcome
 }
 
 async fn drive_async(req: Request) -> Outcome {
+    let interrupt = if req.signals {
+        stop::listen()
+    } else {
+        Interrupt::default()
+    };
     let (mut config, mut errors) = match Config::load_partial(&req.dir) {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -136,10 +151,15 @@ async fn drive_async(req: Request) -> Outcome {
             return closed(&config, &req, why).await;
         }
     }
-    inspect_and_report(&config, plan, &req).await
+    inspect_and_report(&config, plan, &req, interrupt).await
 }
 
-async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> Outcome {
+async fn inspect_and_report(
+    config: &Config,
+    mut plan: Plan,
+    req: &Request,
+    interrupt: Interrupt,
+) -> Outcome {
     let mut messages = Vec::new();
     let archive = Archive::new(&config.site.archive.dir);
     if req.last_failed {
@@ -190,6 +210,7 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
     });
     let email = email_mode(req);
     let mut limits = Limits::from_config(config);
+    limits.interrupt = interrupt.clone();
     limits.deadline = target.map(|t| {
         let instant = deadline::instant_at(t.bound);
         instant
@@ -214,6 +235,13 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
     };
     let routing = Arc::new(Routing::new(devices));
     let mut report = inspect(config, &plan, routing.clone(), &limits).await;
+    if let Some(signalled) = interrupt.get() {
+        problems.push(format!(
+            "premarket was stopped ({}) during the inspection: what had not finished is ERROR \
+             \"interrupted\"",
+            signalled.name
+        ));
+    }
     report.partial = !full;
     report.offline = req.offline.is_some();
     report.deadline = target.map(|t| t.note());
@@ -231,7 +259,8 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
             config.site.deadline_grace.as_secs()
         ));
     }
-    let channels = channels(config, req, &archive, email);
+    let signalled = interrupt.get();
+    let channels = channels(config, req, &archive, email.clone(), signalled);
     let attachments = charts::pictures(config, req, &archive, &earlier, &routing, &mut report);
     let ctx = Context {
         tz: config.site.timezone,
@@ -239,7 +268,8 @@ async fn inspect_and_report(config: &Config, mut plan: Plan, req: &Request) -> O
         attachments,
         prune: full && req.archive,
     };
-    let delivered = deliver_all(&channels, &mut report, &ctx).await;
+    let email_after = |s: Signalled| email_channel(config, &archive, email.clone(), Some(s));
+    let delivered = stop::deliver(&channels, &mut report, &ctx, &interrupt, email_after).await;
     messages.extend(delivered.notes);
     problems.extend(delivered.problems);
     let standing_failures = report
@@ -276,12 +306,14 @@ fn email_mode(req: &Request) -> EmailMode {
 }
 
 /// The channels of a run, in delivery order: the archive first (its failure is in the report
-/// the others deliver), then the terminal, the email and the metrics.
+/// the others deliver), then the terminal, the email and the metrics. After a stop signal
+/// the email is bounded by what is left of the grace.
 fn channels(
     config: &Config,
     req: &Request,
     archive: &Archive,
     email: EmailMode,
+    signalled: Option<Signalled>,
 ) -> Vec<Box<dyn Channel>> {
     let mut channels: Vec<Box<dyn Channel>> = Vec::new();
     if req.archive {
@@ -295,7 +327,7 @@ fn channels(
     if let Some(format) = req.format {
         channels.push(Box::new(Terminal { format }));
     }
-    channels.extend(email_and_metrics(config, req, archive, email));
+    channels.extend(email_and_metrics(config, req, archive, email, signalled));
     channels
 }
 
@@ -305,25 +337,43 @@ fn email_and_metrics(
     req: &Request,
     archive: &Archive,
     email: EmailMode,
+    signalled: Option<Signalled>,
 ) -> Vec<Box<dyn Channel>> {
-    let mut channels: Vec<Box<dyn Channel>> = Vec::new();
-    if email != EmailMode::Off {
-        channels.push(Box::new(EmailChannel {
+    let mut channels = Vec::new();
+    channels.extend(email_channel(config, archive, email, signalled));
+    channels.extend(metrics(config, req));
+    channels
+}
+
+/// The email channel, unless the email is off; after `signalled`, bounded by the grace.
+fn email_channel(
+    config: &Config,
+    archive: &Archive,
+    email: EmailMode,
+    signalled: Option<Signalled>,
+) -> Option<Box<dyn Channel>> {
+    let settings = match (config.site.email.clone(), signalled) {
+        (Some(settings), Some(s)) => Some(stop::email_within(settings, s)),
+        (settings, _) => settings,
+    };
+    (email != EmailMode::Off).then(|| {
+        Box::new(EmailChannel {
             mode: email,
-            settings: config.site.email.clone(),
+            settings,
             outbox: archive.outbox(),
             redactor: Redactor::from_config(config),
-        }));
-    }
-    let metrics = req.metrics_file.clone().or_else(|| {
+        }) as Box<dyn Channel>
+    })
+}
+
+/// The metrics channel: `--metrics-file`, else the site's when the request uses it.
+fn metrics(config: &Config, req: &Request) -> Option<Box<dyn Channel>> {
+    let path = req.metrics_file.clone().or_else(|| {
         req.site_metrics
             .then(|| config.site.metrics.as_ref().map(|m| m.textfile.clone()))
             .flatten()
-    });
-    if let Some(path) = metrics {
-        channels.push(Box::new(Metrics { path }));
-    }
-    channels
+    })?;
+    Some(Box::new(Metrics { path }))
 }
 
 /// What changed since the previous runs and, for a rerun, what still stands.
@@ -396,7 +446,7 @@ async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Reque
         }) as Box<dyn Channel>);
     }
     let archive = Archive::new(&config.site.archive.dir);
-    channels.extend(email_and_metrics(config, req, &archive, email));
+    channels.extend(email_and_metrics(config, req, &archive, email, None));
     let ctx = Context {
         tz: config.site.timezone,
         deadline: None,
@@ -419,7 +469,7 @@ async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
     let mut report = empty_report(config);
     report.closed = Some(why.clone());
     let archive = Archive::new(&config.site.archive.dir);
-    let channels = email_and_metrics(config, req, &archive, EmailMode::Off);
+    let channels = email_and_metrics(config, req, &archive, EmailMode::Off, None);
     let ctx = Context {
         tz: config.site.timezone,
         deadline: None,

@@ -5,7 +5,8 @@
 //! condition); an ERROR names the path that found nothing or the value of the wrong type. Any
 //! failure makes the rule FAIL (errors are listed with it); otherwise any error makes it ERROR;
 //! a rule whose every test was left for the next run (`increase_at_most` on a first run) is
-//! SKIP; else OK.
+//! SKIP; else OK. Each path is announced to the run's [`Watch`] before it is run, so a check
+//! given up on names what it was reading and stops at the next path.
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ use serde_json::Value;
 use super::grammar::Node;
 use super::ops::{Cond, Num, show};
 use super::path::{Location, Path};
+use crate::Watch;
 
 /// An operator with its value and, when the value came from the baseline, its key.
 #[derive(Clone, Debug)]
@@ -102,15 +104,21 @@ impl Outcome {
     }
 }
 
-/// Judges `rule` over `fact`.
-pub fn judge(rule: &Node<Test>, fact: &Value, previous: Option<&Previous<'_>>) -> Outcome {
+/// Judges `rule` over `fact`; stops early (with a partial outcome, not to be read) when the
+/// run gives up on it.
+pub fn judge(
+    rule: &Node<Test>,
+    fact: &Value,
+    previous: Option<&Previous<'_>>,
+    watch: &Watch,
+) -> Outcome {
     let mut out = Outcome::default();
     let scope = Scope {
         value: fact,
         at: Location::default(),
         label: None,
     };
-    node(rule, &scope, previous, &mut out);
+    node(rule, &scope, previous, watch, &mut out);
     out
 }
 
@@ -132,18 +140,24 @@ impl Scope<'_> {
     }
 }
 
-fn node(rule: &Node<Test>, scope: &Scope<'_>, previous: Option<&Previous<'_>>, out: &mut Outcome) {
+fn node(
+    rule: &Node<Test>,
+    scope: &Scope<'_>,
+    previous: Option<&Previous<'_>>,
+    watch: &Watch,
+    out: &mut Outcome,
+) {
     match rule {
         Node::All(nodes) => {
             for n in nodes {
-                node(n, scope, previous, out);
+                node(n, scope, previous, watch, out);
             }
         }
         Node::Any(nodes) => {
             let mut tried = Vec::new();
             for n in nodes {
                 let mut one = Outcome::default();
-                node(n, scope, previous, &mut one);
+                node(n, scope, previous, watch, &mut one);
                 if one.passed() {
                     out.judged += 1;
                     return;
@@ -154,8 +168,10 @@ fn node(rule: &Node<Test>, scope: &Scope<'_>, previous: Option<&Previous<'_>>, o
                 out.absorb(one);
             }
         }
-        Node::Each { path, keys, body } => each(path, keys.as_ref(), body, scope, previous, out),
-        Node::Test { path, tests } => test(path, tests, scope, previous, out),
+        Node::Each { path, keys, body } => {
+            each(path, keys.as_ref(), body, scope, previous, watch, out)
+        }
+        Node::Test { path, tests } => test(path, tests, scope, previous, watch, out),
     }
 }
 
@@ -165,8 +181,12 @@ fn each(
     body: &Node<Test>,
     scope: &Scope<'_>,
     previous: Option<&Previous<'_>>,
+    watch: &Watch,
     out: &mut Outcome,
 ) {
+    if !watch.reading(path.text()) {
+        return;
+    }
     let nodes = path.select(scope.value);
     if nodes.is_empty() {
         out.errors
@@ -209,7 +229,7 @@ fn each(
             label: Some(label.clone()),
         };
         let mut one = Outcome::default();
-        node(body, &inner, previous, &mut one);
+        node(body, &inner, previous, watch, &mut one);
         if !one.failures.is_empty() || !one.errors.is_empty() {
             one.nodes.insert(0, (label, value.clone()));
         }
@@ -229,8 +249,12 @@ fn test(
     tests: &[Test],
     scope: &Scope<'_>,
     previous: Option<&Previous<'_>>,
+    watch: &Watch,
     out: &mut Outcome,
 ) {
+    if !watch.reading(path.text()) {
+        return;
+    }
     let nodes = path.select(scope.value);
     let decides_absence = tests.iter().any(|t| matches!(t.cond, Cond::Present(_)));
     // With several nodes, each is named by its place; with one, the path as written does.
@@ -369,6 +393,10 @@ mod tests {
     use crate::rule::ops::Op;
     use serde_json::json;
 
+    fn judged(rule: &Node<Test>, fact: &Value, previous: Option<&Previous<'_>>) -> Outcome {
+        judge(rule, fact, previous, &Watch::default())
+    }
+
     fn t(op: Op, value: Value) -> Test {
         Test {
             cond: Cond::build(op, &value).unwrap(),
@@ -409,10 +437,10 @@ mod tests {
 
     #[test]
     fn each_names_every_failing_node() {
-        let ok = judge(&errors_rule(None), &counters(0), None);
+        let ok = judged(&errors_rule(None), &counters(0), None);
         assert!(ok.passed(), "{ok:?}");
         assert_eq!(ok.judged, 4);
-        let bad = judge(&errors_rule(None), &counters(12), None);
+        let bad = judged(&errors_rule(None), &counters(12), None);
         let texts: Vec<String> = bad.failures.iter().map(ToString::to_string).collect();
         assert_eq!(
             texts,
@@ -430,7 +458,7 @@ mod tests {
             cond: Cond::Keys(vec!["Ethernet1".into(), "Ethernet7".into()]),
             from: Some("trading_ports".into()),
         };
-        let out = judge(&errors_rule(Some(keys)), &counters(12), None);
+        let out = judged(&errors_rule(Some(keys)), &counters(12), None);
         let texts: Vec<String> = out.failures.iter().map(ToString::to_string).collect();
         assert_eq!(
             texts,
@@ -442,12 +470,12 @@ mod tests {
 
     #[test]
     fn nothing_found_and_wrong_types_are_errors() {
-        let out = judge(&errors_rule(None), &json!({"other": {}}), None);
+        let out = judged(&errors_rule(None), &json!({"other": {}}), None);
         assert_eq!(
             out.errors,
             ["each $.interfaceErrorCounters.* found nothing"]
         );
-        let out = judge(
+        let out = judged(
             &errors_rule(None),
             &json!({"interfaceErrorCounters": {"Ethernet1": {"inErrors": "n/a"}}}),
             None,
@@ -506,11 +534,11 @@ mod tests {
             ),
         ];
         for (rule, passes) in cases {
-            let out = judge(&rule, &doc, None);
+            let out = judged(&rule, &doc, None);
             assert_eq!(out.passed(), passes, "{rule:?}: {out:?}");
             assert!(out.errors.is_empty(), "{out:?}");
         }
-        let several = judge(
+        let several = judged(
             &leaf(
                 "$.peers.*.condition",
                 vec![t(Op::Equals, json!("sys.peer"))],
@@ -532,7 +560,7 @@ mod tests {
             body: Box::new(leaf("$.fcs", vec![t(Op::IncreaseAtMost, json!(0))])),
         };
         let now = json!({"c": {"Et1": {"fcs": 3}, "Et3": {"fcs": 1846}, "Et9": {"fcs": 0}}});
-        let first = judge(&rule, &now, None);
+        let first = judged(&rule, &now, None);
         assert_eq!(first.judged, 0);
         assert!(first.failures.is_empty() && first.errors.is_empty());
         assert_eq!(first.notes.len(), 1, "{first:?}");
@@ -541,7 +569,7 @@ mod tests {
             fact: &before,
             run_id: "20261130T081500.000",
         };
-        let second = judge(&rule, &now, Some(&previous));
+        let second = judged(&rule, &now, Some(&previous));
         assert_eq!(second.judged, 2);
         assert_eq!(
             second.failures[0].to_string(),
@@ -553,7 +581,7 @@ mod tests {
         );
         let cleared = json!({"c": {"Et1": {"fcs": 1}}});
         let older = json!({"c": {"Et1": {"fcs": 50}}});
-        let out = judge(
+        let out = judged(
             &rule,
             &cleared,
             Some(&Previous {

@@ -19,8 +19,10 @@
 //! have a reader ([`readers`]), and the rule must read ([`grammar`]); every mistake is a
 //! configuration error at its `file:line:column`. When a device's run is planned, its
 //! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is [`eval`],
-//! the verdict [`ready`].
+//! the verdict [`ready`]. What a rule may cost (its paths' nesting, the size of what it
+//! judges) is [`budget`].
 
+mod budget;
 mod entry;
 mod eval;
 mod grammar;

@@ -2,9 +2,11 @@
 //!
 //! The query itself is `serde_json_path`'s (a maintained implementation of the RFC). What this
 //! adds is an owned [`Location`]: a FAIL names the node it is about (`Ethernet3`), and
-//! `increase_at_most` finds the same node in the previous run's fact by that location.
+//! `increase_at_most` finds the same node in the previous run's fact by that location. A path
+//! past the nesting budget ([`super::budget`]) does not parse.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 use serde_json_path::{JsonPath, PathElement};
@@ -12,19 +14,33 @@ use serde_json_path::{JsonPath, PathElement};
 /// A compiled JSONPath and the text it was written as.
 #[derive(Clone, Debug)]
 pub struct Path {
-    text: String,
+    /// Shared: an evaluation in progress names the path it is reading ([`crate::Watch`]).
+    text: Arc<str>,
     compiled: JsonPath,
 }
 
 impl Path {
-    /// Compiles `text`; the error says why it is not RFC 9535 JSONPath.
+    /// Compiles `text`; the error says why it is not RFC 9535 JSONPath, or why it is past the
+    /// nesting budget.
     pub fn parse(text: &str) -> Result<Path, String> {
-        JsonPath::parse(text)
-            .map(|compiled| Path {
-                text: text.to_string(),
-                compiled,
-            })
-            .map_err(|e| format!("`{text}` is not an RFC 9535 JSONPath: {e}"))
+        if text.len() > super::budget::MAX_PATH_LEN {
+            // Refused before the parser, which recurses on parentheses.
+            return Err(super::budget::nesting(text).unwrap_or_default());
+        }
+        let compiled = JsonPath::parse(text)
+            .map_err(|e| format!("`{text}` is not an RFC 9535 JSONPath: {e}"))?;
+        if let Some(why) = super::budget::nesting(text) {
+            return Err(why);
+        }
+        Ok(Path {
+            text: text.into(),
+            compiled,
+        })
+    }
+
+    /// The path as written, shared.
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
     }
 
     /// `$`: the node itself (a leaf without `path:`).
@@ -154,5 +170,18 @@ mod tests {
             let err = Path::parse(bad).unwrap_err();
             assert!(err.contains("not an RFC 9535 JSONPath"), "{bad}: {err}");
         }
+        let err = Path::parse("$..[?@..[?@..[?@..zz]]]").unwrap_err();
+        assert!(err.contains("7 deep"), "{err}");
+    }
+
+    #[test]
+    fn nested_parentheses_up_to_the_longest_path_do_not_exhaust_the_stack() {
+        // A test thread has a 2 MiB stack, a quarter of the main thread's.
+        let deep = |n: usize| format!("$[?{}@.a{}]", "(".repeat(n), ")".repeat(n));
+        let longest = deep((super::super::budget::MAX_PATH_LEN - 8) / 2);
+        assert!(longest.len() <= super::super::budget::MAX_PATH_LEN);
+        assert!(Path::parse(&longest).is_ok());
+        let err = Path::parse(&deep(300)).unwrap_err();
+        assert!(err.contains("at most 512 characters"), "{err}");
     }
 }

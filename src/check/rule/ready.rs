@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::eval::{self, Outcome, Previous, Test};
 use super::grammar::Node;
 use super::readers::RuleQuery;
-use crate::Prepared;
+use crate::{Prepared, Watch};
 use premarket_core::Verdict;
 use premarket_parse::{AnyQuery, Facts, text};
 
@@ -36,17 +36,34 @@ impl Prepared for Ready {
     }
 
     fn evaluate(&self, facts: &Facts) -> Verdict {
+        self.evaluate_watched(facts, &Watch::default())
+    }
+
+    fn evaluate_watched(&self, facts: &Facts, watch: &Watch) -> Verdict {
         let fact = match facts.json(&self.query) {
             Ok(fact) => fact,
             Err(e) => return Verdict::from(e),
         };
+        let raw = facts.raw(&self.query.command).unwrap_or_default();
+        if let Some(why) = super::budget::input(&fact) {
+            return Verdict::error(format!(
+                "not judged: {why} (`{}`, read by {})",
+                self.query.command.text,
+                self.query.reader.describe()
+            ))
+            .expected(&self.expected)
+            .evidence(format!(
+                "{}:\n{}",
+                self.query.command.text,
+                text::excerpt(raw, 12)
+            ));
+        }
         let recorded = facts.previous_json(&self.query.key());
         let previous = recorded.map(|r| Previous {
             fact: &r.fact,
             run_id: &r.run_id,
         });
-        let outcome = eval::judge(&self.rule, &fact, previous.as_ref());
-        let raw = facts.raw(&self.query.command).unwrap_or_default();
+        let outcome = eval::judge(&self.rule, &fact, previous.as_ref(), watch);
         self.verdict(outcome, raw)
     }
 }
@@ -205,6 +222,26 @@ mod tests {
             verdict.evidence.lines().count() <= 12,
             "{}",
             verdict.evidence
+        );
+    }
+
+    #[test]
+    fn an_output_past_the_input_budget_is_error_not_judged() {
+        let levels = 40;
+        let deep = format!(
+            "{{\"interfaceErrorCounters\": {}1{}}}",
+            "[".repeat(levels),
+            "]".repeat(levels)
+        );
+        let verdict = judge(&errors_rule(), &deep);
+        assert_eq!(verdict.status, Status::Error);
+        assert!(
+            verdict.summary.contains("nests deeper than 32 levels")
+                && verdict
+                    .summary
+                    .contains("show interfaces counters errors | json"),
+            "{}",
+            verdict.summary
         );
     }
 
