@@ -11,8 +11,8 @@ use tokio::time::Instant;
 
 use super::{Addresses, Composed, Context as MailContext, Sender, compose, outbox};
 use crate::config::Email;
+use crate::core::file::write_atomic;
 use crate::report::Report;
-use crate::report::archive::write_atomic;
 use crate::report::channel::{BoxFuture, Channel, Context, Deadline, Delivered};
 use crate::report::redact::Redactor;
 
