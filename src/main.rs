@@ -1,5 +1,9 @@
 //! The `premarket` binary: parse the command line, set up logging, run, map the outcome to an
-//! exit code.
+//! exit code. A closed stdout or stderr (`premarket demo 2>&1 | head -2`) never panics: prints
+//! go through [`premarket::cli::print`] and the log's writer ignores a closed stream, so the
+//! run's exit code stands.
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 use std::process::ExitCode;
 
@@ -8,7 +12,6 @@ use premarket::cli::{self, Cli};
 use premarket::core::Exit;
 
 fn main() -> ExitCode {
-    quiet_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -26,7 +29,7 @@ fn main() -> ExitCode {
     match cli::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(stop) => {
-            eprintln!("premarket: {}", stop.message);
+            premarket::cli::print::err(format_args!("premarket: {}\n", stop.message));
             ExitCode::from(stop.code)
         }
     }
@@ -39,25 +42,9 @@ fn logging(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // By default a failed write is reported with `eprintln!`, which panics when stderr
+        // is closed: a closed log is not worth a word.
+        .log_internal_errors(false)
         .with_target(verbose >= 2)
         .try_init();
-}
-
-/// `premarket ... | head`: when the reader of stdout goes away, end quietly with the shell's
-/// code for SIGPIPE (141) instead of a "failed printing to stdout" panic. Only stdout: a
-/// closed socket to a device or a relay stays an error of that connection.
-fn quiet_on_closed_stdout() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or_default();
-        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(141);
-        }
-        default(info);
-    }));
 }

@@ -17,6 +17,7 @@ mod previous_support;
 #[path = "common/ssh.rs"]
 mod ssh_common;
 
+mod archive_hostile;
 mod cli;
 mod config_errors;
 mod deadline;
@@ -33,7 +34,9 @@ mod fortigate_samples;
 mod fuzz_regressions;
 mod history;
 mod history_chart;
+mod hostile_files;
 mod hostile_parse;
+mod hostile_writes;
 mod known_hosts_openssh;
 mod lab_cli;
 mod lab_load;

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use premarket::core::CollectError;
-use premarket::ssh::hostkey::Expected;
+use premarket::ssh::hostkey::{Expected, KnownHosts};
 use premarket::ssh::known_hosts::{self, Marker};
 use premarket::ssh::transport;
 
@@ -271,12 +271,13 @@ impl Sshd {
 
     /// premarket's handshake with the sshd: `Ok` once the host key passed, or the refusal.
     async fn premarket_accepts(&self, known_hosts: &Path) -> Result<(), String> {
+        let known_hosts = KnownHosts::read(known_hosts);
         let expected = Expected {
             device: "sw-ossh",
             host: "127.0.0.1",
             port: self.port,
             pin: None,
-            known_hosts: Some(known_hosts),
+            known_hosts: Some(&known_hosts),
         };
         let handler = transport::verifying(expected);
         match transport::connect(

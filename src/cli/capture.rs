@@ -6,7 +6,8 @@
 //! then the output: an empty output still gives a non-empty file, and a reader can see which
 //! prompt (privileged or not, which VDOM) the command ran at. A capture is written down like
 //! the archive: with the platform's redaction (EOS `secret`/`password` lines, FortiOS `ENC`
-//! blobs) on top of the session's own removal of the device's login secrets.
+//! blobs) on top of the session's own removal of the device's login secrets. Nothing is written
+//! through a link: a device folder or a file that is a link is refused.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ use futures::StreamExt;
 
 use super::{SelectArgs, Stop, load};
 use crate::collect::ssh::{collect, settings};
+use crate::core::file::{self, AtomicFile, FileError};
 use crate::core::{Command, Platform};
 use crate::plan::Plan;
 use crate::platform;
@@ -49,9 +51,10 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let mut failed = 0;
     for (device, results) in devices {
         let folder = args.out.join(&device.device.name);
-        std::fs::create_dir_all(&folder).map_err(|e| Stop {
+        // Never into a link planted as the device's folder.
+        file::ensure_dir(&folder).map_err(|e| Stop {
             code: crate::core::Exit::Error.code(),
-            message: format!("cannot create {}: {e}", folder.display()),
+            message: e.to_string(),
         })?;
         for (command, result) in results {
             match result {
@@ -60,14 +63,14 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
                     write(&path, device.device.platform, &command, &captured).map_err(|e| {
                         Stop {
                             code: crate::core::Exit::Error.code(),
-                            message: format!("cannot write {}: {e}", path.display()),
+                            message: e.to_string(),
                         }
                     })?;
-                    println!("{}  {}  -> {}", device.device.name, command, path.display());
+                    outln!("{}  {}  -> {}", device.device.name, command, path.display());
                 }
                 Err(e) => {
                     failed += 1;
-                    println!("{}  {}  ERROR {e}", device.device.name, command);
+                    outln!("{}  {}  ERROR {e}", device.device.name, command);
                 }
             }
         }
@@ -79,19 +82,30 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     })
 }
 
-/// The typed line, then the output, redacted piece by piece (a large one is never held whole).
+/// The typed line, then the output, redacted piece by piece (a large one is never held whole),
+/// into a new file renamed over `path` once complete ([`AtomicFile`]): a link planted at
+/// `path` is refused, never written through.
 fn write(
     path: &Path,
     platform: Platform,
     command: &Command,
     captured: &Captured,
-) -> std::io::Result<()> {
+) -> Result<(), FileError> {
     use std::io::Write;
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let failed = |source| FileError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::io::BufWriter::new(AtomicFile::create(path)?);
     let typed = format!("{}{}\n", captured.prompt, command.text);
-    file.write_all(platform::redact(platform, &typed).as_bytes())?;
-    crate::core::spool::for_each_piece(captured.output.reader()?, |piece| {
+    file.write_all(platform::redact(platform, &typed).as_bytes())
+        .map_err(failed)?;
+    let reader = captured.output.reader().map_err(failed)?;
+    crate::core::spool::for_each_piece(reader, |piece| {
         file.write_all(platform::redact(platform, piece).as_bytes())
-    })?;
-    file.flush()
+    })
+    .map_err(failed)?;
+    file.into_inner()
+        .map_err(|e| failed(e.into_error()))?
+        .commit()
 }

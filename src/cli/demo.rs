@@ -5,12 +5,15 @@
 //!
 //! The demo keeps its archive (so a rerun after a "fix" shows the check as fixed) and its email
 //! in its home: by default `$XDG_STATE_HOME/premarket/demo` (`~/.local/state/premarket/demo`),
-//! one per user, so a new user never sees another user's runs or their lock.
+//! one per user, so a new user never sees another user's runs or their lock. The home must be a
+//! directory of this user's own and not a link (in the shared temp directory, the fallback,
+//! another user could have made it first); it is created readable by its owner only.
 
 use std::path::PathBuf;
 
 use super::inspect::finish;
 use super::{SelectArgs, Stop};
+use crate::core::file;
 use crate::lab::{Fault, Lab, LabOptions, Scenario, probe_capture};
 use crate::report::email::EmailMode;
 use crate::report::terminal::Format;
@@ -55,9 +58,7 @@ pub fn default_home() -> PathBuf {
     if let Some(home) = nonempty(std::env::var_os("HOME")) {
         return home.join(".local/state/premarket/demo");
     }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    std::env::temp_dir().join(format!("premarket-demo-{uid}"))
+    std::env::temp_dir().join(format!("premarket-demo-{}", crate::core::os::uid()))
 }
 
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.
@@ -107,6 +108,9 @@ fn add_probe(lab: &Lab) -> Result<(), Stop> {
 
 fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
     let home = args.home();
+    // In a shared temp directory another user could have made the home first, or planted a
+    // link there: the demo writes only into a directory of this user's own.
+    file::ensure_private_dir(&home).map_err(|e| Stop::config(format!("the demo's home: {e}")))?;
     let email = args
         .email_to_file
         .clone()

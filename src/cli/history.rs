@@ -1,7 +1,9 @@
 //! `premarket history [--last N] [--check ID]`: recent runs and, per check and device, the
 //! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
 //! from the whole archive, so a result older than the window is never called a "first run";
-//! offline replays and reruns are marked as such.
+//! offline replays and reruns are marked as such. Runs are listed in the order the archive wrote
+//! them, not by their clock; one dated in the future is flagged. What the archive says is
+//! shown escaped, one value per line, never obeyed by the terminal.
 //!
 //! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
 //! N full runs instead (30 unless told): the probe's steady median and p99 and the FortiGate's
@@ -16,6 +18,7 @@ use super::{Stop, load};
 use crate::config::Config;
 use crate::report::archive::Archive;
 use crate::report::email::offset;
+use crate::report::escape::line;
 use crate::report::trend::{self, DEFAULT_RUNS, Points, Sources};
 use crate::report::{Report, history};
 
@@ -44,7 +47,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let archive = Archive::new(&config.site.archive.dir);
     let (reports, problems) = archive.reports().map_err(|e| Stop::config(e.to_string()))?;
     for p in problems {
-        eprintln!("premarket: skipped an unreadable archived run: {p}");
+        errln!("premarket: skipped an unreadable archived run: {p}");
     }
     if args.chart.is_some() || args.chart_svg.is_some() {
         return chart(&config, &archive, &reports, &args);
@@ -60,7 +63,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         .filter(|r| r.results.iter().any(|x| wanted(&x.check)))
         .collect();
     if reports.is_empty() {
-        println!(
+        outln!(
             "No archived run{} in {}.",
             if args.check.is_some() {
                 " with that check"
@@ -76,14 +79,17 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         .saturating_sub(args.last.unwrap_or(LISTED_RUNS).max(1));
     let window = &reports[start..];
     let tz = config.site.timezone;
+    // Everything below comes from the archive: each value is shown on its line, escaped,
+    // never obeyed (an escape sequence in a report.json must not reach the terminal).
     let when = |at: &str| {
         DateTime::parse_from_rfc3339(at)
             .map(|t| {
                 let t = t.with_timezone(&tz);
                 format!("{} {}", t.format("%Y-%m-%d %H:%M"), offset(&t))
             })
-            .unwrap_or_else(|_| at.to_string())
+            .unwrap_or_else(|_| line(at))
     };
+    let now = chrono::Utc::now();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -99,21 +105,28 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             (false, true) => "offline",
             (true, true) => "offline rerun",
         };
+        // Runs are listed in the order they were written; a start time the clock had wrong
+        // is said, since the listing no longer matches the dates.
+        let future = if history::dated_in_future(r, now) {
+            "  (dated in the future: the clock was ahead when it ran)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}",
+            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}",
             when(&r.started_at),
             r.status.as_str(),
             c.ok,
             c.fail,
             c.error,
             c.skip,
-            r.run_id
+            line(&r.run_id)
         );
     }
     let _ = writeln!(out, "\nChanges per check (within these runs):");
     for ((check, device), story) in history::timeline(&reports, start, wanted) {
-        let _ = writeln!(out, "  {check} on {device}");
+        let _ = writeln!(out, "  {} on {}", line(&check), line(&device));
         if let Some((status, at)) = &story.before {
             let _ = writeln!(out, "    before these runs: {status} (as of {})", when(at));
         }
@@ -127,7 +140,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
                 when(&step.at),
                 step.status.as_str(),
                 step.label,
-                step.run_id
+                line(&step.run_id)
             );
         }
     }
@@ -141,7 +154,7 @@ fn chart(config: &Config, archive: &Archive, reports: &[Report], args: &Args) ->
     let runs = args.last.unwrap_or(DEFAULT_RUNS).max(1);
     let points = Points::from_archive(archive, reports, &sources, runs);
     for note in &points.unreadable {
-        eprintln!("premarket: a gap in the trend: {note}");
+        errln!("premarket: a gap in the trend: {note}");
     }
     let (probe, firewall, limits) = (&points.probe, &points.firewall, &sources.limits);
     let is_svg = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
@@ -157,13 +170,13 @@ fn chart(config: &Config, archive: &Archive, reports: &[Report], args: &Args) ->
             trend::png(probe, firewall, limits)
         };
         super::probe::write_chart(path, bytes)?;
-        println!("Trend written to {}", path.display());
+        outln!("Trend written to {}", path.display());
     }
     let with = |n: usize, device: &Option<String>| match device {
         Some(d) => format!("{d}: figures in {n}"),
         None => "no device".to_string(),
     };
-    println!(
+    outln!(
         "{} full run(s) of {} in the archive; probe {}; FortiGate {}.",
         probe.len().max(firewall.len()),
         reports.len(),

@@ -143,7 +143,7 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
 /// Prints what the driver has to say (the report itself was printed by the terminal channel).
 pub fn finish(outcome: Outcome) -> u8 {
     for message in &outcome.messages {
-        eprintln!("premarket: {message}");
+        errln!("premarket: {message}");
     }
     outcome.code
 }

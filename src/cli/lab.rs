@@ -50,7 +50,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
                 crate::lab::Target::All => "all devices".to_string(),
                 crate::lab::Target::Device(d) => d,
             };
-            println!("{:<18} {:<12} {}", fault.name(), target, fault.describe());
+            outln!("{:<18} {:<12} {}", fault.name(), target, fault.describe());
         }
         return Ok(0);
     }
@@ -88,7 +88,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
             &crate::lab::Example::Embedded,
             &faults,
         ) {
-            eprintln!("premarket: the site has no probe: {e}");
+            errln!("premarket: the site has no probe: {e}");
         }
         print_lab(&lab);
         tokio::select! {
@@ -97,9 +97,9 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
         }
         let attempts = lab.config_attempts();
         if !attempts.is_empty() {
-            eprintln!("config-changing commands attempted during this lab:");
+            errln!("config-changing commands attempted during this lab:");
             for a in attempts {
-                eprintln!("  {}: {}", a.device, a.command);
+                errln!("  {}: {}", a.device, a.command);
             }
         }
         lab.shutdown().await;
@@ -108,13 +108,16 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
 }
 
 fn print_lab(lab: &Lab) {
-    println!(
+    outln!(
         "{:<8} {:<22} {:<10} {:<52} faults",
-        "device", "address", "platform", "host key"
+        "device",
+        "address",
+        "platform",
+        "host key"
     );
     for d in &lab.devices {
         let faults: Vec<&str> = d.faults.iter().map(|f| f.name()).collect();
-        println!(
+        outln!(
             "{:<8} {:<22} {:<10} {:<52} {}",
             d.name,
             d.addr.to_string(),
@@ -127,7 +130,7 @@ fn print_lab(lab: &Lab) {
             }
         );
     }
-    println!(
+    outln!(
         "{:<8} {:<22} {:<10} capture {}/baselines/captures/{}.pcap",
         crate::lab::probe_capture::DEVICE,
         "-",
@@ -135,20 +138,20 @@ fn print_lab(lab: &Lab) {
         lab.site_dir.display(),
         crate::lab::probe_capture::DEVICE
     );
-    println!();
-    println!(
+    outln!();
+    outln!(
         "login: user {} (passwords and the enable secret are in {}/secrets/)",
         crate::lab::topology::USER,
         lab.site_dir.display()
     );
-    println!("site:  {}", lab.site_dir.display());
-    println!("try:   premarket run --dir {}", lab.site_dir.display());
+    outln!("site:  {}", lab.site_dir.display());
+    outln!("try:   premarket run --dir {}", lab.site_dir.display());
     if let Some(d) = lab.devices.first() {
-        println!(
+        outln!(
             "       ssh -p {} {}@127.0.0.1",
             d.addr.port(),
             crate::lab::topology::USER
         );
     }
-    println!("Ctrl-C stops the lab.");
+    outln!("Ctrl-C stops the lab.");
 }

@@ -18,7 +18,7 @@ pub struct Args {
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
     if args.markdown {
-        print!("{}", markdown(&config.catalog));
+        out!("{}", markdown(&config.catalog));
         return Ok(0);
     }
     let plan = Plan::new(&config, &args.select.selection())?;
@@ -36,8 +36,8 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         if on.is_empty() {
             continue;
         }
-        println!("{}  {}", entry.id, entry.title);
-        println!(
+        outln!("{}  {}", entry.id, entry.title);
+        outln!(
             "  tags: {}",
             if entry.tags.is_empty() {
                 "-".to_string()
@@ -47,14 +47,14 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         );
         for (device, check) in on {
             match &check.skip {
-                Some(reason) => println!("  {}: skipped ({reason})", device.device.name),
+                Some(reason) => outln!("  {}: skipped ({reason})", device.device.name),
                 None => {
                     let commands: Vec<String> = check
                         .queries
                         .iter()
                         .map(|q| q.key().command.to_string())
                         .collect();
-                    println!("  {}: {}", device.device.name, commands.join(" | "));
+                    outln!("  {}: {}", device.device.name, commands.join(" | "));
                 }
             }
         }

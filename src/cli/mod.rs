@@ -1,7 +1,13 @@
 //! The command line. Each subcommand is one small file: its flags with their docs, and a `run`
 //! that returns the process exit code. `main` only sets up logging and maps errors to exit
 //! codes. Shell completions and the man page are generated from these definitions
-//! (`premarket completions SHELL`, `premarket man`).
+//! (`premarket completions SHELL`, `premarket man`). Nothing here prints with `println!`: a
+//! closed terminal must not panic a run ([`print`]).
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+#[macro_use]
+pub mod print;
 
 mod capture;
 #[cfg(feature = "lab")]

@@ -26,10 +26,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8, Stop> {
     let output = match &args.file {
         Some(path) => spool::read_saved(path, MAX_OUTPUT).map_err(|e| match e {
-            SavedError::Io(e) => Stop::config(format!("cannot read {}: {e}", path.display())),
-            SavedError::Exceeded(cap) => {
-                Stop::config(format!("{}: output exceeded {cap}", path.display()))
-            }
+            SavedError::File(e) => Stop::config(e.to_string()),
+            e => Stop::config(format!("{}: {e}", path.display())),
         })?,
         None => stdin().map_err(|e| Stop::config(format!("cannot read stdin: {e}")))?,
     };
@@ -51,7 +49,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     match (query.parse_json)(&mut Raw::output(&output)) {
         Ok(fact) => {
             let json = serde_json::to_string_pretty(&fact).unwrap_or_default();
-            println!("{json}");
+            outln!("{json}");
             Ok(0)
         }
         Err(e) => Err(Stop {

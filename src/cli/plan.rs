@@ -30,14 +30,14 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         let d = &device.device;
         match &d.access {
             Access::Ssh(ssh) => {
-                println!("{} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port);
+                outln!("{} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port);
                 refused += session(device, ssh);
             }
             // A probe is not reached over SSH: it shows what it measures instead.
             Access::Probe(probe) => {
-                println!("{} ({}: {})", d.name, d.platform, probe.describe());
+                outln!("{} ({}: {})", d.name, d.platform, probe.describe());
                 for command in &device.commands {
-                    println!("  {}", command.text);
+                    outln!("  {}", command.text);
                 }
             }
         }
@@ -53,7 +53,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
 /// Prints one SSH device's script; returns how many lines the guard would refuse.
 fn session(device: &DevicePlan, ssh: &Connection) -> usize {
     let Some(profile) = profile(device.device.platform) else {
-        println!(
+        outln!(
             "  ERROR: {} is not reached over SSH",
             device.device.platform
         );
@@ -62,16 +62,16 @@ fn session(device: &DevicePlan, ssh: &Connection) -> usize {
     let script = match Script::new(profile, &device.commands, ssh.vdom.as_deref()) {
         Ok(script) => script,
         Err(r) => {
-            println!("  ERROR: {r}");
+            outln!("  ERROR: {r}");
             return 1;
         }
     };
-    println!("  (keys: {})", script::keys(profile).join("; "));
+    outln!("  (keys: {})", script::keys(profile).join("; "));
     let secret = ssh.enable_secret.as_ref().map(ToString::to_string);
     for Shown { text, note } in script.shown(profile, secret.as_deref()) {
         match note {
-            Some(note) => println!("  {text:<NOTE_COLUMN$} # {note}"),
-            None => println!("  {text}"),
+            Some(note) => outln!("  {text:<NOTE_COLUMN$} # {note}"),
+            None => outln!("  {text}"),
         }
     }
     script.refusals().len()

@@ -176,16 +176,16 @@ impl AnalysisArgs {
                 if let (Some(checked), Some(map)) = (firewall, value.as_object_mut()) {
                     map.insert("firewall".into(), checked.json());
                 }
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&value)
                         .map_err(|e| Stop::config(e.to_string()))?
                 );
             }
             Format::Text => {
-                print!("{}", text::render(analysis));
+                out!("{}", text::render(analysis));
                 if let Some(checked) = firewall {
-                    println!("{}", checked.text());
+                    outln!("{}", checked.text());
                 }
             }
         }
@@ -218,9 +218,9 @@ pub(super) fn write_chart(
         code: crate::core::Exit::Error.code(),
         message: format!("chart: {e}"),
     })?;
-    std::fs::write(path, bytes).map_err(|e| Stop {
+    crate::core::file::write_atomic(path, &bytes).map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
-        message: format!("cannot write {}: {e}", path.display()),
+        message: e.to_string(),
     })
 }
 
@@ -249,11 +249,12 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         ProbeCommand::Synth(s) => {
             let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
             spec.calibration_ns = s.calibration_ns;
-            let file = std::fs::File::create(&s.out)
-                .map_err(|e| Stop::config(format!("cannot create {}: {e}", s.out.display())))?;
-            let truth = synth::generate(&spec, file)
+            let mut file = crate::core::file::AtomicFile::create(&s.out)
+                .map_err(|e| Stop::config(e.to_string()))?;
+            let truth = synth::generate(&spec, &mut file)
                 .map_err(|e| Stop::config(format!("cannot write {}: {e}", s.out.display())))?;
-            eprintln!(
+            file.commit().map_err(|e| Stop::config(e.to_string()))?;
+            errln!(
                 "wrote {} frames ({} requests, {} dropped) to {}",
                 truth.frames,
                 s.count,
@@ -597,7 +598,7 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Stop> {
                     round
                 })
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({"rounds": rounds, "abba": abba}))
                     .map_err(|e| Stop::config(e.to_string()))?
@@ -605,14 +606,14 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Stop> {
         }
         Format::Text => {
             for ((r, an), check) in results.iter().zip(&checks) {
-                println!("== round {} ({})", r.index, r.label);
-                print!("{}", text::render(an));
+                outln!("== round {} ({})", r.index, r.label);
+                out!("{}", text::render(an));
                 if let Some(check) = check {
-                    println!("{}", check.text());
+                    outln!("{}", check.text());
                 }
             }
             let show = |v: Option<i64>| v.map_or("-".to_string(), |v| format!("{v} ns"));
-            println!(
+            outln!(
                 "ABBA: effect on-off {}, drift on {}, drift off {}{}",
                 abba.effect_ns
                     .map_or("-".to_string(), |e| format!("{e:.0} ns")),

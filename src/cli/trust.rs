@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{Stop, load};
-use crate::ssh::hostkey::{self, Expected, HostKeyError};
+use crate::ssh::hostkey::{self, Expected, HostKeyError, KnownHosts};
 use crate::ssh::transport;
 
 #[derive(Debug, clap::Args)]
@@ -49,12 +49,13 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             message: format!("{}: {e}", device.name),
         })?;
     let fingerprint = hostkey::fingerprint(&key);
+    let known_hosts = config.site.known_hosts.as_deref().map(KnownHosts::read);
     let expected = Expected {
         device: &device.name,
         host: &conn.host,
         port: conn.port,
         pin: conn.host_key.as_deref(),
-        known_hosts: config.site.known_hosts.as_deref(),
+        known_hosts: known_hosts.as_ref(),
     };
     let status = match hostkey::verify(&expected, &key) {
         Ok(()) => "already trusted (it matches the pin or the known_hosts entry)".to_string(),
@@ -68,25 +69,25 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         .map_or("the site's known_hosts file".into(), |p| {
             p.display().to_string()
         });
-    println!(
+    outln!(
         "{} ({}:{}) offers a {} host key",
         device.name,
         conn.host,
         conn.port,
         key.algorithm()
     );
-    println!("  fingerprint: {fingerprint}");
-    println!("  status:      {status}");
-    println!();
-    println!("Compare this fingerprint with one taken on the device itself (its console, or its");
-    println!("administrator) before trusting it: over the network an attacker can offer any key.");
-    println!("Then either pin it in {} under ssh:", device.file.display());
-    println!("    host_key: \"{fingerprint}\"");
-    println!("or add this line to {known_hosts}:");
-    println!(
+    outln!("  fingerprint: {fingerprint}");
+    outln!("  status:      {status}");
+    outln!();
+    outln!("Compare this fingerprint with one taken on the device itself (its console, or its");
+    outln!("administrator) before trusting it: over the network an attacker can offer any key.");
+    outln!("Then either pin it in {} under ssh:", device.file.display());
+    outln!("    host_key: \"{fingerprint}\"");
+    outln!("or add this line to {known_hosts}:");
+    outln!(
         "    {}",
         hostkey::known_hosts_line(&conn.host, conn.port, &key)
     );
-    println!("premarket does not write either for you.");
+    outln!("premarket does not write either for you.");
     Ok(0)
 }

@@ -45,7 +45,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         errors.dedup();
         return Err(ConfigErrors(errors).into());
     }
-    println!(
+    outln!(
         "configuration OK: site {}, {} device(s), {} check(s) in the catalog, {planned} planned check(s)",
         config.site.name,
         config.devices.len(),

@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{BoxFuture, Collector};
+use premarket_core::file::{self, Kind};
 use premarket_core::spool::{self, SavedError};
 use premarket_core::{CollectError, Command, Megabytes, Output, Outputs};
 use premarket_plan::DevicePlan;
@@ -57,7 +58,7 @@ impl Offline {
                 })
             }
             Ok(output) => Ok(output),
-            Err(Unread::Missing) => match std::fs::read_to_string(beside(".error")) {
+            Err(Unread::Missing) => match file::read_text(&beside(".error"), Kind::NOTE) {
                 Ok(error) => Err(CollectError::Other(format!(
                     "not collected in the archived run: {}",
                     error.trim()
@@ -79,24 +80,43 @@ enum Unread {
 /// A saved output, plain or `.zst`.
 fn read(path: &Path, cap: Megabytes) -> Result<Output, Unread> {
     spool::read_saved(path, cap).map_err(|e| match e {
-        SavedError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => Unread::Missing,
+        SavedError::File(e) if e.is_missing() => Unread::Missing,
+        // A FIFO, a device: the message names the file and why it is not read.
+        SavedError::File(e) => Unread::Error(CollectError::Other(e.to_string())),
         SavedError::Io(e) => Unread::Error(CollectError::FileUnreadable {
             path: path.display().to_string(),
             reason: e.to_string(),
         }),
-        SavedError::Exceeded(cap) => Unread::Error(CollectError::TooLarge(cap)),
+        exceeded @ SavedError::Exceeded { .. } => Unread::Error(CollectError::FileUnreadable {
+            path: path.display().to_string(),
+            reason: exceeded.to_string(),
+        }),
     })
 }
 
 impl Collector for Offline {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
+        let reader = Offline {
+            dir: self.dir.clone(),
+            cap: self.cap,
+        };
+        let device = plan.device.name.to_string();
+        let commands = plan.commands.clone();
         Box::pin(async move {
-            let results = plan
-                .commands
-                .iter()
-                .map(|c| (c.clone(), self.read(&plan.device.name, c)))
-                .collect();
-            Outputs { results }
+            // Reading files blocks: off the async threads, as every file read is.
+            let read = tokio::task::spawn_blocking(move || {
+                commands
+                    .iter()
+                    .map(|c| (c.clone(), reader.read(&device, c)))
+                    .collect()
+            });
+            match read.await {
+                Ok(results) => Outputs { results },
+                Err(e) => Outputs::all_failed(
+                    &plan.commands,
+                    CollectError::Other(format!("reading the saved outputs failed: {e}")),
+                ),
+            }
         })
     }
 }

@@ -129,10 +129,10 @@ struct ProbeKeys {
 
 /// Reads a device file; `name` comes from `site.yaml`.
 pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = yaml::read_text(path).map_err(|e| {
         ConfigError::new(
-            Position::file_start(path),
-            format!("cannot read the baseline of device {name}: {e}"),
+            e.position,
+            format!("the baseline of device {name}: {}", e.message),
         )
     })?;
     let header: Header = yaml::parse(path, &text)?;

@@ -122,7 +122,8 @@ impl Config {
                 }
             };
             let path = baselines.join(&entry.baseline.value);
-            if !path.is_file() {
+            // Whether it is a file premarket may read is the reader's to say (it names why not).
+            if !path.exists() {
                 errors.push(ConfigError::new(
                     Position::from_location(&site_path, entry.baseline.defined),
                     format!(

@@ -9,16 +9,18 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Position};
+use premarket_core::file::{self, Kind};
 
 /// Reads and deserializes `path`; any problem becomes a `file:line:column` error.
 pub fn read<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ConfigError::new(
-            Position::file_start(path),
-            format!("cannot read the file: {e}"),
-        )
-    })?;
-    parse(path, &text)
+    parse(path, &read_text(path)?)
+}
+
+/// The text of a configuration file: a regular file of at most [`Kind::CONFIG`]'s cap (a FIFO
+/// or `/dev/zero` named in its place is refused at once, not read).
+pub fn read_text(path: &Path) -> Result<String, ConfigError> {
+    file::read_text(path, Kind::CONFIG)
+        .map_err(|e| ConfigError::new(Position::file_start(path), e.to_string()))
 }
 
 /// Deserializes `text`, naming `path` in errors.

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::Megabytes;
+use super::file::{self, FileError, Kind, Size};
 
 /// Outputs up to this size stay in memory (every ordinary command's output does).
 pub const IN_MEMORY: usize = 1 << 20;
@@ -102,7 +103,15 @@ impl Spool {
 
     /// The text from its start, decompressed as it is read; an error past the cap.
     pub fn open(&self) -> io::Result<Box<dyn BufRead + Send>> {
-        let file = File::open(&self.file.path)?;
+        // A saved output is opened by the same rules as the first time (the path may have
+        // become a FIFO since); a spool premarket wrote is its own.
+        let file: Box<dyn Read + Send> = match self.file.temporary {
+            Some(_) => Box::new(File::open(&self.file.path)?),
+            None => Box::new(
+                file::open(&self.file.path, Kind::saved_output(self.file.cap))
+                    .map_err(FileError::into_io)?,
+            ),
+        };
         let text: Box<dyn Read + Send> = if self.file.compressed {
             Box::new(zstd::stream::read::Decoder::new(file)?)
         } else {
@@ -409,24 +418,40 @@ fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 /// Opens a saved output where it lies (`<file>.zst` through zstd): small ones are read whole,
-/// larger ones stay on disk and are read as the parser goes. `Exceeded` when it is larger than
-/// `cap` (for a `.zst`, when its frame says so; otherwise reading stops at the cap).
+/// larger ones stay on disk and are read as the parser goes. Only a regular file is read
+/// ([`file::open`]: a FIFO or a device is refused, not waited on). `Exceeded` when it is larger
+/// than `cap` (for a `.zst`, when its frame says so; otherwise reading stops at the cap).
 pub fn read_saved(path: &Path, cap: Megabytes) -> Result<super::Output, SavedError> {
     let compressed = path.extension().is_some_and(|e| e == "zst");
-    let file = File::open(path).map_err(SavedError::Io)?;
+    let mut opened = match file::open(path, Kind::saved_output(cap)) {
+        Ok(opened) => opened,
+        Err(FileError::TooLarge { size, .. }) => return Err(SavedError::Exceeded { cap, size }),
+        Err(e) => return Err(SavedError::File(e)),
+    };
+    let mut header = Vec::with_capacity(FRAME_HEADER);
+    (&mut opened)
+        .take(FRAME_HEADER as u64)
+        .read_to_end(&mut header)
+        .map_err(SavedError::Io)?;
     let size = if compressed {
-        frame_size(path)
+        zstd::zstd_safe::get_frame_content_size(&header)
+            .ok()
+            .flatten()
     } else {
-        file.metadata().ok().map(|m| m.len())
+        Some(opened.size())
     };
-    let mut text: Box<dyn Read> = if compressed {
-        Box::new(zstd::stream::read::Decoder::new(file).map_err(SavedError::Io)?)
-    } else {
-        Box::new(file)
-    };
-    if size.is_some_and(|s| s > cap.bytes()) {
-        return Err(SavedError::Exceeded(cap));
+    if let Some(size) = size.filter(|s| *s > cap.bytes()) {
+        return Err(SavedError::Exceeded {
+            cap,
+            size: Some(size),
+        });
     }
+    let whole = io::Cursor::new(header).chain(opened);
+    let mut text: Box<dyn Read> = if compressed {
+        Box::new(zstd::stream::read::Decoder::new(whole).map_err(SavedError::Io)?)
+    } else {
+        Box::new(whole)
+    };
     let mut start = Vec::new();
     (&mut text)
         .take(IN_MEMORY as u64 + 1)
@@ -449,24 +474,23 @@ pub fn read_saved(path: &Path, cap: Megabytes) -> Result<super::Output, SavedErr
     }))
 }
 
-/// The text size a `.zst` file's first frame declares, when it does (the `zstd` tool writes it
-/// for a file it compresses).
-fn frame_size(path: &Path) -> Option<u64> {
-    let mut header = [0u8; 18];
-    let mut file = File::open(path).ok()?;
-    let n = file.read(&mut header).ok()?;
-    zstd::zstd_safe::get_frame_content_size(&header[..n])
-        .ok()
-        .flatten()
-}
+/// The most of a `.zst` file's start that holds its first frame's header (and so the size of
+/// the text, when the `zstd` tool wrote it).
+const FRAME_HEADER: usize = 18;
 
 /// Why a saved output could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum SavedError {
+    /// Not a file premarket reads (missing, a FIFO, a device): the message names it.
+    #[error("{0}")]
+    File(FileError),
     #[error("{0}")]
     Io(io::Error),
-    #[error("output exceeded {0}")]
-    Exceeded(Megabytes),
+    #[error(
+        "output exceeded {cap} (ssh.max_output_mb){}",
+        size.map(|s| format!(": the file holds {}", Size(s))).unwrap_or_default()
+    )]
+    Exceeded { cap: Megabytes, size: Option<u64> },
 }
 
 #[cfg(test)]
@@ -524,7 +548,7 @@ mod tests {
         fs::write(&plain, vec![b'y'; (1 << 20) + 10]).unwrap();
         assert!(matches!(
             read_saved(&plain, Megabytes(1)),
-            Err(SavedError::Exceeded(_))
+            Err(SavedError::Exceeded { .. })
         ));
         let zst = tmp.path().join("big.txt.zst");
         let mut encoder =

@@ -146,7 +146,11 @@ pub fn run(a: Args) -> Result<(), WireError> {
     let mut buf = vec![0u8; 2048];
     let mut errbuf = vec![0u8; 256];
     if let Err(e) = sys::realtime_priority(a.priority) {
-        eprintln!("emulator: no realtime priority ({e}): delays will show this machine's load");
+        // Not eprintln!: a closed stderr must not panic the emulator.
+        let _ = writeln!(
+            std::io::stderr(),
+            "emulator: no realtime priority ({e}): delays will show this machine's load"
+        );
     }
     loop {
         let now = sys::monotonic();
@@ -246,6 +250,9 @@ pub fn run(a: Args) -> Result<(), WireError> {
     if let Some(mut t) = truth {
         t.flush().map_err(io("truth file"))?;
     }
-    eprintln!("emulator: forwarded {forwarded} requests");
+    let _ = writeln!(
+        std::io::stderr(),
+        "emulator: forwarded {forwarded} requests"
+    );
     Ok(())
 }

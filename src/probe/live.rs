@@ -96,9 +96,10 @@ pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError
             plan.schedule.run
         ))
     });
-    std::fs::write(&path, bytes).map_err(|source| LiveError::Write {
+    // Never through a link planted at that (guessable) name.
+    premarket_core::file::write_atomic(&path, &bytes).map_err(|e| LiveError::Write {
         path: path.clone(),
-        source,
+        source: e.into_io(),
     })?;
     let mut options = options.clone();
     options.timestamps = capture.source();

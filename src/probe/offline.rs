@@ -17,9 +17,13 @@ use super::session::Classifier;
 use super::sides::{Resolved, Resolver};
 use super::stream::{CaptureFile, Merge, StreamError};
 use super::units::{Meters, Nanos, NanosPerMeter};
+use premarket_core::file::{self, FileError, Kind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
+    /// Missing, or not a regular file (a FIFO would block the analysis for ever).
+    #[error("{0}")]
+    File(FileError),
     #[error("cannot read {path}: {source}")]
     Read {
         path: PathBuf,
@@ -52,10 +56,9 @@ impl Inputs {
         }
         let mut files = Vec::with_capacity(paths.len());
         for path in paths {
-            let file = File::open(path).map_err(|source| AnalyzeError::Read {
-                path: path.clone(),
-                source,
-            })?;
+            let file = file::open(path, Kind::CAPTURE)
+                .map_err(AnalyzeError::File)?
+                .into_file();
             files.push(CaptureFile::open(file).map_err(|e| stream_error(path, e))?);
         }
         Ok(Inputs {

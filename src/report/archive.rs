@@ -5,8 +5,10 @@
 //! `--last-failed`, the email's "what changed" and growth checks read from here. Runs are kept
 //! for `retention_days` and, when `max_size_mb` is set, only as many (newest first) as fit.
 //!
-//! A run is written into a hidden temporary directory and renamed into place, so a reader (or
-//! a concurrent run) sees a whole run or none; what a killed run or a full disk left behind is
+//! A run is written into a hidden temporary directory (a random name, so nobody can plant a
+//! link there first) and renamed into place, so a reader (or a concurrent run) sees a whole run
+//! or none; its `sequence` file gives its place in the order runs were written, which every
+//! reader follows instead of the clock ([`runs`]); what a killed run or a full disk left behind is
 //! removed by the next run. Outputs in memory are redacted before they get here, spooled ones as
 //! they are copied in. An output that was empty (`show running-config diffs` with nothing
 //! unsaved) is kept with an `.empty` marker, and a missing one as `<file>.error`, so an offline
@@ -15,17 +17,18 @@
 //! [`ArchiveChannel`] is the archive as one of the run's channels: when it cannot write, the
 //! run goes on, and the report says the run is not archived.
 
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 mod raw;
+mod runs;
 
 use super::redact::Redactor;
 use super::{Report, json};
 use premarket_core::Megabytes;
-use premarket_parse::{Previous, Recorded};
+use premarket_core::file::{self, FileError};
+use premarket_core::os;
 
 /// The directory holding undelivered email.
 pub const OUTBOX: &str = "outbox";
@@ -49,6 +52,8 @@ pub enum ArchiveError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{0}")]
+    File(#[from] FileError),
 }
 
 /// The archive directory of a site.
@@ -88,15 +93,15 @@ impl Archive {
         };
         fs::create_dir_all(&self.root).map_err(werr(&self.root))?;
         self.clean_leftovers();
-        let tmp = self.root.join(format!(
-            "{TMP_PREFIX}{}-{}",
-            report.run_id,
-            std::process::id()
-        ));
-        if tmp.exists() {
-            fs::remove_dir_all(&tmp).map_err(werr(&tmp))?;
-        }
-        fs::create_dir_all(&tmp).map_err(werr(&tmp))?;
+        // A fresh directory with a name nobody could guess and plant a link at; removed when
+        // this function fails, kept once it is renamed into place. The pid at the end tells
+        // the leftover cleaning whether its writer is still alive.
+        let temp = file::temp_dir(
+            &self.root,
+            &format!("{TMP_PREFIX}{}-", report.run_id),
+            &format!("-{}", std::process::id()),
+        )?;
+        let tmp = temp.path().to_path_buf();
         let mut raw = raw::RawWriter::new(redactor).map_err(werr(&tmp))?;
         for device in &report.raw {
             let dir = tmp.join("raw").join(file_safe(&device.device));
@@ -126,7 +131,11 @@ impl Archive {
         write_charts(&tmp, &report.charts)?;
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
-        sync_file_system(&tmp);
+        os::sync_file_system(&tmp);
+        // The run's place in the archive's order: the next number, held until the run is in
+        // place (see `runs`).
+        let numbering = self.numbering();
+        runs::write_sequence(&tmp, numbering.next)?;
         let base_id = report.run_id.clone();
         for attempt in 0..100u32 {
             if attempt > 0 {
@@ -134,12 +143,14 @@ impl Archive {
             }
             write_synced(&tmp.join(REPORT), json::render(report).as_bytes())?;
             let target = self.root.join(&report.run_id);
-            if target.exists() {
+            if fs::symlink_metadata(&target).is_ok() {
                 continue;
             }
             match fs::rename(&tmp, &target) {
                 Ok(()) => {
-                    sync_dir(&self.root);
+                    // Renamed away: nothing is left for the guard to remove.
+                    let _ = temp.keep();
+                    file::sync_dir(&self.root);
                     return Ok(target);
                 }
                 Err(e)
@@ -178,7 +189,7 @@ impl Archive {
                 .rsplit('-')
                 .next()
                 .and_then(|pid| pid.parse::<i32>().ok())
-                .is_some_and(|pid| pid != std::process::id() as i32 && !alive(pid));
+                .is_some_and(|pid| pid != std::process::id() as i32 && !os::process_exists(pid));
             let old = entry
                 .metadata()
                 .and_then(|m| m.modified())
@@ -197,70 +208,6 @@ impl Archive {
                 }
             }
         }
-    }
-
-    /// Every archived report, oldest first. Unreadable runs are reported in the second list
-    /// (path and reason) and otherwise skipped, so one damaged run does not hide the rest.
-    pub fn reports(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
-        let Some(entries) = self.root_entries()? else {
-            return Ok((Vec::new(), Vec::new()));
-        };
-        let mut reports = Vec::new();
-        let mut problems = Vec::new();
-        for dir in self.run_dirs(entries) {
-            let path = dir.join(REPORT);
-            match fs::read_to_string(&path) {
-                Ok(text) => match json::parse(&text) {
-                    Ok(report) => reports.push(report),
-                    Err(e) => problems.push(format!("{}: {e}", path.display())),
-                },
-                Err(e) => problems.push(format!("{}: {e}", path.display())),
-            }
-        }
-        super::history::sort(&mut reports);
-        Ok((reports, problems))
-    }
-
-    /// What earlier runs recorded for `device`: for each query, its fact in the newest run that
-    /// kept one. Unreadable records are skipped (they only make a growth check say "first run").
-    pub fn previous(&self, device: &str) -> Previous {
-        let Ok(entries) = fs::read_dir(&self.root) else {
-            return Previous::default();
-        };
-        let mut dirs = self.run_dirs(entries);
-        // Run ids sort by time (`20261130T081500.123`, `-N` for a clash in the same ms).
-        dirs.sort();
-        let file = format!("{}.json", file_safe(device));
-        let records = dirs.iter().rev().flat_map(|dir| {
-            let run_id = dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let stored: Vec<Stored> = fs::read(dir.join(FACTS).join(&file))
-                .ok()
-                .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-                .unwrap_or_default();
-            stored.into_iter().map(move |s| Recorded {
-                key: s.key,
-                run_id: run_id.clone(),
-                collected_at: s.collected_at,
-                fact: s.fact,
-            })
-        });
-        Previous::from_newest_first(records)
-    }
-
-    fn run_dirs(&self, entries: fs::ReadDir) -> Vec<PathBuf> {
-        entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                !name.starts_with('.') && name != OUTBOX
-            })
-            .map(|e| e.path())
-            .collect()
     }
 
     /// The archive directory's entries; `None` when there is no archive yet.
@@ -322,12 +269,8 @@ impl Archive {
     /// always stays: the next run compares with it). Call only while holding the run lock.
     /// Returns what was deleted.
     pub fn prune_to_size(&self, max: Megabytes) -> Result<Vec<PathBuf>, ArchiveError> {
-        let Some(entries) = self.root_entries()? else {
-            return Ok(Vec::new());
-        };
-        let mut runs = self.run_dirs(entries);
-        // Run ids sort by time: oldest first.
-        runs.sort();
+        // In the order they were written, not by their clock: oldest first.
+        let runs: Vec<PathBuf> = self.runs()?.into_iter().map(|r| r.dir).collect();
         let sizes: Vec<u64> = runs.iter().map(|dir| size_of(dir)).collect();
         let mut total: u64 = sizes.iter().sum();
         let mut removed = Vec::new();
@@ -360,16 +303,6 @@ fn size_of(dir: &Path) -> u64 {
             Err(_) => 0,
         })
         .sum()
-}
-
-/// Whether a process with this id exists (signal 0 checks without sending anything).
-fn alive(pid: i32) -> bool {
-    if pid <= 0 {
-        return false;
-    }
-    // SAFETY: kill with signal 0 only checks that the process exists; it sends nothing.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 /// The archive as a channel of the run.
@@ -456,51 +389,17 @@ fn write_charts(run: &Path, charts: &[(String, Vec<u8>)]) -> Result<(), ArchiveE
     Ok(())
 }
 
-/// Writes `bytes` to `path` and flushes it to disk before the rename makes it visible.
-pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
+/// Writes `bytes` to `path`, a new file in the run's own hidden directory, and flushes it to
+/// disk before the rename makes the run visible.
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
+    use std::io::Write;
     let werr = |source| ArchiveError::Write {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = File::create(path).map_err(werr)?;
+    let mut file = fs::File::create(path).map_err(werr)?;
     file.write_all(bytes).map_err(werr)?;
     file.sync_all().map_err(werr)
-}
-
-/// Flushes the file system holding `dir` (best effort, like [`sync_dir`]).
-fn sync_file_system(dir: &Path) {
-    use std::os::fd::AsRawFd;
-    if let Ok(d) = File::open(dir) {
-        // SAFETY: syncfs only reads the descriptor, which `d` keeps open for the call.
-        unsafe {
-            libc::syncfs(d.as_raw_fd());
-        }
-    }
-}
-
-/// Writes `path` atomically: a temporary sibling, then a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!("{TMP_PREFIX}{name}-{}", std::process::id()));
-    write_synced(&tmp, bytes)?;
-    fs::rename(&tmp, path).map_err(|source| ArchiveError::Write {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if let Some(parent) = path.parent() {
-        sync_dir(parent);
-    }
-    Ok(())
-}
-
-fn sync_dir(dir: &Path) {
-    // Best effort: makes the rename durable; some file systems refuse to sync a directory.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
 }
 
 /// A device name as one path component (also the attachment name).
@@ -700,50 +599,5 @@ mod tests {
         archive.write(&mut report).unwrap();
         assert!(live.exists(), "a running writer's directory stays");
         assert!(!dead.exists() && !dead_file.exists(), "leftovers are gone");
-    }
-
-    #[test]
-    fn previous_facts_come_from_the_newest_run_that_kept_them() {
-        use premarket_parse::QueryKey;
-        let dir = tempfile::tempdir().unwrap();
-        let archive = Archive::new(dir.path());
-        let key = |text: &str| QueryKey {
-            command: Command::new(text),
-            kind: "eos.x".into(),
-        };
-        let run = |id: &str, facts: Vec<(QueryKey, i64)>| {
-            let mut report =
-                Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
-            report.raw = vec![DeviceOutputs {
-                device: "sw1".into(),
-                platform: Platform::Eos,
-                outputs: Vec::new(),
-                facts: facts
-                    .into_iter()
-                    .map(|(key, n)| Recorded {
-                        key,
-                        run_id: String::new(),
-                        collected_at: None,
-                        fact: serde_json::json!(n),
-                    })
-                    .collect(),
-            }];
-            archive.write(&mut report).unwrap();
-        };
-        assert!(archive.previous("sw1").get(&key("a")).is_none());
-        run("20261129T081500.000", vec![(key("a"), 1), (key("b"), 10)]);
-        run("20261130T081500.000", vec![(key("a"), 2)]);
-        let previous = archive.previous("sw1");
-        let a = previous.get(&key("a")).unwrap();
-        let b = previous.get(&key("b")).unwrap();
-        assert_eq!(
-            (a.fact.clone(), a.run_id.as_str()),
-            (serde_json::json!(2), "20261130T081500.000")
-        );
-        assert_eq!(
-            (b.fact.clone(), b.run_id.as_str()),
-            (serde_json::json!(10), "20261129T081500.000")
-        );
-        assert!(archive.previous("sw2").get(&key("a")).is_none());
     }
 }

@@ -31,6 +31,13 @@ pub fn control(text: &str) -> String {
     out
 }
 
+/// `text` as one line of a listing: [`control`], with line feeds and tabs shown too (`\n`,
+/// `\t`), so a value read back from the archive (a run id, a check name, a start time) can
+/// neither obey the terminal nor start a line of its own.
+pub fn line(text: &str) -> String {
+    control(text).replace('\n', "\\n").replace('\t', "\\t")
+}
+
 fn needs_escape(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         // Bidirectional overrides can reorder what a reader sees as well.
@@ -56,5 +63,14 @@ mod tests {
         for (raw, shown) in cases {
             assert_eq!(control(raw), shown, "{raw:?}");
         }
+    }
+
+    #[test]
+    fn a_line_stays_one_line() {
+        assert_eq!(
+            super::line("r1\n  2099  OK\t\u{1b}[1m"),
+            "r1\\n  2099  OK\\t\\x1b[1m"
+        );
+        assert_eq!(super::line("plain"), "plain");
     }
 }

@@ -2,13 +2,14 @@
 //! since when. Pure functions over archived [`Report`]s (the archive does the reading), used by
 //! the report of every run, by `premarket history`, and by `run --last-failed`.
 //!
-//! "The previous run" of a check is the latest archived run that judged that check on that
-//! device, so a rerun of one check after a fix compares with the full run before it and shows
+//! Runs are in the order the archive wrote them, never ordered by their clock (a run dated
+//! 2099 is not the newest). "The previous run" of a check is the latest archived run that
+//! judged that check on that device, so a rerun of one check after a fix compares with the full run before it and shows
 //! "fixed", and the next full run compares with the rerun.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use chrono::{DateTime, FixedOffset};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::Report;
@@ -64,35 +65,37 @@ pub fn is_failing(status: Status) -> bool {
     matches!(status, Status::Fail | Status::Error)
 }
 
-/// Sorts reports oldest first by their start time (run ids break ties).
-pub fn sort(reports: &mut [Report]) {
-    reports.sort_by(|a, b| (started(a), &a.run_id).cmp(&(started(b), &b.run_id)));
+/// How far ahead of this machine's clock a run may start before it counts as dated in the
+/// future (clocks of hosts that share an archive drift apart by seconds, not minutes).
+pub const CLOCK_SLACK: chrono::Duration = chrono::Duration::minutes(5);
+
+/// Whether `report` says it started after `now` (and some slack): its clock was ahead when it
+/// ran. `premarket history` flags it; nothing orders runs by that time anyway.
+pub fn dated_in_future(report: &Report, now: DateTime<Utc>) -> bool {
+    DateTime::parse_from_rfc3339(&report.started_at).is_ok_and(|at| at > now + CLOCK_SLACK)
 }
 
-fn started(report: &Report) -> Option<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(&report.started_at).ok()
-}
-
-/// Compares `current` with `earlier` (oldest first, not containing `current`). `None` when
-/// there is no earlier run at all.
+/// Compares `current` with `earlier` (in the order they were written, oldest first, not
+/// containing `current`). `None` when there is no earlier run at all.
 pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
     if earlier.is_empty() {
         return None;
     }
     let mut changes = Changes::default();
-    let mut previous_run: Option<&Report> = None;
+    // The latest earlier run, by its place in the archive, that judged any of these checks.
+    let mut previous_run: Option<(usize, &Report)> = None;
     let index = Index::new(earlier);
     for result in &current.results {
         let past = index.statuses(&result.check, &result.device);
-        let before = past.last().map(|(_, s)| *s);
-        if let Some((report, _)) = past.last()
-            && previous_run.is_none_or(|p| started(report) > started(p))
+        let before = past.last().map(|(_, _, s)| *s);
+        if let Some((at, report, _)) = past.last()
+            && previous_run.is_none_or(|(p, _)| *at > p)
         {
-            previous_run = Some(report);
+            previous_run = Some((*at, report));
         }
         let streak = |include_current: bool| {
             let mut start = None;
-            for (report, status) in past.iter().rev() {
+            for (_, report, status) in past.iter().rev() {
                 if !is_failing(*status) {
                     break;
                 }
@@ -129,7 +132,7 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
             _ => {}
         }
     }
-    changes.previous_run_id = previous_run.map(|r| r.run_id.clone());
+    changes.previous_run_id = previous_run.map(|(_, r)| r.run_id.clone());
     Some(changes)
 }
 
@@ -157,11 +160,13 @@ impl<'a> Index<'a> {
         Index { reports }
     }
 
-    /// The status of (check, device) in each report that judged it, oldest first.
-    fn statuses(&self, check: &str, device: &str) -> Vec<(&'a Report, Status)> {
+    /// The status of (check, device) in each report that judged it, oldest first, with the
+    /// report's place in the archive's order.
+    fn statuses(&self, check: &str, device: &str) -> Vec<(usize, &'a Report, Status)> {
         self.reports
             .iter()
-            .filter_map(|(r, by_pair)| by_pair.get(&(check, device)).map(|s| (*r, *s)))
+            .enumerate()
+            .filter_map(|(at, (r, by_pair))| by_pair.get(&(check, device)).map(|s| (at, *r, *s)))
             .collect()
     }
 }
@@ -290,7 +295,7 @@ pub fn timeline(
     for pair in pairs {
         let mut story = Story::default();
         let mut last: Option<Status> = None;
-        for (report, status) in index.statuses(&pair.0, &pair.1) {
+        for (_, report, status) in index.statuses(&pair.0, &pair.1) {
             if !in_window.contains(report.run_id.as_str()) {
                 story.before = Some((status, report.started_at.clone()));
                 last = Some(status);

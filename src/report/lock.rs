@@ -2,12 +2,15 @@
 //! `<archive>/.run.lock` (an OS file lock, released when the process ends, even by a crash);
 //! a second full run waits up to `archive.lock_wait_s` and then gives up with exit 3, naming
 //! the run that holds it. Reruns of selected checks take no lock: they only add their own
-//! run directory, which is atomic anyway.
+//! run directory, which is atomic anyway. The lock file is opened without following a link
+//! (`O_NOFOLLOW`): a link planted at `.run.lock` is refused, and nothing is written through it.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+use premarket_core::file::{self, FileError, Kind};
 
 const LOCK_FILE: &str = ".run.lock";
 const POLL: Duration = Duration::from_millis(100);
@@ -28,6 +31,9 @@ pub enum LockError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A link or something other than a file at the lock's path.
+    #[error("cannot use the run lock: {0}")]
+    File(FileError),
 }
 
 /// Held for the whole of a full run; dropping it releases the lock.
@@ -46,13 +52,8 @@ impl RunLock {
             source,
         };
         std::fs::create_dir_all(archive_dir).map_err(io)?;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io)?;
+        // Never through a link: the holder's line is written into the lock file.
+        let mut file = file::open_lock(&path).map_err(LockError::File)?;
         let start = Instant::now();
         loop {
             match file.try_lock() {
@@ -62,7 +63,7 @@ impl RunLock {
                 }
                 Err(std::fs::TryLockError::WouldBlock) => {
                     let mut holder = String::new();
-                    let _ = file.read_to_string(&mut holder);
+                    let _ = (&mut file).take(Kind::NOTE.cap).read_to_string(&mut holder);
                     let holder = if holder.trim().is_empty() {
                         "holder unknown".to_string()
                     } else {

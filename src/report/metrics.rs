@@ -31,8 +31,9 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
 use super::channel::{BoxFuture, Channel, Context, Delivered};
-use super::{CheckResult, Report, archive::write_atomic};
+use super::{CheckResult, Report};
 use premarket_core::Status;
+use premarket_core::file::write_atomic;
 
 type F64 = Gauge<f64, AtomicU64>;
 

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use russh::MethodKind;
 use russh::client::{AuthResult, Handle, KeyboardInteractiveAuthResponse};
 use russh::keys::agent::client::AgentClient;
-use russh::keys::{PrivateKeyWithHashAlg, load_secret_key};
+use russh::keys::{PrivateKeyWithHashAlg, decode_secret_key};
+
+use premarket_core::file::{self, Kind};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::session::Target;
@@ -57,7 +59,16 @@ pub async fn login(handle: &mut Handle<Client>, conn: &Target) -> Result<(), Col
 
     if let Some(path) = &conn.key_file {
         let passphrase = conn.key_passphrase.as_ref();
-        let key = load_secret_key(path, passphrase.map(|p| p.expose_secret())).map_err(|e| {
+        // A regular file of a key's size, read off the async threads (a FIFO or /dev/zero
+        // named as the key is refused, not waited on or read for ever).
+        let key_path = path.clone();
+        let text = tokio::task::spawn_blocking(move || file::read_text(&key_path, Kind::KEY))
+            .await
+            .map_err(|e| {
+                CollectError::Auth(format!("cannot read key file {}: {e}", path.display()))
+            })?
+            .map_err(|e| CollectError::Auth(e.to_string()))?;
+        let key = decode_secret_key(&text, passphrase.map(|p| p.expose_secret())).map_err(|e| {
             CollectError::Auth(format!("cannot load key file {}: {e}", path.display()))
         })?;
         let hash = handle

@@ -8,7 +8,8 @@
 //! (no `*-cert-v01` algorithm is offered), so a host that only a CA line names is refused with
 //! a message saying so.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use russh::keys::{HashAlg, PublicKey};
 
@@ -22,8 +23,29 @@ pub struct Expected<'a> {
     pub port: u16,
     /// The device's pinned fingerprint (`ssh.host_key`).
     pub pin: Option<&'a str>,
-    /// The site's known_hosts file (`ssh.known_hosts` in site.yaml).
-    pub known_hosts: Option<&'a Path>,
+    /// The site's known_hosts file (`ssh.known_hosts` in site.yaml), as read before connecting.
+    pub known_hosts: Option<&'a KnownHosts>,
+}
+
+/// The site's known_hosts file as read before a connection. The key check runs inside the
+/// SSH handshake, on the session's async task, where no file is read: a slow disk would stall
+/// the task, and a file that blocks (a FIFO) would hang it past the run's deadline.
+#[derive(Clone, Debug)]
+pub struct KnownHosts {
+    path: PathBuf,
+    /// The file's bytes; `None` when it does not exist; the error when it cannot be read.
+    text: Result<Option<Arc<[u8]>>, known_hosts::Error>,
+}
+
+impl KnownHosts {
+    /// Reads the file at `path` ([`known_hosts::read`]). Blocking: run it off the async
+    /// threads (`spawn_blocking`) or before the runtime.
+    pub fn read(path: &Path) -> KnownHosts {
+        KnownHosts {
+            path: path.to_path_buf(),
+            text: known_hosts::read(path).map(|t| t.map(Arc::from)),
+        }
+    }
 }
 
 /// Why a host key was refused. Messages say what was offered and what to do.
@@ -79,6 +101,9 @@ pub enum HostKeyError {
     },
     #[error("cannot read known_hosts {path}: {reason}")]
     KnownHosts { path: String, reason: String },
+    /// The file is not one premarket reads (the message names it and says why).
+    #[error("{0}")]
+    KnownHostsFile(String),
 }
 
 /// `SHA256:<base64>` as `ssh-keygen -lf` prints it.
@@ -130,15 +155,28 @@ enum Said {
     Unlisted { note: String },
 }
 
-/// Reads known_hosts and judges `key` by it. A file that cannot be read, or that has a broken
-/// line for this device, fails closed.
+/// Judges `key` by the known_hosts file read before the connection. A file that cannot be
+/// read, or that has a broken line for this device, fails closed.
 fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, HostKeyError> {
-    let Some(path) = expected.known_hosts else {
+    let Some(file) = expected.known_hosts else {
         return Ok(Known::NoFile);
     };
-    match known_hosts::load(path, expected.host, expected.port) {
-        Ok(Some(listed)) => Ok(Known::Said(path, judge(&listed, key, expected.host))),
-        Ok(None) => Ok(Known::Missing(path)),
+    let path = file.path.as_path();
+    let text = match &file.text {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(Known::Missing(path)),
+        Err(known_hosts::Error::Unreadable(reason)) => {
+            return Err(HostKeyError::KnownHostsFile(reason.clone()));
+        }
+        Err(e) => {
+            return Err(HostKeyError::KnownHosts {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            });
+        }
+    };
+    match known_hosts::listed(text, expected.host, expected.port) {
+        Ok(listed) => Ok(Known::Said(path, judge(&listed, key, expected.host))),
         Err(e) => Err(HostKeyError::KnownHosts {
             path: path.display().to_string(),
             reason: e.to_string(),
@@ -280,7 +318,7 @@ mod tests {
             .unwrap()
     }
 
-    fn expected<'a>(pin: Option<&'a str>, known_hosts: Option<&'a Path>) -> Expected<'a> {
+    fn expected<'a>(pin: Option<&'a str>, known_hosts: Option<&'a KnownHosts>) -> Expected<'a> {
         Expected {
             device: "sw1",
             host: "127.0.0.1",
@@ -302,6 +340,7 @@ mod tests {
             format!("# site keys\n{}\n", known_hosts_line("127.0.0.1", 2201, &k)),
         )
         .unwrap();
+        let kh = KnownHosts::read(&kh);
 
         assert_eq!(verify(&expected(Some(&fp), None), &k), Ok(()));
         assert_eq!(
@@ -331,7 +370,7 @@ mod tests {
             verify(&elsewhere, &k),
             Err(HostKeyError::Unknown { .. })
         ));
-        let missing = dir.path().join("nope");
+        let missing = KnownHosts::read(&dir.path().join("nope"));
         assert!(
             verify(&expected(None, Some(&missing)), &k)
                 .unwrap_err()
@@ -486,12 +525,13 @@ mod tests {
         let kh = dir.path().join("known_hosts");
         for (what, text, pin, want) in table {
             std::fs::write(&kh, text).unwrap();
+            let file = KnownHosts::read(&kh);
             let device = Expected {
                 device: "sw1",
                 host: "10.0.0.1",
                 port: 2222,
                 pin,
-                known_hosts: Some(&kh),
+                known_hosts: Some(&file),
             };
             let got = verify(&device, &a)
                 .map_err(|e| e.to_string().replace(&kh.display().to_string(), "KH"));
@@ -502,17 +542,18 @@ mod tests {
             }
         }
         // A known_hosts that cannot be read fails closed, pinned or not.
+        let directory = KnownHosts::read(dir.path());
         for pin in [None, Some(pin_a.as_str())] {
             let unreadable = Expected {
                 device: "sw1",
                 host: "10.0.0.1",
                 port: 2222,
                 pin,
-                known_hosts: Some(dir.path()),
+                known_hosts: Some(&directory),
             };
             assert!(matches!(
                 verify(&unreadable, &a),
-                Err(HostKeyError::KnownHosts { .. })
+                Err(HostKeyError::KnownHostsFile(_))
             ));
         }
     }

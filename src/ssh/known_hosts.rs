@@ -28,6 +28,8 @@ use russh::keys::PublicKey;
 use russh::keys::ssh_encoding::base64::{Base64, Encoding};
 use sha1::Sha1;
 
+use premarket_core::file::{self, Kind};
+
 /// What a line says about its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Marker {
@@ -86,20 +88,26 @@ pub struct Listed {
     pub bare: Vec<Entry>,
 }
 
-/// What the file at `path` lists for `host` on `port`. `Ok(None)` when the file does not
-/// exist: OpenSSH reads a missing file as an empty one.
-pub fn load(path: &Path, host: &str, port: u16) -> Result<Option<Listed>, Error> {
-    let text = match std::fs::read(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::Unreadable(e.to_string())),
-    };
-    let own = entries(&text, &lookup_name(host, port))?;
+/// The bytes of the known_hosts file at `path`, `None` when it does not exist (OpenSSH reads
+/// a missing file as an empty one). Refused unless it is a regular file within
+/// [`Kind::KNOWN_HOSTS`]'s cap. Blocking: the caller reads it before the handshake, never
+/// inside it.
+pub fn read(path: &Path) -> Result<Option<Vec<u8>>, Error> {
+    match file::read(path, Kind::KNOWN_HOSTS) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_missing() => Ok(None),
+        Err(e) => Err(Error::Unreadable(e.to_string())),
+    }
+}
+
+/// What known_hosts `text` lists for `host` on `port`.
+pub fn listed(text: &[u8], host: &str, port: u16) -> Result<Listed, Error> {
+    let own = entries(text, &lookup_name(host, port))?;
     let bare = match port {
         22 => Vec::new(),
-        _ => entries(&text, &lookup_name(host, 22))?,
+        _ => entries(text, &lookup_name(host, 22))?,
     };
-    Ok(Some(Listed { own, bare }))
+    Ok(Listed { own, bare })
 }
 
 /// The entries of known_hosts `text` that name `name`, in file order.
@@ -563,25 +571,21 @@ mod tests {
     }
 
     #[test]
-    fn load_reads_both_names_and_fails_closed() {
+    fn read_and_listed_read_both_names_and_fail_closed() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(load(&dir.path().join("none"), "sw1.example", 22), Ok(None));
-        assert!(matches!(
-            load(dir.path(), "sw1.example", 22),
-            Err(Error::Unreadable(_))
-        ));
+        assert_eq!(read(&dir.path().join("none")), Ok(None));
+        assert!(matches!(read(dir.path()), Err(Error::Unreadable(_))));
         let file = dir.path().join("known_hosts");
         std::fs::write(&file, format!("sw1.example {A}\n[sw1.example]:2222 {B}\n")).unwrap();
+        let text = read(&file).unwrap().unwrap();
         let lines = |port| {
-            load(&file, "SW1.example", port).map(|listed| {
-                listed.map(|l| {
-                    let lines = |e: Vec<Entry>| e.iter().map(|e| e.line).collect::<Vec<_>>();
-                    (lines(l.own), lines(l.bare))
-                })
+            listed(&text, "SW1.example", port).map(|l| {
+                let lines = |e: Vec<Entry>| e.iter().map(|e| e.line).collect::<Vec<_>>();
+                (lines(l.own), lines(l.bare))
             })
         };
-        assert_eq!(lines(22), Ok(Some((vec![1], vec![]))));
-        assert_eq!(lines(2222), Ok(Some((vec![2], vec![1]))));
-        assert_eq!(lines(830), Ok(Some((vec![], vec![1]))));
+        assert_eq!(lines(22), Ok((vec![1], vec![])));
+        assert_eq!(lines(2222), Ok((vec![2], vec![1])));
+        assert_eq!(lines(830), Ok((vec![], vec![1])));
     }
 }

@@ -14,7 +14,7 @@ use russh::client::Handle;
 use secrecy::SecretString;
 
 use super::driver::{Captured, Driver, EnableSecret};
-use super::hostkey::Expected;
+use super::hostkey::{Expected, KnownHosts};
 use super::profile::Profile;
 use super::redact::Redactor;
 use super::script::Script;
@@ -127,12 +127,21 @@ pub async fn open(
     profile: &'static Profile,
     settings: &Settings,
 ) -> Result<(Handle<Client>, Driver), CollectError> {
+    // Read here, off the async threads: the key check inside the handshake reads no file.
+    let known_hosts = match settings.known_hosts.clone() {
+        None => None,
+        Some(path) => Some(
+            tokio::task::spawn_blocking(move || KnownHosts::read(&path))
+                .await
+                .map_err(|e| CollectError::Other(format!("cannot read known_hosts: {e}")))?,
+        ),
+    };
     let expected = Expected {
         device: &target.name,
         host: &target.host,
         port: target.port,
         pin: target.host_key.as_deref(),
-        known_hosts: settings.known_hosts.as_deref(),
+        known_hosts: known_hosts.as_ref(),
     };
     let handler = transport::verifying(expected);
     let mut handle = transport::connect_with(

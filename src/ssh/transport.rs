@@ -168,14 +168,14 @@ pub fn verifying(expected: hostkey::Expected<'_>) -> Client {
     let host = expected.host.to_string();
     let port = expected.port;
     let pin = expected.pin.map(str::to_string);
-    let known_hosts = expected.known_hosts.map(std::path::Path::to_path_buf);
+    let known_hosts = expected.known_hosts.cloned();
     let check = move |key: &PublicKey| {
         let expected = hostkey::Expected {
             device: &device,
             host: &host,
             port,
             pin: pin.as_deref(),
-            known_hosts: known_hosts.as_deref(),
+            known_hosts: known_hosts.as_ref(),
         };
         hostkey::verify(&expected, key)
     };

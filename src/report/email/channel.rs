@@ -11,10 +11,10 @@ use tokio::time::Instant;
 
 use super::{Addresses, Composed, Context as MailContext, Sender, compose, outbox};
 use crate::Report;
-use crate::archive::write_atomic;
 use crate::channel::{BoxFuture, Channel, Context, Deadline, Delivered};
 use crate::redact::Redactor;
 use premarket_config::Email;
+use premarket_core::file::write_atomic;
 
 /// What to do with the email.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! Two processes never send the same message twice: flushing holds `outbox/.lock`
 //! (non-blocking; a run that finds it held leaves the outbox to the holder).
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use lettre::Address;
@@ -16,7 +16,8 @@ use tokio::time::Instant;
 
 use super::Composed;
 use super::send::{SendError, Sender};
-use crate::archive::{ArchiveError, write_atomic};
+use crate::archive::ArchiveError;
+use premarket_core::file::{self, Kind, write_atomic};
 
 const LOCK: &str = ".lock";
 
@@ -39,10 +40,8 @@ pub fn keep(
     reason: &str,
     attempts: u32,
 ) -> Result<PathBuf, ArchiveError> {
-    fs::create_dir_all(outbox).map_err(|source| ArchiveError::Write {
-        path: outbox.to_path_buf(),
-        source,
-    })?;
+    // Kept mail holds the report: never written through a link planted as the outbox.
+    file::ensure_dir(outbox)?;
     let pending = Pending {
         subject: message.subject.clone(),
         from: message.envelope.from().map(ToString::to_string),
@@ -94,8 +93,14 @@ pub async fn flush(outbox: &Path, sender: &Sender, until: Instant) -> Flushed {
     if files.is_empty() {
         return flushed;
     }
-    let Ok(lock) = File::create(outbox.join(LOCK)) else {
-        return flushed;
+    // Opened without following a link (`File::create` would truncate whatever one names).
+    let lock = match file::open_lock(&outbox.join(LOCK)) {
+        Ok(lock) => lock,
+        Err(e) => {
+            let why = format!("the outbox is not flushed: {e}");
+            flushed.kept = files.into_iter().map(|f| (f, why.clone())).collect();
+            return flushed;
+        }
     };
     if lock.try_lock().is_err() {
         return flushed;
@@ -106,7 +111,11 @@ pub async fn flush(outbox: &Path, sender: &Sender, until: Instant) -> Flushed {
             flushed.kept.push((eml, why.clone()));
             continue;
         }
-        let loaded = load(&eml);
+        // Read off the async threads, like every file read.
+        let path = eml.clone();
+        let loaded = tokio::task::spawn_blocking(move || load(&path))
+            .await
+            .unwrap_or_else(|e| Err(format!("cannot read {}: {e}", eml.display())));
         let (envelope, bytes) = match loaded {
             Ok(x) => x,
             Err(why) => {
@@ -132,8 +141,7 @@ pub async fn flush(outbox: &Path, sender: &Sender, until: Instant) -> Flushed {
 
 fn load(eml: &Path) -> Result<(Envelope, Vec<u8>), String> {
     let json = eml.with_extension("json");
-    let text =
-        fs::read_to_string(&json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
+    let text = file::read_text(&json, Kind::NOTE).map_err(|e| e.to_string())?;
     let pending: Pending =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
     let from = match &pending.from {
@@ -152,6 +160,6 @@ fn load(eml: &Path) -> Result<(Envelope, Vec<u8>), String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let envelope = Envelope::new(from, to).map_err(|e| format!("{}: {e}", json.display()))?;
-    let bytes = fs::read(eml).map_err(|e| format!("cannot read {}: {e}", eml.display()))?;
+    let bytes = file::read(eml, Kind::MESSAGE).map_err(|e| e.to_string())?;
     Ok((envelope, bytes))
 }

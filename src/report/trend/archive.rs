@@ -14,9 +14,10 @@ use std::path::Path;
 use chrono::{DateTime, FixedOffset};
 
 use super::{FirewallPoint, Limits, TrendPoint};
-use crate::Report;
 use crate::archive::{Archive, file_safe};
+use crate::{Report, escape};
 use premarket_config::{Access, Config};
+use premarket_core::file::{self, Kind};
 use premarket_core::{Command, Platform};
 use premarket_parse::{Query, Raw};
 use premarket_platform::fortigate::DiagSessionStat;
@@ -28,6 +29,8 @@ const COMPRESSED: &str = ".zst";
 /// The most an archived output may expand to: a session-stat or analysis output is
 /// kilobytes; anything this large is not one.
 const MAX_OUTPUT: u64 = 64 << 20;
+/// The file of such an output, compressed or not: a regular file no larger than that.
+const ARCHIVED_OUTPUT: Kind = Kind::new("archived output", MAX_OUTPUT);
 
 /// What the trend follows: the site's first probe device and first FortiGate (in the order of
 /// `site.yaml`), and their baselines' limits.
@@ -185,8 +188,10 @@ impl Points {
         let outcome = text?.and_then(|t| parse(&t));
         outcome
             .map_err(|e| {
-                self.unreadable
-                    .push(format!("run {run}: {device}: {command}: {e}"))
+                // The reason may quote the archived output: shown, never obeyed.
+                self.unreadable.push(escape::line(&format!(
+                    "run {run}: {device}: {command}: {e}"
+                )))
             })
             .ok()
     }
@@ -209,7 +214,7 @@ fn archived_text(run: &Path, device: &str, command: &Command) -> Option<Result<S
     let plain = dir.join(&name);
     let compressed = dir.join(format!("{name}{COMPRESSED}"));
     let read = |path: &Path, zst: bool| -> Result<String, String> {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = file::open(path, ARCHIVED_OUTPUT).map_err(|e| e.to_string())?;
         let mut bytes = Vec::new();
         let read = if zst {
             zstd::stream::read::Decoder::new(file)
@@ -227,9 +232,11 @@ fn archived_text(run: &Path, device: &str, command: &Command) -> Option<Result<S
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     };
-    if compressed.is_file() {
+    // Whether each is a file premarket reads is the reader's to say (a FIFO is a note, not a
+    // silent gap).
+    if compressed.exists() {
         Some(read(&compressed, true))
-    } else if plain.is_file() {
+    } else if plain.exists() {
         Some(read(&plain, false))
     } else {
         None

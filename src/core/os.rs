@@ -1,0 +1,33 @@
+//! The few calls to the operating system that `std` does not offer, each an `unsafe` block
+//! around one system call with no pointer that outlives it. Kept here so that the rest of the
+//! tree outside the probe's packet sockets (`probe::sys`) has no `unsafe` at all.
+
+use std::os::fd::AsRawFd;
+use std::path::Path;
+
+/// The real user id of this process.
+pub fn uid() -> u32 {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc::getuid() }
+}
+
+/// Whether a process with this id exists (signal 0 checks without sending anything).
+pub fn process_exists(pid: i32) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: kill with signal 0 only checks that the process exists; it sends nothing.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Flushes the file system holding `dir` to disk (best effort: errors are ignored, as the
+/// caller goes on either way).
+pub fn sync_file_system(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        // SAFETY: syncfs only reads the descriptor, which `d` keeps open for the call.
+        unsafe {
+            libc::syncfs(d.as_raw_fd());
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Reading the archive back: its runs in the order they were written, their reports, and the
+//! facts the next run compares with.
+//!
+//! The order is the archive's, not the clock's. Each run directory holds `sequence`, one
+//! number: one more than the highest in the archive when the run was written, taken under a
+//! lock on the archive directory so that two writers never share one. A run written while the
+//! clock was ahead (a `2099...` run id) is therefore not "the newest" for ever after. Runs
+//! written by premarket versions before the number have none: they come before every numbered
+//! run, in run id order (their start time), except those whose run id is later than any clock
+//! on Earth reads now, which come first of all: where they belong cannot be known, and they
+//! must not stand as the newest.
+//!
+//! What the archive holds is input, like a device's output: every file is read through
+//! [`premarket_core::file`] (a regular file within its kind's cap), and every string of a report
+//! read back has its control characters escaped before anything prints it.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use chrono::{NaiveDateTime, Utc};
+use serde_json::Value;
+
+use super::{Archive, ArchiveError, FACTS, OUTBOX, REPORT, Stored, file_safe};
+use crate::{Report, escape};
+use premarket_core::file::{self, Kind};
+use premarket_parse::{Previous, Recorded};
+
+/// The file in a run directory that holds the run's place in the archive's order.
+const SEQUENCE: &str = "sequence";
+/// Longer than any clock's lead over UTC (UTC+14): a run id later than now by more than this
+/// was dated in the future wherever it ran.
+const EARTH_AHEAD: chrono::Duration = chrono::Duration::hours(14);
+/// How long a writer waits for another to finish numbering its run (milliseconds, usually).
+const NUMBERING_WAIT: Duration = Duration::from_secs(10);
+
+/// One run of the archive, as its directory shows it.
+#[derive(Clone, Debug)]
+pub(super) struct Run {
+    pub dir: PathBuf,
+    pub id: String,
+    /// `None` for a run written before runs were numbered.
+    pub sequence: Option<u64>,
+}
+
+impl Run {
+    /// Where it sorts: unnumbered runs first (those dated in the future before the rest), by
+    /// run id; then numbered runs by number.
+    fn order(&self, now: NaiveDateTime) -> (bool, u64, bool, &str) {
+        let plausible = self.sequence.is_some() || !dated_after(&self.id, now + EARTH_AHEAD);
+        (
+            self.sequence.is_some(),
+            self.sequence.unwrap_or(0),
+            plausible,
+            &self.id,
+        )
+    }
+}
+
+/// Whether a run id (`20261130T081500.123`, maybe with `-N`) names a time after `limit`.
+/// An id that is not a time says nothing.
+fn dated_after(id: &str, limit: NaiveDateTime) -> bool {
+    id.get(..15)
+        .and_then(|t| NaiveDateTime::parse_from_str(t, "%Y%m%dT%H%M%S").ok())
+        .is_some_and(|t| t > limit)
+}
+
+impl Archive {
+    /// The archive's runs, oldest first (see the module's note on order); none when there is
+    /// no archive yet.
+    pub(super) fn runs(&self) -> Result<Vec<Run>, ArchiveError> {
+        let entries = match fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => {
+                return Err(ArchiveError::Read {
+                    path: self.root.clone(),
+                    source,
+                });
+            }
+        };
+        let mut runs: Vec<Run> = entries
+            .filter_map(Result::ok)
+            // A link is not a run: the archive is written by renames, never links.
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| {
+                let id = e.file_name().to_string_lossy().into_owned();
+                (!id.starts_with('.') && id != OUTBOX).then(|| Run {
+                    sequence: read_sequence(&e.path()),
+                    dir: e.path(),
+                    id,
+                })
+            })
+            .collect();
+        let now = Utc::now().naive_utc();
+        runs.sort_by(|a, b| a.order(now).cmp(&b.order(now)));
+        Ok(runs)
+    }
+
+    /// Every archived report, oldest first (in the order they were written), its strings
+    /// escaped. Unreadable runs are reported in the second list (path and reason, escaped) and
+    /// otherwise skipped, so one damaged run does not hide the rest.
+    pub fn reports(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+        let mut reports = Vec::new();
+        let mut problems = Vec::new();
+        for run in self.runs()? {
+            let path = run.dir.join(REPORT);
+            let text = match file::read_text(&path, Kind::REPORT) {
+                Ok(text) => text,
+                Err(e) => {
+                    problems.push(escape::line(&e.to_string()));
+                    continue;
+                }
+            };
+            let report = serde_json::from_str::<Value>(&text)
+                .map(|mut value| {
+                    escape_strings(&mut value);
+                    value
+                })
+                .and_then(serde_json::from_value::<Report>);
+            match report {
+                Ok(report) => reports.push(report),
+                Err(e) => problems.push(escape::line(&format!("{}: {e}", path.display()))),
+            }
+        }
+        Ok((reports, problems))
+    }
+
+    /// What earlier runs recorded for `device`: for each query, its fact in the newest run that
+    /// kept one. Unreadable records are skipped (they only make a growth check say "first
+    /// run"); one that is not a file premarket reads is said in the log.
+    pub fn previous(&self, device: &str) -> Previous {
+        let Ok(runs) = self.runs() else {
+            return Previous::default();
+        };
+        let file = format!("{}.json", file_safe(device));
+        let records = runs.into_iter().rev().flat_map(|run| {
+            let path = run.dir.join(FACTS).join(&file);
+            let stored: Vec<Stored> = match file::read(&path, Kind::FACTS) {
+                Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
+                Err(e) if e.is_missing() => Vec::new(),
+                Err(e) => {
+                    tracing::warn!("skipped the archived facts: {e}");
+                    Vec::new()
+                }
+            };
+            stored.into_iter().map(move |s| Recorded {
+                key: s.key,
+                run_id: run.id.clone(),
+                collected_at: s.collected_at,
+                fact: s.fact,
+            })
+        });
+        Previous::from_newest_first(records)
+    }
+
+    /// Holds the archive's numbering while a run takes its number and is renamed into place,
+    /// so that numbers follow the order runs appear in. Waits briefly for another writer; a
+    /// writer that never lets go (a stopped process) is not waited for: the run is numbered
+    /// anyway, and the run id orders a tie.
+    pub(super) fn numbering(&self) -> Numbering {
+        let lock = File::open(&self.root).ok().filter(|dir| {
+            let start = Instant::now();
+            loop {
+                match dir.try_lock() {
+                    Ok(()) => return true,
+                    Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < NUMBERING_WAIT => {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    Err(_) => {
+                        tracing::warn!(
+                            "could not lock {} to number the run; numbering it anyway",
+                            self.root.display()
+                        );
+                        return false;
+                    }
+                }
+            }
+        });
+        let next = self
+            .runs()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|r| r.sequence)
+            .max()
+            .map_or(1, |n| n + 1);
+        Numbering { _lock: lock, next }
+    }
+}
+
+/// The next run's number, held until the run is in place ([`Archive::numbering`]).
+pub(super) struct Numbering {
+    _lock: Option<File>,
+    pub next: u64,
+}
+
+/// Writes the run's number into its (still hidden) directory.
+pub(super) fn write_sequence(dir: &Path, sequence: u64) -> Result<(), ArchiveError> {
+    let path = dir.join(SEQUENCE);
+    fs::write(&path, format!("{sequence}\n")).map_err(|source| ArchiveError::Write { path, source })
+}
+
+/// The number in a run's `sequence` file; `None` when there is none (or it is not a number).
+fn read_sequence(dir: &Path) -> Option<u64> {
+    file::read_text(&dir.join(SEQUENCE), Kind::NOTE)
+        .ok()
+        .and_then(|text| text.trim().parse().ok())
+}
+
+/// Escapes the control characters of every string (and key) in `value`: a report read back
+/// from the archive is printed by `history` and quoted by later runs, and the archive is as
+/// open to tampering as a device's output.
+fn escape_strings(value: &mut Value) {
+    match value {
+        Value::String(s) => *s = escape::control(s),
+        Value::Array(items) => items.iter_mut().for_each(escape_strings),
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (key, mut item) in entries {
+                escape_strings(&mut item);
+                map.insert(escape::control(&key), item);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,167 @@
+//! The archive's order is the order runs were written; old runs without a number come first,
+//! those dated in the future first of all; what is read back is escaped.
+
+use super::*;
+use crate::CheckResult;
+use premarket_core::Status;
+
+fn report(id: &str, started_at: &str, results: Vec<CheckResult>) -> Report {
+    Report::new(
+        id.into(),
+        "lab".into(),
+        started_at.into(),
+        started_at.into(),
+        results,
+    )
+}
+
+fn ids(archive: &Archive) -> Vec<String> {
+    archive.runs().unwrap().into_iter().map(|r| r.id).collect()
+}
+
+#[test]
+fn runs_are_in_the_order_they_were_written_not_their_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    // The clock was ahead for the first run, right for the next two.
+    for (id, at) in [
+        ("20991130T081500.000", "2099-11-30T08:15:00.000+08:00"),
+        ("20261130T081500.000", "2026-11-30T08:15:00.000+08:00"),
+        ("20261201T081500.000", "2026-12-01T08:15:00.000+08:00"),
+    ] {
+        archive.write(&mut report(id, at, Vec::new())).unwrap();
+    }
+    assert_eq!(
+        ids(&archive),
+        [
+            "20991130T081500.000",
+            "20261130T081500.000",
+            "20261201T081500.000"
+        ]
+    );
+    let numbers: Vec<_> = archive
+        .runs()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.sequence)
+        .collect();
+    assert_eq!(numbers, [Some(1), Some(2), Some(3)]);
+    let (reports, _) = archive.reports().unwrap();
+    assert_eq!(reports.last().unwrap().run_id, "20261201T081500.000");
+}
+
+#[test]
+fn unnumbered_runs_come_first_and_those_dated_in_the_future_first_of_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    // Runs of an older premarket: no sequence file.
+    for id in [
+        "20261129T081500.000",
+        "20991130T081500.000",
+        "20261128T081500.000",
+    ] {
+        fs::create_dir_all(dir.path().join(id)).unwrap();
+    }
+    archive
+        .write(&mut report(
+            "r-new",
+            "2026-11-30T08:15:00.000+08:00",
+            Vec::new(),
+        ))
+        .unwrap();
+    // A damaged number reads as none.
+    fs::write(dir.path().join("20261129T081500.000/sequence"), "x\n").unwrap();
+    assert_eq!(
+        ids(&archive),
+        [
+            "20991130T081500.000",
+            "20261128T081500.000",
+            "20261129T081500.000",
+            "r-new"
+        ]
+    );
+    archive
+        .write(&mut report(
+            "r-next",
+            "2026-11-30T09:15:00.000+08:00",
+            Vec::new(),
+        ))
+        .unwrap();
+    assert_eq!(ids(&archive).last().map(String::as_str), Some("r-next"));
+    assert_eq!(archive.runs().unwrap().last().unwrap().sequence, Some(2));
+}
+
+#[test]
+fn a_report_read_back_has_its_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    let mut planted = report(
+        "r1",
+        "2026-11-30T08:15:00.000+08:00\u{1b}[2J",
+        vec![CheckResult::new(
+            "eos.lanz.persisted\u{1b}]0;owned\u{7}",
+            "sw1\r",
+            Status::Fail,
+            "summary\u{9b}31m",
+        )],
+    );
+    archive.write(&mut planted).unwrap();
+    let (reports, problems) = archive.reports().unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let read = &reports[0];
+    assert_eq!(read.started_at, "2026-11-30T08:15:00.000+08:00\\x1b[2J");
+    assert_eq!(
+        read.results[0].check,
+        "eos.lanz.persisted\\x1b]0;owned\\x07"
+    );
+    assert_eq!(read.results[0].device, "sw1\\r");
+    assert_eq!(read.results[0].summary, "summary\\x9b31m");
+}
+
+#[test]
+fn previous_facts_come_from_the_latest_written_run_that_kept_them() {
+    use crate::DeviceOutputs;
+    use premarket_core::{Command, Platform};
+    use premarket_parse::QueryKey;
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    let key = |text: &str| QueryKey {
+        command: Command::new(text),
+        kind: "eos.x".into(),
+    };
+    let run = |id: &str, facts: Vec<(QueryKey, i64)>| {
+        let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+        report.raw = vec![DeviceOutputs {
+            device: "sw1".into(),
+            platform: Platform::Eos,
+            outputs: Vec::new(),
+            facts: facts
+                .into_iter()
+                .map(|(key, n)| Recorded {
+                    key,
+                    run_id: String::new(),
+                    collected_at: None,
+                    fact: serde_json::json!(n),
+                })
+                .collect(),
+        }];
+        archive.write(&mut report).unwrap();
+    };
+    assert!(archive.previous("sw1").get(&key("a")).is_none());
+    // Written first, while the clock was ahead: older than what follows, whatever its date.
+    run("20991130T081500.000", vec![(key("a"), 99)]);
+    run("20261129T081500.000", vec![(key("a"), 1), (key("b"), 10)]);
+    run("20261130T081500.000", vec![(key("a"), 2)]);
+    let previous = archive.previous("sw1");
+    let a = previous.get(&key("a")).unwrap();
+    let b = previous.get(&key("b")).unwrap();
+    assert_eq!(
+        (a.fact.clone(), a.run_id.as_str()),
+        (serde_json::json!(2), "20261130T081500.000")
+    );
+    assert_eq!(
+        (b.fact.clone(), b.run_id.as_str()),
+        (serde_json::json!(10), "20261129T081500.000")
+    );
+    assert!(archive.previous("sw2").get(&key("a")).is_none());
+}
