@@ -6,7 +6,8 @@
 //! then the output: an empty output still gives a non-empty file, and a reader can see which
 //! prompt (privileged or not, which VDOM) the command ran at. A capture is written down like
 //! the archive: with the platform's redaction (EOS `secret`/`password` lines, FortiOS `ENC`
-//! blobs) on top of the session's own removal of the device's login secrets.
+//! blobs) and every secret of the configuration masked, on top of the session's own removal of
+//! the device's login secrets.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,7 @@ use super::{SelectArgs, Stop, load};
 use crate::collect::ssh::{collect, settings};
 use crate::core::{Command, Platform};
 use crate::plan::Plan;
-use crate::platform;
+use crate::report::redact::{self, Redactor};
 use crate::ssh::Captured;
 
 #[derive(Debug, clap::Args)]
@@ -46,6 +47,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             .buffered(concurrency)
             .collect::<Vec<_>>(),
     );
+    let redactor = redact::from_config(&config);
     let mut failed = 0;
     for (device, results) in devices {
         let folder = args.out.join(&device.device.name);
@@ -57,16 +59,16 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             match result {
                 Ok(captured) => {
                     let path = folder.join(command.file_name());
-                    write(&path, device.device.platform, &command, &captured).map_err(|e| {
-                        Stop {
-                            code: crate::core::Exit::Error.code(),
-                            message: format!("cannot write {}: {e}", path.display()),
-                        }
+                    let platform = device.device.platform;
+                    write(&path, platform, &command, &captured, &redactor).map_err(|e| Stop {
+                        code: crate::core::Exit::Error.code(),
+                        message: format!("cannot write {}: {e}", path.display()),
                     })?;
                     println!("{}  {}  -> {}", device.device.name, command, path.display());
                 }
                 Err(e) => {
                     failed += 1;
+                    let e = redactor.literals(&e.to_string());
                     println!("{}  {}  ERROR {e}", device.device.name, command);
                 }
             }
@@ -79,19 +81,28 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     })
 }
 
-/// The typed line, then the output, redacted piece by piece (a large one is never held whole).
+/// The typed line, then the output, redacted piece by piece (a large one is never held whole):
+/// the platform's rules on each piece, the secrets on one stream across them.
 fn write(
     path: &Path,
     platform: Platform,
     command: &Command,
     captured: &Captured,
+    redactor: &Redactor,
 ) -> std::io::Result<()> {
     use std::io::Write;
     let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
     let typed = format!("{}{}\n", captured.prompt, command.text);
-    file.write_all(platform::redact(platform, &typed).as_bytes())?;
+    file.write_all(redact::device_text(redactor, platform, &typed).as_bytes())?;
+    let mut secrets = redactor.stream();
+    let mut out = Vec::new();
     crate::core::spool::for_each_piece(captured.output.reader()?, |piece| {
-        file.write_all(platform::redact(platform, piece).as_bytes())
+        secrets.push(redact::rules(platform, piece).as_bytes(), &mut out);
+        file.write_all(&out)?;
+        out.clear();
+        Ok(())
     })?;
+    secrets.finish(&mut out);
+    file.write_all(&out)?;
     file.flush()
 }

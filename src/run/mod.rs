@@ -32,7 +32,7 @@ use crate::report::channel::{Channel, Context, deliver_all};
 use crate::report::email::{EmailChannel, EmailMode};
 use crate::report::lock::{LockError, RunLock};
 use crate::report::metrics::Metrics;
-use crate::report::redact::Redactor;
+use crate::report::redact;
 use crate::report::terminal::{Format, Terminal};
 use crate::report::{Counts, Report, history, overall};
 
@@ -289,7 +289,7 @@ fn channels(
             archive: archive.clone(),
             retention_days: config.site.archive.retention_days,
             max_size: config.site.archive.max_size,
-            redactor: Redactor::from_config(config),
+            redactor: redact::from_config(config),
         }));
     }
     if let Some(format) = req.format {
@@ -312,7 +312,7 @@ fn email_and_metrics(
             mode: email,
             settings: config.site.email.clone(),
             outbox: archive.outbox(),
-            redactor: Redactor::from_config(config),
+            redactor: redact::from_config(config),
         }));
     }
     let metrics = req.metrics_file.clone().or_else(|| {
