@@ -10,7 +10,8 @@
 //! the previous output did not end there. Such lines are never output and never dropped unseen:
 //! they are kept as [`Stray`] (an excerpt and a count), and the driver makes the command whose
 //! prompt they followed an ERROR. Without an echo to wait for (after a secret) everything is
-//! output. The line break before the prompt is not output.
+//! output; after Enter alone nothing is, and every line is judged as before an echo. The line
+//! break before the prompt is not output.
 //!
 //! The secrets stream sees every output byte in order, whatever the packets and however long
 //! the lines, and holds back only what a split secret could still span.
@@ -91,9 +92,10 @@ impl<'r> Body<'r> {
         *self = Body::new(sent, self.is_prompt, self.redactor, writer);
     }
 
-    /// Whether the reply has begun: the echo was seen (or none was awaited).
+    /// Whether the reply has begun: the echo was seen (or none was awaited). Enter alone has
+    /// no echo to wait for; its whole reply must be blank lines and prompts.
     pub fn echoed(&self) -> bool {
-        self.echo.is_none()
+        self.echo.as_deref().is_none_or(str::is_empty)
     }
 
     /// What came between the previous prompt and the echo, other than blank lines and prompts.
@@ -169,8 +171,12 @@ impl<'r> Body<'r> {
     }
 }
 
-/// The echo of `sent`: the command alone on its line, or after the prompt drawn again.
+/// The echo of `sent`: the command alone on its line, or after the prompt drawn again. Enter
+/// alone (`sent` empty) has none: every line of its reply is judged as before an echo.
 pub fn is_echo(line: &str, sent: &str, is_prompt: IsPrompt<'_>) -> bool {
+    if sent.is_empty() {
+        return false;
+    }
     let line = line.trim_end();
     let Some(before) = line.strip_suffix(sent) else {
         return false;
@@ -255,6 +261,11 @@ mod tests {
             stray.is_empty(),
             "a prompt drawn again is not stray: {stray:?}"
         );
+        // Enter alone: blank lines and prompts are its reply; anything else is stray.
+        let (output, stray) = stream(&["\n", "sw1#\n", "\n"], Some(""), &none);
+        assert_eq!((output.as_str(), stray.bytes), ("", 0));
+        let (output, stray) = stream(&["\n", "end\n", "sw1#\n", "\n"], Some(""), &none);
+        assert_eq!((output.as_str(), stray.excerpt.as_str()), ("", "end\n"));
     }
 
     #[test]

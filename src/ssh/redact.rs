@@ -49,8 +49,10 @@ struct Matcher {
     automaton: NFA,
     /// Bytes of the longest pattern.
     longest: usize,
-    /// Bytes that can begin a pattern, or change how the next bytes are read.
-    stops: [bool; 256],
+    /// The bytes that can begin a pattern.
+    firsts: Vec<u8>,
+    /// For each of `firsts`, the bytes that can come right after it in a pattern.
+    seconds: Vec<[bool; 256]>,
 }
 
 impl std::fmt::Debug for Redactor {
@@ -134,19 +136,61 @@ impl Matcher {
             .match_kind(MatchKind::Standard)
             .build(secrets)
             .ok()?;
-        let mut stops = [false; 256];
+        let mut firsts: Vec<u8> = secrets.iter().filter_map(|s| s.bytes().next()).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        let mut seconds = vec![[false; 256]; firsts.len()];
         for secret in secrets {
-            if let Some(&first) = secret.as_bytes().first() {
-                stops[usize::from(first)] = true;
+            let bytes = secret.as_bytes();
+            let Some(i) = bytes.first().and_then(|f| firsts.binary_search(f).ok()) else {
+                continue;
+            };
+            match bytes.get(1) {
+                Some(&second) => seconds[i][usize::from(second)] = true,
+                // A one-byte secret: anything may follow it.
+                None => seconds[i] = [true; 256],
             }
         }
-        stops[usize::from(ESC)] = true;
-        stops[usize::from(C1_LEAD)] = true;
         Some(Matcher {
             automaton,
             longest: secrets.iter().map(String::len).max().unwrap_or(1),
-            stops,
+            firsts,
+            seconds,
         })
+    }
+
+    /// The next byte at or after `from` that can begin a secret (`bytes.len()` if none): one
+    /// of `firsts`, followed by the secret's second byte, by a byte that may begin a separator,
+    /// or by nothing yet.
+    fn next_start(&self, bytes: &[u8], mut from: usize) -> usize {
+        loop {
+            let at = self.next_first(bytes, from);
+            let Some(&after) = bytes.get(at + 1) else {
+                return at;
+            };
+            let may_separate = after < 0x20 || after == 0x7f || after == C1_LEAD;
+            let first = self.firsts.binary_search(&bytes[at]).unwrap_or_default();
+            if may_separate || self.seconds[first][usize::from(after)] {
+                return at;
+            }
+            from = at + 1;
+        }
+    }
+
+    /// The next byte at or after `from` that can begin a secret (`bytes.len()` if none).
+    /// Outside a secret nothing else matters: a separator only counts between two of its
+    /// characters, so an escape sequence there is read as text, which can only mask more.
+    fn next_first(&self, bytes: &[u8], from: usize) -> usize {
+        let rest = &bytes[from..];
+        let found = match self.firsts[..] {
+            [a] => memchr::memchr(a, rest),
+            [a, b] => memchr::memchr2(a, b, rest),
+            [a, b, c] => memchr::memchr3(a, b, c, rest),
+            _ => rest
+                .iter()
+                .position(|b| self.firsts.binary_search(b).is_ok()),
+        };
+        found.map_or(bytes.len(), |i| from + i)
     }
 }
 
@@ -214,15 +258,13 @@ impl<'r> Stream<'r> {
         self.pending.extend_from_slice(bytes);
         let mut i = start;
         while i < self.pending.len() {
-            // Between secrets (no kept byte can begin one), skip what can neither begin one nor
-            // change how the next bytes are read.
+            // Between secrets (no kept byte can begin one), skip to the next byte that can.
             if self.lex == Lex::Text && self.kept.is_empty() {
-                let from = i;
-                while i < self.pending.len() && !matcher.stops[usize::from(self.pending[i])] {
-                    i += 1;
-                }
-                if i > from {
+                let next = matcher.next_start(&self.pending, i);
+                if next > i {
                     self.state = self.start;
+                    self.after_break = false;
+                    i = next;
                 }
                 if i == self.pending.len() {
                     break;
