@@ -35,13 +35,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs (`tracing`) go to stderr, at the level `-v` asks for, or as `RUST_LOG` says.
+/// Logs (`tracing`) go to stderr, at the level `-v` asks for, or as `RUST_LOG` says, with every
+/// secret read so far masked.
 fn logging(verbose: u8) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli::log_filter(verbose)));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(premarket::report::redact::LogWriter)
         // By default a failed write is reported with `eprintln!`, which panics when stderr
         // is closed: a closed log is not worth a word.
         .log_internal_errors(false)

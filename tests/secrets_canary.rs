@@ -235,3 +235,118 @@ async fn no_secret_reaches_any_output() {
         }
     }
 }
+
+/// A switch that splits its secrets the way a reader still reads them whole: the enable secret
+/// echoed at `Password:` over three lines in three packets, the login password over three lines
+/// and packets in a banner of its startup-config and in its unsaved diff, and the enable secret
+/// again right after a line longer than the body's 64 KiB buffer, cut at a packet boundary.
+fn splitting_switch() -> Script {
+    let (pw1, pw2, pw3) = (&CANARY[..9], &CANARY[9..17], &CANARY[17..]);
+    let (en1, en2) = ENABLE_CANARY.split_at(12);
+    let long = "x".repeat(70 << 10);
+    let mut script = switch()
+        .paced(
+            "show startup-config",
+            &[
+                &format!(
+                    "! Command: show startup-config\r\nhostname sw1\r\nbanner login\r\nwelcome {pw1}\r\n"
+                ),
+                &format!("  {pw2}\r\n"),
+                &format!("{pw3}\r\nEOF\r\ninterface Ethernet1\r\n   description {long}{en1}"),
+                &format!(
+                    "{en2}\r\nusername admin privilege 15 role network-admin secret sha512 {HASH_CANARY}\r\nqueue-monitor length\r\nend\r\n"
+                ),
+            ],
+        )
+        .paced(
+            "show running-config diffs",
+            &[
+                "--- flash:/startup-config\r\n+++ system:/running-config\r\n@@ -1,3 +1,4 @@\r\n hostname sw1\r\n",
+                &format!("+snmp-server location {pw1}\r\n"),
+                &format!("   {pw2}\r\n   {pw3}\r\n banner login\r\n"),
+            ],
+        );
+    script.echo_password_cuts = vec![7, 16];
+    script
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_split_over_lines_and_packets_reaches_no_output() {
+    let dev = Device::start(splitting_switch()).await;
+    let dir = tempfile::tempdir().unwrap();
+    site(dir.path(), &dev);
+    let root = dir.path().to_path_buf();
+    let outputs = tokio::task::spawn_blocking(move || {
+        let mut seen = Vec::new();
+        let (stdout, stderr) = premarket(&root, &["run"]);
+        seen.push(("run: terminal".to_string(), stdout));
+        seen.push(("run: -vv logs".to_string(), stderr));
+        let mail = root.join("mail.eml");
+        let metrics = root.join("premarket.prom");
+        let (stdout, stderr) = premarket(
+            &root,
+            &[
+                "run",
+                "--format",
+                "json",
+                "--email-to-file",
+                mail.to_str().unwrap(),
+                "--metrics-file",
+                metrics.to_str().unwrap(),
+            ],
+        );
+        seen.push(("run --format json: stdout".to_string(), stdout));
+        seen.push(("run --format json: -vv logs".to_string(), stderr));
+        seen
+    })
+    .await
+    .unwrap();
+
+    let mut files = Vec::new();
+    every_file(dir.path(), &mut files);
+    let inputs = ["/pw", "/enable", "/baselines/", "/checks/"];
+    let written: Vec<&(String, String)> = files
+        .iter()
+        .filter(|(name, _)| !inputs.iter().any(|i| name.contains(i)))
+        .collect();
+    let kinds = |needle: &str| written.iter().any(|(name, _)| name.contains(needle));
+    for kind in [
+        ".zst",
+        "report.json",
+        "mail.eml (MIME part)",
+        "premarket.prom",
+    ] {
+        assert!(
+            kinds(kind),
+            "{kind} was written: {:?}",
+            files.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+    }
+    // The run read the outputs the secrets were split in: their other lines are there.
+    assert!(
+        written
+            .iter()
+            .any(|(_, text)| text.contains("snmp-server location")),
+        "the unsaved diff was kept"
+    );
+    assert!(
+        written
+            .iter()
+            .any(|(_, text)| text.contains("queue-monitor length")),
+        "the startup-config was read to its end"
+    );
+
+    for canary in [CANARY, ENABLE_CANARY, SMTP_CANARY, HASH_CANARY] {
+        for (what, text) in outputs.iter().chain(written.iter().copied()) {
+            let seen = ssh_common::reader_view(text);
+            assert!(
+                !seen.contains(canary),
+                "{canary} leaked into {what}, as a reader sees it:\n{}",
+                text.lines()
+                    .filter(|l| canary.contains(l.trim()) && l.trim().len() > 3)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+}

@@ -372,6 +372,54 @@ async fn a_secret_with_a_line_break_is_refused_by_validate_and_run_naming_only_i
     assert!(dev.received().is_empty(), "{:?}", dev.received());
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_shorter_than_8_characters_is_refused_by_validate_and_run_naming_only_its_variable()
+ {
+    const VAR: &str = "PREMARKET_TEST_PW_SHORT";
+    const SHORT: &str = "Q7z-pw";
+    let dev = Device::start(switch()).await;
+    let dir = tempfile::tempdir().unwrap();
+    site_with(
+        dir.path(),
+        dev.port,
+        &dev.known_hosts_line(),
+        &format!("{{ env: {VAR} }}"),
+        "",
+    );
+    let root = dir.path().to_path_buf();
+
+    let (code, stdout, stderr) = premarket_env(&root, &["validate"], &[(VAR, SHORT)]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    let at = format!(
+        "{}:6:3: device sw1: ssh.password",
+        root.join("baselines/sw1.yaml").display()
+    );
+    assert!(stderr.contains(&at), "{stderr}");
+    assert!(
+        stderr.contains(&format!("secret env:{VAR} is shorter than 8 characters")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(SHORT), "{stderr}");
+
+    let (code, report, stderr) = tokio::task::spawn_blocking(move || {
+        premarket_env(&root, &["run", "--format", "json"], &[(VAR, SHORT)])
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 2, "{report}{stderr}");
+    assert!(
+        report.contains(&format!(
+            "password (env:{VAR}): secret env:{VAR} is shorter than 8 characters"
+        )),
+        "{report}"
+    );
+    assert!(
+        !report.contains(SHORT) && !stderr.contains(SHORT),
+        "{report}{stderr}"
+    );
+    assert!(dev.received().is_empty(), "{:?}", dev.received());
+}
+
 #[test]
 fn validate_and_plan_refuse_a_vdom_the_guard_would_refuse() {
     let site = common::Site::example();
@@ -428,6 +476,12 @@ fn validate_and_plan_refuse_a_vdom_the_guard_would_refuse() {
     assert!(at("get system ha status") < at("config vdom"));
     assert!(at("config vdom") < at("edit trading"));
     assert!(at("edit trading") < at("diagnose sys session list"));
-    assert_eq!(lines.last(), Some(&"end"), "{plan}");
+    // `end`, then Enter alone, whose reply proves the prompt that ended `end`.
+    assert_eq!(
+        lines[lines.len().saturating_sub(2)..],
+        ["end", ""],
+        "{plan}"
+    );
+    assert!(plan.trim_end().ends_with("(out of step)"), "{plan}");
     assert!(plan.contains("only if the listing shows trading"), "{plan}");
 }

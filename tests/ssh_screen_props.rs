@@ -50,13 +50,18 @@ fn read(bytes: &[u8], cuts: &[usize]) -> (String, usize, Option<String>) {
     (screen.take(), pages, last)
 }
 
+/// The scripted prompt of these tests.
+fn prompt(line: &str) -> bool {
+    line == "sw1#"
+}
+
 /// Feeds `bytes` split at `cuts` as the shell reads them: after every packet the finished lines
 /// leave the screen for the reply's body. Returns the body's output and the last line.
 fn streamed(bytes: &[u8], cuts: &[usize], sent: Option<&str>) -> (String, Option<String>) {
     let mut screen = Screen::new("--More--");
     let redactor = Redactor::default();
     let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(16));
-    let mut body = Body::new(sent, &redactor, writer);
+    let mut body = Body::new(sent, &prompt, &redactor, writer);
     let mut drained = Vec::new();
     let mut at = 0;
     let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
@@ -96,7 +101,7 @@ proptest! {
             bytes.splice(0..0, b"show x\r\n".iter().copied());
         }
         let (text, _, last) = read(&bytes, &[]);
-        let whole = Reply::split(&text, echo);
+        let whole = Reply::split(&text, echo, &prompt);
         prop_assert_eq!(streamed(&bytes, &cuts, echo), (whole.output, last));
     }
 
@@ -119,7 +124,7 @@ proptest! {
         let (text, pages, last) = read(&raw, &cuts);
         prop_assert_eq!(pages, (lines.len() - 1) / page);
         prop_assert_eq!(last.as_deref(), Some("sw1#"));
-        let reply = Reply::split(&text, Some("show x"));
+        let reply = Reply::split(&text, Some("show x"), &prompt);
         prop_assert_eq!(streamed(&raw, &cuts, Some("show x")), (reply.output.clone(), last.clone()));
         // A line of blanks reads as empty (devices erase the pager line with blanks).
         let expected: Vec<&str> = lines.iter().map(|l| if l.trim().is_empty() { "" } else { l.as_str() }).collect();

@@ -6,8 +6,9 @@
 //! then the output: an empty output still gives a non-empty file, and a reader can see which
 //! prompt (privileged or not, which VDOM) the command ran at. A capture is written down like
 //! the archive: with the platform's redaction (EOS `secret`/`password` lines, FortiOS `ENC`
-//! blobs) on top of the session's own removal of the device's login secrets. Nothing is written
-//! through a link: a device folder or a file that is a link is refused.
+//! blobs) and every secret of the configuration masked, on top of the session's own removal of
+//! the device's login secrets. Nothing is written through a link: a device folder or a file
+//! that is a link is refused.
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +19,7 @@ use crate::collect::ssh::{collect, settings};
 use crate::core::file::{self, AtomicFile, FileError};
 use crate::core::{Command, Platform};
 use crate::plan::Plan;
-use crate::platform;
+use crate::report::redact::{self, Redactor};
 use crate::ssh::Captured;
 
 #[derive(Debug, clap::Args)]
@@ -48,6 +49,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             .buffered(concurrency)
             .collect::<Vec<_>>(),
     );
+    let redactor = redact::from_config(&config);
     let mut failed = 0;
     for (device, results) in devices {
         let folder = args.out.join(&device.device.name);
@@ -60,16 +62,16 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             match result {
                 Ok(captured) => {
                     let path = folder.join(command.file_name());
-                    write(&path, device.device.platform, &command, &captured).map_err(|e| {
-                        Stop {
-                            code: crate::core::Exit::Error.code(),
-                            message: e.to_string(),
-                        }
+                    let platform = device.device.platform;
+                    write(&path, platform, &command, &captured, &redactor).map_err(|e| Stop {
+                        code: crate::core::Exit::Error.code(),
+                        message: e.to_string(),
                     })?;
                     outln!("{}  {}  -> {}", device.device.name, command, path.display());
                 }
                 Err(e) => {
                     failed += 1;
+                    let e = redactor.literals(&e.to_string());
                     outln!("{}  {}  ERROR {e}", device.device.name, command);
                 }
             }
@@ -82,14 +84,16 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     })
 }
 
-/// The typed line, then the output, redacted piece by piece (a large one is never held whole),
-/// into a new file renamed over `path` once complete ([`AtomicFile`]): a link planted at
-/// `path` is refused, never written through.
+/// The typed line, then the output, redacted piece by piece (a large one is never held whole):
+/// the platform's rules on each piece, the secrets on one stream across them; into a new file
+/// renamed over `path` once complete ([`AtomicFile`]): a link planted at `path` is refused,
+/// never written through.
 fn write(
     path: &Path,
     platform: Platform,
     command: &Command,
     captured: &Captured,
+    redactor: &Redactor,
 ) -> Result<(), FileError> {
     use std::io::Write;
     let failed = |source| FileError::Write {
@@ -98,13 +102,20 @@ fn write(
     };
     let mut file = std::io::BufWriter::new(AtomicFile::create(path)?);
     let typed = format!("{}{}\n", captured.prompt, command.text);
-    file.write_all(platform::redact(platform, &typed).as_bytes())
+    file.write_all(redact::device_text(redactor, platform, &typed).as_bytes())
         .map_err(failed)?;
+    let mut secrets = redactor.stream();
+    let mut out = Vec::new();
     let reader = captured.output.reader().map_err(failed)?;
     crate::core::spool::for_each_piece(reader, |piece| {
-        file.write_all(platform::redact(platform, piece).as_bytes())
+        secrets.push(redact::rules(platform, piece).as_bytes(), &mut out);
+        file.write_all(&out)?;
+        out.clear();
+        Ok(())
     })
     .map_err(failed)?;
+    secrets.finish(&mut out);
+    file.write_all(&out).map_err(failed)?;
     file.into_inner()
         .map_err(|e| failed(e.into_error()))?
         .commit()

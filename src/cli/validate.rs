@@ -2,8 +2,9 @@
 //!
 //! Besides the files themselves it builds each SSH device's session script with the same guard
 //! the transport uses, so a line that `validate` accepts is never refused later, and it reads
-//! every secret whose variable or file is present (offline work needs none), refusing one that
-//! is not a single line, with the reference named and never the value.
+//! every secret whose variable or file is present (offline work needs none), the SMTP password
+//! included, refusing one that is not a single line or is shorter than 8 characters, with the
+//! reference named and never the value.
 
 use std::path::Path;
 
@@ -38,6 +39,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
     for device in &config.devices {
         secrets(device, &mut errors);
     }
+    smtp_secret(&config, &mut errors);
     if !errors.is_empty() {
         errors.sort_by(|a, b| {
             (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))
@@ -114,6 +116,35 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>) {
                 format!("device {}: ssh.{key}: {e}", device.name),
             ));
         }
+    }
+}
+
+/// Reads the SMTP password when it is present; one that cannot be read is an error at its key
+/// in `site.yaml`.
+fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>) {
+    let Some((_, secret)) = config
+        .site
+        .email
+        .as_ref()
+        .and_then(|e| e.relay.auth.as_ref())
+    else {
+        return;
+    };
+    if !secret.is_present() {
+        return;
+    }
+    if let Err(e) = secret.resolve() {
+        let site = config.dir.join("baselines").join("site.yaml");
+        #[derive(Deserialize)]
+        struct File {
+            email: std::collections::HashMap<Spanned<String>, IgnoredAny>,
+        }
+        let at = yaml::read::<File>(&site)
+            .ok()
+            .and_then(|f| f.email.into_keys().find(|k| k.value == "password"))
+            .map(|k| Position::from_location(&site, k.defined))
+            .unwrap_or_else(|| Position::file_start(&site));
+        errors.push(ConfigError::new(at, format!("email.password: {e}")));
     }
 }
 

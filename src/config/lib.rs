@@ -28,7 +28,7 @@ pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use metrics::Metrics;
-pub use secret::{SecretError, SecretRef};
+pub use secret::{SecretError, SecretRef, read_so_far as secrets_read_so_far};
 pub use site::SshDefaults;
 pub use tree::{Tree, TreeValue};
 

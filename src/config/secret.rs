@@ -1,13 +1,21 @@
 //! References to secrets. A baseline names *where* a password is (an environment variable or a
 //! file), never the password itself, so baselines can sit in git and in the run archive.
+//!
+//! A secret is refused when it is read if it is not one line or is shorter than
+//! [`MIN_CHARS`]: the redactor masks a secret wherever it appears, and a value of a few
+//! characters appears in ordinary text. Every secret read is also remembered for the process
+//! ([`read_so_far`]), so that the log writer masks it in any log line, at any level.
 
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, RwLock};
 
 use secrecy::SecretString;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+use premarket_ssh::redact::Redactor;
 
 /// `{ env: NAME }` or `{ file: /path }`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +27,13 @@ pub enum SecretRef {
 /// Most bytes read from a secret file. A password or passphrase is one short line; a path to
 /// `/dev/zero` or a log file must not exhaust memory (found while fuzzing the configuration).
 const MAX_SECRET_FILE: u64 = 64 * 1024;
+
+/// Shortest secret accepted (spaces around it not counted): masking a shorter value wherever
+/// it appears would mangle the output around it, and leaving it would leak it.
+pub const MIN_CHARS: usize = 8;
+
+/// Every secret read by this process, for the log writer.
+static READ: LazyLock<RwLock<Redactor>> = LazyLock::new(Default::default);
 
 const INLINE: &str =
     "a secret is never written in a baseline: use { env: VARIABLE } or { file: /path }";
@@ -132,6 +147,11 @@ pub enum SecretError {
         "secret {0} holds a line break or another control character: a secret is one line (typed at a prompt, its later lines would run as commands)"
     )]
     NotOneLine(String),
+    /// The value is never shown, only where it is.
+    #[error(
+        "secret {0} is shorter than {MIN_CHARS} characters: a value that short cannot be kept out of the output without masking ordinary text around it; use a longer one"
+    )]
+    TooShort(String),
     #[error("cannot read secret file {path}: {source}")]
     File {
         path: PathBuf,
@@ -164,6 +184,12 @@ impl SecretRef {
         if value.chars().any(char::is_control) {
             return Err(SecretError::NotOneLine(self.to_string()));
         }
+        if value.trim_matches(' ').chars().count() < MIN_CHARS {
+            return Err(SecretError::TooShort(self.to_string()));
+        }
+        READ.write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .add(&value);
         Ok(SecretString::from(value))
     }
 
@@ -175,6 +201,13 @@ impl SecretRef {
             SecretRef::File(path) => path.exists(),
         }
     }
+}
+
+/// A redactor of every secret this process has read so far (the log writer's).
+pub fn read_so_far() -> Redactor {
+    READ.read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()
 }
 
 /// The text of a secret file: a regular file (a FIFO would block the run for ever, a device
@@ -215,18 +248,18 @@ mod tests {
     fn a_secret_is_one_line_and_the_refusal_names_only_the_reference() {
         let dir = tempfile::tempdir().unwrap();
         let cases: &[(&str, Option<&str>)] = &[
-            ("Pw-Q7zV\n", Some("Pw-Q7zV")),
-            ("Pw-Q7zV\r\n", Some("Pw-Q7zV")),
-            ("Pw-Q7zV", Some("Pw-Q7zV")),
+            ("Pw-Q7zV9\n", Some("Pw-Q7zV9")),
+            ("Pw-Q7zV9\r\n", Some("Pw-Q7zV9")),
+            ("Pw-Q7zV9", Some("Pw-Q7zV9")),
             (
                 "with space; and semicolon\n",
                 Some("with space; and semicolon"),
             ),
-            ("Pw-Q7zV\nconfigure terminal\nwrite memory\n", None),
-            ("Pw-Q7zV\n\n", None),
-            ("Pw-Q7\rzV\n", None),
-            ("Pw-Q7zV\u{1b}[2J\n", None),
-            ("Pw-Q7zV\t\n", None),
+            ("Pw-Q7zV9\nconfigure terminal\nwrite memory\n", None),
+            ("Pw-Q7zV9\n\n", None),
+            ("Pw-Q7\rzV9\n", None),
+            ("Pw-Q7zV9\u{1b}[2J\n", None),
+            ("Pw-Q7zV9\t\n", None),
         ];
         for (i, (content, want)) in cases.iter().enumerate() {
             let path = dir.path().join(format!("secret{i}"));
@@ -273,6 +306,36 @@ mod tests {
                 (Ok(_), None) => {}
                 (Err(e), Some(why)) => assert!(e.to_string().contains(why), "{e}"),
                 (got, _) => panic!("{}: {:?}", path.display(), got.map(|_| "a value")),
+            }
+        }
+    }
+
+    #[test]
+    fn a_secret_shorter_than_8_characters_is_refused_naming_only_the_reference() {
+        let dir = tempfile::tempdir().unwrap();
+        for (value, ok) in [
+            ("Q", false),
+            ("Qz7", false),
+            ("Pw-Q7zV", false),
+            ("  Pw-Q7zV  ", false),
+            ("Pw-Q7zV9", true),
+            ("pw with space", true),
+        ] {
+            let path = dir.path().join("secret");
+            std::fs::write(&path, format!("{value}\n")).unwrap();
+            match (SecretRef::File(path.clone()).resolve(), ok) {
+                (Ok(secret), true) => assert_eq!(secret.expose_secret(), value),
+                (Err(e), false) => {
+                    let message = e.to_string();
+                    assert!(
+                        message.contains(&format!("file:{}", path.display()))
+                            && message.contains("shorter than 8 characters"),
+                        "{message}"
+                    );
+                    let said = message.replace(&path.display().to_string(), "");
+                    assert!(!said.contains(value.trim()), "{message}");
+                }
+                (got, _) => panic!("{value:?}: {:?}", got.map(|_| "a value")),
             }
         }
     }

@@ -32,7 +32,7 @@ use premarket_parse::{AnyQuery, Facts, Query};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::escape::control;
-use premarket_report::redact::Redactor;
+use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
 pub use interrupt::Interrupt;
@@ -85,7 +85,7 @@ pub async fn inspect(
     limits: &Limits,
 ) -> Report {
     let started = Utc::now();
-    let redactor = Redactor::from_config(config);
+    let redactor = redact::from_config(config);
     let devices: Vec<Inspected> = futures::stream::iter(plan.devices.iter())
         .map(|device| inspect_device(device, collector.clone(), limits, &redactor))
         .buffered(limits.concurrency.max(1))
@@ -158,7 +158,10 @@ async fn inspect_device(
             .iter()
             .map(|(c, r)| {
                 let redacted = r.as_ref().map(|o| redacted(o, platform, redactor));
-                (c.clone(), redacted.map_err(Clone::clone))
+                (
+                    c.clone(),
+                    redacted.map_err(|e| redactor.clean_error(e.clone())),
+                )
             })
             .collect(),
         facts: facts.to_record(&queries, ""),
@@ -239,9 +242,9 @@ async fn give_up(limits: &Limits) -> GaveUp {
 /// is redacted as the archive copies it, never read whole here).
 fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output {
     match output {
-        Output::Text(text) => Output::Text(redactor.redact(platform, text)),
+        Output::Text(text) => Output::Text(redact::device_text(redactor, platform, text)),
         Output::Spooled(spool) => {
-            Output::Spooled(spool.with_head(redactor.redact(platform, spool.head())))
+            Output::Spooled(spool.with_head(redact::device_text(redactor, platform, spool.head())))
         }
     }
 }
@@ -258,7 +261,7 @@ fn result(
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
-    let device_text = |text: &str| control(&redactor.redact(platform, text));
+    let device_text = |text: &str| control(&redact::device_text(redactor, platform, text));
     let own_words = |text: &str| control(&redactor.literals(text));
     let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
     result.title = check.entry.title.clone();

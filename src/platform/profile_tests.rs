@@ -83,6 +83,7 @@ mod script {
                 "<enable secret from env:ENABLE>",
                 "show version | json",
                 "configure",
+                "",
             ]
         );
         assert!(shown[5].note.as_deref().unwrap().starts_with("REFUSED"));
@@ -120,6 +121,7 @@ mod script {
                 "diagnose sys session list",
                 "diagnose sys session filter clear",
                 "end",
+                "",
             ]
         );
         assert!(Script::new(profile, &commands, Some("a;b")).is_err());

@@ -1,78 +1,89 @@
-//! The last line of defence before anything is written down (evidence, archive, email):
+//! The last line of defence before anything is written down (evidence, archive, email, logs):
 //! each platform's secret rules, PEM private keys, and the literal values of every secret the
-//! configuration refers to, should a device echo one back.
+//! configuration refers to, should a device echo one back. The literal values are matched by
+//! the one [`Redactor`] of the SSH layer (line breaks, control characters and packet
+//! boundaries inside a secret do not hide it); this module adds what only the report knows:
+//! the whole configuration's secrets and the platform's rules for device text.
 
 use secrecy::ExposeSecret;
 
 use premarket_config::{Config, SecretRef};
 use premarket_core::Platform;
+pub use premarket_ssh::redact::{MASK, Redactor, Stream};
 
-/// Known secret values shorter than this are not searched for: they would shred ordinary text.
-const MIN_SECRET_LEN: usize = 4;
-
-/// Redacts text before it leaves premarket's memory.
-#[derive(Clone, Default)]
-pub struct Redactor {
-    known: Vec<String>,
+/// Resolves every secret reference in `config` (unresolvable ones are skipped: they cannot
+/// leak what premarket never read).
+pub fn from_config(config: &Config) -> Redactor {
+    let mut refs: Vec<&SecretRef> = Vec::new();
+    for ssh in config.devices.iter().filter_map(|d| d.ssh()) {
+        refs.extend(&ssh.password);
+        refs.extend(&ssh.key_passphrase);
+        refs.extend(&ssh.enable_secret);
+    }
+    if let Some((_, password)) = config
+        .site
+        .email
+        .as_ref()
+        .and_then(|e| e.relay.auth.as_ref())
+    {
+        refs.push(password);
+    }
+    let mut redactor = Redactor::default();
+    for r in refs {
+        if let Ok(secret) = r.resolve() {
+            redactor.add(secret.expose_secret());
+        }
+    }
+    redactor
 }
 
-impl std::fmt::Debug for Redactor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Redactor({} known secrets)", self.known.len())
+/// `text` from a device of `platform`, safe to write down: the platform's secret lines, PEM
+/// keys and the known secrets.
+pub fn device_text(redactor: &Redactor, platform: Platform, text: &str) -> String {
+    redactor.literals(&rules(platform, text))
+}
+
+/// The platform's rules and PEM keys only (line by line: a piece of a stream that ends at a
+/// line break can go through them alone).
+pub fn rules(platform: Platform, text: &str) -> String {
+    pem_keys(&premarket_platform::redact(platform, text))
+}
+
+/// Where log lines go (stderr), every secret read so far masked in each: premarket logs no
+/// device text itself, but a library may (russh logs what a device sends in an unknown request
+/// at debug level), and `RUST_LOG` can turn any level on. The tracing formatter writes one
+/// event per writer, so each line is masked whole.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogWriter;
+
+/// One log event on its way out.
+pub struct LogLine(Vec<u8>);
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogWriter {
+    type Writer = LogLine;
+
+    fn make_writer(&'a self) -> LogLine {
+        LogLine(Vec::new())
     }
 }
 
-impl Redactor {
-    /// Resolves every secret reference in `config` (unresolvable ones are skipped: they cannot
-    /// leak what premarket never read).
-    pub fn from_config(config: &Config) -> Self {
-        let mut refs: Vec<&SecretRef> = Vec::new();
-        for ssh in config.devices.iter().filter_map(|d| d.ssh()) {
-            refs.extend(&ssh.password);
-            refs.extend(&ssh.key_passphrase);
-            refs.extend(&ssh.enable_secret);
-        }
-        if let Some((_, password)) = config
-            .site
-            .email
-            .as_ref()
-            .and_then(|e| e.relay.auth.as_ref())
-        {
-            refs.push(password);
-        }
-        let mut redactor = Redactor::default();
-        for r in refs {
-            if let Ok(secret) = r.resolve() {
-                redactor.add(secret.expose_secret());
-            }
-        }
-        redactor
+impl std::io::Write for LogLine {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
     }
 
-    /// Also removes this literal value wherever it appears.
-    pub fn add(&mut self, secret: &str) {
-        if secret.len() >= MIN_SECRET_LEN && !self.known.iter().any(|k| k == secret) {
-            self.known.push(secret.to_string());
-            // Longest first, so a secret containing another is replaced whole.
-            self.known.sort_by_key(|k| std::cmp::Reverse(k.len()));
-        }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
+}
 
-    /// `text` from a device of `platform`, safe to write down.
-    pub fn redact(&self, platform: Platform, text: &str) -> String {
-        let text = pem_keys(&premarket_platform::redact(platform, text));
-        self.literals(&text)
-    }
-
-    /// Only the known literal values (for text that is not device output).
-    pub fn literals(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for secret in &self.known {
-            if out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), "<redacted>");
-            }
-        }
-        out
+impl Drop for LogLine {
+    fn drop(&mut self) {
+        let line =
+            premarket_config::secrets_read_so_far().literals(&String::from_utf8_lossy(&self.0));
+        // A closed stderr loses the line; a log line is never worth a panic.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
 }
 
@@ -108,10 +119,13 @@ mod tests {
     fn literals_platform_rules_and_pem_blocks() {
         let mut r = Redactor::default();
         r.add("hunter2-canary");
-        r.add("abc"); // too short to search for
-        let raw = "banner hunter2-canary\nusername a secret 0 plain\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nabc";
-        let out = r.redact(Platform::Eos, raw);
-        assert!(!out.contains("hunter2-canary"), "{out}");
+        let raw = "banner hunter2-\r\n  canary\nusername a secret 0 plain\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nabc";
+        let out = device_text(&r, Platform::Eos, raw);
+        assert!(
+            !out.contains("hunter2-") && !out.contains("canary"),
+            "{out}"
+        );
+        assert!(out.starts_with(&format!("banner {MASK}\n")), "{out}");
         assert!(!out.contains("plain"), "{out}");
         assert!(!out.contains("MIIEow"), "{out}");
         assert!(out.ends_with("abc"), "{out}");

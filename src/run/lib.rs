@@ -35,7 +35,7 @@ use premarket_report::channel::{Channel, Context, deliver_all};
 use premarket_report::email::{EmailChannel, EmailMode};
 use premarket_report::lock::{LockError, RunLock};
 use premarket_report::metrics::Metrics;
-use premarket_report::redact::Redactor;
+use premarket_report::redact;
 use premarket_report::terminal::{Format, Terminal};
 use premarket_report::{Counts, Report, history, overall};
 
@@ -321,7 +321,7 @@ fn channels(
             archive: archive.clone(),
             retention_days: config.site.archive.retention_days,
             max_size: config.site.archive.max_size,
-            redactor: Redactor::from_config(config),
+            redactor: redact::from_config(config),
         }));
     }
     if let Some(format) = req.format {
@@ -361,7 +361,7 @@ fn email_channel(
             mode: email,
             settings,
             outbox: archive.outbox(),
-            redactor: Redactor::from_config(config),
+            redactor: redact::from_config(config),
         }) as Box<dyn Channel>
     })
 }

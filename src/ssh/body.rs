@@ -1,52 +1,106 @@
 //! One reply's output as it streams off the screen: the echo of the command dropped, the
-//! session's secrets masked, the rest written to a [`SpoolWriter`] (memory for the usual small
-//! output, a compressed file for a huge one, an error past the per-command cap).
+//! session's secrets masked on one [`Stream`] for the whole reply, the rest written to a
+//! [`SpoolWriter`] (memory for the usual small output, a compressed file for a huge one, an
+//! error past the per-command cap).
 //!
 //! It applies the rule [`Reply::split`](super::screen::Reply::split) applies to a whole reply,
-//! line by line: lines up to and including the first that ends with the command are the echo
-//! (and any stray prompt before it); without such a line everything is output; the line break
-//! before the prompt is not output. The last finished line is held back until the next arrives,
-//! so a secret the device broke over two lines is masked whole before either is written.
+//! line by line. The reply to a line begins with its echo: the first line that is the command,
+//! alone or after the prompt the device drew again. Before the echo the device may only draw its
+//! prompt again or print blank lines; any other line was printed after the previous prompt, so
+//! the previous output did not end there. Such lines are never output and never dropped unseen:
+//! they are kept as [`Stray`] (an excerpt and a count), and the driver makes the command whose
+//! prompt they followed an ERROR. Without an echo to wait for (after a secret) everything is
+//! output; after Enter alone nothing is, and every line is judged as before an echo. The line
+//! break before the prompt is not output.
+//!
+//! The secrets stream sees every output byte in order, whatever the packets and however long
+//! the lines, and holds back only what a split secret could still span.
 
-use super::redact::Redactor;
+use super::redact::{Redactor, Stream};
 use premarket_core::Output;
 use premarket_core::spool::{SpoolError, SpoolWriter};
 
-/// Lines held while waiting for the echo; past this the echo is given up on and they are output.
-const ECHO_WAIT: usize = 64 << 10;
+/// Most characters of stray text kept for the error message.
+const EXCERPT: usize = 240;
+
+/// Whether a line is the device's prompt.
+pub type IsPrompt<'r> = &'r (dyn Fn(&str) -> bool + Sync);
+
+/// Text the device printed after its prompt and before the echo of the next line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stray {
+    /// Its first lines (secrets are masked by whoever shows it).
+    pub excerpt: String,
+    pub bytes: usize,
+}
+
+impl Stray {
+    pub(super) fn add(&mut self, line: &[u8]) {
+        self.bytes += line.len();
+        let room = EXCERPT.saturating_sub(self.excerpt.chars().count());
+        if room > 0 {
+            let text = String::from_utf8_lossy(line);
+            self.excerpt.extend(text.trim_end().chars().take(room));
+            self.excerpt.push('\n');
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+}
 
 pub struct Body<'r> {
     /// The line sent, while its echo has not been seen.
     echo: Option<String>,
-    /// Some line contained the command: the reply has begun (the shell's prompt gate).
-    echoed: bool,
-    /// Lines before the echo: dropped when it comes, output if it never does.
-    before_echo: Vec<u8>,
+    is_prompt: IsPrompt<'r>,
+    redactor: &'r Redactor,
+    stray: Stray,
     /// Bytes of an unfinished line.
     partial: Vec<u8>,
-    /// The last finished line, already masked, held for the next window.
-    held: String,
-    redactor: &'r Redactor,
+    /// A line break not written yet: the one before the prompt is not output.
+    newline: bool,
+    secrets: Stream<'r>,
+    /// What the secrets stream released, on its way to the writer (reused).
+    masked: Vec<u8>,
     writer: SpoolWriter,
 }
 
 impl<'r> Body<'r> {
     /// A body for the reply to `sent` (`None`: no echo to drop, e.g. after a secret).
-    pub fn new(sent: Option<&str>, redactor: &'r Redactor, writer: SpoolWriter) -> Body<'r> {
+    pub fn new(
+        sent: Option<&str>,
+        is_prompt: IsPrompt<'r>,
+        redactor: &'r Redactor,
+        writer: SpoolWriter,
+    ) -> Body<'r> {
         Body {
             echo: sent.map(str::to_string),
-            echoed: sent.is_none(),
-            before_echo: Vec::new(),
-            partial: Vec::new(),
-            held: String::new(),
+            is_prompt,
             redactor,
+            stray: Stray::default(),
+            partial: Vec::new(),
+            newline: false,
+            secrets: redactor.stream(),
+            masked: Vec::new(),
             writer,
         }
     }
 
-    /// Whether the reply has begun: a line so far contained the command.
+    /// Starts over: what came so far was not the reply (a login banner before the prompt).
+    pub fn restart(&mut self, sent: Option<&str>, writer: SpoolWriter) {
+        *self = Body::new(sent, self.is_prompt, self.redactor, writer);
+    }
+
+    /// Whether the reply has begun: the echo was seen (or none was awaited). Enter alone has
+    /// no echo to wait for; its whole reply must be blank lines and prompts.
     pub fn echoed(&self) -> bool {
-        self.echoed
+        self.echo.as_deref().is_none_or(str::is_empty)
+    }
+
+    /// What came between the previous prompt and the echo, other than blank lines and prompts.
+    pub fn stray(&self) -> &Stray {
+        &self.stray
     }
 
     /// Takes bytes drained from the screen (finished lines, or a long line's start).
@@ -63,99 +117,95 @@ impl<'r> Body<'r> {
     }
 
     fn lines(&mut self, lines: &[u8]) -> Result<(), SpoolError> {
-        let Some(sent) = &self.echo else {
-            return self.output(lines);
-        };
         let mut rest = lines;
-        while !rest.is_empty() {
+        while let Some(sent) = &self.echo {
+            if rest.is_empty() {
+                return Ok(());
+            }
             let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
             let (line, after) = rest.split_at(end);
             rest = after;
-            if memchr::memmem::find(line, sent.as_bytes()).is_some() {
-                self.echoed = true;
-            }
-            // The same test as on a whole reply (Unicode white space included).
-            if String::from_utf8_lossy(line)
-                .trim_end()
-                .ends_with(sent.as_str())
-            {
-                // The echo: it and everything before it is not output.
+            let text = String::from_utf8_lossy(line);
+            let text = text.trim_end();
+            if is_echo(text, sent, self.is_prompt) {
                 self.echo = None;
-                self.before_echo = Vec::new();
-                return self.output(rest);
-            }
-            self.before_echo.extend_from_slice(line);
-            if self.before_echo.len() > ECHO_WAIT {
-                return self.give_up_echo().and_then(|()| self.output(rest));
+            } else if !text.trim().is_empty() && !(self.is_prompt)(text) {
+                self.stray.add(line);
             }
         }
-        Ok(())
+        self.output(rest)
     }
 
-    /// No echo after all: what was held is output.
-    fn give_up_echo(&mut self) -> Result<(), SpoolError> {
-        self.echo = None;
-        let before = std::mem::take(&mut self.before_echo);
-        self.output(&before)
-    }
-
-    /// Masks secrets over the held line and `lines`, writes all but the last line, holds that.
+    /// Masks secrets and writes `lines`, holding back a final line break.
     fn output(&mut self, lines: &[u8]) -> Result<(), SpoolError> {
         if lines.is_empty() {
             return Ok(());
         }
-        let mut window = std::mem::take(&mut self.held);
-        window.push_str(&String::from_utf8_lossy(lines));
-        let window = self.redactor.clean(window);
-        // The last finished line stays (a secret may go on in the next one).
-        let body = window.strip_suffix('\n').unwrap_or(&window);
-        let mut cut = body.rfind('\n').map_or(0, |i| i + 1);
-        if window.len() - cut > super::screen::LONG_LINE {
-            // A line without end is not held whole either.
-            cut = window.len();
+        self.masked.clear();
+        if std::mem::take(&mut self.newline) {
+            self.secrets.push(b"\n", &mut self.masked);
         }
-        self.writer.write(&window.as_bytes()[..cut])?;
-        self.held = window[cut..].to_string();
-        Ok(())
+        let text = match lines.strip_suffix(b"\n") {
+            Some(text) => {
+                self.newline = true;
+                text
+            }
+            None => lines,
+        };
+        self.secrets.push(text, &mut self.masked);
+        self.writer.write(&self.masked)
     }
 
-    /// The output, once the prompt ended the reply.
+    /// The output, once the prompt ended the reply. A line the prompt interrupted is the
+    /// prompt's line, which the screen keeps: never here.
     pub fn finish(mut self) -> Result<Output, SpoolError> {
-        // A line the prompt interrupted: the prompt's line, which the screen keeps; never here.
         let partial = std::mem::take(&mut self.partial);
         if !partial.is_empty() {
             self.lines(&partial)?;
         }
-        if self.echo.is_some() {
-            self.give_up_echo()?;
-        }
-        let held = std::mem::take(&mut self.held);
         // The line break before the prompt belongs to the prompt.
-        self.writer
-            .write(held.strip_suffix('\n').unwrap_or(&held).as_bytes())?;
+        self.masked.clear();
+        self.secrets.finish(&mut self.masked);
+        self.writer.write(&self.masked)?;
         self.writer.finish()
     }
 }
 
+/// The echo of `sent`: the command alone on its line, or after the prompt drawn again. Enter
+/// alone (`sent` empty) has none: every line of its reply is judged as before an echo.
+pub fn is_echo(line: &str, sent: &str, is_prompt: IsPrompt<'_>) -> bool {
+    if sent.is_empty() {
+        return false;
+    }
+    let line = line.trim_end();
+    let Some(before) = line.strip_suffix(sent) else {
+        return false;
+    };
+    before.trim().is_empty() || is_prompt(before)
+}
+
 #[cfg(test)]
 mod tests {
-    use secrecy::SecretString;
-
     use super::*;
     use crate::screen::Reply;
     use premarket_core::Megabytes;
     use premarket_core::spool::{IN_MEMORY, SpoolDir};
 
-    fn stream(chunks: &[&str], sent: Option<&str>, redactor: &Redactor) -> String {
+    fn prompt(line: &str) -> bool {
+        line.starts_with("sw1") && (line.ends_with('#') || line.ends_with('>'))
+    }
+
+    fn stream(chunks: &[&str], sent: Option<&str>, redactor: &Redactor) -> (String, Stray) {
         let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(64));
-        let mut body = Body::new(sent, redactor, writer);
+        let mut body = Body::new(sent, &prompt, redactor, writer);
         for chunk in chunks {
             body.push(chunk.as_bytes()).unwrap();
         }
+        let stray = body.stray().clone();
         let output = body.finish().unwrap();
         let mut text = String::new();
         std::io::Read::read_to_string(&mut output.reader().unwrap(), &mut text).unwrap();
-        text
+        (text, stray)
     }
 
     #[test]
@@ -167,27 +217,78 @@ mod tests {
             (&[], Some("show version")),
             (&["no echo\n"], Some("show version")),
             (&["\n", "sw1>show version\nArista\n"], Some("show version")),
+            (
+                &["sw1#\n", "show version\nArista\n\n"],
+                Some("show version"),
+            ),
             (&["a\n", "\n", "b\n"], None),
             (&["x show version y\n", "out\n"], Some("show version")),
+            (
+                &["late output\nsw1#show version\n", "out\n"],
+                Some("show version"),
+            ),
         ];
         for (chunks, sent) in cases {
             let whole = format!("{}sw1#", chunks.concat());
-            let want = Reply::split(&whole, *sent).output;
-            assert_eq!(stream(chunks, *sent, &none), want, "{chunks:?}");
+            let reply = Reply::split(&whole, *sent, &prompt);
+            let (output, stray) = stream(chunks, *sent, &none);
+            assert_eq!(output, reply.output, "{chunks:?}");
+            assert_eq!(stray.excerpt, reply.stray, "{chunks:?}");
         }
     }
 
     #[test]
-    fn a_secret_broken_over_two_lines_or_two_chunks_is_masked() {
+    fn text_after_the_previous_prompt_is_stray_never_output() {
+        let none = Redactor::default();
+        let (output, stray) = stream(
+            &[
+                "\n",
+                "no queue-monitor length\nend\n",
+                "sw1#show version\nArista\n",
+            ],
+            Some("show version"),
+            &none,
+        );
+        assert_eq!(output, "Arista");
+        assert_eq!(stray.excerpt, "no queue-monitor length\nend\n");
+        assert_eq!(stray.bytes, "no queue-monitor length\nend\n".len());
+        let (_, stray) = stream(
+            &["\n", "sw1#\n", "show version\n"],
+            Some("show version"),
+            &none,
+        );
+        assert!(
+            stray.is_empty(),
+            "a prompt drawn again is not stray: {stray:?}"
+        );
+        // Enter alone: blank lines and prompts are its reply; anything else is stray.
+        let (output, stray) = stream(&["\n", "sw1#\n", "\n"], Some(""), &none);
+        assert_eq!((output.as_str(), stray.bytes), ("", 0));
+        let (output, stray) = stream(&["\n", "end\n", "sw1#\n", "\n"], Some(""), &none);
+        assert_eq!((output.as_str(), stray.excerpt.as_str()), ("", "end\n"));
+    }
+
+    #[test]
+    fn a_secret_broken_over_lines_or_chunks_is_masked() {
         let mut redactor = Redactor::default();
-        redactor.add(&SecretString::from("hunter22"));
-        let out = stream(
-            &["echo\n", "pw hunt\n", "er22 done\n", "hunter22\n"],
+        redactor.add("hunter22");
+        let (out, _) = stream(
+            &[
+                "echo\n",
+                "pw hunt\n",
+                "  er",
+                "2",
+                "\n",
+                "2 done\n",
+                "hunter22\n",
+            ],
             Some("echo"),
             &redactor,
         );
-        assert_eq!(out, "pw ********\n done\n********");
-        assert!(!out.contains("hunt"));
+        assert_eq!(out, "pw ********\n\n done\n********");
+        let long = "x".repeat(super::super::screen::LONG_LINE + 10);
+        let (out, _) = stream(&[&format!("{long}hun"), "ter22\n"], None, &redactor);
+        assert_eq!(out, format!("{long}********"));
     }
 
     #[test]
@@ -196,6 +297,7 @@ mod tests {
         let line = "session info: proto=17 proto_state=01 duration=12\n";
         let mut body = Body::new(
             Some("diagnose sys session list"),
+            &prompt,
             &none,
             SpoolWriter::new(&SpoolDir::temporary(), Megabytes(2)),
         );
@@ -214,6 +316,7 @@ mod tests {
         assert!(matches!(body.finish().unwrap(), Output::Spooled(_)));
         let mut capped = Body::new(
             None,
+            &prompt,
             &none,
             SpoolWriter::new(&SpoolDir::temporary(), Megabytes(1)),
         );

@@ -6,6 +6,11 @@
 //! commands (a shared context is sent once, then the commands, then the platform's reset). A
 //! device error fails only its command; a VDOM that cannot be entered safely, a timeout or a
 //! lost session fails every command still to run, and nothing more is sent.
+//!
+//! A prompt ends an output only if nothing but the echo of the next line follows it: every read
+//! is judged by [`super::framing`], and the session's last line is followed by Enter alone. So
+//! every byte the device sends is in one command's output or makes a command ERROR; none is
+//! dropped between a prompt and the next echo.
 
 use std::time::Duration;
 
@@ -13,6 +18,7 @@ use regex::Regex;
 use secrecy::SecretString;
 use tokio::time::Instant;
 
+use super::framing::Framing;
 use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::script::{Group, Script, Step};
@@ -55,6 +61,8 @@ pub struct Driver {
     listed: Option<Listed>,
     /// Inside a global or VDOM context that the script has not left yet.
     in_context: bool,
+    /// Which command the bytes read belong to.
+    framing: Framing,
 }
 
 impl Driver {
@@ -81,6 +89,7 @@ impl Driver {
             prompt: String::new(),
             listed: None,
             in_context: false,
+            framing: Framing::default(),
         };
         let first = driver.read(None, &[]).await.map_err(|e| match e {
             // Usually a prompt the platform profile does not recognise: show what was seen.
@@ -92,7 +101,7 @@ impl Driver {
                 "no {} prompt within {seconds} s after login: the device printed nothing",
                 profile.platform
             )),
-            other => session(other),
+            other => failure(other, None),
         })?;
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
@@ -127,6 +136,11 @@ impl Driver {
                 break;
             }
         }
+        for (i, e) in self.framing.take_late() {
+            if let Some(slot) = results.get_mut(i) {
+                *slot = Some(Err(e));
+            }
+        }
         let results = results
             .into_iter()
             .map(|r| r.unwrap_or_else(|| Err(CollectError::Other("not run".into()))))
@@ -155,6 +169,7 @@ impl Driver {
                 let captured = self.checked(line).await.map_err(Failure::into_error)?;
                 if let Some(i) = fulfils {
                     results[*i] = Some(Ok(captured.clone()));
+                    self.framing.answer(*i);
                 }
                 self.vdom_mode(line, vdom, captured.output.head())
             }
@@ -166,7 +181,14 @@ impl Driver {
             }
             Step::EnterVdom(name) => self.enter_vdom(name).await,
             Step::Group(group) => self.group(group, results).await,
+            Step::Settle(line) => self.settle(line).await.map_err(Failure::into_error),
         }
+    }
+
+    /// Sends Enter alone: the device must answer with its prompt alone. Anything else was
+    /// printed after the prompt that ended the previous output.
+    async fn settle(&mut self, line: &Line) -> Result<(), Failure> {
+        self.exchange(line).await.map(|_| ())
     }
 
     /// A VDOM is configured: the box must have VDOMs.
@@ -322,7 +344,10 @@ impl Driver {
                 }
             };
             match self.checked(line).await {
-                Ok(captured) => results[*i] = Some(Ok(captured)),
+                Ok(captured) => {
+                    results[*i] = Some(Ok(captured));
+                    self.framing.answer(*i);
+                }
                 Err(Failure::Command(e)) => results[*i] = Some(Err(e)),
                 Err(Failure::Session(e)) => {
                     results[*i] = Some(Err(e.clone()));
@@ -353,13 +378,20 @@ impl Driver {
     /// small enough to hold.
     pub async fn line(&mut self, text: &str) -> Result<String, CollectError> {
         let line = Line::command(self.profile, text).map_err(refused)?;
-        let captured = self.checked(&line).await.map_err(Failure::into_error)?;
-        in_memory(&line, captured.output)
+        self.interactive(line).await
     }
 
     /// Sends a line the guard already made (a proven line); its output.
     pub async fn send_proven(&mut self, line: Line) -> Result<String, CollectError> {
+        self.interactive(line).await
+    }
+
+    /// An interactive line's output, used at once: so Enter alone follows it first, to prove
+    /// the prompt that ended it.
+    async fn interactive(&mut self, line: Line) -> Result<String, CollectError> {
         let captured = self.checked(&line).await.map_err(Failure::into_error)?;
+        let settle = Line::settle();
+        self.settle(&settle).await.map_err(Failure::into_error)?;
         in_memory(&line, captured.output)
     }
 
@@ -389,22 +421,44 @@ impl Driver {
                 "the session already failed; nothing more is sent".into(),
             )));
         }
+        let previous = self.framing.begin();
         let deadline = Instant::now() + self.timeout;
         let answer = self
             .shell
             .exec(line, &[], deadline, self.timeout.as_secs())
-            .await
-            .map_err(|e| Failure::Session(after(line, e)))?;
+            .await;
+        let stray = self.shell.take_stray();
+        self.framing
+            .judge(previous, &stray, line.shown())
+            .map_err(Failure::Session)?;
+        let answer = answer.map_err(|e| Failure::Session(failure(e, Some(line))))?;
+        self.framing.read(line.shown());
         self.prompt = answer.prompt.clone();
+        if !answer.echoed {
+            return Err(Failure::Session(CollectError::Other(format!(
+                "`{}`: the device never echoed it: output out of step",
+                line.shown()
+            ))));
+        }
         Ok(answer)
     }
 
+    /// Reads a reply to a line sent with [`Shell::send`] (`echo`: that line, when echoed).
     async fn read(&mut self, echo: Option<&str>, extra: &[&Regex]) -> Result<Answer, ShellError> {
+        let previous = self.framing.begin();
         let deadline = Instant::now() + self.timeout;
         let answer = self
             .shell
             .read(echo, extra, deadline, self.timeout.as_secs())
-            .await?;
+            .await;
+        let stray = self.shell.take_stray();
+        self.framing
+            .judge(previous, &stray, echo.unwrap_or("<secret>"))
+            .map_err(ShellError::OutOfStep)?;
+        let answer = answer?;
+        if let Some(echo) = echo {
+            self.framing.read(echo);
+        }
         if answer.matched == Matched::Prompt {
             self.prompt = answer.prompt.clone();
         }
@@ -424,13 +478,13 @@ impl Driver {
         self.shell
             .send(&line, deadline)
             .await
-            .map_err(|e| Failure::Session(after(&line, e)))?;
+            .map_err(|e| Failure::Session(failure(e, Some(&line))))?;
         let password_prompt = self.password_prompt.clone();
         let extra: Vec<&Regex> = password_prompt.iter().collect();
         let answer = self
             .read(Some(enable.command), &extra)
             .await
-            .map_err(|e| Failure::Session(after(&line, e)))?;
+            .map_err(|e| Failure::Session(failure(e, Some(&line))))?;
         let mut text = answer.output.head().to_string();
         let mut sent_secret = None;
         if let Matched::Extra(_) = answer.matched {
@@ -449,11 +503,11 @@ impl Driver {
             self.shell
                 .send(&typed, deadline)
                 .await
-                .map_err(|e| Failure::Session(after(&typed, e)))?;
+                .map_err(|e| Failure::Session(failure(e, Some(&typed))))?;
             text = self
                 .read(None, &[])
                 .await
-                .map_err(|e| Failure::Session(after(&typed, e)))?
+                .map_err(|e| Failure::Session(failure(e, Some(&typed))))?
                 .output
                 .head()
                 .to_string();
@@ -517,27 +571,20 @@ fn in_memory(line: &Line, output: Output) -> Result<String, CollectError> {
     }
 }
 
-/// A shell failure after sending `line`, as the operator reads it.
-fn after(line: &Line, e: ShellError) -> CollectError {
+/// A shell failure as the operator reads it, after sending `line` when there was one.
+fn failure(e: ShellError, line: Option<&Line>) -> CollectError {
+    let shown = line.map(|l| l.shown().to_string());
     match e {
+        ShellError::OutOfStep(e) => e,
         ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
         ShellError::TooLarge(cap) => CollectError::TooLarge(cap),
         ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
-            command: Some(line.shown().to_string()),
+            command: shown,
             seconds,
         },
-        other => CollectError::Other(format!("`{}`: {other}", line.shown())),
-    }
-}
-
-fn session(e: ShellError) -> CollectError {
-    match e {
-        ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
-        ShellError::TooLarge(cap) => CollectError::TooLarge(cap),
-        ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
-            command: None,
-            seconds,
-        },
-        other => CollectError::Other(other.to_string()),
+        other => CollectError::Other(match shown {
+            Some(line) => format!("`{line}`: {other}"),
+            None => other.to_string(),
+        }),
     }
 }

@@ -5,11 +5,12 @@
 //! it: a planned command or context line (the platform's read-only allowlist), a session setting,
 //! `enable` and the pager/banner keys (the platform profile's own list, nothing else), a VDOM
 //! name (only one that a read-only listing showed in this session), a secret typed at a prompt
-//! (one line, no control characters), and the one line that is not read-only, which needs a
-//! proof only its platform can make. Control characters never pass. Outside this module only
+//! (one line, no control characters), the empty line (Enter alone, which every CLI answers with
+//! its prompt), and the one line that is not read-only, which needs a proof only its platform
+//! can make. Control characters never pass. Outside this module only
 //! commands and proven lines can be made: the session's own lines (settings, escalation, the
-//! secret, the keys, the VDOM steps) are made by the script and the shell alone, each in its
-//! place.
+//! secret, the keys, the VDOM steps, the empty line) are made by the script and the shell
+//! alone, each in its place.
 
 use std::any::{Any, TypeId};
 use std::fmt;
@@ -112,6 +113,13 @@ impl Line {
             text: Text::Secret(secret.clone()),
             key: false,
         })
+    }
+
+    /// Enter alone. Every CLI answers it with its prompt and nothing else, and it changes
+    /// nothing: after the last line of a session (and after each interactive line) it proves
+    /// that the prompt which ended the output was the real one.
+    pub(super) fn settle() -> Line {
+        Line::plain("")
     }
 
     /// The key that asks the pager for the next page.
@@ -313,6 +321,7 @@ mod tests {
         assert!(Line::enable(fgt).is_err());
         assert_eq!(Line::enable(eos).unwrap().wire(), b"enable\n");
         assert_eq!(Line::pager_answer(fgt).unwrap().wire(), b" ");
+        assert_eq!(Line::settle().wire(), b"\n");
         assert_eq!(Line::global(fgt).unwrap().wire(), b"config global\n");
         assert!(Line::global(eos).is_err());
         assert!(Line::vdom_edit(fgt, "root; execute reboot").is_err());

@@ -4,15 +4,18 @@
 //! key check via [`hostkey`], login via [`auth`]) -> [`shell`] (PTY, prompt and pager reading
 //! on a [`screen`], every wait and write bounded, each reply streamed into a [`body`] that
 //! spools it when large) -> [`driver`] (runs a [`script`]: privilege,
-//! VDOM, context groups, device errors) -> [`session`] (one device start to finish). What a
+//! VDOM, context groups, device errors; which command each byte belongs to) -> [`session`] (one
+//! device start to finish). What a
 //! platform looks like on the wire is data in [`profile::Profile`], filled in by
 //! `src/platform/<p>/cli.rs` and handed in by the collector: this module names no platform and
 //! reads no configuration. Every byte sent is a [`guard::Line`]; secrets are removed from
-//! everything that comes back ([`redact`]).
+//! everything that comes back, and from everything premarket writes anywhere, by the one
+//! [`redact::Redactor`].
 
 pub mod auth;
 pub mod body;
 pub mod driver;
+mod framing;
 pub mod guard;
 pub mod hostkey;
 pub mod known_hosts;

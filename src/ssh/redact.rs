@@ -1,27 +1,64 @@
-//! Keeps the session's secrets out of everything premarket prints or stores. A device that
-//! echoes a password (a misconfigured line, a hostile emulator) must not leak it into a report
-//! or a capture, so every output and error from a session passes through [`Redactor::clean`].
+//! Keeps secrets out of everything premarket prints or stores. There is one [`Redactor`] and
+//! one way it matches, whatever the exit: a device reply as it streams off the SSH screen, a
+//! spooled output copied into the archive, the report's texts, the email, the logs.
 //!
-//! A device may echo a secret broken over two lines (the terminal wrapped it, or the device
-//! printed it across a line break), so a secret matches with a line break, and the indentation
-//! after it, between any two of its characters. The line breaks are kept, so the output keeps
-//! its line structure.
+//! It matches what a reader would see, not the bytes as sent. A device may echo a secret broken
+//! over lines, packets, colour codes or characters that draw nothing, and a reader still reads
+//! it whole, so between any two characters of a secret the match skips a *break*: up to
+//! [`MAX_GAP`] bytes of separators, which are
+//! - every control byte (C0 controls including CR, LF and TAB, DEL, and the C1 controls);
+//! - an escape sequence: ESC and the byte after it, and for `ESC [` the whole CSI sequence up to
+//!   its final byte (colour and cursor codes);
+//! - spaces after a line break (the indentation of a wrapped line).
+//!
+//! Any other byte, a plain space included, breaks the match: `hunter 22` is not `hunter22`.
+//! The secret is replaced by [`MASK`] followed by the line breaks it spanned, so the text keeps
+//! its lines. The matching runs on a [`Stream`] (an Aho-Corasick automaton over the bytes that
+//! are not separators, linear in the input), which holds back only what a split secret could
+//! still span: the last bytes that could begin one, at most the longest secret's length, with
+//! the breaks between them. A break longer than [`MAX_GAP`] ends any match in progress, so the
+//! memory held stays bounded however the device splits its output.
 
-use regex::Regex;
-use secrecy::{ExposeSecret, SecretString};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::nfa::contiguous::NFA;
+use aho_corasick::{Anchored, MatchKind};
+use secrecy::ExposeSecret;
 
 use super::session::Target;
 use premarket_core::CollectError;
 
-/// Shortest secret that is redacted; shorter values would blank ordinary text.
-const MIN_LEN: usize = 4;
 /// What stands for a secret.
-const MASK: &str = "********";
+pub const MASK: &str = "********";
+/// Most separator bytes between two characters of a secret (a CRLF and a wrapped line's
+/// indentation, a few colour codes); past this the two pieces are not read as one.
+pub const MAX_GAP: usize = 64;
 
+/// The secrets to remove; cheap to clone (the automaton is shared).
 #[derive(Clone, Default)]
 pub struct Redactor {
-    /// One pattern per secret: its characters, a line break allowed between any two.
-    patterns: Vec<Regex>,
+    secrets: Vec<String>,
+    matcher: Option<Arc<Matcher>>,
+}
+
+struct Matcher {
+    /// A contiguous NFA, not a DFA: it builds in time linear in the secrets (a DFA of a long
+    /// secret of one repeated character takes quadratic time) and still searches linearly.
+    automaton: NFA,
+    /// Bytes of the longest pattern.
+    longest: usize,
+    /// The bytes that can begin a pattern.
+    firsts: Vec<u8>,
+    /// For each of `firsts`, the bytes that can come right after it in a pattern.
+    seconds: Vec<[bool; 256]>,
+}
+
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Redactor({} secrets)", self.secrets.len())
+    }
 }
 
 impl Redactor {
@@ -34,52 +71,380 @@ impl Redactor {
             .flatten()
             .chain(enable)
         {
-            redactor.add(secret);
+            redactor.add(secret.expose_secret());
         }
         redactor
     }
 
-    pub fn add(&mut self, secret: &SecretString) {
-        let value = secret.expose_secret();
-        if value.chars().count() < MIN_LEN {
+    /// Also removes `secret` wherever it appears. Its control characters and the spaces around
+    /// it are not part of what is matched (they are separators, or what surrounds it).
+    pub fn add(&mut self, secret: &str) {
+        let pattern: String = secret.chars().filter(|c| !c.is_control()).collect();
+        let pattern = pattern.trim_matches(' ');
+        if pattern.is_empty() || self.secrets.iter().any(|s| s == pattern) {
             return;
         }
-        let pattern = value
-            .chars()
-            .map(|c| regex::escape(c.encode_utf8(&mut [0; 4])))
-            .collect::<Vec<_>>()
-            .join(r"(?:\r?\n[ \t]*)?");
-        // The pattern is the escaped secret: it always compiles, but never panic on it.
-        if let Ok(regex) = Regex::new(&pattern) {
-            self.patterns.push(regex);
+        self.secrets.push(pattern.to_string());
+        self.matcher = Matcher::new(&self.secrets).map(Arc::new);
+    }
+
+    /// Every secret of `other` too.
+    pub fn merge(&mut self, other: &Redactor) {
+        for secret in &other.secrets {
+            self.add(secret);
         }
     }
 
-    /// `text` with every secret replaced by `********` (line breaks inside it kept).
-    pub fn clean(&self, text: String) -> String {
-        self.patterns.iter().fold(text, |text, pattern| {
-            if !pattern.is_match(&text) {
-                return text;
-            }
-            pattern
-                .replace_all(&text, |found: &regex::Captures<'_>| {
-                    let breaks = found[0].matches('\n').count();
-                    format!("{MASK}{}", "\n".repeat(breaks))
-                })
-                .into_owned()
-        })
+    pub fn is_empty(&self) -> bool {
+        self.secrets.is_empty()
+    }
+
+    /// A stream that masks these secrets in bytes fed to it piece by piece.
+    pub fn stream(&self) -> Stream<'_> {
+        Stream::new(self.matcher.as_deref())
+    }
+
+    /// `text` with every secret masked (for text held whole: a prompt, an error, a report).
+    pub fn literals(&self, text: &str) -> String {
+        if self.matcher.is_none() {
+            return text.to_string();
+        }
+        let mut stream = self.stream();
+        let mut out = Vec::with_capacity(text.len());
+        stream.push(text.as_bytes(), &mut out);
+        stream.finish(&mut out);
+        // Masks begin and end on whole characters: the text stays UTF-8.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
     }
 
     /// An error whose text held a secret becomes the same text with it masked.
     pub fn clean_error(&self, e: CollectError) -> CollectError {
         let text = e.to_string();
-        let cleaned = self.clean(text.clone());
+        let cleaned = self.literals(&text);
         if cleaned == text {
             e
         } else {
             CollectError::Other(cleaned)
         }
     }
+}
+
+impl Matcher {
+    fn new(secrets: &[String]) -> Option<Matcher> {
+        // Built from a few short literals: it cannot fail, but a failure must not panic.
+        let automaton = NFA::builder()
+            .match_kind(MatchKind::Standard)
+            .build(secrets)
+            .ok()?;
+        let mut firsts: Vec<u8> = secrets.iter().filter_map(|s| s.bytes().next()).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        let mut seconds = vec![[false; 256]; firsts.len()];
+        for secret in secrets {
+            let bytes = secret.as_bytes();
+            let Some(i) = bytes.first().and_then(|f| firsts.binary_search(f).ok()) else {
+                continue;
+            };
+            match bytes.get(1) {
+                Some(&second) => seconds[i][usize::from(second)] = true,
+                // A one-byte secret: anything may follow it.
+                None => seconds[i] = [true; 256],
+            }
+        }
+        Some(Matcher {
+            automaton,
+            longest: secrets.iter().map(String::len).max().unwrap_or(1),
+            firsts,
+            seconds,
+        })
+    }
+
+    /// The next byte at or after `from` that can begin a secret (`bytes.len()` if none): one
+    /// of `firsts`, followed by the secret's second byte, by a byte that may begin a separator,
+    /// or by nothing yet.
+    fn next_start(&self, bytes: &[u8], mut from: usize) -> usize {
+        loop {
+            let at = self.next_first(bytes, from);
+            let Some(&after) = bytes.get(at + 1) else {
+                return at;
+            };
+            let may_separate = after < 0x20 || after == 0x7f || after == C1_LEAD;
+            let first = self.firsts.binary_search(&bytes[at]).unwrap_or_default();
+            if may_separate || self.seconds[first][usize::from(after)] {
+                return at;
+            }
+            from = at + 1;
+        }
+    }
+
+    /// The next byte at or after `from` that can begin a secret (`bytes.len()` if none).
+    /// Outside a secret nothing else matters: a separator only counts between two of its
+    /// characters, so an escape sequence there is read as text, which can only mask more.
+    fn next_first(&self, bytes: &[u8], from: usize) -> usize {
+        let rest = &bytes[from..];
+        let found = match self.firsts[..] {
+            [a] => memchr::memchr(a, rest),
+            [a, b] => memchr::memchr2(a, b, rest),
+            [a, b, c] => memchr::memchr3(a, b, c, rest),
+            _ => rest
+                .iter()
+                .position(|b| self.firsts.binary_search(b).is_ok()),
+        };
+        found.map_or(bytes.len(), |i| from + i)
+    }
+}
+
+const ESC: u8 = 0x1b;
+/// The first byte of the C1 controls (U+0080..U+009F) in UTF-8.
+const C1_LEAD: u8 = 0xc2;
+
+/// How the bytes after an escape are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lex {
+    Text,
+    /// After ESC: the next byte belongs to the escape.
+    Escape,
+    /// `ESC [` ...: up to and including the final byte (0x40..=0x7e).
+    Csi,
+    /// After 0xc2: a C1 control if the next byte is 0x80..=0x9f, a character otherwise.
+    C1,
+}
+
+/// Masks secrets in a byte stream fed in pieces of any size; see the module comment.
+pub struct Stream<'r> {
+    matcher: Option<&'r Matcher>,
+    start: StateID,
+    state: StateID,
+    lex: Lex,
+    /// A line break since the last kept byte: spaces are indentation.
+    after_break: bool,
+    /// Separator bytes since the last kept byte.
+    gap: usize,
+    /// Bytes not released yet; `base` is the stream offset of the first.
+    pending: Vec<u8>,
+    base: u64,
+    /// Stream offsets of the last kept bytes, at most the longest secret's length.
+    kept: VecDeque<u64>,
+    /// Masked ranges `[start, end)` not written yet, in order; the last may still grow.
+    masks: VecDeque<(u64, u64)>,
+}
+
+impl<'r> Stream<'r> {
+    fn new(matcher: Option<&'r Matcher>) -> Stream<'r> {
+        let start = matcher
+            .and_then(|m| m.automaton.start_state(Anchored::No).ok())
+            .unwrap_or_default();
+        Stream {
+            matcher,
+            start,
+            state: start,
+            lex: Lex::Text,
+            after_break: false,
+            gap: 0,
+            pending: Vec::new(),
+            base: 0,
+            kept: VecDeque::new(),
+            masks: VecDeque::new(),
+        }
+    }
+
+    /// Feeds `bytes`; what can no longer be part of a secret is appended to `out`.
+    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        let Some(matcher) = self.matcher else {
+            out.extend_from_slice(bytes);
+            return;
+        };
+        let start = self.pending.len();
+        self.pending.extend_from_slice(bytes);
+        let mut i = start;
+        while i < self.pending.len() {
+            // Between secrets (no kept byte can begin one), skip to the next byte that can.
+            if self.lex == Lex::Text && self.kept.is_empty() {
+                let next = matcher.next_start(&self.pending, i);
+                if next > i {
+                    self.state = self.start;
+                    self.after_break = false;
+                    i = next;
+                }
+                if i == self.pending.len() {
+                    break;
+                }
+            }
+            let at = self.base + i as u64;
+            self.byte(matcher, self.pending[i], at);
+            i += 1;
+        }
+        self.release(matcher, out);
+    }
+
+    /// The end of the stream: everything held is written, secrets masked.
+    pub fn finish(mut self, out: &mut Vec<u8>) {
+        let Some(matcher) = self.matcher else {
+            return;
+        };
+        if self.lex == Lex::C1 {
+            let at = self.base + self.pending.len() as u64 - 1;
+            self.keep(matcher, C1_LEAD, at);
+        }
+        self.kept.clear();
+        self.lex = Lex::Text;
+        self.release(matcher, out);
+    }
+
+    /// Bytes held back, waiting to tell whether they are part of a secret.
+    pub fn held(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The most [`Stream::held`] can be: twice what a split secret could span.
+    pub fn bound(&self) -> usize {
+        self.matcher.map_or(0, |m| 2 * span(m) + 1)
+    }
+
+    fn byte(&mut self, matcher: &Matcher, b: u8, at: u64) {
+        match self.lex {
+            Lex::Escape => {
+                self.lex = if b == b'[' { Lex::Csi } else { Lex::Text };
+                return self.separator();
+            }
+            Lex::Csi => {
+                if (0x40..=0x7e).contains(&b) {
+                    self.lex = Lex::Text;
+                }
+                return self.separator();
+            }
+            Lex::C1 => {
+                self.lex = Lex::Text;
+                if (0x80..=0x9f).contains(&b) {
+                    // The lead byte and this one: one control character.
+                    self.separator();
+                    return self.separator();
+                }
+                self.keep(matcher, C1_LEAD, at - 1);
+            }
+            Lex::Text => {}
+        }
+        match b {
+            ESC => {
+                self.lex = Lex::Escape;
+                self.separator();
+            }
+            b'\n' | b'\r' => {
+                self.after_break = true;
+                self.separator();
+            }
+            0x00..=0x1f | 0x7f => self.separator(),
+            b' ' if self.after_break => self.separator(),
+            C1_LEAD => self.lex = Lex::C1,
+            _ => self.keep(matcher, b, at),
+        }
+    }
+
+    fn separator(&mut self) {
+        self.gap += 1;
+        if self.gap > MAX_GAP && !self.kept.is_empty() {
+            // Too far apart to be read as one: no match spans this break.
+            self.kept.clear();
+            self.state = self.start;
+        }
+    }
+
+    fn keep(&mut self, matcher: &Matcher, b: u8, at: u64) {
+        self.gap = 0;
+        self.after_break = false;
+        let automaton = &matcher.automaton;
+        self.state = automaton.next_state(Anchored::No, self.state, b);
+        self.kept.push_back(at);
+        if automaton.is_match(self.state) {
+            let longest = (0..automaton.match_len(self.state))
+                .map(|i| automaton.pattern_len(automaton.match_pattern(self.state, i)))
+                .max()
+                .unwrap_or(1);
+            let start = self.kept[self.kept.len().saturating_sub(longest)];
+            self.mark(start, at + 1);
+        }
+        if automaton.is_start(self.state) {
+            self.kept.clear();
+        }
+        // A later match starts at one of the last `longest - 1` kept bytes at the earliest.
+        while self.kept.len() >= matcher.longest {
+            self.kept.pop_front();
+        }
+    }
+
+    /// Adds `[start, end)` to the masks; overlapping ones become one.
+    fn mark(&mut self, mut start: u64, mut end: u64) {
+        while let Some(&(s, e)) = self.masks.back() {
+            if start >= e {
+                break;
+            }
+            (start, end) = (start.min(s), end.max(e));
+            self.masks.pop_back();
+        }
+        self.masks.push_back((start, end));
+    }
+
+    /// Writes what no secret can reach any more: up to the first byte that may still begin
+    /// one, each finished mask as [`MASK`] and its line breaks.
+    fn release(&mut self, matcher: &Matcher, out: &mut Vec<u8>) {
+        let end = self.base + self.pending.len() as u64;
+        let mut safe = self.kept.front().copied().unwrap_or(end);
+        if self.lex == Lex::C1 {
+            safe = safe.min(end - 1);
+        }
+        let mut written = self.base;
+        while let Some(&(start, stop)) = self.masks.front() {
+            if start >= safe {
+                break;
+            }
+            self.copy(written, start, out);
+            if stop <= safe {
+                self.mask(start, stop, out);
+                written = stop;
+                self.masks.pop_front();
+                continue;
+            }
+            // Still growing (overlapping matches); past a bound, what it covers goes out now.
+            if safe - start > span(matcher) as u64 {
+                self.mask(start, safe, out);
+                if let Some(first) = self.masks.front_mut() {
+                    first.0 = safe;
+                }
+                written = safe;
+            } else {
+                written = start;
+            }
+            self.drain(written);
+            return;
+        }
+        self.copy(written, safe, out);
+        self.drain(safe);
+    }
+
+    fn copy(&self, from: u64, to: u64, out: &mut Vec<u8>) {
+        let (from, to) = ((from - self.base) as usize, (to - self.base) as usize);
+        if from < to {
+            out.extend_from_slice(&self.pending[from..to]);
+        }
+    }
+
+    fn mask(&self, from: u64, to: u64, out: &mut Vec<u8>) {
+        let (from, to) = ((from - self.base) as usize, (to - self.base) as usize);
+        let breaks = memchr::memchr_iter(b'\n', &self.pending[from..to]).count();
+        out.extend_from_slice(MASK.as_bytes());
+        out.extend(std::iter::repeat_n(b'\n', breaks));
+    }
+
+    fn drain(&mut self, to: u64) {
+        let n = (to - self.base) as usize;
+        self.pending.drain(..n);
+        self.base = to;
+    }
+}
+
+/// What one secret split at every character with the longest breaks could span.
+fn span(matcher: &Matcher) -> usize {
+    matcher.longest * (1 + MAX_GAP)
 }
 
 #[cfg(test)]
@@ -89,29 +454,82 @@ mod tests {
     fn redactor(secrets: &[&str]) -> Redactor {
         let mut r = Redactor::default();
         for s in secrets {
-            r.add(&SecretString::from(*s));
+            r.add(s);
         }
         r
     }
 
     #[test]
-    fn replaces_every_secret_whole_or_split_over_lines() {
-        let r = redactor(&["hunter22", "abc", "a.b*c(d"]);
+    fn a_secret_is_masked_across_breaks_and_nothing_else_is() {
+        let r = redactor(&["hunter22", "a.b*c(d-e", "s3cret-with space"]);
         let cases = [
-            (
-                "pw hunter22 and hunter22, abc",
-                "pw ******** and ********, abc",
-            ),
+            ("pw hunter22 and hunter22", "pw ******** and ********"),
             ("echo: hunt\r\ner22 done", "echo: ********\n done"),
-            ("echo: hunter2\n    2\nnext", "echo: ********\n\nnext"),
-            ("x a.b*c(d y", "x ******** y"),
-            ("x a.b*c(\nd y", "x ********\n y"),
+            ("hun\nter\n22!", "********\n\n!"),
+            ("hunter2\n    2\nnext", "********\n\nnext"),
+            ("h\r\nu\rn\x07t\x1b[1;31me\x1b[0mr\u{85}2\t2", "********\n"),
+            ("x a.b*c(\nd-e y", "x ********\n y"),
+            ("s3cret-with\n space", "s3cret-with\n space"),
+            ("s3cret-with space", "********"),
             ("hunter 22 stays", "hunter 22 stays"),
-            ("hunter2\n\n2 stays", "hunter2\n\n2 stays"),
-            ("axbxcxd stays", "axbxcxd stays"),
+            ("hunter2x2 stays", "hunter2x2 stays"),
+            ("hunter22hunter22", "****************"),
+            ("hunte\u{e9}r22 stays", "hunte\u{e9}r22 stays"),
+            ("\u{a2}hunter22\u{a2}", "\u{a2}********\u{a2}"),
         ];
         for (text, want) in cases {
-            assert_eq!(r.clean(text.to_string()), want, "{text:?}");
+            assert_eq!(r.literals(text), want, "{text:?}");
+        }
+        let far = format!("hunt{}er22", "\n".repeat(MAX_GAP + 1));
+        assert_eq!(r.literals(&far), far, "a break longer than MAX_GAP");
+        let near = format!("hunt{}er22", "\n".repeat(MAX_GAP));
+        assert_eq!(
+            r.literals(&near),
+            format!("********{}", "\n".repeat(MAX_GAP))
+        );
+    }
+
+    #[test]
+    fn one_secret_inside_another_is_masked_whole() {
+        let r = redactor(&["hunter22", "hunter22-long"]);
+        assert_eq!(r.literals("a hunter22-long b"), "a ******** b");
+        assert_eq!(r.literals("a hunter22 b"), "a ******** b");
+        assert_eq!(redactor(&[]).literals("hunter22"), "hunter22");
+        assert_eq!(redactor(&["  \n "]).literals("a  b"), "a  b");
+    }
+
+    #[test]
+    fn the_stream_masks_the_same_however_the_bytes_are_split_and_holds_little() {
+        let r = redactor(&["hunter22", "CANARY-7f3a"]);
+        let text = "a hun\r\nter22 b CANA\x1b[0mRY-7f\n  3a c hunter2 d \u{a2}";
+        let whole = r.literals(text);
+        let bytes = text.as_bytes();
+        for cut in 0..bytes.len() {
+            for second in cut..bytes.len() {
+                let mut stream = r.stream();
+                let mut out = Vec::new();
+                for piece in [&bytes[..cut], &bytes[cut..second], &bytes[second..]] {
+                    stream.push(piece, &mut out);
+                    assert!(stream.held() <= stream.bound());
+                }
+                stream.finish(&mut out);
+                assert_eq!(String::from_utf8(out).unwrap(), whole, "{cut} {second}");
+            }
+        }
+        // Overlapping matches without end, and a break without end: memory stays bounded.
+        for filler in ["hunter22", "hunter2", "hunt\n"] {
+            let mut stream = r.stream();
+            let mut out = Vec::new();
+            for _ in 0..10_000 {
+                stream.push(filler.as_bytes(), &mut out);
+                assert!(
+                    stream.held() <= stream.bound(),
+                    "{filler:?}: {}",
+                    stream.held()
+                );
+            }
+            stream.finish(&mut out);
+            assert!(!String::from_utf8_lossy(&out).contains("hunter22"));
         }
     }
 }

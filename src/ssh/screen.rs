@@ -11,6 +11,8 @@
 //! a huge output streams through it in bounded memory. A line longer than [`LONG_LINE`] is moved
 //! out unfinished and can no longer be taken for a prompt.
 
+use super::body::{IsPrompt, Stray, is_echo};
+
 /// Longest last line considered as a prompt; anything longer is output still arriving.
 const PROMPT_TAIL: usize = 256;
 /// Spaces allowed around the pager text on its line.
@@ -219,34 +221,44 @@ impl Screen {
 pub struct Reply {
     pub output: String,
     pub prompt: String,
+    /// The excerpt of what came before the echo other than blank lines and prompts: printed
+    /// after the previous prompt (see [`super::body::Stray`]).
+    pub stray: String,
 }
 
 impl Reply {
-    /// Splits `text` (everything after the previous prompt) into output and final prompt,
-    /// dropping the first line when it is the echo of `sent`.
-    pub fn split(text: &str, sent: Option<&str>) -> Reply {
+    /// Splits `text` (everything after the previous prompt) into output and final prompt. With
+    /// `sent`, the output begins after its echo (see [`super::body::is_echo`]); before it only
+    /// blank lines and prompts are expected, anything else is stray, and with no echo at all
+    /// nothing is output.
+    pub fn split(text: &str, sent: Option<&str>, is_prompt: IsPrompt<'_>) -> Reply {
         let (body, prompt) = match text.rfind('\n') {
             Some(i) => (&text[..i], &text[i + 1..]),
             None => ("", text),
         };
-        // The echo is the first line ending with the command; anything before it (a stray
-        // prompt) is not output either.
+        let mut stray = Stray::default();
         let mut start = 0;
         if let Some(sent) = sent {
+            let mut echoed = false;
             for line in body.split_inclusive('\n') {
                 start += line.len();
-                if line.trim_end().ends_with(sent) {
+                let text = line.trim_end();
+                if is_echo(text, sent, is_prompt) {
+                    echoed = true;
                     break;
                 }
+                if !text.trim().is_empty() && !is_prompt(text) {
+                    stray.add(line.as_bytes());
+                }
             }
-            if start == body.len() && !body.trim_end().ends_with(sent) {
-                start = 0;
+            if !echoed {
+                start = body.len();
             }
         }
-        let body = &body[start..];
         Reply {
-            output: body.to_string(),
+            output: body[start..].to_string(),
             prompt: prompt.to_string(),
+            stray: stray.excerpt,
         }
     }
 }
@@ -326,28 +338,26 @@ mod tests {
     }
 
     #[test]
-    fn reply_drops_echo_and_prompt() {
-        let r = Reply::split("show version\nArista DCS\nsw1#", Some("show version"));
+    fn reply_drops_echo_and_prompt_and_keeps_what_came_before_the_echo_apart() {
+        let prompt = |l: &str| l.starts_with("sw1") && (l.ends_with('#') || l.ends_with('>'));
+        let split = |text: &str| Reply::split(text, Some("show version"), &prompt);
+        let r = split("show version\nArista DCS\nsw1#");
         assert_eq!(
             r,
             Reply {
                 output: "Arista DCS".into(),
-                prompt: "sw1#".into()
+                prompt: "sw1#".into(),
+                stray: String::new(),
             }
         );
-        let r = Reply::split("show version\nsw1#", Some("show version"));
-        assert_eq!(r.output, "");
-        let r = Reply::split("sw1#", Some("show version"));
-        assert_eq!(
-            r,
-            Reply {
-                output: String::new(),
-                prompt: "sw1#".into()
-            }
-        );
-        let r = Reply::split("no echo\nsw1#", Some("show version"));
-        assert_eq!(r.output, "no echo");
-        let r = Reply::split("\nsw1>show version\nArista\nsw1>", Some("show version"));
-        assert_eq!(r.output, "Arista");
+        assert_eq!(split("show version\nsw1#").output, "");
+        assert_eq!(split("sw1#").prompt, "sw1#");
+        let r = split("no echo\nsw1#");
+        assert_eq!((r.output.as_str(), r.stray.as_str()), ("", "no echo\n"));
+        let r = split("\nsw1>show version\nArista\nsw1>");
+        assert_eq!((r.output.as_str(), r.stray.as_str()), ("Arista", ""));
+        let r = split("\nend\nsw1#\nsw1#show version\nArista\nsw1#");
+        assert_eq!((r.output.as_str(), r.stray.as_str()), ("Arista", "end\n"));
+        assert_eq!(Reply::split("a\nb\nsw1#", None, &prompt).output, "a\nb");
     }
 }

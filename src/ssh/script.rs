@@ -6,7 +6,8 @@
 //! unprivileged prompt, the secret only when the device asks for it) and the VDOM steps. With a
 //! VDOM configured, the session first reads whether the box has VDOMs at all, then enters the
 //! global context, lists the VDOMs read-only there and runs the box-wide commands, leaves, and
-//! enters the configured VDOM only if the listing showed it.
+//! enters the configured VDOM only if the listing showed it. Every session with commands ends
+//! with an empty line, whose reply tells whether the last output really ended at its prompt.
 
 use super::guard::{Line, Refused};
 use super::profile::Profile;
@@ -42,6 +43,9 @@ pub enum Step {
     /// Enters the configured VDOM, if the listing showed it.
     EnterVdom(String),
     Group(Group),
+    /// Enter alone after the last line: its reply must be the prompt alone, which proves the
+    /// output before it ended at its prompt (see the driver).
+    Settle(Line),
 }
 
 /// Commands that share a context: the context once, the commands, then the reset.
@@ -110,6 +114,9 @@ impl Script {
                 groups(profile, commands, &local, &mut steps);
                 steps.push(Step::Leave(Line::leave(profile)?));
             }
+        }
+        if !commands.is_empty() {
+            steps.push(Step::Settle(Line::settle()));
         }
         Ok(Script {
             commands: commands.to_vec(),
@@ -231,6 +238,13 @@ impl Script {
                         push(reset.shown(), Some("undoes the context".into()));
                     }
                 }
+                Step::Settle(line) => push(
+                    line.shown(),
+                    Some(
+                        "Enter alone: the prompt alone must answer it, or the last output is ERROR (out of step)"
+                            .into(),
+                    ),
+                ),
             }
         }
         out

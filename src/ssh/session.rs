@@ -97,7 +97,7 @@ pub async fn collect(
             let result = match result {
                 // The output was masked as it streamed.
                 Ok(c) => Ok(Captured {
-                    prompt: redactor.clean(c.prompt),
+                    prompt: redactor.literals(&c.prompt),
                     output: c.output,
                 }),
                 Err(e) => Err(redactor.clean_error(e)),

@@ -10,14 +10,16 @@
 //! Finished lines leave the screen as they arrive, into the reply's [`Body`] (echo dropped,
 //! secrets masked, spooled to disk when large), so memory stays bounded whatever the device
 //! prints; past the per-command cap the read ends with [`ShellError::TooLarge`] and the
-//! session is abandoned like any failed read.
+//! session is abandoned like any failed read. What the device printed after the previous
+//! prompt and before the echo is kept after every read ([`Shell::take_stray`]) for the driver
+//! to judge: a prompt is only the end of an output if nothing but the next echo follows it.
 
 use regex::Regex;
 use russh::ChannelMsg;
 use russh::client::{Handle, Msg};
 use tokio::time::{Duration, Instant};
 
-use super::body::Body;
+use super::body::{Body, Stray};
 use super::guard::Line;
 use super::profile::Profile;
 use super::redact::Redactor;
@@ -62,6 +64,9 @@ pub enum ShellError {
     Ssh(String),
     #[error("{0}")]
     Refused(#[from] super::guard::Refused),
+    /// The device printed after a prompt (judged by the driver).
+    #[error("{0}")]
+    OutOfStep(premarket_core::CollectError),
 }
 
 /// What ended a read: the prompt, or one of the extra patterns (e.g. `Password:`).
@@ -77,6 +82,8 @@ pub struct Answer {
     pub output: Output,
     pub prompt: String,
     pub matched: Matched,
+    /// The echo of the line was seen (or none was awaited).
+    pub echoed: bool,
 }
 
 /// Where replies go and how large one may grow.
@@ -114,6 +121,8 @@ pub struct Shell {
     spooling: Spooling,
     /// Lines moved off the screen, on their way to the body (reused between reads).
     drained: Vec<u8>,
+    /// What the last read found between the previous prompt and its echo.
+    stray: Stray,
 }
 
 impl Shell {
@@ -150,6 +159,7 @@ impl Shell {
             redactor,
             spooling,
             drained: Vec::new(),
+            stray: Stray::default(),
         })
     }
 
@@ -166,6 +176,20 @@ impl Shell {
 
     fn is_prompt(&self, line: &str) -> bool {
         self.prompt.is_match(line) && self.host.as_deref().is_none_or(|h| line.starts_with(h))
+    }
+
+    /// [`Shell::is_prompt`] as a test the body can hold while the shell reads.
+    fn prompt_test(&self) -> impl Fn(&str) -> bool + Sync + 'static {
+        let (prompt, host) = (self.prompt.clone(), self.host.clone());
+        move |line: &str| {
+            prompt.is_match(line) && host.as_deref().is_none_or(|h| line.starts_with(h))
+        }
+    }
+
+    /// What the last read found printed after the previous prompt, before its echo (blank
+    /// lines and the prompt drawn again aside); empty when the device was in step.
+    pub fn take_stray(&mut self) -> Stray {
+        std::mem::take(&mut self.stray)
     }
 
     /// Writes one guarded line; the only way bytes reach the device.
@@ -197,7 +221,24 @@ impl Shell {
         deadline: Instant,
         seconds: u64,
     ) -> Result<Answer, ShellError> {
-        let result = self.read_until(echo, extra, deadline, seconds).await;
+        // The body borrows these while the screen and the channel are used beside it.
+        let (redactor, spooling) = (self.redactor.clone(), self.spooling.clone());
+        let is_prompt = self.prompt_test();
+        let writer = SpoolWriter::new(&spooling.dir, spooling.cap);
+        let mut body = Body::new(echo, &is_prompt, &redactor, writer);
+        let ended = self
+            .read_until(&mut body, echo, extra, deadline, seconds, &spooling)
+            .await;
+        self.stray = body.stray().clone();
+        let echoed = body.echoed();
+        let result = ended.and_then(|(prompt, matched)| {
+            Ok(Answer {
+                output: body.finish()?,
+                prompt,
+                matched,
+                echoed,
+            })
+        });
         self.broken |= result.is_err();
         result
     }
@@ -207,17 +248,17 @@ impl Shell {
         self.broken
     }
 
+    /// Reads into `body` until the prompt (or an extra pattern) is the last line; that line and
+    /// what matched it.
     async fn read_until(
         &mut self,
+        body: &mut Body<'_>,
         echo: Option<&str>,
         extra: &[&Regex],
         deadline: Instant,
         seconds: u64,
-    ) -> Result<Answer, ShellError> {
-        // The body borrows these while the screen and the channel are used beside it.
-        let (redactor, spooling) = (self.redactor.clone(), self.spooling.clone());
-        let writer = || SpoolWriter::new(&spooling.dir, spooling.cap);
-        let mut body = Body::new(echo, &redactor, writer());
+        spooling: &Spooling,
+    ) -> Result<(String, Matched), ShellError> {
         loop {
             self.screen.drain_into(&mut self.drained);
             if !self.drained.is_empty() {
@@ -237,20 +278,14 @@ impl Shell {
                         .map(Matched::Extra)
                 };
                 if let Some(matched) = matched {
-                    let prompt = self.screen.take();
-                    let output = body.finish()?;
-                    return Ok(Answer {
-                        output,
-                        prompt,
-                        matched,
-                    });
+                    return Ok((self.screen.take(), matched));
                 }
                 if let Some((banner, key)) = self.banner.clone()
                     && last.trim_end().ends_with(banner)
                 {
                     // What came before the banner is not a reply.
                     self.screen.take();
-                    body = Body::new(echo, &redactor, writer());
+                    body.restart(echo, SpoolWriter::new(&spooling.dir, spooling.cap));
                     self.write(&key, deadline).await?;
                 }
             }

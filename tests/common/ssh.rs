@@ -7,6 +7,8 @@
 
 #[path = "ssh_device.rs"]
 pub mod device;
+#[path = "ssh_wire.rs"]
+pub mod wire;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -95,4 +97,29 @@ pub async fn collect(
     )
     .await
     .expect("the SSH client did not finish within 30 s")
+}
+
+/// `text` as a reader sees it once line breaks and what draws nothing are gone: control
+/// characters, a line break's indentation, escapes as the report writes them (`\n`, `\x1b`,
+/// `\u{202e}`, JSON's `\u001b`) and HTML tags. A secret the device split over lines, packets or
+/// escape codes reads whole here, so a test that looks for it in this view finds every way it
+/// could leak.
+pub fn reader_view(text: &str) -> String {
+    let escapes = regex::Regex::new(
+        r#"\\[nrt]|\\x[0-9a-fA-F]{2}|\\u\{[0-9a-fA-F]+\}|\\u[0-9a-fA-F]{4}|<[^>]*>|&#1[03];"#,
+    )
+    .expect("static regex");
+    let text = escapes.replace_all(text, "\n");
+    let mut out = String::with_capacity(text.len());
+    let mut after_break = false;
+    for c in text.chars() {
+        let blank = c.is_control() || (after_break && c == ' ');
+        if c == '\n' || c == '\r' {
+            after_break = true;
+        } else if !blank {
+            after_break = false;
+            out.push(c);
+        }
+    }
+    out
 }

@@ -3,8 +3,9 @@
 //! VDOMs (a box without them, or with several, where `edit` of a missing name creates it as
 //! FortiOS does), a slow device, a hung command, a device that freezes (stops answering even
 //! keepalives), one that floods `--More--` and stops reading (a TCP proxy in front of it
-//! stops taking bytes) and one that answers a command with output that never ends. It records
-//! every line it receives so tests can prove what was (and was not) sent.
+//! stops taking bytes) and one that answers a command with output that never ends. Output can
+//! go out in packets with pauses between them (a slow box, or one lying about where its output
+//! ends; input waits meanwhile). It records every line it receives, to prove what was sent.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,8 +15,9 @@ use std::time::Duration;
 use russh::keys::{Algorithm, PrivateKey};
 use russh::server::{self, Auth, Msg, Server as _, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Preferred, cipher, kex, mac};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+
+use super::wire::{Pacer, proxy};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -68,6 +70,14 @@ pub struct Script {
     /// On this command, print session-list blocks without end (as fast as the client reads),
     /// still reading input.
     pub endless_on: Option<String>,
+    /// command -> its output as packets: the echo, then each packet `pause` after the one
+    /// before, then the prompt `pause` later (raw bytes: write `\r\n` yourself).
+    pub paced: HashMap<String, Vec<String>>,
+    /// Echo what is typed at `Password:` cut at these character positions: one line and one
+    /// packet per piece, `pause` apart.
+    pub echo_password_cuts: Vec<usize>,
+    /// The pause between paced packets.
+    pub pause: Duration,
 }
 
 impl Script {
@@ -98,6 +108,9 @@ impl Script {
             freeze_on: None,
             flood_on: None,
             endless_on: None,
+            paced: HashMap::new(),
+            echo_password_cuts: Vec::new(),
+            pause: Duration::from_millis(150),
         }
     }
 
@@ -111,6 +124,13 @@ impl Script {
 
     pub fn answer(mut self, command: &str, output: &str) -> Script {
         self.answers.insert(command.into(), output.into());
+        self
+    }
+
+    /// Answers `command` with `packets`, `pause` apart (see [`Script::paced`]).
+    pub fn paced(mut self, command: &str, packets: &[&str]) -> Script {
+        let packets = packets.iter().map(|p| p.to_string()).collect();
+        self.paced.insert(command.into(), packets);
         self
     }
 }
@@ -195,47 +215,6 @@ impl Drop for Device {
     }
 }
 
-/// A TCP proxy in front of the server on `server_port`; once `deaf` is set it stops reading
-/// what the client sends (its small receive buffer fills, then the client's), while still
-/// passing on everything the server sends. Returns the proxy's port.
-async fn proxy(server_port: u16, deaf: Arc<AtomicBool>) -> u16 {
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.set_recv_buffer_size(4096).unwrap();
-    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    let listener = socket.listen(8).unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        while let Ok((client, _)) = listener.accept().await {
-            let server = TcpStream::connect(("127.0.0.1", server_port))
-                .await
-                .unwrap();
-            let (mut from_client, mut to_client) = client.into_split();
-            let (mut from_server, mut to_server) = server.into_split();
-            tokio::spawn(async move {
-                let _ = tokio::io::copy(&mut from_server, &mut to_client).await;
-            });
-            let deaf = deaf.clone();
-            tokio::spawn(async move {
-                let mut buf = [0u8; 512];
-                while !deaf.load(Ordering::SeqCst) {
-                    match from_client.read(&mut buf).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => {
-                            if to_server.write_all(&buf[..n]).await.is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-                // Deaf: hold both halves open and read nothing more, for ever.
-                std::future::pending::<()>().await;
-                drop((from_client, to_server));
-            });
-        }
-    });
-    port
-}
-
 struct Server {
     script: Arc<Script>,
     received: Arc<Mutex<Vec<String>>>,
@@ -258,6 +237,7 @@ impl server::Server for Server {
             pending_pages: Vec::new(),
             context: None,
             banner_pending: self.script.banner,
+            pacer: None,
         }
     }
 }
@@ -275,6 +255,8 @@ struct Handler {
     pending_pages: Vec<String>,
     context: Option<String>,
     banner_pending: bool,
+    /// Made when the shell starts.
+    pacer: Option<Pacer>,
 }
 
 impl Handler {
@@ -294,6 +276,42 @@ impl Handler {
             Kind::Eos => " --More-- ",
             Kind::Fortigate => "--More-- ",
         }
+    }
+
+    /// The reply to one line as paced packets, when the script paces it.
+    fn paced_reply(&mut self, line: &str) -> Option<Vec<String>> {
+        let s = self.script.clone();
+        if self.awaiting_password && !s.echo_password_cuts.is_empty() {
+            self.awaiting_password = false;
+            let mut packets = super::wire::lines_cut_at(line, &s.echo_password_cuts);
+            let ok = Some(line) == s.enable_password.as_deref();
+            self.privileged |= ok;
+            let denied = if ok { "" } else { "% Access denied\r\n" };
+            packets.push(format!("{denied}{}", self.prompt()));
+            return Some(packets);
+        }
+        let pieces = s.paced.get(line)?;
+        if s.privileged_only.iter().any(|p| p == line) && !self.privileged {
+            return None;
+        }
+        let mut packets = vec![format!("{line}\r\n")];
+        packets.extend(pieces.iter().cloned());
+        packets.push(self.prompt());
+        Some(packets)
+    }
+
+    /// Sends a reply now, or behind the paced packets still queued.
+    fn send(
+        &self,
+        session: &mut Session,
+        id: ChannelId,
+        reply: String,
+    ) -> Result<(), russh::Error> {
+        let Some(pacer) = self.pacer.as_ref().filter(|p| p.busy()) else {
+            return session.data(id, reply.into_bytes());
+        };
+        pacer.push(Duration::ZERO, reply);
+        Ok(())
     }
 
     /// The reply to one line, or `None` to stay silent (hang).
@@ -321,6 +339,8 @@ impl Handler {
             return None;
         }
         let out = match (s.kind, line) {
+            // Enter alone: the prompt again, as every CLI answers it.
+            (_, "") => String::new(),
             (Kind::Eos, "enable") if s.enable_denied => {
                 "% Authorization denied for command 'enable'\r\n".to_string()
             }
@@ -489,6 +509,7 @@ impl server::Handler for Handler {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)?;
+        self.pacer = Some(Pacer::start(session.handle(), channel));
         let greeting = if self.banner_pending {
             "WARNING: authorised access only\r\n(Press 'a' to accept):".to_string()
         } else {
@@ -561,9 +582,13 @@ impl server::Handler for Handler {
                     });
                     continue;
                 }
-                if let Some(reply) = self.respond(&line) {
+                if let Some(packets) = self.paced_reply(&line) {
+                    if let Some(pacer) = &self.pacer {
+                        pacer.push_all(packets, self.script.pause);
+                    }
+                } else if let Some(reply) = self.respond(&line) {
                     tokio::time::sleep(self.script.delay).await;
-                    session.data(channel, reply.into_bytes())?;
+                    self.send(session, channel, reply)?;
                 }
             } else {
                 self.line.push(b);

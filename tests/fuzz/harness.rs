@@ -108,7 +108,7 @@ pub fn screen(data: &[u8]) {
     // The shell splits what it read into echo, output and prompt.
     let (text, _, _) = &whole;
     for sent in [None, Some("show version"), text.lines().next()] {
-        let reply = Reply::split(text, sent);
+        let reply = Reply::split(text, sent, &|line: &str| line.ends_with('#'));
         assert!(
             reply.output.len() + reply.prompt.len() <= text.len(),
             "a reply longer than its text"

@@ -88,7 +88,7 @@ impl Cli for FirewallShell {
         self.last_sent = None;
         let output = self.on_driver(async |d| d.line(line).await)?;
         self.last_sent = Some(line.to_string());
-        Ok(self.redactor.clean(output))
+        Ok(self.redactor.literals(&output))
     }
 
     fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
@@ -103,7 +103,7 @@ impl Cli for FirewallShell {
         }
         let line = Line::proven(&PROFILE, proof).map_err(|r| format!("{}: {r}", self.device))?;
         let output = self.on_driver(async |d| d.send_proven(line).await)?;
-        Ok(self.redactor.clean(output))
+        Ok(self.redactor.literals(&output))
     }
 }
 

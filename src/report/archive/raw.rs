@@ -13,7 +13,7 @@ use std::path::Path;
 
 use super::EMPTY_MARK;
 use crate::DeviceOutputs;
-use crate::redact::Redactor;
+use crate::redact::{self, Redactor};
 use premarket_collect::offline::COMPRESSED;
 use premarket_core::Output;
 use premarket_core::spool::for_each_piece;
@@ -78,9 +78,18 @@ impl<'r> RawWriter<'r> {
                 let mut encoder = zstd::stream::write::Encoder::new(file, SPOOLED_LEVEL)?;
                 // The second core compresses while this one reads and redacts.
                 encoder.multithread(1)?;
+                // The platform's rules piece by piece (pieces end at a line break), the known
+                // secrets on one stream across them: a secret cut by a piece is still masked.
+                let mut secrets = self.redactor.stream();
+                let mut out = Vec::new();
                 for_each_piece(output.reader()?, |piece| {
-                    encoder.write_all(self.redactor.redact(device.platform, piece).as_bytes())
+                    secrets.push(redact::rules(device.platform, piece).as_bytes(), &mut out);
+                    encoder.write_all(&out)?;
+                    out.clear();
+                    Ok(())
                 })?;
+                secrets.finish(&mut out);
+                encoder.write_all(&out)?;
                 encoder.finish()?.flush()
             }
         }
