@@ -8,7 +8,7 @@
 //! that has a [`Pairing`]).
 
 use super::figures::Kind;
-use super::pair::Pairing;
+use super::request::Pairing;
 use super::session::{Classified, Classifier};
 use super::stats::{MEDIAN, log_histogram_ascending};
 use super::units::Nanos;

@@ -22,7 +22,7 @@ use serde::Deserialize;
 
 use super::calibration::Calibration;
 use super::options::{Options, Rules, TsSource};
-use super::pair::Sides;
+use super::request::Sides;
 use super::units::{Nanos, Vlan};
 
 /// Where the probe's copies come from.

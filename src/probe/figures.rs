@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::calibration::Calibration;
 use super::capture::CaptureReport;
 use super::options::TsSource;
-use super::pair::LostRequest;
+use super::request::LostRequest;
 use super::samples::Samples;
 use super::sender::SendReport;
 use super::stats::{Bin, Summary};

@@ -24,6 +24,7 @@ pub mod pair;
 pub mod pcap;
 pub mod pcapng;
 pub mod record;
+pub mod request;
 pub mod rounds;
 pub mod samples;
 pub mod sender;

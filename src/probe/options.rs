@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::calibration::Calibration;
-use super::pair::Sides;
+use super::request::Sides;
 use super::units::Nanos;
 
 /// Where the time stamps came from. Only stamps of one kind on one port may be subtracted.

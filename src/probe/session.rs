@@ -14,7 +14,7 @@ use super::calibration::Calibration;
 use super::figures::{Listed, Pause, Slow};
 use super::frame::FiveTuple;
 use super::options::Options;
-use super::pair::{FastMap, Pair};
+use super::request::{FastMap, Pair};
 use super::samples::{Class, SampleLog, Samples};
 use super::units::Nanos;
 
