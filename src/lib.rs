@@ -22,6 +22,7 @@ pub use premarket_platform as platform;
 pub use premarket_probe as probe;
 pub use premarket_report as report;
 pub use premarket_run as run;
+pub use premarket_spool as spool;
 pub use premarket_ssh as ssh;
 
 pub use config::Config;

@@ -90,7 +90,7 @@ fn write(
     let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
     let typed = format!("{}{}\n", captured.prompt, command.text);
     file.write_all(platform::redact(platform, &typed).as_bytes())?;
-    crate::core::spool::for_each_piece(captured.output.reader()?, |piece| {
+    crate::spool::for_each_piece(captured.output.reader()?, |piece| {
         file.write_all(platform::redact(platform, piece).as_bytes())
     })?;
     file.flush()

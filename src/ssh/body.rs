@@ -10,7 +10,7 @@
 
 use super::redact::Redactor;
 use premarket_core::Output;
-use premarket_core::spool::{SpoolError, SpoolWriter};
+use premarket_spool::{SpoolError, SpoolWriter};
 
 /// Lines held while waiting for the echo; past this the echo is given up on and they are output.
 const ECHO_WAIT: usize = 64 << 10;
@@ -144,7 +144,7 @@ mod tests {
     use super::*;
     use crate::screen::Reply;
     use premarket_core::Megabytes;
-    use premarket_core::spool::{IN_MEMORY, SpoolDir};
+    use premarket_spool::{IN_MEMORY, SpoolDir};
 
     fn stream(chunks: &[&str], sent: Option<&str>, redactor: &Redactor) -> String {
         let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(64));
