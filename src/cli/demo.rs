@@ -55,8 +55,7 @@ pub fn default_home() -> PathBuf {
     if let Some(home) = nonempty(std::env::var_os("HOME")) {
         return home.join(".local/state/premarket/demo");
     }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
+    let uid = super::os::uid();
     std::env::temp_dir().join(format!("premarket-demo-{uid}"))
 }
 

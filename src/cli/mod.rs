@@ -11,6 +11,8 @@ mod inspect;
 #[cfg(feature = "lab")]
 mod lab;
 mod list;
+#[cfg(feature = "lab")]
+mod os;
 mod parse;
 mod plan;
 pub mod probe;
