@@ -7,9 +7,9 @@
 //! goes to a file in the run's [`SpoolDir`] beyond that, refusing to grow past the per-command
 //! cap. A saved output (`run --offline`, `premarket parse`) is opened where it lies
 //! ([`read_saved`]); `<file>.zst` is read through zstd. Parsers read a spool through
-//! [`Spool::open`], which decompresses as it goes and stops with "output exceeded N MB" at the
-//! cap. A spool that premarket wrote is removed when its last handle goes, and its directory
-//! with the run.
+//! [`Spool::open`](premarket_core::spool::Spool::open), which decompresses as it goes and stops
+//! with "output exceeded N MB" at the cap. A spool that premarket wrote is removed when its last
+//! handle goes, and its directory with the run.
 //!
 //! This crate is the machinery (zstd, the spool directory, the cap); `premarket-core` names the
 //! [`Spool`](premarket_core::spool::Spool) an [`Output`](premarket_core::Output) can be, and the
