@@ -13,6 +13,7 @@ pub mod cli;
 pub use premarket_collect as collect;
 pub use premarket_config as config;
 pub use premarket_core as core;
+pub use premarket_files as files;
 pub use premarket_inspect as inspect;
 #[cfg(feature = "lab")]
 pub use premarket_lab as lab;
@@ -22,6 +23,7 @@ pub use premarket_platform as platform;
 pub use premarket_probe as probe;
 pub use premarket_report as report;
 pub use premarket_run as run;
+pub use premarket_spool as spool;
 pub use premarket_ssh as ssh;
 
 pub use config::Config;

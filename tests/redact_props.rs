@@ -10,7 +10,7 @@ use crate::ssh_common;
 use std::io::Read;
 
 use premarket::core::Megabytes;
-use premarket::core::spool::{SpoolDir, SpoolWriter};
+use premarket::spool::{SpoolDir, SpoolWriter};
 use premarket::ssh::body::Body;
 use premarket::ssh::redact::Redactor;
 use premarket::ssh::screen::Screen;

@@ -3,7 +3,7 @@
 //! the pager prompts it answers and the prompt it finds must not depend on where.
 
 use premarket::core::Megabytes;
-use premarket::core::spool::{SpoolDir, SpoolWriter};
+use premarket::spool::{SpoolDir, SpoolWriter};
 use premarket::ssh::body::Body;
 use premarket::ssh::redact::Redactor;
 use premarket::ssh::screen::{Reply, Screen};

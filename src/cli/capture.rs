@@ -16,8 +16,8 @@ use futures::StreamExt;
 
 use super::{SelectArgs, Stop, load};
 use crate::collect::ssh::{collect, settings};
-use crate::core::file::{self, AtomicFile, FileError};
 use crate::core::{Command, Platform};
+use crate::files::{self as file, AtomicFile, FileError};
 use crate::plan::Plan;
 use crate::report::redact::{self, Redactor};
 use crate::ssh::Captured;
@@ -107,7 +107,7 @@ fn write(
     let mut secrets = redactor.stream();
     let mut out = Vec::new();
     let reader = captured.output.reader().map_err(failed)?;
-    crate::core::spool::for_each_piece(reader, |piece| {
+    crate::spool::for_each_piece(reader, |piece| {
         secrets.push(redact::rules(platform, piece).as_bytes(), &mut out);
         file.write_all(&out)?;
         out.clear();

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use super::inspect::finish;
 use super::{SelectArgs, Stop};
-use crate::core::file;
+use crate::files;
 use crate::lab::{Fault, Lab, LabOptions, Scenario, probe_capture};
 use crate::report::email::EmailMode;
 use crate::report::terminal::Format;
@@ -58,7 +58,7 @@ pub fn default_home() -> PathBuf {
     if let Some(home) = nonempty(std::env::var_os("HOME")) {
         return home.join(".local/state/premarket/demo");
     }
-    std::env::temp_dir().join(format!("premarket-demo-{}", crate::core::os::uid()))
+    std::env::temp_dir().join(format!("premarket-demo-{}", crate::files::os::uid()))
 }
 
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.
@@ -110,7 +110,7 @@ fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
     let home = args.home();
     // In a shared temp directory another user could have made the home first, or planted a
     // link there: the demo writes only into a directory of this user's own.
-    file::ensure_private_dir(&home).map_err(|e| Stop::config(format!("the demo's home: {e}")))?;
+    files::ensure_private_dir(&home).map_err(|e| Stop::config(format!("the demo's home: {e}")))?;
     let email = args
         .email_to_file
         .clone()

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use super::Stop;
 use crate::core::Exit as Code;
-use crate::core::spool::{self, SavedError, SpoolDir, SpoolWriter};
 use crate::core::{Output, Platform};
 use crate::parse::Raw;
+use crate::spool::{self, SavedError, SpoolDir, SpoolWriter};
 use crate::ssh::session::MAX_OUTPUT;
 
 #[derive(Debug, clap::Args)]

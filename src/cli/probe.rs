@@ -2,21 +2,20 @@
 //!
 //! Stop codes follow DESIGN §3: 0 offloaded, 1 a finding (CPU path, new session per packet,
 //! idle expiry, loss), 2 inconclusive, 3 nothing ran (usage, unreadable file).
+//!
+//! The flags and what is printed are here; a live run's rounds and the firewall's cross-check
+//! are the collect stage's (`collect::probe_run`, `collect::firewall_check`).
 
 use std::path::{Path, PathBuf};
 
 use super::Stop;
-use crate::collect::ssh::{firewall_shell, settings};
-use crate::platform::fortigate::SessionFilter;
-use crate::platform::fortigate::firewall::{self, FirewallError, ProbeFlow, SessionCheck};
-use crate::platform::fortigate::firewall_shell::FirewallShell;
+use crate::collect::firewall_check::{Checked, Firewall, FirewallCheckError};
+use crate::collect::probe_run::{self, LiveRun, RoundError, Rounds};
 use crate::probe::analysis::{Analysis, Options, TsSource};
 use crate::probe::calibration::Calibration;
-use crate::probe::frame::{FiveTuple, FrameSpec, IP_UDP};
-use crate::probe::live::{self, LivePlan};
+use crate::probe::frame::FrameSpec;
 use crate::probe::pair::Sides;
 use crate::probe::rounds::{self, Round};
-use crate::probe::sender::Schedule;
 use crate::probe::units::Port;
 use crate::probe::units::{Meters, Nanos, NanosPerMeter, Vlan};
 use crate::probe::verdict::Kind;
@@ -218,7 +217,7 @@ pub(super) fn write_chart(
         code: crate::core::Exit::Error.code(),
         message: format!("chart: {e}"),
     })?;
-    crate::core::file::write_atomic(path, &bytes).map_err(|e| Stop {
+    crate::files::write_atomic(path, &bytes).map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
         message: e.to_string(),
     })
@@ -249,7 +248,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         ProbeCommand::Synth(s) => {
             let mut spec = synth::Spec::lab(s.profile, s.count, s.seed);
             spec.calibration_ns = s.calibration_ns;
-            let mut file = crate::core::file::AtomicFile::create(&s.out)
+            let mut file = crate::files::AtomicFile::create(&s.out)
                 .map_err(|e| Stop::config(e.to_string()))?;
             let truth = synth::generate(&spec, &mut file)
                 .map_err(|e| Stop::config(format!("cannot write {}: {e}", s.out.display())))?;
@@ -365,132 +364,23 @@ pub struct RunArgs {
     pub analysis: AnalysisArgs,
 }
 
-fn between_rounds(cmd: &str, round: &Round) -> Result<(), Stop> {
-    let line = cmd
-        .replace("{round}", &round.index.to_string())
-        .replace("{mode}", &round.label);
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(&line)
-        .env("PREMARKET_ROUND", round.index.to_string())
-        .env("PREMARKET_MODE", &round.label)
-        .status()
-        .map_err(|e| Stop::config(format!("cannot run --between-rounds: {e}")))?;
-    if !status.success() {
-        return Err(Stop {
-            code: crate::core::Exit::Error.code(),
-            message: format!(
-                "--between-rounds failed before round {} ({}): {status}",
-                round.index, round.label
-            ),
-        });
-    }
-    Ok(())
-}
-
-fn round_path(out: &Option<PathBuf>, round: &Round, several: bool) -> Option<PathBuf> {
-    let out = out.as_ref()?;
-    if !several {
-        return Some(out.clone());
-    }
-    let stem = out
-        .file_stem()
-        .map_or_else(|| "probe".into(), |s| s.to_string_lossy().into_owned());
-    Some(out.with_file_name(format!("{stem}-round{}.pcap", round.index)))
-}
-
-/// The firewall's view of one round: the cross-check, or why it could not be made.
-struct Checked {
-    device: String,
-    result: Result<SessionCheck, FirewallError>,
-}
-
-impl Checked {
-    fn json(&self) -> serde_json::Value {
-        match &self.result {
-            Ok(c) => serde_json::json!({"device": self.device, "session": c}),
-            Err(e) => serde_json::json!({"device": self.device, "error": e.to_string()}),
-        }
-    }
-
-    fn text(&self) -> String {
-        match &self.result {
-            Ok(c) => format!(
-                "firewall {}: npu_state {} ({}), CPU packets {}, probe slow packets {}: {}",
-                self.device,
-                c.npu_state,
-                if c.offloaded_original {
-                    "offloaded"
-                } else {
-                    "not offloaded"
-                },
-                c.cpu_packets,
-                c.slow_packets,
-                if c.agrees { "agree" } else { "DISAGREE" }
-            ),
-            Err(e) => format!("firewall {}: cross-check failed: {e}", self.device),
-        }
-    }
-}
-
-/// The probe's session on the firewall, over SSH.
-struct Firewall {
-    device: String,
-    shell: FirewallShell,
-    flow: ProbeFlow,
-    clear: bool,
-}
-
-/// The probe's 5-tuple as the FortiGate's session filter selects it.
-fn probe_flow(flow: &FiveTuple) -> ProbeFlow {
-    ProbeFlow {
-        filter: SessionFilter {
-            proto: flow.proto,
-            src: Some(flow.src.into()),
-            dst: Some(flow.dst.into()),
-            dport: Some(flow.dport.0),
-        },
-        sport: flow.sport.0,
-    }
-}
-
-impl Firewall {
-    fn connect(dir: &Path, device: &str, flow: FiveTuple, clear: bool) -> Result<Self, Stop> {
-        let config = super::load(dir)?;
-        let found = config.device(device).ok_or_else(|| {
-            Stop::config(format!("--firewall {device}: the site has no such device"))
-        })?;
-        let shell = firewall_shell(found, &settings(&config)).map_err(|e| Stop {
-            code: crate::core::Exit::Error.code(),
-            message: format!("--firewall {device}: {e}"),
-        })?;
-        Ok(Firewall {
-            device: device.to_string(),
-            shell,
-            flow: probe_flow(&flow),
-            clear,
-        })
-    }
-
-    /// Clears the probe's own session before a round, when --clear-session asked for it.
-    fn before_round(&mut self, round: &Round) -> Result<(), Stop> {
-        if !self.clear {
-            return Ok(());
-        }
-        firewall::clear_session(&mut self.shell, &self.flow, true).map_err(|e| Stop {
-            code: crate::core::Exit::Error.code(),
-            message: format!(
-                "firewall {} before round {} ({}): {e}",
-                self.device, round.index, round.label
-            ),
-        })
-    }
-
-    fn after_round(&mut self, analysis: &Analysis) -> Checked {
-        Checked {
-            device: self.device.clone(),
-            result: firewall::cross_check(&mut self.shell, &self.flow, analysis.slow.total),
-        }
+/// The exit code and message of a round that could not be measured: a flag, a file or a
+/// device the run could not use is "nothing ran" (3); a command or a device that failed on the
+/// way is an error (2).
+fn stop(e: RoundError) -> Stop {
+    use crate::core::Exit;
+    let code = match &e {
+        RoundError::Spawn(_)
+        | RoundError::Measure(_)
+        | RoundError::Firewall(FirewallCheckError::NoSuchDevice { .. }) => Exit::NotRun,
+        RoundError::BetweenRounds { .. }
+        | RoundError::Firewall(
+            FirewallCheckError::Connect { .. } | FirewallCheckError::Clear { .. },
+        ) => Exit::Error,
+    };
+    Stop {
+        code: code.code(),
+        message: e.to_string(),
     }
 }
 
@@ -520,53 +410,36 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Stop> {
         }],
     };
     let several = a.rounds.is_some();
-    let mut firewall = match &a.firewall {
+    let live = LiveRun {
+        tx: a.tx.clone(),
+        rx: a.rx.clone(),
+        count: a.count,
+        interval: a.interval,
+        template,
+        new_port_per_packet: a.new_port_per_packet,
+        spin: a.spin,
+        priority: a.priority,
+        pause: a.pause_after.zip(a.pause),
+        grace: a.grace,
+        out: a.out.clone(),
+        rounds,
+        several,
+        between_rounds: a.between_rounds.clone(),
+    };
+    let firewall = match &a.firewall {
         Some(device) => {
-            let flow = FiveTuple {
-                src: template.src_ip,
-                dst: template.dst_ip,
-                sport: template.sport,
-                dport: template.dport,
-                proto: IP_UDP,
-            };
-            Some(Firewall::connect(dir, device, flow, a.clear_session)?)
+            let config = super::load(dir)?;
+            Some(
+                Firewall::connect(&config, device, live.flow(), a.clear_session)
+                    .map_err(|e| stop(e.into()))?,
+            )
         }
         None => None,
     };
-    let run = live::run_id();
-    let mut results: Vec<(Round, Analysis)> = Vec::new();
-    let mut checks: Vec<Option<Checked>> = Vec::new();
-    for round in &rounds {
-        if let Some(cmd) = &a.between_rounds {
-            between_rounds(cmd, round)?;
-        }
-        if let Some(fw) = &mut firewall {
-            fw.before_round(round)?;
-        }
-        let plan = LivePlan {
-            tx: a.tx.clone(),
-            rx: a.rx.clone(),
-            schedule: Schedule {
-                count: a.count,
-                interval: a.interval,
-                template,
-                new_port_per_packet: a.new_port_per_packet,
-                run,
-                round: round.index as u8,
-                spin: a.spin,
-                priority: a.priority,
-                pause: a.pause_after.zip(a.pause),
-            },
-            grace: a.grace,
-            out: round_path(&a.out, round, several),
-        };
-        let analysis = live::measure(&plan, &options).map_err(|e| Stop::config(e.to_string()))?;
-        checks.push(firewall.as_mut().map(|fw| fw.after_round(&analysis)));
-        results.push((round.clone(), analysis));
-    }
-    if let Some(fw) = firewall {
-        fw.shell.close();
-    }
+    let Rounds {
+        mut results,
+        mut checks,
+    } = probe_run::measure_rounds(&live, &options, firewall).map_err(stop)?;
     // A cross-check that could not be made leaves the run at least inconclusive.
     let unchecked = checks.iter().flatten().any(|c| c.result.is_err());
     let at_least = |code: u8| if unchecked && code == 0 { 2 } else { code };
@@ -647,40 +520,6 @@ fn run_live(dir: &Path, a: RunArgs) -> Result<u8, Stop> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_cross_check_is_reported_in_text_and_json() {
-        let check = SessionCheck {
-            npu_state: "0x4000001 no_offload".into(),
-            offloaded_original: false,
-            cpu_packets: 1000,
-            slow_packets: 998,
-            agrees: false,
-        };
-        let ok = Checked {
-            device: "fw1".into(),
-            result: Ok(check),
-        };
-        assert_eq!(
-            ok.text(),
-            "firewall fw1: npu_state 0x4000001 no_offload (not offloaded), CPU packets 1000, probe slow packets 998: DISAGREE"
-        );
-        let json = ok.json();
-        assert_eq!(json["device"], "fw1");
-        assert_eq!(json["session"]["npu_state"], "0x4000001 no_offload");
-        assert_eq!(json["session"]["cpu_packets"], 1000);
-        assert_eq!(json["session"]["agrees"], false);
-        let failed = Checked {
-            device: "fw1".into(),
-            result: Err(FirewallError::Unreadable("no npu_state line".into())),
-        };
-        assert!(failed.text().contains("cross-check failed"));
-        assert!(
-            failed.json()["error"]
-                .as_str()
-                .is_some_and(|e| e.contains("no npu_state line"))
-        );
-    }
 
     #[test]
     fn durations() {

@@ -5,8 +5,10 @@
 //! judge: a device problem becomes a [`CollectError`] on the commands it affects, and the
 //! checks that needed them report ERROR.
 
+pub mod firewall_check;
 pub mod offline;
 pub mod probe;
+pub mod probe_run;
 pub mod ssh;
 
 use std::future::Future;

@@ -10,10 +10,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{BoxFuture, Collector};
-use premarket_core::file::{self, Kind};
-use premarket_core::spool::{self, SavedError};
 use premarket_core::{CollectError, Command, Megabytes, Output, Outputs};
+use premarket_files::{self as file, Kind};
 use premarket_plan::DevicePlan;
+use premarket_spool::{self as spool, SavedError};
 use premarket_ssh::session::MAX_OUTPUT;
 
 pub struct Offline {

@@ -52,7 +52,7 @@ impl ProbeCollector {
         let mut json = serde_json::to_value(&analysis)
             .map_err(|e| CollectError::Other(format!("probe {device}: {e}")))?;
         if let (Some(path), Some(bytes)) = (&expect.chart, &png) {
-            premarket_core::file::write_atomic(path, bytes).map_err(|e| {
+            premarket_files::write_atomic(path, bytes).map_err(|e| {
                 CollectError::Other(format!(
                     "probe: cannot write the chart {}: {e}",
                     path.display()

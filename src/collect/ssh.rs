@@ -10,10 +10,10 @@
 
 use super::{BoxFuture, Collector, Outputs};
 use premarket_config::{Config, Device, SecretRef};
-use premarket_core::spool::SpoolDir;
 use premarket_core::{CollectError, Command, Megabytes, Platform};
 use premarket_plan::DevicePlan;
 use premarket_platform::{eos, fortigate};
+use premarket_spool::SpoolDir;
 use premarket_ssh::profile::Profile;
 use premarket_ssh::{self as ssh, Captured, EnableSecret, Settings, Target};
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Position};
-use premarket_core::file::{self, Kind};
+use premarket_files::{self as file, Kind};
 
 /// Reads and deserializes `path`; any problem becomes a `file:line:column` error.
 pub fn read<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {

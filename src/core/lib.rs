@@ -3,15 +3,12 @@
 //! A command and the platform it is sent to, a verdict, the names of checks and devices, the
 //! process exit code, a device's collected outputs (in memory, or spooled to disk when large)
 //! and why one is missing. Every module above may use these; this module uses none of them, so
-//! no stage needs another stage just to name a thing. The one way every stage opens, reads and
-//! writes files ([`file`]) and the few system calls `std` lacks ([`os`]) live here for the same
-//! reason.
+//! no stage needs another stage just to name a thing. How files are read and written is the
+//! `premarket-files` crate beside this one; how large outputs are spooled, `premarket-spool`.
 
 mod command;
 mod exit;
-pub mod file;
 mod name;
-pub mod os;
 mod output;
 mod platform;
 pub mod spool;

@@ -70,8 +70,8 @@ impl Output {
         }
     }
 
-    /// The whole text when in memory, else its start (whole lines, at most
-    /// [`super::spool::HEAD`] bytes): for evidence, excerpts and error detection.
+    /// The whole text when in memory, else its start (whole lines, at most 64 kB: see
+    /// [`Spool::head`]): for evidence, excerpts and error detection.
     pub fn head(&self) -> &str {
         match self {
             Output::Text(text) => text,

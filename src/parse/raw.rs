@@ -112,7 +112,7 @@ impl Read for Failing {
 mod tests {
     use super::*;
     use premarket_core::Megabytes;
-    use premarket_core::spool::{IN_MEMORY, SpoolDir, SpoolWriter};
+    use premarket_spool::{IN_MEMORY, SpoolDir, SpoolWriter};
 
     fn spooled(line: &str, bytes: usize) -> Output {
         let mut writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(1024));

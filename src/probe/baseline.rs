@@ -20,11 +20,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::analysis::{Options, TsSource};
 use super::calibration::Calibration;
-use super::pair::Sides;
+use super::options::{Options, Rules, TsSource};
+use super::request::Sides;
 use super::units::{Nanos, Vlan};
-use super::verdict::Rules;
 
 /// Where the probe's copies come from.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::cmsg::Stamp;
 use super::frame;
+use super::options::TsSource;
 use super::pcap;
 use super::sys::{self, HwtstampConfig, PacketSocket};
 use super::units::Nanos;
@@ -29,8 +30,7 @@ pub struct CaptureReport {
 }
 
 impl CaptureReport {
-    pub fn source(&self) -> super::analysis::TsSource {
-        use super::analysis::TsSource;
+    pub fn source(&self) -> TsSource {
         match (self.hardware_stamps, self.software_stamps) {
             (0, 0) => TsSource::Unknown,
             (_, 0) => TsSource::Hardware,

@@ -6,16 +6,18 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Serialize;
-
-use super::analysis::{Analysis, Options};
 use super::baseline::LiveSource;
-use super::capture::{Capture, CaptureReport};
+use super::capture::Capture;
+use super::figures::Analysis;
 use super::frame::FrameSpec;
 use super::offline::{self, AnalyzeError};
-use super::sender::{self, Schedule, SendReport};
+use super::options::Options;
+use super::sender::{self, Schedule};
 use super::sys::{self, PacketSocket};
 use super::units::{Nanos, Port};
+
+// Kept in the analysis JSON, so named beside it; reachable here too.
+pub use super::figures::LiveFigures;
 
 /// One measurement to make.
 #[derive(Clone, Debug)]
@@ -27,14 +29,6 @@ pub struct LivePlan {
     pub grace: Nanos,
     /// Where to keep the capture (a temporary file otherwise).
     pub out: Option<PathBuf>,
-}
-
-/// What the sender and the capture reported, kept in the analysis JSON under `live`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LiveFigures {
-    pub send: SendReport,
-    pub capture: CaptureReport,
-    pub capture_file: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -97,7 +91,7 @@ pub fn measure(plan: &LivePlan, options: &Options) -> Result<Analysis, LiveError
         ))
     });
     // Never through a link planted at that (guessable) name.
-    premarket_core::file::write_atomic(&path, &bytes).map_err(|e| LiveError::Write {
+    premarket_files::write_atomic(&path, &bytes).map_err(|e| LiveError::Write {
         path: path.clone(),
         source: e.into_io(),
     })?;

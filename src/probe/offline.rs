@@ -17,7 +17,7 @@ use super::session::Classifier;
 use super::sides::{Resolved, Resolver};
 use super::stream::{CaptureFile, Merge, StreamError};
 use super::units::{Meters, Nanos, NanosPerMeter};
-use premarket_core::file::{self, FileError, Kind};
+use premarket_files::{self as file, FileError, Kind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {

@@ -7,10 +7,41 @@
 //! is kept rather than the calibrated latency so that the raw median comes from the same
 //! numbers; calibration is monotonic, so the order is the same.
 
-use super::analysis::Class;
+use serde::Serialize;
+
 use super::calibration::Calibration;
 use super::stats::{Quantile, Summary, percentile_rank};
 use super::units::Nanos;
+
+/// Which part of a session a packet belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// One of the first K packets of its 5-tuple: session setup, expected on the CPU.
+    First,
+    /// One of the first K packets after a pause longer than the idle timer.
+    AfterPause,
+    Steady,
+}
+
+impl Class {
+    /// The class as stored beside each latency.
+    pub fn bits(self) -> u64 {
+        match self {
+            Class::Steady => 0,
+            Class::First => 1,
+            Class::AfterPause => 2,
+        }
+    }
+
+    pub fn from_bits(bits: u64) -> Class {
+        match bits {
+            1 => Class::First,
+            2 => Class::AfterPause,
+            _ => Class::Steady,
+        }
+    }
+}
 
 const CLASS_BITS: u32 = 8;
 

@@ -10,11 +10,12 @@
 
 use std::collections::VecDeque;
 
-use super::analysis::{Class, Listed, Options, Pause, Slow};
 use super::calibration::Calibration;
+use super::figures::{Listed, Pause, Slow};
 use super::frame::FiveTuple;
-use super::pair::{FastMap, Pair};
-use super::samples::{SampleLog, Samples};
+use super::options::Options;
+use super::request::{FastMap, Pair};
+use super::samples::{Class, SampleLog, Samples};
 use super::units::Nanos;
 
 /// Pairs held back to be put in order.

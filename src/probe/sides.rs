@@ -9,7 +9,7 @@
 //! requests say otherwise than the rest), the caller reads the capture again with the sides
 //! fixed ([`Resolved::consistent`]), so the result is what deciding over all requests gives.
 
-use super::pair::{FastMap, Outcome, PairError, Settled, Sides, resolve};
+use super::request::{FastMap, Outcome, PairError, Settled, Sides, resolve};
 use super::units::Vlan;
 
 /// Votes taken before the provisional decision.

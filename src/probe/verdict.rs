@@ -15,70 +15,13 @@
 //! lab's figures (4.1 us vs 8-49 us, threshold 6 us) and for the veth test's scaled delays
 //! (50 us vs 500 us, threshold 200 us) alike.
 
-use serde::Serialize;
+use super::figures::Analysis;
+use super::options::TsSource;
 
-use super::analysis::{Analysis, TsSource};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Offloaded,
-    CpuPath,
-    NewSessionPerPacket,
-    IdleExpiry,
-    Loss,
-    Inconclusive,
-    FirstPacketsNotSlow,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Offloaded => "offloaded",
-            Kind::CpuPath => "cpu_path",
-            Kind::NewSessionPerPacket => "new_session_per_packet",
-            Kind::IdleExpiry => "idle_expiry",
-            Kind::Loss => "loss",
-            Kind::Inconclusive => "inconclusive",
-            Kind::FirstPacketsNotSlow => "first_packets_not_slow",
-        }
-    }
-
-    /// Whether the steady state was measured offloaded.
-    pub fn is_offloaded(self) -> bool {
-        matches!(self, Kind::Offloaded | Kind::FirstPacketsNotSlow)
-    }
-}
-
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Where the verdict's lines are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Rules {
-    pub min_pairs: usize,
-    /// Lost over requests above this is "loss".
-    pub max_loss_fraction: f64,
-    /// Steady-state slow fraction at most this: offloaded.
-    pub offloaded_max_slow_fraction: f64,
-    /// Steady-state slow fraction at least this: CPU path.
-    pub cpu_min_slow_fraction: f64,
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Rules {
-            min_pairs: 100,
-            max_loss_fraction: 0.001,
-            offloaded_max_slow_fraction: 0.001,
-            cpu_min_slow_fraction: 0.05,
-        }
-    }
-}
+// The verdict's words live below it, beside the analysis that carries them; they stay
+// reachable here.
+pub use super::figures::Kind;
+pub use super::options::Rules;
 
 /// A decided verdict.
 #[derive(Clone, Debug, PartialEq)]

@@ -27,8 +27,8 @@ mod runs;
 use super::redact::Redactor;
 use super::{Report, json};
 use premarket_core::Megabytes;
-use premarket_core::file::{self, FileError};
-use premarket_core::os;
+use premarket_files::os;
+use premarket_files::{self as file, FileError};
 
 /// The directory holding undelivered email.
 pub const OUTBOX: &str = "outbox";
@@ -488,7 +488,7 @@ mod tests {
     #[test]
     fn a_spooled_output_is_redacted_as_it_is_copied_in() {
         use premarket_core::Megabytes;
-        use premarket_core::spool::{IN_MEMORY, SpoolDir, SpoolWriter};
+        use premarket_spool::{IN_MEMORY, SpoolDir, SpoolWriter};
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::new(dir.path().join("a"));
         let mut writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(64));

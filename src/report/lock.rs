@@ -10,7 +10,7 @@ use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use premarket_core::file::{self, FileError, Kind};
+use premarket_files::{self as file, FileError, Kind};
 
 const LOCK_FILE: &str = ".run.lock";
 const POLL: Duration = Duration::from_millis(100);

@@ -33,7 +33,7 @@ use prometheus_client::registry::Registry;
 use super::channel::{BoxFuture, Channel, Context, Delivered};
 use super::{CheckResult, Report};
 use premarket_core::Status;
-use premarket_core::file::write_atomic;
+use premarket_files::write_atomic;
 
 type F64 = Gauge<f64, AtomicU64>;
 

@@ -25,7 +25,6 @@ use premarket_collect::Collector;
 use premarket_collect::offline::Offline;
 use premarket_collect::probe::Routing;
 use premarket_config::{Config, ConfigError};
-use premarket_core::spool::SpoolDir;
 use premarket_core::{Exit, Status};
 use premarket_inspect::interrupt::Signalled;
 use premarket_inspect::{Interrupt, Limits, inspect, run_id, timestamp};
@@ -38,6 +37,7 @@ use premarket_report::metrics::Metrics;
 use premarket_report::redact;
 use premarket_report::terminal::{Format, Terminal};
 use premarket_report::{Counts, Report, history, overall};
+use premarket_spool::SpoolDir;
 
 /// A tweak to the loaded configuration (the demo points the archive at its own home).
 pub type Adjust = Box<dyn Fn(&mut Config) + Send + Sync>;

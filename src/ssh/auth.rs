@@ -9,7 +9,7 @@ use russh::client::{AuthResult, Handle, KeyboardInteractiveAuthResponse};
 use russh::keys::agent::client::AgentClient;
 use russh::keys::{PrivateKeyWithHashAlg, decode_secret_key};
 
-use premarket_core::file::{self, Kind};
+use premarket_files::{self as file, Kind};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::session::Target;

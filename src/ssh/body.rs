@@ -18,7 +18,7 @@
 
 use super::redact::{Redactor, Stream};
 use premarket_core::Output;
-use premarket_core::spool::{SpoolError, SpoolWriter};
+use premarket_spool::{SpoolError, SpoolWriter};
 
 /// Most characters of stray text kept for the error message.
 const EXCERPT: usize = 240;
@@ -189,7 +189,7 @@ mod tests {
     use super::*;
     use crate::screen::Reply;
     use premarket_core::Megabytes;
-    use premarket_core::spool::{IN_MEMORY, SpoolDir};
+    use premarket_spool::{IN_MEMORY, SpoolDir};
 
     fn prompt(line: &str) -> bool {
         line.starts_with("sw1") && (line.ends_with('#') || line.ends_with('>'))

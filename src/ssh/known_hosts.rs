@@ -28,7 +28,7 @@ use russh::keys::PublicKey;
 use russh::keys::ssh_encoding::base64::{Base64, Encoding};
 use sha1::Sha1;
 
-use premarket_core::file::{self, Kind};
+use premarket_files::{self as file, Kind};
 
 /// What a line says about its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,8 +21,8 @@ use super::script::Script;
 use super::shell::{Shell, Spooling};
 use super::transport::Client;
 use super::{auth, transport};
-use premarket_core::spool::SpoolDir;
 use premarket_core::{CollectError, Command, Megabytes};
+use premarket_spool::SpoolDir;
 
 /// The per-command output cap unless the site says otherwise (`ssh.max_output_mb`).
 pub const MAX_OUTPUT: Megabytes = Megabytes(2048);

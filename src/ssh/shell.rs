@@ -25,8 +25,8 @@ use super::profile::Profile;
 use super::redact::Redactor;
 use super::screen::Screen;
 use super::transport::Client;
-use premarket_core::spool::{SpoolDir, SpoolError, SpoolWriter};
 use premarket_core::{Megabytes, Output};
+use premarket_spool::{SpoolDir, SpoolError, SpoolWriter};
 
 /// Terminal size asked for: wide so long commands are echoed on one line, tall so devices that
 /// size their pager by the terminal page rarely.

@@ -3,12 +3,15 @@
 //! filter with its readback, `| grep`, the `--More--` pager (console output `more`), FortiOS
 //! error lines, and configuration mode, which is applied and recorded as a config attempt.
 
+mod commands;
 mod config;
 mod interfaces;
 mod npu;
 mod ntp;
 mod outputs;
 mod pipe;
+mod session_filter;
+mod session_list;
 mod sessions;
 pub mod state;
 mod vdom;
@@ -17,143 +20,12 @@ use std::sync::{Arc, Mutex};
 
 use super::clock;
 use super::device::{Answer, Cli, Journal, Next, Stream, split_pipes};
-use super::grammar::{Match, Word, Word::*, find};
+use super::grammar::{Match, find};
 use super::scenario::{Fault, PAGER_LINES};
+use commands::{COMMANDS, Cmd, PATHS, UNKNOWN_ACTION, parse_error, shown_path};
 use config::Edit;
 use pipe::Grep;
 pub use state::FgState;
-
-const UNKNOWN_ACTION: &str = "Unknown action 0";
-
-fn parse_error(word: &str) -> String {
-    format!("command parse error before '{word}'\nCommand fail. Return code -61")
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cmd {
-    Status,
-    Performance,
-    Ha,
-    Global,
-    Console,
-    Interface,
-    NpPortList,
-    Np7PortList,
-    NtpStatus,
-    VdList,
-    Sudo,
-    Show,
-    ShowFull,
-    Filter,
-    List,
-    Stat,
-    Clear,
-    McastList,
-    Config,
-    Edit,
-    End,
-    Next,
-    Abort,
-    Exit,
-    Execute,
-}
-
-const COMMANDS: &[(&[Word], Cmd)] = &[
-    (&[Key("get"), Key("system"), Key("status")], Cmd::Status),
-    (
-        &[Key("get"), Key("system"), Key("performance"), Key("status")],
-        Cmd::Performance,
-    ),
-    (
-        &[Key("get"), Key("system"), Key("ha"), Key("status")],
-        Cmd::Ha,
-    ),
-    (&[Key("get"), Key("system"), Key("global")], Cmd::Global),
-    (&[Key("get"), Key("system"), Key("console")], Cmd::Console),
-    (
-        &[Key("get"), Key("system"), Key("interface")],
-        Cmd::Interface,
-    ),
-    (
-        &[
-            Key("diagnose"),
-            Key("npu"),
-            Key("np7lite"),
-            Key("port-list"),
-        ],
-        Cmd::NpPortList,
-    ),
-    (
-        &[Key("diagnose"), Key("npu"), Key("np7"), Key("port-list")],
-        Cmd::Np7PortList,
-    ),
-    (
-        &[Key("diagnose"), Key("sys"), Key("ntp"), Key("status")],
-        Cmd::NtpStatus,
-    ),
-    (
-        &[Key("diagnose"), Key("sys"), Key("vd"), Key("list")],
-        Cmd::VdList,
-    ),
-    (&[Key("sudo"), Rest], Cmd::Sudo),
-    (
-        &[Key("show"), Key("full-configuration"), Rest],
-        Cmd::ShowFull,
-    ),
-    (&[Key("show"), Rest], Cmd::Show),
-    (
-        &[
-            Key("diagnose"),
-            Key("sys"),
-            Key("session"),
-            Key("filter"),
-            Rest,
-        ],
-        Cmd::Filter,
-    ),
-    (
-        &[Key("diagnose"), Key("sys"), Key("session"), Key("list")],
-        Cmd::List,
-    ),
-    (
-        &[Key("diagnose"), Key("sys"), Key("session"), Key("stat")],
-        Cmd::Stat,
-    ),
-    (
-        &[Key("diagnose"), Key("sys"), Key("session"), Key("clear")],
-        Cmd::Clear,
-    ),
-    (
-        &[
-            Key("diagnose"),
-            Key("sys"),
-            Key("mcast-session"),
-            Key("list"),
-        ],
-        Cmd::McastList,
-    ),
-    (&[Key("config"), Rest], Cmd::Config),
-    (&[Key("edit"), Arg], Cmd::Edit),
-    (&[Key("end")], Cmd::End),
-    (&[Key("next")], Cmd::Next),
-    (&[Key("abort")], Cmd::Abort),
-    (&[Key("exit")], Cmd::Exit),
-    (&[Key("execute"), Rest], Cmd::Execute),
-];
-
-/// Configuration paths `show` and `config` know.
-const PATHS: &[&str] = &[
-    "system interface",
-    "system npu",
-    "system session-ttl",
-    "system global",
-    "system console",
-    "system ha",
-    "system virtual-wire-pair",
-    "firewall policy",
-    "firewall multicast-policy",
-    "firewall service custom",
-];
 
 /// Where the session is: top level, a VDOM list, a VDOM, global, or editing a config section.
 #[derive(Clone, Debug)]
@@ -274,14 +146,7 @@ impl FortiCli {
             drop(s);
             return self.output(all, pipes);
         }
-        let joined = args.join(" ");
-        let found = PATHS.iter().find_map(|p| {
-            let rest = joined.strip_prefix(p)?;
-            let entry = rest.trim().trim_matches('"');
-            (rest.is_empty() || rest.starts_with(' '))
-                .then(|| (p, (!entry.is_empty()).then(|| entry.to_string())))
-        });
-        match found {
+        match shown_path(&args.join(" ")) {
             Some((path, entry)) => {
                 let text = s.config.show(path, entry.as_deref()).unwrap_or_default();
                 drop(s);
@@ -377,7 +242,7 @@ impl FortiCli {
                 self.filter(&args)
             }
             Cmd::List => {
-                let stream = sessions::list_stream(s.sessions(), s.filter.clone());
+                let stream = session_list::list_stream(s.sessions(), s.filter.clone());
                 drop(s);
                 self.streamed(stream, pipes)
             }

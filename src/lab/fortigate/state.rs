@@ -8,7 +8,8 @@ use super::super::clock;
 use super::super::scenario::{Fault, Faults};
 use super::super::topology;
 use super::config::Config;
-use super::sessions::{self, Filter, Key, Table};
+use super::session_filter::Filter;
+use super::sessions::{self, Key, Table};
 
 #[derive(Clone, Debug)]
 pub struct FgState {

@@ -16,7 +16,7 @@ use crate::DeviceOutputs;
 use crate::redact::{self, Redactor};
 use premarket_collect::offline::COMPRESSED;
 use premarket_core::Output;
-use premarket_core::spool::for_each_piece;
+use premarket_spool::for_each_piece;
 
 /// Small outputs compress in one call at zstd's default level; a session list shrinks about
 /// tenfold.

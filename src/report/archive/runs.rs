@@ -11,7 +11,7 @@
 //! must not stand as the newest.
 //!
 //! What the archive holds is input, like a device's output: every file is read through
-//! [`premarket_core::file`] (a regular file within its kind's cap), and every string of a report
+//! [`premarket_files`] (a regular file within its kind's cap), and every string of a report
 //! read back has its control characters escaped before anything prints it.
 
 use std::fs::{self, File};
@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use super::{Archive, ArchiveError, FACTS, OUTBOX, REPORT, Stored, file_safe};
 use crate::{Report, escape};
-use premarket_core::file::{self, Kind};
+use premarket_files::{self as file, Kind};
 use premarket_parse::{Previous, Recorded};
 
 /// The file in a run directory that holds the run's place in the archive's order.

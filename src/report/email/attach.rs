@@ -1,16 +1,45 @@
 //! What rides along: the JSON report (the machine record) and, for each device with a FAIL
 //! or ERROR, its raw outputs in one text file, so the evidence can be read in full without a
 //! login to the archive host. Outputs were redacted when collected; a large (spooled) output
-//! rides along as its first lines, never read whole into the message.
+//! rides along as its first lines, never read whole into the message. An [`Attachment`] is
+//! also how a caller adds a file of its own (the probe's chart).
 
 use std::fmt::Write;
 
-use super::message::Attachment;
 use crate::archive::file_safe;
 use crate::escape::control;
 use crate::history::is_failing;
 use crate::{Report, json};
 use premarket_core::Output;
+
+/// A file attached to the message. With `inline_id`, an image is also shown in the HTML body
+/// (`<img src="cid:...">`): the hook for the probe's latency chart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub content_type: String,
+    pub body: Vec<u8>,
+    pub inline_id: Option<String>,
+}
+
+impl Attachment {
+    pub fn file(name: &str, content_type: &str, body: Vec<u8>) -> Self {
+        Attachment {
+            name: name.to_string(),
+            content_type: content_type.to_string(),
+            body,
+            inline_id: None,
+        }
+    }
+
+    /// An image shown in the HTML body as well as attached (e.g. a PNG chart).
+    pub fn inline_image(name: &str, content_type: &str, body: Vec<u8>, id: &str) -> Self {
+        Attachment {
+            inline_id: Some(id.to_string()),
+            ..Attachment::file(name, content_type, body)
+        }
+    }
+}
 
 pub fn report_json(report: &Report) -> Attachment {
     Attachment::file(

@@ -14,7 +14,7 @@ use crate::Report;
 use crate::channel::{BoxFuture, Channel, Context, Deadline, Delivered};
 use crate::redact::Redactor;
 use premarket_config::Email;
-use premarket_core::file::write_atomic;
+use premarket_files::write_atomic;
 
 /// What to do with the email.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use chrono::DateTime;
 
-use super::message::Context;
+use super::context::Context;
 use crate::history::Transition;
 use crate::{CheckResult, Report};
 use premarket_core::Status;

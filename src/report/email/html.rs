@@ -9,8 +9,9 @@
 
 use std::fmt::Write;
 
+use super::attach::Attachment;
+use super::context::Context;
 use super::digest;
-use super::message::{Attachment, Context};
 use crate::blocks::Block;
 use crate::{CheckResult, DeviceDown, Report};
 use premarket_core::Status;

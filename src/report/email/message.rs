@@ -10,72 +10,18 @@
 //! └── extra attachments        (e.g. the probe's latency chart)
 //! ```
 
-use chrono::{DateTime, FixedOffset};
-use chrono_tz::Tz;
 use lettre::Message;
 use lettre::address::Envelope;
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 
-use super::{EmailError, attach, html, subject, text};
+use super::attach::{self, Attachment};
+use super::context::Context;
+use super::{EmailError, html, subject, text};
 use crate::Report;
 use crate::redact::Redactor;
 use premarket_config::Email;
 use premarket_core::Status;
-
-/// How times are shown: in the site's time zone, with its UTC offset (abbreviations such as
-/// `CST` are ambiguous).
-#[derive(Clone, Debug)]
-pub struct Context {
-    pub tz: Tz,
-    /// The run's deadline as shown, e.g. `2026-11-30 08:45 +08`.
-    pub deadline: Option<String>,
-}
-
-/// `+08`, `+05:30`, `-04`.
-pub fn offset(at: &DateTime<Tz>) -> String {
-    let full = at.format("%:z").to_string();
-    full.strip_suffix(":00").map(str::to_string).unwrap_or(full)
-}
-
-impl Context {
-    pub fn new(tz: Tz, deadline: Option<DateTime<Tz>>) -> Self {
-        Context {
-            tz,
-            deadline: deadline.map(|d| format!("{} {}", d.format("%Y-%m-%d %H:%M"), offset(&d))),
-        }
-    }
-
-    /// `2026-11-30 08:15 +08`
-    pub fn date_time_tz(&self, at: DateTime<FixedOffset>) -> String {
-        let at = at.with_timezone(&self.tz);
-        format!("{} {}", at.format("%Y-%m-%d %H:%M"), offset(&at))
-    }
-
-    /// `08:15 +08`
-    pub fn time_zone(&self, at: DateTime<FixedOffset>) -> String {
-        let at = at.with_timezone(&self.tz);
-        format!("{} {}", at.format("%H:%M"), offset(&at))
-    }
-
-    /// `2026-11-29 08:15`
-    pub fn short_time(&self, at: DateTime<FixedOffset>) -> String {
-        at.with_timezone(&self.tz)
-            .format("%Y-%m-%d %H:%M")
-            .to_string()
-    }
-
-    /// `08:15:00`
-    pub fn clock(&self, at: DateTime<FixedOffset>) -> String {
-        at.with_timezone(&self.tz).format("%H:%M:%S").to_string()
-    }
-
-    /// `08:15:02 +08`
-    pub fn clock_tz(&self, at: DateTime<FixedOffset>) -> String {
-        let at = at.with_timezone(&self.tz);
-        format!("{} {}", at.format("%H:%M:%S"), offset(&at))
-    }
-}
 
 /// Sender and recipients.
 #[derive(Clone, Debug)]
@@ -102,35 +48,6 @@ impl Addresses {
             from: mailbox("premarket <premarket@localhost>"),
             to: vec![mailbox("on-call <oncall@localhost>")],
             fail_to: Vec::new(),
-        }
-    }
-}
-
-/// A file attached to the message. With `inline_id`, an image is also shown in the HTML body
-/// (`<img src="cid:...">`): the hook for the probe's latency chart.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attachment {
-    pub name: String,
-    pub content_type: String,
-    pub body: Vec<u8>,
-    pub inline_id: Option<String>,
-}
-
-impl Attachment {
-    pub fn file(name: &str, content_type: &str, body: Vec<u8>) -> Self {
-        Attachment {
-            name: name.to_string(),
-            content_type: content_type.to_string(),
-            body,
-            inline_id: None,
-        }
-    }
-
-    /// An image shown in the HTML body as well as attached (e.g. a PNG chart).
-    pub fn inline_image(name: &str, content_type: &str, body: Vec<u8>, id: &str) -> Self {
-        Attachment {
-            inline_id: Some(id.to_string()),
-            ..Attachment::file(name, content_type, body)
         }
     }
 }

@@ -8,6 +8,7 @@
 
 mod attach;
 mod channel;
+mod context;
 mod digest;
 mod html;
 mod message;
@@ -16,8 +17,10 @@ pub mod send;
 mod subject;
 mod text;
 
+pub use attach::Attachment;
 pub use channel::{EmailChannel, EmailMode};
-pub use message::{Addresses, Attachment, Composed, Context, compose, offset};
+pub use context::{Context, offset};
+pub use message::{Addresses, Composed, compose};
 pub use send::{Delivery, SendError, Sender};
 pub use subject::subject;
 

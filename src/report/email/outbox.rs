@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use super::Composed;
 use super::send::{SendError, Sender};
 use crate::archive::ArchiveError;
-use premarket_core::file::{self, Kind, write_atomic};
+use premarket_files::{self as file, Kind, write_atomic};
 
 const LOCK: &str = ".lock";
 

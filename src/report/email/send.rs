@@ -59,9 +59,8 @@ impl Sender {
         if relay.tls != TlsMode::None {
             let mut params = TlsParameters::builder(relay.host.clone());
             if let Some(path) = &relay.ca_file {
-                let pem =
-                    premarket_core::file::read(path, premarket_core::file::Kind::CERTIFICATES)
-                        .map_err(|e| fail(format!("ca_file: {e}")))?;
+                let pem = premarket_files::read(path, premarket_files::Kind::CERTIFICATES)
+                    .map_err(|e| fail(format!("ca_file: {e}")))?;
                 let cert = Certificate::from_pem(&pem)
                     .map_err(|e| fail(format!("ca_file {}: {e}", path.display())))?;
                 params = params

@@ -8,7 +8,7 @@
 
 use chrono::DateTime;
 
-use super::message::Context;
+use super::context::Context;
 use crate::Report;
 
 pub fn subject(report: &Report, ctx: &Context) -> String {

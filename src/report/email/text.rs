@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
+use super::context::Context;
 use super::digest;
-use super::message::Context;
 use crate::blocks::Block;
 use crate::{CheckResult, DeviceDown, Report};
 use premarket_core::Status;

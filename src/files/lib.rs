@@ -19,8 +19,9 @@ use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use super::Megabytes;
+use premarket_core::Megabytes;
 
+pub mod os;
 pub mod write;
 
 pub use write::{

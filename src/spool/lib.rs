@@ -1,0 +1,176 @@
+//! An output too large to hold in memory: a file on disk (zstd-compressed when premarket wrote
+//! it), its size, and a bounded head kept for evidence and excerpts.
+//!
+//! A busy FortiGate lists hundreds of MB of sessions, and a broken device can print without
+//! end, so no stage of the pipeline may hold an output whole. The SSH reader writes a command's
+//! body into a [`SpoolWriter`] as it arrives: it stays in memory up to [`IN_MEMORY`] bytes and
+//! goes to a file in the run's [`SpoolDir`] beyond that, refusing to grow past the per-command
+//! cap. A saved output (`run --offline`, `premarket parse`) is opened where it lies
+//! ([`read_saved`]); `<file>.zst` is read through zstd. Parsers read a spool through
+//! [`Spool::open`](premarket_core::spool::Spool::open), which decompresses as it goes and stops
+//! with "output exceeded N MB" at the cap. A spool that premarket wrote is removed when its last
+//! handle goes, and its directory with the run.
+//!
+//! This crate is the machinery (zstd, the spool directory, the cap); `premarket-core` names the
+//! [`Spool`](premarket_core::spool::Spool) an [`Output`](premarket_core::Output) can be, and the
+//! [`SpoolFile`](premarket_core::spool::SpoolFile) it reads through, which this crate
+//! implements. The parts: `disk` (a spool's file, the cap, the head kept in memory), `dir` (the
+//! run's spool directory), `writer` (an output as it arrives), `saved` (a saved output where it
+//! lies), `pieces` (reading in whole-line pieces).
+
+mod dir;
+mod disk;
+mod pieces;
+mod saved;
+mod writer;
+
+pub use dir::SpoolDir;
+pub use disk::{HEAD, IN_MEMORY, SpoolError};
+pub use pieces::{PIECE, for_each_piece};
+pub use saved::{SavedError, read_saved};
+pub use writer::SpoolWriter;
+
+#[cfg(test)]
+mod tests {
+    use std::fs::{self, File};
+    use std::io::{self, Read, Write};
+
+    use super::*;
+    use premarket_core::{Megabytes, Output};
+
+    fn read_all(output: &Output) -> io::Result<Vec<u8>> {
+        let mut all = Vec::new();
+        output.reader()?.read_to_end(&mut all)?;
+        Ok(all)
+    }
+
+    #[test]
+    fn small_outputs_stay_in_memory_and_large_ones_spool_compressed() {
+        let dir = SpoolDir::temporary();
+        let line = b"session info: proto=17 proto_state=01 duration=12 expire=170\n";
+        for (lines, spooled) in [(1usize, false), (IN_MEMORY / line.len() + 1, true)] {
+            let mut writer = SpoolWriter::new(&dir, Megabytes(64));
+            for _ in 0..lines {
+                writer.write(line).unwrap();
+            }
+            let output = writer.finish().unwrap();
+            assert_eq!(matches!(output, Output::Spooled(_)), spooled);
+            assert_eq!(read_all(&output).unwrap(), line.repeat(lines));
+            assert!(output.head().len() <= HEAD && output.head().ends_with('\n'));
+            if let Output::Spooled(spool) = &output {
+                assert!(spool.is_compressed() && spool.is_temporary());
+                assert!(
+                    fs::metadata(spool.path()).unwrap().len() < (lines * line.len()) as u64 / 5
+                );
+                let path = spool.path().to_path_buf();
+                drop(output);
+                assert!(!path.exists(), "a spool is removed with its last handle");
+            }
+        }
+    }
+
+    #[test]
+    fn the_cap_stops_writing_and_reading() {
+        let dir = SpoolDir::temporary();
+        let mut writer = SpoolWriter::new(&dir, Megabytes(1));
+        let chunk = vec![b'x'; 64 << 10];
+        let mut result = Ok(());
+        for _ in 0..17 {
+            result = writer.write(&chunk);
+        }
+        assert_eq!(result, Err(SpoolError::Exceeded(Megabytes(1))));
+        assert_eq!(result.unwrap_err().to_string(), "output exceeded 1 MB");
+
+        // A saved file over the cap: refused by its size, or by its reader for a .zst that does
+        // not say its size.
+        let tmp = tempfile::tempdir().unwrap();
+        let plain = tmp.path().join("big.txt");
+        fs::write(&plain, vec![b'y'; (1 << 20) + 10]).unwrap();
+        assert!(matches!(
+            read_saved(&plain, Megabytes(1)),
+            Err(SavedError::Exceeded { .. })
+        ));
+        let zst = tmp.path().join("big.txt.zst");
+        let mut encoder =
+            zstd::stream::write::Encoder::new(File::create(&zst).unwrap(), 3).unwrap();
+        for _ in 0..3 {
+            encoder.write_all(&vec![b'z'; 1 << 20]).unwrap();
+        }
+        encoder.finish().unwrap();
+        let output = read_saved(&zst, Megabytes(2)).unwrap();
+        let error = read_all(&output).unwrap_err();
+        assert_eq!(error.to_string(), "output exceeded 2 MB");
+        assert_eq!(
+            read_all(&read_saved(&zst, Megabytes(3)).unwrap())
+                .unwrap()
+                .len(),
+            3 << 20
+        );
+    }
+
+    #[test]
+    fn saved_outputs_are_read_plain_or_compressed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "Version: FortiGate-201G v7.6.7\nHostname: fw1\n";
+        let zst = tmp.path().join("get-system-status.txt.zst");
+        fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
+        let plain = tmp.path().join("get-system-status.txt");
+        fs::write(&plain, text).unwrap();
+        for path in [&zst, &plain] {
+            let output = read_saved(path, Megabytes(1)).unwrap();
+            assert_eq!(output, Output::Text(text.into()), "{}", path.display());
+        }
+        // Compressed in one go, as the `zstd` tool does a file: the frame says its size.
+        let large = tmp.path().join("large.txt.zst");
+        let body = "line of a large output\n".repeat(IN_MEMORY / 10);
+        fs::write(&large, zstd::bulk::compress(body.as_bytes(), 3).unwrap()).unwrap();
+        let output = read_saved(&large, Megabytes(16)).unwrap();
+        let Output::Spooled(spool) = &output else {
+            panic!("a large saved output stays on disk");
+        };
+        assert!(!spool.is_temporary());
+        assert_eq!(spool.size(), Some(body.len() as u64));
+        assert_eq!(read_all(&output).unwrap(), body.as_bytes());
+        drop(output);
+        assert!(large.exists(), "a saved output is never removed");
+    }
+
+    #[test]
+    fn pieces_are_whole_lines_and_keep_a_key_block_whole() {
+        let mut text = "a line of output\n".repeat(PIECE / 17);
+        text.push_str("-----BEGIN RSA PRIVATE KEY-----\n");
+        text.push_str(&"MIIEowIBAAKCAQEA\n".repeat(PIECE / 17));
+        text.push_str("-----END RSA PRIVATE KEY-----\n");
+        text.push_str(&"tail\n".repeat(PIECE / 5));
+        let mut pieces = Vec::new();
+        for_each_piece(text.as_bytes(), |p| {
+            pieces.push(p.to_string());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(pieces.concat(), text);
+        assert!(pieces.len() > 1 && pieces.iter().all(|p| p.ends_with('\n')));
+        let with_key = pieces.iter().filter(|p| p.contains("PRIVATE KEY")).count();
+        assert_eq!(with_key, 1, "BEGIN and END in one piece");
+    }
+
+    #[test]
+    fn the_spool_directory_goes_with_the_run() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = SpoolDir::under(parent.path());
+        assert!(dir.path().is_none(), "created only when needed");
+        let mut writer = SpoolWriter::new(&dir, Megabytes(8));
+        writer.write(&vec![b'a'; IN_MEMORY + 1]).unwrap();
+        let output = writer.finish().unwrap();
+        let path = dir.path().unwrap();
+        assert!(path.starts_with(parent.path()));
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with(".tmp-spool-") && name.ends_with(&format!("-{}", std::process::id()))
+        );
+        drop(dir);
+        assert!(path.exists(), "a spool keeps its directory");
+        drop(output);
+        assert!(!path.exists(), "and the directory goes with the last one");
+    }
+}

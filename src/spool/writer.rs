@@ -1,0 +1,107 @@
+//! One output as it arrives from a device: in memory up to [`IN_MEMORY`] bytes, then a
+//! zstd-compressed file in the run's [`SpoolDir`], refusing to grow past the per-command cap.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::dir::SpoolDir;
+use super::disk::{IN_MEMORY, OnDisk, SpoolError, head_of};
+use premarket_core::{Megabytes, Output};
+
+/// Spools are compressed for speed, not size: a session list still shrinks about tenfold.
+const SPOOL_LEVEL: i32 = 1;
+/// Receives one output as it arrives: memory first, a compressed file past [`IN_MEMORY`].
+pub struct SpoolWriter {
+    dir: SpoolDir,
+    cap: Megabytes,
+    memory: Vec<u8>,
+    file: Option<Spilled>,
+    size: u64,
+}
+
+struct Spilled {
+    path: PathBuf,
+    dir: Arc<tempfile::TempDir>,
+    head: String,
+    encoder: zstd::stream::write::Encoder<'static, BufWriter<File>>,
+}
+
+impl SpoolWriter {
+    pub fn new(dir: &SpoolDir, cap: Megabytes) -> SpoolWriter {
+        SpoolWriter {
+            dir: dir.clone(),
+            cap,
+            memory: Vec::new(),
+            file: None,
+            size: 0,
+        }
+    }
+
+    /// Bytes written so far.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Appends `bytes`; past the cap nothing more is taken.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), SpoolError> {
+        self.size += bytes.len() as u64;
+        if self.size > self.cap.bytes() {
+            return Err(SpoolError::Exceeded(self.cap));
+        }
+        match &mut self.file {
+            Some(spilled) => spilled
+                .encoder
+                .write_all(bytes)
+                .map_err(|e| SpoolError::Io(e.to_string())),
+            None => {
+                self.memory.extend_from_slice(bytes);
+                if self.memory.len() > IN_MEMORY {
+                    self.spill()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn spill(&mut self) -> Result<(), SpoolError> {
+        let (path, dir, file) = self.dir.create()?;
+        let io = |e: io::Error| SpoolError::Io(e.to_string());
+        let mut encoder = zstd::stream::write::Encoder::new(
+            BufWriter::with_capacity(256 << 10, file),
+            SPOOL_LEVEL,
+        )
+        .map_err(io)?;
+        encoder.write_all(&self.memory).map_err(io)?;
+        let head = head_of(&self.memory);
+        self.memory = Vec::new();
+        self.file = Some(Spilled {
+            path,
+            dir,
+            head,
+            encoder,
+        });
+        Ok(())
+    }
+
+    /// The output: text when it stayed small, else the finished spool.
+    pub fn finish(self) -> Result<Output, SpoolError> {
+        let Some(spilled) = self.file else {
+            let text = String::from_utf8(self.memory)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            return Ok(Output::Text(text));
+        };
+        let io = |e: io::Error| SpoolError::Io(e.to_string());
+        let mut out = spilled.encoder.finish().map_err(io)?;
+        out.flush().map_err(io)?;
+        let file = OnDisk {
+            path: spilled.path,
+            compressed: true,
+            size: Some(self.size),
+            cap: self.cap,
+            temporary: Some(spilled.dir),
+        };
+        Ok(Output::Spooled(file.spool(spilled.head)))
+    }
+}
