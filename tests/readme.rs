@@ -18,3 +18,49 @@ fn catalogue_matches_checks_dir() {
         "README catalogue is stale: replace it with `cargo run -- list --markdown`"
     );
 }
+
+/// The README's table of crates and what each may use is what their `Cargo.toml` files say:
+/// the layers the compiler keeps are the layers the README shows.
+#[test]
+fn the_layer_table_matches_the_crates() {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    let table = readme
+        .split("| crate | may use |\n|---|---|\n")
+        .nth(1)
+        .expect("the layer table");
+    let mut rows = 0;
+    for row in table.lines().take_while(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let name = cells[0]
+            .trim_start_matches("| `")
+            .split('`')
+            .next()
+            .unwrap();
+        if name == "premarket" {
+            continue;
+        }
+        let manifest =
+            std::fs::read_to_string(common::repo().join("src").join(name).join("Cargo.toml"))
+                .unwrap_or_else(|e| panic!("src/{name}/Cargo.toml: {e}"));
+        let mut declared: Vec<&str> = manifest
+            .lines()
+            .take_while(|l| !l.starts_with("[dev-dependencies]"))
+            .filter_map(|l| l.strip_prefix("premarket-"))
+            .filter_map(|l| l.split('.').next())
+            .collect();
+        declared.sort_unstable();
+        let mut shown: Vec<&str> = cells[1]
+            .split(", ")
+            .filter_map(|c| c.trim().trim_end_matches(" |").strip_prefix('`'))
+            .map(|c| c.trim_end_matches('`'))
+            .collect();
+        shown.sort_unstable();
+        assert_eq!(shown, declared, "README row for `{name}`");
+        rows += 1;
+    }
+    let crates = std::fs::read_dir(common::repo().join("src"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().join("Cargo.toml").exists())
+        .count();
+    assert_eq!(rows, crates, "every crate under src/ has its row");
+}
