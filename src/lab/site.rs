@@ -10,7 +10,7 @@ use regex::Regex;
 
 use premarket_core::Platform;
 
-use crate::example::Example;
+use crate::example::{Example, ExampleError};
 
 /// One lab device as the site sees it.
 pub struct SiteDevice<'a> {
@@ -25,11 +25,8 @@ pub struct SiteDevice<'a> {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SiteError {
-    #[error("cannot read the example site file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Example(#[from] ExampleError),
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
