@@ -26,6 +26,7 @@ mod email_smtp;
 mod eos_checks;
 mod eos_parse;
 mod eos_samples;
+mod fleet_defects;
 mod fortigate_checks;
 mod fortigate_parse;
 mod fortigate_samples;

@@ -7,12 +7,14 @@
 //! device error fails only its command; a VDOM that cannot be entered safely, a timeout or a
 //! lost session fails every command still to run, and nothing more is sent.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use regex::Regex;
 use secrecy::SecretString;
 use tokio::time::Instant;
 
+use super::gate::Gate;
 use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::script::{Group, Script, Step};
@@ -55,6 +57,8 @@ pub struct Driver {
     listed: Option<Listed>,
     /// Inside a global or VDOM context that the script has not left yet.
     in_context: bool,
+    /// Asked before each planned command whether the device's model has it.
+    gate: Option<Arc<dyn Gate>>,
 }
 
 impl Driver {
@@ -81,6 +85,7 @@ impl Driver {
             prompt: String::new(),
             listed: None,
             in_context: false,
+            gate: None,
         };
         let first = driver.read(None, &[]).await.map_err(|e| match e {
             // Usually a prompt the platform profile does not recognise: show what was seen.
@@ -97,6 +102,13 @@ impl Driver {
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
         Ok(driver)
+    }
+
+    /// Asks `gate` before each planned command whether to send it (the model, learnt from an
+    /// earlier answer of the session, may lack it).
+    pub fn with_gate(mut self, gate: Option<Arc<dyn Gate>>) -> Self {
+        self.gate = gate;
+        self
     }
 
     /// Runs the script; one result per command, in the script's command order.
@@ -321,6 +333,10 @@ impl Driver {
                     continue;
                 }
             };
+            if let Some(why) = self.gate.as_ref().and_then(|g| g.withhold(*i, results)) {
+                results[*i] = Some(Err(CollectError::NotApplicable(why)));
+                continue;
+            }
             match self.checked(line).await {
                 Ok(captured) => results[*i] = Some(Ok(captured)),
                 Err(Failure::Command(e)) => results[*i] = Some(Err(e)),
@@ -370,11 +386,12 @@ impl Driver {
         let reply = self.exchange(line).await?;
         // Devices print their errors first: a spooled output is judged by its head.
         if let Some((error, said)) = self.profile.error_in(reply.output.head()) {
-            return Err(Failure::Command(CollectError::Device(format!(
-                "`{}`: {said} ({})",
-                line.shown(),
-                error.advice
-            ))));
+            let message = format!("`{}`: {said} ({})", line.shown(), error.advice);
+            return Err(Failure::Command(if error.unsupported {
+                CollectError::Unsupported(message)
+            } else {
+                CollectError::Device(message)
+            }));
         }
         Ok(Captured {
             prompt,
