@@ -25,6 +25,7 @@ mod email_aiosmtpd;
 mod email_smtp;
 mod eos_checks;
 mod eos_parse;
+mod eos_releases;
 mod eos_samples;
 mod fleet_defects;
 mod fortigate_checks;
