@@ -28,6 +28,7 @@ mod eos_parse;
 mod eos_releases;
 mod eos_samples;
 mod fleet_defects;
+mod fleet_lab;
 mod fortigate_checks;
 mod fortigate_parse;
 mod fortigate_samples;

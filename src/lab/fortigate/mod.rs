@@ -5,6 +5,7 @@
 
 mod config;
 mod interfaces;
+pub mod model;
 mod npu;
 mod ntp;
 mod outputs;
