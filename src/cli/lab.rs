@@ -26,7 +26,8 @@ pub struct ServeArgs {
     /// Fault to switch on, `NAME` or `NAME@DEVICE`; repeatable. `--scenario list` shows them.
     #[arg(long = "scenario", value_name = "S")]
     pub scenarios: Vec<String>,
-    /// Number of devices, half FortiGate (fw1, fw2, ...) and half EOS (sw1, sw2, ...).
+    /// Number of devices of the standard fleet, half FortiGate (fw1, fw2, ...) and half EOS
+    /// (sw1, sw2, ...); the mixed fleet has its own.
     #[arg(long, default_value_t = 2)]
     pub devices: usize,
     /// `standard`: the lab notes' pair (times --devices); `mixed`: a trading floor's mix of

@@ -10,7 +10,8 @@ use super::model::{self, Applies};
 use super::{AnyQuery, Fact, Model, ParseError, Query, QueryKey, Raw};
 use premarket_core::{CollectError, Command, Output, Verdict};
 
-/// Why a check could not get the fact it needs. Always becomes an ERROR verdict, never OK.
+/// Why a check could not get the fact it needs. Never OK: an ERROR verdict, or SKIP with the
+/// reason when the command does not exist on the device's model.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum FactError {
     #[error("`{command}` was not collected: {error}")]
@@ -47,6 +48,11 @@ impl FactError {
             FactError::Refused { said, .. } => said,
             _ => "",
         }
+    }
+
+    /// The command does not exist on this model: the check (or the part) is SKIP, not ERROR.
+    pub fn not_available(&self) -> bool {
+        matches!(self, FactError::NotAvailable { .. })
     }
 }
 
@@ -263,13 +269,6 @@ impl Facts {
                 })
             })
             .collect()
-    }
-}
-
-impl FactError {
-    /// The command does not exist on this model: the check (or the part) is SKIP, not ERROR.
-    pub fn not_available(&self) -> bool {
-        matches!(self, FactError::NotAvailable { .. })
     }
 }
 
