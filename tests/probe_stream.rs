@@ -12,7 +12,7 @@ use premarket::probe::calibration::Calibration;
 use premarket::probe::frame::{self, FrameSpec, Payload};
 use premarket::probe::offline;
 use premarket::probe::pcap;
-use premarket::probe::record::Records;
+use premarket::probe::format::Records;
 use premarket::probe::synth::{self, Profile, Spec};
 use premarket::probe::units::{Nanos, Vlan};
 use premarket::probe::verdict::Kind;
