@@ -216,9 +216,9 @@ impl<R: Read> Merge<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::Records;
     use crate::pcap;
     use crate::pcapng;
-    use crate::format::Records;
     use crate::record::Endian;
 
     /// A reader that hands out at most `step` bytes per call, to cut records anywhere.

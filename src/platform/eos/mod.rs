@@ -25,6 +25,7 @@ pub mod queue_detail;
 pub mod queue_drops;
 pub mod redact;
 pub mod reload_cause;
+pub mod spec;
 pub mod text;
 pub mod transceivers;
 mod version;

@@ -28,6 +28,7 @@ pub mod session_list;
 mod session_stat;
 pub mod session_summary;
 pub mod session_ttl;
+pub mod spec;
 mod status;
 pub mod system_interface;
 pub mod text;
