@@ -19,6 +19,7 @@ mod previous_support;
 #[path = "common/ssh.rs"]
 mod ssh_common;
 
+mod adding_a_check;
 mod archive_hostile;
 mod cli;
 mod config_errors;

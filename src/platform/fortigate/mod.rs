@@ -22,6 +22,7 @@ pub mod ntp_status;
 mod performance;
 mod policy;
 pub mod redact;
+pub mod reviewed;
 mod service;
 pub mod session_filter;
 pub mod session_list;
