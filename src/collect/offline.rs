@@ -88,8 +88,7 @@ pub fn chain(dir: &Path) -> Result<Vec<PathBuf>, String> {
     }
 }
 
-/// The compressed form of a saved output's file name.
-pub const COMPRESSED: &str = ".zst";
+pub use premarket_spool::COMPRESSED;
 
 impl Offline {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
