@@ -20,7 +20,7 @@ pub mod yaml;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub use archive::Archive;
+pub use archive::ArchiveSettings;
 pub use baseline::BaselineText;
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
@@ -55,7 +55,7 @@ pub struct Site {
     pub known_hosts: Option<PathBuf>,
     /// `None` when `site.yaml` has no `email:` section.
     pub email: Option<Email>,
-    pub archive: Archive,
+    pub archive: ArchiveSettings,
     /// `None` when `site.yaml` has no `metrics:` section.
     pub metrics: Option<Metrics>,
     /// `None`: every day is a trading day.
@@ -210,7 +210,7 @@ fn validate_site(
         ssh: file.ssh.clone(),
         known_hosts: file.ssh.known_hosts.as_ref().map(|p| baselines.join(p)),
         email: None,
-        archive: Archive::default_in(baselines.parent().unwrap_or(baselines)),
+        archive: ArchiveSettings::default_in(baselines.parent().unwrap_or(baselines)),
         metrics: None,
         calendar: None,
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
