@@ -12,6 +12,7 @@ mod email_support;
 #[path = "fuzz/harness.rs"]
 mod harness;
 mod lab_support;
+mod notify_support;
 mod parse_support;
 mod previous_support;
 #[path = "common/ssh.rs"]
@@ -45,6 +46,7 @@ mod lab_pipeline;
 mod lab_ssh;
 mod lab_trading;
 mod metrics;
+mod notify;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

@@ -34,6 +34,12 @@ pub fn from_config(config: &Config) -> Redactor {
             redactor.add(secret.expose_secret());
         }
     }
+    // A webhook's URL, its path and query alone (the token), a routing key.
+    for target in config.site.notify.iter().filter_map(|e| e.target().ok()) {
+        for secret in target.secrets() {
+            redactor.add(secret);
+        }
+    }
     redactor
 }
 
