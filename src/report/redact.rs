@@ -55,6 +55,12 @@ pub fn rules(platform: Platform, text: &str) -> String {
     pem_keys(&premarket_platform::redact(platform, text))
 }
 
+/// Log directives added to whatever `-v` or `RUST_LOG` asks: logs that would write a secret in
+/// pieces no redactor can join. ureq-proto logs each HTTP request as a hex dump at trace level,
+/// 16 bytes a line: a webhook URL's path (its token) and a PagerDuty routing key in the body
+/// would be cut across lines and mixed with hex.
+pub const QUIET: &[&str] = &["ureq_proto=debug", "ureq_proto::util=off"];
+
 /// Where log lines go (stderr), every secret read so far masked in each: premarket logs no
 /// device text itself, but a library may (russh logs what a device sends in an unknown request
 /// at debug level), and `RUST_LOG` can turn any level on. The tracing formatter writes one
