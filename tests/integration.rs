@@ -47,6 +47,7 @@ mod lab_ssh;
 mod lab_trading;
 mod metrics;
 mod notify;
+mod notify_transport;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

@@ -44,8 +44,8 @@ impl Post {
 pub struct Recorder {
     pub port: u16,
     posts: Arc<Mutex<Vec<Post>>>,
-    /// Path prefix -> how many more requests answer 500.
-    failing: Arc<Mutex<HashMap<String, u32>>>,
+    /// Path prefix -> the status the next requests get, and how many more get it.
+    failing: Arc<Mutex<HashMap<String, (u16, u32)>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -55,7 +55,7 @@ impl Recorder {
         let server = tiny_http::Server::http("127.0.0.1:0").expect("bind the HTTP server");
         let port = server.server_addr().to_ip().expect("an IP address").port();
         let posts = Arc::new(Mutex::new(Vec::new()));
-        let failing: Arc<Mutex<HashMap<String, u32>>> = Arc::new(Mutex::new(HashMap::new()));
+        let failing: Arc<Mutex<HashMap<String, (u16, u32)>>> = Arc::new(Mutex::new(HashMap::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let (p, f, s) = (posts.clone(), failing.clone(), stop.clone());
         let thread = std::thread::spawn(move || {
@@ -68,13 +68,13 @@ impl Recorder {
                 let path = request.url().to_string();
                 let status = {
                     let mut failing = f.lock().unwrap();
-                    match failing
+                    let answer = failing
                         .iter_mut()
-                        .find(|(prefix, n)| path.starts_with(prefix.as_str()) && **n > 0)
-                    {
-                        Some((_, n)) => {
+                        .find(|(prefix, (_, n))| path.starts_with(prefix.as_str()) && *n > 0);
+                    match answer {
+                        Some((_, (status, n))) => {
                             *n -= 1;
-                            500
+                            *status
                         }
                         None => 200,
                     }
@@ -93,8 +93,15 @@ impl Recorder {
                     status,
                 });
                 let answer = if status == 200 { "ok" } else { "boom" };
-                let _ = request
-                    .respond(tiny_http::Response::from_string(answer).with_status_code(status));
+                let mut response =
+                    tiny_http::Response::from_string(answer).with_status_code(status);
+                if (300..400).contains(&status) {
+                    let moved = format!("/moved{}", request.url());
+                    response.add_header(
+                        tiny_http::Header::from_bytes("Location", moved.as_bytes()).unwrap(),
+                    );
+                }
+                let _ = request.respond(response);
             }
         });
         Recorder {
@@ -113,7 +120,16 @@ impl Recorder {
 
     /// The next `n` requests to a path starting with `prefix` answer 500.
     pub fn fail_next(&self, prefix: &str, n: u32) {
-        self.failing.lock().unwrap().insert(prefix.to_string(), n);
+        self.answer_next(prefix, 500, n);
+    }
+
+    /// The next `n` requests to a path starting with `prefix` answer `status` (a 3xx with a
+    /// `Location` elsewhere).
+    pub fn answer_next(&self, prefix: &str, status: u16, n: u32) {
+        self.failing
+            .lock()
+            .unwrap()
+            .insert(prefix.to_string(), (status, n));
     }
 
     /// Everything received so far, in order.

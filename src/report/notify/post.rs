@@ -144,7 +144,12 @@ fn classify(e: &ureq::Error, bound: Duration) -> PostError {
     use ureq::Error as E;
     match e {
         E::Timeout(_) => PostError::Timeout(seconds(bound)),
-        E::Io(io) => PostError::Transient(io.to_string()),
+        // rustls's refusal (an unknown issuer, a name that does not match) arrives as an I/O
+        // error; trying again will not change the certificate.
+        E::Io(io) => match io.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
+            Some(tls) => PostError::Permanent(format!("TLS: {tls}")),
+            None => PostError::Transient(io.to_string()),
+        },
         E::HostNotFound => PostError::Transient("the host name does not resolve".into()),
         E::ConnectionFailed => PostError::Transient("cannot connect".into()),
         E::ConnectProxyFailed(why) => {
