@@ -38,6 +38,7 @@ mod history_chart;
 mod hostile_files;
 mod hostile_parse;
 mod hostile_writes;
+mod junit;
 mod known_hosts_openssh;
 mod lab_cli;
 mod lab_load;
