@@ -97,6 +97,10 @@ fn assert_matches(junit: &Value, report: &Value) {
         for case in suite["cases"].as_array().unwrap() {
             cases += 1;
             assert_eq!(case["classname"], suite["name"]);
+            assert!(
+                case["time"].as_f64().is_some_and(|t| t >= 0.0),
+                "time in seconds: {case}"
+            );
             for r in case["results"].as_array().unwrap() {
                 *kinds
                     .entry(r["kind"].as_str().unwrap().to_string())

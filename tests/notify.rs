@@ -320,6 +320,73 @@ fn an_ok_rerun_of_some_checks_never_resolves_the_morning_incident() {
 }
 
 #[test]
+fn a_rerun_after_which_everything_that_failed_is_ok_resolves_the_incident() {
+    let recorder = Recorder::start();
+    // The routing key from a file this time (a URL or key may be either kind of reference).
+    let key_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(key_file.path(), format!("{PAGERDUTY_KEY}\n")).unwrap();
+    let site = Site::new(&format!(
+        "notify:\n  - kind: webhook\n    url: {{ env: NOTIFY_WEBHOOK_URL }}\n\
+         \x20 - kind: pagerduty\n    url: {{ env: NOTIFY_PD_URL }}\n    routing_key: {{ file: {} }}\n",
+        key_file.path().display()
+    ));
+    let events = |recorder: &Recorder| -> Vec<(String, String)> {
+        recorder
+            .posts()
+            .iter()
+            .map(|p| {
+                let body = p.json();
+                let what = body["event"].as_str().or(body["event_action"].as_str());
+                (p.path.clone(), what.unwrap_or("?").to_string())
+            })
+            .collect()
+    };
+    // The morning's run, archived: two FAILs on sw1.
+    let out = run(&site, &recorder, "lanz-unsaved", &["--notify", "--archive"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let trigger = recorder.to(PAGERDUTY_PATH)[0].json();
+    assert_eq!(trigger["event_action"], "trigger");
+    assert_eq!(trigger["routing_key"], PAGERDUTY_KEY, "read from the file");
+    // A rerun of one of them, OK now: the other still stands, so the site is still FAIL.
+    recorder.clear();
+    let out = run(
+        &site,
+        &recorder,
+        "healthy",
+        &["--notify", "--archive", "--check", "eos.lanz.persisted"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !events(&recorder)
+            .iter()
+            .any(|(_, e)| e == "resolve" || e == "recovered"),
+        "{:#?}",
+        events(&recorder)
+    );
+    // The rerun of what is left (`--last-failed`): everything that failed is OK.
+    recorder.clear();
+    let out = run(
+        &site,
+        &recorder,
+        "healthy",
+        &["--notify", "--archive", "--last-failed"],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let hook = recorder.to("/hooks/");
+    assert_eq!(hook.len(), 1, "{:#?}", events(&recorder));
+    let hook = hook[0].json();
+    assert_eq!(hook["event"], "recovered", "{hook}");
+    assert_eq!(hook["recovered_from"]["status"], "FAIL");
+    let resolve = recorder.to(PAGERDUTY_PATH);
+    assert_eq!(resolve.len(), 1, "{:#?}", events(&recorder));
+    let resolve = resolve[0].json();
+    assert_eq!(resolve["event_action"], "resolve");
+    assert_eq!(resolve["dedup_key"], trigger["dedup_key"]);
+    assert_no_token("stderr", &stderr);
+}
+
+#[test]
 fn a_failing_endpoint_is_retried_within_the_run() {
     let recorder = Recorder::start();
     let site = Site::new(

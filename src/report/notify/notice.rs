@@ -285,3 +285,73 @@ fn cleaned(r: &CheckResult, clean: &dyn Fn(&str) -> String) -> CheckResult {
         ..r.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(site: &str, started_at: &str, status: Status) -> Report {
+        let r = CheckResult::new("eos.lanz.persisted", "sw1", status, "LANZ not saved");
+        Report::new(
+            format!("run-{started_at}"),
+            site.into(),
+            started_at.into(),
+            started_at.into(),
+            vec![r],
+        )
+    }
+
+    #[test]
+    fn the_dedup_key_is_the_site_and_its_own_calendar_day() {
+        // 07:30 in Taipei is the day before in UTC: the key is Taipei's day.
+        let early = report("tpe", "2026-12-01T07:30:00.000+08:00", Status::Fail);
+        let later = report("tpe", "2026-12-01T09:10:00.000+08:00", Status::Fail);
+        assert_eq!(dedup_key(&early), "premarket-tpe-2026-12-01");
+        assert_eq!(dedup_key(&later), dedup_key(&early));
+        let tomorrow = report("tpe", "2026-12-02T07:30:00.000+08:00", Status::Fail);
+        assert_ne!(dedup_key(&tomorrow), dedup_key(&early));
+        let other_site = report("ldn", "2026-12-01T07:30:00.000+08:00", Status::Fail);
+        assert_ne!(dedup_key(&other_site), dedup_key(&early));
+    }
+
+    #[test]
+    fn only_a_run_that_knows_the_whole_site_reads_recovered() {
+        let fail = report("tpe", "2026-12-01T07:30:00.000+08:00", Status::Fail);
+        let first = State::default();
+        assert_eq!(event(&fail, &first), NotifyOn::Fail);
+        let failing = after(&first, &fail, NotifyOn::Fail);
+        assert_eq!(failing.open, ["premarket-tpe-2026-12-01"]);
+
+        let mut ok = report("tpe", "2026-12-01T08:00:00.000+08:00", Status::Ok);
+        assert_eq!(event(&ok, &failing), NotifyOn::Recovered, "a full run");
+        assert_eq!(event(&ok, &State::default()), NotifyOn::Ok);
+        // A rerun of some checks without the standing state (offline, no archive): OK, and
+        // the FAIL stands.
+        ok.partial = true;
+        assert_eq!(event(&ok, &failing), NotifyOn::Ok);
+        assert_eq!(after(&failing, &ok, NotifyOn::Ok), failing);
+        // A rerun after which everything that failed is OK, and one after which some still is.
+        ok.standing_status = Some(Status::Ok);
+        assert_eq!(event(&ok, &failing), NotifyOn::Recovered);
+        ok.standing_status = Some(Status::Fail);
+        assert_eq!(event(&ok, &failing), NotifyOn::Fail);
+    }
+
+    #[test]
+    fn a_recovery_resolves_the_incidents_it_was_told_of_even_from_an_earlier_day() {
+        let yesterday = report("tpe", "2026-11-30T08:00:00.000+08:00", Status::Fail);
+        let failing = after(&State::default(), &yesterday, NotifyOn::Fail);
+        let ok = report("tpe", "2026-12-01T08:00:00.000+08:00", Status::Ok);
+        let tz: Tz = "Asia/Taipei".parse().unwrap();
+        let notice = Notice::new(&ok, NotifyOn::Recovered, &failing, tz, &Redactor::default());
+        assert_eq!(notice.resolve, ["premarket-tpe-2026-11-30"]);
+        assert_eq!(
+            notice.recovered_from,
+            Some((Status::Fail, yesterday.run_id.clone()))
+        );
+        assert!(notice.headline.contains("recovered"), "{}", notice.headline);
+        assert!(after(&failing, &ok, NotifyOn::Recovered).open.is_empty());
+        let plain = Notice::new(&ok, NotifyOn::Ok, &failing, tz, &Redactor::default());
+        assert!(plain.resolve.is_empty(), "an OK run resolves nothing");
+    }
+}
