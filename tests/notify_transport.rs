@@ -231,3 +231,39 @@ fn a_redirect_is_not_followed() {
     );
     assert_eq!(kept(&site), 1);
 }
+
+#[test]
+fn at_the_default_level_a_notification_adds_no_library_log_to_stderr() {
+    // cron mails stderr: an HTTP library's debug lines there would be noise every morning.
+    let recorder = Recorder::start();
+    let site = one_hook_site();
+    let offline = scenario("lanz-unsaved");
+    let mut cmd = site.cmd(&[
+        "run",
+        "--offline",
+        offline.to_str().unwrap(),
+        "--no-email",
+        "--notify",
+    ]);
+    for proxy in PROXIES {
+        cmd.env_remove(proxy);
+    }
+    let out = cmd
+        .env_remove("RUST_LOG")
+        .env("HOOK_URL", format!("{}{}", recorder.base(), webhook_path()))
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(recorder.posts().len(), 1, "{stderr}");
+    let logged: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("DEBUG") || l.contains("TRACE") || l.contains("Call<"))
+        .collect();
+    assert!(logged.is_empty(), "{logged:#?}");
+    assert!(
+        stderr.contains("notify webhook (127.0.0.1:") && stderr.contains("sent (1 attempt(s))"),
+        "{stderr}"
+    );
+}

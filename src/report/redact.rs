@@ -59,7 +59,12 @@ pub fn rules(platform: Platform, text: &str) -> String {
 /// pieces no redactor can join. ureq-proto logs each HTTP request as a hex dump at trace level,
 /// 16 bytes a line: a webhook URL's path (its token) and a PagerDuty routing key in the body
 /// would be cut across lines and mixed with hex.
-pub const QUIET: &[&str] = &["ureq_proto=debug", "ureq_proto::util=off"];
+pub const QUIET: &[&str] = &["ureq_proto::util=off"];
+
+/// Added only when the filter reaches trace: ureq-proto no further than debug. A directive
+/// sets a level, it does not cap one, so at the default level this would raise ureq-proto's
+/// debug lines onto stderr (which cron mails).
+pub const QUIET_AT_TRACE: &[&str] = &["ureq_proto=debug"];
 
 /// Where log lines go (stderr), every secret read so far masked in each: premarket logs no
 /// device text itself, but a library may (russh logs what a device sends in an unknown request
