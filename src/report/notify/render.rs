@@ -135,7 +135,9 @@ fn slack(n: &Notice) -> Value {
         "type": "context",
         "elements": [{ "type": "mrkdwn", "text": mrkdwn(&footer(n)) }],
     }));
-    json!({ "text": n.headline, "blocks": blocks })
+    // The top-level text (the notification, and the message where blocks are not shown) is
+    // mrkdwn too: `<!channel>` in it would page the whole room.
+    json!({ "text": mrkdwn(&n.headline), "blocks": blocks })
 }
 
 /// `*FAIL* sw1 `eos.lanz.persisted` — LANZ not saved: ...`, then the note, the remedy and the
@@ -211,5 +213,52 @@ pub fn tone(status: Status, event: NotifyOn) -> &'static str {
         (_, NotifyOn::Recovered) | (Status::Ok | Status::Skip, _) => "Good",
         (Status::Fail, _) => "Attention",
         (Status::Error, _) => "Warning",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notify::State;
+    use crate::redact::Redactor;
+    use crate::{CheckResult, Report};
+
+    #[test]
+    fn device_text_cannot_mention_everyone_or_link_in_slack() {
+        let hostile = "<!channel> <@U024BE7LH> <https://evil.example|click> & more";
+        let r = CheckResult::new("eos.lanz.persisted", "sw1", Status::Fail, hostile);
+        let mut report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "2026-12-01T08:00:00.000+08:00".into(),
+            "2026-12-01T08:00:01.000+08:00".into(),
+            vec![r],
+        );
+        report.problems.push(hostile.into());
+        let mut notice = Notice::new(
+            &report,
+            NotifyOn::Fail,
+            &State::default(),
+            chrono_tz::Asia::Taipei,
+            &Redactor::default(),
+        );
+        // The headline is the email's subject; make sure it carries the text too.
+        notice.headline.push_str(hostile);
+        let body = render(NotifyKind::Slack, &notice).remove(0);
+        let mut texts = vec![body["text"].as_str().unwrap().to_string()];
+        for block in body["blocks"].as_array().unwrap() {
+            // The header is plain_text: Slack reads no markup in it.
+            if block["type"] != "header" {
+                texts.push(block.to_string());
+            }
+        }
+        for text in texts {
+            assert!(!text.contains("<!") && !text.contains("<@"), "{text}");
+            assert!(!text.contains("<https"), "{text}");
+        }
+        assert!(
+            body["text"].as_str().unwrap().contains("&lt;!channel&gt;"),
+            "{body}"
+        );
     }
 }
