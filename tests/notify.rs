@@ -384,6 +384,13 @@ fn a_rerun_after_which_everything_that_failed_is_ok_resolves_the_incident() {
     assert_eq!(resolve["event_action"], "resolve");
     assert_eq!(resolve["dedup_key"], trigger["dedup_key"]);
     assert_no_token("stderr", &stderr);
+    // Three archived runs, the state and the outbox: no key or token in any of them.
+    for file in files(&site.archive()) {
+        assert_no_token(
+            &file.display().to_string(),
+            &String::from_utf8_lossy(&std::fs::read(&file).unwrap()),
+        );
+    }
 }
 
 #[test]
