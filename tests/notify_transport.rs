@@ -2,6 +2,8 @@
 //! loopback with a certificate no system trusts is refused, the same server trusted through
 //! `SSL_CERT_FILE` takes the message), through the proxy the usual environment variables name
 //! (which sees `CONNECT host:port`, never the token in the path), and never along a redirect.
+//! At the default level the HTTP library logs nothing on stderr; a URL whose variable is not
+//! set is said, and its message kept until a run has it.
 
 use crate::email_support;
 use crate::notify_support;
@@ -266,4 +268,52 @@ fn at_the_default_level_a_notification_adds_no_library_log_to_stderr() {
         stderr.contains("notify webhook (127.0.0.1:") && stderr.contains("sent (1 attempt(s))"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_url_whose_variable_is_missing_is_said_and_its_message_kept_until_it_is_set() {
+    let recorder = Recorder::start();
+    let site = Site::new(
+        "notify:\n  - kind: webhook\n    url: { env: HOOK_URL }\n    on: [fail, error, recovered, ok]\n    timeout_s: 5\n    retry_for_s: 0\n",
+    );
+    let offline = scenario("healthy");
+    let run = |url: Option<String>| {
+        let mut cmd = site.cmd(&[
+            "run",
+            "--offline",
+            offline.to_str().unwrap(),
+            "--no-email",
+            "--notify",
+        ]);
+        for proxy in PROXIES {
+            cmd.env_remove(proxy);
+        }
+        match url {
+            Some(url) => cmd.env("HOOK_URL", url),
+            None => cmd.env_remove("HOOK_URL"),
+        };
+        cmd.timeout(Duration::from_secs(60)).output().unwrap()
+    };
+    let out = run(None);
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an OK run, not delivered: {stderr}"
+    );
+    assert!(
+        stderr.contains("notify webhook: url: environment variable HOOK_URL is not set"),
+        "{stderr}"
+    );
+    assert_eq!(kept(&site), 1);
+    let out = run(Some(format!("{}{}", recorder.base(), webhook_path())));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let runs: Vec<String> = recorder
+        .posts()
+        .iter()
+        .map(|p| p.json()["run_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(runs.len(), 2, "the kept message, then this run's: {runs:?}");
+    assert!(runs[0] < runs[1], "{runs:?}");
+    assert_eq!(kept(&site), 0);
 }
