@@ -2,8 +2,9 @@
 //! loopback with a certificate no system trusts is refused, the same server trusted through
 //! `SSL_CERT_FILE` takes the message), through the proxy the usual environment variables name
 //! (which sees `CONNECT host:port`, never the token in the path), and never along a redirect.
-//! At the default level the HTTP library logs nothing on stderr; a URL whose variable is not
-//! set is said, and its message kept until a run has it.
+//! Retries end at the run's deadline, whatever `retry_for_s` says. At the default level the
+//! HTTP library logs nothing on stderr; a URL whose variable is not set is said, and its
+//! message kept until a run has it.
 
 use crate::email_support;
 use crate::notify_support;
@@ -316,4 +317,57 @@ fn a_url_whose_variable_is_missing_is_said_and_its_message_kept_until_it_is_set(
     assert_eq!(runs.len(), 2, "the kept message, then this run's: {runs:?}");
     assert!(runs[0] < runs[1], "{runs:?}");
     assert_eq!(kept(&site), 0);
+}
+
+#[test]
+fn retries_end_at_the_runs_deadline_and_the_message_waits_in_the_outbox() {
+    let tz = chrono_tz::Asia::Taipei;
+    let now = chrono::Utc::now().with_timezone(&tz);
+    let earlier = now - chrono::Duration::minutes(1);
+    if earlier.date_naive() != now.date_naive() {
+        return; // a minute after midnight there is no earlier time today
+    }
+    // The deadline passed a minute ago: the run is bounded by 3 s of grace, far closer than
+    // the endpoint's retry_for_s.
+    let recorder = Recorder::start();
+    recorder.fail_next("/hooks/", 1000);
+    let site = Site::new(
+        "deadline_grace_s: 3\nnotify:\n  - kind: webhook\n    url: { env: HOOK_URL }\n    timeout_s: 2\n    retry_for_s: 120\n",
+    );
+    let offline = scenario("lanz-unsaved");
+    let deadline = earlier.format("%H:%M").to_string();
+    let mut cmd = site.cmd(&[
+        "run",
+        "--offline",
+        offline.to_str().unwrap(),
+        "--no-email",
+        "--notify",
+        "--deadline",
+        &deadline,
+    ]);
+    for proxy in PROXIES {
+        cmd.env_remove(proxy);
+    }
+    let started = std::time::Instant::now();
+    let out = cmd
+        .env("HOOK_URL", format!("{}{}", recorder.base(), webhook_path()))
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(took < Duration::from_secs(8), "{took:?}: {stderr}");
+    let attempts = recorder.posts().len();
+    assert!(
+        (2..=4).contains(&attempts),
+        "retried (1 s, 2 s apart) within the grace, not for 120 s: {attempts}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "was not delivered: HTTP 500: boom after {attempts} attempt(s)"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(kept(&site), 1);
 }
