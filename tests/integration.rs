@@ -14,6 +14,7 @@ mod email_support;
 #[path = "fuzz/harness.rs"]
 mod harness;
 mod lab_support;
+mod notify_support;
 mod parse_support;
 mod previous_support;
 #[path = "common/ssh.rs"]
@@ -43,6 +44,7 @@ mod history_chart;
 mod hostile_files;
 mod hostile_parse;
 mod hostile_writes;
+mod junit;
 mod known_hosts_openssh;
 mod lab_cli;
 mod lab_load;
@@ -51,6 +53,8 @@ mod lab_pipeline;
 mod lab_ssh;
 mod lab_trading;
 mod metrics;
+mod notify;
+mod notify_transport;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;
