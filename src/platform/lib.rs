@@ -6,7 +6,7 @@ pub mod eos;
 pub mod fortigate;
 pub mod spec;
 
-pub use spec::{PlatformSpec, spec};
+pub use spec::PlatformSpec;
 
 #[cfg(test)]
 mod profile_tests;
@@ -47,3 +47,36 @@ pub fn parse_json(
 pub fn redact(platform: Platform, raw: &str) -> String {
     (spec(platform).redact)(raw)
 }
+
+/// The one place that turns a platform into what premarket knows of it.
+pub fn spec(platform: Platform) -> &'static PlatformSpec {
+    match platform {
+        Platform::Eos => &eos::spec::SPEC,
+        Platform::Fortigate => &fortigate::spec::SPEC,
+        Platform::Probe => &PROBE,
+    }
+}
+
+/// The probe is configured, not sent commands: it has facts of its own and nothing to redact.
+static PROBE: PlatformSpec = PlatformSpec {
+    platform: Platform::Probe,
+    queries: premarket_probe::facts::QUERIES,
+    query_for: |command| {
+        premarket_probe::facts::QUERIES
+            .iter()
+            .find(|q| q.shape.matches(command))
+    },
+    model_examples: &[],
+    releases: ("", None),
+    profile: None,
+    allowlist: |_| {
+        Err("the probe is not sent commands: declarative checks are for eos and fortigate".into())
+    },
+    redact: str::to_string,
+    text_lines: |raw| {
+        Ok(premarket_parse::text::lines(raw)
+            .map(str::to_string)
+            .collect())
+    },
+    fortios_text: false,
+};

@@ -1,7 +1,7 @@
 //! What premarket knows of one platform, in one value: its queries, the models it names, how it
 //! is reached, what its allowlist lets through, how its secrets are hidden and how its text
 //! output is read. Each platform folder defines its own `SPEC`; the rest of premarket asks
-//! [`spec`] instead of matching on the platform.
+//! `premarket_platform::spec` instead of matching on the platform.
 
 use premarket_core::Platform;
 use premarket_parse::{ParseError, QuerySpec};
@@ -30,36 +30,3 @@ pub struct PlatformSpec {
     /// Whether the FortiOS text readers (`parse: kv`, `parse: config`) read its output.
     pub fortios_text: bool,
 }
-
-/// The one place that turns a platform into what premarket knows of it.
-pub fn spec(platform: Platform) -> &'static PlatformSpec {
-    match platform {
-        Platform::Eos => &crate::eos::spec::SPEC,
-        Platform::Fortigate => &crate::fortigate::spec::SPEC,
-        Platform::Probe => &PROBE,
-    }
-}
-
-/// The probe is configured, not sent commands: it has facts of its own and nothing to redact.
-static PROBE: PlatformSpec = PlatformSpec {
-    platform: Platform::Probe,
-    queries: premarket_probe::facts::QUERIES,
-    query_for: |command| {
-        premarket_probe::facts::QUERIES
-            .iter()
-            .find(|q| q.shape.matches(command))
-    },
-    model_examples: &[],
-    releases: ("", None),
-    profile: None,
-    allowlist: |_| {
-        Err("the probe is not sent commands: declarative checks are for eos and fortigate".into())
-    },
-    redact: str::to_string,
-    text_lines: |raw| {
-        Ok(premarket_parse::text::lines(raw)
-            .map(str::to_string)
-            .collect())
-    },
-    fortios_text: false,
-};

@@ -286,6 +286,35 @@ fn cleaned(r: &CheckResult, clean: &dyn Fn(&str) -> String) -> CheckResult {
     }
 }
 
+/// The line under the findings: the site, the run and the counts.
+pub fn footer(n: &Notice) -> String {
+    let c = &n.counts;
+    let mut parts = vec![
+        format!("site {}", n.site),
+        format!("run {}", n.run_id),
+        format!(
+            "{} FAIL, {} ERROR, {} OK, {} SKIP",
+            c.fail, c.error, c.ok, c.skip
+        ),
+    ];
+    if n.partial {
+        parts.push("rerun".into());
+    }
+    if n.offline {
+        parts.push("offline: judged from saved outputs".into());
+    }
+    parts.join(" · ")
+}
+
+/// Status words for the card and the header colour.
+pub fn tone(status: Status, event: NotifyOn) -> &'static str {
+    match (status, event) {
+        (_, NotifyOn::Recovered) | (Status::Ok | Status::Skip, _) => "Good",
+        (Status::Fail, _) => "Attention",
+        (Status::Error, _) => "Warning",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

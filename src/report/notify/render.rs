@@ -5,9 +5,8 @@
 
 use serde_json::{Value, json};
 
-use super::notice::{Finding, Notice};
+use super::notice::{Finding, Notice, footer};
 use premarket_config::{NotifyKind, NotifyOn};
-use premarket_core::Status;
 
 /// The version of the `webhook` JSON, for consumers.
 pub const WEBHOOK_SCHEMA: &str = "premarket.notify/1";
@@ -79,26 +78,6 @@ pub fn cut(text: &str, n: usize) -> String {
     let mut out: String = text.chars().take(n.saturating_sub(1)).collect();
     out.push('…');
     out
-}
-
-/// The line under the findings: the site, the run and the counts.
-pub fn footer(n: &Notice) -> String {
-    let c = &n.counts;
-    let mut parts = vec![
-        format!("site {}", n.site),
-        format!("run {}", n.run_id),
-        format!(
-            "{} FAIL, {} ERROR, {} OK, {} SKIP",
-            c.fail, c.error, c.ok, c.skip
-        ),
-    ];
-    if n.partial {
-        parts.push("rerun".into());
-    }
-    if n.offline {
-        parts.push("offline: judged from saved outputs".into());
-    }
-    parts.join(" · ")
 }
 
 fn slack(n: &Notice) -> Value {
@@ -207,21 +186,13 @@ fn pagerduty(n: &Notice) -> Vec<Value> {
     }
 }
 
-/// Status words for the card and the header colour.
-pub fn tone(status: Status, event: NotifyOn) -> &'static str {
-    match (status, event) {
-        (_, NotifyOn::Recovered) | (Status::Ok | Status::Skip, _) => "Good",
-        (Status::Fail, _) => "Attention",
-        (Status::Error, _) => "Warning",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notify::State;
     use crate::redact::Redactor;
     use crate::{CheckResult, Report};
+    use premarket_core::Status;
 
     #[test]
     fn device_text_cannot_mention_everyone_or_link_in_slack() {

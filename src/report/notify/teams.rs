@@ -6,8 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::notice::Notice;
-use super::render::{footer, tone};
+use super::notice::{Notice, footer, tone};
 use premarket_config::NotifyOn;
 
 pub const CONTENT_TYPE: &str = "application/vnd.microsoft.card.adaptive";
