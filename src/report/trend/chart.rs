@@ -10,9 +10,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::drift::{DriftRule, firewall_drifts, probe_drifts};
+use super::drift::{Drift, DriftRule, firewall_drifts, probe_drifts};
 use super::{FirewallPoint, Limits, TrendPoint};
-use premarket_probe::chart::axes::{self, Ticked, count_label, latency_label, show};
+use premarket_probe::chart::axes::{self, Ticked, count_label, latency_label};
 use premarket_probe::chart::canvas::{
     self, ChartError, Drawing, Entry, LINE, Swatch, TEXT, WIDTH, draw_err, palette,
 };
@@ -115,16 +115,10 @@ impl<'a> TrendChart<'a> {
             ));
         }
         let rule = DriftRule::default();
-        let ns = |v: f64| show(Nanos(v.round() as i64));
-        let whole = |v: f64| count_label(v);
         let drifts: Vec<String> = probe_drifts(self.probe, &rule)
             .iter()
-            .map(|d| d.describe(ns))
-            .chain(
-                firewall_drifts(self.firewall, &rule)
-                    .iter()
-                    .map(|d| d.describe(whole)),
-            )
+            .chain(&firewall_drifts(self.firewall, &rule))
+            .map(Drift::said)
             .collect();
         if drifts.is_empty() {
             lines.push(("no drift against the week before".into(), palette::GREEN));
