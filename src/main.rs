@@ -52,7 +52,9 @@ fn logging(verbose: u8) {
         // is closed: a closed log is not worth a word.
         .log_internal_errors(false)
         // Colour codes are for a person at a terminal, not for a log file or journald.
-        .with_ansi(premarket::report::text::use_colour(std::io::stderr().is_terminal()))
+        .with_ansi(premarket::report::text::use_colour(
+            std::io::stderr().is_terminal(),
+        ))
         .with_target(verbose >= 2)
         .try_init();
 }

@@ -77,12 +77,13 @@ pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> 
         }
     }
     // The first flagged part with a lead leads for all of them; the rest are in the summary.
-    let lead = flagged.iter().find_map(|p| p.lead.as_deref()).map(|lead| {
-        match flagged.len() {
+    let lead = flagged
+        .iter()
+        .find_map(|p| p.lead.as_deref())
+        .map(|lead| match flagged.len() {
             1 => lead.to_string(),
             n => format!("{lead} (and {} more {noun})", n - 1),
-        }
-    });
+        });
     let when = flagged.iter().find_map(|p| p.when);
     let mut verdict = match worst {
         Status::Ok => Verdict::ok(summary),

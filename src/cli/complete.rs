@@ -60,9 +60,7 @@ pub fn registration(shell: clap_complete::Shell) -> Result<String, Stop> {
 fn site_words() -> (Vec<String>, Vec<String>) {
     let args: Vec<OsString> = std::env::args_os().collect();
     let demo = args.iter().any(|a| a == "demo");
-    if !demo
-        && let Ok((config, _)) = Config::load_partial(&site_dir(&args))
-    {
+    if !demo && let Ok((config, _)) = Config::load_partial(&site_dir(&args)) {
         return (
             config.catalog.iter().map(|e| e.id.clone()).collect(),
             config.devices.iter().map(|d| d.name.to_string()).collect(),
@@ -101,7 +99,11 @@ fn example_words() -> (Vec<String>, Vec<String>) {
         .checks()
         .unwrap_or_default()
         .iter()
-        .flat_map(|(_, text)| text.lines().filter_map(|l| value(l, "id:")).collect::<Vec<_>>())
+        .flat_map(|(_, text)| {
+            text.lines()
+                .filter_map(|l| value(l, "id:"))
+                .collect::<Vec<_>>()
+        })
         .collect();
     let devices = example
         .read("baselines/site.yaml")

@@ -91,7 +91,9 @@ pub fn default_home() -> PathBuf {
 /// The demo's site as its runs were judged, for `premarket history --demo`: the example site
 /// with the lab's devices and the probe, written into a temporary directory (removed when the
 /// returned guard is dropped), its archive pointed at the demo's `home`.
-pub fn site_for_history(home: &std::path::Path) -> Result<(crate::Config, tempfile::TempDir), Stop> {
+pub fn site_for_history(
+    home: &std::path::Path,
+) -> Result<(crate::Config, tempfile::TempDir), Stop> {
     use crate::lab::site::{SiteDevice, write_site};
     let dir = tempfile::Builder::new()
         .prefix("premarket-demo-site-")
@@ -99,7 +101,11 @@ pub fn site_for_history(home: &std::path::Path) -> Result<(crate::Config, tempfi
         .map_err(|e| Stop::config(format!("cannot make a temporary directory: {e}")))?;
     // The lab's devices, as `demo` lists them; nothing is contacted, so no port or key.
     let devices = [
-        ("sw1", crate::core::Platform::Eos, Some("not-a-secret-enable")),
+        (
+            "sw1",
+            crate::core::Platform::Eos,
+            Some("not-a-secret-enable"),
+        ),
         ("fw1", crate::core::Platform::Fortigate, None),
     ]
     .map(|(name, platform, enable_secret)| SiteDevice {
@@ -112,7 +118,8 @@ pub fn site_for_history(home: &std::path::Path) -> Result<(crate::Config, tempfi
     });
     let example = crate::lab::Example::Embedded;
     write_site(&example, dir.path(), &devices).map_err(|e| Stop::config(e.to_string()))?;
-    probe_capture::add_to_site(dir.path(), &example, &[]).map_err(|e| Stop::config(e.to_string()))?;
+    probe_capture::add_to_site(dir.path(), &example, &[])
+        .map_err(|e| Stop::config(e.to_string()))?;
     let mut config = crate::Config::load(dir.path())?;
     config.site.archive.dir = home.join("archive");
     Ok((config, dir))

@@ -14,8 +14,8 @@ use clap_complete::ArgValueCandidates;
 
 use super::{SelectArgs, Stop};
 use crate::report::email::EmailMode;
-use crate::report::{Invocation, Mode};
 use crate::report::terminal::Format;
+use crate::report::{Invocation, Mode};
 use crate::run::{Outcome, Request, drive};
 
 #[derive(Debug, clap::Args)]

@@ -19,8 +19,14 @@ pub struct Args {
 }
 
 const EXIT_STATUS: &[(&str, &str)] = &[
-    ("0", "every selected check is OK (or SKIP); also --help and a closed market day"),
-    ("1", "at least one check FAIL: the network is not as the baseline says"),
+    (
+        "0",
+        "every selected check is OK (or SKIP); also --help and a closed market day",
+    ),
+    (
+        "1",
+        "at least one check FAIL: the network is not as the baseline says",
+    ),
     (
         "2",
         "at least one ERROR and no FAIL: the inspection could not tell (unreachable, timeout, \
@@ -48,7 +54,10 @@ const ENVIRONMENT: &[(&str, &str)] = &[
          says which a run would miss",
     ),
     ("RUST_LOG", "the log filter (overrides -v)"),
-    ("NO_COLOR", "when set and not empty, no colour on a terminal"),
+    (
+        "NO_COLOR",
+        "when set and not empty, no colour on a terminal",
+    ),
     (
         "XDG_STATE_HOME, HOME",
         "where the demo keeps its home: $XDG_STATE_HOME/premarket/demo, else \
@@ -74,7 +83,10 @@ const FILES: &[(&str, &str)] = &[
         "DIR/archive/<run id>/",
         "each run: report.json, the raw outputs (zstd), facts, charts; archive.dir in site.yaml",
     ),
-    ("DIR/archive/outbox/", "email that could not be delivered yet"),
+    (
+        "DIR/archive/outbox/",
+        "email that could not be delivered yet",
+    ),
     (
         "~/.local/state/premarket/demo/",
         "the demo's archive and last.eml (--home elsewhere)",

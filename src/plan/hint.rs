@@ -87,7 +87,11 @@ pub fn nothing_selected(config: &Config, selection: &Selection) -> String {
             (false, false) => format!(
                 "{what}, and {} {} not a {platform} device ({platform}: {})",
                 selection.devices.join(", "),
-                if selection.devices.len() == 1 { "is" } else { "are" },
+                if selection.devices.len() == 1 {
+                    "is"
+                } else {
+                    "are"
+                },
                 have.join(", ")
             ),
             (false, true) => format!("{what}, and no selected device is a {platform} device"),
@@ -119,10 +123,7 @@ pub fn unknown_device(config: &Config, name: &str) -> String {
     let names: Vec<&str> = config.devices.iter().map(|d| d.name.as_str()).collect();
     match closest(name, names.iter().copied()) {
         Some(d) => format!("no device is named {name}; did you mean {d}?"),
-        None => format!(
-            "no device is named {name} (devices: {})",
-            names.join(", ")
-        ),
+        None => format!("no device is named {name} (devices: {})", names.join(", ")),
     }
 }
 

@@ -172,10 +172,7 @@ impl Report {
         self.standing_mark(&d.judged_in)
     }
 
-    fn standing_mark(
-        &self,
-        judged_in: &Option<String>,
-    ) -> Option<String> {
+    fn standing_mark(&self, judged_in: &Option<String>) -> Option<String> {
         if !self.partial || self.standing_status.is_none() {
             return None;
         }

@@ -93,11 +93,15 @@ impl Human {
                 Err(_) => c[0].to_string(),
             }
         });
-        let text = RUN_IN_PARENS.replace_all(&text, |c: &Captures| format!("({})", self.run(&c[1])));
         let text =
-            RUN_AFTER_WORD.replace_all(&text, |c: &Captures| format!("the run of {}", self.run(&c[1])));
+            RUN_IN_PARENS.replace_all(&text, |c: &Captures| format!("({})", self.run(&c[1])));
+        let text = RUN_AFTER_WORD.replace_all(&text, |c: &Captures| {
+            format!("the run of {}", self.run(&c[1]))
+        });
         RUN_ID
-            .replace_all(&text, |c: &Captures| format!("the run of {}", self.run(&c[1])))
+            .replace_all(&text, |c: &Captures| {
+                format!("the run of {}", self.run(&c[1]))
+            })
             .into_owned()
     }
 }
@@ -134,7 +138,10 @@ mod tests {
                 "the deepest 3145728 bytes on Ethernet4, above 100000 bytes, 512 bytes",
                 "the deepest 3.0 MiB on Ethernet4, above 98 KiB, 512 bytes",
             ),
-            ("10.10.1.10:40000 -> 10.20.1.20:5000", "10.10.1.10:40000 -> 10.20.1.20:5000"),
+            (
+                "10.10.1.10:40000 -> 10.20.1.20:5000",
+                "10.10.1.10:40000 -> 10.20.1.20:5000",
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(h.text(text), want);

@@ -46,7 +46,10 @@ impl Invocation {
             return command.to_string();
         }
         let mut out: Vec<String> = vec![premarket.to_string()];
-        let has = |flag: &str| rest.iter().any(|w| *w == flag || w.starts_with(&format!("{flag}=")));
+        let has = |flag: &str| {
+            rest.iter()
+                .any(|w| *w == flag || w.starts_with(&format!("{flag}=")))
+        };
         match &self.mode {
             Mode::Demo { home } => {
                 match *sub {
@@ -138,11 +141,7 @@ mod tests {
         let check = "premarket check eos.lanz.persisted --device sw1";
         let cases = [
             (&site, check, check.to_string()),
-            (
-                &dir,
-                check,
-                format!("{check} --dir /etc/premarket/site"),
-            ),
+            (&dir, check, format!("{check} --dir /etc/premarket/site")),
             (
                 &offline,
                 check,
@@ -163,7 +162,11 @@ mod tests {
                 "premarket run --device fw1",
                 "premarket demo --device fw1 --home '/tmp/demo home'".to_string(),
             ),
-            (&demo, "premarket history", "premarket history --demo".to_string()),
+            (
+                &demo,
+                "premarket history",
+                "premarket history --demo".to_string(),
+            ),
             (&dir, "show version", "show version".to_string()),
             (&dir, "premarket", "premarket".to_string()),
         ];
@@ -184,7 +187,10 @@ mod tests {
         assert!(own("premarket check a.b.c --device sw1", "a.b.c", "sw1"));
         assert!(!own("premarket check a.b.c --device sw2", "a.b.c", "sw1"));
         assert!(!own("premarket check a.b.d", "a.b.c", "sw1"));
-        assert!(Invocation::is_device_rerun("premarket run --device fw1", "fw1"));
+        assert!(Invocation::is_device_rerun(
+            "premarket run --device fw1",
+            "fw1"
+        ));
         assert!(!Invocation::is_device_rerun("premarket run", "fw1"));
     }
 }

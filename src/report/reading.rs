@@ -69,8 +69,7 @@ impl Report {
     /// replaced by a pointer to the block's rerun line.
     pub fn remedy_for(&self, r: &CheckResult) -> String {
         self.commands_in(&r.remedy, |c| {
-            Invocation::is_rerun_of(c, &r.check, &r.device)
-                || r.rerun.as_deref() == Some(c)
+            Invocation::is_rerun_of(c, &r.check, &r.device) || r.rerun.as_deref() == Some(c)
         })
     }
 

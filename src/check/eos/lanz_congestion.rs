@@ -192,8 +192,11 @@ impl Check for LanzCongestion {
                     Grouped(drops)
                 ),
             };
-            let verdict = Verdict::fail(format!("{}: microbursts on the trading path drop or delay packets{note}", problems.join("; ")))
-                .lead(lead);
+            let verdict = Verdict::fail(format!(
+                "{}: microbursts on the trading path drop or delay packets{note}",
+                problems.join("; ")
+            ))
+            .lead(lead);
             let verdict = match when {
                 Some((_, at)) => verdict.when(at),
                 None => verdict,

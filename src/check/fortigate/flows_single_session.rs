@@ -114,10 +114,7 @@ fn judge(facts: &Facts, flow: &Flow) -> Verdict {
     // pattern of a socket per send.
     let churn = s.source_ports >= 3 && s.young * 2 >= s.sessions;
     let lead = if churn {
-        let within = s
-            .oldest_s
-            .map(|d| format!(" in {d} s"))
-            .unwrap_or_default();
+        let within = s.oldest_s.map(|d| format!(" in {d} s")).unwrap_or_default();
         format!(
             "the {} sender opens a new socket per send: {} sessions{within}",
             flow.name,

@@ -53,7 +53,7 @@ pub(super) struct Line {
 }
 
 impl References {
-    /// The lines: the slow threshold (solid vermillion, the slow zone above it), the lab's
+    /// The lines: the slow threshold (solid dark, the slow zone above it), the lab's
     /// offloaded figure (green, short dashes) and CPU-path figure (orange, long dashes), the
     /// baseline's limits (grey: median solid, p99 dotted).
     pub(super) fn lines(&self, threshold: Nanos) -> Vec<Line> {
@@ -69,13 +69,24 @@ impl References {
             ..line(
                 threshold,
                 format!("slow: above {}", latency_label(us(threshold))),
-                palette::VERMILLION,
+                // Dark, not vermillion: vermillion marks slow packets, the line only bounds them.
+                palette::TEXT,
                 None,
             )
         }];
         let refs = [
-            (self.offloaded, "lab offloaded", palette::GREEN, Some((8, 8))),
-            (self.cpu_path, "lab CPU path", palette::ORANGE, Some((22, 8))),
+            (
+                self.offloaded,
+                "lab offloaded",
+                palette::GREEN,
+                Some((8, 8)),
+            ),
+            (
+                self.cpu_path,
+                "lab CPU path",
+                palette::ORANGE,
+                Some((22, 8)),
+            ),
             (self.median_max, "limit: median", palette::GREY, None),
             (self.p99_max, "limit: p99", palette::GREY, Some((3, 7))),
         ];
@@ -240,7 +251,11 @@ impl Marks {
                     "first {} of a session ({}){}",
                     a.first_k,
                     count_label(self.first_total as f64),
-                    if calm(a.verdict) { ": slow, as expected" } else { "" }
+                    if calm(a.verdict) {
+                        ": slow, as expected"
+                    } else {
+                        ""
+                    }
                 ),
             });
         }
@@ -262,7 +277,7 @@ impl Marks {
 /// setup on the CPU is all there is.
 fn first_color(a: &Analysis) -> RGBColor {
     if calm(a.verdict) {
-        palette::GREY
+        palette::FIRST_CALM
     } else {
         palette::VERMILLION
     }

@@ -208,7 +208,10 @@ fn drift(out: &mut String, report: &Report, pictures: &mut Vec<&Attachment>) {
 
 /// Shows the picture whose inline id is `id`, once.
 fn picture(out: &mut String, pictures: &mut Vec<&Attachment>, id: &str) {
-    if let Some(at) = pictures.iter().position(|p| p.inline_id.as_deref() == Some(id)) {
+    if let Some(at) = pictures
+        .iter()
+        .position(|p| p.inline_id.as_deref() == Some(id))
+    {
         img(out, pictures.remove(at));
     }
 }
@@ -265,7 +268,11 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     field(out, "Actual", &r.actual);
     let (evidence, note) = report.evidence_for(r);
     if let Some(note) = note {
-        let _ = write!(out, "<div style=\"margin-top:6px;{SMALL}\">{}</div>", md(&note));
+        let _ = write!(
+            out,
+            "<div style=\"margin-top:6px;{SMALL}\">{}</div>",
+            md(&note)
+        );
     }
     pre(out, "Evidence", &evidence);
 }

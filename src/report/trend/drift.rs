@@ -297,7 +297,12 @@ mod tests {
         good.push(point(4, 13, 4));
         assert!(firewall_drifts(&good, &rule).is_empty());
         // From nothing: no infinite percentage, and units.
-        let from_zero = [point(1, 12, 0), point(2, 12, 0), point(3, 12, 0), point(4, 12, 1000)];
+        let from_zero = [
+            point(1, 12, 0),
+            point(2, 12, 0),
+            point(3, 12, 0),
+            point(4, 12, 1000),
+        ];
         let said: Vec<String> = firewall_drifts(&from_zero, &rule)
             .iter()
             .map(Drift::said)
