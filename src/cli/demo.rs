@@ -16,7 +16,7 @@ use clap_complete::ArgValueCandidates;
 use super::inspect::finish;
 use super::{SelectArgs, Stop};
 use crate::files;
-use crate::lab::{Fault, Lab, LabOptions, Scenario, probe_capture};
+use crate::lab::{Fault, Fleet, Lab, LabOptions, Scenario, probe_capture};
 use crate::report::email::EmailMode;
 use crate::report::terminal::Format;
 use crate::report::{Invocation, Mode};
@@ -28,6 +28,10 @@ pub struct Args {
     /// are listed below).
     #[arg(long = "scenario", value_name = "S", add = ArgValueCandidates::new(super::complete::scenarios))]
     pub scenarios: Vec<String>,
+    /// `standard` (fw1, sw1) or `mixed` (a trading floor's mix of switch models, releases
+    /// and port kinds; `premarket lab serve --help`).
+    #[arg(long, default_value_t = Fleet::Standard, value_parser = super::lab::parse_fleet)]
+    pub fleet: Fleet,
     #[command(flatten)]
     pub select: SelectArgs,
     /// Where to write the email. Default: last.eml in the demo's home.
@@ -115,6 +119,7 @@ pub fn site_for_history(
         password: "not-a-secret-password",
         enable_secret,
         known_host: String::new(),
+        expect: &[],
     });
     let example = crate::lab::Example::Embedded;
     write_site(&example, dir.path(), &devices).map_err(|e| Stop::config(e.to_string()))?;
@@ -137,6 +142,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     })?;
     let options = LabOptions {
         scenarios,
+        fleet: args.fleet,
         devices: 2,
         base_port: 0,
         site_dir: None,

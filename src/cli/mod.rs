@@ -19,6 +19,7 @@ mod inspect;
 mod lab;
 mod list;
 mod man;
+mod models;
 mod parse;
 mod plan;
 pub mod probe;
@@ -26,6 +27,7 @@ mod trust;
 mod validate;
 
 pub use list::markdown as list_markdown;
+pub use models::markdown as models_markdown;
 
 use std::path::PathBuf;
 

@@ -3,13 +3,19 @@
 //! The catalog's entries are resolved to checks, each selected check's input is built from each
 //! device's baseline (every mistake at once, at its `file:line:column`), and a plan lists, per
 //! device, the checks and the de-duplicated queries they need, in the order they will be sent: a
-//! command needed by five checks is sent once.
+//! command needed by five checks is sent once. A command that exists on some models only comes
+//! after the identity command that tells the model ([`model`]).
 
 mod catalog;
 pub mod hint;
+mod model;
 mod select;
 
 pub use catalog::{Catalog, Resolved};
+pub use model::Known;
+/// What a device says it is ([`premarket_parse::model`]): the collectors learn it from the
+/// identity command.
+pub use premarket_parse::Model;
 pub use select::Selection;
 
 use std::sync::Arc;
@@ -41,6 +47,9 @@ pub struct DevicePlan {
     pub commands: Vec<Command>,
     /// What earlier runs recorded for this device (empty until [`Plan::attach_previous`]).
     pub previous: Previous,
+    /// The device's model as known before the run (the baseline's `model:`, or the previous
+    /// run's identity fact once [`Plan::attach_previous`] ran); the device's answer decides.
+    pub model: Option<Known>,
 }
 
 /// The whole run.
@@ -118,6 +127,7 @@ impl Plan {
         for device in &mut self.devices {
             if device.queries.iter().any(|q| q.archived()) {
                 device.previous = lookup(&device.device.name);
+                device.learn_model();
             }
         }
     }
@@ -129,8 +139,11 @@ impl Plan {
 
 impl DevicePlan {
     fn new(device: Arc<Device>, checks: Vec<PlannedCheck>) -> DevicePlan {
+        let needed: Vec<Arc<dyn AnyQuery>> =
+            checks.iter().flat_map(|c| c.queries.clone()).collect();
+        // The identity commands first: the model decides whether the others are sent.
         let mut queries: Vec<Arc<dyn AnyQuery>> = Vec::new();
-        for query in checks.iter().flat_map(|c| &c.queries) {
+        for query in model::identities(&needed).iter().chain(&needed) {
             if !queries.iter().any(|q| q.key() == query.key()) {
                 queries.push(query.clone());
             }
@@ -141,13 +154,16 @@ impl DevicePlan {
                 commands.push(command);
             }
         }
-        DevicePlan {
+        let mut plan = DevicePlan {
             device,
             checks,
             queries,
             commands,
             previous: Previous::default(),
-        }
+            model: None,
+        };
+        plan.learn_model();
+        plan
     }
 }
 

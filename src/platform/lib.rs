@@ -4,6 +4,9 @@
 
 pub mod eos;
 pub mod fortigate;
+pub mod spec;
+
+pub use spec::{PlatformSpec, spec};
 
 #[cfg(test)]
 mod profile_tests;
@@ -13,22 +16,19 @@ use premarket_parse::{ParseError, QuerySpec, Raw};
 
 /// Every query `platform` knows.
 pub fn queries(platform: Platform) -> &'static [QuerySpec] {
-    match platform {
-        Platform::Eos => eos::QUERIES,
-        Platform::Fortigate => fortigate::QUERIES,
-        Platform::Probe => premarket_probe::facts::QUERIES,
-    }
+    spec(platform).queries
+}
+
+/// A model per family of `platform`, as its identity command names it, for the README's
+/// table of what runs on which family (`premarket list --models`): (family, model name).
+/// Empty for a platform whose commands do not depend on the model.
+pub fn model_examples(platform: Platform) -> &'static [(&'static str, &'static str)] {
+    spec(platform).model_examples
 }
 
 /// The query of `platform` that reads `command` (as `premarket parse` is given it).
 pub fn query_for(platform: Platform, command: &str) -> Option<&'static QuerySpec> {
-    match platform {
-        Platform::Eos => eos::query_for(command),
-        Platform::Fortigate => fortigate::query_for(command),
-        Platform::Probe => premarket_probe::facts::QUERIES
-            .iter()
-            .find(|q| q.shape.matches(command)),
-    }
+    (spec(platform).query_for)(command)
 }
 
 /// Parses `raw` as the output of `command` with `platform`'s parser and returns the fact as
@@ -45,9 +45,5 @@ pub fn parse_json(
 /// `raw` with `platform`'s secrets (passwords, keys, `ENC` blobs) replaced by `<redacted>`, for
 /// everything premarket writes down: evidence, archive, email.
 pub fn redact(platform: Platform, raw: &str) -> String {
-    match platform {
-        Platform::Eos => eos::redact::redact(raw),
-        Platform::Fortigate => fortigate::redact::redact(raw),
-        Platform::Probe => raw.to_string(),
-    }
+    (spec(platform).redact)(raw)
 }

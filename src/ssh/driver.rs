@@ -12,6 +12,7 @@
 //! every byte the device sends is in one command's output or makes a command ERROR; none is
 //! dropped between a prompt and the next echo.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use regex::Regex;
@@ -19,6 +20,7 @@ use secrecy::SecretString;
 use tokio::time::Instant;
 
 use super::framing::Framing;
+use super::gate::Gate;
 use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::script::{Group, Script, Step};
@@ -63,6 +65,8 @@ pub struct Driver {
     in_context: bool,
     /// Which command the bytes read belong to.
     framing: Framing,
+    /// Asked before each planned command whether the device's model has it.
+    gate: Option<Arc<dyn Gate>>,
 }
 
 impl Driver {
@@ -90,6 +94,7 @@ impl Driver {
             listed: None,
             in_context: false,
             framing: Framing::default(),
+            gate: None,
         };
         let first = driver.read(None, &[]).await.map_err(|e| match e {
             // Usually a prompt the platform profile does not recognise: show what was seen.
@@ -106,6 +111,13 @@ impl Driver {
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
         Ok(driver)
+    }
+
+    /// Asks `gate` before each planned command whether to send it (the model, learnt from an
+    /// earlier answer of the session, may lack it).
+    pub fn with_gate(mut self, gate: Option<Arc<dyn Gate>>) -> Self {
+        self.gate = gate;
+        self
     }
 
     /// Runs the script; one result per command, in the script's command order.
@@ -343,6 +355,10 @@ impl Driver {
                     continue;
                 }
             };
+            if let Some(why) = self.gate.as_ref().and_then(|g| g.withhold(*i, results)) {
+                results[*i] = Some(Err(CollectError::NotApplicable(why)));
+                continue;
+            }
             match self.checked(line).await {
                 Ok(captured) => {
                     results[*i] = Some(Ok(captured));
@@ -402,11 +418,12 @@ impl Driver {
         let reply = self.exchange(line).await?;
         // Devices print their errors first: a spooled output is judged by its head.
         if let Some((error, said)) = self.profile.error_in(reply.output.head()) {
-            return Err(Failure::Command(CollectError::Device(format!(
-                "`{}`: {said} ({})",
-                line.shown(),
-                error.advice
-            ))));
+            let message = format!("`{}`: {said} ({})", line.shown(), error.advice);
+            return Err(Failure::Command(if error.unsupported {
+                CollectError::Unsupported(message)
+            } else {
+                CollectError::Device(message)
+            }));
         }
         Ok(Captured {
             prompt,

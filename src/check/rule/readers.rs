@@ -13,7 +13,7 @@
 //!
 //! The reading is one [`RuleQuery`], filed under its own kind (`rule:<check id>`), so the
 //! built-in typed reading of the same command is not disturbed and the command is still sent
-//! once. Device text is hostile: anything unexpected is a [`ParseError`] with an excerpt.
+//! once; it exists on the models the platform's listing of the command says. Device text is hostile: anything unexpected is a [`ParseError`] with an excerpt.
 
 use std::collections::HashSet;
 
@@ -21,7 +21,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use premarket_core::{Command, Platform};
-use premarket_parse::{AnyQuery, Fact, ParseError, QueryKey, QuerySpec, Raw};
+use premarket_parse::{AnyQuery, Availability, Fact, ParseError, QueryKey, QuerySpec, Raw};
 use premarket_platform::{self as platform, eos, fortigate};
 
 /// How the output is turned into JSON.
@@ -120,6 +120,12 @@ impl AnyQuery for RuleQuery {
     fn archived(&self) -> bool {
         self.archived
     }
+
+    /// The platform's own listing of the command says on which models it exists, so a YAML
+    /// check over a command some families lack is gated as a built-in one is.
+    fn availability(&self) -> Option<Availability> {
+        platform::query_for(self.platform, &self.command.text).and_then(|q| q.availability)
+    }
 }
 
 /// How `command` of a `platform` check is read when the entry has no `parse:`; `None` when
@@ -142,21 +148,7 @@ pub fn asks_json(command: &str) -> bool {
 /// The output's lines without echo, prompts and pager remnants; an error line from the
 /// device is an error.
 fn clean(platform: Platform, raw: &str) -> Result<Vec<String>, ParseError> {
-    match platform {
-        Platform::Eos => {
-            let lines = eos::text::body(raw);
-            eos::text::device_error(&lines, raw)?;
-            Ok(lines.iter().map(|l| l.to_string()).collect())
-        }
-        Platform::Fortigate => {
-            let lines = fortigate::text::body(raw);
-            fortigate::text::device_error(&lines)?;
-            Ok(lines.iter().map(|l| l.trim().to_string()).collect())
-        }
-        Platform::Probe => Ok(premarket_parse::text::lines(raw)
-            .map(str::to_string)
-            .collect()),
-    }
+    (platform::spec(platform).text_lines)(raw)
 }
 
 /// The named groups of one match; a group that did not take part is absent.

@@ -28,6 +28,7 @@ pub mod session_list;
 mod session_stat;
 pub mod session_summary;
 pub mod session_ttl;
+pub mod spec;
 mod status;
 pub mod system_interface;
 pub mod text;
@@ -57,6 +58,12 @@ pub use system_interface::{GetSystemInterface, SystemInterface, SystemInterfaces
 pub use ttl::Ttl;
 
 use premarket_parse::{Arg, QuerySpec, Shape};
+
+/// One model per FortiGate family whose commands differ (`premarket list --models`): none yet.
+/// The FortiGate side of issue 18 (NP generations, ULL ports, FortiOS 6.4-7.6 formats) adds
+/// its families here and an `AVAILABILITY` on the queries that differ; `get system status`
+/// already names the model ([`GetSystemStatus`]).
+pub const MODEL_EXAMPLES: &[(&str, &str)] = &[];
 
 /// Every command premarket sends to a FortiGate, and how its output is read. `premarket parse`
 /// and the read-only allowlist follow from this list.
