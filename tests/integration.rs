@@ -50,6 +50,7 @@ mod lab_pipeline;
 mod lab_ssh;
 mod lab_trading;
 mod metrics;
+mod oncall;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

@@ -51,7 +51,7 @@ pub struct Args {
 
 impl Args {
     fn home(&self) -> PathBuf {
-        self.home.clone().unwrap_or_else(default_home)
+        home(self.home.as_deref())
     }
 }
 
@@ -77,6 +77,13 @@ pub fn scenarios_help() -> String {
          (the \"fix\"), and `premarket history --demo` shows the demo's runs.",
     );
     out
+}
+
+/// The demo's home: `given` (`--home`) made absolute, else [`default_home`]. Every command
+/// that reads what the demo wrote (`history --demo`, and others to come) asks this one
+/// function, so they all find the same archive.
+pub fn home(given: Option<&std::path::Path>) -> PathBuf {
+    given.map(super::absolute).unwrap_or_else(default_home)
 }
 
 /// `$XDG_STATE_HOME/premarket/demo`, else `~/.local/state/premarket/demo`, else a directory

@@ -162,7 +162,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
 
 #[cfg(feature = "lab")]
 fn demo_site(args: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
-    let home = args.home.clone().unwrap_or_else(super::demo::default_home);
+    let home = super::demo::home(args.home.as_deref());
     super::demo::site_for_history(&home)
 }
 
