@@ -121,7 +121,7 @@ fn exit_codes() {
         (
             &["run", "--dir", "/nonexistent", "--offline", missing],
             3,
-            "site.yaml",
+            "give the configuration directory with --dir DIR or PREMARKET_DIR=DIR",
         ),
         (&["--help"], 0, "Usage"),
         (&["validate"], 0, "configuration OK"),
