@@ -43,7 +43,7 @@ fn key_at(text: &str, line: usize) -> Option<(String, String)> {
         if indentation(above) < indent {
             indent = indentation(above);
             match split(above) {
-                Some((parent, rest)) if rest.is_empty() => path.push(parent.to_string()),
+                Some((parent, "")) => path.push(parent.to_string()),
                 // A list item or an inline value: no dotted name goes through it.
                 _ => break,
             }
