@@ -190,9 +190,9 @@ fn chart(config: &Config, archive: &Archive, reports: &[Report], args: &Args) ->
         .chain(args.chart_svg.iter().map(|p| (p, true)));
     for (path, svg) in targets {
         let bytes = if svg {
-            trend::svg(probe, firewall, limits).map(String::into_bytes)
+            trend::svg(probe, firewall, limits, &points.statuses).map(String::into_bytes)
         } else {
-            trend::png(probe, firewall, limits)
+            trend::png(probe, firewall, limits, &points.statuses)
         };
         super::probe::write_chart(path, bytes)?;
         outln!("Trend written to {}", path.display());

@@ -75,8 +75,18 @@ fn drift(
         return None;
     }
     let (png, svg) = (
-        trend::png(&points.probe, &points.firewall, &sources.limits),
-        trend::svg(&points.probe, &points.firewall, &sources.limits),
+        trend::png(
+            &points.probe,
+            &points.firewall,
+            &sources.limits,
+            &points.statuses,
+        ),
+        trend::svg(
+            &points.probe,
+            &points.firewall,
+            &sources.limits,
+            &points.statuses,
+        ),
     );
     let shown = match &png {
         Ok(_) => "see the trend chart",
