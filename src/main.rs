@@ -7,11 +7,16 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use std::io::IsTerminal;
+
+use clap::{CommandFactory, Parser};
 use premarket::cli::{self, Cli};
 use premarket::core::Exit;
 
 fn main() -> ExitCode {
+    // A shell asking for completions (`COMPLETE=bash premarket -- ...`) is answered and the
+    // process ends here; otherwise this does nothing.
+    clap_complete::CompleteEnv::with_factory(Cli::command).complete();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -60,6 +65,10 @@ fn logging(verbose: u8) {
         // By default a failed write is reported with `eprintln!`, which panics when stderr
         // is closed: a closed log is not worth a word.
         .log_internal_errors(false)
+        // Colour codes are for a person at a terminal, not for a log file or journald.
+        .with_ansi(premarket::report::text::use_colour(
+            std::io::stderr().is_terminal(),
+        ))
         .with_target(verbose >= 2)
         .try_init();
 }

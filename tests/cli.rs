@@ -83,7 +83,34 @@ fn exit_codes() {
         (
             &["run", "--check", "eos.nothing.here", "--offline", missing],
             3,
-            "Valid ids: eos.version.pinned",
+            "no check matches eos.nothing.here",
+        ),
+        (
+            &["run", "--check", "eos.lanz.persistd", "--offline", missing],
+            3,
+            "did you mean eos.lanz.persisted?",
+        ),
+        (
+            &[
+                "check",
+                "fortigate.ha.state",
+                "--device",
+                "sw1",
+                "--offline",
+                missing,
+            ],
+            3,
+            "fortigate.ha.state is a fortigate check, and sw1 is not a fortigate device (fortigate: fw1)",
+        ),
+        (
+            &["run", "--device", "sw2", "--offline", missing],
+            3,
+            "no device is named sw2; did you mean sw1?",
+        ),
+        (
+            &["run", "--offline", "/nonexistent/saved"],
+            3,
+            "--offline /nonexistent/saved: no such directory",
         ),
         (
             &["run", "--device", "sw9", "--offline", missing],
@@ -94,7 +121,7 @@ fn exit_codes() {
         (
             &["run", "--dir", "/nonexistent", "--offline", missing],
             3,
-            "site.yaml",
+            "give the configuration directory with --dir DIR or PREMARKET_DIR=DIR",
         ),
         (&["--help"], 0, "Usage"),
         (&["validate"], 0, "configuration OK"),
@@ -361,13 +388,69 @@ fn every_flag_has_help_and_completions_and_a_man_page_are_generated() {
     walk(&premarket::cli::Cli::command(), "premarket", &mut missing);
     assert!(missing.is_empty(), "flags without --help text: {missing:?}");
 
+    // The script registers premarket itself as the completer: the candidates come from the
+    // site when the shell asks.
     let (code, bash, _) = premarket(&["completions", "bash"]);
     assert_eq!(code, 0);
     assert!(
-        bash.contains("_premarket") && bash.contains("--metrics-file"),
+        bash.contains("COMPLETE=\"bash\"") && bash.contains("complete -o nospace"),
         "{bash}"
     );
+    let complete = |words: &[&str]| {
+        let out = Command::new(bin())
+            .current_dir(common::repo())
+            .env_remove("PREMARKET_DIR")
+            .env("COMPLETE", "bash")
+            .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+            .env("_CLAP_IFS", "\n")
+            .arg("--")
+            .args(words)
+            .output()
+            .expect("run");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ids = complete(&["premarket", "check", "eos.lanz.pers"]);
+    assert!(ids.lines().any(|l| l == "eos.lanz.persisted"), "{ids}");
+    let devices = complete(&["premarket", "run", "--device", ""]);
+    assert!(devices.lines().any(|l| l == "fw1"), "{devices}");
+    assert!(devices.lines().any(|l| l == "sw1"), "{devices}");
+    let scenarios = complete(&["premarket", "demo", "--scenario", "micro"]);
+    assert!(scenarios.lines().any(|l| l == "microburst"), "{scenarios}");
+    let (_, help, _) = premarket(&["--help"]);
+    assert!(
+        help.contains("completions") && help.contains("man"),
+        "{help}"
+    );
+    let (_, demo_help, _) = premarket(&["demo", "--help"]);
+    for scenario in [
+        "new-source-port",
+        "hang",
+        "rebooted",
+        "microburst",
+        "lanz-unsaved",
+    ] {
+        assert!(
+            demo_help.contains(scenario),
+            "{scenario} not in demo --help:\n{demo_help}"
+        );
+    }
     let (code, man, _) = premarket(&["man"]);
     assert_eq!(code, 0);
     assert!(man.contains(".TH premarket 1"), "{man}");
+    for section in ["EXIT STATUS", "ENVIRONMENT", "FILES", "PREMARKET_DIR"] {
+        assert!(man.contains(section), "{section} not in the man page");
+    }
+    let pages = tempfile::tempdir().expect("tempdir");
+    let out = pages.path().to_str().expect("utf-8 path");
+    let (code, said, _) = premarket(&["man", "--out", out]);
+    assert_eq!(code, 0, "{said}");
+    for page in [
+        "premarket.1",
+        "premarket-run.1",
+        "premarket-check.1",
+        "premarket-history.1",
+    ] {
+        let text = std::fs::read_to_string(pages.path().join(page)).expect(page);
+        assert!(text.contains(".SH \"EXIT STATUS\""), "{page}");
+    }
 }

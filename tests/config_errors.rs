@@ -47,7 +47,7 @@ const CASES: &[Case] = &[
         to: "port: twenty",
         line_with: "port: twenty",
         column: 9,
-        words: "invalid",
+        words: "ssh.port: a port number 1-65535, not \"twenty\"",
     },
     Case {
         what: "duplicate key",
@@ -56,7 +56,7 @@ const CASES: &[Case] = &[
         to: "  lanz: true\n  lanz: false",
         line_with: "lanz: false",
         column: 3,
-        words: "duplicate",
+        words: "`lanz` appears twice",
     },
     Case {
         what: "missing device file",

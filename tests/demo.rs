@@ -372,28 +372,24 @@ fn the_email_names_the_cause_and_carries_the_probe_chart() {
 }
 
 #[test]
-fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() {
+fn a_rerun_while_a_fail_stands_never_reads_all_clear() {
     let home = tempfile::tempdir().expect("tempdir");
     let (code, _, _) = demo("lanz-unsaved", home.path());
     assert_eq!(code, 1);
     let eml = std::fs::read_to_string(home.path().join("last.eml")).expect("email written");
     assert!(eml.contains("Subject: [premarket] FAIL lab"), "subject");
-    // The "fix": the healthy lab has LANZ saved. Rerun the one check.
+    // A check that was OK, rerun alone: it explains nothing, so the two FAILs of the morning
+    // stand, and the report says so.
     let out = Command::new(bin())
-        .args(["demo", "--check", "eos.lanz.persisted", "--home"])
+        .args(["demo", "--check", "eos.lanz.running", "--home"])
         .arg(home.path())
         .timeout(Duration::from_secs(120))
         .output()
         .expect("rerun");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    // The rechecked check is OK (its exit code), but config.saved, not rechecked, still
-    // stands as FAIL: the report says so and never reads all clear.
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(
-        stdout.contains("fixed: eos.lanz.persisted on sw1"),
-        "{stdout}"
-    );
     assert!(stdout.starts_with("premarket lab FAIL"), "{stdout}");
+    assert!(!stdout.contains("RECOVERED"), "{stdout}");
     assert!(
         stdout.contains("FAIL sw1 eos.config.saved — ") && stdout.contains("not rechecked"),
         "{stdout}"
@@ -409,6 +405,7 @@ fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() 
         mail.body_html(0).unwrap_or_default().into_owned(),
     ] {
         assert!(!body.contains("Nothing needs attention"), "{body}");
+        assert!(!body.contains("RECOVERED"), "{body}");
         assert!(
             body.contains("Rechecked now"),
             "what was rechecked is marked: {body}"
@@ -418,6 +415,75 @@ fn rerun_after_the_fix_shows_it_fixed_and_never_all_clear_while_a_fail_stands() 
             "check ids in both parts: {body}"
         );
     }
+}
+
+#[test]
+fn the_pasted_rerun_of_the_cause_rechecks_what_it_explains_and_reads_as_recovered() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, _, _) = demo("lanz-unsaved", home.path());
+    assert_eq!(code, 1);
+    // The email's rerun line for the cause, pasted as it is, from another directory.
+    let text = last_mail(home.path())
+        .body_text(0)
+        .unwrap_or_default()
+        .into_owned();
+    let line = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Rerun after the fix: "))
+        .find(|l| l.contains("eos.lanz.persisted"))
+        .unwrap_or_else(|| panic!("no rerun line for eos.lanz.persisted:\n{text}"))
+        .to_string();
+    assert!(
+        line.starts_with("premarket demo --check eos.lanz.persisted --device sw1 --home "),
+        "{line}"
+    );
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("Rerun after the fix: ") && l.contains("eos.lanz.persisted"))
+            .count(),
+        1,
+        "one rerun line per block:\n{text}"
+    );
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let command = line.replacen("premarket", &shell_word(&bin()), 1);
+    let out = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(elsewhere.path())
+        .output()
+        .expect("rerun");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{command}\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The cause's rerun rechecked eos.config.saved too (it reads the same running-config):
+    // nothing stands as FAIL, and the report reads as a recovery.
+    assert!(stdout.starts_with("premarket lab OK"), "{stdout}");
+    assert!(
+        stdout.contains("RECOVERED: everything that failed this morning is OK now"),
+        "{stdout}"
+    );
+    for fixed in ["eos.lanz.persisted", "eos.config.saved"] {
+        assert!(
+            stdout.contains(&format!("fixed: {fixed} on sw1")),
+            "{fixed}: {stdout}"
+        );
+    }
+    let mail = last_mail(home.path());
+    let subject = mail.subject().unwrap_or_default();
+    assert!(
+        subject.starts_with("[premarket] OK lab ") && subject.contains("recovered"),
+        "{subject}"
+    );
+    let html = mail.body_html(0).unwrap_or_default().into_owned();
+    assert!(html.contains("RECOVERED: everything that failed"), "{html}");
+}
+
+/// A path as one shell word.
+fn shell_word(path: &std::path::Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
 }
 
 #[test]

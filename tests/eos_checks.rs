@@ -408,7 +408,7 @@ const ROWS: &[Row] = &[
         )],
         previous: None,
         status: Status::Fail,
-        summary: "1 LANZ record(s) above 100000 bytes in the last hour (first run on this switch), the deepest 3145728 bytes on Ethernet4 TC0 4 s before the report",
+        summary: "1 LANZ record(s) above 98 KiB in the last hour (first run on this switch), the deepest 3.0 MiB on Ethernet4 (queue TC0) at ",
     },
     Row {
         check: "eos.lanz.congestion",

@@ -110,8 +110,9 @@ fn ok_fail_ok_gives_newly_failing_then_fixed() {
 #[test]
 fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
     let site = Site::new(ARCHIVE);
+    let saved = crate::email_support::scenario("lanz-unsaved");
     let out = site
-        .cmd(&["run", "--last-failed", "--offline", "x"])
+        .cmd(&["run", "--last-failed", "--offline", saved.to_str().unwrap()])
         .output()
         .unwrap();
     assert_eq!(
@@ -131,11 +132,12 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
         Some(1)
     );
 
-    // Fix one check and rerun it alone: it is "fixed", the report is partial.
+    // Fix one check and rerun it alone: it is "fixed", the report is partial. (It explains
+    // nothing, so it is rechecked alone: its cause, eos.lanz.persisted, stands.)
     let out = site
         .cmd(&[
             "check",
-            "eos.lanz.persisted",
+            "eos.config.saved",
             "--offline",
             scenario("healthy").to_str().unwrap(),
             "--format",
@@ -149,7 +151,7 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
     let rerun = json_report(&out);
     assert!(rerun.partial);
     assert_eq!(rerun.results.len(), 1);
-    // The rerun shows the standing state: config.saved still FAILs from the full run.
+    // The rerun shows the standing state: lanz.persisted still FAILs from the full run.
     assert_eq!(rerun.standing_status, Some(premarket::Status::Fail));
     let standing: Vec<String> = rerun
         .standing
@@ -157,7 +159,7 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
         .map(|r| format!("{} {} {}", r.status, r.check, r.judged_in.is_some()))
         .collect();
     assert!(
-        standing.contains(&"FAIL eos.config.saved true".to_string()),
+        standing.contains(&"FAIL eos.lanz.persisted true".to_string()),
         "{standing:?}"
     );
     assert!(
@@ -167,7 +169,7 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
     );
     assert_eq!(
         pairs(&rerun.changes.expect("changes").fixed),
-        ["eos.lanz.persisted sw1"]
+        ["eos.config.saved sw1"]
     );
 
     // --last-failed now selects only what is still failing.
@@ -178,11 +180,11 @@ fn last_failed_reruns_exactly_what_failed_and_a_fixed_rerun_closes_it() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = json_report(&out);
     let checks: Vec<&str> = report.results.iter().map(|r| r.check.as_str()).collect();
-    assert_eq!(checks, ["eos.config.saved"], "{}", text(&out.stderr));
+    assert_eq!(checks, ["eos.lanz.persisted"], "{}", text(&out.stderr));
     assert!(report.partial);
     assert_eq!(
         pairs(&report.changes.expect("changes").fixed),
-        ["eos.config.saved sw1"]
+        ["eos.lanz.persisted sw1"]
     );
 
     let out = site.run("healthy", &["--last-failed", "--no-email"]);

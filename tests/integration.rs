@@ -55,6 +55,7 @@ mod lab_trading;
 mod metrics;
 mod notify;
 mod notify_transport;
+mod oncall;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

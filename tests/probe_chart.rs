@@ -42,8 +42,10 @@ fn the_offloaded_chart_marks_its_two_slow_first_packets() {
     let (w, h, rgb) = decode(&png);
     assert_eq!(w, WIDTH);
     assert!(h > w, "a phone reads a tall chart: {w}x{h}");
-    // Two triangles on the curve and two bars in the histogram, beyond the legend's swatch.
-    let first = pixels_of(&rgb, palette::VERMILLION);
+    // Two triangles on the curve and two bars in the histogram, beyond the legend's swatch,
+    // drawn calm: slow first packets are what an offloaded flow should show, not an alarm.
+    assert_eq!(pixels_of(&rgb, palette::VERMILLION), 0, "nothing alarming");
+    let first = pixels_of(&rgb, palette::FIRST_CALM);
     assert!(
         first > LEGEND_SWATCH_MAX + 2 * 60,
         "first-packet pixels: {first}"

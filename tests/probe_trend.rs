@@ -140,7 +140,7 @@ fn twelve_mornings_from_the_archive_show_the_last_ones_drift() {
         setup_rate_max: Some(200),
     };
     let fw = firewall(&points);
-    let png = trend::png(&points, &fw, &limits).unwrap();
+    let png = trend::png(&points, &fw, &limits, &[]).unwrap();
     keep("trend.png", &png);
     let (width, _, rgb) = decode(&png);
     assert_eq!(width, WIDTH);
@@ -150,8 +150,19 @@ fn twelve_mornings_from_the_archive_show_the_last_ones_drift() {
     }
     // The drift is written in the heading.
     assert!(pixels_of(&rgb, palette::VERMILLION) > 200);
-    let svg = trend::svg(&points, &fw, &limits).unwrap();
+    // The last morning FAILed, the one before could not tell: both are marked in words, and
+    // the points are labelled with date and time (the runs span days).
+    let statuses = [
+        (points[10].run_id.clone(), premarket::Status::Error),
+        (points[11].run_id.clone(), premarket::Status::Fail),
+        (points[9].run_id.clone(), premarket::Status::Ok),
+    ];
+    let svg = trend::svg(&points, &fw, &limits, &statuses).unwrap();
     assert!(svg.contains("DRIFT: probe median"), "{svg}");
+    assert_eq!(svg.matches("\nFAIL\n").count(), 1, "{svg}");
+    assert_eq!(svg.matches("\nERROR\n").count(), 1, "{svg}");
+    let label = points[0].started_at.format("%m-%d %H:%M").to_string();
+    assert!(svg.contains(&label), "{label} not in {svg}");
     keep("trend.svg", svg.as_bytes());
 }
 
@@ -164,12 +175,12 @@ fn one_point_or_none_renders_a_note() {
         median_ns: Some(Nanos(4_100)),
         p99_ns: Some(Nanos(4_140)),
     }];
-    let svg = trend::svg(&one, &[], &Limits::default()).unwrap();
+    let svg = trend::svg(&one, &[], &Limits::default(), &[]).unwrap();
     assert!(svg.contains("a trend needs two"));
     assert!(svg.contains("no FortiGate figures in the archive yet"));
-    let png = trend::png(&[], &[], &Limits::default()).unwrap();
+    let png = trend::png(&[], &[], &Limits::default(), &[]).unwrap();
     keep("trend-empty.png", &png);
     assert_eq!(decode(&png).0, WIDTH);
-    let svg = trend::svg(&[], &[], &Limits::default()).unwrap();
+    let svg = trend::svg(&[], &[], &Limits::default(), &[]).unwrap();
     assert!(svg.contains("no probe runs in the archive yet"));
 }

@@ -80,7 +80,16 @@ pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> 
             remedies.push(r);
         }
     }
-    let verdict = match worst {
+    // The first flagged part with a lead leads for all of them; the rest are in the summary.
+    let lead = flagged
+        .iter()
+        .find_map(|p| p.lead.as_deref())
+        .map(|lead| match flagged.len() {
+            1 => lead.to_string(),
+            n => format!("{lead} (and {} more {noun})", n - 1),
+        });
+    let when = flagged.iter().find_map(|p| p.when);
+    let mut verdict = match worst {
         Status::Ok => Verdict::ok(summary),
         Status::Fail => Verdict::fail(summary),
         Status::Error => Verdict::error(summary),
@@ -89,6 +98,8 @@ pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> 
     .expected(expected)
     .actual(actual)
     .evidence(evidence.join("\n\n"));
+    verdict.lead = lead;
+    verdict.when = when;
     if remedies.is_empty() {
         verdict
     } else {

@@ -11,19 +11,22 @@
 
 use std::path::PathBuf;
 
+use clap_complete::ArgValueCandidates;
+
 use super::inspect::finish;
 use super::{SelectArgs, Stop};
 use crate::files;
 use crate::lab::{Fault, Fleet, Lab, LabOptions, Scenario, probe_capture};
 use crate::report::email::EmailMode;
 use crate::report::terminal::Format;
+use crate::report::{Invocation, Mode};
 use crate::run::{Request, drive};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Fault to switch on in the lab, `NAME` or `NAME@DEVICE`; repeatable
-    /// (`premarket lab serve --scenario list` shows them).
-    #[arg(long = "scenario", value_name = "S")]
+    /// Fault to switch on in the lab, `NAME` or `NAME@DEVICE`; repeatable (the scenarios
+    /// are listed below).
+    #[arg(long = "scenario", value_name = "S", add = ArgValueCandidates::new(super::complete::scenarios))]
     pub scenarios: Vec<String>,
     /// `standard` (fw1, sw1) or `mixed` (a trading floor's mix of switch models, releases
     /// and port kinds; `premarket lab serve --help`).
@@ -51,8 +54,39 @@ pub struct Args {
 
 impl Args {
     fn home(&self) -> PathBuf {
-        self.home.clone().unwrap_or_else(default_home)
+        home(self.home.as_deref())
     }
+}
+
+/// The scenarios, for `demo --help`: name, the device it applies to by default, what it does.
+pub fn scenarios_help() -> String {
+    let mut out = String::from(
+        "Scenarios (--scenario NAME, or NAME@DEVICE to move it; several may be combined):\n",
+    );
+    for fault in Fault::ALL {
+        let target = match fault.default_target() {
+            crate::lab::Target::All => "all".to_string(),
+            crate::lab::Target::Device(d) => d,
+        };
+        out.push_str(&format!(
+            "  {:<20} {:<4} {}\n",
+            fault.name(),
+            target,
+            fault.describe()
+        ));
+    }
+    out.push_str(
+        "\nAfter a scenario, `premarket demo --check ID` reruns a check against the healthy lab \
+         (the \"fix\"), and `premarket history --demo` shows the demo's runs.",
+    );
+    out
+}
+
+/// The demo's home: `given` (`--home`) made absolute, else [`default_home`]. Every command
+/// that reads what the demo wrote (`history --demo`, and others to come) asks this one
+/// function, so they all find the same archive.
+pub fn home(given: Option<&std::path::Path>) -> PathBuf {
+    given.map(super::absolute).unwrap_or_else(default_home)
 }
 
 /// `$XDG_STATE_HOME/premarket/demo`, else `~/.local/state/premarket/demo`, else a directory
@@ -66,6 +100,44 @@ pub fn default_home() -> PathBuf {
         return home.join(".local/state/premarket/demo");
     }
     std::env::temp_dir().join(format!("premarket-demo-{}", crate::files::os::uid()))
+}
+
+/// The demo's site as its runs were judged, for `premarket history --demo`: the example site
+/// with the lab's devices and the probe, written into a temporary directory (removed when the
+/// returned guard is dropped), its archive pointed at the demo's `home`.
+pub fn site_for_history(
+    home: &std::path::Path,
+) -> Result<(crate::Config, tempfile::TempDir), Stop> {
+    use crate::lab::site::{SiteDevice, write_site};
+    let dir = tempfile::Builder::new()
+        .prefix("premarket-demo-site-")
+        .tempdir()
+        .map_err(|e| Stop::config(format!("cannot make a temporary directory: {e}")))?;
+    // The lab's devices, as `demo` lists them; nothing is contacted, so no port or key.
+    let devices = [
+        (
+            "sw1",
+            crate::core::Platform::Eos,
+            Some("not-a-secret-enable"),
+        ),
+        ("fw1", crate::core::Platform::Fortigate, None),
+    ]
+    .map(|(name, platform, enable_secret)| SiteDevice {
+        name,
+        platform,
+        port: 22,
+        password: "not-a-secret-password",
+        enable_secret,
+        known_host: String::new(),
+        expect: &[],
+    });
+    let example = crate::lab::Example::Embedded;
+    write_site(&example, dir.path(), &devices).map_err(|e| Stop::config(e.to_string()))?;
+    probe_capture::add_to_site(dir.path(), &example, &[])
+        .map_err(|e| Stop::config(e.to_string()))?;
+    let mut config = crate::Config::load(dir.path())?;
+    config.site.archive.dir = home.join("archive");
+    Ok((config, dir))
 }
 
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.
@@ -141,6 +213,13 @@ fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
             config.site.deadline = None;
         })),
         signals: true,
+        // The demo's site exists only while it runs: its commands say `premarket demo`.
+        invocation: Invocation {
+            dir: None,
+            mode: Mode::Demo {
+                home: args.home.as_deref().map(super::absolute),
+            },
+        },
         ..Request::default()
     };
     Ok(finish(drive(request)))

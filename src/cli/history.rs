@@ -37,13 +37,25 @@ pub struct Args {
     /// Draw the same trend as SVG.
     #[arg(long, value_name = "FILE")]
     pub chart_svg: Option<PathBuf>,
+    /// Read the demo's archive (what `premarket demo` wrote) instead of the site's.
+    #[arg(long)]
+    pub demo: bool,
+    /// With --demo: the demo's home, as given to `premarket demo --home` [default: the demo's].
+    #[arg(long, value_name = "DIR", requires = "demo")]
+    pub home: Option<PathBuf>,
 }
 
 /// Runs the listing shows unless told.
 const LISTED_RUNS: usize = 10;
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
-    let config = load(dir)?;
+    // The demo's site lives only while the demo runs: rebuild it (the guard removes it).
+    let (config, _site) = if args.demo {
+        let (config, site) = demo_site(&args)?;
+        (config, Some(site))
+    } else {
+        (load(dir)?, None)
+    };
     let archive = Archive::new(&config.site.archive.dir);
     let (reports, problems) = archive.reports().map_err(|e| Stop::config(e.to_string()))?;
     for p in problems {
@@ -148,6 +160,19 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     Ok(0)
 }
 
+#[cfg(feature = "lab")]
+fn demo_site(args: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
+    let home = super::demo::home(args.home.as_deref());
+    super::demo::site_for_history(&home)
+}
+
+#[cfg(not(feature = "lab"))]
+fn demo_site(_: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
+    Err(Stop::config(
+        "--demo: this premarket was built without the lab (no `demo`)",
+    ))
+}
+
 /// `--chart` / `--chart-svg`: writes the trend and says what it holds.
 fn chart(config: &Config, archive: &Archive, reports: &[Report], args: &Args) -> Result<u8, Stop> {
     let sources = Sources::of(config);
@@ -165,9 +190,9 @@ fn chart(config: &Config, archive: &Archive, reports: &[Report], args: &Args) ->
         .chain(args.chart_svg.iter().map(|p| (p, true)));
     for (path, svg) in targets {
         let bytes = if svg {
-            trend::svg(probe, firewall, limits).map(String::into_bytes)
+            trend::svg(probe, firewall, limits, &points.statuses).map(String::into_bytes)
         } else {
-            trend::png(probe, firewall, limits)
+            trend::png(probe, firewall, limits, &points.statuses)
         };
         super::probe::write_chart(path, bytes)?;
         outln!("Trend written to {}", path.display());

@@ -10,9 +10,12 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveTime;
 
+use clap_complete::ArgValueCandidates;
+
 use super::{SelectArgs, Stop};
 use crate::report::email::EmailMode;
 use crate::report::terminal::Format;
+use crate::report::{Invocation, Mode};
 use crate::run::{Outcome, Request, drive};
 
 #[derive(Debug, clap::Args)]
@@ -87,10 +90,11 @@ fn parse_time(s: &str) -> Result<NaiveTime, String> {
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// The check id (or glob) to rerun.
+    /// The check id (or glob) to rerun; the checks it explains are rechecked with it.
+    #[arg(add = ArgValueCandidates::new(super::complete::check_ids))]
     pub id: String,
     /// Only on this device; repeatable.
-    #[arg(long = "device", value_name = "NAME")]
+    #[arg(long = "device", value_name = "NAME", add = ArgValueCandidates::new(super::complete::device_names))]
     pub devices: Vec<String>,
     /// Judge saved outputs in DIR/<device>/<file> instead of connecting to devices.
     #[arg(long, value_name = "DIR")]
@@ -105,7 +109,7 @@ pub struct CheckArgs {
     pub output: OutputArgs,
 }
 
-pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Stop> {
+pub fn check(dir: &Path, invocation: Invocation, args: CheckArgs) -> Result<u8, Stop> {
     let select = SelectArgs {
         checks: vec![args.id],
         devices: args.devices,
@@ -113,6 +117,7 @@ pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Stop> {
     };
     run(
         dir,
+        invocation,
         RunArgs {
             select,
             offline: args.offline,
@@ -126,8 +131,20 @@ pub fn check(dir: &Path, args: CheckArgs) -> Result<u8, Stop> {
     )
 }
 
-pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
+pub fn run(dir: &Path, mut invocation: Invocation, args: RunArgs) -> Result<u8, Stop> {
     let offline = args.offline.is_some();
+    if let Some(saved) = &args.offline {
+        // Nothing can be judged from a directory that is not there: that is a usage mistake
+        // (exit 3), not twenty-five checks that "could not tell".
+        if !saved.is_dir() {
+            return Err(Stop::config(format!(
+                "--offline {}: no such directory (it should hold <device>/<file> saved outputs; \
+                 `premarket capture --device NAME --out DIR` writes them)",
+                saved.display()
+            )));
+        }
+        invocation.mode = Mode::Offline(super::absolute(saved));
+    }
     let request = Request {
         dir: dir.to_path_buf(),
         selection: args.select.selection(),
@@ -144,6 +161,7 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
         calendar: !offline,
         force: args.force,
         signals: true,
+        invocation,
         ..Request::default()
     };
     Ok(finish(drive(request)))

@@ -10,6 +10,7 @@
 pub mod print;
 
 mod capture;
+pub mod complete;
 #[cfg(feature = "lab")]
 mod demo;
 mod history;
@@ -17,6 +18,7 @@ mod inspect;
 #[cfg(feature = "lab")]
 mod lab;
 mod list;
+mod man;
 mod models;
 mod parse;
 mod plan;
@@ -29,7 +31,8 @@ pub use models::markdown as models_markdown;
 
 use std::path::PathBuf;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{Parser, Subcommand};
+use clap_complete::ArgValueCandidates;
 
 use crate::config::{Config, ConfigErrors};
 
@@ -40,9 +43,9 @@ use crate::config::{Config, ConfigErrors};
     about = "Pre-market inspection of the trading network"
 )]
 pub struct Cli {
-    /// Configuration directory holding baselines/ and checks/.
-    #[arg(long, global = true, env = "PREMARKET_DIR", default_value = ".")]
-    pub dir: PathBuf,
+    /// Configuration directory holding baselines/ and checks/ [default: the current directory].
+    #[arg(long, global = true, env = "PREMARKET_DIR", value_hint = clap::ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
     /// More log on stderr: -v info, -vv debug, -vvv trace (RUST_LOG overrides). Secrets are
     /// never logged.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -68,6 +71,7 @@ pub enum Command {
     Lab(lab::Args),
     /// Start the lab, inspect it over SSH with the example site, write the email to a file.
     #[cfg(feature = "lab")]
+    #[command(after_help = demo::scenarios_help())]
     Demo(demo::Args),
     /// Parse a saved output and print its facts as JSON.
     Parse(parse::Args),
@@ -79,15 +83,14 @@ pub enum Command {
     Trust(trust::Args),
     /// The latency probe: analyse captures, or send and capture live.
     Probe(Box<probe::Args>),
-    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    #[command(hide = true)]
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell): it completes
+    /// check ids, device names and scenarios from the site. Or: `source <(COMPLETE=bash premarket)`.
     Completions {
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) generated from this command line.
-    #[command(hide = true)]
-    Man,
+    /// Print the man page (roff), or write one per subcommand with --out DIR.
+    Man(man::Args),
 }
 
 /// An error that ends the process with a given exit code and message.
@@ -118,37 +121,51 @@ impl From<crate::plan::PlanError> for Stop {
     }
 }
 
+impl Cli {
+    /// The configuration directory: `--dir`, else `PREMARKET_DIR`, else the current directory.
+    pub fn dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// How this run was started, for the commands its report prints: the configuration
+    /// directory when one was given (made absolute, so a command pasted elsewhere works).
+    pub fn invocation(&self) -> crate::report::Invocation {
+        crate::report::Invocation {
+            dir: self.dir.as_deref().map(absolute),
+            mode: crate::report::Mode::Site,
+        }
+    }
+}
+
+/// `path` made absolute against the current directory (not resolved: a link stays a link).
+pub fn absolute(path: &std::path::Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> Result<u8, Stop> {
+    let dir = cli.dir();
+    let invocation = cli.invocation();
     match cli.command {
-        Command::Run(args) => inspect::run(&cli.dir, args),
-        Command::Check(args) => inspect::check(&cli.dir, args),
-        Command::List(args) => list::run(&cli.dir, args),
-        Command::Validate => validate::run(&cli.dir),
-        Command::Plan(args) => plan::run(&cli.dir, args),
+        Command::Run(args) => inspect::run(&dir, invocation, args),
+        Command::Check(args) => inspect::check(&dir, invocation, args),
+        Command::List(args) => list::run(&dir, args),
+        Command::Validate => validate::run(&dir),
+        Command::Plan(args) => plan::run(&dir, args),
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(args),
         #[cfg(feature = "lab")]
         Command::Demo(args) => demo::run(args),
         Command::Parse(args) => parse::run(args),
-        Command::History(args) => history::run(&cli.dir, args),
-        Command::Capture(args) => capture::run(&cli.dir, args),
-        Command::Trust(args) => trust::run(&cli.dir, args),
-        Command::Probe(args) => probe::run(&cli.dir, *args),
+        Command::History(args) => history::run(&dir, args),
+        Command::Capture(args) => capture::run(&dir, args),
+        Command::Trust(args) => trust::run(&dir, args),
+        Command::Probe(args) => probe::run(&dir, *args),
         Command::Completions { shell } => {
-            let mut out = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "premarket", &mut out);
-            crate::report::terminal::print_quietly(&String::from_utf8_lossy(&out));
+            crate::report::terminal::print_quietly(&complete::registration(shell)?);
             Ok(0)
         }
-        Command::Man => {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut out)
-                .map_err(|e| Stop::config(format!("cannot render the man page: {e}")))?;
-            crate::report::terminal::print_quietly(&String::from_utf8_lossy(&out));
-            Ok(0)
-        }
+        Command::Man(args) => man::run(args),
     }
 }
 
@@ -171,10 +188,10 @@ pub fn log_filter(verbose: u8) -> String {
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct SelectArgs {
     /// Check id or glob (`eos.lanz.*`); repeatable.
-    #[arg(long = "check", value_name = "ID|GLOB")]
+    #[arg(long = "check", value_name = "ID|GLOB", add = ArgValueCandidates::new(complete::check_ids))]
     pub checks: Vec<String>,
     /// Device name; repeatable.
-    #[arg(long = "device", value_name = "NAME")]
+    #[arg(long = "device", value_name = "NAME", add = ArgValueCandidates::new(complete::device_names))]
     pub devices: Vec<String>,
     /// Tag from the catalog; repeatable.
     #[arg(long = "tag", value_name = "TAG")]

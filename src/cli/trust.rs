@@ -12,20 +12,15 @@ use crate::ssh::transport;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The device whose host key to show.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(super::complete::device_names))]
     pub device: String,
 }
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
-    let device = config.device(&args.device).ok_or_else(|| {
-        let names: Vec<&str> = config.devices.iter().map(|d| d.name.as_str()).collect();
-        Stop::config(format!(
-            "no device is named {}. Devices: {}",
-            args.device,
-            names.join(", ")
-        ))
-    })?;
+    let device = config
+        .device(&args.device)
+        .ok_or_else(|| Stop::config(crate::plan::hint::unknown_device(&config, &args.device)))?;
     let conn = device.ssh().ok_or_else(|| {
         Stop::config(format!(
             "device {} is a {}: it is not reached over SSH and has no host key",

@@ -37,10 +37,15 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         Err(_) if !errors.is_empty() => 0,
         Err(other) => return Err(other.into()),
     };
+    let mut warnings = Vec::new();
     for device in &config.devices {
-        secrets(device, &mut errors);
+        secrets(device, &mut errors, &mut warnings);
     }
-    smtp_secret(&config, &mut errors);
+    smtp_secret(&config, &mut errors, &mut warnings);
+    // Not errors: offline work and `plan` need no secrets. A live run would miss them.
+    for w in &warnings {
+        errln!("warning: {w}");
+    }
     errors.extend(crate::config::check_notify_secrets(&config.site.notify));
     if !errors.is_empty() {
         errors.sort_by(|a, b| {
@@ -94,7 +99,7 @@ fn guard(plan: &DevicePlan, errors: &mut Vec<ConfigError>) {
 
 /// Reads every secret of `device` that is present; one that cannot be read is an error at its
 /// key in the device file.
-fn secrets(device: &Device, errors: &mut Vec<ConfigError>) {
+fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
     let Some(conn) = device.ssh() else {
         return;
     };
@@ -109,9 +114,16 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>) {
         ("key_passphrase", key_passphrase),
         ("enable_secret", enable_secret),
     ] {
-        let Some(secret) = secret.as_ref().filter(|s| s.is_present()) else {
+        let Some(secret) = secret.as_ref() else {
             continue;
         };
+        if !secret.is_present() {
+            warnings.push(missing(
+                secret,
+                &format!("a live run would not log in to {} (ssh.{key})", device.name),
+            ));
+            continue;
+        }
         if let Err(e) = secret.resolve() {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
@@ -123,7 +135,7 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>) {
 
 /// Reads the SMTP password when it is present; one that cannot be read is an error at its key
 /// in `site.yaml`.
-fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>) {
+fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
     let Some((_, secret)) = config
         .site
         .email
@@ -133,6 +145,10 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>) {
         return;
     };
     if !secret.is_present() {
+        warnings.push(missing(
+            secret,
+            "a live run could not send the email (email.password)",
+        ));
         return;
     }
     if let Err(e) = secret.resolve() {
@@ -161,4 +177,18 @@ fn at(device: &Device, key: &str) -> Option<Position> {
         .keys()
         .find(|k| k.value == key)
         .map(|k| Position::from_location(&device.file, k.defined))
+}
+
+/// A secret a live run would miss, named by its reference (its value is never read here):
+/// `PREMARKET_SW1_PASSWORD is not set: a live run would not log in to sw1 (ssh.password)`.
+fn missing(secret: &crate::config::SecretRef, consequence: &str) -> String {
+    match secret {
+        crate::config::SecretRef::Env(name) => format!("{name} is not set: {consequence}"),
+        crate::config::SecretRef::File(path) => {
+            format!(
+                "the secret file {} does not exist: {consequence}",
+                path.display()
+            )
+        }
+    }
 }

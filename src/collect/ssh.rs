@@ -95,7 +95,7 @@ pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectErro
     let read = |what: &str, secret: &SecretRef| {
         secret
             .resolve()
-            .map_err(|e| CollectError::Auth(format!("{what} ({secret}): {e}")))
+            .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
     };
     let optional =
         |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();

@@ -17,6 +17,7 @@ mod secret;
 mod site;
 mod tree;
 pub mod yaml;
+mod yaml_words;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -87,7 +88,19 @@ impl Config {
         let mut errors = Vec::new();
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
-        let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(ConfigErrors::from)?;
+        let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(|e| {
+            let mut errors = ConfigErrors::from(e);
+            // The usual cause: premarket was started outside the configuration directory.
+            if !site_path.exists() {
+                for error in &mut errors.0 {
+                    error.message.push_str(
+                        " (premarket reads DIR/baselines/site.yaml: give the configuration \
+                         directory with --dir DIR or PREMARKET_DIR=DIR, or run it from there)",
+                    );
+                }
+            }
+            errors
+        })?;
         let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
         let site = site.map(|mut site| {
             site.email = site_file

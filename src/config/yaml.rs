@@ -25,7 +25,15 @@ pub fn read_text(path: &Path) -> Result<String, ConfigError> {
 
 /// Deserializes `text`, naming `path` in errors.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, ConfigError> {
-    serde_saphyr::from_str::<T>(text).map_err(|e| yaml_error(path, &e))
+    serde_saphyr::from_str::<T>(text).map_err(|e| {
+        let mut error = yaml_error(path, &e);
+        error.message = super::yaml_words::explain(
+            &error.message,
+            text,
+            usize::try_from(error.position.line).unwrap_or(0),
+        );
+        error
+    })
 }
 
 fn yaml_error(path: &Path, error: &serde_saphyr::Error) -> ConfigError {
@@ -63,8 +71,17 @@ mod tests {
     fn errors_carry_line_and_column() {
         let cases = [
             ("name: a\nport: 22\nportt: 1\n", 3, "unknown field"),
-            ("name: a\nport: x\n", 2, "invalid"),
-            ("name: a\nname: b\nport: 1\n", 2, "duplicate"),
+            (
+                "name: a\nport: x\n",
+                2,
+                "port: a port number 1-65535, not \"x\"",
+            ),
+            ("name: a\nname: b\nport: 1\n", 2, "`name` appears twice"),
+            (
+                "name: a\nport: 22a\n",
+                2,
+                "port: a port number 1-65535, not \"22a\"",
+            ),
         ];
         for (text, line, needle) in cases {
             let err = parse::<Sample>(Path::new("f.yaml"), text).unwrap_err();

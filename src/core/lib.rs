@@ -20,5 +20,5 @@ pub use exit::Exit;
 pub use name::{CheckId, DeviceName, NameError};
 pub use output::{CollectError, Output, Outputs};
 pub use platform::Platform;
-pub use units::{Megabytes, Percent, Seconds};
+pub use units::{Bytes, Grouped, Megabytes, Percent, Seconds};
 pub use verdict::{Status, Verdict};

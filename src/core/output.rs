@@ -27,6 +27,10 @@ pub enum CollectError {
     HostKey(String),
     #[error("authentication failed: {0}")]
     Auth(String),
+    /// A secret the device's baseline refers to could not be read (an unset variable, a
+    /// missing file): nothing was sent to the device.
+    #[error("secret not available: {0}")]
+    Secret(String),
     #[error("the device answered with an error: {0}")]
     Device(String),
     /// The device says it has no such command or keyword (`% Invalid input`, `% Unavailable

@@ -43,3 +43,64 @@ impl fmt::Display for Megabytes {
         write!(f, "{} MB", self.0)
     }
 }
+
+/// A size in bytes, shown as a person reads it: `3.0 MiB`, `98 KiB`, `512 bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const KIB: u64 = 1 << 10;
+        const MIB: u64 = 1 << 20;
+        const GIB: u64 = 1 << 30;
+        let n = self.0;
+        match n {
+            0..KIB => write!(f, "{n} bytes"),
+            KIB..MIB => write!(f, "{:.0} KiB", n as f64 / KIB as f64),
+            MIB..GIB => write!(f, "{:.1} MiB", n as f64 / MIB as f64),
+            _ => write!(f, "{:.1} GiB", n as f64 / GIB as f64),
+        }
+    }
+}
+
+/// A count shown with thousands separators (`10,000 sessions`), as a person reads it on a phone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct Grouped(pub u64);
+
+impl fmt::Display for Grouped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let digits = self.0.to_string();
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        f.write_str(&out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_counts_read_as_people_write_them() {
+        let cases = [
+            (Bytes(512).to_string(), "512 bytes"),
+            (Bytes(100_000).to_string(), "98 KiB"),
+            (Bytes(3_145_728).to_string(), "3.0 MiB"),
+            (Bytes(5 << 30).to_string(), "5.0 GiB"),
+            (Grouped(7).to_string(), "7"),
+            (Grouped(1000).to_string(), "1,000"),
+            (Grouped(10_000).to_string(), "10,000"),
+            (Grouped(1_234_567).to_string(), "1,234,567"),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
+    }
+}

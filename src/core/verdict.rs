@@ -48,6 +48,13 @@ pub struct Verdict {
     pub evidence: String,
     /// A remedy specific to what was found; the catalog's remedy is used when absent.
     pub remedy: Option<String>,
+    /// One sentence the report leads with: what, where and the key number (`the md-unicast
+    /// sender opens a new socket per send: 10,000 sessions in 9 s`); the summary follows as
+    /// the detail. Absent: the catalog's finding words lead.
+    pub lead: Option<String>,
+    /// When what the verdict is about happened (a reboot, a burst), in Unix seconds: the report
+    /// shows it in the site's time and notices two devices that restarted together.
+    pub when: Option<i64>,
 }
 
 impl Verdict {
@@ -59,6 +66,8 @@ impl Verdict {
             actual: String::new(),
             evidence: String::new(),
             remedy: None,
+            lead: None,
+            when: None,
         }
     }
 
@@ -95,6 +104,17 @@ impl Verdict {
 
     pub fn remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = Some(remedy.into());
+        self
+    }
+
+    pub fn lead(mut self, lead: impl Into<String>) -> Self {
+        self.lead = Some(lead.into());
+        self
+    }
+
+    /// When it happened, Unix seconds.
+    pub fn when(mut self, at: i64) -> Self {
+        self.when = Some(at);
         self
     }
 }

@@ -60,7 +60,7 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
             m.clone(),
             format!(
                 "Do not accept the new key blindly: a changed host key is also what an interception \
-                 looks like. Confirm the key on the device's console, then `premarket trust {device}` \
+                 looks like. Confirm the key on the device's console, then `premarket trust --device {device}` \
                  shows the key offered and how to pin it. Then rerun {rerun}."
             ),
         ),
@@ -70,6 +70,17 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
             format!(
                 "Check ssh.user and the password or key reference in {}, and that the account is \
                  not locked or expired on the device. Then rerun {rerun}.",
+                plan.device.file.display()
+            ),
+        ),
+        CollectError::Secret(m) => (
+            "secret not available",
+            format!("premarket cannot log in to {device}: {m}"),
+            format!(
+                "Nothing was sent to {device}: the secret its baseline ({}) refers to is not \
+                 there for this run. Set the variable or create the file where the run can \
+                 read it (for cron or systemd, in the unit's or crontab's environment); \
+                 `premarket validate` lists every secret a run would miss. Then rerun {rerun}.",
                 plan.device.file.display()
             ),
         ),
@@ -149,6 +160,7 @@ fn session_wide(e: &CollectError) -> bool {
         CollectError::Connect(_)
             | CollectError::HostKey(_)
             | CollectError::Auth(_)
+            | CollectError::Secret(_)
             | CollectError::Timeout(_)
             | CollectError::NotAnswering { .. }
             | CollectError::TooLarge(_)

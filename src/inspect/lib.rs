@@ -271,6 +271,11 @@ fn result(
     result.evidence = device_text(&verdict.evidence);
     result.remedy = own_words(&remedy);
     result.severity = check.entry.severity;
+    result.lead = verdict.lead.as_deref().map(own_words).unwrap_or_default();
+    result.when = verdict
+        .when
+        .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
+        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
         result.finding = check.entry.finding.clone().unwrap_or_default();
     }

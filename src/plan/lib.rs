@@ -7,6 +7,7 @@
 //! after the identity command that tells the model ([`model`]).
 
 mod catalog;
+pub mod hint;
 mod model;
 mod select;
 
@@ -61,10 +62,11 @@ pub struct Plan {
 pub enum PlanError {
     #[error("{0}")]
     Config(#[from] ConfigErrors),
-    #[error("the selection matches no check. Valid ids: {}", .valid.join(", "))]
-    NothingSelected { valid: Vec<String> },
-    #[error("no device is named {name}. Devices: {}", .valid.join(", "))]
-    UnknownDevice { name: String, valid: Vec<String> },
+    /// `why` says which part of the selection matched nothing and what was probably meant.
+    #[error("the selection matches no check: {why}")]
+    NothingSelected { why: String },
+    #[error("{why}")]
+    UnknownDevice { name: String, why: String },
 }
 
 impl Plan {
@@ -75,7 +77,7 @@ impl Plan {
             if config.device(name).is_none() {
                 return Err(PlanError::UnknownDevice {
                     name: name.clone(),
-                    valid: config.devices.iter().map(|d| d.name.to_string()).collect(),
+                    why: hint::unknown_device(config, name),
                 });
             }
         }
@@ -99,7 +101,7 @@ impl Plan {
         }
         if devices.is_empty() {
             return Err(PlanError::NothingSelected {
-                valid: config.catalog.iter().map(|e| e.id.clone()).collect(),
+                why: hint::nothing_selected(config, selection),
             });
         }
         Ok(Plan { devices })

@@ -20,6 +20,27 @@ impl Selection {
     pub fn wants_device(&self, name: &str) -> bool {
         self.devices.is_empty() || self.devices.iter().any(|d| d == name)
     }
+
+    /// The selection with the checks that the selected ones explain (catalog `explains:`)
+    /// added, and the ids added. A cause is rechecked after a fix; the checks it explains read
+    /// the same state, and left out they would stand as the earlier run's FAIL.
+    pub fn and_explained(&self, catalog: &[Entry]) -> (Selection, Vec<String>) {
+        let mut out = self.clone();
+        let mut added = Vec::new();
+        if self.checks.is_empty() {
+            return (out, added);
+        }
+        for entry in catalog.iter().filter(|e| self.wants(e)) {
+            for (id, _) in &entry.explains {
+                let selected = self.checks.iter().any(|p| matches(p, id));
+                if !selected && !added.contains(id) {
+                    added.push(id.clone());
+                }
+            }
+        }
+        out.checks.extend(added.iter().cloned());
+        (out, added)
+    }
 }
 
 fn matches(pattern: &str, id: &str) -> bool {

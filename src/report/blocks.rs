@@ -146,7 +146,7 @@ impl Report {
             Status::Fail => format!("Explained by {cause} above: act on that first."),
             status => format!(
                 "Its cause, {cause}, is {status} now: recheck this one (`{}`).",
-                r.rerun_command()
+                self.rerun_for(r)
             ),
         })
     }
@@ -164,37 +164,24 @@ impl Report {
 
     /// In a rerun, whether a result was rechecked now or stands from an earlier run.
     pub fn mark(&self, r: &CheckResult) -> Option<String> {
-        self.standing_mark(&r.judged_in, &r.judged_at)
+        self.standing_mark(&r.judged_in)
     }
 
     /// In a rerun, whether a device block was found now or stands from an earlier run.
     pub fn device_mark(&self, d: &DeviceDown) -> Option<String> {
-        self.standing_mark(&d.judged_in, &d.judged_at)
+        self.standing_mark(&d.judged_in)
     }
 
-    fn standing_mark(
-        &self,
-        judged_in: &Option<String>,
-        judged_at: &Option<String>,
-    ) -> Option<String> {
+    fn standing_mark(&self, judged_in: &Option<String>) -> Option<String> {
         if !self.partial || self.standing_status.is_none() {
             return None;
         }
-        Some(match (judged_in, judged_at) {
-            (Some(run), Some(at)) => {
-                format!("not rechecked: as judged in run {run} ({})", short_time(at))
-            }
-            (Some(run), None) => format!("not rechecked: as judged in run {run}"),
-            _ => "rechecked now".to_string(),
+        // A run is named by its time ([`Report::readable`] turns the id into `08:31`).
+        Some(match judged_in {
+            Some(run) => format!("not rechecked: as judged in the run of {run}"),
+            None => "rechecked now".to_string(),
         })
     }
-}
-
-/// `2026-11-30 08:31` from an RFC 3339 time (as written, in the site's zone).
-fn short_time(at: &str) -> String {
-    chrono::DateTime::parse_from_rfc3339(at)
-        .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_else(|_| at.to_string())
 }
 
 impl Block<'_> {

@@ -13,12 +13,15 @@ pub mod channel;
 pub mod email;
 pub mod escape;
 pub mod history;
+pub mod human;
+pub mod invoke;
 pub mod json;
 pub mod junit;
 pub mod lock;
 pub mod metrics;
 pub mod notify;
 pub mod order;
+pub mod reading;
 pub mod redact;
 pub mod terminal;
 pub mod text;
@@ -34,6 +37,7 @@ use premarket_core::{Exit, Status};
 use premarket_parse::Recorded;
 
 pub use history::Changes;
+pub use invoke::{Invocation, Mode};
 
 /// One check on one device.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +70,13 @@ pub struct CheckResult {
     pub judged_in: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_at: Option<String>,
+    /// One sentence that leads the block (what, where, the key number); the summary is the
+    /// detail under it. Empty: the finding and the summary lead.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub lead: String,
+    /// When what the result is about happened (a reboot, a burst), RFC 3339 in UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
 }
 
 impl CheckResult {
@@ -88,6 +99,8 @@ impl CheckResult {
             rerun: None,
             judged_in: None,
             judged_at: None,
+            lead: String::new(),
+            when: None,
         }
     }
 
@@ -191,6 +204,10 @@ pub struct Report {
     /// The raw outputs judged, redacted, for the archive and the email; not in report.json.
     #[serde(skip)]
     pub raw: Vec<DeviceOutputs>,
+    /// How this run was started, so that the commands the report prints are complete for it
+    /// (`--dir`, `--offline`, the demo); not in report.json.
+    #[serde(skip)]
+    pub invocation: Invocation,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -305,6 +322,7 @@ impl Report {
             drift: None,
             charts: Vec::new(),
             raw: Vec::new(),
+            invocation: Invocation::default(),
         };
         report.sort();
         report

@@ -11,6 +11,7 @@ use owo_colors::OwoColorize;
 
 use super::blocks::Block;
 use super::history::Transition;
+use super::reading::RECOVERED;
 use super::{CheckResult, DeviceDown, Report};
 use premarket_core::Status;
 
@@ -20,12 +21,16 @@ pub fn use_colour(is_terminal: bool) -> bool {
 }
 
 pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
+    let report = &report.readable(tz);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "premarket {}",
         paint(&report.headline(), report.shown_status(), colour)
     );
+    if report.recovered() {
+        let _ = writeln!(out, "{}", paint(RECOVERED, Status::Ok, colour));
+    }
     let _ = writeln!(
         out,
         "run {}  {} .. {}",
@@ -41,9 +46,6 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     for p in &report.problems {
         let _ = writeln!(out, "problem: {p}");
     }
-    if let Some(drift) = &report.drift {
-        let _ = writeln!(out, "drift: {drift}");
-    }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
         let _ = writeln!(out, "rechecked now: {}", rechecked.join("; "));
@@ -58,12 +60,19 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
         }
     }
     let view = report.view();
-    for block in &view.attention {
+    for (i, block) in view.attention.iter().enumerate() {
         out.push('\n');
         match block {
-            Block::Result(r) => result(&mut out, report, r, colour),
+            Block::Result(r) => result(&mut out, report, r, tz, colour),
             Block::Device(d) => device(&mut out, report, d, colour),
         }
+        // What drifted is context for the first finding, not a finding of its own.
+        if i == 0 {
+            drift(&mut out, report);
+        }
+    }
+    if view.attention.is_empty() {
+        drift(&mut out, report);
     }
     changes(&mut out, report, tz);
     if !view.fine.is_empty() {
@@ -87,26 +96,46 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     out
 }
 
-fn result(out: &mut String, report: &Report, r: &CheckResult, colour: bool) {
+fn drift(out: &mut String, report: &Report) {
+    if let Some(drift) = &report.drift {
+        let _ = writeln!(out, "\ndrift: {drift}");
+    }
+}
+
+fn result(out: &mut String, report: &Report, r: &CheckResult, tz: chrono_tz::Tz, colour: bool) {
+    let lead = if r.lead.is_empty() {
+        r.headline()
+    } else {
+        r.lead.clone()
+    };
     let _ = writeln!(
         out,
-        "{} {} {} — {}",
+        "{} {} {} — {lead}",
         paint(r.status.as_str(), r.status, colour),
         r.device,
         r.check,
-        r.headline()
     );
+    if let Some(note) = report.restart_note(r, tz) {
+        let _ = writeln!(out, "  {note}");
+    }
     if let Some(mark) = report.mark(r) {
         let _ = writeln!(out, "  ({mark})");
     }
     if let Some(note) = report.cause_note(r) {
         let _ = writeln!(out, "  {}", lower_first(&note));
     }
-    block(out, "remedy", &r.remedy);
-    let _ = writeln!(out, "  rerun: {}", r.rerun_command());
+    block(out, "remedy", &report.remedy_for(r));
+    let _ = writeln!(out, "  rerun: {}", report.rerun_for(r));
+    if !r.lead.is_empty() {
+        field(out, "detail", &r.summary);
+    }
     field(out, "expected", &r.expected);
     field(out, "actual", &r.actual);
-    block(out, "evidence", &r.evidence);
+    let (evidence, note) = report.evidence_for(r);
+    if let Some(note) = note {
+        let _ = writeln!(out, "  {}", lower_first(&note));
+    }
+    block(out, "evidence", &evidence);
 }
 
 fn device(out: &mut String, report: &Report, d: &DeviceDown, colour: bool) {
@@ -129,14 +158,14 @@ fn device(out: &mut String, report: &Report, d: &DeviceDown, colour: bool) {
             let _ = writeln!(out, "  at: before the first command");
         }
     }
-    block(out, "remedy", &d.remedy);
+    block(out, "remedy", &report.device_remedy(d));
+    let _ = writeln!(out, "  rerun: {}", report.device_rerun(d));
     let _ = writeln!(
         out,
         "  blocked ({}): {}",
         d.blocked.len(),
         d.blocked.join(", ")
     );
-    let _ = writeln!(out, "  rerun: {}", d.rerun_command());
 }
 
 /// What changed since the previous run of these checks (see [`super::history`]).

@@ -10,8 +10,6 @@
 use super::Request;
 use premarket_collect::probe::Routing;
 use premarket_config::Config;
-use premarket_probe::chart::axes::{count_label, show};
-use premarket_probe::units::Nanos;
 use premarket_report::Report;
 use premarket_report::archive::Archive;
 use premarket_report::email::Attachment;
@@ -67,24 +65,28 @@ fn drift(
     }
     let rule = DriftRule::default();
     let now = |d: &trend::Drift| d.run_id == report.run_id;
-    let ns = |v: f64| show(Nanos(v.round() as i64));
     let drifts: Vec<String> = probe_drifts(&points.probe, &rule)
         .iter()
+        .chain(&firewall_drifts(&points.firewall, &rule))
         .filter(|d| now(d))
-        .map(|d| d.describe(ns))
-        .chain(
-            firewall_drifts(&points.firewall, &rule)
-                .iter()
-                .filter(|d| now(d))
-                .map(|d| d.describe(count_label)),
-        )
+        .map(trend::Drift::said)
         .collect();
     if drifts.is_empty() {
         return None;
     }
     let (png, svg) = (
-        trend::png(&points.probe, &points.firewall, &sources.limits),
-        trend::svg(&points.probe, &points.firewall, &sources.limits),
+        trend::png(
+            &points.probe,
+            &points.firewall,
+            &sources.limits,
+            &points.statuses,
+        ),
+        trend::svg(
+            &points.probe,
+            &points.firewall,
+            &sources.limits,
+            &points.statuses,
+        ),
     );
     let shown = match &png {
         Ok(_) => "see the trend chart",

@@ -37,7 +37,7 @@ use premarket_report::lock::{LockError, RunLock};
 use premarket_report::metrics::Metrics;
 use premarket_report::redact;
 use premarket_report::terminal::{Format, Terminal};
-use premarket_report::{Counts, Report, history, overall};
+use premarket_report::{Counts, Invocation, Report, history, overall};
 use premarket_spool::SpoolDir;
 
 /// A tweak to the loaded configuration (the demo points the archive at its own home).
@@ -76,6 +76,9 @@ pub struct Request {
     /// Catch SIGTERM and SIGINT: stop, judge what was collected and report within the grace
     /// ([`stop`]). The CLI's runs do; a library caller keeps its own signal handling.
     pub signals: bool,
+    /// How the run was started, so that the commands the report prints work when pasted
+    /// (`--dir`, `--offline`, the demo).
+    pub invocation: Invocation,
 }
 
 /// What the CLI prints on stderr, in order, and the exit code.
@@ -133,7 +136,10 @@ async fn drive_async(req: Request) -> Outcome {
     if let Some(adjust) = &req.adjust {
         adjust(&mut config);
     }
-    let plan = match Plan::new(&config, &req.selection) {
+    // A cause rechecked alone would leave the checks it explains standing as FAIL from the
+    // earlier run: they are judged again with it.
+    let (selection, explained) = req.selection.and_explained(&config.catalog);
+    let plan = match Plan::new(&config, &selection) {
         Ok(plan) => Some(plan),
         Err(PlanError::Config(more)) => {
             errors.extend(more.0);
@@ -156,7 +162,17 @@ async fn drive_async(req: Request) -> Outcome {
             return closed(&config, &req, why).await;
         }
     }
-    inspect_and_report(&config, plan, &req, interrupt).await
+    let mut outcome = inspect_and_report(&config, plan, &req, interrupt).await;
+    if !explained.is_empty() && outcome.report.is_some() {
+        outcome.messages.insert(
+            0,
+            format!(
+                "also rechecked what the selected checks explain: {}",
+                explained.join(", ")
+            ),
+        );
+    }
+    outcome
 }
 
 async fn inspect_and_report(
@@ -249,6 +265,7 @@ async fn inspect_and_report(
     }
     report.partial = !full;
     report.offline = req.offline.is_some();
+    report.invocation = req.invocation.clone();
     report.deadline = target.map(|t| t.note());
     report.problems.extend(problems.iter().cloned());
     // The archived reports, read once for the history and the trend.
@@ -449,6 +466,7 @@ async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Reque
         );
     }
     let mut report = empty_report(config);
+    report.invocation = req.invocation.clone();
     report.config_errors = errors.iter().map(ToString::to_string).collect();
     report.status = Status::Error;
     let mut channels = Vec::new();

@@ -2,7 +2,8 @@ use super::drops::{self, Found};
 use super::ports::{TradingPorts, require};
 use super::since::{Before, Change, Counter, change};
 use crate::Check;
-use premarket_core::{Platform, Verdict};
+use crate::reboot::utc;
+use premarket_core::{Bytes, Grouped, Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{LanzRecord, LanzRecords, ShowLanzRecords, ShowVersion};
 
@@ -128,15 +129,21 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
         .collect();
     let mut problems = Vec::new();
     let mut evidence = Vec::new();
+    // The switch's time of a record on premarket's clock, in Unix seconds.
+    let at = |r: &LanzRecord| (r.entry_time_us as i64 - skew_us).div_euclid(1_000_000);
+    let mut when = None;
     if let Some(worst) = congested.iter().max_by_key(|r| r.queue_length_bytes) {
         problems.push(format!(
-                "{} LANZ record(s) above {threshold} bytes {window}, the deepest {} bytes on {} TC{} {} s before the report",
+                "{} LANZ record(s) above {} {window}, the deepest {} on {} (queue TC{}) at {} ({} s before the report)",
                 congested.len(),
-                worst.queue_length_bytes,
+                Bytes(threshold),
+                Bytes(worst.queue_length_bytes),
                 worst.interface,
                 worst.traffic_class,
+                utc(at(worst)),
                 report_us.saturating_sub(worst.entry_time_us) / 1_000_000
             ));
+        when = Some((*worst, at(worst)));
         for r in congested.iter().take(5) {
             evidence.push(format!(
                 "{} {} TC{} queueLength {} bytes, duration {} us, {} s before the report",
@@ -155,6 +162,7 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
             ));
     }
     let mut note = String::new();
+    let mut grown_drops: Vec<u64> = Vec::new();
     let label = drops.label;
     match &previous {
         _ if drops.now.is_empty() => {}
@@ -184,6 +192,7 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
                     }
                     Change::Grew(grown) => {
                         for (_, by) in grown {
+                            grown_drops.push(by);
                             problems.push(format!(
                                 "+{by} {label} on {port} since the previous run ({run_id})"
                             ));
@@ -203,7 +212,35 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
             "no congestion above {threshold} bytes on the trading ports {window}{note}"
         ))
     } else {
-        Verdict::fail(format!("{}: microbursts on the trading path drop or delay packets{note}", problems.join("; ")))
+        let dropped: u64 = grown_drops.iter().sum();
+        let lead = match when {
+            Some((worst, at)) => format!(
+                "a {} microburst on {} (queue TC{}) at {}{}",
+                Bytes(worst.queue_length_bytes),
+                worst.interface,
+                worst.traffic_class,
+                utc(at),
+                if dropped > 0 {
+                    format!(", {} packets dropped", Grouped(dropped))
+                } else {
+                    String::new()
+                }
+            ),
+            None => format!(
+                "{} packets dropped in the trading ports' queues since the previous run",
+                Grouped(dropped)
+            ),
+        };
+        let verdict = Verdict::fail(format!(
+            "{}: microbursts on the trading path drop or delay packets{note}",
+            problems.join("; ")
+        ))
+        .lead(lead);
+        let verdict = match when {
+            Some((_, at)) => verdict.when(at),
+            None => verdict,
+        };
+        verdict
                 .remedy("Find the burst's source in the records' ingress ports (`show queue-monitor length` on the switch) and the time; move or pace the sender, spread the traffic over more egress capacity, or raise the queue's buffer as designed. Rerun `premarket check eos.lanz.congestion`; a run after a quiet period is OK again.")
     };
     verdict.expected(expected).evidence(evidence.join("\n"))

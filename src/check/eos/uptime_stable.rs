@@ -70,6 +70,8 @@ impl Check for UptimeStable {
             } => Verdict::fail(format!(
                 "reloaded since the previous run ({run_id}): up only {up}, reload cause: {cause}; every setting that was only in running-config is gone and must be re-verified"
             ))
+            .lead(format!("reloaded at {} ({cause})", utc(boot)))
+            .when(boot)
             .expected(format!("the boot of {} (the previous run's)", utc(previous_boot)))
             .remedy(
                 "Find why it reloaded (`show reload cause`, `show logging`), then re-verify what a reload loses: rerun the whole inspection \

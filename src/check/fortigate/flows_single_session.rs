@@ -2,7 +2,7 @@ use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
 use crate::Check;
 use crate::outcome::combine;
-use premarket_core::{Platform, Verdict};
+use premarket_core::{Grouped, Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::Flow;
 
@@ -113,6 +113,20 @@ fn judge(facts: &Facts, flow: &Flow) -> Verdict {
     // Two sessions may be a restart; three or more young ones from as many ports are the
     // pattern of a socket per send.
     let churn = s.source_ports >= 3 && s.young * 2 >= s.sessions;
+    let lead = if churn {
+        let within = s.oldest_s.map(|d| format!(" in {d} s")).unwrap_or_default();
+        format!(
+            "the {} sender opens a new socket per send: {} sessions{within}",
+            flow.name,
+            Grouped(s.sessions)
+        )
+    } else {
+        format!(
+            "{} has {} sessions, at most {max} allowed",
+            flow.name,
+            Grouped(s.sessions)
+        )
+    };
     let line = if churn {
         let established = if s.not_established > 0 {
             format!(", {} not established", s.not_established)
@@ -134,7 +148,7 @@ fn judge(facts: &Facts, flow: &Flow) -> Verdict {
             s.source_ports,
         )
     };
-    Verdict::fail(line).evidence(s.evidence).remedy(format!(
+    Verdict::fail(line).lead(lead).evidence(s.evidence).remedy(format!(
         "Make the sender of {} keep one socket (one fixed source port) for the whole trading day instead of opening one per send; restart it and rerun `premarket check fortigate.flows.single-session`. If several sessions are intended, set `max_sessions` for this flow in the baseline.",
         flow.name
     ))

@@ -83,6 +83,8 @@ impl Check for UptimeStable {
             } => Verdict::fail(format!(
                 "rebooted since the previous run ({run_id}): up only {up}, last reboot reason: {reason}; every session was rebuilt and every setting that was not saved must be re-verified"
             ))
+            .lead(format!("rebooted at about {} ({reason})", utc(boot)))
+            .when(boot)
             .expected(format!("the boot of about {} (the previous run's)", utc(previous_boot)))
             .remedy(
                 "Find out why it rebooted (`get system status` Last reboot reason, `diagnose debug crashlog read`, the event log) before the open. \

@@ -48,6 +48,11 @@ pub mod palette {
     pub const GRID: RGBColor = RGBColor(0xdd, 0xdd, 0xdd);
     /// The slow zone above the threshold.
     pub const SLOW_ZONE: RGBColor = RGBColor(0xfb, 0xe8, 0xe0);
+    /// The slow zone of a measurement that is as it should be: there, but not alarming.
+    pub const CALM_ZONE: RGBColor = RGBColor(0xf4, 0xf4, 0xf4);
+    /// First packets of a session in a measurement that is as it should be (offloaded):
+    /// slow as expected, drawn without alarm.
+    pub const FIRST_CALM: RGBColor = RGBColor(0x99, 0x99, 0x99);
     pub const TEXT: RGBColor = RGBColor(0x22, 0x22, 0x22);
 }
 
@@ -187,8 +192,26 @@ pub fn note<DB: DrawingBackend>(
 /// How a legend entry is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Swatch {
-    Line { color: RGBColor, width: u32 },
-    Dashed { color: RGBColor, width: u32 },
+    Line {
+        color: RGBColor,
+        width: u32,
+    },
+    Dashed {
+        color: RGBColor,
+        width: u32,
+    },
+    /// A line of dashes this long with gaps this long (px), as the chart draws it.
+    Dashes {
+        color: RGBColor,
+        width: u32,
+        dash: u32,
+        gap: u32,
+    },
+    /// A zone with the line that bounds it (the slow threshold and the slow zone above it).
+    Threshold {
+        zone: RGBColor,
+        line: RGBColor,
+    },
     Triangle(RGBColor),
     Square(RGBColor),
     Circle(RGBColor),
@@ -244,6 +267,35 @@ fn swatch<DB: DrawingBackend>(
                 .map_err(draw_err)?;
             }
             Ok(())
+        }
+        Swatch::Dashes {
+            color,
+            width,
+            dash,
+            gap,
+        } => {
+            let (dash, step) = (dash as i32, (dash + gap).max(1) as i32);
+            let mut start = x;
+            while start < x + 36 {
+                area.draw(&PathElement::new(
+                    [(start, y), ((start + dash).min(x + 36), y)],
+                    color.stroke_width(width),
+                ))
+                .map_err(draw_err)?;
+                start += step;
+            }
+            Ok(())
+        }
+        Swatch::Threshold { zone, line } => {
+            area.draw(&Rectangle::new(
+                [(x, y - 12), (x + 36, y + 4)],
+                zone.filled(),
+            ))
+            .map_err(draw_err)?;
+            area.draw(&PathElement::new(
+                [(x, y + 4), (x + 36, y + 4)],
+                line.stroke_width(LINE),
+            ))
         }
         Swatch::Triangle(color) => area.draw(&TriangleMarker::new((x + 18, y), 11, color.filled())),
         Swatch::Square(color) => area.draw(&Rectangle::new(

@@ -39,41 +39,61 @@ impl Default for References {
     }
 }
 
-/// A line drawn across a latency axis.
+/// A line drawn across a latency axis: each its own colour and dash, so the legend tells
+/// them apart on a phone and in grey print.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Line {
     pub value: Nanos,
     pub label: String,
     pub color: RGBColor,
-    pub dashed: bool,
+    /// Dash and gap in pixels; `None`: solid.
+    pub dash: Option<(u32, u32)>,
+    /// The slow threshold's zone above it (the first line only).
+    pub zone: Option<RGBColor>,
 }
 
 impl References {
-    /// The lines: the slow threshold, the lab's figures (dashed grey) and the baseline's
-    /// limits (solid grey).
+    /// The lines: the slow threshold (solid dark, the slow zone above it), the lab's
+    /// offloaded figure (green, short dashes) and CPU-path figure (orange, long dashes), the
+    /// baseline's limits (grey: median solid, p99 dotted).
     pub(super) fn lines(&self, threshold: Nanos) -> Vec<Line> {
-        let line = |value: Nanos, label: String, color, dashed| Line {
+        let line = |value: Nanos, label: String, color, dash| Line {
             value,
             label,
             color,
-            dashed,
+            dash,
+            zone: None,
         };
-        let mut lines = vec![line(
-            threshold,
-            format!("slow: above {}", latency_label(us(threshold))),
-            palette::TEXT,
-            true,
-        )];
+        let mut lines = vec![Line {
+            zone: Some(palette::SLOW_ZONE),
+            ..line(
+                threshold,
+                format!("slow: above {}", latency_label(us(threshold))),
+                // Dark, not vermillion: vermillion marks slow packets, the line only bounds them.
+                palette::TEXT,
+                None,
+            )
+        }];
         let refs = [
-            (self.offloaded, "lab offloaded", true),
-            (self.cpu_path, "lab CPU path", true),
-            (self.median_max, "limit: median", false),
-            (self.p99_max, "limit: p99", false),
+            (
+                self.offloaded,
+                "lab offloaded",
+                palette::GREEN,
+                Some((8, 8)),
+            ),
+            (
+                self.cpu_path,
+                "lab CPU path",
+                palette::ORANGE,
+                Some((22, 8)),
+            ),
+            (self.median_max, "limit: median", palette::GREY, None),
+            (self.p99_max, "limit: p99", palette::GREY, Some((3, 7))),
         ];
-        for (value, what, dashed) in refs {
+        for (value, what, color, dash) in refs {
             if let Some(v) = value {
                 let label = format!("{what} {}", latency_label(us(v)));
-                lines.push(line(v, label, palette::GREY, dashed));
+                lines.push(line(v, label, color, dash));
             }
         }
         lines.retain(|l| l.value.0 > 0);
@@ -81,28 +101,36 @@ impl References {
     }
 }
 
-/// The legend entries of the reference lines (the slow zone with the threshold).
+/// The legend entries of the reference lines, each drawn as the chart draws it.
 pub(super) fn line_entries(lines: &[Line]) -> Vec<Entry> {
     lines
         .iter()
-        .enumerate()
-        .map(|(i, l)| Entry {
-            swatch: if i == 0 {
-                Swatch::Band(palette::SLOW_ZONE)
-            } else if l.dashed {
-                Swatch::Dashed {
+        .map(|l| Entry {
+            swatch: match (l.zone, l.dash) {
+                (Some(zone), _) => Swatch::Threshold {
+                    zone,
+                    line: l.color,
+                },
+                (None, Some((dash, gap))) => Swatch::Dashes {
                     color: l.color,
                     width: LINE,
-                }
-            } else {
-                Swatch::Line {
+                    dash,
+                    gap,
+                },
+                (None, None) => Swatch::Line {
                     color: l.color,
                     width: LINE,
-                }
+                },
             },
             label: l.label.clone(),
         })
         .collect()
+}
+
+/// Whether a measurement is as it should be: then its slow zone and its sessions' first
+/// packets are drawn calm, not as an alarm.
+pub(super) fn calm(kind: Kind) -> bool {
+    matches!(kind, Kind::Offloaded | Kind::FirstPacketsNotSlow)
 }
 
 /// Latencies at or below this are drawn at it (a log axis has no zero).
@@ -160,7 +188,12 @@ impl Drawing for LatencyChart<'_> {
             text.extend(wrapped.iter().map(String::as_str).take(4));
             return canvas::note(&body, &text);
         }
-        let lines = self.refs.lines(a.slow.threshold_ns);
+        let mut lines = self.refs.lines(a.slow.threshold_ns);
+        if calm(a.verdict) {
+            for line in lines.iter_mut().filter(|l| l.zone.is_some()) {
+                line.zone = Some(palette::CALM_ZONE);
+            }
+        }
         let extremes = [a.all.min_ns, a.all.max_ns].map(|v| v.map_or(f64::NAN, us));
         let range = latency_range(&extremes, &lines);
         let marks = Marks::of(a);
@@ -213,11 +246,16 @@ impl Marks {
         }
         if self.first_total > 0 {
             entries.push(Entry {
-                swatch: Swatch::Triangle(palette::VERMILLION),
+                swatch: Swatch::Triangle(first_color(a)),
                 label: format!(
-                    "first {} of a session ({})",
+                    "first {} of a session ({}){}",
                     a.first_k,
-                    count_label(self.first_total as f64)
+                    count_label(self.first_total as f64),
+                    if calm(a.verdict) {
+                        ": slow, as expected"
+                    } else {
+                        ""
+                    }
                 ),
             });
         }
@@ -232,6 +270,16 @@ impl Marks {
             });
         }
         entries
+    }
+}
+
+/// The first packets of each session: an alarm when they are the problem, grey when their
+/// setup on the CPU is all there is.
+fn first_color(a: &Analysis) -> RGBColor {
+    if calm(a.verdict) {
+        palette::FIRST_CALM
+    } else {
+        palette::VERMILLION
     }
 }
 
@@ -257,6 +305,12 @@ fn heading(a: &Analysis) -> Vec<(String, RGBColor)> {
         if a.indicative { " (indicative)" } else { "" }
     );
     let mut lines = vec![(verdict, verdict_color(a.verdict))];
+    if calm(a.verdict) && a.samples.count(Class::First) > 0 {
+        lines.push((
+            "as expected: only each session's first packets are slow".to_string(),
+            palette::GREEN,
+        ));
+    }
     let (Some(median), Some(p99), Some(max)) = (a.all.median_ns, a.all.p99_ns, a.all.max_ns) else {
         return lines;
     };
@@ -298,35 +352,48 @@ pub(super) fn reference_lines<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     (x0, x1): (f64, f64),
     (_, hi): (f64, f64),
 ) -> Result<(), ChartError> {
-    if let Some(threshold) = lines.first() {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(x0, us(threshold.value)), (x1, hi)],
-                palette::SLOW_ZONE.filled(),
-            )))
-            .map_err(draw_err)?;
-    }
     for line in lines {
-        let y = us(line.value);
-        let style = line.color.stroke_width(LINE);
-        if line.dashed {
+        if let Some(zone) = line.zone {
             chart
-                .draw_series(DashedLineSeries::new([(x0, y), (x1, y)], 12, 8, style))
-                .map_err(draw_err)?;
-        } else {
-            chart
-                .draw_series(LineSeries::new([(x0, y), (x1, y)], style))
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x0, us(line.value)), (x1, hi)],
+                    zone.filled(),
+                )))
                 .map_err(draw_err)?;
         }
     }
+    for line in lines {
+        let y = us(line.value);
+        draw_line(chart, line, [(x0, y), (x1, y)])?;
+    }
     Ok(())
+}
+
+/// One reference line between `ends`, in its own style.
+fn draw_line<DB: DrawingBackend, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    line: &Line,
+    ends: [(f64, f64); 2],
+) -> Result<(), ChartError>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let style = line.color.stroke_width(LINE);
+    match line.dash {
+        Some((dash, gap)) => chart
+            .draw_series(DashedLineSeries::new(ends, dash, gap, style))
+            .map(|_| ()),
+        None => chart.draw_series(LineSeries::new(ends, style)).map(|_| ()),
+    }
+    .map_err(draw_err)
 }
 
 /// A chart of latency (log µs) against percentile.
 pub(super) type PercentileChart<'a, DB> =
     ChartContext<'a, DB, Cartesian2d<axes::Ticked, WithKeyPoints<LogCoord<f64>>>>;
 
-/// The percentile plot's axes, drawn: percentile on the HdrHistogram scale up to `x_max`,
+/// The percentile plot's axes, drawn: percentile on a scale where 90 %, 99 % and 99.9 % are evenly spaced, up to `x_max`,
 /// latency on a log scale.
 pub(super) fn percentile_chart<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
@@ -361,7 +428,12 @@ fn percentile_panel<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let n = a.samples.len();
     let x_max = (n as f64).log10().max(1.0) + 0.15;
-    let mut chart = percentile_chart(area, x_max, (lo, hi), "percentile (HdrHistogram scale)")?;
+    let mut chart = percentile_chart(
+        area,
+        x_max,
+        (lo, hi),
+        "percentile (each step to the right: 10 times rarer)",
+    )?;
     reference_lines(&mut chart, lines, (0.0, x_max), (lo, hi))?;
     // All packets wide underneath, the steady state on top: where they part, the first
     // packets (or the pauses) made the difference.
@@ -381,7 +453,7 @@ fn percentile_panel<DB: DrawingBackend>(
             marks
                 .first
                 .iter()
-                .map(|p| TriangleMarker::new(*p, 11, palette::VERMILLION.filled())),
+                .map(|p| TriangleMarker::new(*p, 11, first_color(a).filled())),
         )
         .map_err(draw_err)?;
     chart
@@ -432,10 +504,7 @@ fn histogram_panel<DB: DrawingBackend>(
     chart
         .draw_series(bars.iter().filter(|b| b.first > 0).map(|b| {
             let ((x0, x1), _) = halves(b);
-            Rectangle::new(
-                [(x0, 0.6), (x1, b.first as f64)],
-                palette::VERMILLION.filled(),
-            )
+            Rectangle::new([(x0, 0.6), (x1, b.first as f64)], first_color(a).filled())
         }))
         .map_err(draw_err)?;
     chart
@@ -449,14 +518,7 @@ fn histogram_panel<DB: DrawingBackend>(
         .map_err(draw_err)?;
     for line in lines {
         let x = us(line.value);
-        let style = line.color.stroke_width(LINE);
-        let ends = [(x, 0.6), (x, peak * 2.5)];
-        if line.dashed {
-            chart.draw_series(DashedLineSeries::new(ends, 12, 8, style))
-        } else {
-            chart.draw_series(LineSeries::new(ends, style))
-        }
-        .map_err(draw_err)?;
+        draw_line(&mut chart, line, [(x, 0.6), (x, peak * 2.5)])?;
     }
     Ok(())
 }

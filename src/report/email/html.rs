@@ -13,6 +13,7 @@ use super::attach::Attachment;
 use super::context::Context;
 use super::digest;
 use crate::blocks::Block;
+use crate::reading::RECOVERED;
 use crate::{CheckResult, DeviceDown, Report};
 use premarket_core::Status;
 
@@ -33,13 +34,22 @@ fn colour(status: Status) -> &'static str {
 }
 
 pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String {
+    let subject = super::subject(report, ctx);
+    let report = &report.readable(ctx.tz);
     let mut out = String::new();
     let status = report.shown_status();
+    // Each picture once: a probe's chart in its probe's block, the trend beside the drift
+    // line, the rest at the end.
+    let mut pictures: Vec<&Attachment> = images
+        .iter()
+        .copied()
+        .filter(|i| i.inline_id.is_some())
+        .collect();
     let _ = write!(
         out,
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <title>{}</title></head><body style=\"margin:0;padding:12px;{FONT};font-size:15px;line-height:1.4;color:#1f2328;max-width:640px\">",
-        esc(&super::subject(report, ctx))
+        esc(&subject)
     );
     let top = report
         .top_finding()
@@ -51,13 +61,17 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             }
         })
         .unwrap_or_default();
+    let banner = if report.recovered() {
+        RECOVERED.to_string()
+    } else {
+        format!("{status}{top}")
+    };
     let _ = write!(
         out,
         "<div style=\"background:{};color:#fff;padding:10px 12px;border-radius:6px\">\
-         <div style=\"font-size:18px;font-weight:bold\">{}{}</div><div style=\"font-size:13px\">{}</div></div>",
+         <div style=\"font-size:18px;font-weight:bold\">{}</div><div style=\"font-size:13px\">{}</div></div>",
         colour(status),
-        status,
-        esc(&top),
+        esc(&banner),
         esc(&report.headline())
     );
     if let Some(d) = report.deadline.as_ref().filter(|d| d.passed) {
@@ -72,13 +86,6 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             out,
             "<p style=\"margin:8px 0\"><b>Problem:</b> {}</p>",
             md(p)
-        );
-    }
-    if let Some(drift) = &report.drift {
-        let _ = write!(
-            out,
-            "<p style=\"margin:8px 0\"><b>Drift:</b> {}</p>",
-            esc(drift)
         );
     }
     let rechecked = report.rechecked();
@@ -114,27 +121,29 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         }
         None => {}
     }
-    for block in &view.attention {
+    for (i, block) in view.attention.iter().enumerate() {
         let c = colour(block.status());
         let _ = write!(
             out,
             "<div style=\"border-left:4px solid {c};padding:2px 0 2px 10px;margin:12px 0\">"
         );
         match block {
-            Block::Result(r) => result(&mut out, report, r, ctx),
+            Block::Result(r) => {
+                result(&mut out, report, r, ctx);
+                if r.check.starts_with("probe.") {
+                    picture(&mut out, &mut pictures, &format!("chart-{}", r.device));
+                }
+            }
             Block::Device(d) => device(&mut out, report, d),
         }
         out.push_str("</div>");
-    }
-    for image in images {
-        if let Some(id) = &image.inline_id {
-            let _ = write!(
-                out,
-                "<p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width:100%;height:auto\"></p>",
-                esc(id),
-                esc(&image.name)
-            );
+        // What drifted is context for the first finding, not a finding of its own.
+        if i == 0 {
+            drift(&mut out, report, &mut pictures);
         }
+    }
+    if view.attention.is_empty() {
+        drift(&mut out, report, &mut pictures);
     }
     if let Some(lines) = digest::change_lines(report, ctx) {
         let _ = write!(out, "<h2 style=\"{H2}\">Since the previous run</h2>");
@@ -173,6 +182,10 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             esc(&r.device)
         );
     }
+    // The pictures that belong to no block (a probe that is OK, or one a hang left alone).
+    for image in std::mem::take(&mut pictures) {
+        img(&mut out, image);
+    }
     let _ = write!(out, "<h2 style=\"{H2}\">Timing</h2>");
     for line in digest::timing(report, ctx) {
         let _ = write!(out, "<p style=\"margin:2px 0;{SMALL}\">{}</p>", esc(&line));
@@ -181,17 +194,58 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
     out
 }
 
+/// The drift line and, when there is one, the trend beside it.
+fn drift(out: &mut String, report: &Report, pictures: &mut Vec<&Attachment>) {
+    if let Some(drift) = &report.drift {
+        let _ = write!(
+            out,
+            "<p style=\"margin:8px 0\"><b>Drift:</b> {}</p>",
+            esc(drift)
+        );
+        picture(out, pictures, "trend");
+    }
+}
+
+/// Shows the picture whose inline id is `id`, once.
+fn picture(out: &mut String, pictures: &mut Vec<&Attachment>, id: &str) {
+    if let Some(at) = pictures
+        .iter()
+        .position(|p| p.inline_id.as_deref() == Some(id))
+    {
+        img(out, pictures.remove(at));
+    }
+}
+
+fn img(out: &mut String, image: &Attachment) {
+    if let Some(id) = &image.inline_id {
+        let _ = write!(
+            out,
+            "<p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width:100%;height:auto\"></p>",
+            esc(id),
+            esc(&image.name)
+        );
+    }
+}
+
 fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     let c = colour(r.status);
+    let lead = if r.lead.is_empty() {
+        r.headline()
+    } else {
+        r.lead.clone()
+    };
     let _ = write!(
         out,
         "<div><b style=\"color:{c}\">{}</b> <b>{}</b> {}</div><div style=\"{SMALL};overflow-wrap:anywhere\">{} on {}</div>",
         r.status,
         esc(&r.device),
-        md(&r.headline()),
+        md(&lead),
         esc(&r.check),
         esc(&r.device)
     );
+    if let Some(note) = report.restart_note(r, ctx.tz) {
+        let _ = write!(out, "<p style=\"margin:6px 0\"><b>{}</b></p>", esc(&note));
+    }
     if let Some(mark) = report.mark(r) {
         let _ = write!(out, "<div style=\"{SMALL}\"><i>{}</i></div>", esc(&mark));
     }
@@ -205,11 +259,22 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
             esc(&m)
         );
     }
-    remedy(out, &r.remedy);
-    rerun(out, &r.rerun_command());
+    remedy(out, &report.remedy_for(r));
+    rerun(out, &report.rerun_for(r));
+    if !r.lead.is_empty() {
+        field(out, "Detail", &r.summary);
+    }
     field(out, "Expected", &r.expected);
     field(out, "Actual", &r.actual);
-    pre(out, "Evidence", &r.evidence);
+    let (evidence, note) = report.evidence_for(r);
+    if let Some(note) = note {
+        let _ = write!(
+            out,
+            "<div style=\"margin-top:6px;{SMALL}\">{}</div>",
+            md(&note)
+        );
+    }
+    pre(out, "Evidence", &evidence);
 }
 
 fn device(out: &mut String, report: &Report, d: &DeviceDown) {
@@ -232,8 +297,8 @@ fn device(out: &mut String, report: &Report, d: &DeviceDown) {
             .map(code)
             .unwrap_or_else(|| "before the first command".to_string())
     );
-    remedy(out, &d.remedy);
-    rerun(out, &d.rerun_command());
+    remedy(out, &report.device_remedy(d));
+    rerun(out, &report.device_rerun(d));
     let _ = write!(
         out,
         "<div style=\"margin:6px 0;{SMALL};overflow-wrap:anywhere\"><b>Blocked ({}):</b> {}</div>",

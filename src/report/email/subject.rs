@@ -29,6 +29,7 @@ pub fn subject(report: &Report, ctx: &Context) -> String {
                 subject.push_str(&format!(" (+{more})"));
             }
         }
+        (None, None) if report.recovered() => subject.push_str(" — recovered"),
         (None, None) => {}
     }
     let mut marks = Vec::new();

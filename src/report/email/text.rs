@@ -7,12 +7,17 @@ use std::fmt::Write;
 use super::context::Context;
 use super::digest;
 use crate::blocks::Block;
+use crate::reading::RECOVERED;
 use crate::{CheckResult, DeviceDown, Report};
 use premarket_core::Status;
 
 pub fn render(report: &Report, ctx: &Context) -> String {
+    let report = &report.readable(ctx.tz);
     let mut out = String::new();
     let _ = writeln!(out, "premarket {}", report.headline());
+    if report.recovered() {
+        let _ = writeln!(out, "{RECOVERED}");
+    }
     if let Some(d) = report.deadline.as_ref().filter(|d| d.passed) {
         let _ = writeln!(
             out,
@@ -22,9 +27,6 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     }
     for p in &report.problems {
         let _ = writeln!(out, "Problem: {p}");
-    }
-    if let Some(drift) = &report.drift {
-        let _ = writeln!(out, "Drift: {drift}");
     }
     let rechecked = report.rechecked();
     if !rechecked.is_empty() {
@@ -50,12 +52,19 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         }
         None => {}
     }
-    for block in &view.attention {
+    for (i, block) in view.attention.iter().enumerate() {
         out.push('\n');
         match block {
             Block::Result(r) => result(&mut out, report, r, ctx),
             Block::Device(d) => device(&mut out, report, d),
         }
+        // What drifted is context for the first finding, not a finding of its own.
+        if i == 0 {
+            drift(&mut out, report);
+        }
+    }
+    if view.attention.is_empty() {
+        drift(&mut out, report);
     }
     if let Some(lines) = digest::change_lines(report, ctx) {
         let _ = writeln!(out, "\n== Since the previous run ==");
@@ -92,15 +101,22 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     out
 }
 
+fn drift(out: &mut String, report: &Report) {
+    if let Some(drift) = &report.drift {
+        let _ = writeln!(out, "\nDrift: {drift}");
+    }
+}
+
 fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
-    let _ = writeln!(
-        out,
-        "{} {} {} — {}",
-        r.status,
-        r.device,
-        r.check,
+    let lead = if r.lead.is_empty() {
         r.headline()
-    );
+    } else {
+        r.lead.clone()
+    };
+    let _ = writeln!(out, "{} {} {} — {lead}", r.status, r.device, r.check);
+    if let Some(note) = report.restart_note(r, ctx.tz) {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(mark) = report.mark(r) {
         let _ = writeln!(out, "({mark})");
     }
@@ -110,11 +126,18 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     if let Some(m) = digest::movement(report, r, ctx) {
         let _ = writeln!(out, "{m}");
     }
-    block(out, "Remedy", &r.remedy);
-    let _ = writeln!(out, "Rerun after the fix: {}", r.rerun_command());
+    block(out, "Remedy", &report.remedy_for(r));
+    let _ = writeln!(out, "Rerun after the fix: {}", report.rerun_for(r));
+    if !r.lead.is_empty() {
+        field(out, "Detail", &r.summary);
+    }
     field(out, "Expected", &r.expected);
     field(out, "Actual", &r.actual);
-    block(out, "Evidence", &r.evidence);
+    let (evidence, note) = report.evidence_for(r);
+    if let Some(note) = note {
+        let _ = writeln!(out, "{note}");
+    }
+    block(out, "Evidence", &evidence);
 }
 
 fn device(out: &mut String, report: &Report, d: &DeviceDown) {
@@ -127,14 +150,14 @@ fn device(out: &mut String, report: &Report, d: &DeviceDown) {
         "At: {}",
         d.command.as_deref().unwrap_or("before the first command")
     );
-    block(out, "Remedy", &d.remedy);
+    block(out, "Remedy", &report.device_remedy(d));
+    let _ = writeln!(out, "Rerun after the fix: {}", report.device_rerun(d));
     let _ = writeln!(
         out,
         "Blocked ({}): {}",
         d.blocked.len(),
         d.blocked.join(", ")
     );
-    let _ = writeln!(out, "Rerun after the fix: {}", d.rerun_command());
 }
 
 fn field(out: &mut String, name: &str, value: &str) {

@@ -17,7 +17,7 @@ use super::{FirewallPoint, Limits, TrendPoint};
 use crate::archive::{Archive, file_safe};
 use crate::{Report, escape};
 use premarket_config::{Access, Config};
-use premarket_core::{Command, Platform};
+use premarket_core::{Command, Platform, Status};
 use premarket_files::{self as file, Kind};
 use premarket_parse::{Query, Raw};
 use premarket_platform::fortigate::DiagSessionStat;
@@ -84,6 +84,8 @@ pub struct Points {
     /// "run 20261130T081500.000: fw1: diagnose sys session stat: ...": outputs that did not
     /// read (each a gap in the trend).
     pub unreadable: Vec<String>,
+    /// Each run's overall status, so the trend marks the FAIL and ERROR mornings.
+    pub statuses: Vec<(String, Status)>,
 }
 
 impl Points {
@@ -142,6 +144,7 @@ impl Points {
             return;
         };
         let id = report.run_id.as_str();
+        self.statuses.push((id.to_string(), report.status));
         if let Some(device) = &sources.probe {
             let command = Measure.command();
             let point = self

@@ -10,9 +10,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::drift::{DriftRule, firewall_drifts, probe_drifts};
+use super::drift::{Drift, DriftRule, firewall_drifts, probe_drifts};
 use super::{FirewallPoint, Limits, TrendPoint};
-use premarket_probe::chart::axes::{self, Ticked, count_label, latency_label, show};
+use premarket_core::Status;
+use premarket_probe::chart::axes::{self, Ticked, count_label, latency_label};
 use premarket_probe::chart::canvas::{
     self, ChartError, Drawing, Entry, LINE, Swatch, TEXT, WIDTH, draw_err, palette,
 };
@@ -23,8 +24,9 @@ pub fn png(
     probe: &[TrendPoint],
     firewall: &[FirewallPoint],
     limits: &Limits,
+    statuses: &[(String, Status)],
 ) -> Result<Vec<u8>, ChartError> {
-    canvas::png(&TrendChart::new(probe, firewall, limits))
+    canvas::png(&TrendChart::new(probe, firewall, limits, statuses))
 }
 
 /// The trend as SVG (for the archive).
@@ -32,14 +34,17 @@ pub fn svg(
     probe: &[TrendPoint],
     firewall: &[FirewallPoint],
     limits: &Limits,
+    statuses: &[(String, Status)],
 ) -> Result<String, ChartError> {
-    canvas::svg(&TrendChart::new(probe, firewall, limits))
+    canvas::svg(&TrendChart::new(probe, firewall, limits, statuses))
 }
 
 struct TrendChart<'a> {
     probe: &'a [TrendPoint],
     firewall: &'a [FirewallPoint],
     limits: &'a Limits,
+    /// The runs' overall status: FAIL and ERROR runs are marked above the probe's points.
+    statuses: &'a [(String, Status)],
     /// Every run of either series, oldest first: the x axis.
     runs: Vec<(DateTime<FixedOffset>, String)>,
 }
@@ -49,7 +54,12 @@ const PROBE_PANEL: u32 = 520;
 const FIREWALL_PANEL: u32 = 320;
 
 impl<'a> TrendChart<'a> {
-    fn new(probe: &'a [TrendPoint], firewall: &'a [FirewallPoint], limits: &'a Limits) -> Self {
+    fn new(
+        probe: &'a [TrendPoint],
+        firewall: &'a [FirewallPoint],
+        limits: &'a Limits,
+        statuses: &'a [(String, Status)],
+    ) -> Self {
         let mut runs: BTreeMap<String, DateTime<FixedOffset>> = BTreeMap::new();
         for (id, at) in probe
             .iter()
@@ -65,6 +75,7 @@ impl<'a> TrendChart<'a> {
             probe,
             firewall,
             limits,
+            statuses,
             runs,
         }
     }
@@ -86,13 +97,13 @@ impl<'a> TrendChart<'a> {
         }
     }
 
-    /// A run's label: its day, or its time when all the runs are of one day.
+    /// A run's label: its time when all the runs are of one day, else its day and time.
     fn date(&self, x: f64) -> String {
         let one_day = match (self.runs.first(), self.runs.last()) {
             (Some((first, _)), Some((last, _))) => first.date_naive() == last.date_naive(),
             _ => true,
         };
-        let format = if one_day { "%H:%M" } else { "%m-%d" };
+        let format = if one_day { "%H:%M" } else { "%m-%d %H:%M" };
         self.runs
             .get(x.round().max(0.0) as usize)
             .map(|(at, _)| at.format(format).to_string())
@@ -115,16 +126,10 @@ impl<'a> TrendChart<'a> {
             ));
         }
         let rule = DriftRule::default();
-        let ns = |v: f64| show(Nanos(v.round() as i64));
-        let whole = |v: f64| count_label(v);
         let drifts: Vec<String> = probe_drifts(self.probe, &rule)
             .iter()
-            .map(|d| d.describe(ns))
-            .chain(
-                firewall_drifts(self.firewall, &rule)
-                    .iter()
-                    .map(|d| d.describe(whole)),
-            )
+            .chain(&firewall_drifts(self.firewall, &rule))
+            .map(Drift::said)
             .collect();
         if drifts.is_empty() {
             lines.push(("no drift against the week before".into(), palette::GREEN));
@@ -344,6 +349,21 @@ impl TrendChart<'_> {
         // still show inside the p99's.
         self.series(&mut chart, &p99, palette::ORANGE, 9)?;
         self.series(&mut chart, &median, palette::BLUE, 5)?;
+        // The mornings that were not OK, named in words at the top of the panel.
+        for (id, status) in self.statuses {
+            let Some(x) = self
+                .x(id)
+                .filter(|_| matches!(status, Status::Fail | Status::Error))
+            else {
+                continue;
+            };
+            let style = canvas::anchored(palette::TEXT, HPos::Center, VPos::Top);
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x, hi)) + Text::new(status.to_string(), (0, 4), style),
+                ))
+                .map_err(draw_err)?;
+        }
         match sparse_note(median.len().max(p99.len()), "probe runs") {
             Some(text) => note_in(&mut chart, &text),
             None => Ok(()),

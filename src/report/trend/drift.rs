@@ -13,6 +13,7 @@ use chrono::{DateTime, Duration, FixedOffset};
 use serde::Serialize;
 
 use super::{FirewallPoint, TrendPoint};
+use premarket_core::Grouped;
 use premarket_probe::units::Nanos;
 
 /// When a figure has drifted (see the module documentation).
@@ -59,6 +60,16 @@ pub struct Drift {
 impl Drift {
     /// "probe median 4.60 µs: +12 % on the week before (4.10 µs, 6 runs)".
     pub fn describe(&self, show: impl Fn(f64) -> String) -> String {
+        // A figure that was 0 all week has no percentage to grow by: say where it came from.
+        if !self.change.is_finite() {
+            return format!(
+                "{} {}: up from {} in the week before ({} runs)",
+                self.figure,
+                show(self.latest),
+                show(self.reference),
+                self.runs
+            );
+        }
         format!(
             "{} {}: {:+.0} % on the week before ({}, {} runs)",
             self.figure,
@@ -67,6 +78,17 @@ impl Drift {
             show(self.reference),
             self.runs
         )
+    }
+
+    /// [`Drift::describe`] with the figure's own unit: `probe median 18.8 µs`, `setup rate
+    /// 1,000/s`, `npu_session_count 3 sessions`.
+    pub fn said(&self) -> String {
+        let whole = |v: f64| Grouped(v.round().max(0.0) as u64);
+        match self.figure.as_str() {
+            "npu_session_count" => self.describe(|v| format!("{} sessions", whole(v))),
+            "setup rate" => self.describe(|v| format!("{}/s", whole(v))),
+            _ => self.describe(|v| premarket_probe::chart::axes::show(Nanos(v.round() as i64))),
+        }
     }
 }
 
@@ -274,5 +296,25 @@ mod tests {
         let mut good = week.to_vec();
         good.push(point(4, 13, 4));
         assert!(firewall_drifts(&good, &rule).is_empty());
+        // From nothing: no infinite percentage, and units.
+        let from_zero = [
+            point(1, 12, 0),
+            point(2, 12, 0),
+            point(3, 12, 0),
+            point(4, 12, 1000),
+        ];
+        let said: Vec<String> = firewall_drifts(&from_zero, &rule)
+            .iter()
+            .map(Drift::said)
+            .collect();
+        assert_eq!(
+            said,
+            ["setup rate 1,000/s: up from 0/s in the week before (3 runs)"]
+        );
+        let said = firewall_drifts(&bad, &rule)[0].said();
+        assert_eq!(
+            said,
+            "npu_session_count 0 sessions: -100 % on the week before (12 sessions, 3 runs)"
+        );
     }
 }
