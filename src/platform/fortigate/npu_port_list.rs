@@ -20,7 +20,9 @@ use super::kv::counter;
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
 use premarket_parse::text::quote;
-use premarket_parse::{ParseError, Query, Raw};
+use premarket_parse::{Availability, ParseError, Query, Raw};
+
+use super::model;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NpuPortList {
@@ -48,11 +50,21 @@ impl Query for DiagNpuPortList {
     fn parse(raw: &mut Raw<'_>) -> Result<NpuPortList, ParseError> {
         parse(raw.text()?)
     }
+    /// Each NP generation's command exists on its models only (`model.rs`).
+    fn available_on(&self) -> Option<Availability> {
+        Np::ALL
+            .into_iter()
+            .find(|np| np.port_list().0 == self.0)
+            .map(Np::availability)
+    }
 }
 
 impl DiagNpuPortList {
     pub const NP7LITE: &'static str = "diagnose npu np7lite port-list";
     pub const NP7: &'static str = "diagnose npu np7 port-list";
+    pub const NP6: &'static str = "diagnose npu np6 port-list";
+    pub const NP6LITE: &'static str = "diagnose npu np6lite port-list";
+    pub const NP6XLITE: &'static str = "diagnose npu np6xlite port-list";
 }
 
 /// Which network processor the firewall has, as a baseline names it (`np: np7lite`): the
@@ -63,14 +75,33 @@ pub enum Np {
     #[default]
     Np7,
     Np7lite,
+    Np6,
+    Np6lite,
+    Np6xlite,
 }
 
 impl Np {
-    /// `np7` / `np7lite`, the word the diagnose commands take.
+    pub const ALL: [Np; 5] = [Np::Np7, Np::Np7lite, Np::Np6, Np::Np6lite, Np::Np6xlite];
+
+    /// `np7` / `np7lite` / `np6` ..., the word the diagnose commands take.
     pub fn word(self) -> &'static str {
         match self {
             Np::Np7 => "np7",
             Np::Np7lite => "np7lite",
+            Np::Np6 => "np6",
+            Np::Np6lite => "np6lite",
+            Np::Np6xlite => "np6xlite",
+        }
+    }
+
+    /// `NP7Lite`, as Fortinet writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Np::Np7 => "NP7",
+            Np::Np7lite => "NP7Lite",
+            Np::Np6 => "NP6",
+            Np::Np6lite => "NP6Lite",
+            Np::Np6xlite => "NP6XLite",
         }
     }
 
@@ -79,7 +110,21 @@ impl Np {
         DiagNpuPortList(match self {
             Np::Np7 => DiagNpuPortList::NP7,
             Np::Np7lite => DiagNpuPortList::NP7LITE,
+            Np::Np6 => DiagNpuPortList::NP6,
+            Np::Np6lite => DiagNpuPortList::NP6LITE,
+            Np::Np6xlite => DiagNpuPortList::NP6XLITE,
         })
+    }
+
+    /// On which models its port list exists.
+    fn availability(self) -> Availability {
+        match self {
+            Np::Np7 => model::PORT_LIST_NP7,
+            Np::Np7lite => model::PORT_LIST_NP7LITE,
+            Np::Np6 => model::PORT_LIST_NP6,
+            Np::Np6lite => model::PORT_LIST_NP6LITE,
+            Np::Np6xlite => model::PORT_LIST_NP6XLITE,
+        }
     }
 }
 
