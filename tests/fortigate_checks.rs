@@ -772,6 +772,25 @@ fn rows() -> Vec<Row> {
             &["sflow-sampler"],
         ),
         row(BLOCK, &[(PORTS, "not-supported")], Error, &["np7lite"]),
+        // Issue 18: FortiOS's "no such command" on a model premarket does not know is a SKIP
+        // naming the model (before: ERROR "the firewall could not parse the command").
+        row(
+            BLOCK,
+            &[(STATUS, "v74-unknown-model"), (PORTS, "not-supported")],
+            Skip,
+            &[
+                "not available on FortiGate-9999Z (7.4.8)",
+                "command parse error before 'np7lite'",
+            ],
+        ),
+        // A model known to have another NP: the baseline's `np:` is wrong, said as an ERROR
+        // (the NP7Lite command is not even sent to a 601F).
+        row(
+            BLOCK,
+            &[(STATUS, "v74-601f-security-level")],
+            Error,
+            &["a FortiGate-601F has an NP7", "remedy:Set `np: np7`"],
+        ),
         // Issue 18. Before: FAIL "md-feed-a: not served by the NP" (the port list names
         // physical ports only); the VLAN is on an aggregate of port3 and port4 (FortiOS 7.6
         // prints no `set type vlan`).

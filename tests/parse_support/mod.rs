@@ -348,6 +348,34 @@ pub const PARSERS: &[Parser] = &[
     ),
     new!(
         Fortigate,
+        "diagnose npu np7 port-list",
+        "fortigate/diagnose-npu-np7-port-list",
+        "601f-np-group.txt",
+        fortigate::npu_port_list::parse
+    ),
+    new!(
+        Fortigate,
+        "diagnose npu np6 port-list",
+        "fortigate/diagnose-npu-np6-port-list",
+        "600e-two-chips.txt",
+        fortigate::npu_port_list::parse
+    ),
+    old!(
+        Fortigate,
+        "show system interface",
+        "fortigate/show-system-interface",
+        "v76-vlan-no-type-on-aggregate.txt",
+        fortigate::ShowSystemInterface
+    ),
+    old!(
+        Fortigate,
+        "show system virtual-switch",
+        "fortigate/show-system-virtual-switch",
+        "lan-port1-port2.txt",
+        fortigate::ShowVirtualSwitch
+    ),
+    new!(
+        Fortigate,
         "diagnose sys ntp status",
         "fortigate/diagnose-sys-ntp-status",
         "synchronized.txt",

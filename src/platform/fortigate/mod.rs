@@ -19,6 +19,7 @@ mod mcast;
 pub mod model;
 pub mod npu;
 pub mod npu_port_list;
+mod npu_port_list_np6;
 pub mod ntp_status;
 mod performance;
 mod policy;

@@ -9,8 +9,11 @@
 //! port1  25000           10000            NP#0-3          0         37         xe10
 //! ```
 //! followed by an `NP Port:` table. No NP7Lite example is published, so the table is found by
-//! its header words (`Name` first, an `NP...` column) and unknown extra columns are accepted;
-//! output without such a header is an error, never an empty "no port is served".
+//! its header words (`Name` first, an `NP...` or `Max_speed` column) and unknown extra columns
+//! are accepted; the 400G-class table has no `NP_group` column at all (Hardware Acceleration
+//! 7.6.6, 400G page). The NP6 generation prints another layout (`Chip XAUI Ports ...`,
+//! [`super::npu_port_list_np6`]). Output without either header is an error, never an empty
+//! "no port is served".
 
 use std::collections::BTreeMap;
 
@@ -23,6 +26,7 @@ use premarket_parse::text::quote;
 use premarket_parse::{Availability, ParseError, Query, Raw};
 
 use super::model;
+use super::npu_port_list_np6 as np6;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NpuPortList {
@@ -131,15 +135,21 @@ impl Np {
 pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
+    if let Some(start) = lines.iter().position(|l| np6::is_header(l)) {
+        return np6::parse(&lines, start);
+    }
     let Some(start) = lines.iter().position(|l| is_header(l)) else {
         return Err(ParseError::new(
-            "no port table header (`Name ... NP_group ...`): not an NPU port list",
+            "no port table header (`Name Max_speed ...` or `Chip XAUI ...`): not an NPU port list",
             raw,
         ));
     };
     let columns: Vec<&str> = lines[start].split_whitespace().collect();
     let find = |prefix: &str| columns.iter().position(|c| c.starts_with(prefix));
-    let group = find("NP").unwrap_or(1);
+    // The 400G-class table has no NP_group column (Sw_Trunk_Id ... GroupID ... instead): a
+    // listed front-panel port is on the NP.
+    let group = find("NP");
+    let least = group.map_or(2, |g| columns.len().min(g + 1));
     let (max, default) = (find("Max_speed"), find("Dflt_speed"));
     let mut list = NpuPortList::default();
     for (i, line) in lines.iter().enumerate().skip(start + 1) {
@@ -153,7 +163,7 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
             break;
         }
         let cells: Vec<&str> = line.split_whitespace().collect();
-        if cells.len() < columns.len().min(group + 1) || cells.len() > columns.len() {
+        if cells.len() < least || cells.len() > columns.len() {
             return Err(at(format!(
                 "a row with {} cells under a {}-column header: {}",
                 cells.len(),
@@ -168,7 +178,9 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
                 .transpose()
         };
         let port = NpuPort {
-            np_group: cells[group].to_string(),
+            np_group: group
+                .and_then(|g| cells.get(g))
+                .map_or_else(|| FRONT_PANEL.to_string(), |g| g.to_string()),
             max_speed_mbps: speed(max)?,
             default_speed_mbps: speed(default)?,
         };
@@ -194,10 +206,14 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
     Ok(list)
 }
 
-/// `Name   Max_speed(Mbps) Dflt_speed(Mbps) NP_group ...`
+/// What a port's NP is called when the table has no `NP_group` column.
+const FRONT_PANEL: &str = "front panel";
+
+/// `Name   Max_speed(Mbps) Dflt_speed(Mbps) NP_group ...` (4200F, 600F, 200G) or `Name
+/// Max_speed(Mbps) Dflt_speed(Mbps) Sw_Trunk_Id ... GroupID ...` (400G, no `NP_group`).
 fn is_header(line: &str) -> bool {
     let mut words = line.split_whitespace();
-    words.next() == Some("Name") && words.any(|w| w.starts_with("NP"))
+    words.next() == Some("Name") && words.any(|w| w.starts_with("NP") || w.starts_with("Max_speed"))
 }
 
 #[cfg(test)]
