@@ -251,7 +251,7 @@ fn interface_part(
         .and_then(|i| i.status.as_deref())
         .unwrap_or("-");
     let evidence = format!(
-        "{name}: {}; status {status}; sflow-sampler: {}; NP: {}",
+        "{}; status {status}; sflow-sampler: {}; NP: {}",
         resolved.describe(),
         sflow_said.join(", "),
         on_np.join(", ")
