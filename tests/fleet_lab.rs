@@ -87,6 +87,9 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "version-drift",
         &[
             "FAIL fw1 fortigate.version.pinned",
+            "FAIL fw2 fortigate.version.pinned",
+            "FAIL fw3 fortigate.version.pinned",
+            "FAIL fw4 fortigate.version.pinned",
             "FAIL sw1 eos.version.pinned",
             "FAIL sw2 eos.version.pinned",
         ],
@@ -95,17 +98,43 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "ntp-unsynchronised",
         &[
             "FAIL fw1 fortigate.ntp.synchronised",
+            "FAIL fw2 fortigate.ntp.synchronised",
+            "FAIL fw3 fortigate.ntp.synchronised",
+            "FAIL fw4 fortigate.ntp.synchronised",
             "FAIL sw1 eos.ntp.synchronised",
             "FAIL sw2 eos.ntp.synchronised",
         ],
     ),
-    // The firewall's faults in the mixed fleet (one FortiGate model so far).
+    // The firewall's faults, on each FortiGate model: the 201G (x1/x2, the probe's path), the
+    // 600E on 6.4 (a VLAN on x1), the 601F on 7.4 (a VLAN on an aggregate of x1 and x3), the
+    // 100F (a hardware-switch port beside x1/x2). sFlow on x1 is on each one's trading path.
     (
         "offload-disabled",
         &[
             "FAIL fw1 fortigate.flows.offloaded",
             "FAIL fw1 fortigate.policy.offload",
             "FAIL probe1 probe.latency.offloaded",
+        ],
+    ),
+    (
+        "offload-disabled@fw2",
+        &[
+            "FAIL fw2 fortigate.flows.offloaded",
+            "FAIL fw2 fortigate.policy.offload",
+        ],
+    ),
+    (
+        "offload-disabled@fw3",
+        &[
+            "FAIL fw3 fortigate.flows.offloaded",
+            "FAIL fw3 fortigate.policy.offload",
+        ],
+    ),
+    (
+        "offload-disabled@fw4",
+        &[
+            "FAIL fw4 fortigate.flows.offloaded",
+            "FAIL fw4 fortigate.policy.offload",
         ],
     ),
     (
@@ -117,12 +146,60 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL probe1 probe.latency.offloaded",
         ],
     ),
+    (
+        "sflow-enabled@fw2",
+        &[
+            "FAIL fw2 fortigate.flows.offloaded",
+            "FAIL fw2 fortigate.sessions.npu",
+            "FAIL fw2 fortigate.offload.blockers",
+        ],
+    ),
+    (
+        "sflow-enabled@fw3",
+        &[
+            "FAIL fw3 fortigate.flows.offloaded",
+            "FAIL fw3 fortigate.sessions.npu",
+            "FAIL fw3 fortigate.offload.blockers",
+        ],
+    ),
+    (
+        "sflow-enabled@fw4",
+        &[
+            "FAIL fw4 fortigate.flows.offloaded",
+            "FAIL fw4 fortigate.sessions.npu",
+            "FAIL fw4 fortigate.offload.blockers",
+        ],
+    ),
     ("ha-mismatch", &["FAIL fw1 fortigate.ha.state"]),
+    ("ha-mismatch@fw2", &["FAIL fw2 fortigate.ha.state"]),
+    ("ha-mismatch@fw3", &["FAIL fw3 fortigate.ha.state"]),
+    ("ha-mismatch@fw4", &["FAIL fw4 fortigate.ha.state"]),
     (
         "cpu-high",
         &[
             "FAIL fw1 fortigate.cpu.ceiling",
             "FAIL fw1 fortigate.sessions.npu",
+        ],
+    ),
+    (
+        "cpu-high@fw2",
+        &[
+            "FAIL fw2 fortigate.cpu.ceiling",
+            "FAIL fw2 fortigate.sessions.npu",
+        ],
+    ),
+    (
+        "cpu-high@fw3",
+        &[
+            "FAIL fw3 fortigate.cpu.ceiling",
+            "FAIL fw3 fortigate.sessions.npu",
+        ],
+    ),
+    (
+        "cpu-high@fw4",
+        &[
+            "FAIL fw4 fortigate.cpu.ceiling",
+            "FAIL fw4 fortigate.sessions.npu",
         ],
     ),
     // A device that cannot be inspected: every one of its checks, one block.
@@ -132,6 +209,9 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "rebooted",
         &[
             "FAIL fw1 fortigate.uptime.stable",
+            "FAIL fw2 fortigate.uptime.stable",
+            "FAIL fw3 fortigate.uptime.stable",
+            "FAIL fw4 fortigate.uptime.stable",
             "FAIL sw1 eos.uptime.stable",
             "FAIL sw2 eos.uptime.stable",
         ],
@@ -175,7 +255,7 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
             .iter()
             .filter_map(|r| r["device"].as_str())
             .collect();
-        for device in ["sw1", "sw2", "fw1", "probe1"] {
+        for device in ["sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "probe1"] {
             assert!(devices.contains(&device), "{scenario}: no {device}");
         }
         let mut wrong = Vec::new();

@@ -46,6 +46,8 @@ fn fixture_dir(command: &Command) -> &'static str {
         ("show system session-ttl", "show-system-session-ttl"),
         ("show system npu", "show-system-npu"),
         ("get system interface", "get-system-interface"),
+        ("show system interface", "show-system-interface"),
+        ("show system virtual-switch", "show-system-virtual-switch"),
         (
             "diagnose npu np7lite port-list",
             "diagnose-npu-np7lite-port-list",
@@ -74,6 +76,8 @@ const HEALTHY: &[(&str, &str)] = &[
     ("show-system-session-ttl", "default"),
     ("show-system-npu", "default"),
     ("get-system-interface", "healthy"),
+    ("show-system-interface", "v76-201g-healthy"),
+    ("show-system-virtual-switch", "not-on-this-model"),
     ("diagnose-npu-np7lite-port-list", "healthy-inferred"),
 ];
 
@@ -118,6 +122,20 @@ const NO_PROBE: &[(&str, &str)] = &[("      offload_proof: probe\n", "")];
 /// A margin above the global timer less one NP refresh (180 - 40 = 140 s).
 const MARGIN_160: &[(&str, &str)] = &[("  idle_margin_s: 60\n", "  idle_margin_s: 160\n")];
 /// The NP settings `show-system-npu/max-session-timeout-120` prints, as the baseline's.
+/// The trading path on a logical interface (issue 18): a VLAN on an aggregate, a VLAN on x1,
+/// a hardware switch's port, a software switch.
+const ON_VLAN: &[(&str, &str)] = &[(
+    "trading_interfaces: [x1, x2]",
+    "trading_interfaces: [md-feed-a, x2]",
+)];
+const ON_SWITCH_PORT: &[(&str, &str)] = &[(
+    "trading_interfaces: [x1, x2]",
+    "trading_interfaces: [port1, x2]",
+)];
+const ON_SOFTWARE_SWITCH: &[(&str, &str)] = &[(
+    "trading_interfaces: [x1, x2]",
+    "trading_interfaces: [md-sw, x2]",
+)];
 const NPU_AS_SET: &[(&str, &str)] = &[(
     "  npu_settings: {}\n",
     "  npu_settings: { max-session-timeout: \"120\", mcast-session-accounting: session-based }\n",
@@ -147,6 +165,8 @@ fn rows() -> Vec<Row> {
     const TTL: &str = "show-system-session-ttl";
     const NP: &str = "show-system-npu";
     const IFACES: &str = "get-system-interface";
+    const SHOWIF: &str = "show-system-interface";
+    const VSWITCH: &str = "show-system-virtual-switch";
     const PORTS: &str = "diagnose-npu-np7lite-port-list";
     vec![
         row(V, &[], Ok, &["FortiOS 7.6.7 as pinned"]),
@@ -752,6 +772,128 @@ fn rows() -> Vec<Row> {
             &["sflow-sampler"],
         ),
         row(BLOCK, &[(PORTS, "not-supported")], Error, &["np7lite"]),
+        // Issue 18: FortiOS's "no such command" on a model premarket does not know is a SKIP
+        // naming the model (before: ERROR "the firewall could not parse the command").
+        row(
+            BLOCK,
+            &[(STATUS, "v74-unknown-model"), (PORTS, "not-supported")],
+            Skip,
+            &[
+                "not available on FortiGate-9999Z (7.4.8)",
+                "command parse error before 'np7lite'",
+            ],
+        ),
+        // A model known to have another NP: the baseline's `np:` is wrong, said as an ERROR
+        // (the NP7Lite command is not even sent to a 601F).
+        row(
+            BLOCK,
+            &[(STATUS, "v74-601f-security-level")],
+            Error,
+            &["a FortiGate-601F has an NP7", "remedy:Set `np: np7`"],
+        ),
+        // Issue 18. Before: FAIL "md-feed-a: not served by the NP" (the port list names
+        // physical ports only); the VLAN is on an aggregate of port3 and port4 (FortiOS 7.6
+        // prints no `set type vlan`).
+        Row {
+            baseline: ON_VLAN,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v74-vlan-on-aggregate"),
+                    (SHOWIF, "v76-vlan-no-type-on-aggregate"),
+                ],
+                Ok,
+                &[
+                    "all 3 parts",
+                    "evidence:md-feed-a: VLAN 310 on md-lag; md-lag: aggregate of port3, port4",
+                ],
+            )
+        },
+        // Before: the same false FAIL on FortiOS 6.4 (`set type vlan`, multi-space records).
+        Row {
+            baseline: ON_VLAN,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v64-vlan-on-x1"),
+                    (SHOWIF, "v64-vlan-with-type-on-x1"),
+                ],
+                Ok,
+                &["all 3 parts", "evidence:md-feed-a: VLAN 310 on x1"],
+            )
+        },
+        // sFlow where it lives: on the aggregate under the VLAN (the VLAN's record says disable).
+        Row {
+            baseline: ON_VLAN,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v74-sflow-on-the-aggregate"),
+                    (SHOWIF, "v76-sflow-on-the-aggregate"),
+                ],
+                Fail,
+                &[
+                    "md-feed-a: sFlow is enabled on md-lag",
+                    "remedy:`edit md-lag`, `set sflow-sampler disable`",
+                ],
+            )
+        },
+        // An aggregate's members are judged: one of them is the HA port, not on the NP.
+        Row {
+            baseline: ON_VLAN,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v74-vlan-on-aggregate"),
+                    (SHOWIF, "v76-aggregate-member-off-the-np"),
+                ],
+                Fail,
+                &["md-feed-a: its port ha is not served by the NP"],
+            )
+        },
+        // Before: ERROR "port1: `get system interface` prints no sflow-sampler" every run (a
+        // hardware switch's port prints name/status/type only); its switch's settings apply.
+        Row {
+            baseline: ON_SWITCH_PORT,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v64-hardswitch-short-records"),
+                    (SHOWIF, "hardswitch-lan"),
+                    (VSWITCH, "lan-port1-port2"),
+                ],
+                Ok,
+                &[
+                    "all 3 parts",
+                    "evidence:port1: a port of hardware switch lan",
+                ],
+            )
+        },
+        Row {
+            baseline: ON_SWITCH_PORT,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v64-hardswitch-sflow"),
+                    (SHOWIF, "hardswitch-lan-sflow"),
+                    (VSWITCH, "lan-port1-port2"),
+                ],
+                Fail,
+                &["port1: sFlow is enabled on lan"],
+            )
+        },
+        Row {
+            baseline: ON_SOFTWARE_SWITCH,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v74-software-switch"),
+                    (SHOWIF, "v76-software-switch"),
+                ],
+                Fail,
+                &["md-sw: a software switch (`set type switch`): the NP never offloads"],
+            )
+        },
     ]
 }
 

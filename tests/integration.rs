@@ -37,6 +37,7 @@ mod fleet_defects;
 mod fleet_lab;
 mod fortigate_checks;
 mod fortigate_parse;
+mod fortigate_releases;
 mod fortigate_samples;
 mod fuzz_regressions;
 mod history;

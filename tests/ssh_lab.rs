@@ -33,6 +33,9 @@ async fn each_lab_device_receives_exactly_its_script_and_no_configuration_line()
         for (command, result) in &results {
             match result {
                 Ok(_) => {}
+                // Typed, and refused as the model lacks it (fw1 has no hardware switch: `show
+                // system virtual-switch`): judged SKIP later, still part of the script.
+                Err(CollectError::Unsupported(_)) => {}
                 Err(CollectError::NotApplicable(_)) => withheld.push(command.text.clone()),
                 Err(e) => panic!("{}: {command}: {e}", device.device.name),
             }

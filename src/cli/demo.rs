@@ -174,14 +174,15 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     outcome
 }
 
-/// The probe measures the path through the lab's firewall.
+/// The probe measures the path through the lab's firewall: the first one (fw1), whose faults
+/// the packets feel; a mixed fleet's other firewalls are not on the probe's path.
 fn add_probe(lab: &Lab) -> Result<(), Stop> {
     let faults: Vec<Fault> = lab
         .devices
         .iter()
-        .filter(|d| d.platform == crate::core::Platform::Fortigate)
-        .flat_map(|d| d.faults.iter().copied())
-        .collect();
+        .find(|d| d.platform == crate::core::Platform::Fortigate)
+        .map(|d| d.faults.clone())
+        .unwrap_or_default();
     probe_capture::add_to_site(&lab.site_dir, &crate::lab::Example::Embedded, &faults)
         .map_err(|e| Stop::config(e.to_string()))
 }

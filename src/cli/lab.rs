@@ -84,12 +84,13 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
         let lab = Lab::start_with(options)
             .await
             .map_err(|e| Stop::config(e.to_string()))?;
+        // The probe's path crosses the first firewall (fw1) only.
         let faults: Vec<Fault> = lab
             .devices
             .iter()
-            .filter(|d| d.platform == crate::core::Platform::Fortigate)
-            .flat_map(|d| d.faults.iter().copied())
-            .collect();
+            .find(|d| d.platform == crate::core::Platform::Fortigate)
+            .map(|d| d.faults.clone())
+            .unwrap_or_default();
         if let Err(e) = crate::lab::probe_capture::add_to_site(
             &lab.site_dir,
             &crate::lab::Example::Embedded,

@@ -90,8 +90,10 @@ pub struct Row {
 }
 
 /// The mixed fleet: a VOQ switch on EOS 4.3x (the lab notes' sw1), a Trident switch on EOS
-/// 4.2x with a DAC, a port-channel and a subinterface on its trading path (sw2), and the lab
-/// notes' FortiGate.
+/// 4.2x with a DAC, a port-channel and a subinterface on its trading path (sw2), the lab
+/// notes' FortiGate (fw1), a 600E on FortiOS 6.4 with a VLAN trading interface (fw2), a 601F
+/// on 7.4 with a VLAN on an aggregate (fw3) and a 100F on 7.6 with a hardware-switch port on
+/// its trading path (fw4).
 pub const MIXED: &[Row] = &[
     Row {
         name: "sw1",
@@ -104,6 +106,18 @@ pub const MIXED: &[Row] = &[
     Row {
         name: "fw1",
         model: Model::Firewall(&firewalls::FG_201G),
+    },
+    Row {
+        name: "fw2",
+        model: Model::Firewall(&firewalls::FG_600E),
+    },
+    Row {
+        name: "fw3",
+        model: Model::Firewall(&firewalls::FG_601F),
+    },
+    Row {
+        name: "fw4",
+        model: Model::Firewall(&firewalls::FG_100F),
     },
 ];
 
@@ -166,7 +180,17 @@ mod tests {
         assert_eq!(standard, ["fw1", "fw2", "sw1", "sw2"]);
         let mixed = members(Fleet::Mixed, 0);
         let names: Vec<(&str, usize)> = mixed.iter().map(|m| (m.name.as_str(), m.index)).collect();
-        assert_eq!(names, [("sw1", 1), ("sw2", 2), ("fw1", 1)]);
+        assert_eq!(
+            names,
+            [
+                ("sw1", 1),
+                ("sw2", 2),
+                ("fw1", 1),
+                ("fw2", 2),
+                ("fw3", 3),
+                ("fw4", 4)
+            ]
+        );
         assert_eq!(mixed[1].model.name(), "DCS-7050SX-64-R");
         assert_eq!("mixed".parse::<Fleet>(), Ok(Fleet::Mixed));
         assert!("big".parse::<Fleet>().is_err());

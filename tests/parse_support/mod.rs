@@ -348,6 +348,34 @@ pub const PARSERS: &[Parser] = &[
     ),
     new!(
         Fortigate,
+        "diagnose npu np7 port-list",
+        "fortigate/diagnose-npu-np7-port-list",
+        "601f-np-group.txt",
+        fortigate::npu_port_list::parse
+    ),
+    new!(
+        Fortigate,
+        "diagnose npu np6 port-list",
+        "fortigate/diagnose-npu-np6-port-list",
+        "600e-two-chips.txt",
+        fortigate::npu_port_list::parse
+    ),
+    old!(
+        Fortigate,
+        "show system interface",
+        "fortigate/show-system-interface",
+        "v76-vlan-no-type-on-aggregate.txt",
+        fortigate::ShowSystemInterface
+    ),
+    old!(
+        Fortigate,
+        "show system virtual-switch",
+        "fortigate/show-system-virtual-switch",
+        "lan-port1-port2.txt",
+        fortigate::ShowVirtualSwitch
+    ),
+    new!(
+        Fortigate,
         "diagnose sys ntp status",
         "fortigate/diagnose-sys-ntp-status",
         "synchronized.txt",
@@ -443,9 +471,19 @@ pub fn same_format(a: &str, b: &str) -> bool {
         "show firewall policy 1",
         "show firewall multicast-policy 1",
         "show firewall service custom",
+        // Read as a plain configuration tree: any `config ... end` output is one.
+        "show system interface",
+        "show system virtual-switch",
     ];
     let npu_ttl = ["show system npu", "show system session-ttl"];
+    // One parser reads every NP generation's port list (by its header).
+    let port_lists = [
+        "diagnose npu np7lite port-list",
+        "diagnose npu np7 port-list",
+        "diagnose npu np6 port-list",
+    ];
     (tree.contains(&a) && (tree.contains(&b) || npu_ttl.contains(&b)))
+        || (port_lists.contains(&a) && port_lists.contains(&b))
         || (a == "show queue-monitor length status | json"
             && b == "show queue-monitor length | json")
 }

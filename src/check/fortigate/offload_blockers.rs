@@ -4,7 +4,12 @@ use crate::Check;
 use crate::outcome::{combine, part_error};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
-use premarket_platform::fortigate::{GetSystemInterface, Np, ShowSystemNpu};
+use premarket_platform::fortigate::model::Family;
+use premarket_platform::fortigate::topology::{Kind, Resolved, Topology, Unresolved};
+use premarket_platform::fortigate::{
+    GetSystemInterface, Np, NpuPortList, ShowSystemInterface, ShowSystemNpu, ShowVirtualSwitch,
+    SystemInterfaces,
+};
 
 /// Nothing on the trading path disables offload: no sFlow sampler on a trading interface
 /// ("Configuring sFlow on any interface disables all NP7, NP6, NP6XLite, or NP6Lite offloading
@@ -12,6 +17,13 @@ use premarket_platform::fortigate::{GetSystemInterface, Np, ShowSystemNpu};
 /// the NP (`diagnose npu np7lite port-list` on a 200G/201G: its HA and MGMT ports are not), and
 /// `config system npu` holds exactly the non-default settings the baseline lists (`show` prints
 /// only those; `set fastpath disable` stops all offload).
+///
+/// A trading interface may be logical (issue 18): a VLAN, an aggregate, a redundant pair, a
+/// hardware switch or one of its ports. It is resolved to its physical ports from `show system
+/// interface` and `show system virtual-switch` ([`Topology`]); the NP port list, which names
+/// physical ports only, judges those ports (every member of an aggregate), and sFlow is judged
+/// on every layer crossed, where it is set (a VLAN, its parent, a hardware switch for its
+/// ports). A software switch is never offloaded: FAIL. Per interface: [`interface_part`].
 ///
 /// ```yaml
 /// - id: fortigate.offload.blockers
@@ -48,6 +60,8 @@ impl Check for OffloadBlockers {
     fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![
             Box::new(GetSystemInterface),
+            Box::new(ShowSystemInterface),
+            Box::new(ShowVirtualSwitch),
             Box::new(input.np.unwrap_or_default().port_list()),
             Box::new(ShowSystemNpu),
         ]
@@ -59,76 +73,31 @@ impl Check for OffloadBlockers {
         let list_command = format!("diagnose npu {} port-list", np.word());
         let mut parts: Vec<Verdict> = Vec::new();
         let interfaces = facts.get(&GetSystemInterface);
+        let shown = facts.get(&ShowSystemInterface);
+        let switches = facts
+            .get(&ShowVirtualSwitch)
+            .map_err(|e| format!("`show system virtual-switch`: {e}"));
         let served = facts.get(&port_list);
         for name in &input.trading_interfaces {
-            let interfaces = match &interfaces {
-                Ok(i) => i,
-                Err(e) => {
+            let (interfaces, shown) = match (&interfaces, &shown) {
+                (Ok(i), Ok(s)) => (*i, *s),
+                (Err(e), _) | (_, Err(e)) => {
                     parts.push(part_error(name, e));
                     continue;
                 }
             };
-            let Some(interface) = interfaces.interfaces.get(name) else {
-                parts.push(
-                    Verdict::fail(format!(
-                        "{name}: not in `get system interface`: no such interface on the firewall"
-                    ))
-                    .remedy("Fix `trading_interfaces` in the baseline to the interfaces the trading path crosses."),
-                );
-                continue;
+            let topology = Topology {
+                interfaces: shown,
+                switches: switches.clone(),
             };
-            let mut problems = Vec::new();
-            let mut remedy = Vec::new();
-            match interface.sflow_sampler {
-                Some(true) => {
-                    problems.push("sFlow is enabled (`sflow-sampler: enable`): it disables NP offload for all traffic on the interface".to_string());
-                    remedy.push(format!(
-                        "On the firewall: `config system interface`, `edit {name}`, `set sflow-sampler disable`, `end` (NetFlow does not block offload if flow records are needed); restart the trading flows and rerun `premarket check fortigate.offload.blockers`."
-                    ));
-                }
-                Some(false) => {}
-                None => {
-                    parts.push(Verdict::error(format!(
-                        "{name}: `get system interface` prints no sflow-sampler for it: cannot tell whether sFlow blocks offload"
-                    )));
-                    continue;
-                }
-            }
-            match &served {
-                Ok(list) => match list.ports.get(name) {
-                    Some(_) => {}
-                    None => {
-                        problems.push(format!(
-                            "not served by the NP (absent from `{list_command}`): everything it carries takes the CPU"
-                        ));
-                        remedy.push(format!(
-                            "Move the trading link to an NP port listed by `{list_command}` (on a 200G/201G the HA and MGMT ports are not)."
-                        ));
-                    }
-                },
-                Err(e) => {
-                    parts.push(part_error(name, e));
-                    continue;
-                }
-            }
-            let np_group = served
-                .as_ref()
-                .ok()
-                .and_then(|l| l.ports.get(name))
-                .map_or("-".to_string(), |p| p.np_group.clone());
-            let evidence = format!(
-                "{name}: status {}, sflow-sampler {}, netflow-sampler {}, NP {np_group}",
-                interface.status.as_deref().unwrap_or("-"),
-                onoff(interface.sflow_sampler),
-                onoff(interface.netflow_sampler),
-            );
-            parts.push(if problems.is_empty() {
-                Verdict::ok(format!("{name}: on the NP ({np_group}), no sFlow")).evidence(evidence)
-            } else {
-                Verdict::fail(format!("{name}: {}", problems.join("; ")))
-                    .evidence(evidence)
-                    .remedy(remedy.join("\n"))
-            });
+            let served = served.as_deref().map_err(|e| port_list_error(e, facts, np));
+            parts.push(interface_part(
+                name,
+                &topology,
+                interfaces,
+                served,
+                &list_command,
+            ));
         }
         parts.push(match facts.get(&ShowSystemNpu) {
             Err(e) => part_error("config system npu", &e),
@@ -178,6 +147,153 @@ impl Check for OffloadBlockers {
             "trading interfaces on the NP without sFlow, NP settings as the baseline lists",
         ))
     }
+}
+
+/// The port list could not be read: a model known to have another NP means the baseline's
+/// `np:` is wrong (ERROR, say which); an unknown model's refusal is a SKIP of that part.
+fn port_list_error(e: &FactError, facts: &Facts, np: Np) -> Verdict {
+    let known = facts
+        .model()
+        .and_then(|m| Family::of(&m.name).map(|f| (m, f)));
+    match known {
+        Some((model, Family { np: Some(has), .. })) if e.not_available() && has != np => {
+            Verdict::error(format!("the NP port list: {e}")).remedy(format!(
+                "Set `np: {}` in the baseline of this {} (it names the port-list command).",
+                has.word(),
+                model.name
+            ))
+        }
+        _ => part_error("the NP port list", e),
+    }
+}
+
+/// One trading interface: resolved to its physical ports, each judged against the NP port
+/// list, and sFlow judged on every layer crossed (the interface, a VLAN's parent, an
+/// aggregate and its members, a hardware switch), where it is set.
+fn interface_part(
+    name: &str,
+    topology: &Topology<'_>,
+    interfaces: &SystemInterfaces,
+    served: Result<&NpuPortList, Verdict>,
+    list_command: &str,
+) -> Verdict {
+    let resolved = match topology.resolve(name) {
+        Ok(r) => r,
+        Err(e @ Unresolved::Unknown(_)) => {
+            return Verdict::fail(e.to_string()).remedy(
+                "Fix `trading_interfaces` in the baseline to the interfaces the trading path crosses.",
+            );
+        }
+        Err(e @ Unresolved::SoftwareSwitch(_)) => {
+            return Verdict::fail(e.to_string()).remedy(format!(
+                "Carry the trading path on NP ports directly (a physical port, a VLAN or an aggregate of ports listed by `{list_command}`), not through a software switch."
+            ));
+        }
+        Err(e) => return Verdict::error(e.to_string()),
+    };
+    let mut problems = Vec::new();
+    let mut remedy = Vec::new();
+    let mut sflow_said = Vec::new();
+    for layer in &resolved.layers {
+        // A hardware switch's port has no settings of its own: the switch's apply.
+        if matches!(layer.kind, Kind::SwitchPort { .. }) {
+            continue;
+        }
+        let sflow = sflow(&layer.name, topology, interfaces);
+        sflow_said.push(format!("{} {}", layer.name, onoff(sflow)));
+        if sflow == Some(true) {
+            let on = if layer.name == name {
+                String::new()
+            } else {
+                format!(" on {}", layer.name)
+            };
+            problems.push(format!(
+                "sFlow is enabled{on} (`sflow-sampler: enable`): it disables NP offload for all traffic on the interface"
+            ));
+            remedy.push(format!(
+                "On the firewall: `config system interface`, `edit {}`, `set sflow-sampler disable`, `end` (NetFlow does not block offload if flow records are needed); restart the trading flows and rerun `premarket check fortigate.offload.blockers`.",
+                layer.name
+            ));
+        }
+    }
+    let list = match served {
+        Ok(list) => list,
+        Err(verdict) => {
+            return Verdict {
+                summary: format!("{name}: {}", verdict.summary),
+                ..verdict
+            };
+        }
+    };
+    let mut on_np = Vec::new();
+    for port in &resolved.ports {
+        match list.ports.get(port) {
+            Some(p) => on_np.push(format!("{port} {}", p.np_group)),
+            None => {
+                let which = if port == name {
+                    String::new()
+                } else {
+                    format!("its port {port} is ")
+                };
+                problems.push(format!(
+                    "{which}not served by the NP (absent from `{list_command}`): everything it carries takes the CPU"
+                ));
+                remedy.push(format!(
+                    "Move the trading link to an NP port listed by `{list_command}` (on a 200G/201G the HA and MGMT ports are not)."
+                ));
+                on_np.push(format!("{port} -"));
+            }
+        }
+    }
+    let status = interfaces
+        .interfaces
+        .get(name)
+        .and_then(|i| i.status.as_deref())
+        .unwrap_or("-");
+    let evidence = format!(
+        "{}; status {status}; sflow-sampler: {}; NP: {}",
+        resolved.describe(),
+        sflow_said.join(", "),
+        on_np.join(", ")
+    );
+    if problems.is_empty() {
+        Verdict::ok(format!(
+            "{name}: on the NP ({}), no sFlow",
+            np_groups(&resolved, list)
+        ))
+        .evidence(evidence)
+    } else {
+        Verdict::fail(format!("{name}: {}", problems.join("; ")))
+            .evidence(evidence)
+            .remedy(remedy.join("\n"))
+    }
+}
+
+/// `NP#0` for one port, `port1 NP#0, port2 NP#0` for several.
+fn np_groups(resolved: &Resolved, list: &NpuPortList) -> String {
+    let group = |p: &String| list.ports.get(p).map_or("-", |g| g.np_group.as_str());
+    match resolved.ports.as_slice() {
+        [one] => group(one).to_string(),
+        many => many
+            .iter()
+            .map(|p| format!("{p} {}", group(p)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Whether sFlow samples `name`: `get system interface` says it when its record is complete;
+/// `show system interface` prints `set sflow-sampler enable` only where it is on.
+fn sflow(name: &str, topology: &Topology<'_>, interfaces: &SystemInterfaces) -> Option<bool> {
+    interfaces
+        .interfaces
+        .get(name)
+        .and_then(|i| i.sflow_sampler)
+        .or_else(|| {
+            topology
+                .entry(name)
+                .map(|e| e.get("sflow-sampler").as_deref() == Some("enable"))
+        })
 }
 
 fn onoff(v: Option<bool>) -> &'static str {

@@ -3,6 +3,8 @@
 //! `config` accept, and FortiOS's two error answers: `Unknown action 0` for a word it does not
 //! know at all and `command parse error before '...'` for one that does not fit.
 
+use premarket_platform::fortigate::Np;
+
 use super::super::grammar::{Word, Word::*};
 
 pub(super) const UNKNOWN_ACTION: &str = "Unknown action 0";
@@ -19,8 +21,8 @@ pub(super) enum Cmd {
     Global,
     Console,
     Interface,
-    NpPortList,
-    Np7PortList,
+    /// `diagnose npu <np> port-list`: answered by a firewall with that NP only.
+    NpPortList(Np),
     NtpStatus,
     VdList,
     Sudo,
@@ -63,11 +65,33 @@ pub(super) const COMMANDS: &[(&[Word], Cmd)] = &[
             Key("np7lite"),
             Key("port-list"),
         ],
-        Cmd::NpPortList,
+        Cmd::NpPortList(Np::Np7lite),
     ),
     (
         &[Key("diagnose"), Key("npu"), Key("np7"), Key("port-list")],
-        Cmd::Np7PortList,
+        Cmd::NpPortList(Np::Np7),
+    ),
+    (
+        &[Key("diagnose"), Key("npu"), Key("np6"), Key("port-list")],
+        Cmd::NpPortList(Np::Np6),
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("npu"),
+            Key("np6lite"),
+            Key("port-list"),
+        ],
+        Cmd::NpPortList(Np::Np6lite),
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("npu"),
+            Key("np6xlite"),
+            Key("port-list"),
+        ],
+        Cmd::NpPortList(Np::Np6xlite),
     ),
     (
         &[Key("diagnose"), Key("sys"), Key("ntp"), Key("status")],
@@ -132,6 +156,7 @@ pub(super) const PATHS: &[&str] = &[
     "system console",
     "system ha",
     "system virtual-wire-pair",
+    "system virtual-switch",
     "firewall policy",
     "firewall multicast-policy",
     "firewall service custom",

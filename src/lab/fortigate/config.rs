@@ -6,6 +6,7 @@
 
 use super::super::scenario::{Fault, Faults};
 use super::super::topology::{self, Flow};
+use super::model::{FirewallModel, Path};
 
 /// `set key value...` lines, in order; values are kept as typed (quotes included).
 pub type Settings = Vec<(String, String)>;
@@ -99,9 +100,70 @@ fn interfaces(faults: &Faults) -> Vec<(String, Settings)> {
         .collect()
 }
 
+/// The logical interfaces of a model's trading path, as `show system interface` prints them;
+/// a hardware switch's ports lose their own entries.
+fn logical(interfaces: &mut Vec<(String, Settings)>, path: Path) {
+    let vlan = |parent: &str, typed: bool| {
+        let mut s = set(&[
+            ("vdom", "\"root\""),
+            ("ip", "10.10.1.1 255.255.255.0"),
+            ("allowaccess", "ping"),
+            ("role", "lan"),
+            ("snmp-index", "32"),
+        ]);
+        if typed {
+            s.push(("type".into(), "vlan".into()));
+        }
+        s.extend(set(&[("interface", &quoted(parent)), ("vlanid", "310")]));
+        (quoted("md-feed"), s)
+    };
+    match path {
+        Path::Ports => {}
+        Path::VlanOnPort => interfaces.push(vlan(topology::PORT_IN, true)),
+        Path::VlanOnAggregate => {
+            interfaces.push((
+                quoted("md-lag"),
+                set(&[
+                    ("vdom", "\"root\""),
+                    ("type", "aggregate"),
+                    ("member", &format!("{} \"x3\"", quoted(topology::PORT_IN))),
+                    ("snmp-index", "31"),
+                ]),
+            ));
+            interfaces.push(vlan("md-lag", false));
+        }
+        Path::HardSwitchPort => {
+            interfaces.retain(|(n, _)| !HARD_SWITCH_PORTS.contains(&n.trim_matches('"')));
+            interfaces.push((
+                quoted(HARD_SWITCH),
+                set(&[
+                    ("vdom", "\"root\""),
+                    ("ip", "10.10.5.1 255.255.255.0"),
+                    ("allowaccess", "ping https ssh"),
+                    ("type", "hard-switch"),
+                    ("stp", "enable"),
+                    ("snmp-index", "31"),
+                ]),
+            ));
+        }
+    }
+}
+
+/// The hardware switch of the `HardSwitchPort` model and its ports.
+pub const HARD_SWITCH: &str = "lan";
+pub const HARD_SWITCH_PORTS: [&str; 2] = ["port1", "port2"];
+
 impl Config {
-    /// The configuration of `hostname` with `faults` switched on.
+    /// The lab notes' 201G's configuration of `hostname` with `faults` switched on.
+    #[cfg(test)]
     pub fn new(hostname: &str, faults: &Faults) -> Self {
+        Config::of_model(hostname, faults, &super::model::FG_201G)
+    }
+
+    /// The configuration of a firewall of model `spec`.
+    pub fn of_model(hostname: &str, faults: &Faults, spec: &FirewallModel) -> Self {
+        let mut system_interfaces = interfaces(faults);
+        logical(&mut system_interfaces, spec.path);
         let md = &topology::MARKET_DATA;
         let orders = &topology::ORDERS;
         let mut md_service = set(&[("udp-portrange", &md.dport.to_string())]);
@@ -124,7 +186,7 @@ impl Config {
         let sections = vec![
             Section {
                 path: "system interface".into(),
-                body: Body::Table(interfaces(faults)),
+                body: Body::Table(system_interfaces),
             },
             // Only non-default settings are shown: a box at factory NP and TTL settings
             // prints the bare `config ...` / `end`.

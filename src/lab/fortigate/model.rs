@@ -1,9 +1,36 @@
 //! The FortiGate models the lab emulates, one table row each: what `get system status` says
-//! it is and which release it runs. Today's row is the lab notes' 201G on FortiOS 7.6.7; a
-//! FortiGate variant for the mixed fleet (a 6.4-style box, a VLAN or aggregate trading
-//! interface, a hardware-switch port) is one more row here, read by the outputs that differ.
+//! it is, which release it runs (6.4 prints no reboot reason and pads `get system interface`
+//! with spaces), which NP it has (it answers that NP's port list only, in that generation's
+//! layout) and how its trading path reaches the ports: the lab notes' 201G on x1/x2, a 600E on
+//! 6.4 with a VLAN on x1, a 601F on 7.4 with a VLAN (no `set type`) on an aggregate of x1 and
+//! x3, a 100F on 7.6 with a hardware switch whose port1 carries trading traffic. Every variant
+//! keeps the 201G's port names and flows, so that each fault scenario means the same on each.
+
+use premarket_platform::fortigate::Np;
 
 use super::super::topology;
+
+/// What the release changes in the outputs the lab prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Release {
+    /// 6.4: no `Last reboot reason`, `get system interface` fields padded with spaces.
+    Fos64,
+    /// 7.4 and 7.6.
+    Fos7,
+}
+
+/// How the trading path reaches the physical ports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// x1 and x2 themselves (the lab notes' design).
+    Ports,
+    /// `md-feed` (VLAN 310, `set type vlan`) on x1.
+    VlanOnPort,
+    /// `md-feed` (VLAN 310, no `set type`) on `md-lag`, an aggregate of x1 and x3.
+    VlanOnAggregate,
+    /// port1 and port2 are the hardware switch `lan`; port1 carries trading traffic too.
+    HardSwitchPort,
+}
 
 /// One emulated FortiGate model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +46,10 @@ pub struct FirewallModel {
     pub drift_build_date: &'static str,
     /// The serial number's model part (`FG201GTK2400` + the device's index).
     pub serial_prefix: &'static str,
+    pub release: Release,
+    /// Its network processor: the one `diagnose npu ... port-list` it answers.
+    pub np: Np,
+    pub path: Path,
     /// `expect:` keys the lab's site writes for a firewall of this model, replacing the
     /// example baseline's line of the same key.
     pub expect: &'static [(&'static str, &'static str)],
@@ -34,5 +65,69 @@ pub const FG_201G: FirewallModel = FirewallModel {
     drift_build: topology::FORTIOS_DRIFT_BUILD,
     drift_build_date: topology::FORTIOS_DRIFT_BUILD_DATE,
     serial_prefix: "FG201GTK2400",
+    release: Release::Fos7,
+    np: Np::Np7lite,
+    path: Path::Ports,
     expect: &[],
+};
+
+/// A FortiGate 600E (NP6) on FortiOS 6.4 whose trading path enters on a VLAN of x1.
+pub const FG_600E: FirewallModel = FirewallModel {
+    model: "FortiGate-600E",
+    version: "6.4.14",
+    build: "2093",
+    build_date: "230905",
+    drift_version: "6.4.12",
+    drift_build: "2060",
+    drift_build_date: "230309",
+    serial_prefix: "FG6H0ETB2100",
+    release: Release::Fos64,
+    np: Np::Np6,
+    path: Path::VlanOnPort,
+    expect: &[
+        ("version", "{ exact: 6.4.14 }"),
+        ("np", "np6"),
+        ("trading_interfaces", "[md-feed, x2]"),
+    ],
+};
+
+/// A FortiGate 601F (NP7) on FortiOS 7.4 whose trading VLAN is on an aggregate of x1 and x3.
+pub const FG_601F: FirewallModel = FirewallModel {
+    model: "FortiGate-601F",
+    version: "7.4.8",
+    build: "2795",
+    build_date: "250523",
+    drift_version: "7.4.5",
+    drift_build: "2573",
+    drift_build_date: "240809",
+    serial_prefix: "FG6H1FTB2390",
+    release: Release::Fos7,
+    np: Np::Np7,
+    path: Path::VlanOnAggregate,
+    expect: &[
+        ("version", "{ exact: 7.4.8 }"),
+        ("np", "np7"),
+        ("trading_interfaces", "[md-feed, x2]"),
+    ],
+};
+
+/// A FortiGate 100F (NP6XLite) on FortiOS 7.6 with a hardware switch `lan` (port1, port2);
+/// port1 is on the trading path beside x1 and x2.
+pub const FG_100F: FirewallModel = FirewallModel {
+    model: "FortiGate-100F",
+    version: "7.6.3",
+    build: "3510",
+    build_date: "250410",
+    drift_version: "7.6.1",
+    drift_build: "3355",
+    drift_build_date: "241121",
+    serial_prefix: "FG100FTK2200",
+    release: Release::Fos7,
+    np: Np::Np6xlite,
+    path: Path::HardSwitchPort,
+    expect: &[
+        ("version", "{ exact: 7.6.3 }"),
+        ("np", "np6xlite"),
+        ("trading_interfaces", "[x1, x2, port1]"),
+    ],
 };

@@ -6,6 +6,8 @@
 //! the port list follows the NP7 `port-list` layout (front panel table, then the NP ports).
 //! Both are marked inferred.
 
+use premarket_platform::fortigate::Np;
+
 use super::config::{Config, INTERFACES};
 
 /// `config system npu` fields and their defaults (NP7 reference; inferred for NP7Lite).
@@ -40,6 +42,45 @@ pub fn full_configuration(config: &Config) -> String {
         out.push_str(&format!("    set {key} {value}\n"));
     }
     out.push_str("end\n");
+    out
+}
+
+/// The port list of the firewall's NP, in its generation's layout: NP7 and NP7Lite print the
+/// front-panel table, the NP6 family the `Chip XAUI Ports` table (two chips on an NP6, one
+/// on an NP6XLite; the NP6XLite rows are inferred, no published output was found).
+pub fn port_list(np: Np) -> String {
+    match np {
+        Np::Np7 | Np::Np7lite => np7lite_port_list(),
+        Np::Np6 | Np::Np6lite | Np::Np6xlite => np6_port_list(np),
+    }
+}
+
+fn np6_port_list(np: Np) -> String {
+    let mut out = String::from(
+        "Chip   XAUI Ports            Max   Cross-chip\n                             Speed offloading\n------ ---- -------          ----- ----------\n",
+    );
+    let ports: Vec<&str> = INTERFACES
+        .iter()
+        .copied()
+        .filter(|n| !matches!(*n, "mgmt" | "ha"))
+        .collect();
+    let chips = if np == Np::Np6 { 2 } else { 1 };
+    let per_chip = ports.len().div_ceil(chips);
+    for (chip, group) in ports.chunks(per_chip).enumerate() {
+        for (i, name) in group.iter().enumerate() {
+            let label = if i == 0 {
+                format!("{}_{chip}", np.word())
+            } else {
+                String::new()
+            };
+            let speed = if name.starts_with('x') { "10G" } else { "1G" };
+            out.push_str(&format!(
+                "{label:<6} {:<4} {name:<16} {speed:<5} Yes\n",
+                i % 4
+            ));
+        }
+        out.push_str("------ ---- -------          ----- ----------\n");
+    }
     out
 }
 

@@ -4,6 +4,7 @@
 use super::super::clock;
 use super::super::scenario::Fault;
 use super::super::topology;
+use super::model::Release;
 use super::sessions;
 use super::state::FgState;
 
@@ -14,7 +15,7 @@ pub fn system_status(s: &FgState) -> String {
     } else {
         "standalone"
     };
-    format!(
+    let text = format!(
         "Version: {model} v{version},build{build},{date} (GA.M)\n\
          First GA patch build date: 240725\n\
          Security Level: 2\n\
@@ -60,7 +61,21 @@ pub fn system_status(s: &FgState) -> String {
         } else {
             "warm reboot"
         },
-    )
+    );
+    match s.spec.release {
+        // 6.4 has no patch-date, security-level or reboot-reason lines (ntc-templates' 6.x
+        // captures).
+        Release::Fos64 => text
+            .lines()
+            .filter(|l| {
+                !["First GA patch", "Security Level", "Last reboot reason"]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect(),
+        Release::Fos7 => text,
+    }
 }
 
 /// CPU used (%) and session setup rate (per second) for the scenario.

@@ -20,6 +20,8 @@ pub struct FgState {
     pub build: String,
     pub build_date: String,
     pub serial: String,
+    /// The model row: release, NP and trading path.
+    pub spec: &'static FirewallModel,
     pub config: Config,
     pub faults: Faults,
     pub filter: Filter,
@@ -38,7 +40,12 @@ impl FgState {
     }
 
     /// A firewall of model `spec` (identity and release; the rest is the lab's one design).
-    pub fn of_model(name: &str, index: usize, faults: &Faults, spec: &FirewallModel) -> Self {
+    pub fn of_model(
+        name: &str,
+        index: usize,
+        faults: &Faults,
+        spec: &'static FirewallModel,
+    ) -> Self {
         let drift = faults.has(Fault::VersionDrift);
         let pick = |now: &str, drifted: &str| if drift { drifted } else { now }.to_string();
         let started = clock::now();
@@ -49,7 +56,8 @@ impl FgState {
             build: pick(spec.build, spec.drift_build),
             build_date: pick(spec.build_date, spec.drift_build_date),
             serial: format!("{}{index:04}", spec.serial_prefix),
-            config: Config::new(name, faults),
+            spec,
+            config: Config::of_model(name, faults, spec),
             faults: faults.clone(),
             filter: Filter::default(),
             cleared: Arc::default(),

@@ -26,21 +26,30 @@ pub static PROFILE: Profile = Profile {
     on_open: &[],
     enable: None,
     errors: &[
+        // FortiOS says "no such command here" three ways (research-18-19 §2.4): an unknown
+        // word (`Unknown action 0`), a word that does not fit (`command parse error before
+        // 'np7'`, followed by `Command fail. Return code -61`), or -61 alone for an object
+        // the model lacks. Where the model is not known to have the command that is a SKIP
+        // naming the model; where it is, an ERROR (the parse stage decides, knowing it).
         DeviceError {
-            line_starts: "Command fail",
-            advice: "the firewall refused the command (admin profile rights or VDOM?)",
-            // Judged a failure until the model tables say which models lack which
-            // command (the FortiGate side of issue 18).
-            unsupported: false,
+            line_starts: "command parse error",
+            advice: "the firewall could not parse the command (not on this model or FortiOS version?)",
+            unsupported: true,
         },
         DeviceError {
             line_starts: "Unknown action",
             advice: "the firewall does not know this command (check the FortiOS version and VDOM context)",
-            unsupported: false,
+            unsupported: true,
         },
         DeviceError {
-            line_starts: "command parse error",
-            advice: "the firewall could not parse the command (check the FortiOS version)",
+            line_starts: "Command fail. Return code -61",
+            advice: "the firewall has no such command or object (not on this model or FortiOS version?)",
+            unsupported: true,
+        },
+        // Any other return code (-37 permission denied, ...) is a failure, whatever the model.
+        DeviceError {
+            line_starts: "Command fail",
+            advice: "the firewall refused the command (admin profile rights or VDOM?)",
             unsupported: false,
         },
     ],

@@ -16,8 +16,10 @@ mod flow;
 mod ha;
 pub mod kv;
 mod mcast;
+pub mod model;
 pub mod npu;
 pub mod npu_port_list;
+mod npu_port_list_np6;
 pub mod ntp_status;
 mod performance;
 mod policy;
@@ -33,10 +35,11 @@ pub mod spec;
 mod status;
 pub mod system_interface;
 pub mod text;
+pub mod topology;
 mod ttl;
 pub mod vdoms;
 
-pub use config_shows::ShowVirtualWirePair;
+pub use config_shows::{ShowSystemInterface, ShowVirtualSwitch, ShowVirtualWirePair};
 pub use config_tree::{ConfigNode, ConfigTree, parse as parse_config};
 pub use flow::{Flow, OffloadProof, Protocol};
 pub use ha::{GetHaStatus, HaStatus, Member};
@@ -60,11 +63,9 @@ pub use ttl::Ttl;
 
 use premarket_parse::{Arg, QuerySpec, Shape};
 
-/// One model per FortiGate family whose commands differ (`premarket list --models`): none yet.
-/// The FortiGate side of issue 18 (NP generations, ULL ports, FortiOS 6.4-7.6 formats) adds
-/// its families here and an `AVAILABILITY` on the queries that differ; `get system status`
-/// already names the model ([`GetSystemStatus`]).
-pub const MODEL_EXAMPLES: &[(&str, &str)] = &[];
+/// One model per FortiGate family whose commands differ (`premarket list --models`): the NP
+/// generations, whose port lists differ ([`model`]).
+pub const MODEL_EXAMPLES: &[(&str, &str)] = model::EXAMPLES;
 
 /// Every command premarket sends to a FortiGate, and how its output is read. `premarket parse`
 /// and the read-only allowlist follow from this list.
@@ -82,10 +83,15 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowService>(Shape::WithArg(ShowService::TEXT, Arg::Name)),
     QuerySpec::of::<ShowVirtualWirePair>(Shape::Exact(ShowVirtualWirePair::TEXT)),
     QuerySpec::of::<GetSystemInterface>(Shape::Exact(GetSystemInterface::TEXT)),
+    QuerySpec::of::<ShowSystemInterface>(Shape::Exact(ShowSystemInterface::TEXT)),
+    QuerySpec::of::<ShowVirtualSwitch>(Shape::Exact(ShowVirtualSwitch::TEXT)),
     QuerySpec::of::<ShowSystemNpu>(Shape::Exact(ShowSystemNpu::TEXT)),
     QuerySpec::of::<ShowSessionTtl>(Shape::Exact(ShowSessionTtl::TEXT)),
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP7LITE)),
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP7)),
+    QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6)),
+    QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6LITE)),
+    QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6XLITE)),
     QuerySpec::of::<DiagNtpStatus>(Shape::Exact(DiagNtpStatus::TEXT)),
 ];
 

@@ -9,8 +9,11 @@
 //! port1  25000           10000            NP#0-3          0         37         xe10
 //! ```
 //! followed by an `NP Port:` table. No NP7Lite example is published, so the table is found by
-//! its header words (`Name` first, an `NP...` column) and unknown extra columns are accepted;
-//! output without such a header is an error, never an empty "no port is served".
+//! its header words (`Name` first, an `NP...` or `Max_speed` column) and unknown extra columns
+//! are accepted; the 400G-class table has no `NP_group` column at all (Hardware Acceleration
+//! 7.6.6, 400G page). The NP6 generation prints another layout (`Chip XAUI Ports ...`,
+//! [`super::npu_port_list_np6`]). Output without either header is an error, never an empty
+//! "no port is served".
 
 use std::collections::BTreeMap;
 
@@ -20,7 +23,10 @@ use super::kv::counter;
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
 use premarket_parse::text::quote;
-use premarket_parse::{ParseError, Query, Raw};
+use premarket_parse::{Availability, ParseError, Query, Raw};
+
+use super::model;
+use super::npu_port_list_np6 as np6;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NpuPortList {
@@ -48,11 +54,21 @@ impl Query for DiagNpuPortList {
     fn parse(raw: &mut Raw<'_>) -> Result<NpuPortList, ParseError> {
         parse(raw.text()?)
     }
+    /// Each NP generation's command exists on its models only (`model.rs`).
+    fn available_on(&self) -> Option<Availability> {
+        Np::ALL
+            .into_iter()
+            .find(|np| np.port_list().0 == self.0)
+            .map(Np::availability)
+    }
 }
 
 impl DiagNpuPortList {
     pub const NP7LITE: &'static str = "diagnose npu np7lite port-list";
     pub const NP7: &'static str = "diagnose npu np7 port-list";
+    pub const NP6: &'static str = "diagnose npu np6 port-list";
+    pub const NP6LITE: &'static str = "diagnose npu np6lite port-list";
+    pub const NP6XLITE: &'static str = "diagnose npu np6xlite port-list";
 }
 
 /// Which network processor the firewall has, as a baseline names it (`np: np7lite`): the
@@ -63,14 +79,33 @@ pub enum Np {
     #[default]
     Np7,
     Np7lite,
+    Np6,
+    Np6lite,
+    Np6xlite,
 }
 
 impl Np {
-    /// `np7` / `np7lite`, the word the diagnose commands take.
+    pub const ALL: [Np; 5] = [Np::Np7, Np::Np7lite, Np::Np6, Np::Np6lite, Np::Np6xlite];
+
+    /// `np7` / `np7lite` / `np6` ..., the word the diagnose commands take.
     pub fn word(self) -> &'static str {
         match self {
             Np::Np7 => "np7",
             Np::Np7lite => "np7lite",
+            Np::Np6 => "np6",
+            Np::Np6lite => "np6lite",
+            Np::Np6xlite => "np6xlite",
+        }
+    }
+
+    /// `NP7Lite`, as Fortinet writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Np::Np7 => "NP7",
+            Np::Np7lite => "NP7Lite",
+            Np::Np6 => "NP6",
+            Np::Np6lite => "NP6Lite",
+            Np::Np6xlite => "NP6XLite",
         }
     }
 
@@ -79,22 +114,42 @@ impl Np {
         DiagNpuPortList(match self {
             Np::Np7 => DiagNpuPortList::NP7,
             Np::Np7lite => DiagNpuPortList::NP7LITE,
+            Np::Np6 => DiagNpuPortList::NP6,
+            Np::Np6lite => DiagNpuPortList::NP6LITE,
+            Np::Np6xlite => DiagNpuPortList::NP6XLITE,
         })
+    }
+
+    /// On which models its port list exists.
+    fn availability(self) -> Availability {
+        match self {
+            Np::Np7 => model::PORT_LIST_NP7,
+            Np::Np7lite => model::PORT_LIST_NP7LITE,
+            Np::Np6 => model::PORT_LIST_NP6,
+            Np::Np6lite => model::PORT_LIST_NP6LITE,
+            Np::Np6xlite => model::PORT_LIST_NP6XLITE,
+        }
     }
 }
 
 pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
     let lines = body(raw);
     device_error(&lines)?;
+    if let Some(start) = lines.iter().position(|l| np6::is_header(l)) {
+        return np6::parse(&lines, start);
+    }
     let Some(start) = lines.iter().position(|l| is_header(l)) else {
         return Err(ParseError::new(
-            "no port table header (`Name ... NP_group ...`): not an NPU port list",
+            "no port table header (`Name Max_speed ...` or `Chip XAUI ...`): not an NPU port list",
             raw,
         ));
     };
     let columns: Vec<&str> = lines[start].split_whitespace().collect();
     let find = |prefix: &str| columns.iter().position(|c| c.starts_with(prefix));
-    let group = find("NP").unwrap_or(1);
+    // The 400G-class table has no NP_group column (Sw_Trunk_Id ... GroupID ... instead): a
+    // listed front-panel port is on the NP.
+    let group = find("NP");
+    let least = group.map_or(2, |g| columns.len().min(g + 1));
     let (max, default) = (find("Max_speed"), find("Dflt_speed"));
     let mut list = NpuPortList::default();
     for (i, line) in lines.iter().enumerate().skip(start + 1) {
@@ -108,7 +163,7 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
             break;
         }
         let cells: Vec<&str> = line.split_whitespace().collect();
-        if cells.len() < columns.len().min(group + 1) || cells.len() > columns.len() {
+        if cells.len() < least || cells.len() > columns.len() {
             return Err(at(format!(
                 "a row with {} cells under a {}-column header: {}",
                 cells.len(),
@@ -123,7 +178,9 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
                 .transpose()
         };
         let port = NpuPort {
-            np_group: cells[group].to_string(),
+            np_group: group
+                .and_then(|g| cells.get(g))
+                .map_or_else(|| FRONT_PANEL.to_string(), |g| g.to_string()),
             max_speed_mbps: speed(max)?,
             default_speed_mbps: speed(default)?,
         };
@@ -149,10 +206,14 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
     Ok(list)
 }
 
-/// `Name   Max_speed(Mbps) Dflt_speed(Mbps) NP_group ...`
+/// What a port's NP is called when the table has no `NP_group` column.
+const FRONT_PANEL: &str = "front panel";
+
+/// `Name   Max_speed(Mbps) Dflt_speed(Mbps) NP_group ...` (4200F, 600F, 200G) or `Name
+/// Max_speed(Mbps) Dflt_speed(Mbps) Sw_Trunk_Id ... GroupID ...` (400G, no `NP_group`).
 fn is_header(line: &str) -> bool {
     let mut words = line.split_whitespace();
-    words.next() == Some("Name") && words.any(|w| w.starts_with("NP"))
+    words.next() == Some("Name") && words.any(|w| w.starts_with("NP") || w.starts_with("Max_speed"))
 }
 
 #[cfg(test)]

@@ -113,6 +113,7 @@ pub fn global_scope(command: &str) -> bool {
         "show system npu",
         "show full-configuration system npu",
         "show system interface",
+        "show system virtual-switch",
         "diagnose sys ntp status",
         "diagnose npu ",
         "diagnose hardware ",
