@@ -65,5 +65,6 @@ mod ssh_cli;
 mod ssh_driver;
 mod ssh_lab;
 mod ssh_safety;
+mod ssh_samples;
 mod ssh_screen_props;
 mod stop_signal;

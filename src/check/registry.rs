@@ -13,6 +13,7 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<eos::InterfacesErrors>::new()),
         Arc::new(Builtin::<eos::PtpSynchronised>::new()),
         Arc::new(Builtin::<eos::MulticastFeeds>::new()),
+        Arc::new(Builtin::<eos::MulticastFlowing>::new()),
         Arc::new(Builtin::<eos::LanzCongestion>::new()),
         Arc::new(Builtin::<eos::UptimeStable>::new()),
         Arc::new(Builtin::<eos::TransceiversLight>::new()),

@@ -43,6 +43,8 @@ pub struct Settings {
     pub spool: SpoolDir,
     /// Past this a command's output is an error and the session is closed.
     pub max_output: Megabytes,
+    /// The run's deadline: a second sample ([`Command::resample`]) is not waited for past it.
+    pub deadline: Option<tokio::time::Instant>,
 }
 
 impl Default for Settings {
@@ -54,6 +56,7 @@ impl Default for Settings {
             keepalive: transport::KEEPALIVE,
             spool: SpoolDir::temporary(),
             max_output: MAX_OUTPUT,
+            deadline: None,
         }
     }
 }
@@ -116,6 +119,7 @@ async fn run(
     let script = Script::new(profile, commands, target.vdom.as_deref())
         .map_err(|r| CollectError::Refused(r.to_string()))?;
     let (handle, mut driver) = open(target, profile, settings).await?;
+    driver.until(settings.deadline);
     let results = driver.run(&script).await;
     close(handle, driver).await;
     Ok(results)

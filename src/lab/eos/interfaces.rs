@@ -8,6 +8,21 @@ use super::json::{J, obj};
 use super::ports::{Counters, Optic, Port, dbm, ports};
 use super::state::EosState;
 
+/// `show interfaces PORT | json`: the same object for one port; `None` when the switch has
+/// no such port.
+pub fn interface_json(s: &EosState, now: f64, port: &str) -> Option<String> {
+    let p = ports(s, now)
+        .into_iter()
+        .find(|p| p.name.eq_ignore_ascii_case(port))?;
+    Some(
+        J::obj([(
+            "interfaces",
+            J::obj([(p.name.clone(), interface(s, &p, now))]),
+        )])
+        .render(),
+    )
+}
+
 /// `show interfaces | json`.
 pub fn interfaces_json(s: &EosState, now: f64) -> String {
     let all = ports(s, now);

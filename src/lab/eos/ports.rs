@@ -82,6 +82,8 @@ fn rates(name: &str) -> (u64, u64, u64, u64, u64) {
         "Ethernet2" => (35, 0, 40, 12_000, 180),
         "Ethernet3" => (40, 12_000, 35, 0, 180),
         "Ethernet4" => (40, 0, 35, 12_000, 180),
+        // The feed's B side: the same data from the exchange's second handoff.
+        "Ethernet9" => (0, 12_000, 0, 0, 180),
         "Ethernet47" => (1_000, 0, 0, 0, 96),
         "Ethernet48" => (0, 0, 13_000, 0, 180),
         "Management1" => (12, 0, 10, 0, 310),
@@ -107,6 +109,8 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
             .iter()
             .map(|n| (n.to_string(), String::new(), false)),
     );
+    let (feed_b, feed_b_description) = topology::EOS_FEED_B_PORT;
+    names.push((feed_b.into(), feed_b_description.into(), true));
     names.push((
         "Ethernet47".into(),
         "probe sender (ExaNIC port0)".into(),
@@ -123,9 +127,16 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
         .enumerate()
         .map(|(i, (name, description, connected))| {
             let (in_u, in_m, out_u, out_m, size) = rates(&name);
+            // `feed-stalled`: the B side's multicast stopped ten minutes before the lab
+            // started; its counter holds where it stopped.
+            let mcast_up = if s.faults.has(Fault::FeedStalled) && name == feed_b {
+                up.min(s.uptime(s.started - 600.0).floor() as u64)
+            } else {
+                up
+            };
             let mut c = Counters {
                 in_ucast: in_u * up,
-                in_mcast: in_m * up,
+                in_mcast: in_m * mcast_up,
                 in_bcast: up / 30,
                 out_ucast: out_u * up,
                 out_mcast: out_m * up,

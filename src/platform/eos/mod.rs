@@ -12,6 +12,7 @@ pub mod igmp_groups;
 pub mod igmp_querier;
 pub mod igmp_snooping;
 pub mod interface_errors;
+pub mod interface_sample;
 pub mod interfaces;
 pub mod json;
 mod lanz;
@@ -32,6 +33,7 @@ pub use igmp_groups::{IgmpGroups, ShowIgmpGroups};
 pub use igmp_querier::{IgmpQuerier, IgmpQueriers, ShowIgmpQuerier};
 pub use igmp_snooping::{IgmpSnooping, IgmpSnoopingVlan, ShowIgmpSnooping};
 pub use interface_errors::{ErrorCounters, InterfaceErrors, ShowInterfaceErrors};
+pub use interface_sample::ShowInterfacePort;
 pub use interfaces::{Interface, InterfaceCounters, Interfaces, ShowInterfaces};
 pub use lanz::{LanzStatus, ShowLanzStatus};
 pub use lanz_records::{LanzRecord, LanzRecords, ShowLanzRecords};
@@ -43,7 +45,7 @@ pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
 pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
 pub use version::{ShowVersion, Version};
 
-use premarket_parse::{QuerySpec, Shape};
+use premarket_parse::{Arg, QuerySpec, Shape};
 
 /// Every command premarket sends to a switch, and how its output is read (text or `| json`).
 /// `premarket parse` follows from this list.
@@ -65,6 +67,8 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowReloadCause>(Shape::Exact("show reload cause")),
     QuerySpec::of::<ShowNtpStatus>(Shape::Exact(ShowNtpStatus::TEXT)),
     QuerySpec::of::<ShowNtpAssociations>(Shape::Exact("show ntp associations")),
+    // After every `show interfaces ...` listed above: one port (`show interfaces Ethernet1`).
+    QuerySpec::of::<ShowInterfacePort>(Shape::WithArg(ShowInterfacePort::TEXT, Arg::Name)),
 ];
 
 /// The listed query that reads `command`, with or without `| json` / `| no-more`.
