@@ -42,7 +42,7 @@ fn exit_codes() {
                 "sw1",
             ],
             0,
-            "OK: 12 OK",
+            "OK: 13 OK",
         ),
         (
             &[

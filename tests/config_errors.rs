@@ -162,11 +162,11 @@ const CASES: &[Case] = &[
     Case {
         what: "declarative: an unknown operator",
         file: "checks/eos.yaml",
-        from: "{ path: $.inErrors, at_most:",
-        to: "{ path: $.inErrors, at_mst:",
-        line_with: "at_mst",
+        from: "{ path: $.inErrors, increase_at_most:",
+        to: "{ path: $.inErrors, increase_at_mst:",
+        line_with: "increase_at_mst",
         column: 29,
-        words: "unknown operator or key `at_mst`",
+        words: "unknown operator or key `increase_at_mst`",
     },
     Case {
         what: "declarative: an unknown key in parse",
@@ -220,7 +220,7 @@ const CASES: &[Case] = &[
         to: "max_in_errors: ten",
         line_with: "max_in_errors: ten",
         column: 18,
-        words: "`expect.max_in_errors`, read by check eos.ports.errors-absent as at_most: at_most needs a number",
+        words: "`expect.max_in_errors`, read by check eos.ports.errors-absent as increase_at_most: increase_at_most needs a number",
     },
     Case {
         what: "declarative: rule without a command",
@@ -365,8 +365,8 @@ fn a_missing_baseline_reference_points_at_the_catalog_and_names_the_device_file(
     let (code, stderr) = validate(&site);
     assert_eq!(code, 3, "{stderr}");
     let reference = format!(
-        "checks/eos.yaml:{}:38: check eos.ports.errors-absent: device sw1 (",
-        line_of(&catalog, "at_most: { baseline: max_in_errors }")
+        "checks/eos.yaml:{}:47: check eos.ports.errors-absent: device sw1 (",
+        line_of(&catalog, "increase_at_most: { baseline: max_in_errors }")
     );
     assert!(
         stderr.contains(&reference),

@@ -319,7 +319,7 @@ const ROWS: &[Row] = &[
         )],
         previous: None,
         status: Status::Error,
-        summary: "cannot read",
+        summary: "Ethernet2: `show interfaces` prints no linkStatusChanges",
     },
     Row {
         check: "eos.ptp.synchronised",
@@ -641,8 +641,11 @@ async fn lanz_incident_fixture_fails_with_the_lab_notes_explanation() {
         inspect(&config, &plan, collector, &limits)
     };
     let healthy = run("site/healthy").await;
+    // A first run records the error counters: eos.ports.errors-absent judges their growth
+    // from the next run on.
     assert!(
-        healthy.results.iter().all(|r| r.status == Status::Ok),
+        healthy.results.iter().all(|r| r.status == Status::Ok
+            || (r.status == Status::Skip && r.check == "eos.ports.errors-absent")),
         "{healthy:#?}"
     );
     let incident = run("site/lanz-incident").await;

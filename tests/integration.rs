@@ -2,9 +2,11 @@
 //! ripgrep keeps its own. `cargo test --test integration MODULE::` runs one flow.
 //! Shared helpers are the modules without tests of their own, declared first.
 //!
-//! Two flows are crates of their own because they measure a process's peak memory, which any
-//! other test in the same process would inflate: `output_stream` (its own resident set while an
-//! output never ends) and `probe_stream` (a child's, which the kernel starts from its parent's).
+//! Three flows are crates of their own. Two measure a process's peak memory, which any other test
+//! in the same process would inflate: `output_stream` (its own resident set while an output never
+//! ends) and `probe_stream` (a child's, which the kernel starts from its parent's). The third,
+//! `probe_live`, compares microsecond timestamps on real frames, which this crate's other threads
+//! would disturb on a two-core machine.
 
 mod chart_support;
 mod common;
@@ -26,8 +28,11 @@ mod email_aiosmtpd;
 mod email_smtp;
 mod eos_checks;
 mod eos_parse;
+mod eos_releases;
 mod eos_samples;
 mod eval_bounds;
+mod fleet_defects;
+mod fleet_lab;
 mod fortigate_checks;
 mod fortigate_parse;
 mod fortigate_samples;
@@ -51,7 +56,6 @@ mod probe_chart;
 mod probe_cli;
 mod probe_firewall_cli;
 mod probe_firewall_ssh;
-mod probe_live;
 mod probe_site;
 mod probe_synthetic;
 mod probe_trend;

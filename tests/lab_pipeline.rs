@@ -123,9 +123,9 @@ async fn switch_scenarios_give_the_expected_verdicts() {
         // A 3 MiB record seconds old is a microburst even without a previous run.
         ("microburst", &[("eos.lanz.congestion", Fail)]),
         ("ntp-unsynchronised", &[("eos.ntp.synchronised", Fail)]),
-        // Growth and reboots need a previous run: a first run records them (the declarative
-        // errors-absent also bounds the absolute input errors).
-        ("crc-errors", &[("eos.ports.errors-absent", Fail)]),
+        // Growth and reboots need a previous run: a first run records them (errors counted
+        // before it are history, issue 18).
+        ("crc-errors", &[]),
         ("rebooted", &[]),
     ];
     for (scenario, not_ok) in cases {

@@ -28,6 +28,7 @@ prompt
 while IFS= read -r line; do
   line=${line%$'\r'}
   case "$line" in
+    "") ;;
     enable) priv=1 ;;
     "terminal length 0") echo "Pagination disabled." ;;
     "terminal width 511") echo "Width set to 511 columns." ;;

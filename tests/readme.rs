@@ -64,3 +64,23 @@ fn the_layer_table_matches_the_crates() {
         .count();
     assert_eq!(rows, crates, "every crate under src/ has its row");
 }
+
+/// The README's "What runs on which model" is `premarket list --models` of the example site.
+#[test]
+fn model_table_matches_the_code() {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    let start = readme
+        .find("<!-- models:start -->\n")
+        .expect("start marker")
+        + "<!-- models:start -->\n".len();
+    let end = readme.find("<!-- models:end -->").expect("end marker");
+    let config = premarket::Config::load(&common::repo()).expect("example site");
+    let plan =
+        premarket::Plan::new(&config, &premarket::Selection::default()).expect("example plan");
+    let generated = premarket::cli::models_markdown(&plan);
+    assert_eq!(
+        &readme[start..end],
+        generated,
+        "README model table is stale: replace it with `cargo run -- list --models`"
+    );
+}

@@ -59,7 +59,8 @@ const FGT: &str = "fortigate.ntp.synchronised";
 const LANZ_RUNNING: &str = "eos.lanz.running";
 
 const ROWS: &[Row] = &[
-    // A first run: growth is judged from the next run on, the bound on input errors now.
+    // A first run: both counters are judged as growth (issue 18: an old incident is history),
+    // so the first run records them and judges growth from the next run on.
     row(
         PORTS,
         "sw1",
@@ -78,14 +79,15 @@ const ROWS: &[Row] = &[
         "holds",
         "",
     ),
+    // 1843 input errors counted before this run: not a FAIL every morning.
     row(
         PORTS,
         "sw1",
         ERRORS,
         Some("rule/eos/show-interfaces-counters-errors/crc-errors.txt"),
-        Status::Fail,
-        "Ethernet3: $.inErrors = 1843, wanted at most 10 (expect.max_in_errors)",
-        "Ethernet3",
+        Status::Ok,
+        "first run of this check on this device",
+        "",
     ),
     row(
         PORTS,
@@ -102,7 +104,7 @@ const ROWS: &[Row] = &[
         ERRORS,
         Some("rule/eos/show-interfaces-counters-errors/wrong-type.txt"),
         Status::Error,
-        "Ethernet2: $.inErrors is a string (\"n/a\"), at_most needs a number",
+        "Ethernet2: $.inErrors is a string (\"n/a\"), increase_at_most needs a number",
         "\"n/a\"",
     ),
     row(
@@ -283,6 +285,14 @@ async fn every_row() {
                 device_dir.join(Command::new(row.command).file_name()),
             )
             .expect("copy fixture");
+        }
+        // The switch says what it is (a command some families lack is judged by the model).
+        if row.device == "sw1" {
+            std::fs::copy(
+                common::fixture("eos/show-version/json-4.31.6M.txt"),
+                device_dir.join(Command::new("show version | json").file_name()),
+            )
+            .expect("copy show version");
         }
         let selection = Selection {
             checks: vec![row.check.into()],

@@ -17,7 +17,7 @@ use ssh_common::*;
 const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
 const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
 
-const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7130-48LB", "version": "4.31.6M", "uptime": 1234.5}"#;
+const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "uptime": 1234.5}"#;
 const LANZ_JSON: &str = r#"{"lanzEnabled": true}"#;
 const ERRORS_JSON: &str =
     r#"{"interfaceErrorCounters": {"Ethernet1": {"inErrors": 0, "fcsErrors": 0}}}"#;
@@ -86,6 +86,7 @@ fn site(dir: &Path, dev: &Device) {
              skip:\n  eos.interfaces.errors: not on this canary switch\n\
              \x20 eos.ptp.synchronised: not on this canary switch\n\
              \x20 eos.multicast.feeds: not on this canary switch\n\
+             \x20 eos.multicast.flowing: not on this canary switch\n\
              \x20 eos.lanz.congestion: not on this canary switch\n\
              \x20 eos.uptime.stable: not on this canary switch\n\
              \x20 eos.transceivers.light: not on this canary switch\n",

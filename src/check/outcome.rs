@@ -6,8 +6,12 @@
 use premarket_core::{Status, Verdict};
 use premarket_parse::FactError;
 
-/// A part whose fact is missing or unreadable, for the part named `name`.
+/// A part whose fact is missing or unreadable, for the part named `name` (SKIP when the
+/// command does not exist on this model).
 pub fn part_error(name: &str, error: &FactError) -> Verdict {
+    if error.not_available() {
+        return Verdict::skip(format!("{name}: {error}"));
+    }
     Verdict::error(format!("{name}: {error}")).evidence(error.excerpt())
 }
 

@@ -27,8 +27,14 @@ impl VersionPin {
         }
     }
 
+    /// Whether `version` is pinned. A pin without a build suffix also accepts the version
+    /// with one: older EOS images print `4.22.4M-2GB` (flash size) and engineering builds
+    /// `4.32.2F-38195967.4322F` for the release `4.22.4M` / `4.32.2F`. A pin that names a
+    /// suffix matches only exactly.
     pub fn accepts(&self, version: &str) -> bool {
-        self.exact.as_deref() == Some(version) || self.allowed.iter().any(|v| v == version)
+        let release = version.split('-').next().unwrap_or(version);
+        let matches = |pin: &str| pin == version || (!pin.contains('-') && pin == release);
+        self.exact.as_deref().is_some_and(matches) || self.allowed.iter().any(|v| matches(v))
     }
 
     /// How the pin reads in a report: `7.6.7` or `one of 7.6.6, 7.6.7`.
@@ -39,5 +45,30 @@ impl VersionPin {
             [one] => (*one).to_string(),
             many => format!("one of {}", many.join(", ")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_release_pin_accepts_its_build_suffixes() {
+        let pin = VersionPin {
+            exact: None,
+            allowed: vec!["4.22.4M".into(), "4.31.6M".into()],
+        };
+        assert!(pin.accepts("4.22.4M-2GB"));
+        assert!(pin.accepts("4.31.6M"));
+        assert!(!pin.accepts("4.22.4"));
+        assert!(!pin.accepts("4.22.4M1"));
+        assert!(!pin.accepts("4.30.1F-2GB"));
+        let exact = VersionPin {
+            exact: Some("4.22.4M-2GB".into()),
+            allowed: Vec::new(),
+        };
+        assert!(exact.accepts("4.22.4M-2GB"));
+        assert!(!exact.accepts("4.22.4M"));
+        assert!(!exact.accepts("4.22.4M-4GB"));
     }
 }

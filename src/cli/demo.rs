@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use super::inspect::finish;
 use super::{SelectArgs, Stop};
 use crate::files;
-use crate::lab::{Fault, Lab, LabOptions, Scenario, probe_capture};
+use crate::lab::{Fault, Fleet, Lab, LabOptions, Scenario, probe_capture};
 use crate::report::email::EmailMode;
 use crate::report::terminal::Format;
 use crate::run::{Request, drive};
@@ -25,6 +25,10 @@ pub struct Args {
     /// (`premarket lab serve --scenario list` shows them).
     #[arg(long = "scenario", value_name = "S")]
     pub scenarios: Vec<String>,
+    /// `standard` (fw1, sw1) or `mixed` (a trading floor's mix of switch models, releases
+    /// and port kinds; `premarket lab serve --help`).
+    #[arg(long, default_value_t = Fleet::Standard, value_parser = super::lab::parse_fleet)]
+    pub fleet: Fleet,
     #[command(flatten)]
     pub select: SelectArgs,
     /// Where to write the email. Default: last.eml in the demo's home.
@@ -73,6 +77,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     })?;
     let options = LabOptions {
         scenarios,
+        fleet: args.fleet,
         devices: 2,
         base_port: 0,
         site_dir: None,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args as ClapArgs, Subcommand};
 
 use super::Stop;
-use crate::lab::{Fault, Lab, LabOptions, Scenario};
+use crate::lab::{Fault, Fleet, Lab, LabOptions, Scenario};
 
 #[derive(Debug, ClapArgs)]
 pub struct Args {
@@ -26,9 +26,15 @@ pub struct ServeArgs {
     /// Fault to switch on, `NAME` or `NAME@DEVICE`; repeatable. `--scenario list` shows them.
     #[arg(long = "scenario", value_name = "S")]
     pub scenarios: Vec<String>,
-    /// Number of devices, half FortiGate (fw1, fw2, ...) and half EOS (sw1, sw2, ...).
+    /// Number of devices of the standard fleet, half FortiGate (fw1, fw2, ...) and half EOS
+    /// (sw1, sw2, ...); the mixed fleet has its own.
     #[arg(long, default_value_t = 2)]
     pub devices: usize,
+    /// `standard`: the lab notes' pair (times --devices); `mixed`: a trading floor's mix of
+    /// models, releases and port kinds (7280R3 on EOS 4.31, 7050X on EOS 4.22 with a DAC, a
+    /// port-channel and a subinterface, the FortiGate 201G).
+    #[arg(long, default_value_t = Fleet::Standard, value_parser = parse_fleet)]
+    pub fleet: Fleet,
     /// First TCP port (devices take consecutive ports); 0 picks free ports.
     #[arg(long, default_value_t = 0)]
     pub base_port: u16,
@@ -62,6 +68,7 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
     runtime.block_on(async {
         let options = LabOptions {
             scenarios,
+            fleet: args.fleet,
             devices: args.devices,
             base_port: args.base_port,
             site_dir: args.site_dir,
@@ -107,21 +114,28 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
     })
 }
 
+/// `--fleet standard|mixed`.
+pub fn parse_fleet(text: &str) -> Result<Fleet, String> {
+    text.parse()
+}
+
 fn print_lab(lab: &Lab) {
     outln!(
-        "{:<8} {:<22} {:<10} {:<52} faults",
+        "{:<8} {:<22} {:<10} {:<18} {:<52} faults",
         "device",
         "address",
         "platform",
+        "model",
         "host key"
     );
     for d in &lab.devices {
         let faults: Vec<&str> = d.faults.iter().map(|f| f.name()).collect();
         outln!(
-            "{:<8} {:<22} {:<10} {:<52} {}",
+            "{:<8} {:<22} {:<10} {:<18} {:<52} {}",
             d.name,
             d.addr.to_string(),
             d.platform.name(),
+            d.model,
             d.fingerprint,
             if faults.is_empty() {
                 "-".to_string()
@@ -131,10 +145,11 @@ fn print_lab(lab: &Lab) {
         );
     }
     outln!(
-        "{:<8} {:<22} {:<10} capture {}/baselines/captures/{}.pcap",
+        "{:<8} {:<22} {:<10} {:<18} capture {}/baselines/captures/{}.pcap",
         crate::lab::probe_capture::DEVICE,
         "-",
         "probe",
+        "-",
         lab.site_dir.display(),
         crate::lab::probe_capture::DEVICE
     );

@@ -13,6 +13,10 @@ pub struct Args {
     /// Print the whole catalog as a Markdown table (the README's check catalogue).
     #[arg(long)]
     pub markdown: bool,
+    /// Print what each check runs on each model family, as a Markdown table (the README's
+    /// "What runs on which model"): the commands, or SKIP and why.
+    #[arg(long)]
+    pub models: bool,
 }
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
@@ -22,6 +26,10 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         return Ok(0);
     }
     let plan = Plan::new(&config, &args.select.selection())?;
+    if args.models {
+        out!("{}", super::models::markdown(&plan));
+        return Ok(0);
+    }
     for entry in &config.catalog {
         let on: Vec<_> = plan
             .devices

@@ -17,6 +17,7 @@ mod inspect;
 #[cfg(feature = "lab")]
 mod lab;
 mod list;
+mod models;
 mod parse;
 mod plan;
 pub mod probe;
@@ -24,6 +25,7 @@ mod trust;
 mod validate;
 
 pub use list::markdown as list_markdown;
+pub use models::markdown as models_markdown;
 
 use std::path::PathBuf;
 

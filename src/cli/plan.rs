@@ -1,6 +1,8 @@
 //! `premarket plan`: per device, every line the session will send, in order and exactly as
 //! the transport sends it: session settings, escalation, the VDOM steps and the commands with
-//! their contexts. Lines that depend on the device's answers carry a note with their condition;
+//! their contexts. Lines that depend on the device's answers carry a note with their condition
+//! (a command that exists on some models only says where, and what it resolves to when the model
+//! is known before the run: the baseline's `model:`, else the previous run's archived identity);
 //! a secret is shown by its reference, never its value. A line the guard would refuse is shown
 //! as refused and makes the exit code 3 (`premarket validate` says where it comes from).
 
@@ -11,6 +13,7 @@ use crate::collect::ssh::profile;
 use crate::config::{Access, Connection};
 use crate::core::Exit;
 use crate::plan::{DevicePlan, Plan};
+use crate::report::archive::Archive;
 use crate::ssh::script::{self, Script, Shown};
 
 #[derive(Debug, clap::Args)]
@@ -24,7 +27,9 @@ const NOTE_COLUMN: usize = 44;
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
-    let plan = Plan::new(&config, &args.select.selection())?;
+    let mut plan = Plan::new(&config, &args.select.selection())?;
+    let archive = Archive::new(&config.site.archive.dir);
+    plan.attach_previous(|device| archive.previous(device));
     let mut refused = 0;
     for device in &plan.devices {
         let d = &device.device;
@@ -67,8 +72,19 @@ fn session(device: &DevicePlan, ssh: &Connection) -> usize {
         }
     };
     outln!("  (keys: {})", script::keys(profile).join("; "));
+    if device.depends_on_model() {
+        match &device.model {
+            Some(known) => outln!("  (model: {}, per {})", known.model, known.source),
+            None => outln!("  (model: not known before the run; the device's answer decides)"),
+        }
+    }
     let secret = ssh.enable_secret.as_ref().map(ToString::to_string);
-    for Shown { text, note } in script.shown(profile, secret.as_deref()) {
+    for Shown { text, mut note } in script.shown(profile, secret.as_deref()) {
+        if note.is_none()
+            && let Some(i) = device.commands.iter().position(|c| c.text == text)
+        {
+            note = device.condition(i);
+        }
         match note {
             Some(note) => outln!("  {text:<NOTE_COLUMN$} # {note}"),
             None => outln!("  {text}"),

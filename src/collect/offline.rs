@@ -6,6 +6,9 @@
 //!
 //! A saved output is opened where it lies: a small one is read whole, a large one stays on disk
 //! and its parser streams it. The per-command cap (`ssh.max_output_mb`) applies as it does live.
+//! As live, the saved identity output (`show version`) is read first and tells the model: a
+//! command the model lacks is not read, and a saved "no such command" answer is judged the way
+//! the SSH driver judges it.
 
 use std::path::{Path, PathBuf};
 
@@ -94,29 +97,67 @@ fn read(path: &Path, cap: Megabytes) -> Result<Output, Unread> {
     })
 }
 
+impl Offline {
+    /// A saved output, or the device's own "no such command" answer saved in it, as the SSH
+    /// driver would have judged it live.
+    fn answer(&self, plan: &DevicePlan, command: &Command) -> Result<Output, CollectError> {
+        let output = self.read(&plan.device.name, command)?;
+        let refused = super::ssh::profile(plan.device.platform)
+            .and_then(|p| p.error_in(output.head()))
+            .filter(|(e, _)| e.unsupported)
+            .map(|(e, said)| format!("`{}`: {said} ({})", command.text, e.advice));
+        match refused {
+            Some(message) => Err(CollectError::Unsupported(message)),
+            None => Ok(output),
+        }
+    }
+}
+
 impl Collector for Offline {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         let reader = Offline {
             dir: self.dir.clone(),
             cap: self.cap,
         };
-        let device = plan.device.name.to_string();
-        let commands = plan.commands.clone();
+        let owned = plan.clone();
         Box::pin(async move {
             // Reading files blocks: off the async threads, as every file read is.
-            let read = tokio::task::spawn_blocking(move || {
-                commands
-                    .iter()
-                    .map(|c| (c.clone(), reader.read(&device, c)))
-                    .collect()
-            });
+            let read = tokio::task::spawn_blocking(move || reader.read_all(&owned));
             match read.await {
-                Ok(results) => Outputs { results },
+                Ok(outputs) => outputs,
                 Err(e) => Outputs::all_failed(
                     &plan.commands,
                     CollectError::Other(format!("reading the saved outputs failed: {e}")),
                 ),
             }
         })
+    }
+}
+
+impl Offline {
+    /// Every planned output of one device: the saved identity output first, since the model
+    /// says which other files to read.
+    fn read_all(&self, plan: &DevicePlan) -> Outputs {
+        let mut read: Vec<Option<Result<Output, CollectError>>> = vec![None; plan.commands.len()];
+        for i in plan.identity_commands() {
+            read[i] = Some(self.answer(plan, &plan.commands[i]));
+        }
+        let model = plan.model_from(|i| read[i].as_ref()?.as_ref().ok());
+        let results = plan
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let result =
+                    read[i]
+                        .take()
+                        .unwrap_or_else(|| match plan.withhold(i, model.as_ref()) {
+                            Some(why) => Err(CollectError::NotApplicable(why)),
+                            None => self.answer(plan, c),
+                        });
+                (c.clone(), result)
+            })
+            .collect();
+        Outputs { results }
     }
 }

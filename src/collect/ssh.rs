@@ -8,14 +8,16 @@
 //! is spooled into the run's directory ([`Ssh::spooling_in`]) and capped at the site's
 //! `ssh.max_output_mb`.
 
+use std::sync::{Arc, OnceLock};
+
 use super::{BoxFuture, Collector, Outputs};
 use premarket_config::{Config, Device, SecretRef};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
-use premarket_plan::DevicePlan;
+use premarket_plan::{DevicePlan, Model};
 use premarket_platform::{eos, fortigate};
 use premarket_spool::SpoolDir;
 use premarket_ssh::profile::Profile;
-use premarket_ssh::{self as ssh, Captured, EnableSecret, Settings, Target};
+use premarket_ssh::{self as ssh, Captured, EnableSecret, Gate, Settings, Target};
 
 pub struct Ssh {
     settings: Settings,
@@ -48,7 +50,8 @@ impl Ssh {
 impl Collector for Ssh {
     fn collect<'a>(&'a self, plan: &'a DevicePlan) -> BoxFuture<'a, Outputs> {
         Box::pin(async move {
-            let results = collect(&plan.device, &plan.commands, &self.settings).await;
+            let gate = ModelGate::for_plan(plan);
+            let results = collect_gated(&plan.device, &plan.commands, &self.settings, gate).await;
             Outputs {
                 results: results
                     .into_iter()
@@ -138,8 +141,20 @@ pub async fn collect(
     commands: &[Command],
     settings: &Settings,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
+    collect_gated(device, commands, settings, None).await
+}
+
+/// [`collect`], asking `gate` before each command whether the device's model has it.
+async fn collect_gated(
+    device: &Device,
+    commands: &[Command],
+    settings: &Settings,
+    gate: Option<Arc<dyn Gate>>,
+) -> Vec<(Command, Result<Captured, CollectError>)> {
     match target(device) {
-        Ok((target, profile)) => ssh::collect(&target, profile, commands, settings).await,
+        Ok((target, profile)) => {
+            ssh::collect_gated(&target, profile, commands, settings, gate).await
+        }
         Err(e) => commands
             .iter()
             .map(|c| (c.clone(), Err(e.clone())))
@@ -160,4 +175,56 @@ pub fn firewall_shell(
     }
     let (target, _) = target(device)?;
     fortigate::firewall_shell::FirewallShell::connect(&target, settings)
+}
+
+/// Withholds the commands the device's model lacks, once its identity command has answered.
+struct ModelGate {
+    plan: DevicePlan,
+    identities: Vec<usize>,
+    /// The model, read once every identity command has answered (`None` inside: it gave none).
+    model: OnceLock<Option<Model>>,
+}
+
+impl ModelGate {
+    fn for_plan(plan: &DevicePlan) -> Option<Arc<dyn Gate>> {
+        plan.depends_on_model().then(|| {
+            Arc::new(ModelGate {
+                identities: plan.identity_commands(),
+                plan: plan.clone(),
+                model: OnceLock::new(),
+            }) as Arc<dyn Gate>
+        })
+    }
+}
+
+impl Gate for ModelGate {
+    fn withhold(
+        &self,
+        index: usize,
+        answered: &[Option<Result<Captured, CollectError>>],
+    ) -> Option<String> {
+        if self.identities.contains(&index) {
+            return None;
+        }
+        let output = |i: usize| match answered.get(i) {
+            Some(Some(Ok(captured))) => Some(&captured.output),
+            _ => None,
+        };
+        let model = match self.model.get() {
+            Some(model) => model.as_ref(),
+            // Not answered yet (the plan puts identities first, so only a broken script): send.
+            None if self
+                .identities
+                .iter()
+                .any(|i| answered.get(*i).is_none_or(Option::is_none)) =>
+            {
+                None
+            }
+            None => self
+                .model
+                .get_or_init(|| self.plan.model_from(output))
+                .as_ref(),
+        };
+        self.plan.withhold(index, model)
+    }
 }

@@ -73,6 +73,10 @@ pub struct Device {
     pub baseline: BaselineText,
     /// Checks deliberately not run on this device, with the reason shown as SKIP.
     pub skip: BTreeMap<String, String>,
+    /// The model the site says this is (`model: DCS-7050SX-64`), so `plan` can resolve the
+    /// commands that exist on some models only before the device has answered once. The
+    /// device's own `show version` / `get system status` decides at run time.
+    pub model: Option<String>,
 }
 
 impl Device {
@@ -103,6 +107,8 @@ struct Header {
 struct SshFile {
     #[allow(dead_code)]
     platform: Platform,
+    #[serde(default)]
+    model: Option<String>,
     ssh: Connection,
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
     #[serde(default)]
@@ -137,16 +143,21 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
     })?;
     let header: Header = yaml::parse(path, &text)?;
     let platform = header.platform.value;
-    let (access, expect, skip) = match platform {
+    let (access, expect, skip, model) = match platform {
         Platform::Eos | Platform::Fortigate => {
             let file: SshFile = yaml::parse(path, &text)?;
-            (Access::Ssh(file.ssh), file.expect, file.skip)
+            (Access::Ssh(file.ssh), file.expect, file.skip, file.model)
         }
         Platform::Probe => {
             let file: ProbeFile = yaml::parse(path, &text)?;
             let keys: ProbeKeys = yaml::parse(path, &text)?;
             let settings = file.expect.value.resolve(file.source, path);
-            (Access::Probe(Box::new(settings)), keys.expect, file.skip)
+            (
+                Access::Probe(Box::new(settings)),
+                keys.expect,
+                file.skip,
+                None,
+            )
         }
     };
     let mut keys: Vec<(String, Position)> = expect
@@ -169,5 +180,6 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
         access,
         baseline,
         skip,
+        model,
     })
 }

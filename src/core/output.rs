@@ -29,6 +29,14 @@ pub enum CollectError {
     Auth(String),
     #[error("the device answered with an error: {0}")]
     Device(String),
+    /// The device says it has no such command or keyword (`% Invalid input`, `% Unavailable
+    /// command (not supported on this hardware platform)`): the hardware or release lacks it.
+    /// Whether that is a SKIP or an ERROR depends on what premarket knows of the model.
+    #[error("the device does not offer this command: {0}")]
+    Unsupported(String),
+    /// Not sent: the device's model (learnt earlier in the session) does not have it.
+    #[error("not sent: {0}")]
+    NotApplicable(String),
     #[error("refused by the read-only guard: {0}")]
     Refused(String),
     #[error(

@@ -117,7 +117,11 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
                  --device {device}` lists them and `premarket capture` writes them."
             ),
         ),
-        CollectError::Device(_) | CollectError::Refused(_) | CollectError::Other(_) => (
+        CollectError::Device(_)
+        | CollectError::Unsupported(_)
+        | CollectError::NotApplicable(_)
+        | CollectError::Refused(_)
+        | CollectError::Other(_) => (
             "session failed",
             error.to_string(),
             format!(

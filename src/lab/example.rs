@@ -4,9 +4,15 @@
 
 use std::path::PathBuf;
 
-use crate::site::SiteError;
-
 include!(concat!(env!("OUT_DIR"), "/example_files.rs"));
+
+/// A file of the example site that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read the example site file {path}: {source}")]
+pub struct ExampleError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
 
 /// Where the example site's files come from.
 #[derive(Clone, Debug, Default)]
@@ -20,25 +26,25 @@ pub enum Example {
 
 impl Example {
     /// The text of `rel` (`baselines/site.yaml`).
-    pub fn read(&self, rel: &str) -> Result<String, SiteError> {
+    pub fn read(&self, rel: &str) -> Result<String, ExampleError> {
         match self {
             Example::Embedded => FILES
                 .iter()
                 .find(|(path, _)| *path == rel)
                 .map(|(_, text)| text.to_string())
-                .ok_or_else(|| SiteError::Read {
+                .ok_or_else(|| ExampleError {
                     path: PathBuf::from(rel),
                     source: std::io::Error::from(std::io::ErrorKind::NotFound),
                 }),
             Example::Dir(dir) => {
                 let path = dir.join(rel);
-                std::fs::read_to_string(&path).map_err(|source| SiteError::Read { path, source })
+                std::fs::read_to_string(&path).map_err(|source| ExampleError { path, source })
             }
         }
     }
 
     /// The catalog files: (file name, text) of each `checks/*.yaml`, sorted by name.
-    pub fn checks(&self) -> Result<Vec<(String, String)>, SiteError> {
+    pub fn checks(&self) -> Result<Vec<(String, String)>, ExampleError> {
         let mut out = Vec::new();
         match self {
             Example::Embedded => {
@@ -50,7 +56,7 @@ impl Example {
             }
             Example::Dir(dir) => {
                 let folder = dir.join("checks");
-                let entries = std::fs::read_dir(&folder).map_err(|source| SiteError::Read {
+                let entries = std::fs::read_dir(&folder).map_err(|source| ExampleError {
                     path: folder.clone(),
                     source,
                 })?;

@@ -23,6 +23,7 @@ mod device;
 mod diff;
 mod eos;
 pub mod example;
+pub mod fleet;
 mod fortigate;
 mod grammar;
 pub mod probe_capture;
@@ -45,6 +46,7 @@ pub use device::{ConfigAttempt, Journal};
 pub use scenario::{Fault, Faults, PAGER_LINES, SLOW_DELAY, Scenario, Target};
 
 pub use example::Example;
+pub use fleet::{Fleet, Model};
 use premarket_core::Platform;
 use server::{DeviceSpec, DeviceState, Running};
 
@@ -53,6 +55,8 @@ use server::{DeviceSpec, DeviceState, Running};
 pub struct LabDevice {
     pub name: String,
     pub platform: Platform,
+    /// The model it emulates (`DCS-7050SX-64-R`).
+    pub model: &'static str,
     pub addr: SocketAddr,
     /// SHA256 fingerprint of the host key it serves (`SHA256:...`, as `ssh-keygen -lf` prints).
     pub fingerprint: String,
@@ -64,7 +68,10 @@ pub struct LabDevice {
 #[derive(Clone, Debug, Default)]
 pub struct LabOptions {
     pub scenarios: Vec<Scenario>,
-    /// Number of devices, half of each platform (at least one of each). 0 means 2.
+    /// Which devices: the standard pair (repeated `devices` times) or the mixed fleet.
+    pub fleet: Fleet,
+    /// Number of devices of the standard fleet, half of each platform (at least one of each).
+    /// 0 means 2.
     pub devices: usize,
     /// First port; devices take consecutive ports. 0 = free ports chosen by the system.
     pub base_port: u16,
@@ -124,22 +131,14 @@ impl Lab {
     }
 
     pub async fn start_with(options: LabOptions) -> Result<Lab, LabError> {
-        let total = options.devices.max(2);
-        let per_platform = [
-            (Platform::Fortigate, total / 2),
-            (Platform::Eos, total - total / 2),
-        ];
-        let names: Vec<(String, Platform, usize)> = per_platform
-            .iter()
-            .flat_map(|(p, n)| (1..=*n).map(move |i| (topology::device_name(*p, i), *p, i)))
-            .collect();
+        let members = fleet::members(options.fleet, options.devices);
         for s in &options.scenarios {
             if let Target::Device(d) = &s.target
-                && !names.iter().any(|(n, _, _)| n == d)
+                && !members.iter().any(|m| &m.name == d)
             {
-                let have = names
+                let have = members
                     .iter()
-                    .map(|(n, _, _)| n.as_str())
+                    .map(|m| m.name.as_str())
                     .collect::<Vec<_>>()
                     .join(", ");
                 return Err(LabError::UnknownTarget {
@@ -155,14 +154,18 @@ impl Lab {
         let mut states = Vec::new();
         let mut running = Vec::new();
         let mut site_devices = Vec::new();
-        let switches = per_platform[1].1;
+        let switches = members
+            .iter()
+            .filter(|m| m.model.platform() == Platform::Eos)
+            .count();
         // Everything that can fail (keys, ports) happens before any server starts, so an error
         // leaves nothing running.
         let mut prepared = Vec::new();
-        for (name, platform, index) in &names {
+        for member in &members {
+            let (name, index) = (&member.name, member.index);
             // Switches take the first ports, firewalls the next ones: with `--base-port 2201`
             // sw1 is 2201 and fw1 2202, as in the repository's example baselines.
-            let offset = match platform {
+            let offset = match member.model.platform() {
                 Platform::Eos => index - 1,
                 _ => switches + index - 1,
             };
@@ -191,23 +194,22 @@ impl Lab {
                 .collect::<Vec<_>>()
                 .join(" ");
             let known_host = format!("[127.0.0.1]:{} {key_part}", addr.port());
-            prepared.push((
-                name, *platform, *index, faults, served, listener, addr, known_host,
-            ));
+            prepared.push((member, faults, served, listener, addr, known_host));
         }
 
-        for (name, platform, index, faults, served, listener, addr, known_host) in prepared {
-            let (state, password, enable) = match platform {
-                Platform::Fortigate => (
-                    DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::new(
-                        name, index, &faults,
+        for (member, faults, served, listener, addr, known_host) in prepared {
+            let (name, index, platform) = (&member.name, member.index, member.model.platform());
+            let (state, password, enable) = match member.model {
+                Model::Firewall(model) => (
+                    DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::of_model(
+                        name, index, &faults, model,
                     )))),
                     topology::FORTIGATE_PASSWORD,
                     None,
                 ),
-                _ => (
-                    DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::new(
-                        name, index, &faults,
+                Model::Switch(model) => (
+                    DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::of_model(
+                        name, index, &faults, model,
                     )))),
                     topology::EOS_PASSWORD,
                     Some(topology::EOS_ENABLE_SECRET),
@@ -231,10 +233,12 @@ impl Lab {
                 password,
                 enable,
                 known_host,
+                member.model.expect(),
             ));
             devices.push(LabDevice {
                 name: name.clone(),
                 platform,
+                model: member.model.name(),
                 addr,
                 fingerprint,
                 faults: faults.iter().collect(),
@@ -255,13 +259,14 @@ impl Lab {
         let site_list: Vec<site::SiteDevice<'_>> = site_devices
             .iter()
             .map(
-                |(name, platform, port, password, enable, known_host)| site::SiteDevice {
+                |(name, platform, port, password, enable, known_host, expect)| site::SiteDevice {
                     name,
                     platform: *platform,
                     port: *port,
                     password,
                     enable_secret: *enable,
                     known_host: known_host.clone(),
+                    expect,
                 },
             )
             .collect();

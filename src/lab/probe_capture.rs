@@ -32,7 +32,7 @@ pub enum ProbeSiteError {
         source: std::io::Error,
     },
     #[error(transparent)]
-    Example(#[from] crate::site::SiteError),
+    Example(#[from] crate::example::ExampleError),
     #[error("{0} has no `devices:` list to add the probe to")]
     NoDevices(PathBuf),
 }

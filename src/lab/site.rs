@@ -10,7 +10,7 @@ use regex::Regex;
 
 use premarket_core::Platform;
 
-use crate::example::Example;
+use crate::example::{Example, ExampleError};
 
 /// One lab device as the site sees it.
 pub struct SiteDevice<'a> {
@@ -21,15 +21,14 @@ pub struct SiteDevice<'a> {
     pub enable_secret: Option<&'a str>,
     /// The `known_hosts` line: `[127.0.0.1]:PORT ssh-ed25519 AAAA...`.
     pub known_host: String,
+    /// `expect:` keys written for this device's model instead of the example's.
+    pub expect: &'a [(&'a str, &'a str)],
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SiteError {
-    #[error("cannot read the example site file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Example(#[from] ExampleError),
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -89,7 +88,10 @@ pub fn write_site(
             }
             None => None,
         };
-        let baseline = rewrite_baseline(template, device.port, &password, enable.as_deref());
+        let baseline = rewrite_expect(
+            &rewrite_baseline(template, device.port, &password, enable.as_deref()),
+            device.expect,
+        );
         write(&baselines.join(format!("{}.yaml", device.name)), &baseline)?;
         let _ = writeln!(
             entries,
@@ -173,6 +175,33 @@ pub fn rewrite_baseline(text: &str, port: u16, password: &Path, enable: Option<&
     out
 }
 
+/// Sets `expect:` keys (one line each, `  KEY: VALUE`) to a model's values: an existing line of
+/// the key is replaced (with the comment lines right above it, which described the old value),
+/// a missing key is added at the top of `expect:`.
+pub fn rewrite_expect(text: &str, keys: &[(&str, &str)]) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for (key, value) in keys {
+        let line = format!("  {key}: {value}");
+        let prefix = format!("  {key}:");
+        match lines.iter().position(|l| l.starts_with(&prefix)) {
+            Some(i) => {
+                let mut start = i;
+                while start > 0 && lines[start - 1].trim_start().starts_with('#') {
+                    start -= 1;
+                }
+                lines.splice(start..=i, [line]);
+            }
+            None => match lines.iter().position(|l| l.starts_with("expect:")) {
+                Some(i) => lines.insert(i + 1, line),
+                None => lines.extend(["expect:".to_string(), line]),
+            },
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
 /// Replaces the `devices:` block of site.yaml, points `known_hosts` at the lab's file and
 /// raises `concurrency` to the number of devices (the lab is inspected all at once).
 pub fn rewrite_site(text: &str, devices_block: &str, devices: usize) -> String {
@@ -230,6 +259,20 @@ mod tests {
         assert!(out.contains("  password: { file: \"/s/sw1.password\" }\n"));
         assert!(out.contains("  enable_secret: { file: \"/s/sw1.enable\" }\n"));
         assert!(!out.contains("SHA256:abc") && out.ends_with("expect:\n  lanz: true\n"));
+    }
+
+    #[test]
+    fn a_model_s_expect_keys_replace_the_example_s() {
+        let text = "platform: eos\nexpect:\n  # old pin\n  version: { allowed: [4.31.6M] }\n  lanz: true\n";
+        let out = rewrite_expect(
+            text,
+            &[("version", "{ allowed: [4.22.4M] }"), ("model_note", "x")],
+        );
+        assert_eq!(
+            out,
+            "platform: eos\nexpect:\n  model_note: x\n  version: { allowed: [4.22.4M] }\n  lanz: true\n"
+        );
+        assert_eq!(rewrite_expect(text, &[]), text);
     }
 
     #[test]

@@ -6,10 +6,12 @@ use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{AnyQuery, Fact, ParseError, Query, QueryKey, Raw};
+use super::model::{self, Applies};
+use super::{AnyQuery, Fact, Model, ParseError, Query, QueryKey, Raw};
 use premarket_core::{CollectError, Command, Output, Verdict};
 
-/// Why a check could not get the fact it needs. Always becomes an ERROR verdict, never OK.
+/// Why a check could not get the fact it needs. Never OK: an ERROR verdict, or SKIP with the
+/// reason when the command does not exist on the device's model.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum FactError {
     #[error("`{command}` was not collected: {error}")]
@@ -23,6 +25,19 @@ pub enum FactError {
     WrongType { command: String },
     #[error("`{command}` was not planned for this check (a bug in premarket)")]
     NotPlanned { command: String },
+    /// The command does not exist on this model (known from its identity command, or said by
+    /// the device where the model is not known to have it): SKIP, with why.
+    #[error("{reason}")]
+    NotAvailable { command: String, reason: String },
+    /// The device said it has no such command, but its model is known to have it.
+    #[error(
+        "`{command}` was refused although {who} has this command: {said} (check the software release and the account's command authorization)"
+    )]
+    Refused {
+        command: String,
+        who: String,
+        said: String,
+    },
 }
 
 impl FactError {
@@ -30,8 +45,14 @@ impl FactError {
     pub fn excerpt(&self) -> &str {
         match self {
             FactError::Unparsable { error, .. } => &error.excerpt,
+            FactError::Refused { said, .. } => said,
             _ => "",
         }
+    }
+
+    /// The command does not exist on this model: the check (or the part) is SKIP, not ERROR.
+    pub fn not_available(&self) -> bool {
+        matches!(self, FactError::NotAvailable { .. })
     }
 }
 
@@ -46,6 +67,8 @@ pub struct Facts {
     previous: Previous,
     /// When the outputs were collected (set by the run driver; checks have no clock).
     collected_at: Option<DateTime<Utc>>,
+    /// What the device said it is (its identity query's fact), when a planned query says.
+    model: Option<Model>,
 }
 
 /// One archived fact: which query read it, in which run, and its value as JSON.
@@ -112,6 +135,57 @@ impl Facts {
                 }
             }
         }
+    }
+
+    /// Reads the device's model from the identity queries among `queries`, then files every
+    /// query whose command the model lacks as not available, and a device's "no such command"
+    /// answer as not available (the model is not known to have it) or refused (it is).
+    pub fn judge_models(&mut self, queries: &[&dyn AnyQuery]) {
+        self.model = queries.iter().find_map(|q| {
+            let fact = self.parsed.get(&q.key())?.as_ref().ok()?;
+            q.identify(fact.as_ref())
+        });
+        let model = self.model.as_ref();
+        for query in queries {
+            let key = query.key();
+            let command = key.command.to_string();
+            if let Some(reason) = model::withheld(&[*query], model) {
+                self.parsed
+                    .insert(key, Err(FactError::NotAvailable { command, reason }));
+                continue;
+            }
+            let Some(Err(FactError::NotCollected { error, .. })) = self.parsed.get(&key) else {
+                continue;
+            };
+            let who = model.map_or_else(|| "this device".to_string(), ToString::to_string);
+            let judged = match error {
+                CollectError::NotApplicable(reason) => FactError::NotAvailable {
+                    command,
+                    reason: reason.clone(),
+                },
+                CollectError::Unsupported(said) => match model::applies(*query, model) {
+                    Applies::Yes => FactError::Refused {
+                        command,
+                        who: model.map_or_else(
+                            || "every model of its platform".to_string(),
+                            ToString::to_string,
+                        ),
+                        said: said.clone(),
+                    },
+                    Applies::No(_) | Applies::Unknown => FactError::NotAvailable {
+                        reason: format!("not available on {who}: {said}"),
+                        command,
+                    },
+                },
+                _ => continue,
+            };
+            self.parsed.insert(key, Err(judged));
+        }
+    }
+
+    /// What the device said it is, when one of its planned queries is its identity query.
+    pub fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
     }
 
     /// The typed fact of `query`.
@@ -200,6 +274,9 @@ impl Facts {
 
 impl From<FactError> for Verdict {
     fn from(error: FactError) -> Self {
+        if error.not_available() {
+            return Verdict::skip(error.to_string());
+        }
         let evidence = error.excerpt().to_string();
         Verdict::error(error.to_string()).evidence(evidence)
     }

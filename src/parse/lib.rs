@@ -6,16 +6,19 @@
 //! the device's [`Facts`], where a check asks for it by query and gets the typed fact back.
 //! Output that does not parse is a [`ParseError`] carrying an excerpt; the check that needed it
 //! reports ERROR. A large output stays on disk: its parsers stream it, and the facts keep only
-//! its head for evidence. [`text`] holds the line helpers every parser shares.
+//! its head for evidence. [`text`] holds the line helpers every parser shares; [`model`] how a
+//! device's model decides which commands it has (SKIP, not ERROR, where it lacks one).
 
 mod error;
 mod facts;
+pub mod model;
 mod query;
 mod raw;
 pub mod text;
 
 pub use error::ParseError;
 pub use facts::{FactError, Facts, Previous, Recorded};
+pub use model::{Applies, Availability, Model};
 pub use query::{AnyQuery, Arg, Fact, Query, QueryKey, QuerySpec, Shape, json_of};
 pub use raw::{Raw, TEXT_LIMIT};
 
@@ -32,5 +35,6 @@ pub fn parse(outputs: &Outputs, queries: &[&dyn AnyQuery]) -> Facts {
             .collect();
         facts.insert(command, output.as_ref(), &readers);
     }
+    facts.judge_models(queries);
     facts
 }

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{ParseError, Raw};
+use super::{Availability, Model, ParseError, Raw};
 use premarket_core::Command;
 
 /// A parsed output, as stored: any serialisable value, read back by its concrete type.
@@ -43,6 +43,21 @@ pub trait Query: Send + Sync + 'static {
     fn command(&self) -> Command;
     /// Reads the command's output. Text that is not what the command prints is an error.
     fn parse(raw: &mut Raw<'_>) -> Result<Self::Fact, ParseError>;
+    /// On which models the command exists; `None`: on every model of the platform.
+    const AVAILABILITY: Option<Availability> = None;
+    /// This query's availability: [`Query::AVAILABILITY`], unless its argument changes it
+    /// (one query type for two NP generations' port lists overrides this).
+    fn available_on(&self) -> Option<Availability> {
+        Self::AVAILABILITY
+    }
+    /// The device's model, for the platform's identity query (`show version`).
+    fn identify(_fact: &Self::Fact) -> Option<Model> {
+        None
+    }
+    /// The same from an archived fact (the previous run's record), for `plan`.
+    fn identify_record(_fact: &serde_json::Value) -> Option<Model> {
+        None
+    }
 }
 
 /// Where a query's fact is filed: the command sent and the kind of reading made of its output.
@@ -61,6 +76,18 @@ pub trait AnyQuery: Send + Sync {
     fn parse_any(&self, raw: &mut Raw<'_>) -> Result<Box<dyn Fact>, ParseError>;
     /// Whether the run archive keeps the fact for the next run ([`Query::ARCHIVED`]).
     fn archived(&self) -> bool;
+    /// On which models the command exists ([`Query::available_on`]).
+    fn availability(&self) -> Option<Availability> {
+        None
+    }
+    /// The device's model from this query's fact, for an identity query.
+    fn identify(&self, _fact: &dyn Fact) -> Option<Model> {
+        None
+    }
+    /// The device's model from an archived record of this query's fact.
+    fn identify_record(&self, _fact: &serde_json::Value) -> Option<Model> {
+        None
+    }
 }
 
 impl<Q: Query> AnyQuery for Q {
@@ -77,6 +104,20 @@ impl<Q: Query> AnyQuery for Q {
 
     fn archived(&self) -> bool {
         Q::ARCHIVED
+    }
+
+    fn availability(&self) -> Option<Availability> {
+        self.available_on()
+    }
+
+    fn identify(&self, fact: &dyn Fact) -> Option<Model> {
+        fact.as_any()
+            .downcast_ref::<Q::Fact>()
+            .and_then(Q::identify)
+    }
+
+    fn identify_record(&self, fact: &serde_json::Value) -> Option<Model> {
+        Q::identify_record(fact)
     }
 }
 
@@ -152,6 +193,8 @@ pub struct QuerySpec {
     /// Parses an output and returns the fact as JSON (what `premarket parse` prints and what
     /// YAML checks read for commands that are not EOS `| json`).
     pub parse_json: fn(&mut Raw<'_>) -> Result<serde_json::Value, ParseError>,
+    /// On which models the command exists (a YAML check over it is gated alike).
+    pub availability: Option<Availability>,
 }
 
 impl fmt::Debug for QuerySpec {
@@ -170,6 +213,7 @@ impl QuerySpec {
             kind: Q::KIND,
             shape,
             parse_json: json_of::<Q>,
+            availability: Q::AVAILABILITY,
         }
     }
 }

@@ -3,16 +3,23 @@
 //! The catalog's entries are resolved to checks, each selected check's input is built from each
 //! device's baseline (every mistake at once, at its `file:line:column`), and a plan lists, per
 //! device, the checks and the de-duplicated queries they need, in the order they will be sent: a
-//! command needed by five checks is sent once.
+//! command needed by five checks is sent once. A command that exists on some models only comes
+//! after the identity command that tells the model ([`model`]).
 //!
 //! A query may be the second sample of a command (the same read-only line again, some seconds
-//! later, to see a counter move): its first sample goes first in the session and the second
-//! last, so the other commands fill the gap and the session waits only for what is left.
+//! later, to see a counter move): its first sample goes first in the session after the identity
+//! commands, and the second last, so the other commands fill the gap and the session waits only
+//! for what is left.
 
 mod catalog;
+mod model;
 mod select;
 
 pub use catalog::{Catalog, Resolved};
+pub use model::Known;
+/// What a device says it is ([`premarket_parse::model`]): the collectors learn it from the
+/// identity command.
+pub use premarket_parse::Model;
 pub use select::Selection;
 
 use std::sync::Arc;
@@ -45,6 +52,9 @@ pub struct DevicePlan {
     pub commands: Vec<Command>,
     /// What earlier runs recorded for this device (empty until [`Plan::attach_previous`]).
     pub previous: Previous,
+    /// The device's model as known before the run (the baseline's `model:`, or the previous
+    /// run's identity fact once [`Plan::attach_previous`] ran); the device's answer decides.
+    pub model: Option<Known>,
 }
 
 /// The whole run.
@@ -121,6 +131,7 @@ impl Plan {
         for device in &mut self.devices {
             if device.queries.iter().any(|q| q.archived()) {
                 device.previous = lookup(&device.device.name);
+                device.learn_model();
             }
         }
     }
@@ -132,8 +143,11 @@ impl Plan {
 
 impl DevicePlan {
     fn new(device: Arc<Device>, checks: Vec<PlannedCheck>) -> DevicePlan {
+        let needed: Vec<Arc<dyn AnyQuery>> =
+            checks.iter().flat_map(|c| c.queries.clone()).collect();
+        // The identity commands first: the model decides whether the others are sent.
         let mut queries: Vec<Arc<dyn AnyQuery>> = Vec::new();
-        for query in checks.iter().flat_map(|c| &c.queries) {
+        for query in model::identities(&needed).iter().chain(&needed) {
             if !queries.iter().any(|q| q.key() == query.key()) {
                 queries.push(query.clone());
             }
@@ -144,13 +158,20 @@ impl DevicePlan {
                 commands.push(command);
             }
         }
-        DevicePlan {
-            commands: sample_order(commands),
+        let identity: Vec<Command> = model::identities(&needed)
+            .iter()
+            .map(|q| q.key().command)
+            .collect();
+        let mut plan = DevicePlan {
+            commands: sample_order(commands, &identity),
             device,
             checks,
             queries,
             previous: Previous::default(),
-        }
+            model: None,
+        };
+        plan.learn_model();
+        plan
     }
 
     /// The longest gap a second sample asks for: how much longer than its commands a session
@@ -164,20 +185,28 @@ impl DevicePlan {
     }
 }
 
-/// First samples first (each second sample's first is planned, even if no query reads it),
-/// then every other command in its order, then the second samples.
-fn sample_order(commands: Vec<Command>) -> Vec<Command> {
+/// The identity commands first (the model decides what else is sent), then first samples (each
+/// second sample's first is planned, even if no query reads it), then every other command in its
+/// order, then the second samples.
+fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
     let (seconds, rest): (Vec<Command>, Vec<Command>) =
         commands.into_iter().partition(|c| c.resample.is_some());
+    let (leading, rest): (Vec<Command>, Vec<Command>) =
+        rest.into_iter().partition(|c| identity.contains(c));
     let mut firsts: Vec<Command> = Vec::new();
     for second in &seconds {
         let first = second.first_sample();
-        if !firsts.contains(&first) {
+        if !firsts.contains(&first) && !leading.contains(&first) {
             firsts.push(first);
         }
     }
     let others: Vec<Command> = rest.into_iter().filter(|c| !firsts.contains(c)).collect();
-    firsts.into_iter().chain(others).chain(seconds).collect()
+    leading
+        .into_iter()
+        .chain(firsts)
+        .chain(others)
+        .chain(seconds)
+        .collect()
 }
 
 #[cfg(test)]
@@ -188,26 +217,29 @@ mod tests {
     fn first_samples_go_first_and_second_samples_last() {
         let c = Command::new;
         let first = c("show interfaces Ethernet1 | json");
-        let planned = sample_order(vec![
-            c("show version | json"),
-            first.clone().resampled(10),
-            c("show ptp | json"),
-            first.clone(),
-            c("show interfaces Ethernet4 | json").resampled(5),
-        ]);
+        let planned = sample_order(
+            vec![
+                c("show version | json"),
+                first.clone().resampled(10),
+                c("show ptp | json"),
+                first.clone(),
+                c("show interfaces Ethernet4 | json").resampled(5),
+            ],
+            &[c("show version | json")],
+        );
         assert_eq!(
             planned,
             vec![
+                c("show version | json"),
                 first.clone(),
                 c("show interfaces Ethernet4 | json"),
-                c("show version | json"),
                 c("show ptp | json"),
                 first.resampled(10),
                 c("show interfaces Ethernet4 | json").resampled(5),
             ]
         );
         let plain = vec![c("a"), c("b")];
-        assert_eq!(sample_order(plain.clone()), plain);
+        assert_eq!(sample_order(plain.clone(), &[]), plain);
     }
 }
 

@@ -20,6 +20,17 @@ pub fn queries(platform: Platform) -> &'static [QuerySpec] {
     }
 }
 
+/// A model per family of `platform`, as its identity command names it, for the README's
+/// table of what runs on which family (`premarket list --models`): (family, model name).
+/// Empty for a platform whose commands do not depend on the model.
+pub fn model_examples(platform: Platform) -> &'static [(&'static str, &'static str)] {
+    match platform {
+        Platform::Eos => eos::family::EXAMPLES,
+        Platform::Fortigate => fortigate::MODEL_EXAMPLES,
+        Platform::Probe => &[],
+    }
+}
+
 /// The query of `platform` that reads `command` (as `premarket parse` is given it).
 pub fn query_for(platform: Platform, command: &str) -> Option<&'static QuerySpec> {
     match platform {

@@ -17,6 +17,7 @@
 mod escalate;
 mod sample;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use regex::Regex;
@@ -24,6 +25,7 @@ use secrecy::SecretString;
 use tokio::time::Instant;
 
 use super::framing::Framing;
+use super::gate::Gate;
 use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::script::{Group, Script, Step};
@@ -72,6 +74,8 @@ pub struct Driver {
     answered: std::collections::BTreeMap<usize, Instant>,
     /// The run's deadline: a second sample is not waited for past it.
     deadline: Option<Instant>,
+    /// Asked before each planned command whether the device's model has it.
+    gate: Option<Arc<dyn Gate>>,
 }
 
 impl Driver {
@@ -101,6 +105,7 @@ impl Driver {
             framing: Framing::default(),
             answered: Default::default(),
             deadline: None,
+            gate: None,
         };
         let first = driver.read(None, &[]).await.map_err(|e| match e {
             // Usually a prompt the platform profile does not recognise: show what was seen.
@@ -122,6 +127,13 @@ impl Driver {
     /// The run's deadline, which no wait for a second sample may pass.
     pub fn until(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+    }
+
+    /// Asks `gate` before each planned command whether to send it (the model, learnt from an
+    /// earlier answer of the session, may lack it).
+    pub fn with_gate(mut self, gate: Option<Arc<dyn Gate>>) -> Self {
+        self.gate = gate;
+        self
     }
 
     /// Runs the script; one result per command, in the script's command order.
@@ -360,6 +372,10 @@ impl Driver {
                     continue;
                 }
             };
+            if let Some(why) = self.gate.as_ref().and_then(|g| g.withhold(*i, results)) {
+                results[*i] = Some(Err(CollectError::NotApplicable(why)));
+                continue;
+            }
             match self.checked(line).await {
                 Ok(captured) => {
                     results[*i] = Some(Ok(captured));
@@ -420,11 +436,12 @@ impl Driver {
         let reply = self.exchange(line).await?;
         // Devices print their errors first: a spooled output is judged by its head.
         if let Some((error, said)) = self.profile.error_in(reply.output.head()) {
-            return Err(Failure::Command(CollectError::Device(format!(
-                "`{}`: {said} ({})",
-                line.shown(),
-                error.advice
-            ))));
+            let message = format!("`{}`: {said} ({})", line.shown(), error.advice);
+            return Err(Failure::Command(if error.unsupported {
+                CollectError::Unsupported(message)
+            } else {
+                CollectError::Device(message)
+            }));
         }
         Ok(Captured {
             prompt,

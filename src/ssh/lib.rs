@@ -4,8 +4,8 @@
 //! key check via [`hostkey`], login via [`auth`]) -> [`shell`] (PTY, prompt and pager reading
 //! on a [`screen`], every wait and write bounded, each reply streamed into a [`body`] that
 //! spools it when large) -> [`driver`] (runs a [`script`]: privilege,
-//! VDOM, context groups, device errors; which command each byte belongs to) -> [`session`] (one
-//! device start to finish). What a
+//! VDOM, context groups, device errors; which command each byte belongs to; asks a [`gate`]
+//! before each command) -> [`session`] (one device start to finish). What a
 //! platform looks like on the wire is data in [`profile::Profile`], filled in by
 //! `src/platform/<p>/cli.rs` and handed in by the collector: this module names no platform and
 //! reads no configuration. Every byte sent is a [`guard::Line`]; secrets are removed from
@@ -16,6 +16,7 @@ pub mod auth;
 pub mod body;
 pub mod driver;
 mod framing;
+pub mod gate;
 pub mod guard;
 pub mod hostkey;
 pub mod known_hosts;
@@ -31,4 +32,5 @@ pub mod transport;
 mod test_profiles;
 
 pub use driver::{Captured, EnableSecret};
-pub use session::{Settings, Target, collect};
+pub use gate::Gate;
+pub use session::{Settings, Target, collect, collect_gated};

@@ -72,6 +72,11 @@ pub struct DeviceError {
     /// Matched at the start of an output line (leading spaces ignored).
     pub line_starts: &'static str,
     pub advice: &'static str,
+    /// The device says the command or a keyword does not exist here (this hardware or
+    /// release), rather than refusing the account or failing: the command's result is
+    /// [`premarket_core::CollectError::Unsupported`], which the parse stage judges knowing the
+    /// model (SKIP where the model is not known to have the command, ERROR where it is).
+    pub unsupported: bool,
 }
 
 /// Virtual domains (FortiGate VDOMs): how to learn whether the box has them, which ones exist,

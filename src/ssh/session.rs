@@ -8,12 +8,14 @@
 //! configuration files nor any platform by name.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use russh::client::Handle;
 use secrecy::SecretString;
 
 use super::driver::{Captured, Driver, EnableSecret};
+use super::gate::Gate;
 use super::hostkey::{Expected, KnownHosts};
 use super::profile::Profile;
 use super::redact::Redactor;
@@ -87,8 +89,19 @@ pub async fn collect(
     commands: &[Command],
     settings: &Settings,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
+    collect_gated(target, profile, commands, settings, None).await
+}
+
+/// [`collect`], asking `gate` before each command whether it is still to be sent.
+pub async fn collect_gated(
+    target: &Target,
+    profile: &'static Profile,
+    commands: &[Command],
+    settings: &Settings,
+    gate: Option<Arc<dyn Gate>>,
+) -> Vec<(Command, Result<Captured, CollectError>)> {
     let redactor = Redactor::for_target(target);
-    let results = match run(target, profile, commands, settings).await {
+    let results = match run(target, profile, commands, settings, gate).await {
         Ok(results) => results,
         Err(e) => commands.iter().map(|_| Err(e.clone())).collect(),
     };
@@ -115,10 +128,12 @@ async fn run(
     profile: &'static Profile,
     commands: &[Command],
     settings: &Settings,
+    gate: Option<Arc<dyn Gate>>,
 ) -> Result<Vec<Result<Captured, CollectError>>, CollectError> {
     let script = Script::new(profile, commands, target.vdom.as_deref())
         .map_err(|r| CollectError::Refused(r.to_string()))?;
-    let (handle, mut driver) = open(target, profile, settings).await?;
+    let (handle, driver) = open(target, profile, settings).await?;
+    let mut driver = driver.with_gate(gate);
     driver.until(settings.deadline);
     let results = driver.run(&script).await;
     close(handle, driver).await;

@@ -57,6 +57,7 @@ pub fn device(name: &str, platform: Platform, ssh: Connection) -> Device {
         access: Access::Ssh(ssh),
         baseline,
         skip: Default::default(),
+        model: None,
     }
 }
 

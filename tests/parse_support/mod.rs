@@ -196,6 +196,21 @@ pub const PARSERS: &[Parser] = &[
         "healthy.txt",
         eos::queue_drops::parse
     ),
+    // EOS, the drop sources of non-VOQ families (issue 18)
+    new!(
+        Eos,
+        "show interfaces counters queue detail | json",
+        "eos/show-interfaces-counters-queue-detail",
+        "healthy-7050x.txt",
+        eos::queue_detail::parse
+    ),
+    new!(
+        Eos,
+        "show interfaces counters discards | json",
+        "eos/show-interfaces-counters-discards",
+        "healthy.txt",
+        eos::discards::parse
+    ),
     new!(
         Eos,
         "show reload cause | json",
@@ -352,6 +367,7 @@ pub fn parser(command: &str) -> &'static Parser {
 pub type Values = &'static [(&'static str, fn() -> Value)];
 
 /// What a fixture must give: values at JSON pointers, or words of the error.
+#[derive(Clone, Copy)]
 pub enum Want {
     Facts(Values),
     Error(&'static [&'static str]),

@@ -1,4 +1,4 @@
-use super::ports::{PortSpeeds, Speed, TradingPorts, require};
+use super::ports::{PortKind, PortSpeeds, Speed, TradingPorts, require};
 use super::since::{Before, Change, Counter, before, change};
 use crate::Check;
 use crate::outcome::combine;
@@ -13,6 +13,10 @@ use premarket_platform::eos::{
 /// (`linkStatusChanges`). Counters are cumulative, so an old error is history, not a fault: only
 /// growth is judged. The first run on a switch records the counters; a reboot or a clear
 /// (a counter that went down, or a new `lastClear`) restarts them and is said, not judged.
+///
+/// A port-channel is judged on its totals (it prints no error details); a dot1q subinterface
+/// (`Ethernet7.100`) has no counters of its own, so its physical port's are judged. Interfaces
+/// that are not trading ports are never read, whatever they print.
 ///
 /// ```yaml
 /// - id: eos.interfaces.errors
@@ -58,7 +62,20 @@ impl Check for InterfacesErrors {
                     return Verdict::fail(format!("{name}: not on the switch (`show interfaces` does not list it)"))
                         .remedy("Fix `trading_ports` in the baseline to the switch's port names (`Ethernet1`, not `Et1`).");
                 };
-                let (verdict, note) = judge(name, port, speed.0, &previous);
+                // A subinterface counts nothing itself: its physical port does.
+                let counted = match PortKind::of(name) {
+                    PortKind::Subinterface { parent } if port.counters.is_none() => parent,
+                    _ => name.as_str(),
+                };
+                let (verdict, note) = match now.interfaces.get(counted) {
+                    Some(counters) => judge(name, port, (counted, counters), speed.0, &previous),
+                    None => (
+                        Verdict::error(format!(
+                            "{name}: a subinterface without counters, and `show interfaces` does not list {counted}"
+                        )),
+                        None,
+                    ),
+                };
                 restarted.extend(note.map(|n| format!("{name}: {n}")));
                 verdict
             })
@@ -132,14 +149,23 @@ fn line(name: &str, port: &Interface) -> String {
     )
 }
 
-/// The port's verdict, and why its counters could not be compared when they could not.
+/// The port's verdict, and why its counters could not be compared when they could not. The
+/// counters are `counted`'s: the port itself, or a subinterface's physical port.
 fn judge(
     name: &str,
     port: &Interface,
+    (counted, counting): (&str, &Interface),
     speed: u64,
     previous: &Before<Interfaces>,
 ) -> (Verdict, Option<String>) {
     let mut evidence = line(name, port);
+    let via = if counted == name {
+        String::new()
+    } else {
+        evidence.push('\n');
+        evidence.push_str(&line(counted, counting));
+        format!(" (counters of {counted})")
+    };
     let mut problems = Vec::new();
     if port.interface_status != "connected" || port.line_protocol_status != "up" {
         problems.push(format!(
@@ -154,18 +180,26 @@ fn judge(
             Speed(speed)
         ));
     }
-    let Some(now) = port.counters.as_ref() else {
+    let Some(now) = counting.counters.as_ref() else {
         let error = Verdict::error(format!(
-            "{name}: `show interfaces` prints no counters for it"
+            "{name}: `show interfaces` prints no counters for it{via}"
         ));
         return (error.evidence(evidence), None);
     };
+    let missing = now.missing();
+    if !missing.is_empty() {
+        let error = Verdict::error(format!(
+            "{name}: `show interfaces` prints no {} for it{via} (cut or garbled output)",
+            missing.join(", ")
+        ));
+        return (error.evidence(evidence), None);
+    }
     let mut restarted = None;
     if let Before::Run { fact, run_id } = previous {
-        let old = fact.interfaces.get(name);
+        let old = fact.interfaces.get(counted);
         evidence.push_str(&match old {
-            Some(old) => format!("\n{} ({run_id})", line(name, old)),
-            None => format!("\n{name}: not in the previous run ({run_id})"),
+            Some(old) => format!("\n{} ({run_id})", line(counted, old)),
+            None => format!("\n{counted}: not in the previous run ({run_id})"),
         });
         let old = old.and_then(|o| o.counters.as_ref());
         let cleared = old.is_some_and(|o| o.last_clear_s != now.last_clear_s);
@@ -187,7 +221,7 @@ fn judge(
         }
     }
     if problems.is_empty() {
-        let ok = Verdict::ok(format!("{name}: connected at {}", Speed(speed)));
+        let ok = Verdict::ok(format!("{name}: connected at {}{via}", Speed(speed)));
         return (ok.evidence(evidence), restarted);
     }
     let flapped = problems.iter().any(|p| p.contains("link status changes"));
@@ -208,6 +242,6 @@ fn judge(
             "Check {name}'s cabling and configuration (`show interfaces {name}`); bring it up at the baseline's speed before the open."
         ));
     }
-    let fail = Verdict::fail(format!("{name}: {}", problems.join("; ")));
+    let fail = Verdict::fail(format!("{name}: {}{via}", problems.join("; ")));
     (fail.evidence(evidence).remedy(remedy.join("\n")), restarted)
 }

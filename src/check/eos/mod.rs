@@ -1,8 +1,10 @@
 //! Checks of Arista EOS switches. The port checks share [`ports`] (the baseline's trading
 //! ports and their speeds); the checks that judge growth share [`since`] (the previous run's
-//! counters, within one boot).
+//! counters, within one boot), and the congestion check reads the drop counter the switch's
+//! family has through [`drops`].
 
 mod config_saved;
+mod drops;
 mod interfaces_errors;
 mod lanz_congestion;
 mod lanz_persisted;
@@ -21,7 +23,7 @@ pub use lanz_congestion::LanzCongestion;
 pub use lanz_persisted::LanzPersisted;
 pub use multicast_feeds::MulticastFeeds;
 pub use multicast_flowing::MulticastFlowing;
-pub use ports::{PortSpeeds, Speed};
+pub use ports::{PortKind, PortSpeeds, Speed};
 pub use ptp_synchronised::PtpSynchronised;
 pub use transceivers_light::TransceiversLight;
 pub use uptime_stable::UptimeStable;

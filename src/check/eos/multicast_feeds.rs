@@ -83,6 +83,16 @@ impl Check for MulticastFeeds {
     }
 }
 
+/// `VLANs 1, 200`, `VLAN 1`, or `no VLAN`.
+fn listed<'a>(vlans: impl Iterator<Item = &'a u16>) -> String {
+    let all: Vec<String> = vlans.map(ToString::to_string).collect();
+    match all.len() {
+        0 => "no VLAN".to_string(),
+        1 => format!("VLAN {}", all[0]),
+        _ => format!("VLANs {}", all.join(", ")),
+    }
+}
+
 fn judge(facts: &Facts, feed: &Feed) -> Verdict {
     let name = format!("VLAN {}", feed.vlan);
     let (snooping, queriers, groups) = match (
@@ -100,8 +110,16 @@ fn judge(facts: &Facts, feed: &Feed) -> Verdict {
     let mut remedy = Vec::new();
     if !snooping.enabled {
         problems.push("IGMP snooping is off on the switch".to_string());
-    } else if !vlan.is_some_and(|v| v.enabled) {
-        problems.push("IGMP snooping is off on the VLAN".to_string());
+    } else {
+        match vlan {
+            // Absent is not "off": say what the switch listed instead.
+            None => problems.push(format!(
+                "not in `show ip igmp snooping` (it lists {}): the VLAN is not configured on this switch, or the baseline names another",
+                listed(snooping.vlans.keys())
+            )),
+            Some(v) if !v.enabled => problems.push("IGMP snooping is disabled on the VLAN".to_string()),
+            Some(_) => {}
+        }
     }
     match (querier, feed.querier) {
         (None, _) => {

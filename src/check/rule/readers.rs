@@ -13,7 +13,7 @@
 //!
 //! The reading is one [`RuleQuery`], filed under its own kind (`rule:<check id>`), so the
 //! built-in typed reading of the same command is not disturbed and the command is still sent
-//! once. Device text is hostile: anything unexpected is a [`ParseError`] with an excerpt.
+//! once; it exists on the models the platform's listing of the command says. Device text is hostile: anything unexpected is a [`ParseError`] with an excerpt.
 
 use std::collections::HashSet;
 
@@ -21,7 +21,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use premarket_core::{Command, Platform};
-use premarket_parse::{AnyQuery, Fact, ParseError, QueryKey, QuerySpec, Raw};
+use premarket_parse::{AnyQuery, Availability, Fact, ParseError, QueryKey, QuerySpec, Raw};
 use premarket_platform::{self as platform, eos, fortigate};
 
 /// How the output is turned into JSON.
@@ -119,6 +119,12 @@ impl AnyQuery for RuleQuery {
 
     fn archived(&self) -> bool {
         self.archived
+    }
+
+    /// The platform's own listing of the command says on which models it exists, so a YAML
+    /// check over a command some families lack is gated as a built-in one is.
+    fn availability(&self) -> Option<Availability> {
+        platform::query_for(self.platform, &self.command.text).and_then(|q| q.availability)
     }
 }
 

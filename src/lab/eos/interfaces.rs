@@ -2,9 +2,14 @@
 //! (`ports.rs`). Shapes follow real EOS outputs (napalm and pyATEOS snapshots of
 //! `show interfaces`) and ANTA's revision-1 data for the counters, queue drops and DOM
 //! thresholds; the values are the lab's own. Key names marked "inferred" in the research
-//! (the high DOM thresholds, single-lane channel names) are noted where they are used.
+//! (the high DOM thresholds, single-lane channel names) are noted where they are used. What a
+//! switch prints follows its model: EOS 4.2x counters lack `lastClear` and `inTotalPkts`, a
+//! port-channel prints no error details, a subinterface no counters (napalm's 4.2x capture), a
+//! DAC only its `displayName`; a VOQ switch counts queue drops per VOQ, a Trident one per
+//! egress queue (`queue detail`, ANTA's non-Jericho data).
 
 use super::json::{J, obj};
+use super::model::Release;
 use super::ports::{Counters, Optic, Port, dbm, ports};
 use super::state::EosState;
 
@@ -71,7 +76,7 @@ fn interface(s: &EosState, p: &Port, now: f64) -> J {
             "mtu".into(),
             J::from(if p.management { 1500u32 } else { 9214 }),
         ),
-        ("hardware".into(), J::from("ethernet")),
+        ("hardware".into(), J::from(p.hardware)),
         ("duplex".into(), J::from("duplexFull")),
         ("bandwidth".into(), J::from(p.bandwidth)),
         (
@@ -79,8 +84,11 @@ fn interface(s: &EosState, p: &Port, now: f64) -> J {
             J::from(if p.management { "routed" } else { "dataLink" }),
         ),
         ("lineProtocolStatus".into(), J::from(protocol)),
-        ("interfaceCounters".into(), counters(c, s.booted, now)),
     ];
+    if p.hardware != "subinterface" {
+        let detail = p.hardware == "ethernet";
+        fields.push(("interfaceCounters".into(), counters(c, s, now, detail)));
+    }
     let address = if p.management {
         J::arr([obj! {
             "primaryIp" => obj! { "address" => "192.0.2.11", "maskLen" => 24u32 },
@@ -99,44 +107,71 @@ fn interface(s: &EosState, p: &Port, now: f64) -> J {
     J::Obj(fields)
 }
 
-fn counters(c: &Counters, booted: f64, now: f64) -> J {
-    obj! {
-        "outBroadcastPkts" => c.out_bcast,
-        "outUcastPkts" => c.out_ucast,
-        "lastClear" => booted,
-        "inMulticastPkts" => c.in_mcast,
-        "counterRefreshTime" => now,
-        "inBroadcastPkts" => c.in_bcast,
-        "outputErrorsDetail" => obj! {
-            "deferredTransmissions" => 0u32,
-            "txPause" => 0u32,
-            "collisions" => 0u32,
-            "lateCollisions" => 0u32,
-        },
-        "inOctets" => c.in_octets,
-        "outDiscards" => c.out_discards,
-        "outOctets" => c.out_octets,
-        "inUcastPkts" => c.in_ucast,
-        "inTotalPkts" => c.in_ucast + c.in_mcast + c.in_bcast,
-        "inputErrorsDetail" => obj! {
-            "runtFrames" => c.runt_frames,
-            "rxPause" => 0u32,
-            "fcsErrors" => c.fcs_errors,
-            "alignmentErrors" => c.alignment_errors,
-            "giantFrames" => c.giant_frames,
-            "symbolErrors" => c.symbol_errors,
-        },
-        "linkStatusChanges" => c.link_status_changes,
-        "outMulticastPkts" => c.out_mcast,
-        "totalInErrors" => c.total_in_errors(),
-        "inDiscards" => c.in_discards,
-        "totalOutErrors" => c.out_errors,
+/// `interfaceCounters`; `detail`: the error details a physical port prints.
+fn counters(c: &Counters, s: &EosState, now: f64, detail: bool) -> J {
+    let new_keys = s.spec.release == Release::Eos43;
+    let mut fields: Vec<(&str, J)> = vec![
+        ("outBroadcastPkts", J::from(c.out_bcast)),
+        ("outUcastPkts", J::from(c.out_ucast)),
+    ];
+    if new_keys {
+        fields.push(("lastClear", J::from(s.booted)));
     }
+    fields.extend([
+        ("inMulticastPkts", J::from(c.in_mcast)),
+        ("counterRefreshTime", J::from(now)),
+        ("inBroadcastPkts", J::from(c.in_bcast)),
+    ]);
+    if detail {
+        fields.push((
+            "outputErrorsDetail",
+            obj! {
+                "deferredTransmissions" => 0u32,
+                "txPause" => 0u32,
+                "collisions" => 0u32,
+                "lateCollisions" => 0u32,
+            },
+        ));
+    }
+    fields.extend([
+        ("inOctets", J::from(c.in_octets)),
+        ("outDiscards", J::from(c.out_discards)),
+        ("outOctets", J::from(c.out_octets)),
+        ("inUcastPkts", J::from(c.in_ucast)),
+    ]);
+    if new_keys {
+        fields.push(("inTotalPkts", J::from(c.in_ucast + c.in_mcast + c.in_bcast)));
+    }
+    if detail {
+        fields.push((
+            "inputErrorsDetail",
+            obj! {
+                "runtFrames" => c.runt_frames,
+                "rxPause" => 0u32,
+                "fcsErrors" => c.fcs_errors,
+                "alignmentErrors" => c.alignment_errors,
+                "giantFrames" => c.giant_frames,
+                "symbolErrors" => c.symbol_errors,
+            },
+        ));
+    }
+    fields.extend([
+        ("linkStatusChanges", J::from(c.link_status_changes)),
+        ("outMulticastPkts", J::from(c.out_mcast)),
+        ("totalInErrors", J::from(c.total_in_errors())),
+        ("inDiscards", J::from(c.in_discards)),
+        ("totalOutErrors", J::from(c.out_errors)),
+    ]);
+    J::obj(fields)
 }
 
-/// `show interfaces counters errors | json` (revision 1).
+/// `show interfaces counters errors | json` (revision 1): ports and port-channels (a
+/// subinterface counts nothing of its own).
 pub fn counters_errors_json(s: &EosState, now: f64) -> String {
-    let rows = ports(s, now).into_iter().map(|p| {
+    let all = ports(s, now)
+        .into_iter()
+        .filter(|p| p.hardware != "subinterface");
+    let rows = all.map(|p| {
         let c = &p.counters;
         (
             p.name,
@@ -157,27 +192,78 @@ pub fn counters_errors_json(s: &EosState, now: f64) -> String {
 /// `show interfaces counters queue drops | json`: eight traffic classes per data port, VOQ
 /// (ingress) and egress drop sums, as on 7280R3-class switches.
 pub fn queue_drops_json(s: &EosState, now: f64) -> String {
-    let rows = ports(s, now)
-        .into_iter()
-        .filter(|p| !p.management)
-        .map(|p| {
-            let classes = (0..8).map(|tc| {
-                let voq = if tc == 0 { p.voq_drops_tc0 } else { 0 };
-                (
-                    format!("TC{tc}"),
-                    obj! {
-                        "ingressVoqCounters" => obj! {
-                            "countersSum" => obj! { "droppedPackets" => voq },
-                        },
-                        "egressQueueCounters" => obj! {
-                            "countersSum" => obj! { "droppedPackets" => 0u32 },
-                        },
+    let rows = ports(s, now).into_iter().filter(Port::physical).map(|p| {
+        let classes = (0..8).map(|tc| {
+            let voq = if tc == 0 { p.voq_drops_tc0 } else { 0 };
+            (
+                format!("TC{tc}"),
+                obj! {
+                    "ingressVoqCounters" => obj! {
+                        "countersSum" => obj! { "droppedPackets" => voq },
                     },
-                )
-            });
-            (p.name, obj! { "trafficClasses" => J::obj(classes) })
+                    "egressQueueCounters" => obj! {
+                        "countersSum" => obj! { "droppedPackets" => 0u32 },
+                    },
+                },
+            )
         });
+        (p.name, obj! { "trafficClasses" => J::obj(classes) })
+    });
     J::obj([("interfaces", J::obj(rows))]).render()
+}
+
+/// `show interfaces counters queue detail | json` on a Trident switch: unicast and multicast
+/// egress queues per traffic class, drop precedence 0 (ANTA's data shape). The feed's bursts
+/// are multicast: a burst's drops land in Ethernet4's multicast TC0.
+pub fn queue_detail_json(s: &EosState, now: f64) -> String {
+    let queues = |dropped: u64| {
+        let classes = (0..8).map(|tc| {
+            let n = if tc == 0 { dropped } else { 0 };
+            (
+                format!("TC{tc}"),
+                obj! {
+                    "dropPrecedences" => obj! {
+                        "DP0" => obj! { "enqueuedPackets" => 0u32, "droppedPackets" => n },
+                    },
+                },
+            )
+        });
+        obj! { "trafficClasses" => J::obj(classes) }
+    };
+    let rows = ports(s, now).into_iter().filter(Port::physical).map(|p| {
+        (
+            p.name,
+            obj! {
+                "ucastQueues" => queues(0),
+                "mcastQueues" => queues(p.voq_drops_tc0),
+            },
+        )
+    });
+    obj! { "egressQueueCounters" => obj! { "interfaces" => J::obj(rows) } }.render()
+}
+
+/// `show interfaces counters discards | json` (every family; ANTA's data shape).
+pub fn discards_json(s: &EosState, now: f64) -> String {
+    let all = ports(s, now);
+    let total = |f: fn(&Port) -> u64| all.iter().map(f).sum::<u64>();
+    let rows = all
+        .iter()
+        .filter(|p| p.hardware != "subinterface")
+        .map(|p| {
+            (
+                p.name.clone(),
+                obj! {
+                    "outDiscards" => p.counters.out_discards,
+                    "inDiscards" => p.counters.in_discards,
+                },
+            )
+        });
+    obj! {
+        "inDiscardsTotal" => total(|p| p.counters.in_discards),
+        "interfaces" => J::obj(rows),
+        "outDiscardsTotal" => total(|p| p.counters.out_discards),
+    }
+    .render()
 }
 
 /// One DOM parameter with its four thresholds (milliwatt-derived for powers).
@@ -215,21 +301,18 @@ fn optic_parameters(o: &Optic) -> J {
 /// `show interfaces transceiver dom thresholds | json` (revision 1): ports with a module that
 /// reports DOM have `parameters`; empty cages only their `displayName`.
 pub fn dom_thresholds_json(s: &EosState, now: f64) -> String {
-    let rows = ports(s, now)
-        .into_iter()
-        .filter(|p| !p.management)
-        .map(|p| {
-            let row = match &p.optic {
-                Some(o) => obj! {
-                    "displayName" => p.name.as_str(),
-                    "vendorSn" => o.serial.as_str(),
-                    "mediaType" => o.media,
-                    "parameters" => optic_parameters(o),
-                },
-                None => obj! { "displayName" => p.name.as_str() },
-            };
-            (p.name, row)
-        });
+    let rows = ports(s, now).into_iter().filter(Port::physical).map(|p| {
+        let row = match &p.optic {
+            Some(o) => obj! {
+                "displayName" => p.name.as_str(),
+                "vendorSn" => o.serial.as_str(),
+                "mediaType" => o.media,
+                "parameters" => optic_parameters(o),
+            },
+            None => obj! { "displayName" => p.name.as_str() },
+        };
+        (p.name, row)
+    });
     J::obj([("interfaces", J::obj(rows))]).render()
 }
 

@@ -2,9 +2,11 @@
 //! is set) to `HOST#`, privilege errors for the config commands, `| json`, pipes, the pager
 //! unless `terminal length 0`, and configuration mode (recorded as a config attempt).
 
+mod commands;
 mod interfaces;
 pub(crate) mod json;
 mod lanz;
+pub mod model;
 mod multicast;
 mod ntp;
 mod outputs;
@@ -17,154 +19,12 @@ use std::sync::{Arc, Mutex};
 
 use super::clock;
 use super::device::{Answer, Cli, Journal, Next, grep, split_pipes};
-use super::grammar::{Match, Word, Word::*, find};
+use super::grammar::{Match, find};
 use super::scenario::{Fault, Faults, PAGER_LINES};
+use commands::{COMMANDS, Cmd};
 pub use state::EosState;
 
 const PRIVILEGE_REQUIRED: &str = "% Invalid input (privileged mode required)";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cmd {
-    Enable,
-    Disable,
-    Exit,
-    TerminalLength,
-    TerminalWidth,
-    ShowVersion,
-    ShowLanzStatus,
-    ShowRunning,
-    ShowRunningDiffs,
-    ShowStartup,
-    ShowClock,
-    ShowHostname,
-    ShowPrivilege,
-    ShowInterfaces,
-    ShowCountersErrors,
-    ShowQueueDrops,
-    ShowDomThresholds,
-    ShowPtp,
-    ShowIgmpSnooping,
-    ShowIgmpQuerier,
-    ShowIgmpGroups,
-    ShowLanz,
-    ShowReloadCause,
-    ShowNtpStatus,
-    ShowNtpAssociations,
-    ShowUptime,
-    Configure,
-    Write,
-    Copy,
-    Reload,
-    Clear,
-}
-
-const COMMANDS: &[(&[Word], Cmd)] = &[
-    (&[Key("enable")], Cmd::Enable),
-    (&[Key("disable")], Cmd::Disable),
-    (&[Key("exit")], Cmd::Exit),
-    (&[Key("logout")], Cmd::Exit),
-    (&[Key("quit")], Cmd::Exit),
-    (&[Key("terminal"), Key("length"), Arg], Cmd::TerminalLength),
-    (&[Key("terminal"), Key("width"), Arg], Cmd::TerminalWidth),
-    (&[Key("show"), Key("version")], Cmd::ShowVersion),
-    (
-        &[
-            Key("show"),
-            Key("queue-monitor"),
-            Key("length"),
-            Key("status"),
-        ],
-        Cmd::ShowLanzStatus,
-    ),
-    (&[Key("show"), Key("running-config")], Cmd::ShowRunning),
-    (
-        &[Key("show"), Key("running-config"), Key("diffs")],
-        Cmd::ShowRunningDiffs,
-    ),
-    (&[Key("show"), Key("startup-config")], Cmd::ShowStartup),
-    (&[Key("show"), Key("clock")], Cmd::ShowClock),
-    (&[Key("show"), Key("hostname")], Cmd::ShowHostname),
-    (&[Key("show"), Key("privilege")], Cmd::ShowPrivilege),
-    (&[Key("show"), Key("interfaces")], Cmd::ShowInterfaces),
-    (
-        &[
-            Key("show"),
-            Key("interfaces"),
-            Key("counters"),
-            Key("errors"),
-        ],
-        Cmd::ShowCountersErrors,
-    ),
-    (
-        &[
-            Key("show"),
-            Key("interfaces"),
-            Key("counters"),
-            Key("queue"),
-            Key("drops"),
-        ],
-        Cmd::ShowQueueDrops,
-    ),
-    (
-        &[
-            Key("show"),
-            Key("interfaces"),
-            Key("transceiver"),
-            Key("dom"),
-            Key("thresholds"),
-        ],
-        Cmd::ShowDomThresholds,
-    ),
-    (&[Key("show"), Key("ptp")], Cmd::ShowPtp),
-    (
-        &[Key("show"), Key("ip"), Key("igmp"), Key("snooping")],
-        Cmd::ShowIgmpSnooping,
-    ),
-    (
-        &[
-            Key("show"),
-            Key("ip"),
-            Key("igmp"),
-            Key("snooping"),
-            Key("querier"),
-        ],
-        Cmd::ShowIgmpQuerier,
-    ),
-    (
-        &[
-            Key("show"),
-            Key("ip"),
-            Key("igmp"),
-            Key("snooping"),
-            Key("groups"),
-        ],
-        Cmd::ShowIgmpGroups,
-    ),
-    (
-        &[Key("show"), Key("queue-monitor"), Key("length")],
-        Cmd::ShowLanz,
-    ),
-    (
-        &[Key("show"), Key("reload"), Key("cause")],
-        Cmd::ShowReloadCause,
-    ),
-    (
-        &[Key("show"), Key("ntp"), Key("status")],
-        Cmd::ShowNtpStatus,
-    ),
-    (
-        &[Key("show"), Key("ntp"), Key("associations")],
-        Cmd::ShowNtpAssociations,
-    ),
-    (&[Key("show"), Key("uptime")], Cmd::ShowUptime),
-    (&[Key("configure")], Cmd::Configure),
-    (&[Key("configure"), Key("terminal")], Cmd::Configure),
-    (&[Key("write")], Cmd::Write),
-    (&[Key("write"), Key("memory")], Cmd::Write),
-    (&[Key("copy"), Arg, Arg], Cmd::Copy),
-    (&[Key("reload"), Rest], Cmd::Reload),
-    (&[Key("clear"), Rest], Cmd::Clear),
-];
 
 /// One CLI session on an emulated switch.
 pub struct EosCli {
@@ -247,7 +107,17 @@ impl EosCli {
             Some(Some(n)) if n >= 2 => ptp::Revision::Two,
             _ => ptp::Revision::One,
         };
+        // What this model lacks, answered as such hardware answers (ANTA's unsupported-platform
+        // errors, with the CLI's `% `): a Trident switch has no VOQ counters, a switch without
+        // PTP no `ptp` keyword, and only Trident switches count per egress queue here.
+        let lacks = match cmd {
+            Cmd::ShowQueueDrops => !s.spec.voq(),
+            Cmd::ShowQueueDetail => s.spec.voq(),
+            Cmd::ShowPtp => !s.spec.ptp,
+            _ => false,
+        };
         let text = match (cmd, json.is_some()) {
+            _ if lacks => INCOMPLETE.to_string(),
             (Cmd::ShowVersion, false) => outputs::show_version(&s, now),
             (Cmd::ShowVersion, true) => outputs::show_version_json(&s, now),
             (Cmd::ShowLanzStatus, false) => outputs::lanz_status(&s),
@@ -272,6 +142,8 @@ impl EosCli {
             (Cmd::ShowInterfaces, true) => interfaces::interfaces_json(&s, now),
             (Cmd::ShowCountersErrors, true) => interfaces::counters_errors_json(&s, now),
             (Cmd::ShowQueueDrops, true) => interfaces::queue_drops_json(&s, now),
+            (Cmd::ShowQueueDetail, true) => interfaces::queue_detail_json(&s, now),
+            (Cmd::ShowDiscards, true) => interfaces::discards_json(&s, now),
             (Cmd::ShowDomThresholds, true) => interfaces::dom_thresholds_json(&s, now),
             (Cmd::ShowPtp, true) => ptp::ptp_json(&s, now, rev),
             (Cmd::ShowIgmpSnooping, true) => multicast::snooping_json(&s),
@@ -331,6 +203,10 @@ fn one_interface<'a>(words: &[&'a str]) -> Option<&'a str> {
         _ => None,
     }
 }
+
+/// What a switch prints for a keyword its hardware lacks (`show interfaces counters queue
+/// drops` on a 7050X: ANTA's `Incomplete command (at token 4: 'drops')`).
+const INCOMPLETE: &str = "% Incomplete command";
 
 /// What the lab prints for a command whose text form it does not emulate (only `| json`).
 const LAB_TEXT_MISSING: &str = "% The lab emulates this command with | json only";

@@ -1,8 +1,11 @@
 //! Text and JSON an emulated switch prints, rendered from its state. Shapes follow public EOS
-//! outputs (ntc-templates, napalm and ANTA fixtures); the values are the lab's own.
+//! outputs (ntc-templates, napalm and ANTA fixtures); the values are the lab's own. `show
+//! version | json` has the key set of the model's release: EOS 4.2x prints fewer keys (no
+//! `uptime`, `mfgName`, `imageOptimization`; a 4.15 and a 4.27 reply bracket it).
 
 use super::super::diff;
 use super::json::{J, obj};
+use super::model::Release;
 use super::state::EosState;
 
 pub fn show_version(s: &EosState, now: f64) -> String {
@@ -19,7 +22,7 @@ pub fn show_version(s: &EosState, now: f64) -> String {
          Internal build version: {internal}\n\
          Internal build ID: 5d1c9a7e-3f0b-4c2a-9e8d-7b6a5c4d3e2f\n\
          Image format version: 3.0\n\
-         Image optimization: Sand-4GB\n\
+         Image optimization: {image}\n\
          \n\
          Uptime: {uptime}\n\
          Total memory: 32562968 kB\n\
@@ -29,11 +32,29 @@ pub fn show_version(s: &EosState, now: f64) -> String {
         serial = s.serial,
         mac = s.mac,
         version = s.version,
+        image = s.spec.image_optimization(),
         uptime = uptime_words(s.uptime(now) as u64),
     )
 }
 
 pub fn show_version_json(s: &EosState, now: f64) -> String {
+    if s.spec.release == Release::Eos42 {
+        return obj! {
+            "modelName" => s.model.as_str(),
+            "internalVersion" => internal_version(&s.version),
+            "systemMacAddress" => colon_mac(&s.mac),
+            "serialNumber" => s.serial.as_str(),
+            "memTotal" => 3_818_788u64,
+            "bootupTimestamp" => s.booted,
+            "memFree" => 1_920_440u64,
+            "version" => s.version.as_str(),
+            "architecture" => "i386",
+            "isIntlVersion" => false,
+            "internalBuildId" => "0f3b0c2e-8a41-4e1c-9d55-1c2a3b4c5d6e",
+            "hardwareRevision" => "01.03",
+        }
+        .render();
+    }
     obj! {
         "mfgName" => "Arista",
         "modelName" => s.model.as_str(),
@@ -47,7 +68,7 @@ pub fn show_version_json(s: &EosState, now: f64) -> String {
         "internalVersion" => internal_version(&s.version),
         "internalBuildId" => "5d1c9a7e-3f0b-4c2a-9e8d-7b6a5c4d3e2f",
         "imageFormatVersion" => "3.0",
-        "imageOptimization" => "Sand-4GB",
+        "imageOptimization" => s.spec.image_optimization(),
         "bootupTimestamp" => s.booted,
         "uptime" => s.uptime(now),
         "memTotal" => 32_562_968u64,
@@ -84,7 +105,7 @@ pub fn lanz_status(s: &EosState) -> String {
 pub fn lanz_status_json(s: &EosState) -> String {
     obj! {
         "lanzEnabled" => s.running.lanz,
-        "platformName" => "Sand",
+        "platformName" => s.spec.lanz_platform(),
         "bytesPerTxmpSegment" => 512u32,
         "globalHitCount" => 0u32,
         "updateInterval" => 5000u32,
@@ -124,8 +145,11 @@ pub fn unconverted_json() -> String {
     obj! { "errors" => J::arr([J::from("This is an unconverted command")]) }.render()
 }
 
+/// `4.31.6M-40112345.4316M`: the release, a build number, the release's characters again
+/// (`4.22.4M-2GB` gives `4.22.4M-2GB-40112345.4224M`).
 fn internal_version(version: &str) -> String {
-    let digits: String = version
+    let release = version.split('-').next().unwrap_or(version);
+    let digits: String = release
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect();

@@ -3,10 +3,13 @@
 //! same day agree, and a reboot resets them); error counters hold a small constant history on
 //! a healthy switch and grow only in the `crc-errors` scenario, so "grew since the previous
 //! run" means a healthy run came first. Every `show interfaces ...` output reads this one
-//! model, so the outputs agree with each other.
+//! model, so the outputs agree with each other. How the ports are cabled follows the switch's
+//! model ([`super::model::Cabling`]): optics on every trading port, or a floor's mix of a DAC,
+//! a port-channel and a routed subinterface.
 
 use super::super::scenario::Fault;
 use super::super::topology;
+use super::model::Cabling;
 use super::state::EosState;
 
 /// Cumulative counters of one port (since boot: the lab never clears them).
@@ -70,7 +73,23 @@ pub struct Port {
     pub voq_drops_tc0: u64,
     /// Routed management port rather than a switched data port.
     pub management: bool,
+    /// `hardware` as `show interfaces` prints it: `ethernet`, `portChannel`, `subinterface`.
+    pub hardware: &'static str,
 }
+
+impl Port {
+    /// A physical front-panel port (optics, queues, error details).
+    pub fn physical(&self) -> bool {
+        self.hardware == "ethernet" && !self.management
+    }
+}
+
+/// The port-channel of the mixed cabling, its members, and the subinterface.
+pub const PORT_CHANNEL: &str = "Port-Channel10";
+pub const PORT_CHANNEL_MEMBERS: [&str; 2] = ["Ethernet5", "Ethernet6"];
+pub const SUBINTERFACE: &str = "Ethernet7.100";
+/// The trading port that is cabled with a DAC in the mixed cabling.
+pub const DAC_PORT: &str = "Ethernet4";
 
 /// Packets per second a connected port carries: (in unicast, in multicast, out unicast,
 /// out multicast), and the average frame size in bytes.
@@ -84,6 +103,9 @@ fn rates(name: &str) -> (u64, u64, u64, u64, u64) {
         "Ethernet4" => (40, 0, 35, 12_000, 180),
         // The feed's B side: the same data from the exchange's second handoff.
         "Ethernet9" => (0, 12_000, 0, 0, 180),
+        // Mixed cabling: the uplink's two members and the routed handoff.
+        "Ethernet5" | "Ethernet6" => (20, 6_000, 20, 6_000, 180),
+        "Ethernet7" => (10, 12_000, 10, 0, 180),
         "Ethernet47" => (1_000, 0, 0, 0, 96),
         "Ethernet48" => (0, 0, 13_000, 0, 180),
         "Management1" => (12, 0, 10, 0, 310),
@@ -100,15 +122,23 @@ pub fn dbm(milliwatts: f64) -> f64 {
 pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
     let up = s.uptime(now).floor() as u64;
     let rebooted = s.rebooted();
+    let mixed = s.spec.cabling == Cabling::Mixed;
     let mut names: Vec<(String, String, bool)> = topology::EOS_TRADING_PORTS
         .iter()
         .map(|(n, d)| (n.to_string(), d.to_string(), true))
         .collect();
-    names.extend(
-        topology::EOS_SPARE_PORTS
-            .iter()
-            .map(|n| (n.to_string(), String::new(), false)),
-    );
+    names.extend(topology::EOS_SPARE_PORTS.iter().map(|n| {
+        let description = match *n {
+            "Ethernet5" | "Ethernet6" if mixed => "Po10 member (uplink to sw1)",
+            "Ethernet7" if mixed => "md-feed-b handoff (routed, dot1q)",
+            _ => "",
+        };
+        (
+            n.to_string(),
+            description.to_string(),
+            !description.is_empty(),
+        )
+    }));
     let (feed_b, feed_b_description) = topology::EOS_FEED_B_PORT;
     names.push((feed_b.into(), feed_b_description.into(), true));
     names.push((
@@ -122,7 +152,7 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
         true,
     ));
     names.push(("Management1".into(), String::new(), true));
-    names
+    let all: Vec<Port> = names
         .into_iter()
         .enumerate()
         .map(|(i, (name, description, connected))| {
@@ -167,7 +197,8 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
                 c.link_status_changes += 2;
                 last_change = s.started - 95.0;
             }
-            let optic = (connected && name.starts_with("Ethernet")).then(|| Optic {
+            let dac = mixed && name == DAC_PORT;
+            let optic = (connected && !dac && name.starts_with("Ethernet")).then(|| Optic {
                 media: "10GBASE-SR",
                 serial: format!("XAS2{:03}0{:02}", 318 + i, i),
                 rx_dbm: if s.faults.has(Fault::LowLight) && name == "Ethernet3" {
@@ -195,6 +226,7 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
                     _ => 10_000_000_000,
                 },
                 management: name == "Management1",
+                hardware: "ethernet",
                 name,
                 description,
                 connected,
@@ -204,7 +236,62 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
                 voq_drops_tc0,
             }
         })
-        .collect()
+        .collect();
+    if mixed { with_logical(all) } else { all }
+}
+
+/// The mixed cabling's logical interfaces: the port-channel (its members' counters summed; a
+/// port-channel prints no error details) and the subinterface (no counters at all).
+fn with_logical(mut all: Vec<Port>) -> Vec<Port> {
+    let members: Vec<&Port> = all
+        .iter()
+        .filter(|p| PORT_CHANNEL_MEMBERS.contains(&p.name.as_str()))
+        .collect();
+    let mut c = Counters::default();
+    for m in &members {
+        let m = &m.counters;
+        c.in_octets += m.in_octets;
+        c.in_ucast += m.in_ucast;
+        c.in_mcast += m.in_mcast;
+        c.in_bcast += m.in_bcast;
+        c.out_octets += m.out_octets;
+        c.out_ucast += m.out_ucast;
+        c.out_mcast += m.out_mcast;
+        c.out_bcast += m.out_bcast;
+        c.fcs_errors += m.fcs_errors;
+        c.in_discards += m.in_discards;
+        c.out_discards += m.out_discards;
+        c.out_errors += m.out_errors;
+    }
+    c.link_status_changes = 1;
+    let last_change = members.iter().map(|m| m.last_change).fold(0.0, f64::max);
+    let parent = all.iter().find(|p| p.name == "Ethernet7").cloned();
+    all.push(Port {
+        name: PORT_CHANNEL.to_string(),
+        description: "uplink to sw1 (LACP)".to_string(),
+        connected: true,
+        bandwidth: 20_000_000_000,
+        mac: "c0:d6:82:10:20:60".to_string(),
+        last_change,
+        counters: c,
+        optic: None,
+        voq_drops_tc0: 0,
+        management: false,
+        hardware: "portChannel",
+    });
+    if let Some(parent) = parent {
+        all.push(Port {
+            name: SUBINTERFACE.to_string(),
+            description: "md-feed-b handoff".to_string(),
+            counters: Counters::default(),
+            optic: None,
+            voq_drops_tc0: 0,
+            hardware: "subinterface",
+            last_change: parent.last_change + 1.5,
+            ..parent
+        });
+    }
+    all
 }
 
 #[cfg(test)]

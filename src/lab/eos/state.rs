@@ -4,6 +4,7 @@
 use super::super::clock;
 use super::super::scenario::{Fault, Faults};
 use super::super::topology;
+use super::model::SwitchModel;
 
 /// The parts of an EOS configuration the lab varies; the rest is fixed text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub struct EosConfig {
 /// One emulated switch.
 #[derive(Clone, Debug)]
 pub struct EosState {
+    /// What it emulates: model, release, hardware, cabling ([`super::model`]).
+    pub spec: &'static SwitchModel,
     pub model: String,
     pub version: String,
     pub serial: String,
@@ -35,12 +38,19 @@ pub struct EosState {
 }
 
 impl EosState {
-    /// The switch named `name` with `faults` switched on. `index` makes serials and MACs unique.
+    /// The switch named `name` with `faults` switched on: the lab notes' 7280R3. `index` makes
+    /// serials and MACs unique.
+    #[cfg(test)]
     pub fn new(name: &str, index: usize, faults: &Faults) -> Self {
+        EosState::of_model(name, index, faults, &super::model::DCS_7280SR3)
+    }
+
+    /// A switch of model `spec`.
+    pub fn of_model(name: &str, index: usize, faults: &Faults, spec: &'static SwitchModel) -> Self {
         let version = if faults.has(Fault::VersionDrift) {
-            topology::EOS_DRIFT_VERSION
+            spec.drift_version
         } else {
-            topology::EOS_VERSION
+            spec.version
         };
         let saved = EosConfig {
             hostname: name.to_string(),
@@ -60,7 +70,8 @@ impl EosState {
         }
         let started = clock::now();
         EosState {
-            model: topology::EOS_MODEL.to_string(),
+            spec,
+            model: spec.model.to_string(),
             version: version.to_string(),
             serial: format!("JPE2147{index:04}"),
             mac: format!("c0d6.82{:02x}.{:04x}", index / 65536 % 256, index % 65536),

@@ -6,6 +6,7 @@
 mod commands;
 mod config;
 mod interfaces;
+pub mod model;
 mod npu;
 mod ntp;
 mod outputs;

@@ -8,6 +8,7 @@ use super::super::clock;
 use super::super::scenario::{Fault, Faults};
 use super::super::topology;
 use super::config::Config;
+use super::model::FirewallModel;
 use super::session_filter::Filter;
 use super::sessions::{self, Key, Table};
 
@@ -31,31 +32,23 @@ pub struct FgState {
 }
 
 impl FgState {
+    #[cfg(test)]
     pub fn new(name: &str, index: usize, faults: &Faults) -> Self {
+        FgState::of_model(name, index, faults, &super::model::FG_201G)
+    }
+
+    /// A firewall of model `spec` (identity and release; the rest is the lab's one design).
+    pub fn of_model(name: &str, index: usize, faults: &Faults, spec: &FirewallModel) -> Self {
         let drift = faults.has(Fault::VersionDrift);
+        let pick = |now: &str, drifted: &str| if drift { drifted } else { now }.to_string();
         let started = clock::now();
         FgState {
             hostname: name.to_string(),
-            model: topology::FORTIGATE_MODEL.to_string(),
-            version: if drift {
-                topology::FORTIOS_DRIFT_VERSION
-            } else {
-                topology::FORTIOS_VERSION
-            }
-            .to_string(),
-            build: if drift {
-                topology::FORTIOS_DRIFT_BUILD
-            } else {
-                topology::FORTIOS_BUILD
-            }
-            .to_string(),
-            build_date: if drift {
-                topology::FORTIOS_DRIFT_BUILD_DATE
-            } else {
-                topology::FORTIOS_BUILD_DATE
-            }
-            .to_string(),
-            serial: format!("FG201GTK2400{index:04}"),
+            model: spec.model.to_string(),
+            version: pick(spec.version, spec.drift_version),
+            build: pick(spec.build, spec.drift_build),
+            build_date: pick(spec.build_date, spec.drift_build_date),
+            serial: format!("{}{index:04}", spec.serial_prefix),
             config: Config::new(name, faults),
             faults: faults.clone(),
             filter: Filter::default(),

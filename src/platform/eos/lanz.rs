@@ -38,6 +38,8 @@ pub struct ShowLanzStatus;
 
 impl Query for ShowLanzStatus {
     const KIND: &'static str = "eos.show-queue-monitor-length-status";
+    /// Not on every family: [`super::family::LANZ`].
+    const AVAILABILITY: Option<premarket_parse::Availability> = Some(super::family::LANZ);
     type Fact = LanzStatus;
     fn command(&self) -> Command {
         Command::new(ShowLanzStatus::TEXT)

@@ -68,6 +68,8 @@ pub struct ShowLanzRecords;
 
 impl Query for ShowLanzRecords {
     const KIND: &'static str = "eos.show-queue-monitor-length";
+    /// Not on every family: [`super::family::LANZ`].
+    const AVAILABILITY: Option<premarket_parse::Availability> = Some(super::family::LANZ);
     type Fact = LanzRecords;
     fn command(&self) -> Command {
         Command::new(Self::TEXT)

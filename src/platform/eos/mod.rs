@@ -8,6 +8,8 @@ pub mod allowlist;
 pub mod cli;
 mod config;
 mod diffs;
+pub mod discards;
+pub mod family;
 pub mod igmp_groups;
 pub mod igmp_querier;
 pub mod igmp_snooping;
@@ -20,6 +22,7 @@ pub mod lanz_records;
 pub mod ntp_associations;
 pub mod ntp_status;
 pub mod ptp;
+pub mod queue_detail;
 pub mod queue_drops;
 pub mod redact;
 pub mod reload_cause;
@@ -29,6 +32,8 @@ mod version;
 
 pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
 pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
+pub use discards::{Discards, PortDiscards, ShowDiscards};
+pub use family::{Asic, Family};
 pub use igmp_groups::{IgmpGroups, ShowIgmpGroups};
 pub use igmp_querier::{IgmpQuerier, IgmpQueriers, ShowIgmpQuerier};
 pub use igmp_snooping::{IgmpSnooping, IgmpSnoopingVlan, ShowIgmpSnooping};
@@ -40,6 +45,7 @@ pub use lanz_records::{LanzRecord, LanzRecords, ShowLanzRecords};
 pub use ntp_associations::{NtpAssociations, NtpPeer, ShowNtpAssociations};
 pub use ntp_status::{NtpStatus, ShowNtpStatus};
 pub use ptp::{Ptp, PtpClock, PtpPortState, ShowPtp};
+pub use queue_detail::{EgressDrops, EgressQueueDrops, ShowQueueDetail};
 pub use queue_drops::{ClassDrops, QueueDrops, ShowQueueDrops};
 pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
 pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
@@ -58,6 +64,8 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowInterfaces>(Shape::Exact("show interfaces")),
     QuerySpec::of::<ShowInterfaceErrors>(Shape::Exact("show interfaces counters errors")),
     QuerySpec::of::<ShowQueueDrops>(Shape::Exact("show interfaces counters queue drops")),
+    QuerySpec::of::<ShowQueueDetail>(Shape::Exact("show interfaces counters queue detail")),
+    QuerySpec::of::<ShowDiscards>(Shape::Exact("show interfaces counters discards")),
     QuerySpec::of::<ShowTransceiverDom>(Shape::Exact("show interfaces transceiver dom thresholds")),
     QuerySpec::of::<ShowPtp>(Shape::Exact("show ptp")),
     QuerySpec::of::<ShowIgmpSnooping>(Shape::Exact("show ip igmp snooping")),

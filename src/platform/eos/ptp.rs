@@ -109,6 +109,8 @@ pub struct ShowPtp;
 
 impl Query for ShowPtp {
     const KIND: &'static str = "eos.show-ptp";
+    /// Not on every family: [`super::family::PTP`].
+    const AVAILABILITY: Option<premarket_parse::Availability> = Some(super::family::PTP);
     type Fact = Ptp;
     fn command(&self) -> Command {
         Command::new(Self::TEXT)

@@ -79,6 +79,8 @@ pub struct ShowQueueDrops;
 
 impl Query for ShowQueueDrops {
     const KIND: &'static str = "eos.show-interfaces-counters-queue-drops";
+    /// Not on every family: [`super::family::VOQ_DROPS`].
+    const AVAILABILITY: Option<premarket_parse::Availability> = Some(super::family::VOQ_DROPS);
     /// The next run judges the drops' growth (`eos.lanz.congestion`).
     const ARCHIVED: bool = true;
     type Fact = QueueDrops;

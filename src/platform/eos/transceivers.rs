@@ -101,6 +101,8 @@ pub struct ShowTransceiverDom;
 
 impl Query for ShowTransceiverDom {
     const KIND: &'static str = "eos.show-interfaces-transceiver-dom-thresholds";
+    /// Not on every family: [`super::family::DOM_THRESHOLDS`].
+    const AVAILABILITY: Option<premarket_parse::Availability> = Some(super::family::DOM_THRESHOLDS);
     type Fact = Transceivers;
     fn command(&self) -> Command {
         Command::new(Self::TEXT)

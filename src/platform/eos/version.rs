@@ -8,7 +8,7 @@ use super::json::json;
 use super::text::{body, device_error};
 use premarket_core::Command;
 use premarket_parse::text::{duration_in_words, quote, set_once};
-use premarket_parse::{ParseError, Query, Raw};
+use premarket_parse::{Model, ParseError, Query, Raw};
 
 /// Longest uptime or latest boot time taken as real: 100 years in seconds. Anything beyond is
 /// a garbled number, not a switch.
@@ -55,6 +55,16 @@ impl Query for ShowVersion {
     }
     fn parse(raw: &mut Raw<'_>) -> Result<Version, ParseError> {
         parse(raw.text()?)
+    }
+    /// The switch's identity: the other EOS commands' availability follows its family.
+    fn identify(v: &Version) -> Option<Model> {
+        (!v.model.is_empty()).then(|| Model::new(v.model.clone(), v.version.clone()))
+    }
+    fn identify_record(fact: &serde_json::Value) -> Option<Model> {
+        serde_json::from_value::<Version>(fact.clone())
+            .ok()
+            .as_ref()
+            .and_then(Self::identify)
     }
 }
 

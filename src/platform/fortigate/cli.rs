@@ -29,14 +29,19 @@ pub static PROFILE: Profile = Profile {
         DeviceError {
             line_starts: "Command fail",
             advice: "the firewall refused the command (admin profile rights or VDOM?)",
+            // Judged a failure until the model tables say which models lack which
+            // command (the FortiGate side of issue 18).
+            unsupported: false,
         },
         DeviceError {
             line_starts: "Unknown action",
             advice: "the firewall does not know this command (check the FortiOS version and VDOM context)",
+            unsupported: false,
         },
         DeviceError {
             line_starts: "command parse error",
             advice: "the firewall could not parse the command (check the FortiOS version)",
+            unsupported: false,
         },
     ],
     context_reset: Some(super::session_filter::SESSION_FILTER_CLEAR),

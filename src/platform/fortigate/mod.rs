@@ -58,6 +58,12 @@ pub use ttl::Ttl;
 
 use premarket_parse::{Arg, QuerySpec, Shape};
 
+/// One model per FortiGate family whose commands differ (`premarket list --models`): none yet.
+/// The FortiGate side of issue 18 (NP generations, ULL ports, FortiOS 6.4-7.6 formats) adds
+/// its families here and an `AVAILABILITY` on the queries that differ; `get system status`
+/// already names the model ([`GetSystemStatus`]).
+pub const MODEL_EXAMPLES: &[(&str, &str)] = &[];
+
 /// Every command premarket sends to a FortiGate, and how its output is read. `premarket parse`
 /// and the read-only allowlist follow from this list.
 pub static QUERIES: &[QuerySpec] = &[

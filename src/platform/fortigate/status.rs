@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
 use premarket_parse::text::{quote, set_once};
-use premarket_parse::{ParseError, Query, Raw};
+use premarket_parse::{Model, ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SystemStatus {
@@ -62,6 +62,16 @@ impl Query for GetSystemStatus {
     }
     fn parse(raw: &mut Raw<'_>) -> Result<SystemStatus, ParseError> {
         parse(raw.text()?)
+    }
+    /// The firewall's identity, for queries whose command depends on the model (NP type).
+    fn identify(s: &SystemStatus) -> Option<Model> {
+        (!s.model.is_empty()).then(|| Model::new(s.model.clone(), s.version.clone()))
+    }
+    fn identify_record(fact: &serde_json::Value) -> Option<Model> {
+        serde_json::from_value::<SystemStatus>(fact.clone())
+            .ok()
+            .as_ref()
+            .and_then(Self::identify)
     }
 }
 

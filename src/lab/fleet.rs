@@ -1,0 +1,174 @@
+//! Which devices a lab starts, each with its model. The standard fleet is the lab notes' pair
+//! (sw1 a 7280R3, fw1 a FortiGate 201G), repeated for load tests; the mixed fleet is a trading
+//! floor's variety, where a rule that is right only on the lab's two boxes would raise a false
+//! alarm every morning. Adding a model to the mixed fleet is one row of [`MIXED`] (and the
+//! model's own row in `eos::model` or `fortigate::model`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use premarket_core::Platform;
+
+use super::eos::model::{self as switches, SwitchModel};
+use super::fortigate::model::{self as firewalls, FirewallModel};
+use super::topology;
+
+/// A lab's set of devices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Fleet {
+    /// sw1..swN (7280R3, EOS 4.31) and fw1..fwN (201G, FortiOS 7.6): `--devices` counts them.
+    #[default]
+    Standard,
+    /// Every row of [`MIXED`].
+    Mixed,
+}
+
+impl Fleet {
+    pub const ALL: [Fleet; 2] = [Fleet::Standard, Fleet::Mixed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Fleet::Standard => "standard",
+            Fleet::Mixed => "mixed",
+        }
+    }
+}
+
+impl fmt::Display for Fleet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Fleet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Fleet, String> {
+        Fleet::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown fleet {s:?} (standard or mixed)"))
+    }
+}
+
+/// What a device emulates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    Switch(&'static SwitchModel),
+    Firewall(&'static FirewallModel),
+}
+
+impl Model {
+    pub fn platform(self) -> Platform {
+        match self {
+            Model::Switch(_) => Platform::Eos,
+            Model::Firewall(_) => Platform::Fortigate,
+        }
+    }
+
+    /// The model's name as the device reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Switch(m) => m.model,
+            Model::Firewall(m) => m.model,
+        }
+    }
+
+    /// `expect:` lines the site writes for this model.
+    pub fn expect(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Model::Switch(m) => m.expect,
+            Model::Firewall(m) => m.expect,
+        }
+    }
+}
+
+/// One row of a fleet: a device name and its model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub name: &'static str,
+    pub model: Model,
+}
+
+/// The mixed fleet: a VOQ switch on EOS 4.3x (the lab notes' sw1), a Trident switch on EOS
+/// 4.2x with a DAC, a port-channel and a subinterface on its trading path (sw2), and the lab
+/// notes' FortiGate.
+pub const MIXED: &[Row] = &[
+    Row {
+        name: "sw1",
+        model: Model::Switch(&switches::DCS_7280SR3),
+    },
+    Row {
+        name: "sw2",
+        model: Model::Switch(&switches::DCS_7050SX),
+    },
+    Row {
+        name: "fw1",
+        model: Model::Firewall(&firewalls::FG_201G),
+    },
+];
+
+/// One device to start: its name, model and its index among its platform's devices (for
+/// unique serials and MACs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    pub model: Model,
+    pub index: usize,
+}
+
+/// The devices of `fleet`; `devices` counts the standard fleet's (half of each platform, at
+/// least one of each).
+pub fn members(fleet: Fleet, devices: usize) -> Vec<Member> {
+    match fleet {
+        Fleet::Standard => {
+            let total = devices.max(2);
+            let each = [
+                (Model::Firewall(&firewalls::FG_201G), total / 2),
+                (Model::Switch(&switches::DCS_7280SR3), total - total / 2),
+            ];
+            each.iter()
+                .flat_map(|(model, n)| {
+                    (1..=*n).map(move |i| Member {
+                        name: topology::device_name(model.platform(), i),
+                        model: *model,
+                        index: i,
+                    })
+                })
+                .collect()
+        }
+        Fleet::Mixed => {
+            let mut seen: Vec<Platform> = Vec::new();
+            MIXED
+                .iter()
+                .map(|row| {
+                    seen.push(row.model.platform());
+                    Member {
+                        name: row.name.to_string(),
+                        model: row.model,
+                        index: seen.iter().filter(|p| **p == row.model.platform()).count(),
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fleets_name_their_devices() {
+        let standard: Vec<String> = members(Fleet::Standard, 4)
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(standard, ["fw1", "fw2", "sw1", "sw2"]);
+        let mixed = members(Fleet::Mixed, 0);
+        let names: Vec<(&str, usize)> = mixed.iter().map(|m| (m.name.as_str(), m.index)).collect();
+        assert_eq!(names, [("sw1", 1), ("sw2", 2), ("fw1", 1)]);
+        assert_eq!(mixed[1].model.name(), "DCS-7050SX-64-R");
+        assert_eq!("mixed".parse::<Fleet>(), Ok(Fleet::Mixed));
+        assert!("big".parse::<Fleet>().is_err());
+    }
+}

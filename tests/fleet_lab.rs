@@ -1,0 +1,331 @@
+//! The mixed fleet over real SSH on loopback (issue 18): `premarket demo --fleet mixed` starts
+//! a 7280R3 on EOS 4.31 (sw1), a 7050X on EOS 4.22 with a DAC, a port-channel and a routed
+//! subinterface on its trading path (sw2), and the FortiGate 201G (fw1), each answering only
+//! what its model answers, and inspects them with the normal collector. Healthy, every check
+//! on every device is OK or SKIP with a reason: zero FAIL, zero ERROR. Each fault scenario
+//! FAILs the right check on every model it applies to. The plan says which commands depend on
+//! the model, and resolves them once the model is known.
+
+use std::process::Command as Process;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::common;
+
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("PREMARKET_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
+}
+
+/// What a healthy mixed fleet SKIPs, and why (words of the summary): nothing else is not OK.
+const HEALTHY_SKIPS: &[(&str, &[&str])] = &[
+    (
+        "sw2 eos.ptp.synchronised",
+        &[
+            "not available on DCS-7050SX-64-R (4.2",
+            "`show ptp | json revision 2`: % Incomplete command",
+        ],
+    ),
+    (
+        "sw2 eos.transceivers.light",
+        &[
+            "Ethernet4: no DOM: DAC or passive module; Port-Channel10: a port-channel has no optic of its own",
+        ],
+    ),
+];
+
+/// (scenario, the results that are not OK besides the healthy SKIPs, as "STATUS device check";
+/// `*` for every check of the device). In this order: the counter faults come after a run with
+/// healthy counters, `rebooted` last.
+const SCENARIOS: &[(&str, &[&str])] = &[
+    ("healthy", &[]),
+    ("healthy", &[]),
+    // The switch faults, on each switch model.
+    (
+        "lanz-unsaved@sw1",
+        &["FAIL sw1 eos.lanz.persisted", "FAIL sw1 eos.config.saved"],
+    ),
+    (
+        "lanz-unsaved@sw2",
+        &["FAIL sw2 eos.lanz.persisted", "FAIL sw2 eos.config.saved"],
+    ),
+    (
+        "lanz-off@sw2",
+        &["FAIL sw2 eos.lanz.persisted", "FAIL sw2 eos.lanz.running"],
+    ),
+    ("config-unsaved@sw2", &["FAIL sw2 eos.config.saved"]),
+    ("no-querier@sw1", &["FAIL sw1 eos.multicast.feeds"]),
+    ("no-querier@sw2", &["FAIL sw2 eos.multicast.feeds"]),
+    // PTP: sw1 only (sw2's model has none, its check is SKIP with the reason).
+    ("ptp-unlocked@sw1", &["FAIL sw1 eos.ptp.synchronised"]),
+    ("low-light@sw1", &["FAIL sw1 eos.transceivers.light"]),
+    ("low-light@sw2", &["FAIL sw2 eos.transceivers.light"]),
+    // VOQ drops on sw1, egress queue drops on sw2; each after a healthy run.
+    ("microburst@sw1", &["FAIL sw1 eos.lanz.congestion"]),
+    ("healthy", &[]),
+    ("microburst@sw2", &["FAIL sw2 eos.lanz.congestion"]),
+    ("healthy", &[]),
+    (
+        "crc-errors@sw1",
+        &[
+            "FAIL sw1 eos.interfaces.errors",
+            "FAIL sw1 eos.ports.errors-absent",
+        ],
+    ),
+    ("healthy", &[]),
+    (
+        "crc-errors@sw2",
+        &[
+            "FAIL sw2 eos.interfaces.errors",
+            "FAIL sw2 eos.ports.errors-absent",
+        ],
+    ),
+    (
+        "version-drift",
+        &[
+            "FAIL fw1 fortigate.version.pinned",
+            "FAIL sw1 eos.version.pinned",
+            "FAIL sw2 eos.version.pinned",
+        ],
+    ),
+    (
+        "ntp-unsynchronised",
+        &[
+            "FAIL fw1 fortigate.ntp.synchronised",
+            "FAIL sw1 eos.ntp.synchronised",
+            "FAIL sw2 eos.ntp.synchronised",
+        ],
+    ),
+    // The firewall's faults in the mixed fleet (one FortiGate model so far).
+    (
+        "offload-disabled",
+        &[
+            "FAIL fw1 fortigate.flows.offloaded",
+            "FAIL fw1 fortigate.policy.offload",
+            "FAIL probe1 probe.latency.offloaded",
+        ],
+    ),
+    (
+        "sflow-enabled",
+        &[
+            "FAIL fw1 fortigate.flows.offloaded",
+            "FAIL fw1 fortigate.sessions.npu",
+            "FAIL fw1 fortigate.offload.blockers",
+            "FAIL probe1 probe.latency.offloaded",
+        ],
+    ),
+    ("ha-mismatch", &["FAIL fw1 fortigate.ha.state"]),
+    (
+        "cpu-high",
+        &[
+            "FAIL fw1 fortigate.cpu.ceiling",
+            "FAIL fw1 fortigate.sessions.npu",
+        ],
+    ),
+    // A device that cannot be inspected: every one of its checks, one block.
+    ("drop@sw2", &["ERROR sw2 *"]),
+    ("auth-fail@sw2", &["ERROR sw2 *"]),
+    (
+        "rebooted",
+        &[
+            "FAIL fw1 fortigate.uptime.stable",
+            "FAIL sw1 eos.uptime.stable",
+            "FAIL sw2 eos.uptime.stable",
+        ],
+    ),
+];
+
+fn demo(scenario: &str, home: &std::path::Path) -> (i32, Value) {
+    let mut args = vec!["demo", "--fleet", "mixed", "--format", "json"];
+    if scenario != "healthy" {
+        args.extend(["--scenario", scenario]);
+    }
+    let out = Command::new(bin())
+        .args(&args)
+        .arg("--home")
+        .arg(home)
+        .timeout(Duration::from_secs(180))
+        .output()
+        .expect("demo runs");
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{scenario}: no JSON report ({e}); stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), report)
+}
+
+fn matches(pattern: &str, status: &str, device: &str, check: &str) -> bool {
+    let mut parts = pattern.split(' ');
+    let (s, d, c) = (parts.next(), parts.next(), parts.next());
+    s == Some(status) && d == Some(device) && (c == Some("*") || c == Some(check))
+}
+
+#[test]
+fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for (scenario, not_ok) in SCENARIOS {
+        let (code, report) = demo(scenario, home.path());
+        let results = report["results"].as_array().expect("results");
+        let devices: Vec<&str> = results
+            .iter()
+            .filter_map(|r| r["device"].as_str())
+            .collect();
+        for device in ["sw1", "sw2", "fw1", "probe1"] {
+            assert!(devices.contains(&device), "{scenario}: no {device}");
+        }
+        let mut wrong = Vec::new();
+        for r in results {
+            let field = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            let (status, device, check, summary) = (
+                field("status"),
+                field("device"),
+                field("check"),
+                field("summary"),
+            );
+            let faulted = not_ok.iter().any(|p| matches(p, &status, &device, &check));
+            let device_down = not_ok
+                .iter()
+                .any(|p| p.ends_with(" *") && p.split(' ').nth(1) == Some(device.as_str()));
+            let skip = HEALTHY_SKIPS
+                .iter()
+                .find(|(which, _)| *which == format!("{device} {check}"));
+            let fine = match status.as_str() {
+                "OK" => !faulted,
+                "SKIP" if !device_down => {
+                    skip.is_some_and(|(_, why)| why.iter().all(|w| summary.contains(w))) && !faulted
+                }
+                _ => faulted,
+            };
+            if !fine {
+                wrong.push(format!("{status} {device} {check}: {summary}"));
+            }
+        }
+        for pattern in *not_ok {
+            let hits = results
+                .iter()
+                .filter(|r| {
+                    let f = |k: &str| r[k].as_str().unwrap_or_default();
+                    matches(pattern, f("status"), f("device"), f("check"))
+                })
+                .count();
+            if hits == 0 {
+                wrong.push(format!("expected {pattern}, not reported"));
+            }
+        }
+        assert!(wrong.is_empty(), "{scenario}:\n{}", wrong.join("\n"));
+        let fails = not_ok.iter().any(|p| p.starts_with("FAIL"));
+        let errors = not_ok.iter().any(|p| p.starts_with("ERROR"));
+        let want = if fails {
+            1
+        } else if errors {
+            2
+        } else {
+            0
+        };
+        assert_eq!(code, want, "{scenario}: exit code");
+    }
+}
+
+/// `premarket plan` shows each model-dependent command's condition; once the model is known
+/// (the baseline's `model:`, else the previous run's archived `show version`) it says which
+/// are sent and which not, and from where it knows.
+#[test]
+fn plan_resolves_the_model_dependent_commands() {
+    let site = common::Site::example();
+    let plan = |site: &common::Site| {
+        let out = Process::new(bin())
+            .args(["plan", "--device", "sw1", "--dir"])
+            .arg(site.path())
+            .output()
+            .expect("plan runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let line = |text: &str, command: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(command))
+            .unwrap_or_else(|| panic!("no {command} in\n{text}"))
+            .to_string()
+    };
+    let unknown = plan(&site);
+    assert!(
+        unknown.contains("(model: not known before the run; the device's answer decides)"),
+        "{unknown}"
+    );
+    assert!(
+        line(&unknown, "show interfaces counters queue drops | json").contains(
+            "# VOQ families (7280R, 7280E, 7500R/E, 7800R3, 7020R) only; `show version | json` decides"
+        ),
+        "{unknown}"
+    );
+    assert!(!line(&unknown, "show interfaces | json").contains('#'));
+
+    let text = site.read("baselines/sw1.yaml");
+    site.write(
+        "baselines/sw1.yaml",
+        &text.replacen(
+            "platform: eos\n",
+            "platform: eos\nmodel: DCS-7050SX-64-R\n",
+            1,
+        ),
+    );
+    let declared = plan(&site);
+    assert!(
+        declared.contains("(model: DCS-7050SX-64-R, per the baseline's `model:`)"),
+        "{declared}"
+    );
+    let drops = line(&declared, "show interfaces counters queue drops | json");
+    assert!(
+        drops.contains("DCS-7050SX-64-R (per the baseline's `model:`): not sent, a 7050X has no VOQ drop counters"),
+        "{drops}"
+    );
+    let detail = line(&declared, "show interfaces counters queue detail | json");
+    assert!(
+        detail.contains("DCS-7050SX-64-R (per the baseline's `model:`): sent"),
+        "{detail}"
+    );
+    site.write("baselines/sw1.yaml", &text);
+
+    // The previous run's archived `show version` (an offline run of saved outputs).
+    let out = Process::new(bin())
+        .args([
+            "run",
+            "--device",
+            "sw1",
+            "--no-email",
+            "--archive",
+            "--offline",
+        ])
+        .arg(common::fixture("site/healthy"))
+        .arg("--dir")
+        .arg(site.path())
+        .output()
+        .expect("run");
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let archived = plan(&site);
+    assert!(
+        archived.contains("(model: DCS-7280SR3-48YC8 (4.31.6M), per the previous run ("),
+        "{archived}"
+    );
+    assert!(
+        line(&archived, "show interfaces counters queue drops | json").ends_with(": sent"),
+        "{archived}"
+    );
+    assert!(
+        line(&archived, "show interfaces counters discards | json").contains("not sent"),
+        "{archived}"
+    );
+}
