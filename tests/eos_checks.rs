@@ -32,8 +32,24 @@ const QUEUE_DROPS: &str = ShowQueueDrops::TEXT;
 const RELOAD_CAUSE: &str = ShowReloadCause::TEXT;
 const DOM: &str = ShowTransceiverDom::TEXT;
 
+/// The second read of a sampled command (`eos.multicast.flowing`): the command's text with this
+/// suffix in the tables below.
+pub(crate) const SECOND: &str = " #2";
+pub(crate) const FEED_A: &str = "show interfaces Ethernet1 | json";
+pub(crate) const FEED_A_2: &str = "show interfaces Ethernet1 | json #2";
+pub(crate) const FEED_B: &str = "show interfaces Ethernet9 | json";
+pub(crate) const FEED_B_2: &str = "show interfaces Ethernet9 | json #2";
+
+/// The saved-output file of a command of the tables (a second sample when it ends in [`SECOND`]).
+fn file_name(command: &str) -> String {
+    match command.strip_suffix(SECOND) {
+        Some(text) => Command::new(text).resampled(1).file_name(),
+        None => Command::new(command).file_name(),
+    }
+}
+
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
-const HEALTHY: [(&str, &str); 13] = [
+const HEALTHY: [(&str, &str); 17] = [
     (SHOW_VERSION, "show-version/json-4.31.6M.txt"),
     (
         SHOW_LANZ_STATUS,
@@ -59,20 +75,24 @@ const HEALTHY: [(&str, &str); 13] = [
         DOM,
         "show-interfaces-transceiver-dom-thresholds/healthy.txt",
     ),
+    (FEED_A, "show-interfaces-port/ethernet1-sample-1.txt"),
+    (FEED_A_2, "show-interfaces-port/ethernet1-sample-2.txt"),
+    (FEED_B, "show-interfaces-port/ethernet9-sample-1.txt"),
+    (FEED_B_2, "show-interfaces-port/ethernet9-sample-2.txt"),
 ];
 
 /// Fixtures replacing the healthy ones; `None` leaves the output missing.
-type Outputs = &'static [(&'static str, Option<&'static str>)];
+pub(crate) type Outputs = &'static [(&'static str, Option<&'static str>)];
 
-struct Row {
-    check: &'static str,
-    outputs: Outputs,
+pub(crate) struct Row {
+    pub check: &'static str,
+    pub outputs: Outputs,
     /// A previous run an hour ago: the healthy outputs with these replaced; `None`: this is
     /// the first run.
-    previous: Option<Outputs>,
-    status: Status,
+    pub previous: Option<Outputs>,
+    pub status: Status,
     /// Words the summary must contain.
-    summary: &'static str,
+    pub summary: &'static str,
 }
 
 const ROWS: &[Row] = &[
@@ -524,6 +544,11 @@ const ROWS: &[Row] = &[
     },
 ];
 
+/// These rows and the market-data path's ([`crate::eos_market`]).
+fn all_rows() -> impl Iterator<Item = &'static Row> {
+    ROWS.iter().chain(crate::eos_market::ROWS)
+}
+
 #[test]
 fn every_check_has_ok_fail_and_error_rows() {
     for check in premarket::check::registry::builtin()
@@ -532,8 +557,7 @@ fn every_check_has_ok_fail_and_error_rows() {
     {
         for status in [Status::Ok, Status::Fail, Status::Error] {
             assert!(
-                ROWS.iter()
-                    .any(|r| r.check == check.id() && r.status == status),
+                all_rows().any(|r| r.check == check.id() && r.status == status),
                 "{} has no {status} row",
                 check.id()
             );
@@ -544,7 +568,7 @@ fn every_check_has_ok_fail_and_error_rows() {
 #[tokio::test]
 async fn every_row() {
     let config = Config::load(&common::repo()).expect("example site loads");
-    for row in ROWS {
+    for row in all_rows() {
         let outputs = tempfile::tempdir().expect("tempdir");
         let device_dir = outputs.path().join("sw1");
         std::fs::create_dir_all(&device_dir).expect("mkdir");
@@ -559,7 +583,7 @@ async fn every_row() {
             };
             std::fs::copy(
                 common::fixture(&format!("eos/{fixture}")),
-                device_dir.join(Command::new(command).file_name()),
+                device_dir.join(file_name(command)),
             )
             .expect("copy fixture");
         }
@@ -572,6 +596,7 @@ async fn every_row() {
         if let Some(overrides) = row.previous {
             let before: Vec<(Command, String)> = HEALTHY
                 .iter()
+                .filter(|(command, _)| !command.ends_with(SECOND))
                 .filter_map(|(command, fixture)| {
                     let replaced = overrides
                         .iter()

@@ -27,6 +27,7 @@ mod demo;
 mod email_aiosmtpd;
 mod email_smtp;
 mod eos_checks;
+mod eos_market;
 mod eos_parse;
 mod eos_releases;
 mod eos_samples;
