@@ -58,7 +58,7 @@ fn exit_codes() {
         (
             &["run", "--offline", missing, "--device", "sw1"],
             2,
-            "ERROR: 12 ERROR",
+            "ERROR: 13 ERROR",
         ),
         (
             &[

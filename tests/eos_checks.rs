@@ -14,7 +14,7 @@ use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::{
     ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping, ShowInterfaces, ShowLanzRecords,
-    ShowLanzStatus, ShowPtp, ShowQueueDrops, ShowReloadCause, ShowRunningConfigDiffs,
+    ShowLanzStatus, ShowPtp, ShowPtpMasters, ShowQueueDrops, ShowReloadCause, ShowRunningConfigDiffs,
     ShowStartupConfig, ShowTransceiverDom, ShowVersion,
 };
 
@@ -23,7 +23,7 @@ const SHOW_LANZ_STATUS: &str = ShowLanzStatus::TEXT;
 const SHOW_STARTUP_CONFIG: &str = ShowStartupConfig::TEXT;
 const SHOW_RUNNING_CONFIG_DIFFS: &str = ShowRunningConfigDiffs::TEXT;
 const SHOW_INTERFACES: &str = ShowInterfaces::TEXT;
-const SHOW_PTP: &str = ShowPtp::TEXT;
+pub(crate) const SHOW_PTP: &str = ShowPtp::TEXT;
 const SNOOPING: &str = ShowIgmpSnooping::TEXT;
 const QUERIER: &str = ShowIgmpQuerier::TEXT;
 const GROUPS: &str = ShowIgmpGroups::TEXT;
@@ -35,6 +35,7 @@ const DOM: &str = ShowTransceiverDom::TEXT;
 /// The second read of a sampled command (`eos.multicast.flowing`): the command's text with this
 /// suffix in the tables below.
 pub(crate) const SECOND: &str = " #2";
+pub(crate) const PTP_MASTERS: &str = ShowPtpMasters::TEXT;
 pub(crate) const FEED_A: &str = "show interfaces Ethernet1 | json";
 pub(crate) const FEED_A_2: &str = "show interfaces Ethernet1 | json #2";
 pub(crate) const FEED_B: &str = "show interfaces Ethernet9 | json";
@@ -49,7 +50,7 @@ fn file_name(command: &str) -> String {
 }
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
-const HEALTHY: [(&str, &str); 17] = [
+const HEALTHY: [(&str, &str); 18] = [
     (SHOW_VERSION, "show-version/json-4.31.6M.txt"),
     (
         SHOW_LANZ_STATUS,
@@ -62,6 +63,7 @@ const HEALTHY: [(&str, &str); 17] = [
     ),
     (SHOW_INTERFACES, "show-interfaces/healthy.txt"),
     (SHOW_PTP, "show-ptp/locked-rev2.txt"),
+    (PTP_MASTERS, "show-ptp-masters/gm-class6-gps.txt"),
     (SNOOPING, "show-ip-igmp-snooping/healthy.txt"),
     (QUERIER, "show-ip-igmp-snooping-querier/healthy.txt"),
     (GROUPS, "show-ip-igmp-snooping-groups/healthy.txt"),
@@ -346,7 +348,7 @@ const ROWS: &[Row] = &[
         outputs: &[],
         previous: None,
         status: Status::Ok,
-        summary: "locked to grandmaster 0xec:46:70:ff:fe:00:ff:a8 via Ethernet1, offset -11 ns, last sync 1 s ago",
+        summary: "locked to grandmaster 0xec:46:70:ff:fe:00:ff:a8 (class 6) via Ethernet1, offset -11 ns, mean path delay 412 ns, last sync 1 s ago",
     },
     // A switch that ignores the revision pin still reads (revision 1, eAPI framing).
     Row {

@@ -2,7 +2,7 @@
 //! row runner: OK, FAIL and ERROR for feeds flowing now, PTP quality, NTP limits and pause
 //! frames.
 
-use crate::eos_checks::{FEED_B_2, Row};
+use crate::eos_checks::{FEED_B_2, PTP_MASTERS, Row, SHOW_PTP};
 
 use premarket::Status;
 
@@ -30,5 +30,34 @@ pub(crate) const ROWS: &[Row] = &[
         previous: None,
         status: Status::Error,
         summary: "Ethernet9",
+    },
+
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(PTP_MASTERS, Some("show-ptp-masters/gm-holdover-class7.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "grandmaster clock class 7 (holdover within specification), allowed [6]",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(PTP_MASTERS, Some("show-ptp-masters/gm-accuracy-unknown.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "grandmaster clock accuracy 0xFE (unknown), limit 0x27 (within 100 µs)",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/long-path-delay.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "mean path delay 2310 ns, beyond 2000 ns",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(PTP_MASTERS, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "no grandmaster clock class from `show ptp masters`",
     },
 ];

@@ -183,8 +183,8 @@ async fn capture_then_run_offline_agrees_with_run_over_ssh() {
             "json",
         ],
     );
-    // Six inspected checks and six skipped by the baseline.
-    assert_eq!(statuses(&over_ssh.1).len(), 12, "{}", over_ssh.1);
+    // Six inspected checks and seven skipped by the baseline.
+    assert_eq!(statuses(&over_ssh.1).len(), 13, "{}", over_ssh.1);
     assert_eq!(statuses(&over_ssh.1), statuses(&offline.1));
     assert_eq!(over_ssh.0, offline.0);
     assert!(

@@ -11,6 +11,7 @@ mod lanz_persisted;
 mod multicast_feeds;
 mod multicast_flowing;
 mod ports;
+mod ptp_quality;
 mod ptp_synchronised;
 mod since;
 mod transceivers_light;

@@ -113,7 +113,7 @@ impl EosCli {
         let lacks = match cmd {
             Cmd::ShowQueueDrops => !s.spec.voq(),
             Cmd::ShowQueueDetail => s.spec.voq(),
-            Cmd::ShowPtp => !s.spec.ptp,
+            Cmd::ShowPtp | Cmd::ShowPtpMasters => !s.spec.ptp,
             _ => false,
         };
         let text = match (cmd, json.is_some()) {
@@ -146,6 +146,7 @@ impl EosCli {
             (Cmd::ShowDiscards, true) => interfaces::discards_json(&s, now),
             (Cmd::ShowDomThresholds, true) => interfaces::dom_thresholds_json(&s, now),
             (Cmd::ShowPtp, true) => ptp::ptp_json(&s, now, rev),
+            (Cmd::ShowPtpMasters, true) => ptp::masters_json(&s),
             (Cmd::ShowIgmpSnooping, true) => multicast::snooping_json(&s),
             (Cmd::ShowIgmpQuerier, true) => multicast::querier_json(&s),
             (Cmd::ShowIgmpGroups, true) => multicast::groups_json(&s),

@@ -22,6 +22,7 @@ pub mod lanz_records;
 pub mod ntp_associations;
 pub mod ntp_status;
 pub mod ptp;
+pub mod ptp_masters;
 pub mod queue_detail;
 pub mod queue_drops;
 pub mod redact;
@@ -45,6 +46,7 @@ pub use lanz_records::{LanzRecord, LanzRecords, ShowLanzRecords};
 pub use ntp_associations::{NtpAssociations, NtpPeer, ShowNtpAssociations};
 pub use ntp_status::{NtpStatus, ShowNtpStatus};
 pub use ptp::{Ptp, PtpClock, PtpPortState, ShowPtp};
+pub use ptp_masters::{PtpMasters, ShowPtpMasters};
 pub use queue_detail::{EgressDrops, EgressQueueDrops, ShowQueueDetail};
 pub use queue_drops::{ClassDrops, QueueDrops, ShowQueueDrops};
 pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
@@ -68,6 +70,7 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowDiscards>(Shape::Exact("show interfaces counters discards")),
     QuerySpec::of::<ShowTransceiverDom>(Shape::Exact("show interfaces transceiver dom thresholds")),
     QuerySpec::of::<ShowPtp>(Shape::Exact("show ptp")),
+    QuerySpec::of::<ShowPtpMasters>(Shape::Exact("show ptp masters")),
     QuerySpec::of::<ShowIgmpSnooping>(Shape::Exact("show ip igmp snooping")),
     QuerySpec::of::<ShowIgmpQuerier>(Shape::Exact("show ip igmp snooping querier")),
     QuerySpec::of::<ShowIgmpGroups>(Shape::Exact("show ip igmp snooping groups")),
