@@ -14,8 +14,8 @@ use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::{
     ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping, ShowInterfaces, ShowLanzRecords,
-    ShowLanzStatus, ShowPtp, ShowPtpMasters, ShowQueueDrops, ShowReloadCause, ShowRunningConfigDiffs,
-    ShowStartupConfig, ShowTransceiverDom, ShowVersion,
+    ShowLanzStatus, ShowNtpAssociations, ShowNtpStatus, ShowPtp, ShowPtpMasters, ShowQueueDrops,
+    ShowReloadCause, ShowRunningConfigDiffs, ShowStartupConfig, ShowTransceiverDom, ShowVersion,
 };
 
 const SHOW_VERSION: &str = ShowVersion::TEXT;
@@ -36,6 +36,8 @@ const DOM: &str = ShowTransceiverDom::TEXT;
 /// suffix in the tables below.
 pub(crate) const SECOND: &str = " #2";
 pub(crate) const PTP_MASTERS: &str = ShowPtpMasters::TEXT;
+pub(crate) const NTP_STATUS: &str = ShowNtpStatus::TEXT;
+pub(crate) const NTP_ASSOCIATIONS: &str = ShowNtpAssociations::TEXT;
 pub(crate) const FEED_A: &str = "show interfaces Ethernet1 | json";
 pub(crate) const FEED_A_2: &str = "show interfaces Ethernet1 | json #2";
 pub(crate) const FEED_B: &str = "show interfaces Ethernet9 | json";
@@ -50,7 +52,7 @@ fn file_name(command: &str) -> String {
 }
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
-const HEALTHY: [(&str, &str); 18] = [
+const HEALTHY: [(&str, &str); 20] = [
     (SHOW_VERSION, "show-version/json-4.31.6M.txt"),
     (
         SHOW_LANZ_STATUS,
@@ -77,6 +79,8 @@ const HEALTHY: [(&str, &str); 18] = [
         DOM,
         "show-interfaces-transceiver-dom-thresholds/healthy.txt",
     ),
+    (NTP_STATUS, "show-ntp-status/synchronised.txt"),
+    (NTP_ASSOCIATIONS, "show-ntp-associations/healthy.txt"),
     (FEED_A, "show-interfaces-port/ethernet1-sample-1.txt"),
     (FEED_A_2, "show-interfaces-port/ethernet1-sample-2.txt"),
     (FEED_B, "show-interfaces-port/ethernet9-sample-1.txt"),

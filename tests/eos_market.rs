@@ -2,7 +2,7 @@
 //! row runner: OK, FAIL and ERROR for feeds flowing now, PTP quality, NTP limits and pause
 //! frames.
 
-use crate::eos_checks::{FEED_B_2, PTP_MASTERS, Row, SHOW_PTP};
+use crate::eos_checks::{FEED_B_2, NTP_ASSOCIATIONS, NTP_STATUS, PTP_MASTERS, Row, SHOW_PTP};
 
 use premarket::Status;
 
@@ -31,7 +31,6 @@ pub(crate) const ROWS: &[Row] = &[
         status: Status::Error,
         summary: "Ethernet9",
     },
-
     Row {
         check: "eos.ptp.synchronised",
         outputs: &[(PTP_MASTERS, Some("show-ptp-masters/gm-holdover-class7.txt"))],
@@ -41,7 +40,10 @@ pub(crate) const ROWS: &[Row] = &[
     },
     Row {
         check: "eos.ptp.synchronised",
-        outputs: &[(PTP_MASTERS, Some("show-ptp-masters/gm-accuracy-unknown.txt"))],
+        outputs: &[(
+            PTP_MASTERS,
+            Some("show-ptp-masters/gm-accuracy-unknown.txt"),
+        )],
         previous: None,
         status: Status::Fail,
         summary: "grandmaster clock accuracy 0xFE (unknown), limit 0x27 (within 100 µs)",
@@ -59,5 +61,56 @@ pub(crate) const ROWS: &[Row] = &[
         previous: None,
         status: Status::Error,
         summary: "no grandmaster clock class from `show ptp masters`",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "synchronised to 10.0.0.1, stratum 2, offset 0.012 ms",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(
+            NTP_ASSOCIATIONS,
+            Some("show-ntp-associations/sys-peer-250ms-off.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "clock offset 250.114 ms from 10.0.0.1, beyond ±100 ms",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(
+            NTP_ASSOCIATIONS,
+            Some("show-ntp-associations/no-sys-peer.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "no association is `sys.peer`",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(NTP_STATUS, Some("show-ntp-status/unsynchronised.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "NTP not synchronised: `unsynchronised`",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(
+            NTP_ASSOCIATIONS,
+            Some("show-ntp-associations/sys-peer-no-offset.txt"),
+        )],
+        previous: None,
+        status: Status::Error,
+        summary: "prints no offset for 10.0.0.1",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(NTP_STATUS, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
     },
 ];

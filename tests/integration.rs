@@ -35,6 +35,7 @@ mod eval_bounds;
 mod fleet_defects;
 mod fleet_lab;
 mod fortigate_checks;
+mod fortigate_market;
 mod fortigate_parse;
 mod fortigate_samples;
 mod fuzz_regressions;

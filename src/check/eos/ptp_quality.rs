@@ -90,7 +90,9 @@ impl PtpExpect {
             }
         }
         if self.allowed_clock_classes.is_empty() {
-            return Err("`expect.ptp.allowed_clock_classes` is empty: no grandmaster could pass".into());
+            return Err(
+                "`expect.ptp.allowed_clock_classes` is empty: no grandmaster could pass".into(),
+            );
         }
         Ok(())
     }

@@ -119,7 +119,10 @@ pub const COMMANDS: &[(&[Word], Cmd)] = &[
         Cmd::ShowDomThresholds,
     ),
     (&[Key("show"), Key("ptp")], Cmd::ShowPtp),
-    (&[Key("show"), Key("ptp"), Key("masters")], Cmd::ShowPtpMasters),
+    (
+        &[Key("show"), Key("ptp"), Key("masters")],
+        Cmd::ShowPtpMasters,
+    ),
     (
         &[Key("show"), Key("ip"), Key("igmp"), Key("snooping")],
         Cmd::ShowIgmpSnooping,

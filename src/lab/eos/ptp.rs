@@ -179,6 +179,9 @@ mod tests {
         let healthy = EosState::new("sw1", 1, &Faults::default());
         let holdover = EosState::new("sw1", 1, &Faults::only(Fault::PtpHoldover));
         assert_eq!(class(&healthy), (topology::PTP_GRANDMASTER.into(), Some(6)));
-        assert_eq!(class(&holdover), (topology::PTP_GRANDMASTER.into(), Some(7)));
+        assert_eq!(
+            class(&holdover),
+            (topology::PTP_GRANDMASTER.into(), Some(7))
+        );
     }
 }

@@ -100,8 +100,8 @@ pub fn class_meaning(class: u8) -> &'static str {
 /// The accuracy an IEEE 1588 clockAccuracy code stands for (table 6), for messages.
 pub fn accuracy_meaning(code: u8) -> String {
     const STEPS: [&str; 18] = [
-        "25 ns", "100 ns", "250 ns", "1 µs", "2.5 µs", "10 µs", "25 µs", "100 µs", "250 µs", "1 ms",
-        "2.5 ms", "10 ms", "25 ms", "100 ms", "250 ms", "1 s", "10 s", "> 10 s",
+        "25 ns", "100 ns", "250 ns", "1 µs", "2.5 µs", "10 µs", "25 µs", "100 µs", "250 µs",
+        "1 ms", "2.5 ms", "10 ms", "25 ms", "100 ms", "250 ms", "1 s", "10 s", "> 10 s",
     ];
     match code {
         0x20..=0x31 => format!("within {}", STEPS[usize::from(code - 0x20)]),
