@@ -2,7 +2,9 @@
 //! row runner: OK, FAIL and ERROR for feeds flowing now, PTP quality, NTP limits and pause
 //! frames.
 
-use crate::eos_checks::{FEED_B_2, NTP_ASSOCIATIONS, NTP_STATUS, PTP_MASTERS, Row, SHOW_PTP};
+use crate::eos_checks::{
+    FEED_B_2, NTP_ASSOCIATIONS, NTP_STATUS, PTP_MASTERS, Row, SHOW_INTERFACES, SHOW_PTP,
+};
 
 use premarket::Status;
 
@@ -112,5 +114,29 @@ pub(crate) const ROWS: &[Row] = &[
         previous: None,
         status: Status::Error,
         summary: "cannot read",
+    },
+    // Pause frames are judged as growth since the previous run, like the error counters.
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/pause-frames-ethernet4.txt"),
+        )],
+        previous: Some(&[]),
+        status: Status::Fail,
+        summary: "Ethernet4: +1840 pause frames received since the previous run",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/pause-frames-ethernet4.txt"),
+        )],
+        previous: Some(&[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/pause-frames-ethernet4.txt"),
+        )]),
+        status: Status::Ok,
+        summary: "all 4 trading ports",
     },
 ];

@@ -127,7 +127,7 @@ fn counters(c: &Counters, s: &EosState, now: f64, detail: bool) -> J {
             "outputErrorsDetail",
             obj! {
                 "deferredTransmissions" => 0u32,
-                "txPause" => 0u32,
+                "txPause" => c.tx_pause,
                 "collisions" => 0u32,
                 "lateCollisions" => 0u32,
             },
@@ -147,7 +147,7 @@ fn counters(c: &Counters, s: &EosState, now: f64, detail: bool) -> J {
             "inputErrorsDetail",
             obj! {
                 "runtFrames" => c.runt_frames,
-                "rxPause" => 0u32,
+                "rxPause" => c.rx_pause,
                 "fcsErrors" => c.fcs_errors,
                 "alignmentErrors" => c.alignment_errors,
                 "giantFrames" => c.giant_frames,

@@ -32,6 +32,8 @@ pub struct Counters {
     pub out_discards: u64,
     pub out_errors: u64,
     pub link_status_changes: u64,
+    pub rx_pause: u64,
+    pub tx_pause: u64,
 }
 
 impl Counters {
@@ -196,6 +198,12 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
                 c.fcs_errors += 1_843;
                 c.link_status_changes += 2;
                 last_change = s.started - 95.0;
+            }
+            if s.faults.has(Fault::PauseFrames) && name == "Ethernet4" {
+                // The trading servers' NICs ran out of buffer and paused the switch, which
+                // its sender (flow control left on by a NIC driver default).
+                c.rx_pause = 1_840;
+                c.tx_pause = 22;
             }
             let dac = mixed && name == DAC_PORT;
             let optic = (connected && !dac && name.starts_with("Ethernet")).then(|| Optic {
