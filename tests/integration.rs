@@ -24,6 +24,7 @@ mod cli;
 mod config_errors;
 mod deadline;
 mod demo;
+mod demo_market;
 mod email_aiosmtpd;
 mod email_smtp;
 mod eos_checks;
