@@ -22,11 +22,7 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
         &["sw1 eos.ptp.synchronised"],
         "grandmaster clock class 7 (holdover within specification), allowed [6]",
     ),
-    (
-        "feed-stalled",
-        &["sw1 eos.multicast.flowing"],
-        "239.2.1.1",
-    ),
+    ("feed-stalled", &["sw1 eos.multicast.flowing"], "239.2.1.1"),
     (
         "ntp-offset",
         &["fw1 fortigate.ntp.synchronised", "sw1 eos.ntp.synchronised"],
@@ -80,7 +76,10 @@ fn each_market_data_fault_fails_its_check_naming_the_fault_and_healthy_is_all_ok
         let (code, lines) = demo(scenario, home.path());
         let report = lines.join("\n");
         assert_eq!(code, 1, "{scenario}:\n{report}");
-        assert!(starting(&lines, "ERROR").is_empty(), "{scenario}:\n{report}");
+        assert!(
+            starting(&lines, "ERROR").is_empty(),
+            "{scenario}:\n{report}"
+        );
         let fails = starting(&lines, "FAIL");
         assert_eq!(fails.len(), checks.len(), "{scenario}:\n{report}");
         for check in *checks {

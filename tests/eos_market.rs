@@ -3,7 +3,7 @@
 //! frames.
 
 use crate::eos_checks::{
-    FEED_B_2, NTP_ASSOCIATIONS, NTP_STATUS, PTP_MASTERS, Row, SHOW_INTERFACES, SHOW_PTP,
+    FEED_B_2, NTP_ASSOCIATIONS, NTP_STATUS, PTP_MASTERS, QUERIER, Row, SHOW_INTERFACES, SHOW_PTP,
 };
 
 use premarket::Status;
@@ -138,5 +138,23 @@ pub(crate) const ROWS: &[Row] = &[
         )]),
         status: Status::Ok,
         summary: "all 4 trading ports",
+    },
+    // The querier's IGMP version, judged where the switch prints it.
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[(QUERIER, Some("show-ip-igmp-snooping-querier/igmpv3.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "the querier speaks IGMPv3, the baseline says v2",
+    },
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[(
+            QUERIER,
+            Some("show-ip-igmp-snooping-querier/version-unreadable.txt"),
+        )],
+        previous: None,
+        status: Status::Error,
+        summary: "the querier's version \"version two\" is not one premarket reads",
     },
 ];
