@@ -209,40 +209,6 @@ fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn first_samples_go_first_and_second_samples_last() {
-        let c = Command::new;
-        let first = c("show interfaces Ethernet1 | json");
-        let planned = sample_order(
-            vec![
-                c("show version | json"),
-                first.clone().resampled(10),
-                c("show ptp | json"),
-                first.clone(),
-                c("show interfaces Ethernet4 | json").resampled(5),
-            ],
-            &[c("show version | json")],
-        );
-        assert_eq!(
-            planned,
-            vec![
-                c("show version | json"),
-                first.clone(),
-                c("show interfaces Ethernet4 | json"),
-                c("show ptp | json"),
-                first.resampled(10),
-                c("show interfaces Ethernet4 | json").resampled(5),
-            ]
-        );
-        let plain = vec![c("a"), c("b")];
-        assert_eq!(sample_order(plain.clone(), &[]), plain);
-    }
-}
-
 /// The selected checks of one device, their inputs built from its baseline.
 fn plan_checks(
     catalog: &Catalog,
@@ -275,4 +241,38 @@ fn plan_checks(
         }
     }
     checks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_samples_go_first_and_second_samples_last() {
+        let c = Command::new;
+        let first = c("show interfaces Ethernet1 | json");
+        let planned = sample_order(
+            vec![
+                c("show version | json"),
+                first.clone().resampled(10),
+                c("show ptp | json"),
+                first.clone(),
+                c("show interfaces Ethernet4 | json").resampled(5),
+            ],
+            &[c("show version | json")],
+        );
+        assert_eq!(
+            planned,
+            vec![
+                c("show version | json"),
+                first.clone(),
+                c("show interfaces Ethernet4 | json"),
+                c("show ptp | json"),
+                first.resampled(10),
+                c("show interfaces Ethernet4 | json").resampled(5),
+            ]
+        );
+        let plain = vec![c("a"), c("b")];
+        assert_eq!(sample_order(plain.clone(), &[]), plain);
+    }
 }

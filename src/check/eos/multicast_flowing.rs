@@ -147,14 +147,14 @@ fn judge(facts: &Facts, feed: &str, side: &str, s: &Side, gap: u32, input: &Inpu
         facts
             .get(&q)
             .map(|i| i.interfaces.get(port).cloned())
-            .map_err(|e| part_error(&name, &e))
+            .map_err(|e| Box::new(part_error(&name, &e)))
     };
     let (first, second) = match (
         read(ShowInterfacePort::first(port)),
         read(ShowInterfacePort::second(port, gap)),
     ) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(v), _) | (_, Err(v)) => return v,
+        (Err(v), _) | (_, Err(v)) => return *v,
     };
     let (Some(first), Some(second)) = (first, second) else {
         return Verdict::error(format!(
