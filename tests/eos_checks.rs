@@ -14,26 +14,45 @@ use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::{
     ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping, ShowInterfaces, ShowLanzRecords,
-    ShowLanzStatus, ShowPtp, ShowQueueDrops, ShowReloadCause, ShowRunningConfigDiffs,
-    ShowStartupConfig, ShowTransceiverDom, ShowVersion,
+    ShowLanzStatus, ShowNtpAssociations, ShowNtpStatus, ShowPtp, ShowPtpMasters, ShowQueueDrops,
+    ShowReloadCause, ShowRunningConfigDiffs, ShowStartupConfig, ShowTransceiverDom, ShowVersion,
 };
 
 const SHOW_VERSION: &str = ShowVersion::TEXT;
 const SHOW_LANZ_STATUS: &str = ShowLanzStatus::TEXT;
 const SHOW_STARTUP_CONFIG: &str = ShowStartupConfig::TEXT;
 const SHOW_RUNNING_CONFIG_DIFFS: &str = ShowRunningConfigDiffs::TEXT;
-const SHOW_INTERFACES: &str = ShowInterfaces::TEXT;
-const SHOW_PTP: &str = ShowPtp::TEXT;
+pub(crate) const SHOW_INTERFACES: &str = ShowInterfaces::TEXT;
+pub(crate) const SHOW_PTP: &str = ShowPtp::TEXT;
 const SNOOPING: &str = ShowIgmpSnooping::TEXT;
-const QUERIER: &str = ShowIgmpQuerier::TEXT;
+pub(crate) const QUERIER: &str = ShowIgmpQuerier::TEXT;
 const GROUPS: &str = ShowIgmpGroups::TEXT;
 const LANZ_RECORDS: &str = ShowLanzRecords::TEXT;
 const QUEUE_DROPS: &str = ShowQueueDrops::TEXT;
 const RELOAD_CAUSE: &str = ShowReloadCause::TEXT;
 const DOM: &str = ShowTransceiverDom::TEXT;
 
+/// The second read of a sampled command (`eos.multicast.flowing`): the command's text with this
+/// suffix in the tables below.
+pub(crate) const SECOND: &str = " #2";
+pub(crate) const PTP_MASTERS: &str = ShowPtpMasters::TEXT;
+pub(crate) const NTP_STATUS: &str = ShowNtpStatus::TEXT;
+pub(crate) const NTP_ASSOCIATIONS: &str = ShowNtpAssociations::TEXT;
+pub(crate) const FEED_A: &str = "show interfaces Ethernet1 | json";
+pub(crate) const FEED_A_2: &str = "show interfaces Ethernet1 | json #2";
+pub(crate) const FEED_B: &str = "show interfaces Ethernet9 | json";
+pub(crate) const FEED_B_2: &str = "show interfaces Ethernet9 | json #2";
+
+/// The saved-output file of a command of the tables (a second sample when it ends in [`SECOND`]).
+fn file_name(command: &str) -> String {
+    match command.strip_suffix(SECOND) {
+        Some(text) => Command::new(text).resampled(1).file_name(),
+        None => Command::new(command).file_name(),
+    }
+}
+
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
-const HEALTHY: [(&str, &str); 13] = [
+const HEALTHY: [(&str, &str); 20] = [
     (SHOW_VERSION, "show-version/json-4.31.6M.txt"),
     (
         SHOW_LANZ_STATUS,
@@ -46,6 +65,7 @@ const HEALTHY: [(&str, &str); 13] = [
     ),
     (SHOW_INTERFACES, "show-interfaces/healthy.txt"),
     (SHOW_PTP, "show-ptp/locked-rev2.txt"),
+    (PTP_MASTERS, "show-ptp-masters/gm-class6-gps.txt"),
     (SNOOPING, "show-ip-igmp-snooping/healthy.txt"),
     (QUERIER, "show-ip-igmp-snooping-querier/healthy.txt"),
     (GROUPS, "show-ip-igmp-snooping-groups/healthy.txt"),
@@ -59,20 +79,26 @@ const HEALTHY: [(&str, &str); 13] = [
         DOM,
         "show-interfaces-transceiver-dom-thresholds/healthy.txt",
     ),
+    (NTP_STATUS, "show-ntp-status/synchronised.txt"),
+    (NTP_ASSOCIATIONS, "show-ntp-associations/healthy.txt"),
+    (FEED_A, "show-interfaces-port/ethernet1-sample-1.txt"),
+    (FEED_A_2, "show-interfaces-port/ethernet1-sample-2.txt"),
+    (FEED_B, "show-interfaces-port/ethernet9-sample-1.txt"),
+    (FEED_B_2, "show-interfaces-port/ethernet9-sample-2.txt"),
 ];
 
 /// Fixtures replacing the healthy ones; `None` leaves the output missing.
-type Outputs = &'static [(&'static str, Option<&'static str>)];
+pub(crate) type Outputs = &'static [(&'static str, Option<&'static str>)];
 
-struct Row {
-    check: &'static str,
-    outputs: Outputs,
+pub(crate) struct Row {
+    pub check: &'static str,
+    pub outputs: Outputs,
     /// A previous run an hour ago: the healthy outputs with these replaced; `None`: this is
     /// the first run.
-    previous: Option<Outputs>,
-    status: Status,
+    pub previous: Option<Outputs>,
+    pub status: Status,
     /// Words the summary must contain.
-    summary: &'static str,
+    pub summary: &'static str,
 }
 
 const ROWS: &[Row] = &[
@@ -326,7 +352,7 @@ const ROWS: &[Row] = &[
         outputs: &[],
         previous: None,
         status: Status::Ok,
-        summary: "locked to grandmaster 0xec:46:70:ff:fe:00:ff:a8 via Ethernet1, offset -11 ns, last sync 1 s ago",
+        summary: "locked to grandmaster 0xec:46:70:ff:fe:00:ff:a8 (class 6) via Ethernet1, offset -11 ns, mean path delay 412 ns, last sync 1 s ago",
     },
     // A switch that ignores the revision pin still reads (revision 1, eAPI framing).
     Row {
@@ -524,6 +550,11 @@ const ROWS: &[Row] = &[
     },
 ];
 
+/// These rows and the market-data path's ([`crate::eos_market`]).
+fn all_rows() -> impl Iterator<Item = &'static Row> {
+    ROWS.iter().chain(crate::eos_market::ROWS)
+}
+
 #[test]
 fn every_check_has_ok_fail_and_error_rows() {
     for check in premarket::check::registry::builtin()
@@ -532,8 +563,7 @@ fn every_check_has_ok_fail_and_error_rows() {
     {
         for status in [Status::Ok, Status::Fail, Status::Error] {
             assert!(
-                ROWS.iter()
-                    .any(|r| r.check == check.id() && r.status == status),
+                all_rows().any(|r| r.check == check.id() && r.status == status),
                 "{} has no {status} row",
                 check.id()
             );
@@ -544,7 +574,7 @@ fn every_check_has_ok_fail_and_error_rows() {
 #[tokio::test]
 async fn every_row() {
     let config = Config::load(&common::repo()).expect("example site loads");
-    for row in ROWS {
+    for row in all_rows() {
         let outputs = tempfile::tempdir().expect("tempdir");
         let device_dir = outputs.path().join("sw1");
         std::fs::create_dir_all(&device_dir).expect("mkdir");
@@ -559,7 +589,7 @@ async fn every_row() {
             };
             std::fs::copy(
                 common::fixture(&format!("eos/{fixture}")),
-                device_dir.join(Command::new(command).file_name()),
+                device_dir.join(file_name(command)),
             )
             .expect("copy fixture");
         }
@@ -572,6 +602,7 @@ async fn every_row() {
         if let Some(overrides) = row.previous {
             let before: Vec<(Command, String)> = HEALTHY
                 .iter()
+                .filter(|(command, _)| !command.ends_with(SECOND))
                 .filter_map(|(command, fixture)| {
                     let replaced = overrides
                         .iter()

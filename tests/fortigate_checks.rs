@@ -52,6 +52,7 @@ fn fixture_dir(command: &Command) -> &'static str {
             "diagnose npu np7lite port-list",
             "diagnose-npu-np7lite-port-list",
         ),
+        ("diagnose sys ntp status", "diagnose-sys-ntp-status"),
     ];
     bases
         .iter()
@@ -79,9 +80,10 @@ const HEALTHY: &[(&str, &str)] = &[
     ("show-system-interface", "v76-201g-healthy"),
     ("show-system-virtual-switch", "not-on-this-model"),
     ("diagnose-npu-np7lite-port-list", "healthy-inferred"),
+    ("diagnose-sys-ntp-status", "synchronized"),
 ];
 
-struct Row {
+pub(crate) struct Row {
     check: &'static str,
     /// `(command folder, case)`; case `""` leaves the file out (not collected); a case with a
     /// `/` is a path under tests/fixtures/fortigate (another command's output).
@@ -96,7 +98,7 @@ struct Row {
     needles: &'static [&'static str],
 }
 
-const fn row(
+pub(crate) const fn row(
     check: &'static str,
     fixtures: &'static [(&'static str, &'static str)],
     status: Status,
@@ -895,6 +897,9 @@ fn rows() -> Vec<Row> {
             )
         },
     ]
+    .into_iter()
+    .chain(crate::fortigate_market::rows())
+    .collect()
 }
 
 /// A copy of the example configuration with `edits` applied to fw1.yaml.

@@ -16,8 +16,6 @@ use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
 
 const ERRORS: &str = "show interfaces counters errors | json";
-const NTP: &str = "show ntp status";
-const FGT_NTP: &str = "diagnose sys ntp status";
 const LANZ: &str = "show queue-monitor length status | json";
 
 struct Row {
@@ -54,8 +52,6 @@ const fn row(
 }
 
 const PORTS: &str = "eos.ports.errors-absent";
-const EOS_NTP: &str = "eos.ntp.synchronised";
-const FGT: &str = "fortigate.ntp.synchronised";
 const LANZ_RUNNING: &str = "eos.lanz.running";
 
 const ROWS: &[Row] = &[
@@ -132,105 +128,6 @@ const ROWS: &[Row] = &[
         None,
         Status::Error,
         "not collected",
-        "",
-    ),
-    row(
-        EOS_NTP,
-        "sw1",
-        NTP,
-        Some("rule/eos/show-ntp-status/synchronised.txt"),
-        Status::Ok,
-        "holds",
-        "",
-    ),
-    row(
-        EOS_NTP,
-        "sw1",
-        NTP,
-        Some("rule/eos/show-ntp-status/unsynchronised.txt"),
-        Status::Fail,
-        "$.state = \"unsynchronised\", wanted equal to \"synchronised\"",
-        "unsynchronised",
-    ),
-    row(
-        EOS_NTP,
-        "sw1",
-        NTP,
-        Some("rule/eos/show-ntp-status/disabled.txt"),
-        Status::Fail,
-        "$.state = \"NTP\"",
-        "NTP is disabled.",
-    ),
-    row(
-        EOS_NTP,
-        "sw1",
-        NTP,
-        Some("rule/eos/show-ntp-status/empty.txt"),
-        Status::Error,
-        "$.state found nothing",
-        "",
-    ),
-    row(
-        EOS_NTP,
-        "sw1",
-        NTP,
-        Some("rule/eos/show-ntp-status/invalid-command.txt"),
-        Status::Error,
-        "% Invalid input",
-        "Invalid input",
-    ),
-    row(
-        FGT,
-        "fw1",
-        FGT_NTP,
-        Some("rule/fortigate/diagnose-sys-ntp-status/synced.txt"),
-        Status::Ok,
-        "holds",
-        "",
-    ),
-    row(
-        FGT,
-        "fw1",
-        FGT_NTP,
-        Some("rule/fortigate/diagnose-sys-ntp-status/paged.txt"),
-        Status::Ok,
-        "holds",
-        "",
-    ),
-    row(
-        FGT,
-        "fw1",
-        FGT_NTP,
-        Some("rule/fortigate/diagnose-sys-ntp-status/unreachable.txt"),
-        Status::Fail,
-        "$.synchronized = \"no\", wanted equal to \"yes\"",
-        "synchronized: no",
-    ),
-    row(
-        FGT,
-        "fw1",
-        FGT_NTP,
-        Some("rule/fortigate/diagnose-sys-ntp-status/ntpsync-disabled.txt"),
-        Status::Fail,
-        "$.ntpsync = \"disabled\", wanted equal to \"enabled\"",
-        "$.synchronized = \"no\"",
-    ),
-    row(
-        FGT,
-        "fw1",
-        FGT_NTP,
-        Some("rule/fortigate/diagnose-sys-ntp-status/command-fail.txt"),
-        Status::Error,
-        "Command fail",
-        "Command fail",
-    ),
-    row(
-        FGT,
-        "fw1",
-        FGT_NTP,
-        Some("rule/fortigate/diagnose-sys-ntp-status/empty.txt"),
-        Status::Error,
-        "no `key=value`",
         "",
     ),
     row(

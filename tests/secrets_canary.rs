@@ -86,6 +86,7 @@ fn site(dir: &Path, dev: &Device) {
              skip:\n  eos.interfaces.errors: not on this canary switch\n\
              \x20 eos.ptp.synchronised: not on this canary switch\n\
              \x20 eos.multicast.feeds: not on this canary switch\n\
+             \x20 eos.multicast.flowing: not on this canary switch\n\
              \x20 eos.lanz.congestion: not on this canary switch\n\
              \x20 eos.uptime.stable: not on this canary switch\n\
              \x20 eos.transceivers.light: not on this canary switch\n",

@@ -34,6 +34,7 @@ const ERRORS_JSON: &str = r#"{
 }"#;
 const NTP_STATUS: &str =
     "synchronised to NTP server (10.0.0.1) at stratum 3\n   polling server every 64 s";
+const NTP_ASSOCIATIONS: &str = r#"{"peers": {"10.0.0.1": {"condition": "sys.peer", "peerIpAddr": "10.0.0.1", "stratumLevel": 2, "offset": 0.731, "reachabilityHistory": [true, true, true, true, true, true, true, true]}}}"#;
 const STARTUP: &str = "! Command: show startup-config\n! device: sw1 (DCS-7280SR3-48YC8, EOS-4.31.6M)\n!\nhostname sw1\n!\nqueue-monitor length\n!\nend";
 
 fn switch() -> Script {
@@ -43,6 +44,7 @@ fn switch() -> Script {
         .answer("show startup-config", STARTUP)
         .answer("show interfaces counters errors | json", ERRORS_JSON)
         .answer("show ntp status", NTP_STATUS)
+        .answer("show ntp associations | json", NTP_ASSOCIATIONS)
         .answer("show running-config diffs", "");
     script.privileged_only.push("show startup-config".into());
     script
@@ -80,6 +82,7 @@ fn site_with(dir: &Path, port: u16, known_hosts_line: &str, password: &str, more
              skip:\n  eos.interfaces.errors: not on this test switch\n\
              \x20 eos.ptp.synchronised: not on this test switch\n\
              \x20 eos.multicast.feeds: not on this test switch\n\
+             \x20 eos.multicast.flowing: not on this test switch\n\
              \x20 eos.lanz.congestion: not on this test switch\n\
              \x20 eos.uptime.stable: not on this test switch\n\
              \x20 eos.transceivers.light: not on this test switch\n",
@@ -182,8 +185,8 @@ async fn capture_then_run_offline_agrees_with_run_over_ssh() {
             "json",
         ],
     );
-    // Six inspected checks and six skipped by the baseline.
-    assert_eq!(statuses(&over_ssh.1).len(), 12, "{}", over_ssh.1);
+    // Six inspected checks and seven skipped by the baseline.
+    assert_eq!(statuses(&over_ssh.1).len(), 13, "{}", over_ssh.1);
     assert_eq!(statuses(&over_ssh.1), statuses(&offline.1));
     assert_eq!(over_ssh.0, offline.0);
     assert!(

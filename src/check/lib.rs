@@ -12,6 +12,7 @@ pub mod bounded;
 pub mod eos;
 pub mod fortigate;
 mod input;
+mod ntp_limits;
 pub mod outcome;
 pub mod probe;
 pub mod reboot;

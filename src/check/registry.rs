@@ -13,9 +13,11 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<eos::InterfacesErrors>::new()),
         Arc::new(Builtin::<eos::PtpSynchronised>::new()),
         Arc::new(Builtin::<eos::MulticastFeeds>::new()),
+        Arc::new(Builtin::<eos::MulticastFlowing>::new()),
         Arc::new(Builtin::<eos::LanzCongestion>::new()),
         Arc::new(Builtin::<eos::UptimeStable>::new()),
         Arc::new(Builtin::<eos::TransceiversLight>::new()),
+        Arc::new(Builtin::<eos::NtpSynchronised>::new()),
         Arc::new(Builtin::<fortigate::VersionPinned>::new()),
         Arc::new(Builtin::<fortigate::HaState>::new()),
         Arc::new(Builtin::<fortigate::CpuCeiling>::new()),
@@ -28,6 +30,7 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<fortigate::SessionIdleMargin>::new()),
         Arc::new(Builtin::<fortigate::UptimeStable>::new()),
         Arc::new(Builtin::<fortigate::OffloadBlockers>::new()),
+        Arc::new(Builtin::<fortigate::NtpSynchronised>::new()),
         Arc::new(Builtin::<probe::LatencyOffloaded>::new()),
     ]
 }

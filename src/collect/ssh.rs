@@ -38,6 +38,13 @@ impl Ssh {
         self.settings.spool = spool;
         self
     }
+
+    /// The run's deadline: a second sample that would be due after it is not waited for (an
+    /// ERROR saying so), so the wait never costs the device's other outputs.
+    pub fn until(mut self, deadline: Option<tokio::time::Instant>) -> Self {
+        self.settings.deadline = deadline;
+        self
+    }
 }
 
 impl Collector for Ssh {
@@ -65,6 +72,7 @@ pub fn settings(config: &Config) -> Settings {
         keepalive: ssh::transport::KEEPALIVE,
         spool: SpoolDir::temporary(),
         max_output: max_output(config),
+        deadline: None,
     }
 }
 

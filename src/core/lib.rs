@@ -15,7 +15,7 @@ pub mod spool;
 mod units;
 mod verdict;
 
-pub use command::Command;
+pub use command::{Command, Resample, SECOND_SAMPLE_SUFFIX};
 pub use exit::Exit;
 pub use name::{CheckId, DeviceName, NameError};
 pub use output::{CollectError, Output, Outputs};

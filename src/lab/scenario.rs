@@ -67,6 +67,16 @@ pub enum Fault {
     /// many distinct sessions: past it the lab repeats 5-tuples (another source port
     /// sequence round), which keeps the count the benchmark needs.
     HugeSessionList,
+    /// EOS: the grandmaster went into holdover: same identity, clock class 7 (was 6).
+    PtpHoldover,
+    /// EOS: the feed's B side (239.2.1.1 on Ethernet9) stopped ten minutes before the run;
+    /// its port is up and its multicast counter holds still.
+    FeedStalled,
+    /// Both: NTP says synchronised, but the clock is 250 ms off its server.
+    NtpOffset,
+    /// EOS: Ethernet4 (the trading servers) received and sent pause frames since the
+    /// previous run (flow control on a trading port).
+    PauseFrames,
 }
 
 /// How long `slow` delays each answer.
@@ -82,7 +92,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 27] = [
+    pub const ALL: [Fault; 31] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -110,6 +120,10 @@ impl Fault {
         Fault::LowLight,
         Fault::NtpUnsynchronised,
         Fault::HugeSessionList,
+        Fault::PtpHoldover,
+        Fault::FeedStalled,
+        Fault::NtpOffset,
+        Fault::PauseFrames,
     ];
 
     pub fn name(self) -> &'static str {
@@ -141,6 +155,10 @@ impl Fault {
             Fault::LowLight => "low-light",
             Fault::NtpUnsynchronised => "ntp-unsynchronised",
             Fault::HugeSessionList => "huge-session-list",
+            Fault::PtpHoldover => "ptp-holdover",
+            Fault::FeedStalled => "feed-stalled",
+            Fault::NtpOffset => "ntp-offset",
+            Fault::PauseFrames => "pause-frames",
         }
     }
 
@@ -152,7 +170,8 @@ impl Fault {
             | Fault::Pager
             | Fault::Banner
             | Fault::Rebooted
-            | Fault::NtpUnsynchronised => Target::All,
+            | Fault::NtpUnsynchronised
+            | Fault::NtpOffset => Target::All,
             Fault::LanzUnsaved
             | Fault::LanzOff
             | Fault::ConfigUnsaved
@@ -160,7 +179,10 @@ impl Fault {
             | Fault::PtpUnlocked
             | Fault::NoQuerier
             | Fault::Microburst
-            | Fault::LowLight => Target::Device("sw1".into()),
+            | Fault::LowLight
+            | Fault::PtpHoldover
+            | Fault::FeedStalled
+            | Fault::PauseFrames => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
             | Fault::NewSourcePort
@@ -211,6 +233,10 @@ impl Fault {
             Fault::LowLight => "switch: Ethernet3 receive power -11.2 dBm (below warning)",
             Fault::NtpUnsynchronised => "both: NTP not synchronised",
             Fault::HugeSessionList => "firewall: 200,000 sessions on the feed's filter",
+            Fault::PtpHoldover => "switch: the PTP grandmaster in holdover (clock class 7)",
+            Fault::FeedStalled => "switch: the feed's B side (239.2.1.1 on Ethernet9) stopped",
+            Fault::NtpOffset => "both: NTP synchronised but 250 ms off",
+            Fault::PauseFrames => "switch: pause frames received and sent on Ethernet4",
         }
     }
 }

@@ -122,6 +122,11 @@ pub const EOS_TRADING_PORTS: [(&str, &str); 4] = [
 ];
 /// Ports that exist on the switch but are not cabled.
 pub const EOS_SPARE_PORTS: [&str; 4] = ["Ethernet5", "Ethernet6", "Ethernet7", "Ethernet8"];
+/// The exchange's second handoff: the B side of the market-data feed (`eos.multicast.flowing`)
+/// arrives here, the A side on Ethernet1.
+pub const EOS_FEED_B_PORT: (&str, &str) = ("Ethernet9", "exchange handoff B (feed B in)");
+/// The B side's group (the A side's is the multicast feed's, 239.1.1.1).
+pub const FEED_B_GROUP: [u8; 4] = [239, 2, 1, 1];
 /// The VLAN the market-data feed arrives in (IGMP snooping, querier, joined group).
 pub const FEED_VLAN: u16 = 100;
 /// The exchange's IGMP querier on the feed VLAN, heard on Ethernet1.

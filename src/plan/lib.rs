@@ -5,6 +5,11 @@
 //! device, the checks and the de-duplicated queries they need, in the order they will be sent: a
 //! command needed by five checks is sent once. A command that exists on some models only comes
 //! after the identity command that tells the model ([`model`]).
+//!
+//! A query may be the second sample of a command (the same read-only line again, some seconds
+//! later, to see a counter move): its first sample goes first in the session after the identity
+//! commands, and the second last, so the other commands fill the gap and the session waits only
+//! for what is left.
 
 mod catalog;
 pub mod hint;
@@ -43,7 +48,8 @@ pub struct DevicePlan {
     pub checks: Vec<PlannedCheck>,
     /// Every query, each once, in first-needed order.
     pub queries: Vec<Arc<dyn AnyQuery>>,
-    /// Every command to send, each once, in first-needed order.
+    /// Every command to send, each once, in first-needed order; except that first samples
+    /// come first and second samples last ([`Command::resample`]).
     pub commands: Vec<Command>,
     /// What earlier runs recorded for this device (empty until [`Plan::attach_previous`]).
     pub previous: Previous,
@@ -154,17 +160,55 @@ impl DevicePlan {
                 commands.push(command);
             }
         }
+        let identity: Vec<Command> = model::identities(&needed)
+            .iter()
+            .map(|q| q.key().command)
+            .collect();
         let mut plan = DevicePlan {
+            commands: sample_order(commands, &identity),
             device,
             checks,
             queries,
-            commands,
             previous: Previous::default(),
             model: None,
         };
         plan.learn_model();
         plan
     }
+
+    /// The longest gap a second sample asks for: how much longer than its commands a session
+    /// may take.
+    pub fn longest_sample_gap(&self) -> Option<std::time::Duration> {
+        self.commands
+            .iter()
+            .filter_map(|c| c.resample)
+            .map(|r| std::time::Duration::from_secs(u64::from(r.gap_s)))
+            .max()
+    }
+}
+
+/// The identity commands first (the model decides what else is sent), then first samples (each
+/// second sample's first is planned, even if no query reads it), then every other command in its
+/// order, then the second samples.
+fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
+    let (seconds, rest): (Vec<Command>, Vec<Command>) =
+        commands.into_iter().partition(|c| c.resample.is_some());
+    let (leading, rest): (Vec<Command>, Vec<Command>) =
+        rest.into_iter().partition(|c| identity.contains(c));
+    let mut firsts: Vec<Command> = Vec::new();
+    for second in &seconds {
+        let first = second.first_sample();
+        if !firsts.contains(&first) && !leading.contains(&first) {
+            firsts.push(first);
+        }
+    }
+    let others: Vec<Command> = rest.into_iter().filter(|c| !firsts.contains(c)).collect();
+    leading
+        .into_iter()
+        .chain(firsts)
+        .chain(others)
+        .chain(seconds)
+        .collect()
 }
 
 /// The selected checks of one device, their inputs built from its baseline.
@@ -199,4 +243,38 @@ fn plan_checks(
         }
     }
     checks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_samples_go_first_and_second_samples_last() {
+        let c = Command::new;
+        let first = c("show interfaces Ethernet1 | json");
+        let planned = sample_order(
+            vec![
+                c("show version | json"),
+                first.clone().resampled(10),
+                c("show ptp | json"),
+                first.clone(),
+                c("show interfaces Ethernet4 | json").resampled(5),
+            ],
+            &[c("show version | json")],
+        );
+        assert_eq!(
+            planned,
+            vec![
+                c("show version | json"),
+                first.clone(),
+                c("show interfaces Ethernet4 | json"),
+                c("show ptp | json"),
+                first.resampled(10),
+                c("show interfaces Ethernet4 | json").resampled(5),
+            ]
+        );
+        let plain = vec![c("a"), c("b")];
+        assert_eq!(sample_order(plain.clone(), &[]), plain);
+    }
 }

@@ -250,9 +250,11 @@ async fn inspect_and_report(
     let devices: Arc<dyn Collector> = match (&req.collector, &req.offline) {
         (Some(c), _) => c.clone(),
         (None, Some(dir)) => Arc::new(Offline::new(dir).capped(max_output)),
-        (None, None) => {
-            Arc::new(premarket_collect::ssh::Ssh::from_config(config).spooling_in(spool.clone()))
-        }
+        (None, None) => Arc::new(
+            premarket_collect::ssh::Ssh::from_config(config)
+                .spooling_in(spool.clone())
+                .until(limits.deadline),
+        ),
     };
     let routing = Arc::new(Routing::new(devices));
     let mut report = inspect(config, &plan, routing.clone(), &limits).await;

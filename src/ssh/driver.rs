@@ -11,6 +11,11 @@
 //! is judged by [`super::framing`], and the session's last line is followed by Enter alone. So
 //! every byte the device sends is in one command's output or makes a command ERROR; none is
 //! dropped between a prompt and the next echo.
+//!
+//! A second sample waits for its gap after the first ([`sample`]), never past the deadline.
+
+mod escalate;
+mod sample;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,6 +70,10 @@ pub struct Driver {
     in_context: bool,
     /// Which command the bytes read belong to.
     framing: Framing,
+    /// When each command answered, by its index: a second sample counts its gap from there.
+    answered: std::collections::BTreeMap<usize, Instant>,
+    /// The run's deadline: a second sample is not waited for past it.
+    deadline: Option<Instant>,
     /// Asked before each planned command whether the device's model has it.
     gate: Option<Arc<dyn Gate>>,
 }
@@ -94,6 +103,8 @@ impl Driver {
             listed: None,
             in_context: false,
             framing: Framing::default(),
+            answered: Default::default(),
+            deadline: None,
             gate: None,
         };
         let first = driver.read(None, &[]).await.map_err(|e| match e {
@@ -111,6 +122,11 @@ impl Driver {
         driver.shell.learn_host(&first.prompt);
         driver.prompt = first.prompt;
         Ok(driver)
+    }
+
+    /// The run's deadline, which no wait for a second sample may pass.
+    pub fn until(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Asks `gate` before each planned command whether to send it (the model, learnt from an
@@ -193,6 +209,7 @@ impl Driver {
             }
             Step::EnterVdom(name) => self.enter_vdom(name).await,
             Step::Group(group) => self.group(group, results).await,
+            Step::Sample { first, gap, group } => self.sample(*first, *gap, group, results).await,
             Step::Settle(line) => self.settle(line).await.map_err(Failure::into_error),
         }
     }
@@ -363,6 +380,7 @@ impl Driver {
                 Ok(captured) => {
                     results[*i] = Some(Ok(captured));
                     self.framing.answer(*i);
+                    self.answered.insert(*i, Instant::now());
                 }
                 Err(Failure::Command(e)) => results[*i] = Some(Err(e)),
                 Err(Failure::Session(e)) => {
@@ -480,75 +498,6 @@ impl Driver {
             self.prompt = answer.prompt.clone();
         }
         Ok(answer)
-    }
-
-    /// EOS: `enable` unless the prompt already shows privileged mode.
-    async fn ensure_privileged(&mut self) -> Result<(), Failure> {
-        let Some(enable) = &self.profile.enable else {
-            return Ok(());
-        };
-        if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
-            return Ok(());
-        }
-        let line = Line::enable(self.profile).map_err(|r| Failure::Session(refused(r)))?;
-        let deadline = Instant::now() + self.timeout;
-        self.shell
-            .send(&line, deadline)
-            .await
-            .map_err(|e| Failure::Session(failure(e, Some(&line))))?;
-        let password_prompt = self.password_prompt.clone();
-        let extra: Vec<&Regex> = password_prompt.iter().collect();
-        let answer = self
-            .read(Some(enable.command), &extra)
-            .await
-            .map_err(|e| Failure::Session(failure(e, Some(&line))))?;
-        let mut text = answer.output.head().to_string();
-        let mut sent_secret = None;
-        if let Matched::Extra(_) = answer.matched {
-            let Some(secret) = &self.enable_secret else {
-                return Err(Failure::Session(CollectError::Auth(
-                    "the switch asks for an enable password and the baseline has no ssh.enable_secret".into(),
-                )));
-            };
-            let reference = secret.reference.clone();
-            let typed = Line::secret(&secret.value).map_err(|_| {
-                Failure::Session(CollectError::Auth(format!(
-                    "the enable secret ({reference}) holds a line break or another control character; it was not typed"
-                )))
-            })?;
-            let deadline = Instant::now() + self.timeout;
-            self.shell
-                .send(&typed, deadline)
-                .await
-                .map_err(|e| Failure::Session(failure(e, Some(&typed))))?;
-            text = self
-                .read(None, &[])
-                .await
-                .map_err(|e| Failure::Session(failure(e, Some(&typed))))?
-                .output
-                .head()
-                .to_string();
-            sent_secret = Some(reference);
-        }
-        if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
-            return Ok(());
-        }
-        let said = |s: &str| text.lines().any(|l| l.trim_start().starts_with(s));
-        let error = if let (Some(reference), true) =
-            (&sent_secret, enable.denied.iter().any(|d| said(d)))
-        {
-            CollectError::Auth(format!(
-                "`enable` was refused: the enable secret ({reference}) is wrong"
-            ))
-        } else if let Some((e, line)) = self.profile.error_in(&text) {
-            CollectError::Device(format!("`enable`: {line} ({})", e.advice))
-        } else {
-            CollectError::Device(format!(
-                "`enable` did not give privileged mode (the prompt is still `{}`); check the account's privilege",
-                self.prompt.trim_end()
-            ))
-        };
-        Err(Failure::Session(error))
     }
 
     /// True once a read or write failed: nothing more is sent on this session.

@@ -8,6 +8,10 @@
 //! global context, lists the VDOMs read-only there and runs the box-wide commands, leaves, and
 //! enters the configured VDOM only if the listing showed it. Every session with commands ends
 //! with an empty line, whose reply tells whether the last output really ended at its prompt.
+//!
+//! A second sample of a command ([`Command::resample`]) is a step of its own after the other
+//! commands of its scope: the driver sends it once its gap since the first sample has passed,
+//! and not at all if waiting would pass the run's deadline.
 
 use super::guard::{Line, Refused};
 use super::profile::Profile;
@@ -43,6 +47,13 @@ pub enum Step {
     /// Enters the configured VDOM, if the listing showed it.
     EnterVdom(String),
     Group(Group),
+    /// A second sample: `group` holds the one command, sent no sooner than `gap` after the
+    /// command `first` (its first sample, when planned) was answered.
+    Sample {
+        first: Option<usize>,
+        gap: std::time::Duration,
+        group: Group,
+    },
     /// Enter alone after the last line: its reply must be the prompt alone, which proves the
     /// output before it ended at its prompt (see the driver).
     Settle(Line),
@@ -138,7 +149,7 @@ impl Script {
     pub fn refusals(&self) -> Vec<(&Command, &Refused)> {
         let mut out = Vec::new();
         for step in &self.steps {
-            if let Step::Group(group) = step {
+            if let Step::Group(group) | Step::Sample { group, .. } = step {
                 for (i, line) in &group.commands {
                     let command = &self.commands[*i];
                     if let Err(r) = &group.context {
@@ -220,6 +231,18 @@ impl Script {
                         )),
                     );
                 }
+                Step::Sample { gap, group, .. } => {
+                    for (i, line) in &group.commands {
+                        let note = match line {
+                            Ok(_) => format!(
+                                "second sample: sent {} s after the first (the session waits for what is left of that), never past the run's deadline",
+                                gap.as_secs()
+                            ),
+                            Err(r) => format!("REFUSED, never sent: {}", r.reason),
+                        };
+                        push(&self.commands[*i].text, Some(note));
+                    }
+                }
                 Step::Group(group) => {
                     match &group.context {
                         Ok(lines) => lines.iter().for_each(|l| push(l.shown(), None)),
@@ -263,8 +286,33 @@ pub fn keys(profile: &Profile) -> Vec<String> {
     out
 }
 
-/// Commands in order, consecutive ones that share a context grouped (the context sent once).
+/// Commands in order, consecutive ones that share a context grouped (the context sent once);
+/// second samples after them, each a step of its own.
 fn groups(profile: &Profile, commands: &[Command], indexes: &[usize], steps: &mut Vec<Step>) {
+    let (seconds, firsts): (Vec<usize>, Vec<usize>) = indexes
+        .iter()
+        .partition(|i| commands[**i].resample.is_some());
+    grouped(profile, commands, &firsts, steps);
+    for i in seconds {
+        let command = &commands[i];
+        let first = commands.iter().position(|c| *c == command.first_sample());
+        let mut group = Vec::new();
+        grouped(profile, commands, &[i], &mut group);
+        for step in group {
+            if let Step::Group(group) = step {
+                steps.push(Step::Sample {
+                    first,
+                    gap: std::time::Duration::from_secs(
+                        command.resample.map_or(0, |r| u64::from(r.gap_s)),
+                    ),
+                    group,
+                });
+            }
+        }
+    }
+}
+
+fn grouped(profile: &Profile, commands: &[Command], indexes: &[usize], steps: &mut Vec<Step>) {
     let mut rest = indexes;
     while let Some(&first) = rest.first() {
         let context = &commands[first].context;

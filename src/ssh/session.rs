@@ -45,6 +45,8 @@ pub struct Settings {
     pub spool: SpoolDir,
     /// Past this a command's output is an error and the session is closed.
     pub max_output: Megabytes,
+    /// The run's deadline: a second sample ([`Command::resample`]) is not waited for past it.
+    pub deadline: Option<tokio::time::Instant>,
 }
 
 impl Default for Settings {
@@ -56,6 +58,7 @@ impl Default for Settings {
             keepalive: transport::KEEPALIVE,
             spool: SpoolDir::temporary(),
             max_output: MAX_OUTPUT,
+            deadline: None,
         }
     }
 }
@@ -131,6 +134,7 @@ async fn run(
         .map_err(|r| CollectError::Refused(r.to_string()))?;
     let (handle, driver) = open(target, profile, settings).await?;
     let mut driver = driver.with_gate(gate);
+    driver.until(settings.deadline);
     let results = driver.run(&script).await;
     close(handle, driver).await;
     Ok(results)

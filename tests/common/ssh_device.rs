@@ -141,6 +141,8 @@ pub struct Device {
     pub host_key: russh::keys::PublicKey,
     /// Every line received, in order (passwords included: the device sees them).
     pub received: Arc<Mutex<Vec<String>>>,
+    /// When each of `received` arrived.
+    pub received_at: Arc<Mutex<Vec<std::time::Instant>>>,
     /// VDOMs that `edit` created (a configuration change premarket must never cause).
     pub created: Arc<Mutex<Vec<String>>>,
     shutdown: server::RunningServerHandle,
@@ -173,6 +175,7 @@ impl Device {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let mut port = listener.local_addr().unwrap().port();
         let received = Arc::new(Mutex::new(Vec::new()));
+        let received_at = Arc::new(Mutex::new(Vec::new()));
         let created = Arc::new(Mutex::new(Vec::new()));
         let deaf = Arc::new(AtomicBool::new(false));
         if script.flood_on.is_some() {
@@ -181,6 +184,7 @@ impl Device {
         let mut server = Server {
             script: Arc::new(script),
             received: received.clone(),
+            received_at: received_at.clone(),
             created: created.clone(),
             deaf,
         };
@@ -195,6 +199,7 @@ impl Device {
             port,
             host_key,
             received,
+            received_at,
             created,
             shutdown,
         }
@@ -207,6 +212,12 @@ impl Device {
     pub fn received(&self) -> Vec<String> {
         self.received.lock().unwrap().clone()
     }
+
+    /// Every line received, with when it arrived.
+    pub fn received_timed(&self) -> Vec<(String, std::time::Instant)> {
+        let at = self.received_at.lock().unwrap().clone();
+        self.received().into_iter().zip(at).collect()
+    }
 }
 
 impl Drop for Device {
@@ -218,6 +229,7 @@ impl Drop for Device {
 struct Server {
     script: Arc<Script>,
     received: Arc<Mutex<Vec<String>>>,
+    received_at: Arc<Mutex<Vec<std::time::Instant>>>,
     created: Arc<Mutex<Vec<String>>>,
     deaf: Arc<AtomicBool>,
 }
@@ -228,6 +240,7 @@ impl server::Server for Server {
         Handler {
             script: self.script.clone(),
             received: self.received.clone(),
+            received_at: self.received_at.clone(),
             created: self.created.clone(),
             deaf: self.deaf.clone(),
             line: Vec::new(),
@@ -245,6 +258,7 @@ impl server::Server for Server {
 struct Handler {
     script: Arc<Script>,
     received: Arc<Mutex<Vec<String>>>,
+    received_at: Arc<Mutex<Vec<std::time::Instant>>>,
     created: Arc<Mutex<Vec<String>>>,
     deaf: Arc<AtomicBool>,
     line: Vec<u8>,
@@ -550,6 +564,10 @@ impl server::Handler for Handler {
                 let line = String::from_utf8_lossy(&self.line).into_owned();
                 self.line.clear();
                 self.received.lock().unwrap().push(line.clone());
+                self.received_at
+                    .lock()
+                    .unwrap()
+                    .push(std::time::Instant::now());
                 if self.script.freeze_on.as_deref() == Some(line.as_str()) {
                     // Frozen: the whole SSH session stops, keepalive replies included.
                     std::future::pending::<()>().await;

@@ -9,8 +9,8 @@ use premarket_platform::eos::{
 };
 
 /// On the baseline's trading ports: each is connected, up, at its speed, and since the previous
-/// run no FCS, input or output error and no discard was counted and the link did not flap
-/// (`linkStatusChanges`). Counters are cumulative, so an old error is history, not a fault: only
+/// run no FCS, input or output error, no discard and no pause frame (received or sent: flow
+/// control is a latency event) was counted and the link did not flap (`linkStatusChanges`). Counters are cumulative, so an old error is history, not a fault: only
 /// growth is judged. The first run on a switch records the counters; a reboot or a clear
 /// (a counter that went down, or a new `lastClear`) restarts them and is said, not judged.
 ///
@@ -115,13 +115,17 @@ type Read = fn(&InterfaceCounters) -> Option<u64>;
 
 fn counters(now: &InterfaceCounters, before: Option<&InterfaceCounters>) -> Vec<Counter> {
     let pick = |f: Read| (f(now), before.and_then(f));
-    let rows: [(&'static str, Read); 6] = [
+    // Pause frames: flow control held the port's traffic back (a latency event on a trading
+    // port); printed by Ethernet ports only, so a port without them is not judged on them.
+    let rows: [(&'static str, Read); 8] = [
         ("FCS errors", |c| c.fcs_errors),
         ("input errors", |c| c.total_in_errors),
         ("output errors", |c| c.total_out_errors),
         ("input discards", |c| c.in_discards),
         ("output discards", |c| c.out_discards),
         ("link status changes", |c| c.link_status_changes),
+        ("pause frames received", |c| c.rx_pause),
+        ("pause frames sent", |c| c.tx_pause),
     ];
     rows.iter()
         .map(|(label, f)| {
@@ -135,7 +139,7 @@ fn line(name: &str, port: &Interface) -> String {
     let c = port.counters.clone().unwrap_or_default();
     let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
     format!(
-        "{name}: {}/{} {} fcsErrors={} totalInErrors={} totalOutErrors={} inDiscards={} outDiscards={} linkStatusChanges={}",
+        "{name}: {}/{} {} fcsErrors={} totalInErrors={} totalOutErrors={} inDiscards={} outDiscards={} linkStatusChanges={} rxPause={} txPause={}",
         port.interface_status,
         port.line_protocol_status,
         port.bandwidth_bps
@@ -146,6 +150,8 @@ fn line(name: &str, port: &Interface) -> String {
         n(c.in_discards),
         n(c.out_discards),
         n(c.link_status_changes),
+        n(c.rx_pause),
+        n(c.tx_pause),
     )
 }
 
@@ -235,6 +241,11 @@ fn judge(
     if flapped {
         remedy.push(format!(
             "{name} flapped: find when and why (`show logging | include {name}`); a flapping trading link drops packets at each transition."
+        ));
+    }
+    if problems.iter().any(|p| p.contains("pause frames")) {
+        remedy.push(format!(
+            "Pause frames on {name}: flow control stops the sender for the pause time, a latency event. Find who pauses (`show flow-control interface {name}`, the far end's buffers) and turn flow control off on trading ports as designed (`flowcontrol receive off`, `flowcontrol send off`)."
         ));
     }
     if remedy.is_empty() {

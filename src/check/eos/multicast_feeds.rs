@@ -21,7 +21,8 @@ use premarket_platform::eos::{ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping}
 ///   platform: eos
 /// ```
 /// Baseline: `expect.multicast_feeds: [{ vlan: 100, groups: [239.1.1.1], ports: [Ethernet4],
-/// querier: 10.100.0.1 }]` (`querier` optional: any querier then passes).
+/// querier: 10.100.0.1, querier_version: 2 }]` (`querier` optional: any querier then passes;
+/// `querier_version` optional, judged where the switch prints the querier's version).
 pub struct MulticastFeeds;
 
 /// `expect:` keys read.
@@ -39,6 +40,10 @@ pub struct Feed {
     ports: Vec<String>,
     #[serde(default)]
     querier: Option<IpAddr>,
+    /// The IGMP version the querier must speak (2 or 3), judged where the switch prints it:
+    /// SSM `(S,G)` joins need IGMPv3 (RFC 4604), a v2 querier makes v3 hosts fall back.
+    #[serde(default)]
+    querier_version: Option<u8>,
 }
 
 impl Check for MulticastFeeds {
@@ -137,6 +142,31 @@ fn judge(facts: &Facts, feed: &Feed) -> Verdict {
         )),
         _ => {}
     }
+    if let (Some(q), Some(want)) = (querier, feed.querier_version)
+        && let Some(printed) = &q.version
+    {
+        match version_number(printed) {
+            Some(v) if v == want => {}
+            Some(v) => {
+                problems.push(format!(
+                    "the querier speaks IGMPv{v}, the baseline says v{want}"
+                ));
+                remedy.push(format!(
+                    "Set the querier of VLAN {} to IGMPv{want} as designed (the handoff router's `ip igmp version`, or `ip igmp snooping vlan {} querier version {want}` on the switch).",
+                    feed.vlan, feed.vlan
+                ));
+            }
+            None => {
+                return Verdict::error(format!(
+                    "{name}: the querier's version {printed:?} is not one premarket reads (v1, v2, v3)"
+                ))
+                .evidence(format!(
+                    "show ip igmp snooping querier: VLAN {} querier {} version {printed:?}",
+                    feed.vlan, q.address
+                ));
+            }
+        }
+    }
     let mut missing = Vec::new();
     for group in &feed.groups {
         let ports = joined.and_then(|g| g.get(group));
@@ -195,4 +225,17 @@ fn judge(facts: &Facts, feed: &Feed) -> Verdict {
     Verdict::fail(format!("{name}: {}", problems.join("; ")))
         .evidence(evidence)
         .remedy(remedy.join("\n"))
+}
+
+/// `v2`, `2`, `IGMPv3` ... as a number 1-3.
+fn version_number(printed: &str) -> Option<u8> {
+    let digits = printed
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    match digits {
+        "1" => Some(1),
+        "2" => Some(2),
+        "3" => Some(3),
+        _ => None,
+    }
 }

@@ -3,37 +3,33 @@ use serde::Deserialize;
 use crate::Check;
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
-use premarket_platform::eos::ShowPtp;
+use premarket_platform::eos::{ShowPtp, ShowPtpMasters};
 
-/// The switch's PTP clock is locked to the baseline's grandmaster: a boundary clock with a slave
-/// port (the baseline's, if named), following the expected grandmaster (not itself: a switch
-/// that lost its upstream runs free as its own grandmaster), with the offset from master within
-/// the baseline's bound and a recent sync (`currentPtpSystemTime - lastSyncTime`, both the
-/// switch's clock). Order and market-data timestamps drift otherwise.
+use super::ptp_quality::PtpExpect;
+
+/// The switch's PTP clock is locked to a good grandmaster: a boundary clock with a slave port
+/// (the baseline's, if named), following one of the allowed grandmasters (not itself: a switch
+/// that lost its upstream runs free as its own grandmaster), with the offset from master, the
+/// mean path delay and the steps removed within the baseline's limits and a recent sync
+/// (`currentPtpSystemTime - lastSyncTime`, both the switch's clock); and the grandmaster itself
+/// good: its clock class allowed (a GM in holdover keeps its identity, only the class drops
+/// from 6 to 7) and its accuracy within the limit (`show ptp masters`). Order and market-data
+/// timestamps drift otherwise. Defaults and their sources: [`super::ptp_quality`].
 ///
 /// ```yaml
 /// - id: eos.ptp.synchronised
 ///   platform: eos
 /// ```
-/// Baseline: `expect.ptp: { grandmaster: "0xec:46:70:ff:fe:00:ff:a8", max_offset_ns: 100,
-/// max_sync_age_s: 10, slave_port: Ethernet1 }` (`slave_port` optional).
+/// Baseline: `expect.ptp: { grandmasters: ["0xec:46:70:ff:fe:00:ff:a8", ...], slave_port:
+/// Ethernet1, max_offset_ns: 1000, max_mean_path_delay_ns: 2000, max_steps_removed: 4,
+/// max_sync_age_s: 60, allowed_clock_classes: [6], max_clock_accuracy: 0x27 }` (all but the
+/// grandmasters optional; `grandmaster:` one identity, as before).
 pub struct PtpSynchronised;
 
 /// `expect:` keys read.
 #[derive(Deserialize)]
 pub struct Input {
     ptp: PtpExpect,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PtpExpect {
-    /// The grandmaster clock identity (`0xec:46:70:ff:fe:00:ff:a8`, any case).
-    grandmaster: String,
-    max_offset_ns: u64,
-    max_sync_age_s: u64,
-    #[serde(default)]
-    slave_port: Option<String>,
 }
 
 const REMEDY: &str = "Check the PTP path to the grandmaster: the slave port's link and VLAN, `show ptp` and `show ptp masters` on the switch, and the grandmaster itself (GPS lock). Timestamps of orders and market data are wrong until the clock locks again; rerun `premarket check eos.ptp.synchronised`.";
@@ -44,32 +40,25 @@ impl Check for PtpSynchronised {
     type Input = Input;
 
     fn validate(input: &Input) -> Result<(), String> {
-        let gm = &input.ptp.grandmaster;
-        let ok = gm.len() == 25
-            && gm.starts_with("0x")
-            && gm[2..]
-                .split(':')
-                .all(|b| b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()));
-        if ok {
-            Ok(())
-        } else {
-            Err(format!(
-                "`expect.ptp.grandmaster` {gm:?} is not a clock identity like 0xec:46:70:ff:fe:00:ff:a8"
-            ))
-        }
+        input.ptp.validate()
     }
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
-        vec![Box::new(ShowPtp)]
+        vec![Box::new(ShowPtp), Box::new(ShowPtpMasters)]
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
         let want = &input.ptp;
-        let gm = want.grandmaster.to_lowercase();
+        let allowed = want.allowed();
+        let gm = allowed.join(" or ");
         let ptp = facts.get(&ShowPtp)?;
         let expected = format!(
-            "locked to {gm}, |offset| <= {} ns, last sync <= {} s ago",
-            want.max_offset_ns, want.max_sync_age_s
+            "locked to {gm}, |offset| <= {} ns, mean path delay <= {} ns, last sync <= {} s ago, GM clock class in {:?}, accuracy <= 0x{:02X}",
+            want.max_offset_ns,
+            want.max_mean_path_delay_ns,
+            want.max_sync_age_s,
+            want.allowed_clock_classes,
+            want.max_clock_accuracy
         );
         let mode = ptp.mode.as_deref().unwrap_or("not configured");
         let Some(clock) = ptp.clock.as_ref().filter(|_| mode != "ptpDisabled") else {
@@ -101,9 +90,9 @@ impl Check for PtpSynchronised {
                 "the switch is its own grandmaster ({}): it lost the upstream grandmaster and runs free",
                 clock.clock_identity
             ));
-        } else if clock.gm_clock_identity != gm {
+        } else if !allowed.contains(&clock.gm_clock_identity) {
             problems.push(format!(
-                "follows grandmaster {}, the baseline says {gm}",
+                "follows grandmaster {}, the baseline allows {gm}",
                 clock.gm_clock_identity
             ));
         }
@@ -123,7 +112,7 @@ impl Check for PtpSynchronised {
                 want.max_offset_ns
             )),
             Some(_) => {}
-            None => unknown.push("no offsetFromMaster"),
+            None => unknown.push("`show ptp` printed no offsetFromMaster"),
         }
         match age {
             Some(a) if a > want.max_sync_age_s => problems.push(format!(
@@ -131,24 +120,47 @@ impl Check for PtpSynchronised {
                 want.max_sync_age_s
             )),
             Some(_) => {}
-            None => unknown.push("no lastSyncTime/currentPtpSystemTime"),
+            None => unknown.push("`show ptp` printed no lastSyncTime/currentPtpSystemTime"),
         }
+        want.judge_path(clock.mean_path_delay_ns, clock.steps_removed, &mut problems);
+        let mut evidence = evidence;
+        let class = match facts.get(&ShowPtpMasters) {
+            Ok(masters) => {
+                want.judge_quality(masters, &mut problems);
+                evidence.push_str(&format!(
+                    "; show ptp masters: clockClass {}, clockAccuracy {}",
+                    masters.clock_class,
+                    masters
+                        .clock_accuracy
+                        .map_or("-".to_string(), |a| format!("0x{a:02X}"))
+                ));
+                masters.clock_class.to_string()
+            }
+            Err(e) => {
+                unknown.push("no grandmaster clock class from `show ptp masters`");
+                evidence.push_str(&format!("; {e}"));
+                "?".to_string()
+            }
+        };
         let actual = format!(
-            "gm {}, offset {} ns, last sync {} s ago",
+            "gm {} class {class}, offset {} ns, mean path delay {} ns, last sync {} s ago",
             clock.gm_clock_identity,
             opt(clock.offset_from_master_ns),
+            opt(clock.mean_path_delay_ns),
             opt(age)
         );
         let verdict = if problems.is_empty() && !unknown.is_empty() {
             Verdict::error(format!(
-                "cannot tell whether PTP is synchronised: `show ptp` printed {}",
+                "cannot tell whether PTP is synchronised: {}",
                 unknown.join(" and ")
             ))
         } else if problems.is_empty() {
             Verdict::ok(format!(
-                "locked to grandmaster {gm} via {}, offset {} ns, last sync {} s ago",
+                "locked to grandmaster {} (class {class}) via {}, offset {} ns, mean path delay {} ns, last sync {} s ago",
+                clock.gm_clock_identity,
                 clock.slave_port.as_deref().unwrap_or("its slave port"),
                 opt(clock.offset_from_master_ns),
+                opt(clock.mean_path_delay_ns),
                 opt(age)
             ))
         } else {

@@ -26,6 +26,7 @@ pub enum Cmd {
     ShowDiscards,
     ShowDomThresholds,
     ShowPtp,
+    ShowPtpMasters,
     ShowIgmpSnooping,
     ShowIgmpQuerier,
     ShowIgmpGroups,
@@ -118,6 +119,10 @@ pub const COMMANDS: &[(&[Word], Cmd)] = &[
         Cmd::ShowDomThresholds,
     ),
     (&[Key("show"), Key("ptp")], Cmd::ShowPtp),
+    (
+        &[Key("show"), Key("ptp"), Key("masters")],
+        Cmd::ShowPtpMasters,
+    ),
     (
         &[Key("show"), Key("ip"), Key("igmp"), Key("snooping")],
         Cmd::ShowIgmpSnooping,

@@ -13,6 +13,21 @@ use super::model::Release;
 use super::ports::{Counters, Optic, Port, dbm, ports};
 use super::state::EosState;
 
+/// `show interfaces PORT | json`: the same object for one port; `None` when the switch has
+/// no such port.
+pub fn interface_json(s: &EosState, now: f64, port: &str) -> Option<String> {
+    let p = ports(s, now)
+        .into_iter()
+        .find(|p| p.name.eq_ignore_ascii_case(port))?;
+    Some(
+        J::obj([(
+            "interfaces",
+            J::obj([(p.name.clone(), interface(s, &p, now))]),
+        )])
+        .render(),
+    )
+}
+
 /// `show interfaces | json`.
 pub fn interfaces_json(s: &EosState, now: f64) -> String {
     let all = ports(s, now);
@@ -112,7 +127,7 @@ fn counters(c: &Counters, s: &EosState, now: f64, detail: bool) -> J {
             "outputErrorsDetail",
             obj! {
                 "deferredTransmissions" => 0u32,
-                "txPause" => 0u32,
+                "txPause" => c.tx_pause,
                 "collisions" => 0u32,
                 "lateCollisions" => 0u32,
             },
@@ -132,7 +147,7 @@ fn counters(c: &Counters, s: &EosState, now: f64, detail: bool) -> J {
             "inputErrorsDetail",
             obj! {
                 "runtFrames" => c.runt_frames,
-                "rxPause" => 0u32,
+                "rxPause" => c.rx_pause,
                 "fcsErrors" => c.fcs_errors,
                 "alignmentErrors" => c.alignment_errors,
                 "giantFrames" => c.giant_frames,

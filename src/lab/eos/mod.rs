@@ -113,7 +113,7 @@ impl EosCli {
         let lacks = match cmd {
             Cmd::ShowQueueDrops => !s.spec.voq(),
             Cmd::ShowQueueDetail => s.spec.voq(),
-            Cmd::ShowPtp => !s.spec.ptp,
+            Cmd::ShowPtp | Cmd::ShowPtpMasters => !s.spec.ptp,
             _ => false,
         };
         let text = match (cmd, json.is_some()) {
@@ -146,6 +146,7 @@ impl EosCli {
             (Cmd::ShowDiscards, true) => interfaces::discards_json(&s, now),
             (Cmd::ShowDomThresholds, true) => interfaces::dom_thresholds_json(&s, now),
             (Cmd::ShowPtp, true) => ptp::ptp_json(&s, now, rev),
+            (Cmd::ShowPtpMasters, true) => ptp::masters_json(&s),
             (Cmd::ShowIgmpSnooping, true) => multicast::snooping_json(&s),
             (Cmd::ShowIgmpQuerier, true) => multicast::querier_json(&s),
             (Cmd::ShowIgmpGroups, true) => multicast::groups_json(&s),
@@ -164,6 +165,43 @@ impl EosCli {
         drop(s);
         let text = apply_pipes(text, pipes);
         Answer::data(text, self.page(pipes))
+    }
+}
+
+impl EosCli {
+    /// `show interfaces PORT | json` (the per-port counters `eos.multicast.flowing` samples).
+    fn show_interface(&self, port: &str, pipes: &[String]) -> Answer {
+        let Ok(s) = self.state.lock() else {
+            return Answer::text("% Internal error");
+        };
+        let text = match (
+            json_revision(pipes),
+            interfaces::interface_json(&s, clock::now(), port),
+        ) {
+            (_, None) => "% Invalid input".to_string(),
+            (Some(_), Some(json)) => json,
+            (None, Some(_)) => LAB_TEXT_MISSING.to_string(),
+        };
+        drop(s);
+        Answer::data(apply_pipes(text, pipes), self.page(pipes))
+    }
+}
+
+/// `show interfaces PORT` (abbreviated as EOS allows: `sh int Ethernet9`): the port's name,
+/// which names a port when it holds a digit (`show interfaces status` is another command).
+fn one_interface<'a>(words: &[&'a str]) -> Option<&'a str> {
+    let abbreviates = |word: &str, key: &str, least: usize| {
+        word.len() >= least && key.starts_with(&word.to_ascii_lowercase())
+    };
+    match words {
+        [show, interfaces, port]
+            if abbreviates(show, "show", 2)
+                && abbreviates(interfaces, "interfaces", 3)
+                && port.bytes().any(|b| b.is_ascii_digit()) =>
+        {
+            Some(port)
+        }
+        _ => None,
     }
 }
 
@@ -231,6 +269,9 @@ impl Cli for EosCli {
         }
         let (command, pipes) = split_pipes(trimmed);
         let words: Vec<&str> = command.split_whitespace().collect();
+        if let Some(port) = one_interface(&words) {
+            return self.show_interface(port, &pipes);
+        }
         let (cmd, args) = match find(COMMANDS, &words) {
             Match::Found(cmd, args) => (*cmd, args),
             Match::Incomplete => return Answer::text("% Incomplete command"),
@@ -426,6 +467,23 @@ mod tests {
                 .starts_with("Reload Cause 1:\n")
         );
         assert!(journal.attempts().is_empty());
+    }
+
+    #[test]
+    fn one_port_with_its_counters() {
+        let (mut c, _) = cli(Faults::default());
+        let one = c.run("show interfaces Ethernet9 | json").text;
+        let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+        let ports: Vec<&String> = v["interfaces"].as_object().unwrap().keys().collect();
+        assert_eq!(ports, ["Ethernet9"]);
+        assert!(v["interfaces"]["Ethernet9"]["interfaceCounters"]["inMulticastPkts"].is_u64());
+        assert_eq!(c.run("sh int Ethernet99 | json").text, "% Invalid input");
+        assert_eq!(c.run("show interfaces Ethernet9").text, LAB_TEXT_MISSING);
+        assert!(
+            c.run("show interfaces counters errors | json")
+                .text
+                .contains("interfaceErrorCounters")
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! `synchronised` or `unsynchronised`) and `show ntp associations` (JSON shape from a real
 //! pyATEOS snapshot, text from napalm's fixture). The status line's stratum is the switch's
 //! own, one below the server's, as ntpstat prints it (inferred for EOS: unconfirmed).
-//! `ntp-unsynchronised`: the servers stopped answering.
+//! `ntp-unsynchronised`: the servers stopped answering. `ntp-offset`: still synchronised, but
+//! the clock is 250 ms off its servers (as after a step the daemon refused to slew).
 
 use super::super::scenario::Fault;
 use super::super::topology::{self, NTP_SERVER, NTP_SERVER_2, NTP_SERVER_STRATUM};
@@ -31,6 +32,12 @@ type Peer = (String, &'static str, u8, &'static str, f64, f64, f64, bool);
 
 fn peers(s: &EosState) -> Vec<Peer> {
     let (a, b) = (topology::ip(NTP_SERVER), topology::ip(NTP_SERVER_2));
+    // Milliseconds, as ntpq's column.
+    let off = if s.faults.has(Fault::NtpOffset) {
+        250.0
+    } else {
+        0.0
+    };
     if synchronised(s) {
         vec![
             (
@@ -38,7 +45,7 @@ fn peers(s: &EosState) -> Vec<Peer> {
                 "sys.peer",
                 NTP_SERVER_STRATUM,
                 "10.0.0.250",
-                0.012,
+                off + 0.012,
                 0.236,
                 0.018,
                 true,
@@ -48,7 +55,7 @@ fn peers(s: &EosState) -> Vec<Peer> {
                 "candidate",
                 NTP_SERVER_STRATUM,
                 "10.0.0.250",
-                -0.044,
+                off - 0.044,
                 0.301,
                 0.021,
                 true,

@@ -32,6 +32,8 @@ pub struct Counters {
     pub out_discards: u64,
     pub out_errors: u64,
     pub link_status_changes: u64,
+    pub rx_pause: u64,
+    pub tx_pause: u64,
 }
 
 impl Counters {
@@ -101,6 +103,8 @@ fn rates(name: &str) -> (u64, u64, u64, u64, u64) {
         "Ethernet2" => (35, 0, 40, 12_000, 180),
         "Ethernet3" => (40, 12_000, 35, 0, 180),
         "Ethernet4" => (40, 0, 35, 12_000, 180),
+        // The feed's B side: the same data from the exchange's second handoff.
+        "Ethernet9" => (0, 12_000, 0, 0, 180),
         // Mixed cabling: the uplink's two members and the routed handoff.
         "Ethernet5" | "Ethernet6" => (20, 6_000, 20, 6_000, 180),
         "Ethernet7" => (10, 12_000, 10, 0, 180),
@@ -137,6 +141,8 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
             !description.is_empty(),
         )
     }));
+    let (feed_b, feed_b_description) = topology::EOS_FEED_B_PORT;
+    names.push((feed_b.into(), feed_b_description.into(), true));
     names.push((
         "Ethernet47".into(),
         "probe sender (ExaNIC port0)".into(),
@@ -153,9 +159,16 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
         .enumerate()
         .map(|(i, (name, description, connected))| {
             let (in_u, in_m, out_u, out_m, size) = rates(&name);
+            // `feed-stalled`: the B side's multicast stopped ten minutes before the lab
+            // started; its counter holds where it stopped.
+            let mcast_up = if s.faults.has(Fault::FeedStalled) && name == feed_b {
+                up.min(s.uptime(s.started - 600.0).floor() as u64)
+            } else {
+                up
+            };
             let mut c = Counters {
                 in_ucast: in_u * up,
-                in_mcast: in_m * up,
+                in_mcast: in_m * mcast_up,
                 in_bcast: up / 30,
                 out_ucast: out_u * up,
                 out_mcast: out_m * up,
@@ -185,6 +198,12 @@ pub fn ports(s: &EosState, now: f64) -> Vec<Port> {
                 c.fcs_errors += 1_843;
                 c.link_status_changes += 2;
                 last_change = s.started - 95.0;
+            }
+            if s.faults.has(Fault::PauseFrames) && name == "Ethernet4" {
+                // The trading servers' NICs ran out of buffer and paused the switch, which
+                // its sender (flow control left on by a NIC driver default).
+                c.rx_pause = 1_840;
+                c.tx_pause = 22;
             }
             let dac = mixed && name == DAC_PORT;
             let optic = (connected && !dac && name.starts_with("Ethernet")).then(|| Optic {

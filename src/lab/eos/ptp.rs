@@ -100,6 +100,33 @@ pub fn ptp_json(s: &EosState, now: f64, revision: Revision) -> String {
     J::Obj(doc).render()
 }
 
+/// `show ptp masters | json` (key names beyond `parent.gmClockQuality.clockClass` unconfirmed,
+/// research-18-19 §5.1).
+pub fn masters_json(s: &EosState) -> String {
+    let (gm, class, accuracy) = if s.faults.has(Fault::PtpUnlocked) {
+        (topology::PTP_OWN_CLOCK, 248u32, 0xFEu32)
+    } else if s.faults.has(Fault::PtpHoldover) {
+        (topology::PTP_GRANDMASTER, 7, 0x21)
+    } else {
+        (topology::PTP_GRANDMASTER, 6, 0x21)
+    };
+    obj! {
+        "parent" => obj! {
+            "parentClockIdentity" => gm,
+            "parentPortNumber" => 1u32,
+            "gmClockIdentity" => gm,
+            "gmPriority1" => 128u32,
+            "gmPriority2" => 128u32,
+            "gmClockQuality" => obj! {
+                "clockClass" => class,
+                "clockAccuracy" => accuracy,
+                "offsetScaledLogVariance" => 20061u32,
+            },
+        },
+    }
+    .render()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::scenario::Faults;
@@ -137,6 +164,24 @@ mod tests {
         assert!(
             c["currentPtpSystemTime"].as_i64().unwrap() - c["lastSyncTime"].as_i64().unwrap()
                 >= 157
+        );
+    }
+
+    #[test]
+    fn holdover_keeps_the_identity_and_drops_the_class() {
+        let class = |s: &EosState| {
+            let v: serde_json::Value = serde_json::from_str(&masters_json(s)).unwrap();
+            (
+                v["parent"]["gmClockIdentity"].as_str().unwrap().to_string(),
+                v["parent"]["gmClockQuality"]["clockClass"].as_u64(),
+            )
+        };
+        let healthy = EosState::new("sw1", 1, &Faults::default());
+        let holdover = EosState::new("sw1", 1, &Faults::only(Fault::PtpHoldover));
+        assert_eq!(class(&healthy), (topology::PTP_GRANDMASTER.into(), Some(6)));
+        assert_eq!(
+            class(&holdover),
+            (topology::PTP_GRANDMASTER.into(), Some(7))
         );
     }
 }

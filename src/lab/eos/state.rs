@@ -142,6 +142,11 @@ impl EosState {
         for name in topology::EOS_SPARE_PORTS {
             out.push_str(&format!("interface {name}\n!\n"));
         }
+        let (feed_b, description) = topology::EOS_FEED_B_PORT;
+        out.push_str(&format!(
+            "interface {feed_b}\n   description {description}\n   switchport access vlan {}\n!\n",
+            topology::FEED_VLAN
+        ));
         out.push_str(
             "interface Ethernet47\n   description probe sender (ExaNIC port0)\n   switchport access vlan 100\n!\n\
              interface Ethernet48\n   description probe capture trunk (ExaNIC port1)\n   switchport mode trunk\n   switchport trunk allowed vlan 100\n!\n\

@@ -27,9 +27,15 @@ fn reference(at: f64) -> String {
 }
 
 pub fn ntp_status(s: &FgState, now: f64) -> String {
+    // `ntp-offset`: still "synchronized", 250 ms off (seconds, as FortiOS prints it).
+    let off = if s.faults.has(Fault::NtpOffset) {
+        0.25
+    } else {
+        0.0
+    };
     let servers = [
-        (topology::ip(NTP_SERVER), 0.001_204, true),
-        (topology::ip(NTP_SERVER_2), -0.002_871, false),
+        (topology::ip(NTP_SERVER), off + 0.001_204, true),
+        (topology::ip(NTP_SERVER_2), off - 0.002_871, false),
     ];
     if s.faults.has(Fault::NtpUnsynchronised) {
         let mut out = String::from("synchronized: no, ntpsync: enabled, server-mode: disabled\n");

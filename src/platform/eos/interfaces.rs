@@ -55,6 +55,19 @@ pub struct InterfaceCounters {
     pub giant_frames: Option<u64>,
     /// When the counters were last cleared (or the switch booted), epoch seconds.
     pub last_clear_s: Option<u64>,
+    /// Pause frames received and sent (`inputErrorsDetail.rxPause`,
+    /// `outputErrorsDetail.txPause`): flow control, a latency event on a trading port.
+    #[serde(default)]
+    pub rx_pause: Option<u64>,
+    #[serde(default)]
+    pub tx_pause: Option<u64>,
+    /// Multicast packets received (`inMulticastPkts`): a feed's ingress port.
+    #[serde(default)]
+    pub in_multicast_pkts: Option<u64>,
+    /// When the switch last refreshed these counters (`counterRefreshTime`), epoch
+    /// microseconds: two reads with the same value are one snapshot.
+    #[serde(default)]
+    pub counter_refresh_us: Option<u64>,
 }
 
 impl InterfaceCounters {
@@ -105,7 +118,20 @@ struct JsonCounters {
     #[serde(default)]
     input_errors_detail: Option<JsonInputErrors>,
     #[serde(default)]
+    output_errors_detail: Option<JsonOutputErrors>,
+    #[serde(default)]
     last_clear: Option<f64>,
+    #[serde(default)]
+    in_multicast_pkts: Option<u64>,
+    #[serde(default)]
+    counter_refresh_time: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonOutputErrors {
+    #[serde(default)]
+    tx_pause: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -116,6 +142,8 @@ struct JsonInputErrors {
     symbol_errors: Option<u64>,
     runt_frames: Option<u64>,
     giant_frames: Option<u64>,
+    #[serde(default)]
+    rx_pause: Option<u64>,
 }
 
 /// `show interfaces | json`.
@@ -151,7 +179,13 @@ pub fn parse(raw: &str) -> Result<Interfaces, ParseError> {
             let last_clear_s = c
                 .last_clear
                 .map(|t| epoch_us(t).map(|us| us / 1_000_000))
-                .transpose()?;
+                .transpose()
+                .map_err(|e| format!("`lastClear` {e}"))?;
+            let counter_refresh_us = c
+                .counter_refresh_time
+                .map(epoch_us)
+                .transpose()
+                .map_err(|e| format!("`counterRefreshTime` {e}"))?;
             Ok::<_, String>(InterfaceCounters {
                 link_status_changes: c.link_status_changes,
                 total_in_errors: c.total_in_errors,
@@ -164,11 +198,13 @@ pub fn parse(raw: &str) -> Result<Interfaces, ParseError> {
                 runt_frames: detail.as_ref().and_then(|d| d.runt_frames),
                 giant_frames: detail.as_ref().and_then(|d| d.giant_frames),
                 last_clear_s,
+                rx_pause: detail.as_ref().and_then(|d| d.rx_pause),
+                tx_pause: c.output_errors_detail.as_ref().and_then(|d| d.tx_pause),
+                in_multicast_pkts: c.in_multicast_pkts,
+                counter_refresh_us,
             })
         });
-        let counters = counters
-            .transpose()
-            .map_err(|e| error(format!("`lastClear` {e}")))?;
+        let counters = counters.transpose().map_err(error)?;
         out.interfaces.insert(
             name,
             Interface {
@@ -236,6 +272,8 @@ sw1#"#;
             (Some(3), Some(3), Some(3))
         );
         assert_eq!(c.last_clear_s, Some(1_580_146_469));
+        // No `outputErrorsDetail` printed: txPause unknown, not zero.
+        assert_eq!((c.rx_pause, c.tx_pause), (Some(0), None));
         assert_eq!(i.interfaces["Port-Channel1.20"].counters, None);
     }
 
@@ -261,6 +299,7 @@ sw1#"#;
             ),
             ("\"interfaceStatus\": \"connected\",", ""),
             ("\"lastClear\": 1580146469.0825176", "\"lastClear\": -1"),
+            ("\"rxPause\": 0", "\"rxPause\": -1"),
         ] {
             assert!(ET1.contains(from), "{from}");
             assert!(parse(&ET1.replacen(from, to, 1)).is_err(), "{to}");

@@ -14,6 +14,7 @@ pub mod igmp_groups;
 pub mod igmp_querier;
 pub mod igmp_snooping;
 pub mod interface_errors;
+pub mod interface_sample;
 pub mod interfaces;
 pub mod json;
 mod lanz;
@@ -21,6 +22,7 @@ pub mod lanz_records;
 pub mod ntp_associations;
 pub mod ntp_status;
 pub mod ptp;
+pub mod ptp_masters;
 pub mod queue_detail;
 pub mod queue_drops;
 pub mod redact;
@@ -38,19 +40,21 @@ pub use igmp_groups::{IgmpGroups, ShowIgmpGroups};
 pub use igmp_querier::{IgmpQuerier, IgmpQueriers, ShowIgmpQuerier};
 pub use igmp_snooping::{IgmpSnooping, IgmpSnoopingVlan, ShowIgmpSnooping};
 pub use interface_errors::{ErrorCounters, InterfaceErrors, ShowInterfaceErrors};
+pub use interface_sample::ShowInterfacePort;
 pub use interfaces::{Interface, InterfaceCounters, Interfaces, ShowInterfaces};
 pub use lanz::{LanzStatus, ShowLanzStatus};
 pub use lanz_records::{LanzRecord, LanzRecords, ShowLanzRecords};
 pub use ntp_associations::{NtpAssociations, NtpPeer, ShowNtpAssociations};
 pub use ntp_status::{NtpStatus, ShowNtpStatus};
 pub use ptp::{Ptp, PtpClock, PtpPortState, ShowPtp};
+pub use ptp_masters::{PtpMasters, ShowPtpMasters};
 pub use queue_detail::{EgressDrops, EgressQueueDrops, ShowQueueDetail};
 pub use queue_drops::{ClassDrops, QueueDrops, ShowQueueDrops};
 pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
 pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
 pub use version::{ShowVersion, Version};
 
-use premarket_parse::{QuerySpec, Shape};
+use premarket_parse::{Arg, QuerySpec, Shape};
 
 /// Every command premarket sends to a switch, and how its output is read (text or `| json`).
 /// `premarket parse` follows from this list.
@@ -67,6 +71,7 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowDiscards>(Shape::Exact("show interfaces counters discards")),
     QuerySpec::of::<ShowTransceiverDom>(Shape::Exact("show interfaces transceiver dom thresholds")),
     QuerySpec::of::<ShowPtp>(Shape::Exact("show ptp")),
+    QuerySpec::of::<ShowPtpMasters>(Shape::Exact("show ptp masters")),
     QuerySpec::of::<ShowIgmpSnooping>(Shape::Exact("show ip igmp snooping")),
     QuerySpec::of::<ShowIgmpQuerier>(Shape::Exact("show ip igmp snooping querier")),
     QuerySpec::of::<ShowIgmpGroups>(Shape::Exact("show ip igmp snooping groups")),
@@ -74,6 +79,8 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowReloadCause>(Shape::Exact("show reload cause")),
     QuerySpec::of::<ShowNtpStatus>(Shape::Exact(ShowNtpStatus::TEXT)),
     QuerySpec::of::<ShowNtpAssociations>(Shape::Exact("show ntp associations")),
+    // After every `show interfaces ...` listed above: one port (`show interfaces Ethernet1`).
+    QuerySpec::of::<ShowInterfacePort>(Shape::WithArg(ShowInterfacePort::TEXT, Arg::Name)),
 ];
 
 /// The listed query that reads `command`, with or without `| json` / `| no-more`.

@@ -1,0 +1,143 @@
+//! The PTP clock's quality beyond "locked" (`eos.ptp.synchronised`, issue 19): the baseline's
+//! limits with their defaults, and the grandmaster's clock class and accuracy from `show ptp
+//! masters` (a grandmaster in holdover keeps its identity: only its class tells).
+//!
+//! Defaults and their sources (research-18-19 §5.3): offset 1000 ns (ANTA `VerifyPtpOffset`),
+//! mean path delay 2000 ns (Arista's `ptp monitor threshold mean-path-delay` example), last
+//! sync 60 s (ANTA `VerifyPtpLockStatus`), clock classes [6] (IEEE 1588 table 5 and G.8275.1:
+//! 6 is the only class locked to a primary reference), clock accuracy 0x27 = within 100 µs
+//! (MiFID II RTS 25's limit for high-frequency trading), steps removed unlimited unless set.
+
+use serde::Deserialize;
+
+use premarket_platform::eos::PtpMasters;
+use premarket_platform::eos::ptp_masters::{accuracy_meaning, class_meaning};
+
+pub const DEFAULT_MAX_OFFSET_NS: u64 = 1000;
+pub const DEFAULT_MAX_MEAN_PATH_DELAY_NS: u64 = 2000;
+pub const DEFAULT_MAX_SYNC_AGE_S: u64 = 60;
+pub const DEFAULT_CLOCK_CLASSES: [u8; 1] = [6];
+pub const DEFAULT_MAX_CLOCK_ACCURACY: u8 = 0x27;
+
+/// `expect.ptp`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PtpExpect {
+    /// One allowed grandmaster (`0xec:46:70:ff:fe:00:ff:a8`, any case); kept for old baselines.
+    #[serde(default)]
+    pub grandmaster: Option<String>,
+    /// The allowed grandmasters: primary and backup.
+    #[serde(default)]
+    pub grandmasters: Vec<String>,
+    #[serde(default = "max_offset_ns")]
+    pub max_offset_ns: u64,
+    #[serde(default = "max_mean_path_delay_ns")]
+    pub max_mean_path_delay_ns: u64,
+    #[serde(default)]
+    pub max_steps_removed: Option<u32>,
+    #[serde(default = "max_sync_age_s")]
+    pub max_sync_age_s: u64,
+    #[serde(default = "allowed_clock_classes")]
+    pub allowed_clock_classes: Vec<u8>,
+    /// The worst clockAccuracy code allowed (lower is better; 0x21 = within 100 ns).
+    #[serde(default = "max_clock_accuracy")]
+    pub max_clock_accuracy: u8,
+    #[serde(default)]
+    pub slave_port: Option<String>,
+}
+
+fn max_offset_ns() -> u64 {
+    DEFAULT_MAX_OFFSET_NS
+}
+fn max_mean_path_delay_ns() -> u64 {
+    DEFAULT_MAX_MEAN_PATH_DELAY_NS
+}
+fn max_sync_age_s() -> u64 {
+    DEFAULT_MAX_SYNC_AGE_S
+}
+fn allowed_clock_classes() -> Vec<u8> {
+    DEFAULT_CLOCK_CLASSES.to_vec()
+}
+fn max_clock_accuracy() -> u8 {
+    DEFAULT_MAX_CLOCK_ACCURACY
+}
+
+impl PtpExpect {
+    /// Every allowed grandmaster, lower case.
+    pub fn allowed(&self) -> Vec<String> {
+        self.grandmaster
+            .iter()
+            .chain(&self.grandmasters)
+            .map(|g| g.to_lowercase())
+            .collect()
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let all = self.allowed();
+        if all.is_empty() {
+            return Err("`expect.ptp` names no grandmaster: set `grandmasters: [..]`".into());
+        }
+        for gm in &all {
+            let ok = gm.len() == 25
+                && gm.starts_with("0x")
+                && gm[2..]
+                    .split(':')
+                    .all(|b| b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()));
+            if !ok {
+                return Err(format!(
+                    "`expect.ptp` grandmaster {gm:?} is not a clock identity like 0xec:46:70:ff:fe:00:ff:a8"
+                ));
+            }
+        }
+        if self.allowed_clock_classes.is_empty() {
+            return Err(
+                "`expect.ptp.allowed_clock_classes` is empty: no grandmaster could pass".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Problems with the grandmaster's quality (class, accuracy) in `show ptp masters`.
+    pub fn judge_quality(&self, m: &PtpMasters, problems: &mut Vec<String>) {
+        if !self.allowed_clock_classes.contains(&m.clock_class) {
+            problems.push(format!(
+                "grandmaster clock class {} ({}), allowed {:?}",
+                m.clock_class,
+                class_meaning(m.clock_class),
+                self.allowed_clock_classes
+            ));
+        }
+        if let Some(a) = m.clock_accuracy
+            && a > self.max_clock_accuracy
+        {
+            problems.push(format!(
+                "grandmaster clock accuracy 0x{a:02X} ({}), limit 0x{:02X} ({})",
+                accuracy_meaning(a),
+                self.max_clock_accuracy,
+                accuracy_meaning(self.max_clock_accuracy)
+            ));
+        }
+    }
+
+    /// Problems with the path to the grandmaster (mean path delay, steps removed).
+    pub fn judge_path(
+        &self,
+        mean_path_delay_ns: Option<i64>,
+        steps_removed: Option<u32>,
+        problems: &mut Vec<String>,
+    ) {
+        if let Some(d) = mean_path_delay_ns
+            && d.unsigned_abs() > self.max_mean_path_delay_ns
+        {
+            problems.push(format!(
+                "mean path delay {d} ns, beyond {} ns",
+                self.max_mean_path_delay_ns
+            ));
+        }
+        if let (Some(max), Some(steps)) = (self.max_steps_removed, steps_removed)
+            && steps > max
+        {
+            problems.push(format!("steps removed {steps}, more than {max}"));
+        }
+    }
+}

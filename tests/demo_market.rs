@@ -1,0 +1,93 @@
+//! Issue 19's "done when", end to end over real SSH on loopback: `premarket demo` after a
+//! healthy run FAILs exactly the named check for each market-data fault, the FAIL line naming
+//! the fault (the clock class, the stalled group, the NTP offset, the pause frames), and the
+//! healthy demo is all OK.
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// The binary under test: `PREMARKET_BIN` when set, else cargo's.
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("PREMARKET_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
+}
+
+/// (scenario, the FAIL lines' `device check`, words every such FAIL line must hold).
+const FAULTS: &[(&str, &[&str], &str)] = &[
+    (
+        "ptp-holdover",
+        &["sw1 eos.ptp.synchronised"],
+        "grandmaster clock class 7 (holdover within specification), allowed [6]",
+    ),
+    ("feed-stalled", &["sw1 eos.multicast.flowing"], "239.2.1.1"),
+    (
+        "ntp-offset",
+        &["fw1 fortigate.ntp.synchronised", "sw1 eos.ntp.synchronised"],
+        "ms from 10.0.0.1, beyond ±100 ms",
+    ),
+    (
+        "pause-frames",
+        &["sw1 eos.interfaces.errors"],
+        "Ethernet4: +1840 pause frames received since the previous run",
+    ),
+];
+
+/// The demo's exit code and its text report's lines.
+fn demo(scenario: &str, home: &Path) -> (i32, Vec<String>) {
+    let out = Command::new(bin())
+        .args(["demo", "--scenario", scenario, "--home"])
+        .arg(home)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("demo runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    (
+        out.status.code().unwrap_or(-1),
+        text.lines().map(str::to_string).collect(),
+    )
+}
+
+fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with(&format!("{word} ")))
+        .collect()
+}
+
+#[test]
+fn each_market_data_fault_fails_its_check_naming_the_fault_and_healthy_is_all_ok() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for (scenario, checks, words) in FAULTS {
+        let (code, lines) = demo("healthy", home.path());
+        let report = lines.join("\n");
+        assert_eq!(code, 0, "healthy before {scenario}:\n{report}");
+        assert!(
+            starting(&lines, "FAIL").is_empty() && starting(&lines, "ERROR").is_empty(),
+            "healthy before {scenario}:\n{report}"
+        );
+        assert!(
+            starting(&lines, "OK").len() >= 27,
+            "healthy: every check OK:\n{report}"
+        );
+
+        let (code, lines) = demo(scenario, home.path());
+        let report = lines.join("\n");
+        assert_eq!(code, 1, "{scenario}:\n{report}");
+        assert!(
+            starting(&lines, "ERROR").is_empty(),
+            "{scenario}:\n{report}"
+        );
+        let fails = starting(&lines, "FAIL");
+        assert_eq!(fails.len(), checks.len(), "{scenario}:\n{report}");
+        for check in *checks {
+            let line = fails
+                .iter()
+                .find(|l| l.starts_with(&format!("FAIL {check} ")))
+                .unwrap_or_else(|| panic!("{scenario}: no FAIL {check}:\n{report}"));
+            assert!(line.contains(words), "{scenario}: {line:?} lacks {words:?}");
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The market-data path's EOS checks over fixtures (issue 19), run by [`crate::eos_checks`]'s
+//! row runner: OK, FAIL and ERROR for feeds flowing now, PTP quality, NTP limits and pause
+//! frames.
+
+use crate::eos_checks::{
+    FEED_B_2, NTP_ASSOCIATIONS, NTP_STATUS, PTP_MASTERS, QUERIER, Row, SHOW_INTERFACES, SHOW_PTP,
+};
+
+use premarket::Status;
+
+pub(crate) const ROWS: &[Row] = &[
+    Row {
+        check: "eos.multicast.flowing",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "all 2 feed sides as expected",
+    },
+    Row {
+        check: "eos.multicast.flowing",
+        outputs: &[(
+            FEED_B_2,
+            Some("show-interfaces-port/ethernet9-sample-2-stalled.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "239.2.1.1",
+    },
+    Row {
+        check: "eos.multicast.flowing",
+        outputs: &[(FEED_B_2, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "Ethernet9",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(PTP_MASTERS, Some("show-ptp-masters/gm-holdover-class7.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "grandmaster clock class 7 (holdover within specification), allowed [6]",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(
+            PTP_MASTERS,
+            Some("show-ptp-masters/gm-accuracy-unknown.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "grandmaster clock accuracy 0xFE (unknown), limit 0x27 (within 100 µs)",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/long-path-delay.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "mean path delay 2310 ns, beyond 2000 ns",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(PTP_MASTERS, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "no grandmaster clock class from `show ptp masters`",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "synchronised to 10.0.0.1, stratum 2, offset 0.012 ms",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(
+            NTP_ASSOCIATIONS,
+            Some("show-ntp-associations/sys-peer-250ms-off.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "clock offset 250.114 ms from 10.0.0.1, beyond ±100 ms",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(
+            NTP_ASSOCIATIONS,
+            Some("show-ntp-associations/no-sys-peer.txt"),
+        )],
+        previous: None,
+        status: Status::Fail,
+        summary: "no association is `sys.peer`",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(NTP_STATUS, Some("show-ntp-status/unsynchronised.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "NTP not synchronised: `unsynchronised`",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(
+            NTP_ASSOCIATIONS,
+            Some("show-ntp-associations/sys-peer-no-offset.txt"),
+        )],
+        previous: None,
+        status: Status::Error,
+        summary: "prints no offset for 10.0.0.1",
+    },
+    Row {
+        check: "eos.ntp.synchronised",
+        outputs: &[(NTP_STATUS, Some("show-version/garbage.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "cannot read",
+    },
+    // Pause frames are judged as growth since the previous run, like the error counters.
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/pause-frames-ethernet4.txt"),
+        )],
+        previous: Some(&[]),
+        status: Status::Fail,
+        summary: "Ethernet4: +1840 pause frames received since the previous run",
+    },
+    Row {
+        check: "eos.interfaces.errors",
+        outputs: &[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/pause-frames-ethernet4.txt"),
+        )],
+        previous: Some(&[(
+            SHOW_INTERFACES,
+            Some("show-interfaces/pause-frames-ethernet4.txt"),
+        )]),
+        status: Status::Ok,
+        summary: "all 4 trading ports",
+    },
+    // The querier's IGMP version, judged where the switch prints it.
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[(QUERIER, Some("show-ip-igmp-snooping-querier/igmpv3.txt"))],
+        previous: None,
+        status: Status::Fail,
+        summary: "the querier speaks IGMPv3, the baseline says v2",
+    },
+    Row {
+        check: "eos.multicast.feeds",
+        outputs: &[(
+            QUERIER,
+            Some("show-ip-igmp-snooping-querier/version-unreadable.txt"),
+        )],
+        previous: None,
+        status: Status::Error,
+        summary: "the querier's version \"version two\" is not one premarket reads",
+    },
+];
