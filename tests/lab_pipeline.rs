@@ -57,7 +57,17 @@ async fn capture(lab: &Lab, plan: &Plan) -> Captured {
             t.cmd("terminal length 0").await;
         }
         let mut results = Vec::new();
+        // A second sample is sent at least its gap after the first, as the SSH driver does.
+        let mut first_sent: HashMap<Command, std::time::Instant> = HashMap::new();
         for command in &device.commands {
+            if let Some(resample) = &command.resample {
+                if let Some(at) = first_sent.get(&command.first_sample()) {
+                    let gap = Duration::from_secs(u64::from(resample.gap_s));
+                    tokio::time::sleep(gap.saturating_sub(at.elapsed())).await;
+                }
+            } else {
+                first_sent.insert(command.clone(), std::time::Instant::now());
+            }
             let mut raw = String::new();
             for line in command.lines() {
                 raw = t.cmd(line).await.replace("\r\n", "\n");

@@ -41,12 +41,14 @@ fn start(edit: impl Fn(&str) -> String, args: &[&str]) -> Running {
     std::fs::write(&site_file, edit(&site)).unwrap();
     let config = Config::load(&lab.site_dir).unwrap_or_else(|e| panic!("{e}"));
     let plan = Plan::new(&config, &Selection::default()).unwrap();
-    let last = plan
+    let sw1 = plan
         .devices
         .iter()
         .find(|d| d.device.name.as_str() == "sw1")
-        .and_then(|d| d.commands.last().cloned())
-        .expect("sw1 has commands");
+        .expect("sw1 is planned");
+    let last = sw1.commands.last().cloned().expect("sw1 has commands");
+    // The last command may be a second sample of an earlier one: the same text, sent again.
+    let times = sw1.commands.iter().filter(|c| c.text == last.text).count();
     let stdout = lab.site_dir.join("stdout.json");
     let stderr = lab.site_dir.join("stderr.txt");
     let child = Command::new(assert_cmd::cargo::cargo_bin("premarket"))
@@ -60,11 +62,13 @@ fn start(edit: impl Fn(&str) -> String, args: &[&str]) -> Running {
         .spawn()
         .expect("spawn premarket");
     let began = Instant::now();
-    while !lab
+    while lab
         .journal()
         .commands("sw1")
         .iter()
-        .any(|c| c.contains(&last.text))
+        .filter(|c| c.contains(&last.text))
+        .count()
+        < times
     {
         assert!(
             began.elapsed() < Duration::from_secs(30),
