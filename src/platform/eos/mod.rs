@@ -25,11 +25,13 @@ pub mod queue_detail;
 pub mod queue_drops;
 pub mod redact;
 pub mod reload_cause;
+mod running_lines;
 pub mod text;
 pub mod transceivers;
 mod version;
 
 pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
+pub use running_lines::RunningConfigLines;
 pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
 pub use discards::{Discards, PortDiscards, ShowDiscards};
 pub use family::{Asic, Family};
