@@ -48,6 +48,9 @@ pub struct Verdict {
     pub evidence: String,
     /// A remedy specific to what was found; the catalog's remedy is used when absent.
     pub remedy: Option<String>,
+    /// The whole text the evidence is the head of, when it is too long for a finding (a
+    /// configuration diff): attached to the email as `DEVICE.diff` and kept in the archive.
+    pub attachment: Option<String>,
 }
 
 impl Verdict {
@@ -59,6 +62,7 @@ impl Verdict {
             actual: String::new(),
             evidence: String::new(),
             remedy: None,
+            attachment: None,
         }
     }
 
@@ -95,6 +99,11 @@ impl Verdict {
 
     pub fn remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = Some(remedy.into());
+        self
+    }
+
+    pub fn attachment(mut self, text: impl Into<String>) -> Self {
+        self.attachment = Some(text.into());
         self
     }
 }

@@ -72,6 +72,8 @@ impl Limits {
 /// What one device gave.
 struct Inspected {
     results: Vec<CheckResult>,
+    /// The whole diff behind a configuration check's evidence, redacted.
+    diff: Option<String>,
     raw: DeviceOutputs,
     down: Option<DeviceDown>,
     probe: Option<ProbeFigures>,
@@ -97,7 +99,11 @@ pub async fn inspect(
     let mut raw = Vec::new();
     let mut down = Vec::new();
     let mut probe = Vec::new();
+    let mut diffs = Vec::new();
     for device in devices {
+        if let Some(diff) = device.diff {
+            diffs.push((device.raw.device.clone(), diff));
+        }
         results.extend(device.results);
         raw.push(device.raw);
         down.extend(device.down);
@@ -112,6 +118,7 @@ pub async fn inspect(
         results,
     );
     report.raw = raw;
+    report.diffs = diffs;
     report.devices_not_inspected = down;
     report.probe = probe;
     report.sort();
@@ -189,6 +196,11 @@ async fn inspect_device(
         }
     }))
     .await;
+    // A verdict's attachment is a configuration diff: one per device.
+    let diff = judged
+        .iter()
+        .find_map(|(v, _)| v.attachment.as_deref())
+        .map(|text| control(&redact::device_text(redactor, platform, text)));
     let mut results: Vec<CheckResult> = plan
         .checks
         .iter()
@@ -209,6 +221,7 @@ async fn inspect_device(
         .flatten();
     Inspected {
         results,
+        diff,
         raw,
         down,
         probe,

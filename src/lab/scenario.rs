@@ -67,6 +67,12 @@ pub enum Fault {
     /// many distinct sessions: past it the lab repeats 5-tuples (another source port
     /// sequence round), which keeps the count the benchmark needs.
     HugeSessionList,
+    /// Both: one configuration line differs from the healthy lab's (fw1: the order-entry
+    /// policy's destination; sw1: a trading port's description), as after an overnight edit.
+    ConfigChanged,
+    /// FortiGate: every `ENC` secret re-encrypted (new salt, same length), nothing else
+    /// changed: what a real FortiGate prints on each `show`.
+    EncRotated,
 }
 
 /// How long `slow` delays each answer.
@@ -82,7 +88,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 27] = [
+    pub const ALL: [Fault; 29] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -110,6 +116,8 @@ impl Fault {
         Fault::LowLight,
         Fault::NtpUnsynchronised,
         Fault::HugeSessionList,
+        Fault::ConfigChanged,
+        Fault::EncRotated,
     ];
 
     pub fn name(self) -> &'static str {
@@ -141,6 +149,8 @@ impl Fault {
             Fault::LowLight => "low-light",
             Fault::NtpUnsynchronised => "ntp-unsynchronised",
             Fault::HugeSessionList => "huge-session-list",
+            Fault::ConfigChanged => "config-changed",
+            Fault::EncRotated => "enc-rotated",
         }
     }
 
@@ -152,7 +162,8 @@ impl Fault {
             | Fault::Pager
             | Fault::Banner
             | Fault::Rebooted
-            | Fault::NtpUnsynchronised => Target::All,
+            | Fault::NtpUnsynchronised
+            | Fault::ConfigChanged => Target::All,
             Fault::LanzUnsaved
             | Fault::LanzOff
             | Fault::ConfigUnsaved
@@ -171,7 +182,8 @@ impl Fault {
             | Fault::Hang
             | Fault::HostKeyChanged
             | Fault::SflowEnabled
-            | Fault::HugeSessionList => Target::Device("fw1".into()),
+            | Fault::HugeSessionList
+            | Fault::EncRotated => Target::Device("fw1".into()),
         }
     }
 
@@ -211,6 +223,10 @@ impl Fault {
             Fault::LowLight => "switch: Ethernet3 receive power -11.2 dBm (below warning)",
             Fault::NtpUnsynchronised => "both: NTP not synchronised",
             Fault::HugeSessionList => "firewall: 200,000 sessions on the feed's filter",
+            Fault::ConfigChanged => {
+                "both: one configuration line changed (fw1 policy 2, sw1 a port description)"
+            }
+            Fault::EncRotated => "firewall: every ENC secret re-encrypted, nothing else changed",
         }
     }
 }

@@ -11,6 +11,9 @@
 //! becomes one line, `<certificate set, N chars>`. The secret itself is never kept: this fact
 //! is archived for the next run and shown in diffs.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 /// The configuration, normalised: what the `*.config.unchanged` checks compare.
@@ -30,6 +33,21 @@ pub struct Rules {
 
 /// What the platforms' redaction puts where a secret was.
 pub const REDACTED: &str = "<redacted>";
+
+/// What this module puts where a secret was, as a whole value (quoted or not).
+static MASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^"?<(?:secret|certificate|private key|PEM block) set, \d+ chars(?:, not closed)?>"?$"#,
+    )
+    .expect("static regex")
+});
+
+/// Whether `value` is nothing but this module's mask: the platforms' redaction leaves it, so
+/// a normalised configuration shown in a finding still says "a secret of N chars is set".
+/// It holds only a number, so a device printing it smuggles nothing.
+pub fn is_mask(value: &str) -> bool {
+    MASK.is_match(value.trim())
+}
 
 /// A PEM block ends within this many lines, or is taken to end there: an unclosed block (cut
 /// output, hostile text) must not leak a key's lines, nor swallow the whole configuration.
@@ -149,9 +167,24 @@ mod tests {
     }
 
     #[test]
+    fn masks_are_recognised_whole() {
+        assert!(is_mask("<secret set, 27 chars>"));
+        assert!(is_mask("\"<certificate set, 10 chars>\""));
+        assert!(!is_mask("<secret set, 27 chars> hunter2"));
+        assert!(!is_mask("hunter2"));
+    }
+
+    #[test]
     fn an_unclosed_pem_block_leaks_no_line() {
-        let text = ["set private-key \"-----BEGIN PRIVATE KEY-----", "MIIB", "end"];
+        let text = [
+            "set private-key \"-----BEGIN PRIVATE KEY-----",
+            "MIIB",
+            "end",
+        ];
         let got = normalise(text, &rules()).lines;
-        assert_eq!(got, ["set private-key \"<private key set, 7 chars, not closed>"]);
+        assert_eq!(
+            got,
+            ["set private-key \"<private key set, 7 chars, not closed>"]
+        );
     }
 }

@@ -36,6 +36,8 @@ const REPORT: &str = "report.json";
 const FACTS: &str = "facts";
 /// Where a run's charts are kept.
 pub const CHARTS: &str = "charts";
+/// Where a run's configuration diffs are kept (`diffs/<device>.diff`).
+pub const DIFFS: &str = "diffs";
 const TMP_PREFIX: &str = ".tmp-";
 /// Beside an output that was empty when collected (the offline collector reads it as such).
 pub const EMPTY_MARK: &str = ".empty";
@@ -129,6 +131,7 @@ impl Archive {
             fs::write(&path, text).map_err(werr(&path))?;
         }
         write_charts(&tmp, &report.charts)?;
+        write_diffs(&tmp, &report.diffs)?;
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
         os::sync_file_system(&tmp);
@@ -385,6 +388,23 @@ fn write_charts(run: &Path, charts: &[(String, Vec<u8>)]) -> Result<(), ArchiveE
     for (name, bytes) in charts {
         let path = dir.join(file_safe(name));
         fs::write(&path, bytes).map_err(|source| ArchiveError::Write { path, source })?;
+    }
+    Ok(())
+}
+
+/// The configuration diffs, `diffs/<device>.diff`.
+fn write_diffs(run: &Path, diffs: &[(String, String)]) -> Result<(), ArchiveError> {
+    if diffs.is_empty() {
+        return Ok(());
+    }
+    let dir = run.join(DIFFS);
+    fs::create_dir_all(&dir).map_err(|source| ArchiveError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    for (device, text) in diffs {
+        let path = dir.join(format!("{}.diff", file_safe(device)));
+        fs::write(&path, text).map_err(|source| ArchiveError::Write { path, source })?;
     }
     Ok(())
 }

@@ -188,6 +188,10 @@ pub struct Report {
     /// The raw outputs judged, redacted, for the archive and the email; not in report.json.
     #[serde(skip)]
     pub raw: Vec<DeviceOutputs>,
+    /// Each changed configuration's whole unified diff (device, diff), redacted: the email
+    /// attaches it as `DEVICE.diff` and the archive keeps it in `diffs/`; not in report.json.
+    #[serde(skip)]
+    pub diffs: Vec<(String, String)>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -302,6 +306,7 @@ impl Report {
             drift: None,
             charts: Vec::new(),
             raw: Vec::new(),
+            diffs: Vec::new(),
         };
         report.sort();
         report

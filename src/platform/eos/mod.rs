@@ -31,7 +31,6 @@ pub mod transceivers;
 mod version;
 
 pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
-pub use running_lines::RunningConfigLines;
 pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
 pub use discards::{Discards, PortDiscards, ShowDiscards};
 pub use family::{Asic, Family};
@@ -48,6 +47,7 @@ pub use ptp::{Ptp, PtpClock, PtpPortState, ShowPtp};
 pub use queue_detail::{EgressDrops, EgressQueueDrops, ShowQueueDetail};
 pub use queue_drops::{ClassDrops, QueueDrops, ShowQueueDrops};
 pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
+pub use running_lines::RunningConfigLines;
 pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
 pub use version::{ShowVersion, Version};
 

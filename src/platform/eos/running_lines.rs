@@ -73,12 +73,18 @@ mod tests {
     fn headers_go_secrets_keep_their_length() {
         let got = parse(FIRST).unwrap().lines;
         assert_eq!(got[0], "!");
-        assert!(!got.iter().any(|l| l.contains("Time:") || l.contains("EOS-4.31")));
+        assert!(
+            !got.iter()
+                .any(|l| l.contains("Time:") || l.contains("EOS-4.31"))
+        );
         assert!(got.contains(
             &"username admin privilege 15 role network-admin secret <secret set, 27 chars>".into()
         ));
         assert!(got.contains(&"snmp-server community <secret set, 9 chars>".into()));
-        assert!(!got.iter().any(|l| l.contains("s3cr3t") || l.contains("$6$")));
+        assert!(
+            !got.iter()
+                .any(|l| l.contains("s3cr3t") || l.contains("$6$"))
+        );
         let later = FIRST
             .replace("08:31:02", "09:15:40")
             .replace("EOS-4.31.6M", "EOS-4.32.0F");

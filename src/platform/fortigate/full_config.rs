@@ -101,11 +101,17 @@ mod tests {
             "        set password ENC <secret set, {} chars>",
             BLOB.len()
         )));
-        assert!(first.contains(
-            &"        set private-key \"<private key set, 44 chars>\"".to_string()
-        ));
-        assert!(first.contains(&"        set certificate \"<certificate set, 44 chars>\"".to_string()));
-        assert!(!first.iter().any(|l| l.contains("MII") || l.contains("SH2nl")));
+        assert!(
+            first.contains(&"        set private-key \"<private key set, 44 chars>\"".to_string())
+        );
+        assert!(
+            first.contains(&"        set certificate \"<certificate set, 44 chars>\"".to_string())
+        );
+        assert!(
+            !first
+                .iter()
+                .any(|l| l.contains("MII") || l.contains("SH2nl"))
+        );
         let rotated: String = BLOB.chars().rev().collect();
         assert_eq!(
             parse(&show("2873625514781790", &rotated)).unwrap().lines,
