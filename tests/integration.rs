@@ -21,6 +21,7 @@ mod ssh_common;
 
 mod archive_hostile;
 mod cli;
+mod config_changes;
 mod config_errors;
 mod deadline;
 mod demo;

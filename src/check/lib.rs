@@ -9,6 +9,7 @@
 //! The run evaluates each check where it can give up on it ([`bounded`]).
 
 pub mod bounded;
+pub mod box_facts;
 pub mod config_diff;
 pub mod eos;
 pub mod fortigate;

@@ -8,6 +8,7 @@
 
 pub mod archive;
 pub mod blocks;
+pub mod changed;
 pub mod channel;
 pub mod email;
 pub mod escape;
@@ -177,6 +178,11 @@ pub struct Report {
     /// The calendar says the market is closed today: why (nothing was inspected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<String>,
+    /// The facts that define each box (version, model, serial, HA, links, PTP grandmaster, NTP
+    /// servers, LANZ, interface count) that differ from the previous run's; no verdict
+    /// ([`changed`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed_facts: Vec<changed::FactChange>,
     /// What drifted against the week before, in one line, when something did (the email then
     /// shows the trend; see [`trend::drift`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -303,6 +309,7 @@ impl Report {
             config_errors: Vec::new(),
             problems: Vec::new(),
             closed: None,
+            changed_facts: Vec::new(),
             drift: None,
             charts: Vec::new(),
             raw: Vec::new(),
