@@ -258,9 +258,10 @@ fn every_scenario_gives_the_expected_verdicts() {
             };
             assert_eq!(hits, want, "{scenario}: expected {pattern}");
         }
-        let config_changed = results.iter().map(row).any(|(s, _, c, _)| {
-            s == "FAIL" && c.ends_with(".config.unchanged")
-        });
+        let config_changed = results
+            .iter()
+            .map(row)
+            .any(|(s, _, c, _)| s == "FAIL" && c.ends_with(".config.unchanged"));
         let want_code = if config_changed || not_ok.iter().any(|p| p.starts_with("FAIL")) {
             1
         } else if not_ok.iter().any(|p| p.starts_with("ERROR")) {

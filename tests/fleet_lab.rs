@@ -227,7 +227,10 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
         }
         assert!(wrong.is_empty(), "{scenario}:\n{}", wrong.join("\n"));
         let config_changed = results.iter().any(|r| {
-            r["status"] == "FAIL" && r["check"].as_str().is_some_and(|c| c.ends_with(".config.unchanged"))
+            r["status"] == "FAIL"
+                && r["check"]
+                    .as_str()
+                    .is_some_and(|c| c.ends_with(".config.unchanged"))
         });
         let fails = config_changed || not_ok.iter().any(|p| p.starts_with("FAIL"));
         let errors = not_ok.iter().any(|p| p.starts_with("ERROR"));

@@ -65,7 +65,11 @@ pub fn read(facts: &Facts) -> BoxFacts {
     }
     if let Ok(i) = facts.get(&ShowInterfaces) {
         put("interface count", i.interfaces.len().to_string());
-        for (name, port) in i.interfaces.iter().filter(|(n, _)| n.starts_with("Ethernet")) {
+        for (name, port) in i
+            .interfaces
+            .iter()
+            .filter(|(n, _)| n.starts_with("Ethernet"))
+        {
             let speed = port
                 .bandwidth_bps
                 .map(|b| format!(", {}", speed(b)))

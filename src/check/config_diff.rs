@@ -45,7 +45,10 @@ impl<'de> Deserialize<'de> for Ignore {
         Regex::new(&pattern).map(Ignore).map_err(|e| {
             serde::de::Error::custom(format!(
                 "`config_ignore` entry `{pattern}` is not a regex: {}",
-                e.to_string().split_whitespace().collect::<Vec<_>>().join(" ")
+                e.to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ))
         })
     }

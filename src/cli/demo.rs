@@ -48,21 +48,10 @@ pub struct Args {
 
 impl Args {
     fn home(&self) -> PathBuf {
-        self.home.clone().unwrap_or_else(default_home)
+        self.home
+            .clone()
+            .unwrap_or_else(super::demo_home::default_home)
     }
-}
-
-/// `$XDG_STATE_HOME/premarket/demo`, else `~/.local/state/premarket/demo`, else a directory
-/// in the system temp dir named after the user id.
-pub fn default_home() -> PathBuf {
-    let nonempty = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(state) = nonempty(std::env::var_os("XDG_STATE_HOME")).filter(|p| p.is_absolute()) {
-        return state.join("premarket").join("demo");
-    }
-    if let Some(home) = nonempty(std::env::var_os("HOME")) {
-        return home.join(".local/state/premarket/demo");
-    }
-    std::env::temp_dir().join(format!("premarket-demo-{}", crate::files::os::uid()))
 }
 
 /// The lab answers in milliseconds: a short command timeout keeps `--scenario hang` brief.

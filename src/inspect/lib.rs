@@ -32,8 +32,8 @@ use premarket_core::{Status, Verdict};
 use premarket_parse::{AnyQuery, Facts, Query, Recorded};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
-use premarket_report::escape::control;
 use premarket_report::changed::{self, BoxFacts, FactChange};
+use premarket_report::escape::control;
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
@@ -179,7 +179,11 @@ async fn inspect_device(
                 )
             })
             .collect(),
-        facts: facts.to_record(&queries, "").into_iter().chain(box_record).collect(),
+        facts: facts
+            .to_record(&queries, "")
+            .into_iter()
+            .chain(box_record)
+            .collect(),
     };
 
     let facts = Arc::new(facts);

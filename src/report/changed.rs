@@ -141,7 +141,10 @@ mod tests {
             .collect();
         assert_eq!(
             lines,
-            ["LANZ: on -> (not read)", "software version: 4.31.6M -> 4.32.2F"]
+            [
+                "LANZ: on -> (not read)",
+                "software version: 4.31.6M -> 4.32.2F"
+            ]
         );
         assert!(compare("sw1", &before, &before).is_empty());
         assert!(compare("sw1", &before, &BoxFacts::new()).is_empty());
@@ -159,7 +162,10 @@ mod tests {
         report.diffs = vec![("fw1".into(), "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n".into())];
         let t = text(&report);
         assert!(t.contains("sw<1> model: A -> B"), "{t}");
-        assert!(t.contains("fw1 configuration: 2 lines changed (fw1.diff attached)"), "{t}");
+        assert!(
+            t.contains("fw1 configuration: 2 lines changed (fw1.diff attached)"),
+            "{t}"
+        );
         let h = html(&report, "");
         assert!(h.contains("<b>sw&lt;1&gt;</b>"), "{h}");
         let _ = Status::Ok;
