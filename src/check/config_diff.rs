@@ -4,26 +4,24 @@
 //! Both compare the normalised configuration ([`ConfigLines`]: volatile headers dropped,
 //! secrets kept as "set, N chars") with the one the archive kept from the previous run, less
 //! the lines the baseline expects to change (`config_ignore:`, regexes). The diff is
-//! `similar`'s Myers diff over lines, with a deadline so that no pair of configurations can
+//! [`crate::line_diff`] over lines, with a deadline so that no pair of configurations can
 //! hold the run ([`DIFF_DEADLINE`]; past it the diff is still correct, only less minimal).
 //! The finding shows the first [`EVIDENCE_LINES`] lines of the unified diff; the whole of it
 //! rides along as the verdict's attachment (`DEVICE.diff` in the email and the archive).
 
 use std::fmt;
-use std::time::Duration;
 
 use regex::Regex;
 use serde::{Deserialize, Deserializer};
-use similar::{Algorithm, ChangeTag, TextDiff};
 
 use premarket_core::Verdict;
 use premarket_parse::Recorded;
 use premarket_platform::config_lines::ConfigLines;
 
+pub use crate::line_diff::{DIFF_DEADLINE, Diff, diff, lines};
+
 /// Lines of the unified diff shown in the finding.
 pub const EVIDENCE_LINES: usize = 40;
-/// How long the diff may search for the smallest edit before it settles for a larger one.
-pub const DIFF_DEADLINE: Duration = Duration::from_millis(500);
 
 /// `expect:` keys read by both configuration checks.
 #[derive(Deserialize)]
@@ -60,54 +58,6 @@ impl fmt::Debug for Ignore {
     }
 }
 
-/// The differences between two configurations.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diff {
-    pub added: usize,
-    pub removed: usize,
-    /// The unified diff (3 lines of context), `---`/`+++` header first.
-    pub unified: String,
-}
-
-impl Diff {
-    /// Lines added plus lines removed.
-    pub fn changed(&self) -> usize {
-        self.added + self.removed
-    }
-}
-
-/// The unified diff from `old` to `new` (named in its header), `None` when they are equal.
-pub fn diff(old: &[&str], new: &[&str], old_name: &str, new_name: &str) -> Option<Diff> {
-    if old == new {
-        return None;
-    }
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .timeout(DIFF_DEADLINE)
-        .diff_slices(old, new);
-    let (mut added, mut removed) = (0, 0);
-    for op in diff.ops() {
-        for change in diff.iter_changes(op) {
-            match change.tag() {
-                ChangeTag::Insert => added += 1,
-                ChangeTag::Delete => removed += 1,
-                ChangeTag::Equal => {}
-            }
-        }
-    }
-    // Slices' lines carry no line break: the writer puts one after each.
-    let unified = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(old_name, new_name)
-        .to_string();
-    Some(Diff {
-        added,
-        removed,
-        unified,
-    })
-}
-
 /// `lines` without those `ignore` matches.
 fn kept<'a>(lines: &'a [String], ignore: &[Ignore]) -> Vec<&'a str> {
     lines
@@ -126,36 +76,36 @@ pub fn judge(
     let now = kept(&current.lines, ignore);
     let Some((before, record)) = previous else {
         return Verdict::ok(format!(
-            "first run on this device: its configuration ({} lines) is recorded; the next run compares with it",
-            now.len()
+            "first run on this device: its configuration ({}) is recorded; the next run compares with it",
+            lines(now.len())
         ))
-        .actual(format!("{} lines", now.len()));
+        .actual(lines(now.len()));
     };
     let when = run_time(&record.run_id);
     let before = match before {
         Ok(before) => before,
         Err(why) => {
             return Verdict::ok(format!(
-                "the previous run's configuration ({}) cannot be read back ({why}); this run's ({} lines) is recorded instead",
+                "the previous run's configuration ({}) cannot be read back ({why}); this run's ({}) is recorded instead",
                 record.run_id,
-                now.len()
+                lines(now.len())
             ));
         }
     };
     let then = kept(&before.lines, ignore);
     let expected = format!(
-        "the configuration of the previous run ({}), {} lines",
+        "the configuration of the previous run ({}), {}",
         record.run_id,
-        then.len()
+        lines(then.len())
     );
     let old_name = format!("previous run {}", record.run_id);
     match diff(&then, &now, &old_name, "this run") {
         None => Verdict::ok(format!(
-            "unchanged since the previous run ({when}): {} lines",
-            now.len()
+            "unchanged since the previous run ({when}): {}",
+            lines(now.len())
         ))
         .expected(expected)
-        .actual(format!("{} lines, the same", now.len())),
+        .actual(format!("{}, the same", lines(now.len()))),
         Some(d) => {
             let head: Vec<&str> = d.unified.lines().take(EVIDENCE_LINES).collect();
             let more = d.unified.lines().count().saturating_sub(EVIDENCE_LINES);
@@ -166,11 +116,11 @@ pub fn judge(
                 ));
             }
             Verdict::fail(format!(
-                "configuration changed since the previous run ({when}): {} lines",
-                d.changed()
+                "configuration changed since the previous run ({when}): {}",
+                lines(d.changed())
             ))
             .expected(expected)
-            .actual(format!("{} lines added, {} removed", d.added, d.removed))
+            .actual(d.describe())
             .evidence(evidence)
             .attachment(d.unified)
         }

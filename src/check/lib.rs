@@ -14,6 +14,7 @@ pub mod config_diff;
 pub mod eos;
 pub mod fortigate;
 mod input;
+pub mod line_diff;
 pub mod outcome;
 pub mod probe;
 pub mod reboot;

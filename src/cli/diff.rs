@@ -96,10 +96,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             let a: Vec<&str> = a.lines.iter().map(String::as_str).collect();
             let b: Vec<&str> = b.lines.iter().map(String::as_str).collect();
             if let Some(d) = config_diff::diff(&a, &b, &from, &to) {
-                out.push(format!(
-                    "configuration: {} lines added, {} removed",
-                    d.added, d.removed
-                ));
+                out.push(format!("configuration: {}", d.describe()));
                 out.push(d.unified.trim_end().to_string());
             }
         }

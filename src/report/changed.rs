@@ -74,8 +74,9 @@ fn lines(report: &Report) -> Vec<(String, Vec<String>)> {
                     || (l.starts_with('-') && !l.starts_with("---"))
             })
             .count();
+        let plural = if changed == 1 { "" } else { "s" };
         by_device.entry(device).or_default().push(format!(
-            "configuration: {changed} lines changed ({device}.diff attached)"
+            "configuration: {changed} line{plural} changed ({device}.diff attached)"
         ));
     }
     by_device
