@@ -21,6 +21,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+mod beside;
 mod raw;
 mod runs;
 
@@ -130,8 +131,8 @@ impl Archive {
             })?;
             fs::write(&path, text).map_err(werr(&path))?;
         }
-        write_charts(&tmp, &report.charts)?;
-        write_diffs(&tmp, &report.diffs)?;
+        beside::write_charts(&tmp, &report.charts)?;
+        beside::write_diffs(&tmp, &report.diffs)?;
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
         os::sync_file_system(&tmp);
@@ -372,41 +373,6 @@ struct Stored {
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
-}
-
-/// The run's charts, `charts/<name>` (the probe's latency chart as SVG for a desk and PNG as
-/// the email showed it; the trend when it was attached).
-fn write_charts(run: &Path, charts: &[(String, Vec<u8>)]) -> Result<(), ArchiveError> {
-    if charts.is_empty() {
-        return Ok(());
-    }
-    let dir = run.join(CHARTS);
-    fs::create_dir_all(&dir).map_err(|source| ArchiveError::Write {
-        path: dir.clone(),
-        source,
-    })?;
-    for (name, bytes) in charts {
-        let path = dir.join(file_safe(name));
-        fs::write(&path, bytes).map_err(|source| ArchiveError::Write { path, source })?;
-    }
-    Ok(())
-}
-
-/// The configuration diffs, `diffs/<device>.diff`.
-fn write_diffs(run: &Path, diffs: &[(String, String)]) -> Result<(), ArchiveError> {
-    if diffs.is_empty() {
-        return Ok(());
-    }
-    let dir = run.join(DIFFS);
-    fs::create_dir_all(&dir).map_err(|source| ArchiveError::Write {
-        path: dir.clone(),
-        source,
-    })?;
-    for (device, text) in diffs {
-        let path = dir.join(format!("{}.diff", file_safe(device)));
-        fs::write(&path, text).map_err(|source| ArchiveError::Write { path, source })?;
-    }
-    Ok(())
 }
 
 /// Writes `bytes` to `path`, a new file in the run's own hidden directory, and flushes it to
