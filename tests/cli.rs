@@ -42,7 +42,7 @@ fn exit_codes() {
                 "sw1",
             ],
             0,
-            "OK: 12 OK",
+            "OK: 13 OK",
         ),
         (
             &[
@@ -58,7 +58,7 @@ fn exit_codes() {
         (
             &["run", "--offline", missing, "--device", "sw1"],
             2,
-            "ERROR: 12 ERROR",
+            "ERROR: 13 ERROR",
         ),
         (
             &[

@@ -992,7 +992,7 @@ fn lab_scenarios_fail_with_the_right_explanations() {
         );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
         let results = report["results"].as_array().expect("results");
-        assert_eq!(results.len(), 13, "{scenario}");
+        assert_eq!(results.len(), 14, "{scenario}");
         for result in results {
             let id = result["check"].as_str().unwrap_or_default();
             match expected.iter().find(|(check, _, _)| *check == id) {
