@@ -50,6 +50,8 @@ fn fixture_dir(command: &Command) -> &'static str {
             "diagnose npu np7lite port-list",
             "diagnose-npu-np7lite-port-list",
         ),
+        // Last: every `show ...` above is matched first.
+        ("show", "show"),
     ];
     bases
         .iter()
@@ -75,6 +77,7 @@ const HEALTHY: &[(&str, &str)] = &[
     ("show-system-npu", "default"),
     ("get-system-interface", "healthy"),
     ("diagnose-npu-np7lite-port-list", "healthy-inferred"),
+    ("show", "healthy"),
 ];
 
 struct Row {
@@ -136,6 +139,7 @@ fn rows() -> Vec<Row> {
     const UDP: &str = "fortigate.service.udp-idle";
     const IDLE: &str = "fortigate.session.idle-margin";
     const UP: &str = "fortigate.uptime.stable";
+    const CONF: &str = "fortigate.config.unchanged";
     const BLOCK: &str = "fortigate.offload.blockers";
     const LIST: &str = "diagnose-sys-session-list";
     const MCAST: &str = "diagnose-sys-mcast-session-list";
@@ -148,6 +152,7 @@ fn rows() -> Vec<Row> {
     const NP: &str = "show-system-npu";
     const IFACES: &str = "get-system-interface";
     const PORTS: &str = "diagnose-npu-np7lite-port-list";
+    const SHOW: &str = "show";
     vec![
         row(V, &[], Ok, &["FortiOS 7.6.7 as pinned"]),
         row(
@@ -694,6 +699,43 @@ fn rows() -> Vec<Row> {
         row(
             UP,
             &[(PERF, "get-system-status/unknown-action")],
+            Error,
+            &["Unknown action"],
+        ),
+        row(
+            CONF,
+            &[],
+            Ok,
+            &["first run on this device", "is recorded"],
+        ),
+        // An hour ago: another `conf_file_ver` and every ENC blob re-encrypted (same lengths),
+        // which is what two reads of an unchanged FortiGate look like.
+        Row {
+            previous: &[(SHOW, "an-hour-earlier")],
+            ..row(
+                CONF,
+                &[],
+                Ok,
+                &["unchanged since the previous run (08:15)"],
+            )
+        },
+        // Since then policy 1 was opened to any source.
+        Row {
+            previous: &[(SHOW, "an-hour-earlier")],
+            ..row(
+                CONF,
+                &[(SHOW, "policy-widened")],
+                Fail,
+                &[
+                    "configuration changed since the previous run (08:15): 2 lines",
+                    "evidence:-        set srcaddr \"md-source\"",
+                    "evidence:+        set srcaddr \"all\"",
+                ],
+            )
+        },
+        row(
+            CONF,
+            &[(SHOW, "get-system-status/unknown-action")],
             Error,
             &["Unknown action"],
         ),
