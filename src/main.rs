@@ -35,11 +35,25 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs (`tracing`) go to stderr, at the level `-v` asks for, or as `RUST_LOG` says, with every
-/// secret read so far masked.
+/// Logs (`tracing`) go to stderr, at the level `-v` asks for, or as `RUST_LOG` says (but for
+/// the logs that would cut a secret in pieces, [`premarket::report::redact::QUIET`] and, at
+/// trace, [`premarket::report::redact::QUIET_AT_TRACE`]), with
+/// every secret read so far masked.
 fn logging(verbose: u8) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli::log_filter(verbose)));
+    let tracing = matches!(
+        filter.max_level_hint(),
+        None | Some(tracing_subscriber::filter::LevelFilter::TRACE)
+    );
+    let at_trace = premarket::report::redact::QUIET_AT_TRACE
+        .iter()
+        .filter(|_| tracing);
+    for quiet in premarket::report::redact::QUIET.iter().chain(at_trace) {
+        if let Ok(directive) = quiet.parse() {
+            filter = filter.add_directive(directive);
+        }
+    }
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(premarket::report::redact::LogWriter)

@@ -331,11 +331,14 @@ fn example_site_scenarios_hold_every_planned_fw1_output() {
         "not-established",
         "lanz-incident",
     ] {
+        // A scenario holds what differs from the healthy day; `based-on` supplies the rest.
+        let saved = premarket::collect::offline::Offline::new(
+            root.join("tests/fixtures/site").join(scenario),
+        );
         for command in &plan.devices[0].commands {
-            let path = root
-                .join("tests/fixtures/site")
-                .join(scenario)
-                .join("fw1")
+            let path = saved
+                .folder_of("fw1", &command.file_name())
+                .unwrap_or_else(|e| panic!("{scenario}: {e}"))
                 .join(command.file_name());
             assert!(
                 path.is_file(),

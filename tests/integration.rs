@@ -14,11 +14,13 @@ mod email_support;
 #[path = "fuzz/harness.rs"]
 mod harness;
 mod lab_support;
+mod notify_support;
 mod parse_support;
 mod previous_support;
 #[path = "common/ssh.rs"]
 mod ssh_common;
 
+mod adding_a_check;
 mod archive_hostile;
 mod cli;
 mod config_changes;
@@ -43,6 +45,7 @@ mod history_chart;
 mod hostile_files;
 mod hostile_parse;
 mod hostile_writes;
+mod junit;
 mod known_hosts_openssh;
 mod lab_cli;
 mod lab_load;
@@ -51,6 +54,8 @@ mod lab_pipeline;
 mod lab_ssh;
 mod lab_trading;
 mod metrics;
+mod notify;
+mod notify_transport;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use premarket::probe::analysis::{self, Analysis, Options};
 use premarket::probe::calibration::Calibration;
+use premarket::probe::format::Records;
 use premarket::probe::frame::{self, FrameSpec, Payload};
 use premarket::probe::offline;
 use premarket::probe::pcap;
-use premarket::probe::record::Records;
 use premarket::probe::synth::{self, Profile, Spec};
 use premarket::probe::units::{Nanos, Vlan};
 use premarket::probe::verdict::Kind;

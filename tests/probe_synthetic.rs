@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use premarket::probe::analysis::Options;
 use premarket::probe::calibration::Calibration;
+use premarket::probe::format::Records;
 use premarket::probe::offline;
-use premarket::probe::record::{Endian, Records};
+use premarket::probe::record::Endian;
 use premarket::probe::stats::{MEDIAN, percentile};
 use premarket::probe::synth::{self, Profile, Spec, Truth};
 use premarket::probe::units::{Meters, Nanos, NanosPerMeter};

@@ -102,11 +102,11 @@ impl<C: Check> Default for Builtin<C> {
     }
 }
 
-struct Ready<C: Check> {
+struct PreparedBuiltin<C: Check> {
     input: C::Input,
 }
 
-impl<C: Check> Prepared for Ready<C> {
+impl<C: Check> Prepared for PreparedBuiltin<C> {
     fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
         C::queries(&self.input)
     }
@@ -142,7 +142,7 @@ impl<C: Check> Definition for Builtin<C> {
         // Read from the device's own file, so that a mistake is reported at its own position.
         let input: C::Input = baseline.input(C::ID)?;
         C::validate(&input).map_err(|message| baseline.invalid(C::ID, message))?;
-        let ready: Arc<dyn Prepared> = Arc::new(Ready::<C> { input });
+        let ready: Arc<dyn Prepared> = Arc::new(PreparedBuiltin::<C> { input });
         if let (Some(section), Ok(mut built)) = (section, self.built.lock()) {
             built
                 .get_or_insert_with(HashMap::new)

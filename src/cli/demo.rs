@@ -44,6 +44,9 @@ pub struct Args {
     /// Also write Prometheus metrics to PATH.
     #[arg(long, value_name = "PATH")]
     pub metrics_file: Option<PathBuf>,
+    /// Also write the results as JUnit XML to FILE (one testsuite per device).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 impl Args {
@@ -117,6 +120,7 @@ fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
         archive: true,
         metrics_file: args.metrics_file.clone(),
         site_metrics: false,
+        junit: args.junit.clone(),
         format: Some(args.format),
         // The demo runs whenever it is started: no calendar, no deadline.
         calendar: false,

@@ -1,10 +1,10 @@
 //! `premarket run` and `premarket check ID`: flags turned into a [`Request`] for the run's
 //! driver ([`crate::run`]), and what it returns printed.
 //!
-//! `--offline` judges saved outputs: such a run never emails on-call, never writes the live
-//! history and never writes the site's metrics unless asked (`--email`, `--email-to-file`,
-//! `--archive`, `--metrics-file`): an offline replay that emailed "OK" about a live FAIL would
-//! be a false all-clear. It ignores the calendar.
+//! `--offline` judges saved outputs: such a run never emails on-call, never notifies, never
+//! writes the live history and never writes the site's metrics unless asked (`--email`,
+//! `--email-to-file`, `--notify`, `--archive`, `--metrics-file`): an offline replay that
+//! emailed "OK" about a live FAIL would be a false all-clear. It ignores the calendar.
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +60,13 @@ pub struct OutputArgs {
     /// default: `metrics.textfile` in site.yaml (not for --offline runs).
     #[arg(long, value_name = "PATH")]
     pub metrics_file: Option<PathBuf>,
+    /// Also write the results as JUnit XML to FILE (one testsuite per device), offline runs too.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Tell the site's notify: endpoints (chat, pager, webhooks) about an --offline run too
+    /// (live runs always do).
+    #[arg(long)]
+    pub notify: bool,
 }
 
 impl OutputArgs {
@@ -129,6 +136,8 @@ pub fn run(dir: &Path, args: RunArgs) -> Result<u8, Stop> {
         archive: !offline || args.output.archive,
         metrics_file: args.output.metrics_file,
         site_metrics: !offline,
+        junit: args.output.junit,
+        notify: !offline || args.output.notify,
         offline: args.offline,
         deadline: args.deadline,
         format: Some(args.format),

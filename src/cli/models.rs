@@ -13,10 +13,7 @@ use crate::plan::{DevicePlan, Plan};
 /// The release the family columns assume, and an older release line whose answers that differ
 /// are listed under the table.
 fn releases(platform: Platform) -> (&'static str, Option<&'static str>) {
-    match platform {
-        Platform::Eos => ("4.31.6M", Some("4.22.4M")),
-        _ => ("", None),
-    }
+    crate::platform::spec(platform).releases
 }
 
 fn cell(text: &str) -> String {

@@ -3,8 +3,9 @@
 //! Besides the files themselves it builds each SSH device's session script with the same guard
 //! the transport uses, so a line that `validate` accepts is never refused later, and it reads
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
-//! included, refusing one that is not a single line or is shorter than 8 characters, with the
-//! reference named and never the value.
+//! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
+//! line or is shorter than 8 characters (or a URL that is not https), with the reference named
+//! and never the value.
 
 use std::path::Path;
 
@@ -40,6 +41,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         secrets(device, &mut errors);
     }
     smtp_secret(&config, &mut errors);
+    errors.extend(crate::config::check_notify_secrets(&config.site.notify));
     if !errors.is_empty() {
         errors.sort_by(|a, b| {
             (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))

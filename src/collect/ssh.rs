@@ -14,7 +14,7 @@ use super::{BoxFuture, Collector, Outputs};
 use premarket_config::{Config, Device, SecretRef};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
 use premarket_plan::{DevicePlan, Model};
-use premarket_platform::{eos, fortigate};
+use premarket_platform::fortigate;
 use premarket_spool::SpoolDir;
 use premarket_ssh::profile::Profile;
 use premarket_ssh::{self as ssh, Captured, EnableSecret, Gate, Settings, Target};
@@ -75,11 +75,7 @@ pub fn max_output(config: &Config) -> Megabytes {
 
 /// The CLI profile of a platform reached over SSH.
 pub fn profile(platform: Platform) -> Option<&'static Profile> {
-    match platform {
-        Platform::Eos => Some(&eos::cli::PROFILE),
-        Platform::Fortigate => Some(&fortigate::cli::PROFILE),
-        Platform::Probe => None,
-    }
+    premarket_platform::spec(platform).profile
 }
 
 /// `device` as the SSH layer needs it, with its profile; its secrets are read now.

@@ -10,7 +10,7 @@ use premarket_core::Megabytes;
 /// Where runs are archived, how long and how much of them is kept, how long a full run waits
 /// for another.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Archive {
+pub struct ArchiveSettings {
     pub dir: PathBuf,
     pub retention_days: u32,
     /// The oldest runs go first until the archive is no larger than this.
@@ -18,10 +18,10 @@ pub struct Archive {
     pub lock_wait: Duration,
 }
 
-impl Archive {
+impl ArchiveSettings {
     /// The settings when `site.yaml` has no `archive:` section.
     pub fn default_in(config_dir: &Path) -> Self {
-        Archive {
+        ArchiveSettings {
             dir: config_dir.join("archive"),
             retention_days: 30,
             max_size: None,
@@ -35,8 +35,8 @@ pub(super) fn validate(
     config_dir: &Path,
     file: Option<&ArchiveFile>,
     errors: &mut Vec<ConfigError>,
-) -> Archive {
-    let mut archive = Archive::default_in(config_dir);
+) -> ArchiveSettings {
+    let mut archive = ArchiveSettings::default_in(config_dir);
     let Some(file) = file else { return archive };
     if let Some(dir) = &file.dir {
         archive.dir = config_dir.join(dir);

@@ -12,6 +12,7 @@ mod device;
 mod email;
 mod error;
 mod metrics;
+mod notify;
 mod secret;
 mod site;
 mod tree;
@@ -20,7 +21,7 @@ pub mod yaml;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub use archive::Archive;
+pub use archive::ArchiveSettings;
 pub use baseline::BaselineText;
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
@@ -28,6 +29,10 @@ pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use metrics::Metrics;
+pub use notify::{
+    Endpoint, NotifyError, NotifyKind, NotifyOn, PAGERDUTY_EVENTS, SecretAt, Target,
+    check_secrets as check_notify_secrets,
+};
 pub use secret::{SecretError, SecretRef, read_so_far as secrets_read_so_far};
 pub use site::SshDefaults;
 pub use tree::{Tree, TreeValue};
@@ -55,11 +60,13 @@ pub struct Site {
     pub known_hosts: Option<PathBuf>,
     /// `None` when `site.yaml` has no `email:` section.
     pub email: Option<Email>,
-    pub archive: Archive,
+    pub archive: ArchiveSettings,
     /// `None` when `site.yaml` has no `metrics:` section.
     pub metrics: Option<Metrics>,
     /// `None`: every day is a trading day.
     pub calendar: Option<Calendar>,
+    /// The endpoints of `notify:` (none without the section).
+    pub notify: Vec<Endpoint>,
     /// What a run whose deadline passed less than 12 hours ago still gets.
     pub deadline_grace: std::time::Duration,
 }
@@ -97,6 +104,7 @@ impl Config {
                 .calendar
                 .as_ref()
                 .and_then(|c| calendar::validate(&site_path, c, &mut errors));
+            site.notify = notify::validate(&site_path, &site_file.notify, &mut errors);
             site
         });
 
@@ -210,9 +218,10 @@ fn validate_site(
         ssh: file.ssh.clone(),
         known_hosts: file.ssh.known_hosts.as_ref().map(|p| baselines.join(p)),
         email: None,
-        archive: Archive::default_in(baselines.parent().unwrap_or(baselines)),
+        archive: ArchiveSettings::default_in(baselines.parent().unwrap_or(baselines)),
         metrics: None,
         calendar: None,
+        notify: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
     })
 }

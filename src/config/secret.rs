@@ -203,6 +203,17 @@ impl SecretRef {
     }
 }
 
+/// Masks `value` in every log line from now on, like a secret read: a part of one that a
+/// library may log alone (a webhook URL's path, in a request line without its host). Values
+/// shorter than [`MIN_CHARS`] are not taken (they would mask ordinary text).
+pub(crate) fn remember(value: &str) {
+    if value.trim_matches(' ').chars().count() >= MIN_CHARS {
+        READ.write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .add(value);
+    }
+}
+
 /// A redactor of every secret this process has read so far (the log writer's).
 pub fn read_so_far() -> Redactor {
     READ.read()

@@ -40,6 +40,9 @@ pub struct SiteFile {
     /// The market's trading days; without it every day is a trading day.
     #[serde(default)]
     pub calendar: Option<CalendarFile>,
+    /// Chat, paging and webhook endpoints told of the verdict besides the email.
+    #[serde(default)]
+    pub notify: Vec<super::notify::NotifyFile>,
 }
 
 /// `metrics:`: where the run's Prometheus text file is written (write, then rename).

@@ -5,6 +5,9 @@
 pub mod config_lines;
 pub mod eos;
 pub mod fortigate;
+pub mod spec;
+
+pub use spec::PlatformSpec;
 
 #[cfg(test)]
 mod profile_tests;
@@ -14,33 +17,19 @@ use premarket_parse::{ParseError, QuerySpec, Raw};
 
 /// Every query `platform` knows.
 pub fn queries(platform: Platform) -> &'static [QuerySpec] {
-    match platform {
-        Platform::Eos => eos::QUERIES,
-        Platform::Fortigate => fortigate::QUERIES,
-        Platform::Probe => premarket_probe::facts::QUERIES,
-    }
+    spec(platform).queries
 }
 
 /// A model per family of `platform`, as its identity command names it, for the README's
 /// table of what runs on which family (`premarket list --models`): (family, model name).
 /// Empty for a platform whose commands do not depend on the model.
 pub fn model_examples(platform: Platform) -> &'static [(&'static str, &'static str)] {
-    match platform {
-        Platform::Eos => eos::family::EXAMPLES,
-        Platform::Fortigate => fortigate::MODEL_EXAMPLES,
-        Platform::Probe => &[],
-    }
+    spec(platform).model_examples
 }
 
 /// The query of `platform` that reads `command` (as `premarket parse` is given it).
 pub fn query_for(platform: Platform, command: &str) -> Option<&'static QuerySpec> {
-    match platform {
-        Platform::Eos => eos::query_for(command),
-        Platform::Fortigate => fortigate::query_for(command),
-        Platform::Probe => premarket_probe::facts::QUERIES
-            .iter()
-            .find(|q| q.shape.matches(command)),
-    }
+    (spec(platform).query_for)(command)
 }
 
 /// Parses `raw` as the output of `command` with `platform`'s parser and returns the fact as
@@ -57,9 +46,38 @@ pub fn parse_json(
 /// `raw` with `platform`'s secrets (passwords, keys, `ENC` blobs) replaced by `<redacted>`, for
 /// everything premarket writes down: evidence, archive, email.
 pub fn redact(platform: Platform, raw: &str) -> String {
+    (spec(platform).redact)(raw)
+}
+
+/// The one place that turns a platform into what premarket knows of it.
+pub fn spec(platform: Platform) -> &'static PlatformSpec {
     match platform {
-        Platform::Eos => eos::redact::redact(raw),
-        Platform::Fortigate => fortigate::redact::redact(raw),
-        Platform::Probe => raw.to_string(),
+        Platform::Eos => &eos::spec::SPEC,
+        Platform::Fortigate => &fortigate::spec::SPEC,
+        Platform::Probe => &PROBE,
     }
 }
+
+/// The probe is configured, not sent commands: it has facts of its own and nothing to redact.
+static PROBE: PlatformSpec = PlatformSpec {
+    platform: Platform::Probe,
+    queries: premarket_probe::facts::QUERIES,
+    query_for: |command| {
+        premarket_probe::facts::QUERIES
+            .iter()
+            .find(|q| q.shape.matches(command))
+    },
+    model_examples: &[],
+    releases: ("", None),
+    profile: None,
+    allowlist: |_| {
+        Err("the probe is not sent commands: declarative checks are for eos and fortigate".into())
+    },
+    redact: str::to_string,
+    text_lines: |raw| {
+        Ok(premarket_parse::text::lines(raw)
+            .map(str::to_string)
+            .collect())
+    },
+    fortios_text: false,
+};

@@ -16,6 +16,7 @@ pub mod chart;
 pub mod cmsg;
 pub mod facts;
 pub mod figures;
+pub mod format;
 pub mod frame;
 pub mod live;
 pub mod offline;

@@ -4,12 +4,13 @@
 
 use std::io::{self, Write};
 
-use super::record::{self, CaptureError, Endian, FrameAt, Record, Unit, next_record};
+use super::record::{
+    CaptureError, Decode, Endian, FrameAt, LINKTYPE_ETHERNET, Record, Unit, next_record,
+};
 use super::units::Nanos;
 
 const MAGIC_MICRO: u32 = 0xa1b2_c3d4;
 const MAGIC_NANO: u32 = 0xa1b2_3c4d;
-pub const LINKTYPE_ETHERNET: u32 = 1;
 
 /// Time stamp resolution of a classic pcap file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,12 @@ impl Resolution {
 
 /// The length of a classic pcap's file header.
 pub const HEADER_LEN: usize = 24;
+
+impl Decode for Decoder {
+    fn next(&mut self, buf: &[u8], _offset: usize) -> Result<Unit, CaptureError> {
+        Ok(Decoder::next(self, buf))
+    }
+}
 
 /// Whether `bytes` starts like a classic pcap file (either byte order, either resolution).
 pub fn sniff(bytes: &[u8]) -> bool {
@@ -127,8 +134,7 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Result<Record<'a>, CaptureError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let mut decoder = record::Decoder::Pcap(self.decoder);
-        next_record(&mut decoder, self.bytes, &mut self.at)
+        next_record(&mut self.decoder, self.bytes, &mut self.at)
     }
 }
 

@@ -5,8 +5,9 @@
 
 use std::io::{self, Write};
 
-use super::pcap::LINKTYPE_ETHERNET;
-use super::record::{self, CaptureError, Endian, FrameAt, Record, Unit, next_record};
+use super::record::{
+    CaptureError, Decode, Endian, FrameAt, LINKTYPE_ETHERNET, Record, Unit, next_record,
+};
 use super::units::Nanos;
 
 const SHB: u32 = 0x0a0d_0d0a;
@@ -65,6 +66,12 @@ pub struct Decoder {
     endian: Endian,
     interfaces: Vec<Interface>,
     coarsest: Nanos,
+}
+
+impl Decode for Decoder {
+    fn next(&mut self, buf: &[u8], offset: usize) -> Result<Unit, CaptureError> {
+        Decoder::next(self, buf, offset)
+    }
 }
 
 impl Default for Decoder {
@@ -220,7 +227,7 @@ impl Decoder {
 pub struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
-    decoder: record::Decoder,
+    decoder: Decoder,
 }
 
 impl<'a> Reader<'a> {
@@ -235,13 +242,13 @@ impl<'a> Reader<'a> {
         Ok(Reader {
             bytes,
             at: 0,
-            decoder: record::Decoder::Pcapng(decoder),
+            decoder,
         })
     }
 
     /// The coarsest time stamp unit among the interfaces read so far.
     pub fn coarsest_tick(&self) -> Nanos {
-        self.decoder.tick()
+        self.decoder.coarsest_tick()
     }
 }
 

@@ -1,15 +1,24 @@
-//! One captured frame with its time stamp, whatever file it came from, and the choice between
-//! classic pcap and pcapng by the file's first bytes (never by its name).
+//! One captured frame with its time stamp, whatever file it came from: the words both capture
+//! formats share (`pcap`, `pcapng`) and the loop that reads frames held in memory.
 //!
 //! Both formats are read by a decoder that looks at the start of a buffer and says what is
 //! there ([`Unit`]): a frame, a block to skip, or how many bytes it needs. The same decoders
-//! serve a capture held in memory ([`Records`], tests and small files) and one read in chunks
-//! (`probe::stream`, the analyser), so a 160 MB capture never has to be in memory at once.
+//! serve a capture held in memory (`format::Records`, tests and small files) and one read in
+//! chunks (`probe::stream`, the analyser), so a 160 MB capture never has to be in memory at once.
+//! The choice between the two formats is `format`, above both.
 
 use std::ops::Range;
 
 use super::units::Nanos;
-use super::{pcap, pcapng};
+
+/// The link type of Ethernet frames, the only one the probe reads and writes.
+pub const LINKTYPE_ETHERNET: u32 = 1;
+
+/// A decoder of one capture format: what is at the start of `buf` (`offset` is where `buf`
+/// starts in the file).
+pub trait Decode {
+    fn next(&mut self, buf: &[u8], offset: usize) -> Result<Unit, CaptureError>;
+}
 
 /// A captured frame: when, on which interface of the file, and its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,59 +72,6 @@ pub enum Unit {
     Need(usize),
 }
 
-/// The decoder of either format, chosen by the first bytes.
-#[derive(Clone, Debug)]
-pub enum Decoder {
-    Pcap(pcap::Decoder),
-    Pcapng(pcapng::Decoder),
-}
-
-impl Decoder {
-    /// Bytes needed to tell the format and read its file header.
-    pub const SNIFF_LEN: usize = 24;
-
-    /// The decoder for a file starting with `head` (at least [`Self::SNIFF_LEN`] bytes unless
-    /// the file is shorter), and how many bytes its file header takes.
-    pub fn sniff(head: &[u8]) -> Result<(Decoder, usize), CaptureError> {
-        if pcapng::sniff(head) {
-            Ok((Decoder::Pcapng(pcapng::Decoder::default()), 0))
-        } else if pcap::sniff(head) {
-            Ok((
-                Decoder::Pcap(pcap::Decoder::header(head)?),
-                pcap::HEADER_LEN,
-            ))
-        } else {
-            Err(CaptureError::NotACapture)
-        }
-    }
-
-    /// The unit at the start of `buf`; `offset` is where `buf` starts in the file.
-    pub fn next(&mut self, buf: &[u8], offset: usize) -> Result<Unit, CaptureError> {
-        match self {
-            Decoder::Pcap(d) => Ok(d.next(buf)),
-            Decoder::Pcapng(d) => d.next(buf, offset),
-        }
-    }
-
-    /// The coarsest time stamp unit seen so far.
-    pub fn tick(&self) -> Nanos {
-        match self {
-            Decoder::Pcap(d) => d.resolution.tick(),
-            Decoder::Pcapng(d) => d.coarsest_tick(),
-        }
-    }
-
-    pub fn format(&self) -> &'static str {
-        match self {
-            Decoder::Pcap(d) => match d.resolution {
-                pcap::Resolution::Micro => "pcap (microsecond)",
-                pcap::Resolution::Nano => "pcap (nanosecond)",
-            },
-            Decoder::Pcapng(_) => "pcapng",
-        }
-    }
-}
-
 /// Byte order of a capture file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Endian {
@@ -155,49 +111,11 @@ impl Endian {
     }
 }
 
-/// The records of a capture held in memory.
-pub struct Records<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    decoder: Decoder,
-}
-
-impl<'a> Records<'a> {
-    /// Opens `bytes` as pcap or pcapng, by magic number.
-    pub fn open(bytes: &'a [u8]) -> Result<Self, CaptureError> {
-        let (mut decoder, at) = Decoder::sniff(bytes)?;
-        // A pcapng file must at least start with a whole section header.
-        if let Decoder::Pcapng(_) = decoder {
-            match decoder.next(bytes, 0)? {
-                Unit::Need(_) => return Err(CaptureError::Truncated { offset: 0 }),
-                Unit::Frame { .. } | Unit::Skip(_) => {}
-            }
-        }
-        Ok(Records { bytes, at, decoder })
-    }
-
-    /// The coarsest time stamp unit seen so far (for pcapng: over the interfaces read).
-    pub fn tick(&self) -> Nanos {
-        self.decoder.tick()
-    }
-
-    pub fn format(&self) -> &'static str {
-        self.decoder.format()
-    }
-}
-
-impl<'a> Iterator for Records<'a> {
-    type Item = Result<Record<'a>, CaptureError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        next_record(&mut self.decoder, self.bytes, &mut self.at)
-    }
-}
-
 /// The next record of a capture held in memory, skipping units without a frame. A unit cut
 /// short by the end of the bytes is [`CaptureError::Truncated`]; after any error the rest is
 /// skipped.
 pub(crate) fn next_record<'a>(
-    decoder: &mut Decoder,
+    decoder: &mut impl Decode,
     bytes: &'a [u8],
     at: &mut usize,
 ) -> Option<Result<Record<'a>, CaptureError>> {

@@ -9,7 +9,8 @@
 
 use std::io::{self, Read};
 
-use super::record::{CaptureError, Decoder, FrameAt, Record, Unit};
+use super::format::Decoder;
+use super::record::{CaptureError, FrameAt, Record, Unit};
 use super::units::Nanos;
 
 /// How much is read at a time.
@@ -215,9 +216,10 @@ impl<R: Read> Merge<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::Records;
     use crate::pcap;
     use crate::pcapng;
-    use crate::record::{Endian, Records};
+    use crate::record::Endian;
 
     /// A reader that hands out at most `step` bytes per call, to cut records anywhere.
     struct Trickle<'a> {

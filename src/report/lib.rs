@@ -4,7 +4,8 @@
 //! kept in reading order ([`order`]: a cause before the symptoms it explains, FAIL before
 //! ERROR, severity before the rest), so the terminal, the email and the JSON agree on what
 //! comes first. [`blocks`] groups them as people read them (one block per unreachable device).
-//! Each way out of the run ([`channel`]: terminal, archive, email, metrics) is one file.
+//! Each way out of the run ([`channel`]: terminal, archive, email, metrics, JUnit XML,
+//! notifications) is one file or folder.
 
 pub mod archive;
 pub mod blocks;
@@ -14,8 +15,10 @@ pub mod email;
 pub mod escape;
 pub mod history;
 pub mod json;
+pub mod junit;
 pub mod lock;
 pub mod metrics;
+pub mod notify;
 pub mod order;
 pub mod redact;
 pub mod terminal;

@@ -34,6 +34,12 @@ pub fn from_config(config: &Config) -> Redactor {
             redactor.add(secret.expose_secret());
         }
     }
+    // A webhook's URL, its path and query alone (the token), a routing key.
+    for target in config.site.notify.iter().filter_map(|e| e.target().ok()) {
+        for secret in target.secrets() {
+            redactor.add(secret);
+        }
+    }
     redactor
 }
 
@@ -48,6 +54,17 @@ pub fn device_text(redactor: &Redactor, platform: Platform, text: &str) -> Strin
 pub fn rules(platform: Platform, text: &str) -> String {
     pem_keys(&premarket_platform::redact(platform, text))
 }
+
+/// Log directives added to whatever `-v` or `RUST_LOG` asks: logs that would write a secret in
+/// pieces no redactor can join. ureq-proto logs each HTTP request as a hex dump at trace level,
+/// 16 bytes a line: a webhook URL's path (its token) and a PagerDuty routing key in the body
+/// would be cut across lines and mixed with hex.
+pub const QUIET: &[&str] = &["ureq_proto::util=off"];
+
+/// Added only when the filter reaches trace: ureq-proto no further than debug. A directive
+/// sets a level, it does not cap one, so at the default level this would raise ureq-proto's
+/// debug lines onto stderr (which cron mails).
+pub const QUIET_AT_TRACE: &[&str] = &["ureq_proto=debug"];
 
 /// Where log lines go (stderr), every secret read so far masked in each: premarket logs no
 /// device text itself, but a library may (russh logs what a device sends in an unknown request

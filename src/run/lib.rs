@@ -14,6 +14,7 @@
 
 mod charts;
 pub mod deadline;
+mod outputs;
 pub mod stop;
 
 use std::path::PathBuf;
@@ -60,6 +61,10 @@ pub struct Request {
     /// `--metrics-file`; the site's `metrics:` is used when `site_metrics` is set.
     pub metrics_file: Option<PathBuf>,
     pub site_metrics: bool,
+    /// `--junit`: write the run as JUnit XML here.
+    pub junit: Option<PathBuf>,
+    /// Tell the site's `notify:` endpoints (live runs; an offline run only with `--notify`).
+    pub notify: bool,
     /// Print the report on stdout in this format.
     pub format: Option<Format>,
     /// Obey the site's calendar (closed day: nothing inspected) unless `force`.
@@ -214,7 +219,7 @@ async fn inspect_and_report(
     limits.deadline = target.map(|t| {
         let instant = deadline::instant_at(t.bound);
         instant
-            .checked_sub(email_reserve(config, &email))
+            .checked_sub(email_reserve(config, &email) + outputs::reserve(config, req))
             .unwrap_or(instant)
     });
     if req.archive {
@@ -306,8 +311,9 @@ fn email_mode(req: &Request) -> EmailMode {
 }
 
 /// The channels of a run, in delivery order: the archive first (its failure is in the report
-/// the others deliver), then the terminal, the email and the metrics. After a stop signal
-/// the email is bounded by what is left of the grace.
+/// the others deliver), then the terminal, the JUnit file, the email, the notifications and
+/// the metrics. After a stop signal the email and the notifications are bounded by what is
+/// left of the grace.
 fn channels(
     config: &Config,
     req: &Request,
@@ -327,11 +333,16 @@ fn channels(
     if let Some(format) = req.format {
         channels.push(Box::new(Terminal { format }));
     }
-    channels.extend(email_and_metrics(config, req, archive, email, signalled));
+    channels.extend(outputs::junit(config, req));
+    channels.extend(email_channel(config, archive, email, signalled));
+    // Chat and the pager after the email, the report of record.
+    channels.extend(outputs::notify(config, req, archive, signalled));
+    channels.extend(metrics(config, req));
     channels
 }
 
-/// The channels that also report a run that did not inspect (configuration error, closed day).
+/// The channels that also report a run that did not inspect (configuration error, closed day):
+/// the JUnit file, the email, the metrics.
 fn email_and_metrics(
     config: &Config,
     req: &Request,
@@ -340,6 +351,7 @@ fn email_and_metrics(
     signalled: Option<Signalled>,
 ) -> Vec<Box<dyn Channel>> {
     let mut channels = Vec::new();
+    channels.extend(outputs::junit(config, req));
     channels.extend(email_channel(config, archive, email, signalled));
     channels.extend(metrics(config, req));
     channels
@@ -447,6 +459,8 @@ async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Reque
     }
     let archive = Archive::new(&config.site.archive.dir);
     channels.extend(email_and_metrics(config, req, &archive, email, None));
+    // A configuration that stops the run is an ERROR the pager hears of too.
+    channels.extend(outputs::notify(config, req, &archive, None));
     let ctx = Context {
         tz: config.site.timezone,
         deadline: None,

@@ -30,6 +30,10 @@ pub use pieces::{PIECE, for_each_piece};
 pub use saved::{SavedError, read_saved};
 pub use writer::SpoolWriter;
 
+/// The suffix of a saved output compressed with zstd (`show-version-json.txt.zst`): what the
+/// archive writes and every reader of saved outputs reads.
+pub const COMPRESSED: &str = ".zst";
+
 #[cfg(test)]
 mod tests {
     use std::fs::{self, File};

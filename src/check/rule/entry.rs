@@ -5,17 +5,10 @@
 use super::readers::{self, Reader};
 use premarket_config::{ConfigError, Declared, Entry, Position, TreeValue};
 use premarket_core::Platform;
-use premarket_platform::{eos, fortigate};
 
 /// The platform's read-only allowlist: the same function the SSH guard applies.
 pub fn allowed(platform: Platform, command: &str) -> Result<(), String> {
-    match platform {
-        Platform::Eos => eos::allowlist::check(command),
-        Platform::Fortigate => fortigate::allowlist::check(command),
-        Platform::Probe => Err(
-            "the probe is not sent commands: declarative checks are for eos and fortigate".into(),
-        ),
-    }
+    (premarket_platform::spec(platform).allowlist)(command)
 }
 
 /// The reader of the entry's output: `parse:` as written, or the default for the command.
@@ -69,14 +62,15 @@ pub fn reader(
             entry.platform
         )
     };
+    let fortios_text = premarket_platform::spec(entry.platform).fortios_text;
     match &parse.value {
-        TreeValue::String(name) if name == "kv" => match entry.platform {
-            Platform::Fortigate => Some(Reader::Kv),
-            _ => refuse(fortios_only("kv")),
+        TreeValue::String(name) if name == "kv" => match fortios_text {
+            true => Some(Reader::Kv),
+            false => refuse(fortios_only("kv")),
         },
-        TreeValue::String(name) if name == "config" => match entry.platform {
-            Platform::Fortigate => Some(Reader::Config),
-            _ => refuse(fortios_only("config")),
+        TreeValue::String(name) if name == "config" => match fortios_text {
+            true => Some(Reader::Config),
+            false => refuse(fortios_only("config")),
         },
         TreeValue::Map(entries) => {
             let mut pattern = None;

@@ -35,7 +35,7 @@ impl fmt::Display for Test {
 }
 
 /// The previous run's fact of the same query, for `increase_at_most`.
-pub struct Previous<'a> {
+pub struct PreviousFact<'a> {
     pub fact: &'a Value,
     pub run_id: &'a str,
 }
@@ -109,7 +109,7 @@ impl Outcome {
 pub fn judge(
     rule: &Node<Test>,
     fact: &Value,
-    previous: Option<&Previous<'_>>,
+    previous: Option<&PreviousFact<'_>>,
     watch: &Watch,
 ) -> Outcome {
     let mut out = Outcome::default();
@@ -143,7 +143,7 @@ impl Scope<'_> {
 fn node(
     rule: &Node<Test>,
     scope: &Scope<'_>,
-    previous: Option<&Previous<'_>>,
+    previous: Option<&PreviousFact<'_>>,
     watch: &Watch,
     out: &mut Outcome,
 ) {
@@ -180,7 +180,7 @@ fn each(
     keys: Option<&Test>,
     body: &Node<Test>,
     scope: &Scope<'_>,
-    previous: Option<&Previous<'_>>,
+    previous: Option<&PreviousFact<'_>>,
     watch: &Watch,
     out: &mut Outcome,
 ) {
@@ -248,7 +248,7 @@ fn test(
     path: &Path,
     tests: &[Test],
     scope: &Scope<'_>,
-    previous: Option<&Previous<'_>>,
+    previous: Option<&PreviousFact<'_>>,
     watch: &Watch,
     out: &mut Outcome,
 ) {
@@ -339,7 +339,7 @@ fn increase(
     limit: Num,
     test: &Test,
     scope: &Scope<'_>,
-    previous: Option<&Previous<'_>>,
+    previous: Option<&PreviousFact<'_>>,
     out: &mut Outcome,
 ) {
     let Some(now) = Num::read(value) else {
@@ -393,7 +393,7 @@ mod tests {
     use crate::rule::ops::Op;
     use serde_json::json;
 
-    fn judged(rule: &Node<Test>, fact: &Value, previous: Option<&Previous<'_>>) -> Outcome {
+    fn judged(rule: &Node<Test>, fact: &Value, previous: Option<&PreviousFact<'_>>) -> Outcome {
         judge(rule, fact, previous, &Watch::default())
     }
 
@@ -565,7 +565,7 @@ mod tests {
         assert!(first.failures.is_empty() && first.errors.is_empty());
         assert_eq!(first.notes.len(), 1, "{first:?}");
         let before = json!({"c": {"Et1": {"fcs": 3}, "Et3": {"fcs": 3}}});
-        let previous = Previous {
+        let previous = PreviousFact {
             fact: &before,
             run_id: "20261130T081500.000",
         };
@@ -584,7 +584,7 @@ mod tests {
         let out = judged(
             &rule,
             &cleared,
-            Some(&Previous {
+            Some(&PreviousFact {
                 fact: &older,
                 run_id: "r",
             }),

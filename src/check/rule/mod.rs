@@ -41,7 +41,7 @@ use self::eval::Test;
 use self::grammar::{Node, Ref, Spec};
 use self::ops::{Cond, Op};
 use self::readers::RuleQuery;
-use self::ready::Ready;
+use self::ready::PreparedRule;
 use super::{BaselineText, Definition, InputError, Prepared};
 use premarket_config::{ConfigError, Declared, Entry, Position};
 use premarket_core::{Command, Platform};
@@ -180,7 +180,7 @@ impl Definition for Declarative {
         };
         let rule = self.rule.map(&mut build, &mut errors);
         match (rule, errors.len()) {
-            (Some(rule), 0) => Ok(Arc::new(Ready::new(self.query.clone(), rule))),
+            (Some(rule), 0) => Ok(Arc::new(PreparedRule::new(self.query.clone(), rule))),
             _ => Err(join(errors)),
         }
     }

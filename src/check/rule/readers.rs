@@ -148,21 +148,7 @@ pub fn asks_json(command: &str) -> bool {
 /// The output's lines without echo, prompts and pager remnants; an error line from the
 /// device is an error.
 fn clean(platform: Platform, raw: &str) -> Result<Vec<String>, ParseError> {
-    match platform {
-        Platform::Eos => {
-            let lines = eos::text::body(raw);
-            eos::text::device_error(&lines, raw)?;
-            Ok(lines.iter().map(|l| l.to_string()).collect())
-        }
-        Platform::Fortigate => {
-            let lines = fortigate::text::body(raw);
-            fortigate::text::device_error(&lines)?;
-            Ok(lines.iter().map(|l| l.trim().to_string()).collect())
-        }
-        Platform::Probe => Ok(premarket_parse::text::lines(raw)
-            .map(str::to_string)
-            .collect()),
-    }
+    (platform::spec(platform).text_lines)(raw)
 }
 
 /// The named groups of one match; a group that did not take part is absent.

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::eval::{self, Outcome, Previous, Test};
+use super::eval::{self, Outcome, PreviousFact, Test};
 use super::grammar::Node;
 use super::readers::RuleQuery;
 use crate::{Prepared, Watch};
@@ -14,15 +14,15 @@ use premarket_core::Verdict;
 use premarket_parse::{AnyQuery, Facts, text};
 
 /// A declarative check with one device's values in place.
-pub struct Ready {
+pub struct PreparedRule {
     query: RuleQuery,
     rule: Node<Test>,
     expected: String,
 }
 
-impl Ready {
-    pub fn new(query: RuleQuery, rule: Node<Test>) -> Ready {
-        Ready {
+impl PreparedRule {
+    pub fn new(query: RuleQuery, rule: Node<Test>) -> PreparedRule {
+        PreparedRule {
             query,
             expected: describe(&rule),
             rule,
@@ -30,7 +30,7 @@ impl Ready {
     }
 }
 
-impl Prepared for Ready {
+impl Prepared for PreparedRule {
     fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(self.query.clone())]
     }
@@ -59,7 +59,7 @@ impl Prepared for Ready {
             ));
         }
         let recorded = facts.previous_json(&self.query.key());
-        let previous = recorded.map(|r| Previous {
+        let previous = recorded.map(|r| PreviousFact {
             fact: &r.fact,
             run_id: &r.run_id,
         });
@@ -68,7 +68,7 @@ impl Prepared for Ready {
     }
 }
 
-impl Ready {
+impl PreparedRule {
     fn verdict(&self, outcome: Outcome, raw: &str) -> Verdict {
         let command = &self.query.command.text;
         let mut notes = outcome.notes.clone();
@@ -170,7 +170,7 @@ mod tests {
     use crate::rule::readers::Reader;
     use premarket_core::{Command, Platform, Status};
 
-    fn errors_rule() -> Ready {
+    fn errors_rule() -> PreparedRule {
         let query = RuleQuery {
             command: Command::new("show interfaces counters errors | json"),
             kind: "rule:eos.ports.errors-absent".into(),
@@ -189,10 +189,10 @@ mod tests {
                 }],
             }),
         };
-        Ready::new(query, rule)
+        PreparedRule::new(query, rule)
     }
 
-    fn judge(ready: &Ready, output: &str) -> Verdict {
+    fn judge(ready: &PreparedRule, output: &str) -> Verdict {
         let mut facts = Facts::default();
         let command = ready.query.command.clone();
         facts.insert(&command, Ok(&output.into()), &[&ready.query]);

@@ -26,6 +26,7 @@ pub mod queue_drops;
 pub mod redact;
 pub mod reload_cause;
 mod running_lines;
+pub mod spec;
 pub mod text;
 pub mod transceivers;
 mod version;

@@ -1,8 +1,9 @@
 //! The read-only allowlist for FortiGate: the exact shapes of every line premarket may send to a
 //! firewall as a command, checked by the SSH guard before a byte leaves.
 //!
-//! The shapes are not a second list: they are the commands of [`super::QUERIES`] (each with its
-//! argument, if any) plus the session filter's context lines: those
+//! The shapes are the commands of [`super::QUERIES`] (each with its argument, if any), the
+//! reviewed commands without a parser that declarative checks may send
+//! ([`super::reviewed::REVIEWED`], one line each), and the session filter's context lines: those
 //! [`super::SessionFilter::context`] produces, and the source port the probe's exact 5-tuple
 //! adds ([`super::firewall`]). FortiOS puts destructive commands one word away
 //! from harmless ones (`diagnose sys session clear` drops every session; `diagnose sys session
@@ -35,7 +36,10 @@ pub fn check(line: &str) -> Result<(), String> {
     if line.split(' ').any(str::is_empty) {
         return Err("only single spaces between words, none around them".into());
     }
-    if super::QUERIES.iter().any(|q| q.shape.matches(line)) || line == SESSION_FILTER_CLEAR {
+    if super::QUERIES.iter().any(|q| q.shape.matches(line))
+        || super::reviewed::REVIEWED.iter().any(|s| s.matches(line))
+        || line == SESSION_FILTER_CLEAR
+    {
         return Ok(());
     }
     if let Some(rest) = line

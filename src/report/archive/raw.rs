@@ -14,8 +14,8 @@ use std::path::Path;
 use super::EMPTY_MARK;
 use crate::DeviceOutputs;
 use crate::redact::{self, Redactor};
-use premarket_collect::offline::COMPRESSED;
 use premarket_core::Output;
+use premarket_spool::COMPRESSED;
 use premarket_spool::for_each_piece;
 
 /// Small outputs compress in one call at zstd's default level; a session list shrinks about

@@ -23,9 +23,8 @@ use premarket_parse::{Query, Raw};
 use premarket_platform::fortigate::DiagSessionStat;
 use premarket_probe::facts::Measure;
 use premarket_probe::units::Nanos;
+use premarket_spool::COMPRESSED;
 
-/// The suffix of a compressed raw output in the archive.
-const COMPRESSED: &str = ".zst";
 /// The most an archived output may expand to: a session-stat or analysis output is
 /// kilobytes; anything this large is not one.
 const MAX_OUTPUT: u64 = 64 << 20;

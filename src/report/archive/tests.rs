@@ -1,0 +1,179 @@
+//! The archive written and read back: layout, retention, locks, previous facts.
+
+use super::*;
+use crate::DeviceOutputs;
+use premarket_core::CollectError;
+use premarket_core::Command;
+use premarket_core::Platform;
+
+#[test]
+fn a_run_is_written_whole_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path().join("a"));
+    let mut report = Report::new(
+        "20261130T081500.000".into(),
+        "lab".into(),
+        "2026-11-30T08:15:00.000+08:00".into(),
+        "2026-11-30T08:15:01.000+08:00".into(),
+        Vec::new(),
+    );
+    report.raw = vec![DeviceOutputs {
+        device: "sw1".into(),
+        platform: Platform::Eos,
+        outputs: vec![
+            (Command::new("show version | json"), Ok("{}".into())),
+            (
+                Command::new("show running-config diffs"),
+                Ok(String::new().into()),
+            ),
+            (
+                Command::new("show startup-config"),
+                Err(CollectError::Deadline),
+            ),
+        ],
+        facts: Vec::new(),
+    }];
+    let first = archive.write(&mut report.clone()).unwrap();
+    let mut second = report.clone();
+    let path = archive.write(&mut second).unwrap();
+    assert_ne!(first, path);
+    assert_eq!(second.run_id, "20261130T081500.000-1");
+    let version = fs::read(path.join("raw/sw1/show-version-json.txt.zst")).unwrap();
+    assert_eq!(
+        zstd::decode_all(&version[..]).unwrap(),
+        b"{}",
+        "kept compressed"
+    );
+    assert!(
+        path.join("raw/sw1/show-running-config-diffs.txt.empty")
+            .is_file()
+    );
+    assert!(path.join("raw/sw1/show-startup-config.txt.error").is_file());
+    let (reports, problems) = archive.reports().unwrap();
+    assert_eq!(reports.len(), 2);
+    assert!(problems.is_empty());
+    assert!(
+        fs::read_dir(archive.root()).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with(".tmp"))
+    );
+    assert!(archive.prune(1).unwrap().is_empty());
+}
+
+#[test]
+fn a_spooled_output_is_redacted_as_it_is_copied_in() {
+    use premarket_core::Megabytes;
+    use premarket_spool::{IN_MEMORY, SpoolDir, SpoolWriter};
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path().join("a"));
+    let mut writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(64));
+    let block = "config system admin\n    edit \"admin\"\n        set password ENC SH2abcdefsecretblob=\n    next\nend\n";
+    let mut written = 0;
+    while written <= IN_MEMORY {
+        writer.write(block.as_bytes()).unwrap();
+        written += block.len();
+    }
+    // The secret broken over two lines: still masked.
+    writer.write(b"banner hunter2-\r\n  canary\n").unwrap();
+    let output = writer.finish().unwrap();
+    assert!(matches!(output, premarket_core::Output::Spooled(_)));
+    let mut report = Report::new(
+        "r1".into(),
+        "lab".into(),
+        "t".into(),
+        "t".into(),
+        Vec::new(),
+    );
+    report.raw = vec![DeviceOutputs {
+        device: "fw1".into(),
+        platform: Platform::Fortigate,
+        outputs: vec![(Command::new("show full-configuration"), Ok(output))],
+        facts: Vec::new(),
+    }];
+    let mut redactor = Redactor::default();
+    redactor.add("hunter2-canary");
+    let path = archive.write_redacted(&mut report, &redactor).unwrap();
+    let kept = fs::read(path.join("raw/fw1/show-full-configuration.txt.zst")).unwrap();
+    let text = String::from_utf8(zstd::decode_all(&kept[..]).unwrap()).unwrap();
+    assert_eq!(
+        text.matches("set password ENC <redacted>").count(),
+        written / block.len()
+    );
+    assert!(!text.contains("SH2abc") && !text.contains("canary"));
+    assert!(
+        text.ends_with("banner ********\n\n"),
+        "{}",
+        &text[text.len() - 40..]
+    );
+}
+
+#[test]
+fn the_oldest_runs_go_until_the_archive_fits_and_the_newest_stays() {
+    use premarket_core::Megabytes;
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    // Four runs of about 490 kB each, compressed (random text compresses little).
+    for id in [
+        "20261126T081500.000",
+        "20261127T081500.000",
+        "20261128T081500.000",
+        "20261129T081500.000",
+    ] {
+        let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+        let noise: String = (0..600_000)
+            .map(|_| char::from(b'!' + rand::random::<u8>() % 90))
+            .collect();
+        report.raw = vec![DeviceOutputs {
+            device: "sw1".into(),
+            platform: Platform::Eos,
+            outputs: vec![(Command::new("show tech-support"), Ok(noise.into()))],
+            facts: Vec::new(),
+        }];
+        archive.write(&mut report).unwrap();
+    }
+    fs::create_dir_all(archive.outbox()).unwrap();
+    fs::write(archive.outbox().join("unsent.eml"), vec![b'x'; 2 << 20]).unwrap();
+    let removed = archive.prune_to_size(Megabytes(1)).unwrap();
+    let names: Vec<String> = removed
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["20261126T081500.000", "20261127T081500.000"],
+        "oldest first, until it fits"
+    );
+    assert_eq!(archive.reports().unwrap().0.len(), 2);
+    assert!(
+        archive.outbox().join("unsent.eml").exists(),
+        "undelivered email is not a run"
+    );
+    let removed = archive.prune_to_size(Megabytes(0)).unwrap();
+    assert_eq!(removed.len(), 1, "the newest run always stays");
+    assert_eq!(archive.reports().unwrap().0.len(), 1);
+}
+
+#[test]
+fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    // pid 1 exists (init); a pid above pid_max never does.
+    let live = dir.path().join(".tmp-20261130T081500.000-1");
+    let dead = dir.path().join(".tmp-20261130T081500.000-2147483647");
+    let dead_file = dir.path().join(".tmp-report.eml-2147483646");
+    fs::create_dir_all(live.join("raw")).unwrap();
+    fs::create_dir_all(dead.join("raw")).unwrap();
+    fs::write(&dead_file, b"x").unwrap();
+    let mut report = Report::new(
+        "r1".into(),
+        "lab".into(),
+        "t".into(),
+        "t".into(),
+        Vec::new(),
+    );
+    archive.write(&mut report).unwrap();
+    assert!(live.exists(), "a running writer's directory stays");
+    assert!(!dead.exists() && !dead_file.exists(), "leftovers are gone");
+}

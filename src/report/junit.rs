@@ -1,0 +1,285 @@
+//! The JUnit XML channel (`--junit FILE`): the run as a CI pipeline reads test results. One
+//! `<testsuite>` per device, one `<testcase classname=DEVICE name=CHECK>` per result, so every
+//! testcase is unique by construction (a pair seen twice would be named `CHECK (2)`, never
+//! merged: merged duplicates make a report that looks right and is wrong). FAIL is a
+//! `<failure>` whose message is the headline and whose body holds expected, actual, evidence,
+//! remedy and the rerun command; ERROR is an `<error>` with the same; SKIP is `<skipped>` with
+//! the reason. The run id, site, status and offline flag are each suite's properties. A
+//! configuration that stopped the run is one suite, `configuration`, with an `<error>` per
+//! mistake. The counts are those of the JSON report.
+//!
+//! Every text is device text or made from it: control characters are written out (`\x1b`) and
+//! every known secret masked before it is escaped for XML; characters XML 1.0 cannot carry
+//! are written out too.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::channel::{BoxFuture, Channel, Context, Delivered};
+use super::redact::Redactor;
+use super::{CheckResult, Report, escape};
+use premarket_core::Status;
+use premarket_files::write_atomic;
+
+/// Writes the JUnit file.
+pub struct Junit {
+    pub path: PathBuf,
+    pub redactor: Redactor,
+}
+
+impl Channel for Junit {
+    fn name(&self) -> &'static str {
+        "junit"
+    }
+
+    fn deliver<'a>(
+        &'a self,
+        report: &'a mut Report,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Delivered> {
+        Box::pin(async move {
+            let mut done = Delivered::default();
+            let xml = render(report, &self.redactor);
+            if let Some(parent) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                let _ = std::fs::create_dir_all(parent);
+            }
+            match write_atomic(&self.path, xml.as_bytes()) {
+                Ok(()) => done.note(format!("JUnit XML written to {}", self.path.display())),
+                Err(e) => done.problem(format!("the JUnit XML was not written: {e}")),
+            }
+            done
+        })
+    }
+}
+
+/// One `<testcase>`.
+struct Case {
+    name: String,
+    seconds: f64,
+    /// `(element, message, body)`; `None` for a passed test.
+    outcome: Option<(&'static str, String, String)>,
+}
+
+/// The XML document.
+pub fn render(report: &Report, redactor: &Redactor) -> String {
+    let clean = |s: &str| redactor.literals(&escape::control(s));
+    let mut suites: BTreeMap<String, Vec<Case>> = BTreeMap::new();
+    for r in &report.results {
+        let cases = suites.entry(clean(&r.device)).or_default();
+        let name = unique(clean(&r.check), cases);
+        cases.push(case(report, r, name, &clean));
+    }
+    if !report.config_errors.is_empty() {
+        let cases = suites.entry("configuration".into()).or_default();
+        for error in &report.config_errors {
+            let name = unique(clean(error), cases);
+            cases.push(Case {
+                name,
+                seconds: 0.0,
+                outcome: Some((
+                    "error",
+                    clean(error),
+                    "the configuration did not load: nothing was inspected".into(),
+                )),
+            });
+        }
+    }
+    let mut properties = vec![
+        ("run_id", clean(&report.run_id)),
+        ("site", clean(&report.site)),
+        ("status", report.shown_status().to_string()),
+        ("offline", report.offline.to_string()),
+        ("partial", report.partial.to_string()),
+        ("started_at", clean(&report.started_at)),
+    ];
+    if let Some(why) = &report.closed {
+        properties.push(("closed", clean(why)));
+    }
+    let count = |cases: &[Case], what: &str| {
+        cases
+            .iter()
+            .filter(|c| c.outcome.as_ref().is_some_and(|o| o.0 == what))
+            .count()
+    };
+    let all: Vec<&Case> = suites.values().flatten().collect();
+    let total = |what: &str| {
+        all.iter()
+            .filter(|c| c.outcome.as_ref().is_some_and(|o| o.0 == what))
+            .count()
+    };
+    let seconds: f64 = all.iter().map(|c| c.seconds).sum();
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        xml,
+        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{seconds:.3}\">",
+        attr(&format!("premarket {}", clean(&report.site))),
+        all.len(),
+        total("failure"),
+        total("error"),
+        total("skipped"),
+    );
+    for (device, cases) in &suites {
+        let _ = writeln!(
+            xml,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\" timestamp=\"{}\">",
+            attr(device),
+            cases.len(),
+            count(cases, "failure"),
+            count(cases, "error"),
+            count(cases, "skipped"),
+            cases.iter().map(|c| c.seconds).sum::<f64>(),
+            attr(&clean(&report.started_at)),
+        );
+        xml.push_str("    <properties>\n");
+        for (name, value) in &properties {
+            let _ = writeln!(
+                xml,
+                "      <property name=\"{name}\" value=\"{}\"/>",
+                attr(value)
+            );
+        }
+        xml.push_str("    </properties>\n");
+        for c in cases {
+            let open = format!(
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
+                attr(device),
+                attr(&c.name),
+                c.seconds
+            );
+            match &c.outcome {
+                None => {
+                    let _ = writeln!(xml, "{open}/>");
+                }
+                Some(("skipped", message, _)) => {
+                    let _ = writeln!(
+                        xml,
+                        "{open}>\n      <skipped message=\"{}\"/>\n    </testcase>",
+                        attr(message)
+                    );
+                }
+                Some((element, message, body)) => {
+                    let _ = writeln!(
+                        xml,
+                        "{open}>\n      <{element} message=\"{}\" type=\"{}\">{}</{element}>\n    </testcase>",
+                        attr(message),
+                        if *element == "failure" {
+                            "FAIL"
+                        } else {
+                            "ERROR"
+                        },
+                        text(body)
+                    );
+                }
+            }
+        }
+        xml.push_str("  </testsuite>\n");
+    }
+    xml.push_str("</testsuites>\n");
+    xml
+}
+
+fn case(report: &Report, r: &CheckResult, name: String, clean: &dyn Fn(&str) -> String) -> Case {
+    let seconds = r.duration_ms as f64 / 1000.0;
+    let body = || {
+        let mut body = String::new();
+        if let Some(note) = report.cause_note(r).or_else(|| report.mark(r)) {
+            let _ = writeln!(body, "{note}");
+        }
+        for (label, value) in [("expected", &r.expected), ("actual", &r.actual)] {
+            if !value.is_empty() {
+                let _ = writeln!(body, "{label}: {}", clean(value));
+            }
+        }
+        if !r.evidence.is_empty() {
+            let _ = writeln!(body, "evidence:\n{}", clean(&r.evidence));
+        }
+        if !r.remedy.is_empty() {
+            let _ = writeln!(body, "remedy: {}", clean(&r.remedy));
+        }
+        let _ = write!(body, "rerun: {}", clean(&r.rerun_command()));
+        body
+    };
+    let outcome = match r.status {
+        Status::Ok => None,
+        Status::Fail => Some(("failure", clean(&r.headline()), body())),
+        Status::Error => Some(("error", clean(&r.headline()), body())),
+        Status::Skip => Some(("skipped", clean(&r.summary), String::new())),
+    };
+    Case {
+        name,
+        seconds,
+        outcome,
+    }
+}
+
+/// `name`, or `name (2)`, `name (3)` ... when a case of the suite already has it.
+fn unique(name: String, cases: &[Case]) -> String {
+    if !cases.iter().any(|c| c.name == name) {
+        return name;
+    }
+    (2..)
+        .map(|n| format!("{name} ({n})"))
+        .find(|candidate| !cases.iter().any(|c| &c.name == candidate))
+        .unwrap_or(name)
+}
+
+/// Text content: markup escaped, characters XML 1.0 cannot hold written out.
+fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c if is_xml_char(c) => out.push(c),
+            c => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
+        }
+    }
+    out
+}
+
+/// An attribute value (in double quotes): line breaks and tabs kept as character references.
+fn attr(s: &str) -> String {
+    text(s)
+        .replace('"', "&quot;")
+        .replace('\n', "&#10;")
+        .replace('\t', "&#9;")
+        .replace('\r', "&#13;")
+}
+
+/// XML 1.0's `Char`.
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_control_characters_cannot_break_the_document() {
+        assert_eq!(text("a<b>&c"), "a&lt;b&gt;&amp;c");
+        assert_eq!(attr("say \"hi\"\nnow"), "say &quot;hi&quot;&#10;now");
+        assert_eq!(text("\u{fffe}"), "\\u{fffe}");
+        let mut r = CheckResult::new("eos.x.y", "sw1", Status::Fail, "bad ]]> \u{1b}[2J");
+        r.evidence = "</failure><testcase name=\"forged\"/>".into();
+        let report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "t".into(),
+            "t".into(),
+            vec![r.clone(), r],
+        );
+        let xml = render(&report, &Redactor::default());
+        assert!(!xml.contains('\u{1b}'), "{xml}");
+        assert!(xml.contains("\\x1b[2J"), "{xml}");
+        assert!(!xml.contains("<testcase name=\"forged\""), "{xml}");
+        assert!(
+            xml.contains("name=\"eos.x.y\"") && xml.contains("name=\"eos.x.y (2)\""),
+            "{xml}"
+        );
+    }
+}
