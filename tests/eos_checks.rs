@@ -14,8 +14,8 @@ use premarket::inspect::{Limits, inspect};
 use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::{
     ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping, ShowInterfaces, ShowLanzRecords,
-    ShowLanzStatus, ShowPtp, ShowQueueDrops, ShowReloadCause, ShowRunningConfig, ShowRunningConfigDiffs,
-    ShowStartupConfig, ShowTransceiverDom, ShowVersion,
+    ShowLanzStatus, ShowPtp, ShowQueueDrops, ShowReloadCause, ShowRunningConfig,
+    ShowRunningConfigDiffs, ShowStartupConfig, ShowTransceiverDom, ShowVersion,
 };
 
 const SHOW_VERSION: &str = ShowVersion::TEXT;

@@ -702,22 +702,12 @@ fn rows() -> Vec<Row> {
             Error,
             &["Unknown action"],
         ),
-        row(
-            CONF,
-            &[],
-            Ok,
-            &["first run on this device", "is recorded"],
-        ),
+        row(CONF, &[], Ok, &["first run on this device", "is recorded"]),
         // An hour ago: another `conf_file_ver` and every ENC blob re-encrypted (same lengths),
         // which is what two reads of an unchanged FortiGate look like.
         Row {
             previous: &[(SHOW, "an-hour-earlier")],
-            ..row(
-                CONF,
-                &[],
-                Ok,
-                &["unchanged since the previous run (08:15)"],
-            )
+            ..row(CONF, &[], Ok, &["unchanged since the previous run (08:15)"])
         },
         // Since then policy 1 was opened to any source.
         Row {
