@@ -42,7 +42,7 @@ fn exit_codes() {
                 "sw1",
             ],
             0,
-            "OK: 13 OK",
+            "OK: 14 OK",
         ),
         (
             &[
@@ -58,7 +58,7 @@ fn exit_codes() {
         (
             &["run", "--offline", missing, "--device", "sw1"],
             2,
-            "ERROR: 13 ERROR",
+            "ERROR: 14 ERROR",
         ),
         (
             &[

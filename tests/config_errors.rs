@@ -32,6 +32,15 @@ struct Case {
 
 const CASES: &[Case] = &[
     Case {
+        what: "config_ignore regex that does not compile",
+        file: "baselines/sw1.yaml",
+        from: "  lanz: true",
+        to: "  lanz: true\n  config_ignore: ['ok', '(unclosed']",
+        line_with: "config_ignore",
+        column: 25,
+        words: "`config_ignore` entry `(unclosed` is not a regex",
+    },
+    Case {
         what: "unknown key",
         file: "baselines/site.yaml",
         from: "market_open:",

@@ -15,12 +15,14 @@ use premarket::plan::{Plan, Selection};
 use premarket::platform::eos::{
     ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping, ShowInterfaces, ShowLanzRecords,
     ShowLanzStatus, ShowNtpAssociations, ShowNtpStatus, ShowPtp, ShowPtpMasters, ShowQueueDrops,
-    ShowReloadCause, ShowRunningConfigDiffs, ShowStartupConfig, ShowTransceiverDom, ShowVersion,
+    ShowReloadCause, ShowRunningConfig, ShowRunningConfigDiffs, ShowStartupConfig,
+    ShowTransceiverDom, ShowVersion,
 };
 
 const SHOW_VERSION: &str = ShowVersion::TEXT;
 const SHOW_LANZ_STATUS: &str = ShowLanzStatus::TEXT;
 const SHOW_STARTUP_CONFIG: &str = ShowStartupConfig::TEXT;
+const SHOW_RUNNING_CONFIG: &str = ShowRunningConfig::TEXT;
 const SHOW_RUNNING_CONFIG_DIFFS: &str = ShowRunningConfigDiffs::TEXT;
 pub(crate) const SHOW_INTERFACES: &str = ShowInterfaces::TEXT;
 pub(crate) const SHOW_PTP: &str = ShowPtp::TEXT;
@@ -52,13 +54,14 @@ fn file_name(command: &str) -> String {
 }
 
 /// The healthy switch: (command, fixture under tests/fixtures/eos/).
-const HEALTHY: [(&str, &str); 20] = [
+const HEALTHY: [(&str, &str); 21] = [
     (SHOW_VERSION, "show-version/json-4.31.6M.txt"),
     (
         SHOW_LANZ_STATUS,
         "show-queue-monitor-length-status/json-enabled.txt",
     ),
     (SHOW_STARTUP_CONFIG, "show-startup-config/lanz-saved.txt"),
+    (SHOW_RUNNING_CONFIG, "show-running-config/healthy.txt"),
     (
         SHOW_RUNNING_CONFIG_DIFFS,
         "show-running-config-diffs/clean.txt",
@@ -523,6 +526,49 @@ const ROWS: &[Row] = &[
         previous: None,
         status: Status::Error,
         summary: "cannot read",
+    },
+    // The first run on a switch records its configuration; the next compares with it.
+    Row {
+        check: "eos.config.unchanged",
+        outputs: &[],
+        previous: None,
+        status: Status::Ok,
+        summary: "first run on this device",
+    },
+    // Read last evening: only the `! Time:` header differs, which is no change.
+    Row {
+        check: "eos.config.unchanged",
+        outputs: &[],
+        previous: Some(&[(
+            SHOW_RUNNING_CONFIG,
+            Some("show-running-config/yesterday-evening.txt"),
+        )]),
+        status: Status::Ok,
+        summary: "unchanged since the previous run (08:15)",
+    },
+    // Overnight Ethernet3 moved to VLAN 202 and the trunk was opened to it.
+    Row {
+        check: "eos.config.unchanged",
+        outputs: &[(
+            SHOW_RUNNING_CONFIG,
+            Some("show-running-config/vlan-moved.txt"),
+        )],
+        previous: Some(&[(
+            SHOW_RUNNING_CONFIG,
+            Some("show-running-config/yesterday-evening.txt"),
+        )]),
+        status: Status::Fail,
+        summary: "configuration changed since the previous run (08:15): 4 lines",
+    },
+    Row {
+        check: "eos.config.unchanged",
+        outputs: &[(
+            SHOW_RUNNING_CONFIG,
+            Some("show-running-config-diffs/not-privileged.txt"),
+        )],
+        previous: Some(&[]),
+        status: Status::Error,
+        summary: "the switch answered with an error: % Invalid input (privileged mode required)",
     },
     Row {
         check: "eos.transceivers.light",

@@ -53,6 +53,8 @@ fn fixture_dir(command: &Command) -> &'static str {
             "diagnose-npu-np7lite-port-list",
         ),
         ("diagnose sys ntp status", "diagnose-sys-ntp-status"),
+        // Last: every `show ...` above is matched first.
+        ("show", "show"),
     ];
     bases
         .iter()
@@ -81,6 +83,7 @@ const HEALTHY: &[(&str, &str)] = &[
     ("show-system-virtual-switch", "not-on-this-model"),
     ("diagnose-npu-np7lite-port-list", "healthy-inferred"),
     ("diagnose-sys-ntp-status", "synchronized"),
+    ("show", "healthy"),
 ];
 
 pub(crate) struct Row {
@@ -156,6 +159,7 @@ fn rows() -> Vec<Row> {
     const UDP: &str = "fortigate.service.udp-idle";
     const IDLE: &str = "fortigate.session.idle-margin";
     const UP: &str = "fortigate.uptime.stable";
+    const CONF: &str = "fortigate.config.unchanged";
     const BLOCK: &str = "fortigate.offload.blockers";
     const LIST: &str = "diagnose-sys-session-list";
     const MCAST: &str = "diagnose-sys-mcast-session-list";
@@ -170,6 +174,7 @@ fn rows() -> Vec<Row> {
     const SHOWIF: &str = "show-system-interface";
     const VSWITCH: &str = "show-system-virtual-switch";
     const PORTS: &str = "diagnose-npu-np7lite-port-list";
+    const SHOW: &str = "show";
     vec![
         row(V, &[], Ok, &["FortiOS 7.6.7 as pinned"]),
         row(
@@ -719,6 +724,33 @@ fn rows() -> Vec<Row> {
             Error,
             &["Unknown action"],
         ),
+        row(CONF, &[], Ok, &["first run on this device", "is recorded"]),
+        // An hour ago: another `conf_file_ver` and every ENC blob re-encrypted (same lengths),
+        // which is what two reads of an unchanged FortiGate look like.
+        Row {
+            previous: &[(SHOW, "an-hour-earlier")],
+            ..row(CONF, &[], Ok, &["unchanged since the previous run (08:15)"])
+        },
+        // Since then policy 1 was opened to any source.
+        Row {
+            previous: &[(SHOW, "an-hour-earlier")],
+            ..row(
+                CONF,
+                &[(SHOW, "policy-widened")],
+                Fail,
+                &[
+                    "configuration changed since the previous run (08:15): 2 lines",
+                    "evidence:-        set srcaddr \"md-source\"",
+                    "evidence:+        set srcaddr \"all\"",
+                ],
+            )
+        },
+        row(
+            CONF,
+            &[(SHOW, "get-system-status/unknown-action")],
+            Error,
+            &["Unknown action"],
+        ),
         row(
             BLOCK,
             &[],
@@ -1139,7 +1171,7 @@ fn lab_scenarios_fail_with_the_right_explanations() {
         );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
         let results = report["results"].as_array().expect("results");
-        assert_eq!(results.len(), 13, "{scenario}");
+        assert_eq!(results.len(), 14, "{scenario}");
         for result in results {
             let id = result["check"].as_str().unwrap_or_default();
             match expected.iter().find(|(check, _, _)| *check == id) {

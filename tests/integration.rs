@@ -23,6 +23,7 @@ mod ssh_common;
 mod adding_a_check;
 mod archive_hostile;
 mod cli;
+mod config_changes;
 mod config_errors;
 mod deadline;
 mod demo;

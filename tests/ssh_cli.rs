@@ -37,6 +37,9 @@ const NTP_STATUS: &str =
 const NTP_ASSOCIATIONS: &str = r#"{"peers": {"10.0.0.1": {"condition": "sys.peer", "peerIpAddr": "10.0.0.1", "stratumLevel": 2, "offset": 0.731, "reachabilityHistory": [true, true, true, true, true, true, true, true]}}}"#;
 const STARTUP: &str = "! Command: show startup-config\n! device: sw1 (DCS-7280SR3-48YC8, EOS-4.31.6M)\n!\nhostname sw1\n!\nqueue-monitor length\n!\nend";
 
+/// The whole configuration (`eos.config.unchanged`), as cEOS prints it.
+const RUNNING: &str = "! Command: show running-config\n! device: sw1 (DCS-7280SR3-48YC8, EOS-4.31.6M)\n!\nhostname sw1\n!\nqueue-monitor length\n!\nend";
+
 fn switch() -> Script {
     let mut script = Script::eos("sw1", CANARY)
         .answer("show version | json", VERSION_JSON)
@@ -45,8 +48,10 @@ fn switch() -> Script {
         .answer("show interfaces counters errors | json", ERRORS_JSON)
         .answer("show ntp status", NTP_STATUS)
         .answer("show ntp associations | json", NTP_ASSOCIATIONS)
-        .answer("show running-config diffs", "");
+        .answer("show running-config diffs", "")
+        .answer("show running-config", RUNNING);
     script.privileged_only.push("show startup-config".into());
+    script.privileged_only.push("show running-config".into());
     script
 }
 
@@ -185,8 +190,8 @@ async fn capture_then_run_offline_agrees_with_run_over_ssh() {
             "json",
         ],
     );
-    // Six inspected checks and seven skipped by the baseline.
-    assert_eq!(statuses(&over_ssh.1).len(), 13, "{}", over_ssh.1);
+    // Seven inspected checks and seven skipped by the baseline.
+    assert_eq!(statuses(&over_ssh.1).len(), 14, "{}", over_ssh.1);
     assert_eq!(statuses(&over_ssh.1), statuses(&offline.1));
     assert_eq!(over_ssh.0, offline.0);
     assert!(

@@ -9,9 +9,12 @@
 //! The run evaluates each check where it can give up on it ([`bounded`]).
 
 pub mod bounded;
+pub mod box_facts;
+pub mod config_diff;
 pub mod eos;
 pub mod fortigate;
 mod input;
+pub mod line_diff;
 mod ntp_limits;
 pub mod outcome;
 pub mod probe;

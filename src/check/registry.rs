@@ -18,6 +18,7 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<eos::UptimeStable>::new()),
         Arc::new(Builtin::<eos::TransceiversLight>::new()),
         Arc::new(Builtin::<eos::NtpSynchronised>::new()),
+        Arc::new(Builtin::<eos::ConfigUnchanged>::new()),
         Arc::new(Builtin::<fortigate::VersionPinned>::new()),
         Arc::new(Builtin::<fortigate::HaState>::new()),
         Arc::new(Builtin::<fortigate::CpuCeiling>::new()),
@@ -31,6 +32,7 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<fortigate::UptimeStable>::new()),
         Arc::new(Builtin::<fortigate::OffloadBlockers>::new()),
         Arc::new(Builtin::<fortigate::NtpSynchronised>::new()),
+        Arc::new(Builtin::<fortigate::ConfigUnchanged>::new()),
         Arc::new(Builtin::<probe::LatencyOffloaded>::new()),
     ]
 }

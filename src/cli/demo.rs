@@ -82,25 +82,7 @@ pub fn scenarios_help() -> String {
     out
 }
 
-/// The demo's home: `given` (`--home`) made absolute, else [`default_home`]. Every command
-/// that reads what the demo wrote (`history --demo`, and others to come) asks this one
-/// function, so they all find the same archive.
-pub fn home(given: Option<&std::path::Path>) -> PathBuf {
-    given.map(super::absolute).unwrap_or_else(default_home)
-}
-
-/// `$XDG_STATE_HOME/premarket/demo`, else `~/.local/state/premarket/demo`, else a directory
-/// in the system temp dir named after the user id.
-pub fn default_home() -> PathBuf {
-    let nonempty = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(state) = nonempty(std::env::var_os("XDG_STATE_HOME")).filter(|p| p.is_absolute()) {
-        return state.join("premarket").join("demo");
-    }
-    if let Some(home) = nonempty(std::env::var_os("HOME")) {
-        return home.join(".local/state/premarket/demo");
-    }
-    std::env::temp_dir().join(format!("premarket-demo-{}", crate::files::os::uid()))
-}
+pub use super::demo_home::home;
 
 /// The demo's site as its runs were judged, for `premarket history --demo`: the example site
 /// with the lab's devices and the probe, written into a temporary directory (removed when the

@@ -13,6 +13,8 @@ mod capture;
 pub mod complete;
 #[cfg(feature = "lab")]
 mod demo;
+mod demo_home;
+mod diff;
 mod history;
 mod inspect;
 #[cfg(feature = "lab")]
@@ -77,6 +79,9 @@ pub enum Command {
     Parse(parse::Args),
     /// Recent runs from the archive and, per check, when it started failing or was fixed.
     History(history::Args),
+    /// What changed between two archived runs: configuration diff and box facts; exit 0 no
+    /// change, 1 changed, 3 no such run.
+    Diff(diff::Args),
     /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
     Capture(capture::Args),
     /// Show the host key a device offers, and how to pin it after checking it.
@@ -158,6 +163,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Demo(args) => demo::run(args),
         Command::Parse(args) => parse::run(args),
         Command::History(args) => history::run(&dir, args),
+        Command::Diff(args) => diff::run(&dir, args),
         Command::Capture(args) => capture::run(&dir, args),
         Command::Trust(args) => trust::run(&dir, args),
         Command::Probe(args) => probe::run(&dir, *args),

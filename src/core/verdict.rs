@@ -55,6 +55,9 @@ pub struct Verdict {
     /// When what the verdict is about happened (a reboot, a burst), in Unix seconds: the report
     /// shows it in the site's time and notices two devices that restarted together.
     pub when: Option<i64>,
+    /// The whole text the evidence is the head of, when it is too long for a finding (a
+    /// configuration diff): attached to the email as `DEVICE.diff` and kept in the archive.
+    pub attachment: Option<String>,
 }
 
 impl Verdict {
@@ -68,6 +71,7 @@ impl Verdict {
             remedy: None,
             lead: None,
             when: None,
+            attachment: None,
         }
     }
 
@@ -115,6 +119,11 @@ impl Verdict {
     /// When it happened, Unix seconds.
     pub fn when(mut self, at: i64) -> Self {
         self.when = Some(at);
+        self
+    }
+
+    pub fn attachment(mut self, text: impl Into<String>) -> Self {
+        self.attachment = Some(text.into());
         self
     }
 }

@@ -24,13 +24,15 @@ use chrono::{DateTime, Utc};
 use futures::StreamExt;
 
 use premarket_check::bounded::{self, GaveUp};
+use premarket_check::box_facts;
 use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
-use premarket_parse::{AnyQuery, Facts, Query};
+use premarket_parse::{AnyQuery, Facts, Query, Recorded};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
+use premarket_report::changed::{self, BoxFacts, FactChange};
 use premarket_report::escape::control;
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
@@ -72,6 +74,10 @@ impl Limits {
 /// What one device gave.
 struct Inspected {
     results: Vec<CheckResult>,
+    /// The whole diff behind a configuration check's evidence, redacted.
+    diff: Option<String>,
+    /// The box facts that differ from the previous run's.
+    changed: Vec<FactChange>,
     raw: DeviceOutputs,
     down: Option<DeviceDown>,
     probe: Option<ProbeFigures>,
@@ -97,7 +103,13 @@ pub async fn inspect(
     let mut raw = Vec::new();
     let mut down = Vec::new();
     let mut probe = Vec::new();
+    let mut diffs = Vec::new();
+    let mut changed_facts = Vec::new();
     for device in devices {
+        changed_facts.extend(device.changed);
+        if let Some(diff) = device.diff {
+            diffs.push((device.raw.device.clone(), diff));
+        }
         results.extend(device.results);
         raw.push(device.raw);
         down.extend(device.down);
@@ -112,6 +124,8 @@ pub async fn inspect(
         results,
     );
     report.raw = raw;
+    report.diffs = diffs;
+    report.changed_facts = changed_facts;
     report.devices_not_inspected = down;
     report.probe = probe;
     report.sort();
@@ -150,6 +164,7 @@ async fn inspect_device(
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
+    let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -164,7 +179,11 @@ async fn inspect_device(
                 )
             })
             .collect(),
-        facts: facts.to_record(&queries, ""),
+        facts: facts
+            .to_record(&queries, "")
+            .into_iter()
+            .chain(box_record)
+            .collect(),
     };
 
     let facts = Arc::new(facts);
@@ -189,6 +208,11 @@ async fn inspect_device(
         }
     }))
     .await;
+    // A verdict's attachment is a configuration diff: one per device.
+    let diff = judged
+        .iter()
+        .find_map(|(v, _)| v.attachment.as_deref())
+        .map(|text| control(&redact::device_text(redactor, platform, text)));
     let mut results: Vec<CheckResult> = plan
         .checks
         .iter()
@@ -209,10 +233,47 @@ async fn inspect_device(
         .flatten();
     Inspected {
         results,
+        diff,
+        changed,
         raw,
         down,
         probe,
     }
+}
+
+/// The box facts this run read on the device (to archive) and those that differ from the
+/// previous run's record; values are device text, shown redacted and escaped.
+fn box_changes(
+    plan: &DevicePlan,
+    facts: &Facts,
+    collected_at: DateTime<Utc>,
+    redactor: &Redactor,
+) -> (Vec<FactChange>, Option<Recorded>) {
+    let now = box_facts::read(facts);
+    if now.is_empty() {
+        return (Vec::new(), None);
+    }
+    let before: BoxFacts = plan
+        .previous
+        .get(&box_facts::key())
+        .and_then(|r| serde_json::from_value(r.fact.clone()).ok())
+        .unwrap_or_default();
+    let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
+    let changed = changed::compare(&plan.device.name, &before, &now)
+        .into_iter()
+        .map(|c| FactChange {
+            before: clean(c.before),
+            after: clean(c.after),
+            ..c
+        })
+        .collect();
+    let record = Recorded {
+        key: box_facts::key(),
+        run_id: String::new(),
+        collected_at: Some(collected_at),
+        fact: serde_json::to_value(&now).unwrap_or_default(),
+    };
+    (changed, Some(record))
 }
 
 /// When the run gives up on an evaluation started now: its budget, the deadline, or the stop

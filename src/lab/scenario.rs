@@ -77,6 +77,12 @@ pub enum Fault {
     /// EOS: Ethernet4 (the trading servers) received and sent pause frames since the
     /// previous run (flow control on a trading port).
     PauseFrames,
+    /// Both: one configuration line differs from the healthy lab's (fw1: the order-entry
+    /// policy's destination; sw1: a trading port's description), as after an overnight edit.
+    ConfigChanged,
+    /// FortiGate: every `ENC` secret re-encrypted (new salt, same length), nothing else
+    /// changed: what a real FortiGate prints on each `show`.
+    EncRotated,
 }
 
 /// How long `slow` delays each answer.
@@ -92,7 +98,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 31] = [
+    pub const ALL: [Fault; 33] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -124,6 +130,8 @@ impl Fault {
         Fault::FeedStalled,
         Fault::NtpOffset,
         Fault::PauseFrames,
+        Fault::ConfigChanged,
+        Fault::EncRotated,
     ];
 
     pub fn name(self) -> &'static str {
@@ -159,6 +167,8 @@ impl Fault {
             Fault::FeedStalled => "feed-stalled",
             Fault::NtpOffset => "ntp-offset",
             Fault::PauseFrames => "pause-frames",
+            Fault::ConfigChanged => "config-changed",
+            Fault::EncRotated => "enc-rotated",
         }
     }
 
@@ -172,6 +182,7 @@ impl Fault {
             | Fault::Rebooted
             | Fault::NtpUnsynchronised
             | Fault::NtpOffset => Target::All,
+            Fault::ConfigChanged => Target::All,
             Fault::LanzUnsaved
             | Fault::LanzOff
             | Fault::ConfigUnsaved
@@ -193,7 +204,8 @@ impl Fault {
             | Fault::Hang
             | Fault::HostKeyChanged
             | Fault::SflowEnabled
-            | Fault::HugeSessionList => Target::Device("fw1".into()),
+            | Fault::HugeSessionList
+            | Fault::EncRotated => Target::Device("fw1".into()),
         }
     }
 
@@ -237,6 +249,10 @@ impl Fault {
             Fault::FeedStalled => "switch: the feed's B side (239.2.1.1 on Ethernet9) stopped",
             Fault::NtpOffset => "both: NTP synchronised but 250 ms off",
             Fault::PauseFrames => "switch: pause frames received and sent on Ethernet4",
+            Fault::ConfigChanged => {
+                "both: one configuration line changed (fw1 policy 2, sw1 a port description)"
+            }
+            Fault::EncRotated => "firewall: every ENC secret re-encrypted, nothing else changed",
         }
     }
 }

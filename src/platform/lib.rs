@@ -2,6 +2,7 @@
 //! parsers and its secrets' shapes. One folder per platform; no FortiOS or EOS string lives
 //! elsewhere.
 
+pub mod config_lines;
 pub mod eos;
 pub mod fortigate;
 pub mod spec;

@@ -21,6 +21,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+mod beside;
 mod raw;
 mod runs;
 
@@ -36,6 +37,8 @@ const REPORT: &str = "report.json";
 const FACTS: &str = "facts";
 /// Where a run's charts are kept.
 pub const CHARTS: &str = "charts";
+/// Where a run's configuration diffs are kept (`diffs/<device>.diff`).
+pub const DIFFS: &str = "diffs";
 const TMP_PREFIX: &str = ".tmp-";
 /// Beside an output that was empty when collected (the offline collector reads it as such).
 pub const EMPTY_MARK: &str = ".empty";
@@ -128,7 +131,8 @@ impl Archive {
             })?;
             fs::write(&path, text).map_err(werr(&path))?;
         }
-        write_charts(&tmp, &report.charts)?;
+        beside::write_charts(&tmp, &report.charts)?;
+        beside::write_diffs(&tmp, &report.diffs)?;
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
         os::sync_file_system(&tmp);
@@ -369,24 +373,6 @@ struct Stored {
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
-}
-
-/// The run's charts, `charts/<name>` (the probe's latency chart as SVG for a desk and PNG as
-/// the email showed it; the trend when it was attached).
-fn write_charts(run: &Path, charts: &[(String, Vec<u8>)]) -> Result<(), ArchiveError> {
-    if charts.is_empty() {
-        return Ok(());
-    }
-    let dir = run.join(CHARTS);
-    fs::create_dir_all(&dir).map_err(|source| ArchiveError::Write {
-        path: dir.clone(),
-        source,
-    })?;
-    for (name, bytes) in charts {
-        let path = dir.join(file_safe(name));
-        fs::write(&path, bytes).map_err(|source| ArchiveError::Write { path, source })?;
-    }
-    Ok(())
 }
 
 /// Writes `bytes` to `path`, a new file in the run's own hidden directory, and flushes it to

@@ -9,6 +9,7 @@
 
 pub mod archive;
 pub mod blocks;
+pub mod changed;
 pub mod channel;
 pub mod email;
 pub mod escape;
@@ -193,6 +194,11 @@ pub struct Report {
     /// The calendar says the market is closed today: why (nothing was inspected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<String>,
+    /// The facts that define each box (version, model, serial, HA, links, PTP grandmaster, NTP
+    /// servers, LANZ, interface count) that differ from the previous run's; no verdict
+    /// ([`changed`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed_facts: Vec<changed::FactChange>,
     /// What drifted against the week before, in one line, when something did (the email then
     /// shows the trend; see [`trend::drift`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -208,6 +214,10 @@ pub struct Report {
     /// (`--dir`, `--offline`, the demo); not in report.json.
     #[serde(skip)]
     pub invocation: Invocation,
+    /// Each changed configuration's whole unified diff (device, diff), redacted: the email
+    /// attaches it as `DEVICE.diff` and the archive keeps it in `diffs/`; not in report.json.
+    #[serde(skip)]
+    pub diffs: Vec<(String, String)>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -319,10 +329,12 @@ impl Report {
             config_errors: Vec::new(),
             problems: Vec::new(),
             closed: None,
+            changed_facts: Vec::new(),
             drift: None,
             charts: Vec::new(),
             raw: Vec::new(),
             invocation: Invocation::default(),
+            diffs: Vec::new(),
         };
         report.sort();
         report

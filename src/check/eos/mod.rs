@@ -4,6 +4,7 @@
 //! family has through [`drops`].
 
 mod config_saved;
+mod config_unchanged;
 mod drops;
 mod interfaces_errors;
 mod lanz_congestion;
@@ -20,6 +21,7 @@ mod uptime_stable;
 mod version_pinned;
 
 pub use config_saved::ConfigSaved;
+pub use config_unchanged::ConfigUnchanged;
 pub use interfaces_errors::InterfacesErrors;
 pub use lanz_congestion::LanzCongestion;
 pub use lanz_persisted::LanzPersisted;

@@ -2,6 +2,7 @@
 //! [`timers`] (the idle timer a session lives by) and [`reasons`] (what each `no_ofld_reason`
 //! means); [`crate::outcome`] folds many flows into one verdict.
 
+mod config_unchanged;
 mod cpu_ceiling;
 mod flows;
 mod flows_offloaded;
@@ -19,6 +20,7 @@ mod timers;
 mod uptime_stable;
 mod version_pinned;
 
+pub use config_unchanged::ConfigUnchanged;
 pub use cpu_ceiling::CpuCeiling;
 pub use flows_offloaded::FlowsOffloaded;
 pub use flows_single_session::FlowsSingleSession;

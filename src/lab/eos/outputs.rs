@@ -115,8 +115,14 @@ pub fn lanz_status_json(s: &EosState) -> String {
     .render()
 }
 
+/// With a `! Time:` header, as EOS prints it: it differs on every read (the configuration
+/// comparison must drop it).
 pub fn show_running_config(s: &EosState) -> String {
-    format!("! Command: show running-config\n{}", s.render(&s.running))
+    let now = chrono::Utc::now().format("%a %b %e %H:%M:%S %Y");
+    format!(
+        "! Command: show running-config\n! Time: {now}\n{}",
+        s.render(&s.running)
+    )
 }
 
 pub fn show_startup_config(s: &EosState) -> String {

@@ -128,6 +128,12 @@ impl EosState {
             vlan = topology::FEED_VLAN
         ));
         for (name, description) in topology::EOS_TRADING_PORTS {
+            // `config-changed`: someone relabelled the servers' port overnight (and saved it).
+            let description = if name == "Ethernet4" && self.faults.has(Fault::ConfigChanged) {
+                "trading servers (moved to rack B12)"
+            } else {
+                description
+            };
             out.push_str(&format!("interface {name}\n   description {description}\n"));
             out.push_str(match name {
                 // The firewall is a virtual wire: the feed VLAN crosses it tagged.

@@ -61,6 +61,18 @@ fn policy(flow: &Flow, name: &str, offload: bool) -> (String, Settings) {
     (flow.policy.to_string(), s)
 }
 
+/// The order-entry policy; under `config-changed` someone changed its destination address
+/// overnight (one line of the configuration).
+fn order_entry(flow: &Flow, faults: &Faults) -> (String, Settings) {
+    let (id, mut s) = policy(flow, "order-entry", true);
+    if faults.has(Fault::ConfigChanged)
+        && let Some(dst) = s.iter_mut().find(|(k, _)| k == "dstaddr")
+    {
+        dst.1 = quoted("exchange-gw-all");
+    }
+    (id, s)
+}
+
 /// The 201G's interfaces (data ports 1-20 and X1-X8 on the NP7Lite, MGMT and HA not), as
 /// `show system interface` prints them: `set vdom` and `set type` always, the rest when not
 /// at its default.
@@ -246,7 +258,7 @@ impl Config {
                 path: "firewall policy".into(),
                 body: Body::Table(vec![
                     policy(md, "market-data-feed", !faults.has(Fault::OffloadDisabled)),
-                    policy(orders, "order-entry", true),
+                    order_entry(orders, faults),
                 ]),
             },
             Section {

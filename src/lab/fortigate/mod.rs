@@ -5,6 +5,7 @@
 
 mod commands;
 mod config;
+mod full;
 mod interfaces;
 pub mod model;
 mod npu;
@@ -140,10 +141,7 @@ impl FortiCli {
             return Answer::text(UNKNOWN_ACTION);
         };
         if args.is_empty() {
-            let all: String = PATHS
-                .iter()
-                .filter_map(|p| s.config.show(p, None))
-                .collect();
+            let all = full::show_all(&s);
             drop(s);
             return self.output(all, pipes);
         }

@@ -27,6 +27,7 @@ pub mod queue_detail;
 pub mod queue_drops;
 pub mod redact;
 pub mod reload_cause;
+mod running_lines;
 pub mod spec;
 pub mod text;
 pub mod transceivers;
@@ -51,6 +52,7 @@ pub use ptp_masters::{PtpMasters, ShowPtpMasters};
 pub use queue_detail::{EgressDrops, EgressQueueDrops, ShowQueueDetail};
 pub use queue_drops::{ClassDrops, QueueDrops, ShowQueueDrops};
 pub use reload_cause::{ReloadCause, ResetCause, ShowReloadCause};
+pub use running_lines::RunningConfigLines;
 pub use transceivers::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
 pub use version::{ShowVersion, Version};
 

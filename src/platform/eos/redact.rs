@@ -36,7 +36,11 @@ fn redact_line(line: &str) -> String {
             .trim_end()
             .trim_start_matches(['+', '-'])
             .to_ascii_lowercase();
-        if SECRET_WORDS.contains(&bare.as_str()) && !line[end..].trim().is_empty() {
+        // A normalised configuration's mask (`secret <secret set, 27 chars>`) holds no secret.
+        if SECRET_WORDS.contains(&bare.as_str())
+            && !line[end..].trim().is_empty()
+            && !crate::config_lines::is_mask(&line[end..])
+        {
             let tail_ws = if line.ends_with('\r') { "\r" } else { "" };
             let kept = line[..end].trim_end();
             return format!("{kept} <redacted>{tail_ws}");
@@ -48,6 +52,16 @@ fn redact_line(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_normalised_mask_stays() {
+        let masked = "username admin privilege 15 role network-admin secret <secret set, 27 chars>";
+        assert_eq!(redact(masked), masked);
+        assert_eq!(
+            redact("snmp-server community <secret set, 9 chars> s3cret"),
+            "snmp-server community <redacted>"
+        );
+    }
 
     #[test]
     fn secret_values_go_and_the_rest_stays() {

@@ -13,6 +13,7 @@ mod config_tree;
 pub mod firewall;
 pub mod firewall_shell;
 mod flow;
+mod full_config;
 mod ha;
 pub mod kv;
 mod mcast;
@@ -42,6 +43,7 @@ pub mod vdoms;
 pub use config_shows::{ShowSystemInterface, ShowVirtualSwitch, ShowVirtualWirePair};
 pub use config_tree::{ConfigNode, ConfigTree, parse as parse_config};
 pub use flow::{Flow, OffloadProof, Protocol};
+pub use full_config::ShowConfig;
 pub use ha::{GetHaStatus, HaStatus, Member};
 pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
 pub use npu::{NpuSettings, ShowSystemNpu};
@@ -93,6 +95,7 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6LITE)),
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6XLITE)),
     QuerySpec::of::<DiagNtpStatus>(Shape::Exact(DiagNtpStatus::TEXT)),
+    QuerySpec::of::<ShowConfig>(Shape::Exact(ShowConfig::TEXT)),
 ];
 
 /// The listed query that reads `command` (a trailing `| grep ...` is ignored).

@@ -24,7 +24,17 @@ static SECRET_NAME: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
 
 /// `text` with every secret value replaced by `<redacted>`; line structure is kept.
 pub fn redact(text: &str) -> String {
-    let text = ENC.replace_all(text, "ENC <redacted>");
+    // A normalised configuration's mask (`ENC <secret set, 60 chars>`) holds no secret: the
+    // value runs to the end of its line there, past what the pattern captured.
+    let text = ENC.replace_all(text, |c: &regex::Captures<'_>| {
+        let start = c.get(1).map_or(0, |m| m.start());
+        let value = text[start..].split(['\n', '\r']).next().unwrap_or_default();
+        if crate::config_lines::is_mask(value) {
+            c[0].to_string()
+        } else {
+            "ENC <redacted>".to_string()
+        }
+    });
     if text.is_ascii() && !SECRET_NAME.is_match(text.as_bytes()) {
         return text.into_owned();
     }
@@ -36,7 +46,9 @@ pub fn redact(text: &str) -> String {
         let cr = line.ends_with('\r');
         let body = line.trim_end_matches('\r');
         match SET_SECRET.captures(body) {
-            Some(c) if !body.trim_end().ends_with("ENC <redacted>") => {
+            Some(c)
+                if !body.trim_end().ends_with("ENC <redacted>") && !masked(&body[c[1].len()..]) =>
+            {
                 out.push_str(&c[1]);
                 out.push_str("<redacted>");
             }
@@ -49,9 +61,27 @@ pub fn redact(text: &str) -> String {
     out
 }
 
+/// A value that is a normalised configuration's mask, after an optional `ENC`.
+fn masked(value: &str) -> bool {
+    let value = value.trim();
+    crate::config_lines::is_mask(value.strip_prefix("ENC ").unwrap_or(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_normalised_mask_stays_anything_after_it_goes() {
+        let masked = "        set password ENC <secret set, 60 chars>";
+        assert_eq!(redact(masked), masked);
+        let key = "        set private-key \"<private key set, 44 chars>\"";
+        assert_eq!(redact(key), key);
+        assert_eq!(
+            redact("set password ENC <secret set, 6 chars> hunter2"),
+            "set password <redacted>"
+        );
+    }
 
     #[test]
     fn enc_blobs_and_plain_secrets_go() {

@@ -154,6 +154,54 @@ impl Archive {
         Previous::from_newest_first(records)
     }
 
+    /// The archive's run ids, oldest first (as `premarket history` lists them).
+    pub fn run_ids(&self) -> Result<Vec<String>, ArchiveError> {
+        Ok(self.runs()?.into_iter().map(|r| r.id).collect())
+    }
+
+    /// The devices run `run_id` kept facts of (their file-safe names), sorted.
+    pub fn fact_devices(&self, run_id: &str) -> Vec<String> {
+        let Ok(entries) = fs::read_dir(self.root.join(run_id).join(FACTS)) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.strip_suffix(".json").map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The facts run `run_id` kept for `device`: none when it kept none (a missing file);
+    /// an unreadable file is an error.
+    pub fn run_facts(&self, run_id: &str, device: &str) -> Result<Vec<Recorded>, ArchiveError> {
+        let path = self
+            .root
+            .join(run_id)
+            .join(FACTS)
+            .join(format!("{}.json", file_safe(device)));
+        let stored: Vec<Stored> = match file::read(&path, Kind::FACTS) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| ArchiveError::Read {
+                path: path.clone(),
+                source: std::io::Error::other(e),
+            })?,
+            Err(e) if e.is_missing() => Vec::new(),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(stored
+            .into_iter()
+            .map(|s| Recorded {
+                key: s.key,
+                run_id: run_id.to_string(),
+                collected_at: s.collected_at,
+                fact: s.fact,
+            })
+            .collect())
+    }
+
     /// Holds the archive's numbering while a run takes its number and is renamed into place,
     /// so that numbers follow the order runs appear in. Waits briefly for another writer; a
     /// writer that never lets go (a stopped process) is not waited for: the run is numbered

@@ -49,6 +49,22 @@ pub fn report_json(report: &Report) -> Attachment {
     )
 }
 
+/// One `<device>.diff` per device whose configuration changed: the whole unified diff of
+/// which the finding shows the head.
+pub fn diffs(report: &Report) -> Vec<Attachment> {
+    report
+        .diffs
+        .iter()
+        .map(|(device, text)| {
+            Attachment::file(
+                &format!("{}.diff", file_safe(device)),
+                "text/x-diff; charset=utf-8",
+                text.clone().into_bytes(),
+            )
+        })
+        .collect()
+}
+
 /// One `raw-<device>.txt` per device that has a FAIL or ERROR.
 pub fn failing_raw(report: &Report) -> Vec<Attachment> {
     let mut out = Vec::new();

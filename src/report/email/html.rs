@@ -159,6 +159,7 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             );
         }
     }
+    out.push_str(&crate::changed::html(report, H2));
     if !view.fine.is_empty() {
         let _ = write!(out, "<h2 style=\"{H2}\">OK ({})</h2>", view.fine.len());
     }

@@ -108,6 +108,7 @@ pub fn compose(
     let mut mixed = MultiPart::mixed().multipart(alternative);
     let mut files = vec![attach::report_json(report)];
     files.extend(attach::failing_raw(report));
+    files.extend(attach::diffs(report));
     for file in files.iter_mut() {
         if let Ok(text) = std::str::from_utf8(&file.body) {
             file.body = redactor.literals(text).into_bytes();

@@ -10,7 +10,7 @@ mod attach;
 mod channel;
 mod context;
 mod digest;
-mod html;
+pub(crate) mod html;
 mod message;
 pub mod outbox;
 pub mod send;

@@ -75,6 +75,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             let _ = writeln!(out, "{kind}: {line}");
         }
     }
+    out.push_str(&crate::changed::text(report));
     if !view.fine.is_empty() {
         let _ = writeln!(out, "\n== OK ({}) ==", view.fine.len());
     }

@@ -1,0 +1,30 @@
+//! Where `premarket demo` keeps its home (archive and email), for the commands that read the
+//! demo's archive afterwards (`premarket diff --demo`) as well as for the demo itself. Not
+//! behind the `lab` feature: reading an archive needs no lab.
+
+use std::path::{Path, PathBuf};
+
+/// The demo's home: `given` (`--home`) made absolute, else [`default_home`]. Every command
+/// that reads what the demo wrote (`history --demo`, `diff --demo`) asks this one function, so
+/// they all find the same archive.
+pub fn home(given: Option<&Path>) -> PathBuf {
+    given.map(super::absolute).unwrap_or_else(default_home)
+}
+
+/// `$XDG_STATE_HOME/premarket/demo`, else `~/.local/state/premarket/demo`, else a directory
+/// in the system temp dir named after the user id.
+pub fn default_home() -> PathBuf {
+    let nonempty = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(state) = nonempty(std::env::var_os("XDG_STATE_HOME")).filter(|p| p.is_absolute()) {
+        return state.join("premarket").join("demo");
+    }
+    if let Some(home) = nonempty(std::env::var_os("HOME")) {
+        return home.join(".local/state/premarket/demo");
+    }
+    std::env::temp_dir().join(format!("premarket-demo-{}", crate::files::os::uid()))
+}
+
+/// The demo's archive: `HOME/archive`, with `--home` or the default home.
+pub fn archive(given: Option<PathBuf>) -> PathBuf {
+    home(given.as_deref()).join("archive")
+}
