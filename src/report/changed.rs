@@ -11,7 +11,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::Report;
-use crate::email::html::esc;
+use crate::escape::html as esc;
 
 /// Fact name -> value, as the archive keeps a device's box facts.
 pub type BoxFacts = BTreeMap<String, String>;

@@ -12,7 +12,7 @@ use russh::keys::{PrivateKeyWithHashAlg, decode_secret_key};
 use premarket_files::{self as file, Kind};
 use secrecy::{ExposeSecret, SecretString};
 
-use super::session::Target;
+use super::target::Target;
 use super::transport::Client;
 use premarket_core::CollectError;
 

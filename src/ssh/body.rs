@@ -17,6 +17,10 @@
 //! the lines, and holds back only what a split secret could still span.
 
 use super::redact::{Redactor, Stream};
+
+/// A line without an end that grows past this is moved out unfinished (a device printing
+/// without line breaks must not fill memory).
+pub const LONG_LINE: usize = 64 << 10;
 use premarket_core::Output;
 use premarket_spool::{SpoolError, SpoolWriter};
 
@@ -109,7 +113,7 @@ impl<'r> Body<'r> {
         let end = match memchr::memrchr(b'\n', &self.partial) {
             Some(i) => i + 1,
             // A line longer than any screen line: passed on unfinished.
-            None if self.partial.len() > super::screen::LONG_LINE => self.partial.len(),
+            None if self.partial.len() > LONG_LINE => self.partial.len(),
             None => return Ok(()),
         };
         let lines: Vec<u8> = self.partial.drain(..end).collect();
@@ -286,7 +290,7 @@ mod tests {
             &redactor,
         );
         assert_eq!(out, "pw ********\n\n done\n********");
-        let long = "x".repeat(super::super::screen::LONG_LINE + 10);
+        let long = "x".repeat(super::LONG_LINE + 10);
         let (out, _) = stream(&[&format!("{long}hun"), "ter22\n"], None, &redactor);
         assert_eq!(out, format!("{long}********"));
     }

@@ -21,7 +21,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use regex::Regex;
-use secrecy::SecretString;
 use tokio::time::Instant;
 
 use super::framing::Framing;
@@ -30,27 +29,14 @@ use super::guard::{Line, Listed, Refused};
 use super::profile::Profile;
 use super::script::{Group, Script, Step};
 use super::shell::{Answer, Matched, Shell, ShellError};
+use super::target::{Captured, EnableSecret};
 use premarket_core::{CollectError, Output};
-
-/// A command's output as the device printed it (secrets masked; spooled when large), and the
-/// prompt it was typed at.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Captured {
-    pub prompt: String,
-    pub output: Output,
-}
 
 /// How a step failed: only this command, or the whole session.
 #[derive(Debug)]
 enum Failure {
     Command(CollectError),
     Session(CollectError),
-}
-
-/// The enable secret and where it came from (shown in errors instead of the value).
-pub struct EnableSecret {
-    pub value: SecretString,
-    pub reference: String,
 }
 
 /// One result per command of the script, in the script's command order.

@@ -3,7 +3,7 @@
 //! device's model, read from an identity command answered earlier in the same session, lacks
 //! the command. A withheld command is never typed; its result says why.
 
-use super::driver::Captured;
+use super::target::Captured;
 use premarket_core::CollectError;
 
 /// Decides from the session's answers so far whether a planned command is sent.

@@ -26,11 +26,12 @@ pub mod screen;
 pub mod script;
 pub mod session;
 pub mod shell;
+pub mod target;
 pub mod transport;
 
 #[cfg(test)]
 mod test_profiles;
 
-pub use driver::{Captured, EnableSecret};
 pub use gate::Gate;
-pub use session::{Settings, Target, collect, collect_gated};
+pub use session::{Settings, collect, collect_gated};
+pub use target::{Captured, EnableSecret, Target};

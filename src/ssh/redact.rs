@@ -27,7 +27,7 @@ use aho_corasick::nfa::contiguous::NFA;
 use aho_corasick::{Anchored, MatchKind};
 use secrecy::ExposeSecret;
 
-use super::session::Target;
+use super::target::Target;
 use premarket_core::CollectError;
 
 /// What stands for a secret.

@@ -17,9 +17,7 @@ use super::body::{IsPrompt, Stray, is_echo};
 const PROMPT_TAIL: usize = 256;
 /// Spaces allowed around the pager text on its line.
 const PAGER_SLACK: usize = 32;
-/// A line without an end that grows past this is moved out unfinished (a device printing
-/// without line breaks must not fill memory).
-pub const LONG_LINE: usize = 64 << 10;
+pub use super::body::LONG_LINE;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {

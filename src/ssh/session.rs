@@ -12,15 +12,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use russh::client::Handle;
-use secrecy::SecretString;
 
-use super::driver::{Captured, Driver, EnableSecret};
+use super::driver::Driver;
 use super::gate::Gate;
 use super::hostkey::{Expected, KnownHosts};
 use super::profile::Profile;
 use super::redact::Redactor;
 use super::script::Script;
 use super::shell::{Shell, Spooling};
+use super::target::{Captured, EnableSecret, Target};
 use super::transport::Client;
 use super::{auth, transport};
 use premarket_core::{CollectError, Command, Megabytes};
@@ -61,25 +61,6 @@ impl Default for Settings {
             deadline: None,
         }
     }
-}
-
-/// One device as the SSH layer needs it, secrets read.
-pub struct Target {
-    /// The device's name, for messages and the host key check.
-    pub name: String,
-    pub host: String,
-    pub port: u16,
-    pub user: String,
-    pub password: Option<SecretString>,
-    pub key_file: Option<PathBuf>,
-    pub key_passphrase: Option<SecretString>,
-    pub agent: bool,
-    pub enable_secret: Option<EnableSecret>,
-    /// Pinned host key fingerprint.
-    pub host_key: Option<String>,
-    pub legacy_algorithms: bool,
-    /// The VDOM to inspect (FortiGate).
-    pub vdom: Option<String>,
 }
 
 /// Runs `commands` on `target` in one session; one result per command, in order.

@@ -19,7 +19,8 @@ use premarket_ssh::driver::Driver;
 use premarket_ssh::guard::Line;
 use premarket_ssh::redact::Redactor;
 use premarket_ssh::script::Script;
-use premarket_ssh::session::{self, Settings, Target};
+use premarket_ssh::session::{self, Settings};
+use premarket_ssh::target::Target;
 use premarket_ssh::transport::Client;
 
 /// One open CLI session on a FortiGate.

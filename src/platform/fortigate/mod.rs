@@ -21,6 +21,7 @@ pub mod model;
 pub mod npu;
 pub mod npu_port_list;
 mod npu_port_list_np6;
+pub mod npu_ports;
 pub mod ntp_status;
 mod performance;
 mod policy;

@@ -11,7 +11,7 @@
 
 use premarket_parse::{AnyQuery, Applies, Availability, Model};
 
-use super::npu_port_list::Np;
+use super::npu_ports::Np;
 use super::status::GetSystemStatus;
 
 /// A FortiGate family: the model series and its network processor.

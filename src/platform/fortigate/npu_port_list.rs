@@ -15,10 +15,6 @@
 //! [`super::npu_port_list_np6`]). Output without either header is an error, never an empty
 //! "no port is served".
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
-
 use super::kv::counter;
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
@@ -27,20 +23,7 @@ use premarket_parse::{Availability, ParseError, Query, Raw};
 
 use super::model;
 use super::npu_port_list_np6 as np6;
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NpuPortList {
-    /// Front-panel interfaces the NP serves, keyed by interface name.
-    pub ports: BTreeMap<String, NpuPort>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NpuPort {
-    /// The NP (or NPs) serving the port, as printed (`NP#0-3`, `NP#0`).
-    pub np_group: String,
-    pub max_speed_mbps: Option<u64>,
-    pub default_speed_mbps: Option<u64>,
-}
+pub use super::npu_ports::{Np, NpuPort, NpuPortList};
 
 /// `diagnose npu np7lite port-list` (200G/201G) or `diagnose npu np7 port-list` (NP7 boxes).
 pub struct DiagNpuPortList(pub &'static str);
@@ -71,44 +54,7 @@ impl DiagNpuPortList {
     pub const NP6XLITE: &'static str = "diagnose npu np6xlite port-list";
 }
 
-/// Which network processor the firewall has, as a baseline names it (`np: np7lite`): the
-/// diagnose commands differ (`diagnose npu np7lite ...` on the 200G/201G, `np7` on NP7 boxes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Np {
-    #[default]
-    Np7,
-    Np7lite,
-    Np6,
-    Np6lite,
-    Np6xlite,
-}
-
 impl Np {
-    pub const ALL: [Np; 5] = [Np::Np7, Np::Np7lite, Np::Np6, Np::Np6lite, Np::Np6xlite];
-
-    /// `np7` / `np7lite` / `np6` ..., the word the diagnose commands take.
-    pub fn word(self) -> &'static str {
-        match self {
-            Np::Np7 => "np7",
-            Np::Np7lite => "np7lite",
-            Np::Np6 => "np6",
-            Np::Np6lite => "np6lite",
-            Np::Np6xlite => "np6xlite",
-        }
-    }
-
-    /// `NP7Lite`, as Fortinet writes it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Np::Np7 => "NP7",
-            Np::Np7lite => "NP7Lite",
-            Np::Np6 => "NP6",
-            Np::Np6lite => "NP6Lite",
-            Np::Np6xlite => "NP6XLite",
-        }
-    }
-
     /// The query listing the ports this NP serves.
     pub fn port_list(self) -> DiagNpuPortList {
         DiagNpuPortList(match self {

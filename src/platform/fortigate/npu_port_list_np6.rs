@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 
-use super::npu_port_list::{NpuPort, NpuPortList};
+use super::npu_ports::{NpuPort, NpuPortList};
 use super::text::joined;
 use premarket_parse::ParseError;
 use premarket_parse::text::quote;

@@ -7,6 +7,7 @@
 //! Text in backticks (commands in remedies) is set as code, and a command only ever breaks
 //! between words, never inside `--device`.
 
+pub use crate::escape::html as esc;
 use std::fmt::Write;
 
 use super::attach::Attachment;
@@ -375,22 +376,6 @@ pub fn md(text: &str) -> String {
             out.push_str(&code(part));
         } else {
             out.push_str(&esc(part));
-        }
-    }
-    out
-}
-
-/// HTML-escapes device text and configuration words.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
         }
     }
     out

@@ -9,7 +9,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::super::script::Group;
-use super::{Captured, Driver};
+use super::super::target::Captured;
+use super::Driver;
 use premarket_core::CollectError;
 
 /// Kept free after the second sample is due, for sending it and reading its answer.
