@@ -57,6 +57,21 @@ impl Delivered {
         self.notes.extend(other.notes);
         self.problems.extend(other.problems);
     }
+
+    /// A file a channel renders (JUnit XML, metrics) written where the user asked: its
+    /// directory made, the file replaced atomically; "`what` written to PATH", or a problem
+    /// `failed: ERROR`.
+    pub fn file(path: &std::path::Path, bytes: &[u8], what: &str, failed: &str) -> Delivered {
+        let mut done = Delivered::default();
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        match premarket_files::write_atomic(path, bytes) {
+            Ok(()) => done.note(format!("{what} written to {}", path.display())),
+            Err(e) => done.problem(format!("{failed}: {e}")),
+        }
+        done
+    }
 }
 
 /// One way out of the run.

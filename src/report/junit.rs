@@ -20,7 +20,6 @@ use super::channel::{BoxFuture, Channel, Context, Delivered};
 use super::redact::Redactor;
 use super::{CheckResult, Report, escape};
 use premarket_core::Status;
-use premarket_files::write_atomic;
 
 /// Writes the JUnit file.
 pub struct Junit {
@@ -39,16 +38,13 @@ impl Channel for Junit {
         _ctx: &'a Context,
     ) -> BoxFuture<'a, Delivered> {
         Box::pin(async move {
-            let mut done = Delivered::default();
             let xml = render(report, &self.redactor);
-            if let Some(parent) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                let _ = std::fs::create_dir_all(parent);
-            }
-            match write_atomic(&self.path, xml.as_bytes()) {
-                Ok(()) => done.note(format!("JUnit XML written to {}", self.path.display())),
-                Err(e) => done.problem(format!("the JUnit XML was not written: {e}")),
-            }
-            done
+            Delivered::file(
+                &self.path,
+                xml.as_bytes(),
+                "JUnit XML",
+                "the JUnit XML was not written",
+            )
         })
     }
 }

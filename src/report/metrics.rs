@@ -33,7 +33,6 @@ use prometheus_client::registry::Registry;
 use super::channel::{BoxFuture, Channel, Context, Delivered};
 use super::{CheckResult, Report};
 use premarket_core::Status;
-use premarket_files::write_atomic;
 
 type F64 = Gauge<f64, AtomicU64>;
 
@@ -79,18 +78,8 @@ impl Channel for Metrics {
         _ctx: &'a Context,
     ) -> BoxFuture<'a, Delivered> {
         Box::pin(async move {
-            let mut done = Delivered::default();
             let text = render(report);
-            if let Some(parent) = self.path.parent()
-                && !parent.as_os_str().is_empty()
-            {
-                let _ = std::fs::create_dir_all(parent);
-            }
-            match write_atomic(&self.path, text.as_bytes()) {
-                Ok(()) => done.note(format!("metrics written to {}", self.path.display())),
-                Err(e) => done.problem(format!("metrics: {e}")),
-            }
-            done
+            Delivered::file(&self.path, text.as_bytes(), "metrics", "metrics")
         })
     }
 }
