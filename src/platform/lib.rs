@@ -7,6 +7,7 @@ pub mod eos;
 pub mod fortigate;
 pub mod spec;
 
+pub use premarket_ssh::profile::NotReadOnly;
 pub use spec::PlatformSpec;
 
 #[cfg(test)]

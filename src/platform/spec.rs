@@ -5,7 +5,7 @@
 
 use premarket_core::Platform;
 use premarket_parse::{ParseError, QuerySpec};
-use premarket_ssh::profile::Profile;
+use premarket_ssh::profile::{NotReadOnly, Profile};
 
 pub struct PlatformSpec {
     pub platform: Platform,
@@ -22,7 +22,7 @@ pub struct PlatformSpec {
     /// The CLI profile over SSH; `None` for a platform not reached over SSH.
     pub profile: Option<&'static Profile>,
     /// The read-only allowlist, the same function the SSH guard applies.
-    pub allowlist: fn(&str) -> Result<(), String>,
+    pub allowlist: fn(&str) -> Result<(), NotReadOnly>,
     /// The text with the platform's secrets replaced by `<redacted>`.
     pub redact: fn(&str) -> String,
     /// An output's lines without echo, prompts and pager remnants; a device error is an error.

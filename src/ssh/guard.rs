@@ -17,7 +17,7 @@ use std::fmt;
 
 use secrecy::{ExposeSecret, SecretString};
 
-use super::profile::Profile;
+use super::profile::{Profile, VdomsUnreadable};
 
 /// A line (or key) that passed the guard.
 #[derive(Clone)]
@@ -59,11 +59,11 @@ pub struct Listed {
 
 impl Listed {
     /// Reads the platform's VDOM listing.
-    pub(super) fn read(profile: &Profile, output: &str) -> Result<Listed, String> {
+    pub(super) fn read(profile: &Profile, output: &str) -> Result<Listed, VdomsUnreadable> {
         let vdoms = profile
             .vdoms
             .as_ref()
-            .ok_or_else(|| format!("{} has no VDOMs", profile.platform))?;
+            .ok_or(VdomsUnreadable::NoVdoms(profile.platform))?;
         let names = (vdoms.list)(output)?;
         Ok(Listed { names })
     }
@@ -77,7 +77,7 @@ impl Line {
     /// A planned command or a context line: the platform's read-only allowlist decides.
     pub fn command(profile: &Profile, line: &str) -> Result<Line, Refused> {
         printable(line)?;
-        (profile.allowlist)(line).map_err(|reason| refused(line, reason))?;
+        (profile.allowlist)(line).map_err(|reason| refused(line, reason.0))?;
         Ok(Line::plain(line))
     }
 

@@ -63,6 +63,23 @@ pub enum Error {
     },
 }
 
+/// Why one line of the file cannot be read (in [`Error::Malformed`], with the line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum LineError {
+    #[error("a line takes one marker only")]
+    SecondMarker,
+    #[error("unknown marker `{0}` (only @revoked and @cert-authority exist)")]
+    UnknownMarker(String),
+    #[error("no key type after the host field")]
+    NoKeyType,
+    #[error("no key after the key type")]
+    NoKey,
+    #[error("the key is not text")]
+    NotText,
+    #[error("the `{kind}` key does not parse ({error})")]
+    Key { kind: String, error: String },
+}
+
 /// The name OpenSSH looks up for `host` on `port`: `host` on port 22, `[host]:port` elsewhere.
 /// Names are lowercased and addresses written in their canonical form, as `ssh` does before
 /// it looks a host up (and before it hashes it).
@@ -140,8 +157,11 @@ pub fn entries(text: &[u8], name: &str) -> Result<Vec<Entry>, Error> {
             }
             (Some(true), _) => {}
         }
-        let marker = fields.marker.clone().map_err(&malformed)?;
-        let key = parse_key(fields.key).map_err(&malformed)?;
+        let marker = fields
+            .marker
+            .clone()
+            .map_err(|e| malformed(e.to_string()))?;
+        let key = parse_key(fields.key).map_err(|e| malformed(e.to_string()))?;
         found.push(Entry { line, marker, key });
     }
     Ok(found)
@@ -149,7 +169,7 @@ pub fn entries(text: &[u8], name: &str) -> Result<Vec<Entry>, Error> {
 
 /// A non-comment line cut into its fields; `None` for blank and `#` lines.
 struct Fields<'a> {
-    marker: Result<Marker, String>,
+    marker: Result<Marker, LineError>,
     hosts: Option<&'a [u8]>,
     /// Everything after the host field: key type, key, comment.
     key: &'a [u8],
@@ -177,13 +197,10 @@ fn split_line(raw: &[u8]) -> Option<Fields<'_>> {
     while field.starts_with(b"@") {
         markers += 1;
         marker = match (markers, field) {
-            (2.., _) => Err("a line takes one marker only".to_string()),
+            (2.., _) => Err(LineError::SecondMarker),
             (_, b"@revoked") => Ok(Marker::Revoked),
             (_, b"@cert-authority") => Ok(Marker::CertAuthority),
-            (_, other) => Err(format!(
-                "unknown marker `{}` (only @revoked and @cert-authority exist)",
-                other.escape_ascii()
-            )),
+            (_, other) => Err(LineError::UnknownMarker(other.escape_ascii().to_string())),
         };
         (field, rest) = next_field(rest);
     }
@@ -282,20 +299,22 @@ fn glob(name: &[u8], pattern: &[u8]) -> bool {
 }
 
 /// `keytype base64 [comment]` into a key whose type agrees with its blob.
-fn parse_key(text: &[u8]) -> Result<PublicKey, String> {
+fn parse_key(text: &[u8]) -> Result<PublicKey, LineError> {
     let (kind, rest) = next_field(text);
     let (data, _comment) = next_field(rest);
     if kind.is_empty() || kind.starts_with(b"#") {
-        return Err("no key type after the host field".into());
+        return Err(LineError::NoKeyType);
     }
     if data.is_empty() {
-        return Err("no key after the key type".into());
+        return Err(LineError::NoKey);
     }
     let (Ok(kind), Ok(data)) = (std::str::from_utf8(kind), std::str::from_utf8(data)) else {
-        return Err("the key is not text".into());
+        return Err(LineError::NotText);
     };
-    PublicKey::from_openssh(&format!("{kind} {data}"))
-        .map_err(|e| format!("the `{kind}` key does not parse ({e})"))
+    PublicKey::from_openssh(&format!("{kind} {data}")).map_err(|e| LineError::Key {
+        kind: kind.to_string(),
+        error: e.to_string(),
+    })
 }
 
 /// The line for an error message: control bytes escaped, clipped.

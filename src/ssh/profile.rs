@@ -51,7 +51,35 @@ pub struct Profile {
     /// Lines that are not read-only, each sendable only with the one proof type named here.
     pub proven: &'static [Proven],
     /// The read-only allowlist: `Err(reason)` for a line that must never be sent.
-    pub allowlist: fn(&str) -> Result<(), String>,
+    pub allowlist: fn(&str) -> Result<(), NotReadOnly>,
+}
+
+/// Why the platform's allowlist refuses a line (the guard puts it in a [`super::guard::Refused`]
+/// with the line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotReadOnly(pub String);
+
+impl From<&str> for NotReadOnly {
+    fn from(reason: &str) -> Self {
+        NotReadOnly(reason.to_string())
+    }
+}
+
+impl From<String> for NotReadOnly {
+    fn from(reason: String) -> Self {
+        NotReadOnly(reason)
+    }
+}
+
+/// Why a VDOM reader could not read its command's output (the driver names the command).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VdomsUnreadable {
+    #[error("{0} has no VDOMs")]
+    NoVdoms(premarket_core::Platform),
+    /// The platform's reader said why, in its words.
+    #[error("{0}")]
+    Output(String),
 }
 
 /// Privilege escalation (EOS `enable`).
@@ -86,14 +114,14 @@ pub struct Vdoms {
     /// Read first when a VDOM is configured (works in any context).
     pub mode_command: &'static str,
     /// Reads the mode command's output: `Ok(true)` when the box has VDOMs.
-    pub mode: fn(&str) -> Result<bool, String>,
+    pub mode: fn(&str) -> Result<bool, VdomsUnreadable>,
     /// Enters the global context; afterwards the prompt contains `global_prompt`.
     pub global: &'static str,
     pub global_prompt: &'static str,
     /// Lists the VDOMs, read-only, in the global context.
     pub list_command: &'static str,
     /// Reads the listing: the names of the VDOMs an operator can enter.
-    pub list: fn(&str) -> Result<Vec<String>, String>,
+    pub list: fn(&str) -> Result<Vec<String>, VdomsUnreadable>,
     /// Opens the VDOM table (`config vdom`); only ever followed by `edit` of a listed name.
     pub table: &'static str,
     /// Enters one VDOM, with `{vdom}`; creates it when it does not exist, hence the listing.

@@ -4,9 +4,9 @@
 
 use premarket_core::Platform;
 
-use crate::profile::{Enable, Profile, Vdoms};
+use crate::profile::{Enable, NotReadOnly, Profile, Vdoms};
 
-fn read_only(line: &str) -> Result<(), String> {
+fn read_only(line: &str) -> Result<(), NotReadOnly> {
     if line.starts_with("show ") || line.starts_with("get ") {
         Ok(())
     } else {

@@ -6,6 +6,8 @@
 //! configuration); `show ...` with output filters only. Refused: anything else, and any `show`
 //! that writes somewhere (`| write`, `| redirect`, `| tee`, `| append`, `> file`, `copy`).
 
+use premarket_ssh::profile::NotReadOnly;
+
 /// Output filters that only narrow or reformat what `show` prints.
 const FILTERS: &[&str] = &[
     "json", "text", "no-more", "include", "exclude", "begin", "section", "count",
@@ -25,7 +27,7 @@ const WRITERS: &[&str] = &[
 ];
 
 /// `Ok` when `line` is a read-only EOS command, otherwise the reason it is refused.
-pub fn check(line: &str) -> Result<(), String> {
+pub fn check(line: &str) -> Result<(), NotReadOnly> {
     if !line.bytes().all(|b| (0x20..0x7f).contains(&b)) || line.contains(';') {
         return Err("control characters, non-ASCII and `;` are never sent".into());
     }
@@ -37,14 +39,14 @@ pub fn check(line: &str) -> Result<(), String> {
         ["enable"] => Ok(()),
         ["terminal", "length" | "width", n] if is_number(n) => Ok(()),
         ["show", ..] => check_show(line),
-        _ => Err(format!(
+        _ => Err(NotReadOnly(format!(
             "`{}` is not a read-only EOS command (only enable, terminal length/width and show)",
             words[0]
-        )),
+        ))),
     }
 }
 
-fn check_show(line: &str) -> Result<(), String> {
+fn check_show(line: &str) -> Result<(), NotReadOnly> {
     if line.contains('>') {
         return Err("`>` redirects output to a file".into());
     }
@@ -56,18 +58,18 @@ fn check_show(line: &str) -> Result<(), String> {
         .split(' ')
         .find(|w| WRITERS.contains(w) && !reads_reload_cause)
     {
-        return Err(format!("`{word}` is not allowed in a show command"));
+        return Err(NotReadOnly(format!("`{word}` is not allowed in a show command")));
     }
     for filter in segments {
         let filter = filter.trim();
         let name = filter.split(' ').next().unwrap_or_default();
         if !FILTERS.contains(&name) {
-            return Err(format!(
+            return Err(NotReadOnly(format!(
                 "output filter `| {name}` is not read-only or not known"
-            ));
+            )));
         }
         if let Some(word) = filter.split(' ').skip(1).find(|w| WRITERS.contains(w)) {
-            return Err(format!("`{word}` is not allowed in an output filter"));
+            return Err(NotReadOnly(format!("`{word}` is not allowed in an output filter")));
         }
     }
     Ok(())

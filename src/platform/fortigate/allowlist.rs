@@ -11,6 +11,8 @@
 //! that are not commands (`config global`, `config vdom`, `edit NAME`, `end`) have their own
 //! narrow doors in the guard and are refused here; so is every `config`, `execute` and `set`.
 
+use premarket_ssh::profile::NotReadOnly;
+
 use super::session_filter::{SESSION_FILTER, SESSION_FILTER_CLEAR};
 
 /// The filter keys [`super::SessionFilter::context`] and the probe's filter set, one value each.
@@ -29,7 +31,7 @@ enum Value {
 }
 
 /// `Ok` when `line` is one of the read-only shapes, otherwise the reason it is refused.
-pub fn check(line: &str) -> Result<(), String> {
+pub fn check(line: &str) -> Result<(), NotReadOnly> {
     if !line.bytes().all(|b| (0x20..0x7f).contains(&b)) || line.contains(';') {
         return Err("control characters, non-ASCII and `;` are never sent".into());
     }
@@ -48,13 +50,13 @@ pub fn check(line: &str) -> Result<(), String> {
     {
         return check_filter(rest);
     }
-    Err(format!(
+    Err(NotReadOnly(format!(
         "`{line}` is not one of the read-only FortiGate commands premarket sends"
-    ))
+    )))
 }
 
 /// One filter key with one value; `clear` is an exact line above.
-fn check_filter(rest: &str) -> Result<(), String> {
+fn check_filter(rest: &str) -> Result<(), NotReadOnly> {
     let ok = match rest.split(' ').collect::<Vec<_>>().as_slice() {
         [key, value] => FILTER_KEYS.iter().any(|(k, kind)| {
             k == key
@@ -68,9 +70,9 @@ fn check_filter(rest: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
+        Err(NotReadOnly(format!(
             "session filter `{rest}` is not an allowed filter (proto, src, dst, sport, dport with one value)"
-        ))
+        )))
     }
 }
 

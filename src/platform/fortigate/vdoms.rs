@@ -21,24 +21,29 @@ use super::allowlist::is_vdom_name;
 use super::status;
 use super::text::{body, device_error, joined};
 use premarket_parse::ParseError;
+use premarket_ssh::profile::VdomsUnreadable;
 
 /// The listing command (global context on a box with VDOMs).
 pub const LIST: &str = "diagnose sys vd list";
 
 /// Whether the box has VDOMs, from `get system status`.
-pub fn enabled(raw: &str) -> Result<bool, String> {
-    let status = status::parse(raw).map_err(|e| e.to_string())?;
+pub fn enabled(raw: &str) -> Result<bool, VdomsUnreadable> {
+    let status = status::parse(raw).map_err(|e| VdomsUnreadable::Output(e.to_string()))?;
     match status.vdom_mode.as_deref() {
         Some("disable") => Ok(false),
         Some("multiple" | "split-task" | "enable") => Ok(true),
-        Some(other) => Err(format!("unknown `Virtual domain configuration: {other}`")),
-        None => Err("no `Virtual domain configuration:` line".into()),
+        Some(other) => Err(VdomsUnreadable::Output(format!(
+            "unknown `Virtual domain configuration: {other}`"
+        ))),
+        None => Err(VdomsUnreadable::Output(
+            "no `Virtual domain configuration:` line".into(),
+        )),
     }
 }
 
 /// The VDOMs an operator can enter, in listed order, from `diagnose sys vd list`.
-pub fn listed(raw: &str) -> Result<Vec<String>, String> {
-    parse(raw).map_err(|e| e.to_string())
+pub fn listed(raw: &str) -> Result<Vec<String>, VdomsUnreadable> {
+    parse(raw).map_err(|e| VdomsUnreadable::Output(e.to_string()))
 }
 
 fn parse(raw: &str) -> Result<Vec<String>, ParseError> {
