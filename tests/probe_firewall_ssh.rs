@@ -12,7 +12,7 @@ use premarket::config::Config;
 use premarket::core::CollectError;
 use premarket::lab::{Lab, LabOptions, Scenario, topology};
 use premarket::platform::fortigate::firewall::{
-    self, Cli, FilterMatched, FirewallError, ProbeFlow, SESSION_CLEAR,
+    self, Cli, FilterMatched, FirewallError, ProbeFlow, SESSION_CLEAR, ShellError,
 };
 use premarket::platform::fortigate::firewall_shell::FirewallShell;
 use premarket::platform::fortigate::{SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
@@ -177,7 +177,7 @@ fn without_clear_session_nothing_is_sent() {
 struct WrongReadback(FirewallShell);
 
 impl Cli for WrongReadback {
-    fn run(&mut self, line: &str) -> Result<String, String> {
+    fn run(&mut self, line: &str) -> Result<String, ShellError> {
         let text = self.0.run(line)?;
         Ok(if line == READBACK {
             text.replace("source port: 40000", "source port: any")
@@ -186,7 +186,7 @@ impl Cli for WrongReadback {
         })
     }
 
-    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
+    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, ShellError> {
         self.0.clear_filtered(proof)
     }
 }
@@ -196,7 +196,7 @@ impl Cli for WrongReadback {
 struct ChangesAfterReadback(FirewallShell);
 
 impl Cli for ChangesAfterReadback {
-    fn run(&mut self, line: &str) -> Result<String, String> {
+    fn run(&mut self, line: &str) -> Result<String, ShellError> {
         let text = self.0.run(line)?;
         if line == READBACK {
             self.0.run("diagnose sys session filter sport 40001")?;
@@ -204,7 +204,7 @@ impl Cli for ChangesAfterReadback {
         Ok(text)
     }
 
-    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
+    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, ShellError> {
         self.0.clear_filtered(proof)
     }
 }
@@ -223,7 +223,10 @@ fn a_readback_that_differs_refuses_and_nothing_is_cleared() {
     let mut shell = ChangesAfterReadback(run.shell());
     let got = firewall::clear_session(&mut shell, &market_data(), true);
     assert!(
-        matches!(&got, Err(FirewallError::Shell(r)) if r.contains("not the filter read-back")),
+        matches!(
+            &got,
+            Err(FirewallError::Shell(ShellError::NotAfterReadback { .. }))
+        ) && got.as_ref().is_err_and(|e| e.to_string().contains("not the filter read-back")),
         "{got:?}"
     );
     shell.0.close();

@@ -15,7 +15,8 @@ use std::any::TypeId;
 use super::ListSessions;
 use super::session_filter::{self, SESSION_FILTER, SESSION_FILTER_CLEAR, SessionFilter};
 use super::session_list;
-use premarket_ssh::guard::Proof;
+use premarket_core::CollectError;
+use premarket_ssh::guard::{Proof, Refused};
 
 /// Drops every session the CLI's session filter matches (all of them with no filter). Never on
 /// the allowlist: it is sent only as a proven line, with a [`FilterMatched`].
@@ -48,10 +49,33 @@ impl ProbeFlow {
 /// A FortiGate CLI session ([`super::firewall_shell::FirewallShell`] over SSH).
 pub trait Cli {
     /// Sends one command line through the read-only guard; returns what the device printed.
-    fn run(&mut self, line: &str) -> Result<String, String>;
+    fn run(&mut self, line: &str) -> Result<String, ShellError>;
 
     /// Sends `diagnose sys session clear`, proven by `proof`.
-    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String>;
+    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, ShellError>;
+}
+
+/// Why a line sent on the firewall's CLI brought back no output.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShellError {
+    #[error("the SSH session to {device} is closed")]
+    Closed { device: String },
+    /// The session failed; the error has the session's secrets removed.
+    #[error("{device}: {error}")]
+    Session { device: String, error: CollectError },
+    /// The guard refused the line.
+    #[error("{device}: {refused}")]
+    Refused { device: String, refused: Refused },
+    /// The clear must follow the filter read-back at once: anything sent between could have
+    /// changed the filter.
+    #[error(
+        "{device}: refused to clear the session for {flow:?}: the last line sent was {last:?}, not the filter read-back"
+    )]
+    NotAfterReadback {
+        device: String,
+        flow: ProbeFlow,
+        last: String,
+    },
 }
 
 /// Proof that the session filter was set to a probe flow and read back identical. It has no
@@ -84,7 +108,7 @@ pub enum FirewallError {
     #[error("refused to clear the session: {0}")]
     Refused(String),
     #[error("firewall: {0}")]
-    Shell(String),
+    Shell(ShellError),
     #[error("session list for the probe flow: {0}")]
     Unreadable(String),
 }
@@ -196,7 +220,7 @@ pub fn cross_check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fortigate::{allowlist, cli::PROFILE};
+    use crate::fortigate::cli::PROFILE;
     use premarket_ssh::guard::Line;
 
     /// A scripted FortiGate CLI: records every line, answers the read-back and the list.
@@ -207,8 +231,11 @@ mod tests {
     }
 
     impl Cli for Scripted {
-        fn run(&mut self, line: &str) -> Result<String, String> {
-            allowlist::check(line)?;
+        fn run(&mut self, line: &str) -> Result<String, ShellError> {
+            Line::command(&PROFILE, line).map_err(|refused| ShellError::Refused {
+                device: "scripted".into(),
+                refused,
+            })?;
             self.sent.push(line.to_string());
             Ok(match line {
                 SESSION_FILTER => self.readback.clone(),
@@ -217,9 +244,12 @@ mod tests {
             })
         }
 
-        fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
+        fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, ShellError> {
             assert_eq!(proof.flow(), &flow(), "the proof names the probe flow");
-            let line = Line::proven(&PROFILE, proof).map_err(|e| e.to_string())?;
+            let line = Line::proven(&PROFILE, proof).map_err(|refused| ShellError::Refused {
+                device: "scripted".into(),
+                refused,
+            })?;
             self.sent.push(line.shown().to_string());
             Ok(String::new())
         }

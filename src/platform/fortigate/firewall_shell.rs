@@ -12,7 +12,7 @@ use russh::client::Handle;
 use tokio::runtime::Runtime;
 
 use super::cli::PROFILE;
-use super::firewall::{Cli, FilterMatched};
+use super::firewall::{Cli, FilterMatched, ShellError};
 use super::session_filter::SESSION_FILTER;
 use premarket_core::CollectError;
 use premarket_ssh::driver::Driver;
@@ -75,34 +75,41 @@ impl FirewallShell {
     fn on_driver<T>(
         &mut self,
         step: impl AsyncFnOnce(&mut Driver) -> Result<T, CollectError>,
-    ) -> Result<T, String> {
+    ) -> Result<T, ShellError> {
         let Some((_, driver)) = &mut self.open else {
-            return Err(format!("the SSH session to {} is closed", self.device));
+            return Err(ShellError::Closed {
+                device: self.device.clone(),
+            });
         };
         let result = self.runtime.block_on(step(driver));
-        result.map_err(|e| format!("{}: {}", self.device, self.redactor.clean_error(e)))
+        result.map_err(|e| ShellError::Session {
+            device: self.device.clone(),
+            error: self.redactor.clean_error(e),
+        })
     }
 }
 
 impl Cli for FirewallShell {
-    fn run(&mut self, line: &str) -> Result<String, String> {
+    fn run(&mut self, line: &str) -> Result<String, ShellError> {
         self.last_sent = None;
         let output = self.on_driver(async |d| d.line(line).await)?;
         self.last_sent = Some(line.to_string());
         Ok(self.redactor.literals(&output))
     }
 
-    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, String> {
+    fn clear_filtered(&mut self, proof: FilterMatched) -> Result<String, ShellError> {
         let last = self.last_sent.take();
         if last.as_deref() != Some(SESSION_FILTER) {
-            return Err(format!(
-                "{}: refused to clear the session for {:?}: the last line sent was {:?}, not the filter read-back",
-                self.device,
-                proof.flow(),
-                last.unwrap_or_default()
-            ));
+            return Err(ShellError::NotAfterReadback {
+                device: self.device.clone(),
+                flow: proof.flow().clone(),
+                last: last.unwrap_or_default(),
+            });
         }
-        let line = Line::proven(&PROFILE, proof).map_err(|r| format!("{}: {r}", self.device))?;
+        let line = Line::proven(&PROFILE, proof).map_err(|refused| ShellError::Refused {
+            device: self.device.clone(),
+            refused,
+        })?;
         let output = self.on_driver(async |d| d.send_proven(line).await)?;
         Ok(self.redactor.literals(&output))
     }
