@@ -238,12 +238,15 @@ impl Facts {
     /// The fact `query` read in the latest earlier run that recorded it, with that record (its
     /// run id and collection time); `None` on the first run. A record that no longer reads as the
     /// fact type (premarket was upgraded) is an `Err` with the reason.
-    pub fn previous<Q: Query>(&self, query: &Q) -> Option<(Result<Q::Fact, String>, &Recorded)>
+    pub fn previous<Q: Query>(
+        &self,
+        query: &Q,
+    ) -> Option<(Result<Q::Fact, serde_json::Error>, &Recorded)>
     where
         Q::Fact: DeserializeOwned,
     {
         let record = self.previous.get(&query.key())?;
-        let fact = serde_json::from_value(record.fact.clone()).map_err(|e| e.to_string());
+        let fact = serde_json::from_value(record.fact.clone());
         Some((fact, record))
     }
 

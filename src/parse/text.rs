@@ -123,36 +123,50 @@ pub fn set_once<T: PartialEq + std::fmt::Debug>(
 /// A duration written out in words, as uptimes are: `4 days,  8 hours,  5 minutes` (FortiOS,
 /// one or two spaces), `3 weeks, 6 days, 19 hours and 45 minutes` (EOS), with or without
 /// seconds. Each number must be followed by a unit; the total must fit in `u64` seconds.
-pub fn duration_in_words(text: &str) -> Result<u64, String> {
+pub fn duration_in_words(text: &str) -> Result<u64, DurationError> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty() && *w != "and")
         .collect();
+    let unreadable = || DurationError::Unreadable(text.to_string());
     if words.is_empty() || !words.len().is_multiple_of(2) {
-        return Err(format!("unreadable duration {}", quote(text)));
+        return Err(unreadable());
     }
     let mut total: u64 = 0;
     for pair in words.chunks(2) {
         let [n, unit] = pair else {
-            return Err(format!("unreadable duration {}", quote(text)));
+            return Err(unreadable());
         };
         let n: u64 = n
             .parse()
-            .map_err(|_| format!("unreadable number {} in a duration", quote(n)))?;
+            .map_err(|_| DurationError::Number(n.to_string()))?;
         let factor: u64 = match unit.trim_end_matches('s') {
             "week" => 604_800,
             "day" => 86_400,
             "hour" => 3_600,
             "minute" | "min" => 60,
             "second" | "sec" => 1,
-            _ => return Err(format!("unknown unit {} in a duration", quote(unit))),
+            _ => return Err(DurationError::Unit(unit.to_string())),
         };
         total = n
             .checked_mul(factor)
             .and_then(|s| total.checked_add(s))
-            .ok_or_else(|| format!("a duration too long to be real: {}", quote(text)))?;
+            .ok_or_else(|| DurationError::TooLong(text.to_string()))?;
     }
     Ok(total)
+}
+
+/// Why a duration in words does not read; each holds the text it is about, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("unreadable duration {}", quote(.0))]
+    Unreadable(String),
+    #[error("unreadable number {} in a duration", quote(.0))]
+    Number(String),
+    #[error("unknown unit {} in a duration", quote(.0))]
+    Unit(String),
+    #[error("a duration too long to be real: {}", quote(.0))]
+    TooLong(String),
 }
 
 #[cfg(test)]
