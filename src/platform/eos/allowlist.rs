@@ -58,7 +58,9 @@ fn check_show(line: &str) -> Result<(), NotReadOnly> {
         .split(' ')
         .find(|w| WRITERS.contains(w) && !reads_reload_cause)
     {
-        return Err(NotReadOnly(format!("`{word}` is not allowed in a show command")));
+        return Err(NotReadOnly(format!(
+            "`{word}` is not allowed in a show command"
+        )));
     }
     for filter in segments {
         let filter = filter.trim();
@@ -69,7 +71,9 @@ fn check_show(line: &str) -> Result<(), NotReadOnly> {
             )));
         }
         if let Some(word) = filter.split(' ').skip(1).find(|w| WRITERS.contains(w)) {
-            return Err(NotReadOnly(format!("`{word}` is not allowed in an output filter")));
+            return Err(NotReadOnly(format!(
+                "`{word}` is not allowed in an output filter"
+            )));
         }
     }
     Ok(())

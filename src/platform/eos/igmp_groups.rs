@@ -68,7 +68,7 @@ pub fn parse(raw: &str) -> Result<IgmpGroups, ParseError> {
     let error = |e: String| ParseError::new(e, raw);
     let mut out = IgmpGroups::default();
     for (id, v) in json.vlans {
-        let id = vlan(&id).map_err(error)?;
+        let id = vlan(&id).map_err(|e| error(e.to_string()))?;
         let mut groups = BTreeMap::new();
         for (group, g) in v.groups {
             let address: Ipv4Addr = group

@@ -70,7 +70,7 @@ pub fn parse(raw: &str) -> Result<IgmpQueriers, ParseError> {
     let error = |e: String| ParseError::new(e, raw);
     let mut out = IgmpQueriers::default();
     for (id, q) in json.vlans {
-        let id = vlan(&id).map_err(error)?;
+        let id = vlan(&id).map_err(|e| error(e.to_string()))?;
         let address = q.querier_address.parse().map_err(|_| {
             error(format!(
                 "VLAN {id}: querier {} is not an address",

@@ -69,11 +69,11 @@ pub fn parse(raw: &str) -> Result<IgmpSnooping, ParseError> {
     let json: Json = required(raw, "show ip igmp snooping")?;
     let error = |e: String| ParseError::new(e, raw);
     let mut out = IgmpSnooping {
-        enabled: state(&json.igmp_snooping_state).map_err(error)?,
+        enabled: state(&json.igmp_snooping_state).map_err(|e| error(e.to_string()))?,
         vlans: BTreeMap::new(),
     };
     for (id, v) in json.vlans {
-        let id = vlan(&id).map_err(error)?;
+        let id = vlan(&id).map_err(|e| error(e.to_string()))?;
         out.vlans.insert(
             id,
             IgmpSnoopingVlan {
@@ -89,13 +89,18 @@ pub fn parse(raw: &str) -> Result<IgmpSnooping, ParseError> {
 }
 
 /// `enabled` / `disabled`.
-fn state(value: &str) -> Result<bool, String> {
+fn state(value: &str) -> Result<bool, NotAState> {
     match value {
         "enabled" => Ok(true),
         "disabled" => Ok(false),
-        other => Err(format!("`igmpSnoopingState` is {}", quote(other))),
+        other => Err(NotAState(other.to_string())),
     }
 }
+
+/// An `igmpSnoopingState` that is neither `enabled` nor `disabled`, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`igmpSnoopingState` is {}", quote(.0))]
+struct NotAState(String);
 
 #[cfg(test)]
 mod tests {

@@ -69,16 +69,13 @@ fn read<T: DeserializeOwned>(doc: &str, raw: &str, what: &str) -> Result<T, Pars
 
 /// The command's own document: the last `result` of an eAPI reply, or the document itself.
 /// An eAPI `error` or an EOS `errors` list is the switch refusing the command.
-fn unwrap_envelope(mut value: Value) -> Result<Value, String> {
+fn unwrap_envelope(mut value: Value) -> Result<Value, Envelope> {
     if let Some(error) = value
         .get("error")
         .filter(|_| value.get("jsonrpc").is_some())
     {
         let message = error.get("message").and_then(Value::as_str).unwrap_or("");
-        return Err(format!(
-            "the switch answered with an eAPI error: {}",
-            quote(message)
-        ));
+        return Err(Envelope::EapiError(message.to_string()));
     }
     let last = value
         .get_mut("result")
@@ -89,35 +86,55 @@ fn unwrap_envelope(mut value: Value) -> Result<Value, String> {
     }
     if let Some(errors) = value.get("errors").and_then(Value::as_array) {
         let first = errors.first().and_then(Value::as_str).unwrap_or("");
-        return Err(format!(
-            "the switch answered with an error: {}",
-            quote(first)
-        ));
+        return Err(Envelope::Errors(first.to_string()));
     }
     if !value.is_object() {
-        return Err("the JSON document is not an object".to_string());
+        return Err(Envelope::NotObject);
     }
     Ok(value)
+}
+
+/// Why a JSON reply holds no document of the command's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum Envelope {
+    /// An eAPI `error`, with its message.
+    #[error("the switch answered with an eAPI error: {}", quote(.0))]
+    EapiError(String),
+    /// The first of EOS's `errors`.
+    #[error("the switch answered with an error: {}", quote(.0))]
+    Errors(String),
+    #[error("the JSON document is not an object")]
+    NotObject,
 }
 
 /// Latest time taken as real, epoch seconds (2100-01-01): a later timestamp is garbled.
 pub const MAX_EPOCH_S: f64 = 4_102_444_800.0;
 
 /// A VLAN id as EOS keys it (`"100"`): 1-4094.
-pub fn vlan(key: &str) -> Result<u16, String> {
+pub fn vlan(key: &str) -> Result<u16, NotAVlan> {
     key.parse::<u16>()
         .ok()
         .filter(|v| (1..=4094).contains(v))
-        .ok_or_else(|| format!("{} is not a VLAN id (1-4094)", quote(key)))
+        .ok_or_else(|| NotAVlan(key.to_string()))
 }
+
+/// A VLAN key that is no VLAN id, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} is not a VLAN id (1-4094)", quote(.0))]
+pub struct NotAVlan(pub String);
+
+/// A timestamp no switch reports (before 1970, after 2100, not a number).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("{0} is not a time a switch reports")]
+pub struct NotATime(pub f64);
 
 /// An epoch time in (fractional) seconds as whole microseconds, when it is one a switch could
 /// report (from 1970 to 2100).
-pub fn epoch_us(seconds: f64) -> Result<u64, String> {
+pub fn epoch_us(seconds: f64) -> Result<u64, NotATime> {
     if seconds.is_finite() && (0.0..=MAX_EPOCH_S).contains(&seconds) {
         Ok((seconds * 1e6).round() as u64)
     } else {
-        Err(format!("{seconds} is not a time a switch reports"))
+        Err(NotATime(seconds))
     }
 }
 

@@ -97,7 +97,11 @@ pub fn parse(raw: &str) -> Result<LanzRecords, ParseError> {
         if e.traffic_class > MAX_TRAFFIC_CLASS {
             return Err(at(format!("traffic class {} is not 0-7", e.traffic_class)));
         }
-        let from_seconds = e.entry_time.map(epoch_us).transpose().map_err(&at)?;
+        let from_seconds = e
+            .entry_time
+            .map(epoch_us)
+            .transpose()
+            .map_err(|t| at(t.to_string()))?;
         let entry_time_us = match (e.entry_time_usecs, from_seconds) {
             (Some(us), Some(s)) if us.abs_diff(s) > 1_000 => {
                 return Err(at("`entryTime` and `entryTimeUsecs` disagree".into()));

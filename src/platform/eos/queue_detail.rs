@@ -100,8 +100,13 @@ impl ShowQueueDetail {
     pub const TEXT: &'static str = "show interfaces counters queue detail | json";
 }
 
+/// A queue class that is not a traffic class with drop counters, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: not a traffic class with drop counters", quote(.0))]
+struct NotATrafficClass(String);
+
 /// The sum of one queue set's drops; `Err` names a class that is not a traffic class.
-fn sum(queues: Option<JsonQueues>) -> Result<u64, String> {
+fn sum(queues: Option<JsonQueues>) -> Result<u64, NotATrafficClass> {
     let Some(queues) = queues else {
         return Ok(0);
     };
@@ -112,10 +117,7 @@ fn sum(queues: Option<JsonQueues>) -> Result<u64, String> {
             .and_then(|n| n.parse::<u8>().ok())
             .is_some_and(|n| n <= 7);
         if !valid || c.drop_precedences.is_empty() {
-            return Err(format!(
-                "{}: not a traffic class with drop counters",
-                quote(&class)
-            ));
+            return Err(NotATrafficClass(class));
         }
         for d in c.drop_precedences.values() {
             total = total.saturating_add(d.dropped_packets);
@@ -135,8 +137,8 @@ pub fn parse(raw: &str) -> Result<EgressQueueDrops, ParseError> {
             ));
         }
         let error = |e: String| ParseError::new(format!("{} {e}", quote(&name)), raw);
-        let unicast = sum(i.ucast_queues).map_err(error)?;
-        let multicast = sum(i.mcast_queues).map_err(error)?;
+        let unicast = sum(i.ucast_queues).map_err(|e| error(e.to_string()))?;
+        let multicast = sum(i.mcast_queues).map_err(|e| error(e.to_string()))?;
         out.interfaces
             .insert(name, EgressDrops { unicast, multicast });
     }

@@ -123,8 +123,9 @@ pub fn parse(raw: &str) -> Result<Transceivers, ParseError> {
     }
     let mut out = Transceivers::default();
     for (name, i) in json.interfaces {
-        let error =
-            |what: &str, e: String| ParseError::new(format!("{} {what}: {e}", quote(&name)), raw);
+        let error = |what: &str, e: PowerError| {
+            ParseError::new(format!("{} {what}: {e}", quote(&name)), raw)
+        };
         let (rx, tx) = match i.parameters {
             Some(p) => (p.rx_power, p.tx_power),
             None => (None, None),
@@ -144,18 +145,29 @@ pub fn parse(raw: &str) -> Result<Transceivers, ParseError> {
     Ok(out)
 }
 
-fn power(p: JsonPower) -> Result<OpticalPower, String> {
+/// Why an optical power reading is not one.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum PowerError {
+    #[error("unit {} is not dBm", quote(.0))]
+    Unit(String),
+    #[error("no lane reading")]
+    NoLane,
+    #[error("{0} dBm is not a real optical power")]
+    NotReal(f64),
+}
+
+fn power(p: JsonPower) -> Result<OpticalPower, PowerError> {
     if p.unit != "dBm" {
-        return Err(format!("unit {} is not dBm", quote(&p.unit)));
+        return Err(PowerError::Unit(p.unit));
     }
     if p.channels.is_empty() {
-        return Err("no lane reading".to_string());
+        return Err(PowerError::NoLane);
     }
     let dbm = |v: f64| {
         DBM_RANGE
             .contains(&v)
             .then(|| rounded(v, 4))
-            .ok_or_else(|| format!("{v} dBm is not a real optical power"))
+            .ok_or(PowerError::NotReal(v))
     };
     let mut lanes_dbm = BTreeMap::new();
     for (lane, v) in p.channels {

@@ -114,7 +114,8 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
             }
             "set" if words.len() >= 2 && open => {
                 if let Some((_, node)) = stack.last_mut() {
-                    set(&mut node.settings, &words[1], words[2..].to_vec()).map_err(at)?;
+                    set(&mut node.settings, &words[1], words[2..].to_vec())
+                        .map_err(|e| at(e.to_string()))?;
                 }
             }
             "unset" | "append" | "select" if open => {}
@@ -124,7 +125,7 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
                         Some((_, node)) => node,
                         None => &mut root,
                     };
-                    parent.adopt(name, node).map_err(at)?;
+                    parent.adopt(name, node).map_err(|e| at(e.to_string()))?;
                 }
             }
             _ if !open => match line.split_once(':') {
@@ -135,7 +136,7 @@ pub fn parse(raw: &str) -> Result<ConfigTree, ParseError> {
                         key.trim(),
                         vec![value.trim().to_string()],
                     )
-                    .map_err(at)?;
+                    .map_err(|e| at(e.to_string()))?;
                     any = true;
                 }
                 _ => {
@@ -196,19 +197,32 @@ fn is_setting_name(key: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// One key set twice with two values in the same block (which one applies?).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`set {}` printed twice with different values ({} and {})",
+    quote(.key),
+    quote(.old),
+    quote(.new)
+)]
+struct SetTwice {
+    key: String,
+    old: String,
+    new: String,
+}
+
 /// Stores a setting; printing one key twice with two values is an error (which one applies?).
 fn set(
     settings: &mut BTreeMap<String, Vec<String>>,
     key: &str,
     values: Vec<String>,
-) -> Result<(), String> {
+) -> Result<(), SetTwice> {
     match settings.get(key) {
-        Some(old) if *old != values => Err(format!(
-            "`set {}` printed twice with different values ({} and {})",
-            quote(key),
-            quote(&old.join(" ")),
-            quote(&values.join(" "))
-        )),
+        Some(old) if *old != values => Err(SetTwice {
+            key: key.to_string(),
+            old: old.join(" "),
+            new: values.join(" "),
+        }),
         Some(_) => Ok(()),
         None => {
             settings.insert(key.to_string(), values);
@@ -220,7 +234,7 @@ fn set(
 impl ConfigNode {
     /// Adds a finished block under `name`: moved in whole when new (constant work, so a deep or
     /// long output costs linear time), merged when the output opened the same block twice.
-    fn adopt(&mut self, name: String, node: ConfigNode) -> Result<(), String> {
+    fn adopt(&mut self, name: String, node: ConfigNode) -> Result<(), SetTwice> {
         match self.children.entry(name) {
             std::collections::btree_map::Entry::Vacant(slot) => {
                 slot.insert(node);
@@ -231,7 +245,7 @@ impl ConfigNode {
     }
 
     /// Recursion here is bounded by [`MAX_DEPTH`].
-    fn merge(&mut self, other: ConfigNode) -> Result<(), String> {
+    fn merge(&mut self, other: ConfigNode) -> Result<(), SetTwice> {
         for (key, values) in other.settings {
             set(&mut self.settings, &key, values)?;
         }

@@ -107,8 +107,9 @@ impl Proof for FilterMatched {
 pub enum FirewallError {
     #[error("refused to clear the session: {0}")]
     Refused(String),
+    /// Boxed: a shell error is large, and this error travels up the probe's rounds.
     #[error("firewall: {0}")]
-    Shell(ShellError),
+    Shell(Box<ShellError>),
     #[error("session list for the probe flow: {0}")]
     Unreadable(String),
 }
@@ -116,9 +117,12 @@ pub enum FirewallError {
 /// Sets the filter and compares its read-back: the only maker of a [`FilterMatched`].
 fn set_filter(cli: &mut dyn Cli, flow: &ProbeFlow) -> Result<FilterMatched, FirewallError> {
     for line in flow.lines() {
-        cli.run(&line).map_err(FirewallError::Shell)?;
+        cli.run(&line)
+            .map_err(|e| FirewallError::Shell(Box::new(e)))?;
     }
-    let back = cli.run(SESSION_FILTER).map_err(FirewallError::Shell)?;
+    let back = cli
+        .run(SESSION_FILTER)
+        .map_err(|e| FirewallError::Shell(Box::new(e)))?;
     let readback =
         session_filter::parse(&back).map_err(|e| FirewallError::Refused(e.to_string()))?;
     let differences = readback.differences(&flow.expected());
@@ -138,7 +142,9 @@ fn with_filter<T>(
     step: impl FnOnce(&mut dyn Cli) -> Result<T, FirewallError>,
 ) -> Result<T, FirewallError> {
     let result = step(cli);
-    let reset = cli.run(SESSION_FILTER_CLEAR).map_err(FirewallError::Shell);
+    let reset = cli
+        .run(SESSION_FILTER_CLEAR)
+        .map_err(|e| FirewallError::Shell(Box::new(e)));
     let value = result?;
     reset?;
     Ok(value)
@@ -158,7 +164,8 @@ pub fn clear_session(
     }
     with_filter(cli, |cli| {
         let proof = set_filter(cli, flow)?;
-        cli.clear_filtered(proof).map_err(FirewallError::Shell)?;
+        cli.clear_filtered(proof)
+            .map_err(|e| FirewallError::Shell(Box::new(e)))?;
         Ok(())
     })
 }
@@ -184,7 +191,8 @@ pub fn cross_check(
     let list = with_filter(cli, |cli| {
         // Listing does not need the proof; it is dropped here, so it cannot be used later.
         set_filter(cli, flow)?;
-        cli.run(ListSessions::TEXT).map_err(FirewallError::Shell)
+        cli.run(ListSessions::TEXT)
+            .map_err(|e| FirewallError::Shell(Box::new(e)))
     })?;
     let list = session_list::parse(&list).map_err(|e| FirewallError::Unreadable(e.to_string()))?;
     let session = match list.sessions.as_slice() {

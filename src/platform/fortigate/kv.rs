@@ -228,12 +228,22 @@ pub fn num(text: &str) -> Option<u64> {
 
 /// A counter as printed (`30`, `30,`): digits only and within `u64`, else why not (a sign, a
 /// fraction or an overflow is never a real counter).
-pub fn counter(text: &str) -> Result<u64, String> {
-    num(text).ok_or_else(|| format!("{} is not a counter", quote(text)))
+pub fn counter(text: &str) -> Result<u64, NotACounter> {
+    num(text).ok_or_else(|| NotACounter(text.to_string()))
 }
 
+/// A value where FortiOS prints a counter, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} is not a counter", quote(.0))]
+pub struct NotACounter(pub String);
+
+/// A value where FortiOS prints a share, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} is not a percentage from 0 to 100", quote(.0))]
+pub struct NotAPercent(pub String);
+
 /// A share as printed (`47.4`, `47.4%`): a finite number from 0 to 100, else why not.
-pub fn percent(text: &str) -> Result<f64, String> {
+pub fn percent(text: &str) -> Result<f64, NotAPercent> {
     let digits = text.trim().trim_end_matches([',', '%']);
     // `parse::<f64>` also reads `NaN`, `inf` and `1e2`: only plain decimals are FortiOS's.
     let plain = !digits.is_empty()
@@ -243,7 +253,7 @@ pub fn percent(text: &str) -> Result<f64, String> {
         // Rounded so the fact's JSON reads back to the same number (FortiOS prints at most one
         // decimal; a longer one is kept to 0.0001).
         Ok(p) if plain && (0.0..=100.0).contains(&p) => Ok((p * 1e4).round() / 1e4),
-        _ => Err(format!("{} is not a percentage from 0 to 100", quote(text))),
+        _ => Err(NotAPercent(text.to_string())),
     }
 }
 

@@ -21,7 +21,7 @@ use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 
-use super::kv::{counter, pairs};
+use super::kv::{NotACounter, counter, pairs};
 use super::session_list::MAX_SESSIONS;
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
@@ -101,11 +101,16 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
             for (key, value) in pairs(rest) {
                 let field = |e: String| at(format!("`{key}=` {e}"));
                 match key {
-                    "id" => {
-                        set_once(&mut session.id, counter(value).map_err(field)?).map_err(field)?
-                    }
-                    "proto" => set_once(&mut session.proto, protocol(value).map_err(field)?)
-                        .map_err(field)?,
+                    "id" => set_once(
+                        &mut session.id,
+                        counter(value).map_err(|e| field(e.to_string()))?,
+                    )
+                    .map_err(field)?,
+                    "proto" => set_once(
+                        &mut session.proto,
+                        protocol(value).map_err(|e| field(e.to_string()))?,
+                    )
+                    .map_err(field)?,
                     _ => {}
                 }
             }
@@ -150,12 +155,16 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
             for (key, value) in pairs(rest) {
                 let field = |e: String| at(format!("`{key}=` {e}"));
                 match key {
-                    "policy" => {
-                        set_once(&mut path.policy, policy(value).map_err(field)?).map_err(field)?
-                    }
-                    "outdev" => {
-                        set_once(&mut path.outdev, counter(value).map_err(field)?).map_err(field)?
-                    }
+                    "policy" => set_once(
+                        &mut path.policy,
+                        policy(value).map_err(|e| field(e.to_string()))?,
+                    )
+                    .map_err(field)?,
+                    "outdev" => set_once(
+                        &mut path.outdev,
+                        counter(value).map_err(|e| field(e.to_string()))?,
+                    )
+                    .map_err(field)?,
                     _ => {}
                 }
             }
@@ -185,7 +194,7 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
                     }
                     _ => continue,
                 };
-                set_once(slot, counter(value).map_err(field)?).map_err(field)?;
+                set_once(slot, counter(value).map_err(|e| field(e.to_string()))?).map_err(field)?;
             }
         }
     }
@@ -211,13 +220,26 @@ pub fn parse(raw: &str) -> Result<McastSessionList, ParseError> {
 }
 
 /// An IP protocol number (0-255).
-fn protocol(text: &str) -> Result<u8, String> {
-    counter(text).and_then(|n| u8::try_from(n).map_err(|_| format!("{n} is not an IP protocol")))
+fn protocol(text: &str) -> Result<u8, IdError> {
+    let n = counter(text)?;
+    u8::try_from(n).map_err(|_| IdError::Protocol(n))
 }
 
 /// A policy id (32 bits).
-fn policy(text: &str) -> Result<u32, String> {
-    counter(text).and_then(|n| u32::try_from(n).map_err(|_| format!("{n} is not a policy id")))
+fn policy(text: &str) -> Result<u32, IdError> {
+    let n = counter(text)?;
+    u32::try_from(n).map_err(|_| IdError::Policy(n))
+}
+
+/// A number that is no id of its kind.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum IdError {
+    #[error(transparent)]
+    NotACounter(#[from] NotACounter),
+    #[error("{0} is not an IP protocol")]
+    Protocol(u64),
+    #[error("{0} is not a policy id")]
+    Policy(u64),
 }
 
 /// `192.168.1.1.520`: the last dotted part is the port.

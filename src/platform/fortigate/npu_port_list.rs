@@ -120,7 +120,7 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
         let speed = |column: Option<usize>| {
             column
                 .and_then(|c| cells.get(c))
-                .map(|v| counter(v).map_err(&at))
+                .map(|v| counter(v).map_err(|e| at(e.to_string())))
                 .transpose()
         };
         let port = NpuPort {

@@ -72,7 +72,7 @@ pub(super) fn parse(lines: &[Cow<'_, str>], start: usize) -> Result<NpuPortList,
                         quote(cross)
                     )));
                 }
-                let speed = speed_mbps(speed).map_err(&at)?;
+                let speed = speed_mbps(speed).map_err(|e| at(e.to_string()))?;
                 let entry = NpuPort {
                     np_group: chip.clone(),
                     max_speed_mbps: Some(speed),
@@ -118,17 +118,26 @@ fn is_lanes(cell: &str) -> bool {
 }
 
 /// `10G` -> 10000, `100M` -> 100.
-fn speed_mbps(cell: &str) -> Result<u64, String> {
+fn speed_mbps(cell: &str) -> Result<u64, SpeedError> {
     let (number, unit) = cell.split_at(cell.len().saturating_sub(1));
     let factor = match unit {
         "G" => 1000,
         "M" => 1,
-        _ => return Err(format!("speed {} has no G or M unit", quote(cell))),
+        _ => return Err(SpeedError::Unit(cell.to_string())),
     };
     number
         .parse::<u64>()
         .ok()
         .filter(|n| *n > 0 && *n <= 1000)
         .map(|n| n * factor)
-        .ok_or_else(|| format!("speed {} is not a number of G or M", quote(cell)))
+        .ok_or_else(|| SpeedError::Number(cell.to_string()))
+}
+
+/// A speed cell that does not read, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum SpeedError {
+    #[error("speed {} has no G or M unit", quote(.0))]
+    Unit(String),
+    #[error("speed {} is not a number of G or M", quote(.0))]
+    Number(String),
 }

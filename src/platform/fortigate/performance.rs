@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::kv::{counter, percent};
+use super::kv::{NotAPercent, counter, percent};
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
 use premarket_parse::text::{duration_in_words, quote, set_once};
@@ -99,17 +99,20 @@ pub fn parse(raw: &str) -> Result<Performance, ParseError> {
         let key = key.trim();
         let value = value.trim();
         let at = |e: String| ParseError::at_line(format!("`{key}:` {e}"), &joined(&lines), i);
-        let first_number = || counter(value.split_whitespace().next().unwrap_or(""));
+        let first_number = || {
+            counter(value.split_whitespace().next().unwrap_or("")).map_err(|e| at(e.to_string()))
+        };
         match key {
             "CPU states" => {
-                set_once(&mut perf.cpu, cpu_states(None, value).map_err(at)?).map_err(at)?
+                let states = cpu_states(None, value).map_err(|e| at(e.to_string()))?;
+                set_once(&mut perf.cpu, states).map_err(at)?
             }
             k if k.starts_with("CPU") && k.ends_with(" states") => {
                 let n = &k["CPU".len()..k.len() - " states".len()];
                 let n: u32 = n
                     .parse()
                     .map_err(|_| at(format!("no core number in {}", quote(k))))?;
-                let states = cpu_states(Some(n), value).map_err(at)?;
+                let states = cpu_states(Some(n), value).map_err(|e| at(e.to_string()))?;
                 match seen_cpus.get(&n) {
                     Some(&at_index) if cpus[at_index] != states => {
                         return Err(at("printed twice with different values".to_string()));
@@ -121,24 +124,30 @@ pub fn parse(raw: &str) -> Result<Performance, ParseError> {
                     }
                 }
             }
-            "Memory" => set_once(&mut memory, memory_percent(value).map_err(at)?).map_err(at)?,
+            "Memory" => set_once(
+                &mut memory,
+                memory_percent(value).map_err(|e| at(e.to_string()))?,
+            )
+            .map_err(at)?,
             "Memory states" => {
                 let used = value
                     .strip_suffix("used")
                     .ok_or_else(|| at(format!("unreadable {}", quote(value))))?;
-                set_once(&mut memory, Some(percent(used).map_err(at)?)).map_err(at)?
+                let used = percent(used).map_err(|e| at(e.to_string()))?;
+                set_once(&mut memory, Some(used)).map_err(at)?
             }
             "Average sessions" => {
-                set_once(&mut perf.average_sessions, first_number().map_err(at)?).map_err(at)?
+                set_once(&mut perf.average_sessions, first_number()?).map_err(at)?
             }
             "Average session setup rate" => {
-                set_once(&mut perf.average_setup_rate, first_number().map_err(at)?).map_err(at)?
+                set_once(&mut perf.average_setup_rate, first_number()?).map_err(at)?
             }
             "Average NPU sessions" => {
-                set_once(&mut perf.average_npu_sessions, first_number().map_err(at)?).map_err(at)?
+                set_once(&mut perf.average_npu_sessions, first_number()?).map_err(at)?
             }
             "Uptime" => {
-                set_once(&mut perf.uptime_s, duration_in_words(value).map_err(at)?).map_err(at)?
+                let uptime = duration_in_words(value).map_err(|e| at(e.to_string()))?;
+                set_once(&mut perf.uptime_s, uptime).map_err(at)?
             }
             _ => {}
         }
@@ -154,8 +163,24 @@ pub fn parse(raw: &str) -> Result<Performance, ParseError> {
     Ok(perf)
 }
 
+/// Why a CPU line does not read; the line is kept as printed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum CpuLineError {
+    #[error("unreadable CPU line {}", quote(.0))]
+    Unreadable(String),
+    #[error(transparent)]
+    Share(#[from] NotAPercent),
+    /// `set_once`'s words: both values.
+    #[error("`{name}` {twice}")]
+    Twice { name: String, twice: String },
+    #[error("CPU line without user, system and idle shares: {}", quote(.0))]
+    Missing(String),
+    #[error("CPU shares add up to {sum}%: {}", quote(.line))]
+    Sum { sum: f64, line: String },
+}
+
 /// `0% user 1% system 0% nice 99% idle 0% iowait 0% irq 0% softirq`
-fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, String> {
+fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, CpuLineError> {
     let words: Vec<&str> = value.split_whitespace().collect();
     let mut states = CpuStates {
         cpu,
@@ -165,7 +190,7 @@ fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, String> {
     let mut sum = 0.0;
     for pair in words.chunks(2) {
         let [amount, name] = pair else {
-            return Err(format!("unreadable CPU line {}", quote(value)));
+            return Err(CpuLineError::Unreadable(value.to_string()));
         };
         let amount = percent(amount)?;
         sum += amount;
@@ -179,16 +204,19 @@ fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, String> {
             "softirq" => &mut states.softirq,
             _ => continue,
         };
-        set_once(slot, amount).map_err(|e| format!("`{name}` {e}"))?;
+        set_once(slot, amount).map_err(|twice| CpuLineError::Twice {
+            name: name.to_string(),
+            twice,
+        })?;
     }
     let (Some(user), Some(system), Some(idle)) = (user, system, idle) else {
-        return Err(format!(
-            "CPU line without user, system and idle shares: {}",
-            quote(value)
-        ));
+        return Err(CpuLineError::Missing(value.to_string()));
     };
     if sum > MAX_CPU_SUM {
-        return Err(format!("CPU shares add up to {sum}%: {}", quote(value)));
+        return Err(CpuLineError::Sum {
+            sum,
+            line: value.to_string(),
+        });
     }
     (states.user, states.system, states.nice, states.idle) =
         (user, system, nice.unwrap_or(0.0), idle);
@@ -198,7 +226,7 @@ fn cpu_states(cpu: Option<u32>, value: &str) -> Result<CpuStates, String> {
 /// `2040052k total, 966408k used (47.4%), ...` -> 47.4. A layout without a `used (N%)` part
 /// (`Data Unavailable`, or one not seen yet) is `None`: the memory check says it cannot tell,
 /// the CPU on the same output is still judged. A share that is printed must be a real one.
-fn memory_percent(value: &str) -> Result<Option<f64>, String> {
+fn memory_percent(value: &str) -> Result<Option<f64>, NotAPercent> {
     let share = value
         .split(',')
         .find(|part| part.contains("used"))

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
-use super::ttl::Ttl;
+use super::ttl::{NotATtl, Ttl};
 use premarket_core::Command;
 use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
@@ -72,7 +72,7 @@ impl FirewallPolicy {
         self.inspection_mode == "proxy"
     }
 
-    fn from_node(id: u32, node: &ConfigNode) -> Result<FirewallPolicy, String> {
+    fn from_node(id: u32, node: &ConfigNode) -> Result<FirewallPolicy, NotATtl> {
         let on = |key: &str| node.get(key).as_deref() != Some("disable");
         let session_ttl = match node.get("session-ttl") {
             None => None,

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
-use super::ttl::Ttl;
+use super::ttl::{NotATtl, Ttl};
 use premarket_core::Command;
 use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
@@ -34,6 +34,15 @@ pub struct FirewallService {
     pub session_ttl: Option<Ttl>,
 }
 
+/// A service entry whose timers do not read, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum ServiceError {
+    #[error("`set udp-idle-timer {}` is not seconds", quote(.0))]
+    IdleTimer(String),
+    #[error(transparent)]
+    SessionTtl(#[from] NotATtl),
+}
+
 impl FirewallService {
     /// Whether the service's UDP ranges include destination port `port`.
     pub fn has_udp_port(&self, port: u16) -> bool {
@@ -47,13 +56,13 @@ impl FirewallService {
         })
     }
 
-    fn from_node(name: &str, node: &ConfigNode) -> Result<FirewallService, String> {
+    fn from_node(name: &str, node: &ConfigNode) -> Result<FirewallService, ServiceError> {
         let udp_idle_timer_s = match node.get("udp-idle-timer") {
             None => None,
             Some(v) => match v.parse::<u64>() {
                 Ok(0) => None,
                 Ok(t) => Some(t),
-                Err(_) => return Err(format!("`set udp-idle-timer {}` is not seconds", quote(&v))),
+                Err(_) => return Err(ServiceError::IdleTimer(v.to_string())),
             },
         };
         let session_ttl = match node.get("session-ttl") {

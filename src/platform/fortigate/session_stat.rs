@@ -72,13 +72,16 @@ pub fn parse(raw: &str) -> Result<SessionStat, ParseError> {
                     let (current, limit) = value
                         .split_once('/')
                         .ok_or_else(|| at(format!("{} is not current/limit", quote(value))))?;
-                    let both = (counter(current).map_err(at)?, counter(limit).map_err(at)?);
+                    let both = (
+                        counter(current).map_err(|e| at(e.to_string()))?,
+                        counter(limit).map_err(|e| at(e.to_string()))?,
+                    );
                     set_once(&mut ephemeral, both).map_err(at)?;
                     continue;
                 }
                 _ => continue,
             };
-            set_once(slot, counter(value).map_err(at)?).map_err(at)?;
+            set_once(slot, counter(value).map_err(|e| at(e.to_string()))?).map_err(at)?;
         }
     }
     (stat.ephemeral_current, stat.ephemeral_limit) = ephemeral.unzip();

@@ -21,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config_tree::{self, ConfigNode};
-use super::ttl::Ttl;
+use super::ttl::{NotATtl, Ttl};
 use premarket_core::Command;
 use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
@@ -98,15 +98,18 @@ pub fn parse(raw: &str) -> Result<SessionTtl, ParseError> {
     })
 }
 
-fn port(id: &str, entry: &ConfigNode) -> Result<SessionTtlPort, String> {
-    let number = |key: &str, max: u64| -> Result<Option<u64>, String> {
+fn port(id: &str, entry: &ConfigNode) -> Result<SessionTtlPort, EntryError> {
+    let number = |key: &str, max: u64| -> Result<Option<u64>, EntryError> {
         entry
             .get(key)
             .map(|v| {
                 v.parse::<u64>()
                     .ok()
                     .filter(|n| *n <= max)
-                    .ok_or_else(|| format!("`set {key} {}` is out of range", quote(&v)))
+                    .ok_or_else(|| EntryError::OutOfRange {
+                        key: key.to_string(),
+                        value: v.to_string(),
+                    })
             })
             .transpose()
     };
@@ -116,10 +119,10 @@ fn port(id: &str, entry: &ConfigNode) -> Result<SessionTtlPort, String> {
     if let (Some(start), Some(end)) = (start_port, end_port)
         && start > end
     {
-        return Err(format!("start-port {start} is above end-port {end}"));
+        return Err(EntryError::Ports { start, end });
     }
     let timeout = match entry.get("timeout") {
-        Some(v) => lifetime(&v, 1).map_err(|e| format!("`set timeout` {e}"))?,
+        Some(v) => lifetime(&v, 1).map_err(EntryError::Timeout)?,
         None => Ttl::Seconds(DEFAULT_PORT_TIMEOUT_S),
     };
     Ok(SessionTtlPort {
@@ -133,13 +136,33 @@ fn port(id: &str, entry: &ConfigNode) -> Result<SessionTtlPort, String> {
 }
 
 /// `never` or seconds from `min` to [`MAX_TTL_S`].
-fn lifetime(value: &str, min: u64) -> Result<Ttl, String> {
+fn lifetime(value: &str, min: u64) -> Result<Ttl, LifetimeError> {
     match Ttl::parse(value)? {
         Ttl::Seconds(s) if !(min..=MAX_TTL_S).contains(&s) => {
-            Err(format!("{s} is outside {min}-{MAX_TTL_S} seconds"))
+            Err(LifetimeError::Outside { seconds: s, min })
         }
         ttl => Ok(ttl),
     }
+}
+
+/// A lifetime that is not one FortiOS accepts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum LifetimeError {
+    #[error(transparent)]
+    NotATtl(#[from] NotATtl),
+    #[error("{seconds} is outside {min}-{MAX_TTL_S} seconds")]
+    Outside { seconds: u64, min: u64 },
+}
+
+/// Why an entry of the port table does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum EntryError {
+    #[error("`set {key} {}` is out of range", quote(.value))]
+    OutOfRange { key: String, value: String },
+    #[error("start-port {start} is above end-port {end}")]
+    Ports { start: u16, end: u16 },
+    #[error("`set timeout` {0}")]
+    Timeout(LifetimeError),
 }
 
 #[cfg(test)]

@@ -94,7 +94,8 @@ pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {
         let at = |e: String| ParseError::at_line(format!("`{key}:` {e}"), &joined(&lines), i);
         let slot = match key {
             "Version" => {
-                set_once(&mut version, version_line(value).map_err(at)?).map_err(at)?;
+                let line = version_line(value).map_err(|e| at(e.to_string()))?;
+                set_once(&mut version, line).map_err(at)?;
                 continue;
             }
             "Current HA mode" => {
@@ -136,18 +137,27 @@ pub fn parse(raw: &str) -> Result<SystemStatus, ParseError> {
 }
 
 /// `FortiGate-201G v7.6.7,build3651,250606 (GA.M)`
-fn version_line(value: &str) -> Result<VersionLine, String> {
+fn version_line(value: &str) -> Result<VersionLine, VersionLineError> {
     let c = VERSION
         .captures(value)
-        .ok_or_else(|| format!("unrecognised version {}", quote(value)))?;
+        .ok_or_else(|| VersionLineError::Unrecognised(value.to_string()))?;
     Ok(VersionLine {
         model: c[1].to_string(),
         version: c[2].to_string(),
         build: c[3]
             .parse()
-            .map_err(|_| format!("build number {} out of range", quote(&c[3])))?,
+            .map_err(|_| VersionLineError::Build(c[3].to_string()))?,
         release: c.get(4).map(|m| m.as_str().to_string()),
     })
+}
+
+/// A `Version:` value that does not read, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum VersionLineError {
+    #[error("unrecognised version {}", quote(.0))]
+    Unrecognised(String),
+    #[error("build number {} out of range", quote(.0))]
+    Build(String),
 }
 
 #[cfg(test)]

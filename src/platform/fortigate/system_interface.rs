@@ -62,7 +62,7 @@ pub fn parse(raw: &str) -> Result<SystemInterfaces, ParseError> {
         let line = line.trim();
         if let Some(name) = header(line) {
             if let Some((name, fields)) = current.take() {
-                store(&mut out, name, fields).map_err(at)?;
+                store(&mut out, name, fields).map_err(|e| at(e.to_string()))?;
             }
             current = Some((name.to_string(), Fields::default()));
             continue;
@@ -93,9 +93,8 @@ pub fn parse(raw: &str) -> Result<SystemInterfaces, ParseError> {
         }
     }
     match current.take() {
-        Some((name, fields)) => {
-            store(&mut out, name, fields).map_err(|e| ParseError::new(e, &joined(&lines)))?
-        }
+        Some((name, fields)) => store(&mut out, name, fields)
+            .map_err(|e| ParseError::new(e.to_string(), &joined(&lines)))?,
         None => {
             return Err(ParseError::new(
                 "no `== [ name ]` interface record: not get system interface output",
@@ -116,23 +115,20 @@ struct Fields {
     netflow: Option<String>,
 }
 
-fn store(out: &mut SystemInterfaces, name: String, f: Fields) -> Result<(), String> {
+fn store(out: &mut SystemInterfaces, name: String, f: Fields) -> Result<(), RecordError> {
     if !f.named {
-        return Err(format!(
-            "the record of {} has no `name:` line (cut?)",
-            quote(&name)
-        ));
+        return Err(RecordError::Unnamed(name));
     }
-    let toggle = |value: Option<String>, key: &str| -> Result<Option<bool>, String> {
+    let toggle = |value: Option<String>, key: &'static str| -> Result<Option<bool>, RecordError> {
         match value.as_deref() {
             None => Ok(None),
             Some("enable") => Ok(Some(true)),
             Some("disable") => Ok(Some(false)),
-            Some(other) => Err(format!(
-                "{} `{key}:` is {}, not enable or disable",
-                quote(&name),
-                quote(other)
-            )),
+            Some(other) => Err(RecordError::Toggle {
+                name: name.clone(),
+                key,
+                value: other.to_string(),
+            }),
         }
     };
     let interface = SystemInterface {
@@ -142,16 +138,28 @@ fn store(out: &mut SystemInterfaces, name: String, f: Fields) -> Result<(), Stri
         netflow_sampler: toggle(f.netflow, "netflow-sampler")?,
     };
     match out.interfaces.get(&name) {
-        Some(old) if *old != interface => Err(format!(
-            "{} is listed twice with different settings",
-            quote(&name)
-        )),
+        Some(old) if *old != interface => Err(RecordError::Twice(name)),
         Some(_) => Ok(()),
         None => {
             out.interfaces.insert(name, interface);
             Ok(())
         }
     }
+}
+
+/// Why an interface record cannot be kept; each names the interface.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum RecordError {
+    #[error("the record of {} has no `name:` line (cut?)", quote(.0))]
+    Unnamed(String),
+    #[error("{} `{key}:` is {}, not enable or disable", quote(.name), quote(.value))]
+    Toggle {
+        name: String,
+        key: &'static str,
+        value: String,
+    },
+    #[error("{} is listed twice with different settings", quote(.0))]
+    Twice(String),
 }
 
 /// `== [ port1 ]` -> `port1`.

@@ -23,18 +23,20 @@ impl Ttl {
     }
 
     /// `never` or digits (within `u64`); anything else is `Err` with what was printed.
-    pub fn parse(text: &str) -> Result<Ttl, String> {
+    pub fn parse(text: &str) -> Result<Ttl, NotATtl> {
         if text == "never" {
             return Ok(Ttl::Never);
         }
-        super::kv::counter(text).map(Ttl::Seconds).map_err(|_| {
-            format!(
-                "{} is neither seconds nor `never`",
-                premarket_parse::text::quote(text)
-            )
-        })
+        super::kv::counter(text)
+            .map(Ttl::Seconds)
+            .map_err(|_| NotATtl(text.to_string()))
     }
 }
+
+/// A lifetime that is neither seconds nor `never`, as printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} is neither seconds nor `never`", premarket_parse::text::quote(.0))]
+pub struct NotATtl(pub String);
 
 impl fmt::Display for Ttl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -64,7 +64,7 @@ pub(super) struct Scanner {
     current: Option<Builder>,
     pub(super) ready: VecDeque<Result<Session, ParseError>>,
     /// `total session N`: the number, or why it cannot be one.
-    pub(super) total: Option<Result<u64, String>>,
+    pub(super) total: Option<Result<u64, TotalError>>,
     pub(super) blocks: usize,
     pub(super) seen: bool,
     mode: Mode,
@@ -109,7 +109,7 @@ impl Scanner {
         }
         if let Some(Err(reason)) = self.total.take_if(|t| t.is_err()) {
             self.ready.push_back(Err(ParseError {
-                reason,
+                reason: reason.to_string(),
                 excerpt: String::new(),
             }));
         }
@@ -157,20 +157,13 @@ impl Scanner {
                     let total = number(digits)
                         .filter(|n| *n <= MAX_SESSIONS)
                         .ok_or_else(|| {
-                            format!(
-                                "`total session {}` is not a session count a FortiGate can hold",
-                                text::quote(&String::from_utf8_lossy(digits))
-                            )
+                            TotalError::NotACount(String::from_utf8_lossy(digits).into_owned())
                         });
                     let again = match (&self.total, &total) {
                         (Some(Ok(a)), Ok(b)) => a != b,
                         _ => false,
                     };
-                    self.total = Some(if again {
-                        Err("two `total session` lines with different counts".to_string())
-                    } else {
-                        total
-                    });
+                    self.total = Some(if again { Err(TotalError::Twice) } else { total });
                     // An error is reported at the next block or at the end.
                     self.seen = true;
                     return;
@@ -435,15 +428,34 @@ fn ipv4(text: &[u8]) -> Option<Ipv4Addr> {
     parts.next().is_none().then(|| Ipv4Addr::from(octets))
 }
 
-fn decide(b: Builder) -> Result<Session, String> {
+/// Why the `total session N` line gives no count.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum TotalError {
+    #[error(
+        "`total session {}` is not a session count a FortiGate can hold",
+        text::quote(.0)
+    )]
+    NotACount(String),
+    #[error("two `total session` lines with different counts")]
+    Twice,
+}
+
+/// Why a block is no session.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum BlockError {
+    /// A field of the block did not read (the scanner's words).
+    #[error("{0}")]
+    Field(String),
+    #[error("a block without `proto=` or `policy_id=`: the list was cut, or this is not a session")]
+    Cut,
+}
+
+fn decide(b: Builder) -> Result<Session, BlockError> {
     if let Some(error) = b.error {
-        return Err(error);
+        return Err(BlockError::Field(error));
     }
     if b.session.proto.is_none() || b.session.policy_id.is_none() {
-        return Err(
-            "a block without `proto=` or `policy_id=`: the list was cut, or this is not a session"
-                .to_string(),
-        );
+        return Err(BlockError::Cut);
     }
     let mut s = b.session;
     let labelled = b.label_o || b.label_r || b.label_none;
