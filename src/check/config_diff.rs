@@ -70,7 +70,7 @@ fn kept<'a>(lines: &'a [String], ignore: &[Ignore]) -> Vec<&'a str> {
 /// The verdict on `current` given the previous run's record of it (`None` on the first run).
 pub fn judge(
     current: &ConfigLines,
-    previous: Option<(Result<ConfigLines, String>, &Recorded)>,
+    previous: Option<(Result<ConfigLines, serde_json::Error>, &Recorded)>,
     ignore: &[Ignore],
 ) -> Verdict {
     let now = kept(&current.lines, ignore);

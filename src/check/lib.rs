@@ -45,7 +45,7 @@ pub trait Check: Send + Sync + 'static {
     type Input: DeserializeOwned + Send + Sync + 'static;
 
     /// Rules the input's types cannot say (e.g. "a unicast UDP flow needs a service").
-    fn validate(_input: &Self::Input) -> Result<(), String> {
+    fn validate(_input: &Self::Input) -> Result<(), Invalid> {
         Ok(())
     }
 
@@ -54,6 +54,18 @@ pub trait Check: Send + Sync + 'static {
 
     /// The verdict. A [`FactError`] (output missing or unreadable) becomes ERROR.
     fn evaluate(input: &Self::Input, facts: &Facts) -> Result<Verdict, FactError>;
+}
+
+/// A baseline input that its types allow but a check's rule forbids (no flow listed, an
+/// empty version pin): the reason, which planning reports at the device's `expect:` block.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+impl From<&str> for Invalid {
+    fn from(reason: &str) -> Self {
+        Invalid(reason.to_string())
+    }
 }
 
 /// A check with its input built: ready to name its queries and to judge.
@@ -142,7 +154,7 @@ impl<C: Check> Definition for Builtin<C> {
         }
         // Read from the device's own file, so that a mistake is reported at its own position.
         let input: C::Input = baseline.input(C::ID)?;
-        C::validate(&input).map_err(|message| baseline.invalid(C::ID, message))?;
+        C::validate(&input).map_err(|message| baseline.invalid(C::ID, message.0))?;
         let ready: Arc<dyn Prepared> = Arc::new(PreparedBuiltin::<C> { input });
         if let (Some(section), Ok(mut built)) = (section, self.built.lock()) {
             built

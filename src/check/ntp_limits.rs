@@ -10,6 +10,8 @@
 
 use serde::Deserialize;
 
+use crate::Invalid;
+
 pub const DEFAULT_MAX_OFFSET_MS: f64 = 100.0;
 
 /// `expect.ntp` (optional as a whole).
@@ -36,12 +38,12 @@ impl Default for NtpLimits {
 }
 
 impl NtpLimits {
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         if !(self.max_offset_ms.is_finite() && self.max_offset_ms > 0.0) {
-            return Err(format!(
+            return Err(Invalid(format!(
                 "`expect.ntp.max_offset_ms` {} is not a positive number of milliseconds",
                 self.max_offset_ms
-            ));
+            )));
         }
         Ok(())
     }

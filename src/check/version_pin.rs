@@ -2,6 +2,8 @@
 
 use serde::Deserialize;
 
+use crate::Invalid;
+
 /// `version: { exact: 7.6.7 }` or `version: { allowed: [7.6.6, 7.6.7] }`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -19,7 +21,7 @@ impl VersionPin {
     }
 
     /// `Err` for an empty pin, for a check's `validate`.
-    pub fn require(&self) -> Result<(), String> {
+    pub fn require(&self) -> Result<(), Invalid> {
         if self.is_set() {
             Ok(())
         } else {

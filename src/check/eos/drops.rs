@@ -75,7 +75,7 @@ impl Found {
 
 /// The first source the switch answered, or why none applies to it: the device's refusal of
 /// the source it was asked for, else what the model lacks (`not on MODEL: ...`).
-pub fn read(facts: &Facts, ports: &[String]) -> Result<Result<Found, String>, FactError> {
+pub fn read(facts: &Facts, ports: &[String]) -> Result<Result<Found, NoSource>, FactError> {
     let tried = [
         source(facts, &ShowQueueDrops, "queue drops", ports)?,
         source(facts, &ShowQueueDetail, "egress queue drops", ports)?,
@@ -91,12 +91,23 @@ pub fn read(facts: &Facts, ports: &[String]) -> Result<Result<Found, String>, Fa
         }
     }
     if !refused.is_empty() {
-        return Ok(Err(refused.join("; ")));
+        return Ok(Err(NoSource::Refused(refused)));
     }
-    let on = facts
+    let model = facts
         .model()
         .map_or_else(|| "this model".to_string(), ToString::to_string);
-    Ok(Err(format!("not on {on}: {}", lacks.join("; "))))
+    Ok(Err(NoSource::NotOn { model, lacks }))
+}
+
+/// Why no source of drops applies to the switch (the verdict is SKIP with it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoSource {
+    /// The switch refused the sources it was asked for: its answers.
+    #[error("{}", .0.join("; "))]
+    Refused(Vec<String>),
+    /// The model is known to lack every source.
+    #[error("not on {model}: {}", .lacks.join("; "))]
+    NotOn { model: String, lacks: Vec<String> },
 }
 
 /// Why a source gave no drops.

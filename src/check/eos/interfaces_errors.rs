@@ -1,7 +1,7 @@
 use super::ports::{PortKind, PortSpeeds, Speed, TradingPorts, require};
 use super::since::{Before, Change, Counter, before, change};
-use crate::Check;
 use crate::outcome::combine;
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{
@@ -38,7 +38,7 @@ impl Check for InterfacesErrors {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         require(&input.trading_ports)?;
         input.trading_port_speed.cover(&input.trading_ports)
     }

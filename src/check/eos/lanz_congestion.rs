@@ -1,8 +1,8 @@
 use super::drops::{self, Found};
 use super::ports::{TradingPorts, require};
 use super::since::{Before, Change, Counter, change};
-use crate::Check;
 use crate::reboot::utc;
+use crate::{Check, Invalid};
 use premarket_core::{Bytes, Grouped, Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{LanzRecord, LanzRecords, ShowLanzRecords, ShowVersion};
@@ -44,7 +44,7 @@ impl Check for LanzCongestion {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         require(&input.trading_ports)
     }
 
@@ -76,7 +76,7 @@ impl Check for LanzCongestion {
                 }
                 Err(why) => {
                     let mut reasons: Vec<String> = no_lanz.into_iter().collect();
-                    reasons.push(why);
+                    reasons.push(why.to_string());
                     Verdict::skip(reasons.join("; "))
                 }
             });

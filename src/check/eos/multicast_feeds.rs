@@ -2,8 +2,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use serde::Deserialize;
 
-use crate::Check;
 use crate::outcome::{combine, part_error};
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping};
@@ -51,16 +51,16 @@ impl Check for MulticastFeeds {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         if input.multicast_feeds.is_empty() {
             return Err("`expect.multicast_feeds` lists no feed".into());
         }
         for feed in &input.multicast_feeds {
             if let Some(g) = feed.groups.iter().find(|g| !g.is_multicast()) {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "`expect.multicast_feeds` VLAN {}: {g} is not a multicast group",
                     feed.vlan
-                ));
+                )));
             }
         }
         Ok(())

@@ -2,8 +2,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use serde::Deserialize;
 
-use crate::Check;
 use crate::outcome::{combine, part_error};
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{InterfaceCounters, ShowInterfacePort};
@@ -77,28 +77,28 @@ impl Check for MulticastFlowing {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         if input.market_feeds.is_empty() {
             return Err("`expect.market_feeds` lists no feed".into());
         }
         if !(1..=300).contains(&input.gap_s()) {
-            return Err(format!(
+            return Err(Invalid(format!(
                 "`expect.feed_sample_gap_s` {} is not 1-300 seconds",
                 input.gap_s()
-            ));
+            )));
         }
         for (feed, side, s) in input.sides() {
             if !s.group.is_multicast() {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "`expect.market_feeds` {} side {side}: {} is not a multicast group",
                     feed.name, s.group
-                ));
+                )));
             }
             if s.port.is_empty() || s.port.contains(char::is_whitespace) {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "`expect.market_feeds` {} side {side}: {:?} is not a port name",
                     feed.name, s.port
-                ));
+                )));
             }
         }
         Ok(())

@@ -3,8 +3,8 @@
 
 use serde::Deserialize;
 
-use crate::Check;
 use crate::ntp_limits::NtpLimits;
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{ShowNtpAssociations, ShowNtpStatus};
@@ -36,7 +36,7 @@ impl Check for NtpSynchronised {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         input.ntp.validate()
     }
 

@@ -9,13 +9,15 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
+use crate::Invalid;
+
 /// A link speed (`10G`, `25G`, `100G`, `1G`, `100M`), in bits per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Speed(pub u64);
 
 impl Speed {
-    pub fn parse(text: &str) -> Result<Speed, String> {
-        let bad = || format!("{text:?} is not a link speed (10G, 25G, 100G, 1G, 100M)");
+    pub fn parse(text: &str) -> Result<Speed, NotASpeed> {
+        let bad = || NotASpeed(text.to_string());
         let (digits, unit) = text.split_at(text.len().saturating_sub(1));
         let n: u64 = digits.parse().map_err(|_| bad())?;
         let scale = match unit {
@@ -29,6 +31,11 @@ impl Speed {
             .ok_or_else(bad)
     }
 }
+
+/// A baseline speed that is not a number with a `G` or `M` unit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a link speed (10G, 25G, 100G, 1G, 100M)")]
+pub struct NotASpeed(pub String);
 
 impl fmt::Display for Speed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -74,7 +81,7 @@ impl PortKind<'_> {
 }
 
 /// For a check's `validate`.
-pub fn require(ports: &TradingPorts) -> Result<(), String> {
+pub fn require(ports: &TradingPorts) -> Result<(), Invalid> {
     if ports.is_empty() {
         Err("`expect.trading_ports` lists no port".into())
     } else {
@@ -99,11 +106,11 @@ impl PortSpeeds {
     }
 
     /// For a check's `validate`: every trading port has a speed.
-    pub fn cover(&self, ports: &TradingPorts) -> Result<(), String> {
+    pub fn cover(&self, ports: &TradingPorts) -> Result<(), Invalid> {
         match ports.iter().find(|p| self.of(p).is_none()) {
-            Some(p) => Err(format!(
+            Some(p) => Err(Invalid(format!(
                 "`expect.trading_port_speed` gives no speed for trading port {p}"
-            )),
+            ))),
             None => Ok(()),
         }
     }

@@ -10,6 +10,7 @@
 
 use serde::Deserialize;
 
+use crate::Invalid;
 use premarket_platform::eos::PtpMasters;
 use premarket_platform::eos::ptp_masters::{accuracy_meaning, class_meaning};
 
@@ -72,7 +73,7 @@ impl PtpExpect {
             .collect()
     }
 
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         let all = self.allowed();
         if all.is_empty() {
             return Err("`expect.ptp` names no grandmaster: set `grandmasters: [..]`".into());
@@ -84,9 +85,9 @@ impl PtpExpect {
                     .split(':')
                     .all(|b| b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()));
             if !ok {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "`expect.ptp` grandmaster {gm:?} is not a clock identity like 0xec:46:70:ff:fe:00:ff:a8"
-                ));
+                )));
             }
         }
         if self.allowed_clock_classes.is_empty() {

@@ -1,6 +1,6 @@
 use serde::Deserialize;
 
-use crate::Check;
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{ShowPtp, ShowPtpMasters};
@@ -39,7 +39,7 @@ impl Check for PtpSynchronised {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         input.ptp.validate()
     }
 

@@ -1,6 +1,6 @@
 use super::ports::{PortKind, TradingPorts, require};
-use crate::Check;
 use crate::outcome::combine;
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{OpticalPower, ShowTransceiverDom, Transceiver, Transceivers};
@@ -42,16 +42,16 @@ impl Check for TransceiversLight {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         require(&input.trading_ports)?;
         match input
             .require_dom
             .iter()
             .find(|p| !input.trading_ports.contains(p))
         {
-            Some(p) => Err(format!(
+            Some(p) => Err(Invalid(format!(
                 "`expect.require_dom` names {p}, which is not in `expect.trading_ports`"
-            )),
+            ))),
             None => Ok(()),
         }
     }

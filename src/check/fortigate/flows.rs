@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use serde::Deserialize;
 
+use crate::Invalid;
 use crate::outcome::part_error;
 use premarket_core::Verdict;
 use premarket_parse::{AnyQuery, Facts, Query};
@@ -33,7 +34,7 @@ pub fn port_list_command(np: Option<Np>) -> String {
 }
 
 /// For a check's `validate`: a flow check with no flows would judge nothing.
-pub fn require_flows(flows: &[Flow]) -> Result<(), String> {
+pub fn require_flows(flows: &[Flow]) -> Result<(), Invalid> {
     if flows.is_empty() {
         Err("`expect.flows` lists no flow".into())
     } else {

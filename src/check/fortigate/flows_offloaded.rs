@@ -1,8 +1,8 @@
 use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
 use super::reasons::explain;
-use crate::Check;
 use crate::outcome::combine;
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::{Flow, Np, OffloadBasis, OffloadProof, Session};
@@ -31,7 +31,7 @@ impl Check for FlowsOffloaded {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = FlowsInput;
 
-    fn validate(input: &FlowsInput) -> Result<(), String> {
+    fn validate(input: &FlowsInput) -> Result<(), Invalid> {
         require_flows(&input.flows)
     }
 

@@ -1,7 +1,7 @@
 use super::flows::{self, capped, render_mcast, summary_evidence};
 use super::flows::{FlowsInput, all_queries, require_flows};
-use crate::Check;
 use crate::outcome::combine;
+use crate::{Check, Invalid};
 use premarket_core::{Grouped, Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::Flow;
@@ -28,7 +28,7 @@ impl Check for FlowsSingleSession {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = FlowsInput;
 
-    fn validate(input: &FlowsInput) -> Result<(), String> {
+    fn validate(input: &FlowsInput) -> Result<(), Invalid> {
         require_flows(&input.flows)
     }
 

@@ -47,7 +47,7 @@ impl Check for OffloadBlockers {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), crate::Invalid> {
         if input.trading_interfaces.is_empty() {
             return Err("`expect.trading_interfaces` lists no interface".into());
         }

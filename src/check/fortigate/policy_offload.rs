@@ -1,6 +1,6 @@
 use super::flows::{FlowsInput, port_list_command, require_flows};
-use crate::Check;
 use crate::outcome::{combine, part_error};
+use crate::{Check, Invalid};
 use premarket_core::{Command, Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::{
@@ -55,13 +55,13 @@ impl Check for PolicyOffload {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = FlowsInput;
 
-    fn validate(input: &FlowsInput) -> Result<(), String> {
+    fn validate(input: &FlowsInput) -> Result<(), Invalid> {
         require_flows(&input.flows)?;
         match input.flows.iter().find(|f| f.policy.is_none()) {
-            Some(flow) => Err(format!(
+            Some(flow) => Err(Invalid(format!(
                 "`expect.flows[{}].policy` is missing (the id of the flow's firewall policy)",
                 flow.name
-            )),
+            ))),
             None => Ok(()),
         }
     }

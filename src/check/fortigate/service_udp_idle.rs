@@ -1,7 +1,7 @@
 use super::flows::{self, FlowsInput, require_flows};
 use super::timers::{self, Source, Timer};
-use crate::Check;
 use crate::outcome::{combine, part_error};
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Seconds, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::{
@@ -44,20 +44,20 @@ impl Check for ServiceUdpIdle {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = FlowsInput;
 
-    fn validate(input: &FlowsInput) -> Result<(), String> {
+    fn validate(input: &FlowsInput) -> Result<(), Invalid> {
         require_flows(&input.flows)?;
         for flow in judged(input) {
             if flow.service.is_none() {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "`expect.flows[{}].service` is missing (the flow's firewall service custom)",
                     flow.name
-                ));
+                )));
             }
             if flow.max_pause_s.is_none() {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "`expect.flows[{}].max_pause_s` is missing (the flow's longest pause during trading)",
                     flow.name
-                ));
+                )));
             }
         }
         Ok(())

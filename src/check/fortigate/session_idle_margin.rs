@@ -1,8 +1,8 @@
 use super::flows::require_flows;
 use super::flows::{self, render_mcast, summary_evidence};
 use super::timers;
-use crate::Check;
 use crate::outcome::{combine, part_error};
+use crate::{Check, Invalid};
 use premarket_core::{Platform, Seconds, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::{Flow, Protocol, Session, ShowSystemNpu, Ttl};
@@ -46,13 +46,13 @@ impl Check for SessionIdleMargin {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         require_flows(&input.flows)?;
         match judged(input).find(|f| margin(input, f).is_none()) {
-            Some(flow) => Err(format!(
+            Some(flow) => Err(Invalid(format!(
                 "`expect.idle_margin_s` is missing (flow {} sets none of its own)",
                 flow.name
-            )),
+            ))),
             None => Ok(()),
         }
     }

@@ -64,7 +64,7 @@ pub struct Timer {
 }
 
 /// The UDP idle timer of traffic using `service` (a session that prints `timeout=0`).
-pub fn idle(service: Option<&FirewallService>, global: Option<u64>) -> Result<Timer, String> {
+pub fn idle(service: Option<&FirewallService>, global: Option<u64>) -> Result<Timer, NoIdleTimer> {
     if let Some(s) = service
         && let Some(t) = s.udp_idle_timer_s
     {
@@ -78,8 +78,13 @@ pub fn idle(service: Option<&FirewallService>, global: Option<u64>) -> Result<Ti
             ttl: Ttl::Seconds(t),
             source: Source::GlobalIdle,
         })
-        .ok_or_else(|| "get system global printed no udp-idle-timer".to_string())
+        .ok_or(NoIdleTimer)
 }
+
+/// `timeout=0` (the idle timer) cannot be resolved: the global setting was not printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("get system global printed no udp-idle-timer")]
+pub struct NoIdleTimer;
 
 /// What the configuration gives a UDP flow to `dport` through `service` and `policy`.
 pub fn configured(
@@ -88,7 +93,7 @@ pub fn configured(
     table: &SessionTtl,
     global: Option<u64>,
     dport: Option<u16>,
-) -> Result<Timer, String> {
+) -> Result<Timer, NoIdleTimer> {
     if let Some(ttl) = service.session_ttl {
         return Ok(Timer {
             ttl,
@@ -128,8 +133,8 @@ pub fn live(
     sessions: &SessionSummary,
     service: Option<&FirewallService>,
     global: Option<u64>,
-) -> Option<Result<Ttl, String>> {
-    let mut least: Option<Result<Ttl, String>> = None;
+) -> Option<Result<Ttl, NoIdleTimer>> {
+    let mut least: Option<Result<Ttl, NoIdleTimer>> = None;
     for key in sessions.timeouts.0.keys() {
         let ttl = match Ttl::parse(key) {
             Ok(Ttl::Seconds(0)) => idle(service, global).map(|t| t.ttl),

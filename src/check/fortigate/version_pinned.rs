@@ -1,4 +1,4 @@
-use crate::{Check, VersionPin};
+use crate::{Check, Invalid, VersionPin};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::GetSystemStatus;
@@ -24,7 +24,7 @@ impl Check for VersionPinned {
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), String> {
+    fn validate(input: &Input) -> Result<(), Invalid> {
         input.version.require()
     }
 

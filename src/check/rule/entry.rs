@@ -5,9 +5,10 @@
 use super::readers::{self, Reader};
 use premarket_config::{ConfigError, Declared, Entry, Position, TreeValue};
 use premarket_core::Platform;
+use premarket_platform::NotReadOnly;
 
 /// The platform's read-only allowlist: the same function the SSH guard applies.
-pub fn allowed(platform: Platform, command: &str) -> Result<(), String> {
+pub fn allowed(platform: Platform, command: &str) -> Result<(), NotReadOnly> {
     (premarket_platform::spec(platform).allowlist)(command)
 }
 

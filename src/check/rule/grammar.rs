@@ -310,7 +310,7 @@ impl Reader<'_> {
         match Path::parse(text) {
             Ok(path) => Some(path),
             Err(message) => {
-                self.error(tree.referenced, message);
+                self.error(tree.referenced, message.to_string());
                 None
             }
         }
@@ -354,7 +354,7 @@ impl Reader<'_> {
                 value: Ref::Literal(literal),
             }),
             Err(message) => {
-                self.error(tree.referenced, message);
+                self.error(tree.referenced, message.to_string());
                 None
             }
         }

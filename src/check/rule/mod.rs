@@ -145,7 +145,7 @@ impl Definition for Declarative {
             match &spec.value {
                 Ref::Literal(value) => Cond::build(spec.op, value)
                     .map(|cond| Test { cond, from: None })
-                    .map_err(|m| ConfigError::new(self.position.clone(), m)),
+                    .map_err(|m| ConfigError::new(self.position.clone(), m.to_string())),
                 Ref::Baseline { key, at } => {
                     let Some(value) = values.get(key) else {
                         return Err(ConfigError::new(

@@ -138,6 +138,36 @@ impl fmt::Display for Num {
     }
 }
 
+/// Why an operator cannot take the value a rule (or the baseline key it names) gives it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    #[error("{op} needs {needs}, not {given}")]
+    Needs {
+        op: &'static str,
+        needs: &'static str,
+        given: String,
+    },
+    #[error("matches: `{pattern}` is not a regex: {error}")]
+    NotRegex { pattern: String, error: String },
+}
+
+/// Why a device value cannot be judged by a value operator: its type is wrong for it. The
+/// messages read after the node's name (`Ethernet3 is a list, at_most needs a number`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    #[error("is {given}, matches needs text")]
+    NotText { given: String },
+    #[error(
+        "is {given}, and the rule compares it with a boolean (YAML reads yes/no/on/off/true/false \
+         unquoted as booleans: quote the rule's value to compare text)"
+    )]
+    TextForBoolean { given: String },
+    #[error("is {given}, and the rule compares it with {want}")]
+    Compared { given: String, want: String },
+    #[error("is {given}, {op} needs a number")]
+    NotNumber { given: String, op: &'static str },
+}
+
 /// An operator with its value, ready to judge.
 #[derive(Clone, Debug)]
 pub enum Cond {
@@ -156,8 +186,12 @@ pub enum Cond {
 
 impl Cond {
     /// `op` with `value`; the error says what `op` needs and what it was given.
-    pub fn build(op: Op, value: &Value) -> Result<Cond, String> {
-        let needs = |what: &str| format!("{} needs {what}, not {}", op.name(), describe(value));
+    pub fn build(op: Op, value: &Value) -> Result<Cond, BuildError> {
+        let needs = |needs: &'static str| BuildError::Needs {
+            op: op.name(),
+            needs,
+            given: describe(value),
+        };
         match op {
             Op::Equals | Op::NotEquals => {
                 if !is_scalar(value) {
@@ -179,7 +213,10 @@ impl Cond {
                     .size_limit(1 << 20)
                     .build()
                     .map(Cond::Matches)
-                    .map_err(|e| format!("matches: `{pattern}` is not a regex: {e}")),
+                    .map_err(|e| BuildError::NotRegex {
+                        pattern: pattern.clone(),
+                        error: e.to_string(),
+                    }),
                 _ => Err(needs("a regex (a string)")),
             },
             Op::AtLeast | Op::AtMost | Op::IncreaseAtMost => {
@@ -221,7 +258,7 @@ impl Cond {
 
     /// Whether `value` satisfies a value operator; `Err` when it has the wrong type for it.
     /// (`present`, the counts, `increase_at_most` and `keys` are judged by the evaluator.)
-    pub fn holds(&self, value: &Value) -> Result<bool, String> {
+    pub fn holds(&self, value: &Value) -> Result<bool, Mismatch> {
         match self {
             Cond::Equals(want) => same(want, value),
             Cond::NotEquals(want) => same(want, value).map(|same| !same),
@@ -236,7 +273,9 @@ impl Cond {
             Cond::Matches(re) => match value {
                 Value::String(s) => Ok(re.is_match(s)),
                 Value::Number(_) | Value::Bool(_) => Ok(re.is_match(&value.to_string())),
-                _ => Err(format!("is {}, matches needs text", describe(value))),
+                _ => Err(Mismatch::NotText {
+                    given: describe(value),
+                }),
             },
             Cond::AtLeast(n) => compare(value, "at_least").map(|v| v >= *n),
             Cond::AtMost(n) => compare(value, "at_most").map(|v| v <= *n),
@@ -281,35 +320,32 @@ fn is_scalar(value: &Value) -> bool {
 
 /// Whether a device value equals a rule's value. Numbers compare as numbers (also when the
 /// device printed them as text), strings exactly, booleans with booleans.
-fn same(want: &Value, value: &Value) -> Result<bool, String> {
+fn same(want: &Value, value: &Value) -> Result<bool, Mismatch> {
+    let compared = || Mismatch::Compared {
+        given: describe(value),
+        want: describe(want),
+    };
     match (want, value) {
         (Value::Bool(a), Value::Bool(b)) => Ok(a == b),
-        (Value::Bool(_), Value::String(_)) => Err(format!(
-            "is {}, and the rule compares it with a boolean (YAML reads yes/no/on/off/true/false \
-             unquoted as booleans: quote the rule's value to compare text)",
-            describe(value)
-        )),
+        (Value::Bool(_), Value::String(_)) => Err(Mismatch::TextForBoolean {
+            given: describe(value),
+        }),
         (Value::String(a), Value::String(b)) => Ok(a == b),
         (Value::Number(_) | Value::String(_), Value::Number(_) | Value::String(_)) => {
             match (Num::read(want), Num::read(value)) {
                 (Some(a), Some(b)) => Ok(a.partial_cmp(&b) == Some(Ordering::Equal)),
-                _ => Err(format!(
-                    "is {}, and the rule compares it with {}",
-                    describe(value),
-                    describe(want)
-                )),
+                _ => Err(compared()),
             }
         }
-        _ => Err(format!(
-            "is {}, and the rule compares it with {}",
-            describe(value),
-            describe(want)
-        )),
+        _ => Err(compared()),
     }
 }
 
-fn compare(value: &Value, op: &str) -> Result<Num, String> {
-    Num::read(value).ok_or_else(|| format!("is {}, {op} needs a number", describe(value)))
+fn compare(value: &Value, op: &'static str) -> Result<Num, Mismatch> {
+    Num::read(value).ok_or_else(|| Mismatch::NotNumber {
+        given: describe(value),
+        op,
+    })
 }
 
 /// A value for a message: `a string ("abc")`, `a number (5)`, `a list`.
@@ -410,7 +446,7 @@ mod tests {
             ("matches", json!("x"), json!([1]), "a list"),
         ];
         for (op, want, value, says) in cases {
-            let err = cond(op, want).holds(&value).unwrap_err();
+            let err = cond(op, want).holds(&value).unwrap_err().to_string();
             assert!(err.contains(says), "{op} on {value}: {err}");
         }
     }
@@ -431,7 +467,9 @@ mod tests {
             ("keys", json!("Ethernet1"), "a list of member names"),
         ];
         for (op, value, says) in cases {
-            let err = Cond::build(Op::from_name(op).unwrap(), &value).unwrap_err();
+            let err = Cond::build(Op::from_name(op).unwrap(), &value)
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(says), "{op} {value}: {err}");
         }
         assert_eq!(Op::from_name("at_mst"), None);

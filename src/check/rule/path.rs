@@ -11,6 +11,16 @@ use std::sync::Arc;
 use serde_json::Value;
 use serde_json_path::{JsonPath, PathElement};
 
+/// Why a rule's path does not compile.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    #[error("`{text}` is not an RFC 9535 JSONPath: {error}")]
+    NotJsonPath { text: String, error: String },
+    /// Past the nesting budget ([`super::budget`]); the budget's own words say which part.
+    #[error("{0}")]
+    OverBudget(String),
+}
+
 /// A compiled JSONPath and the text it was written as.
 #[derive(Clone, Debug)]
 pub struct Path {
@@ -22,15 +32,19 @@ pub struct Path {
 impl Path {
     /// Compiles `text`; the error says why it is not RFC 9535 JSONPath, or why it is past the
     /// nesting budget.
-    pub fn parse(text: &str) -> Result<Path, String> {
+    pub fn parse(text: &str) -> Result<Path, PathError> {
         if text.len() > super::budget::MAX_PATH_LEN {
             // Refused before the parser, which recurses on parentheses.
-            return Err(super::budget::nesting(text).unwrap_or_default());
+            return Err(PathError::OverBudget(
+                super::budget::nesting(text).unwrap_or_default(),
+            ));
         }
-        let compiled = JsonPath::parse(text)
-            .map_err(|e| format!("`{text}` is not an RFC 9535 JSONPath: {e}"))?;
+        let compiled = JsonPath::parse(text).map_err(|e| PathError::NotJsonPath {
+            text: text.to_string(),
+            error: e.to_string(),
+        })?;
         if let Some(why) = super::budget::nesting(text) {
-            return Err(why);
+            return Err(PathError::OverBudget(why));
         }
         Ok(Path {
             text: text.into(),
@@ -168,10 +182,15 @@ mod tests {
     fn bad_paths_say_why() {
         for bad in ["interfaces.*", "$.a[", "$..", "$.a[?@.b ==]"] {
             let err = Path::parse(bad).unwrap_err();
-            assert!(err.contains("not an RFC 9535 JSONPath"), "{bad}: {err}");
+            assert!(matches!(err, PathError::NotJsonPath { .. }), "{bad}: {err}");
+            assert!(
+                err.to_string().contains("not an RFC 9535 JSONPath"),
+                "{bad}: {err}"
+            );
         }
         let err = Path::parse("$..[?@..[?@..[?@..zz]]]").unwrap_err();
-        assert!(err.contains("7 deep"), "{err}");
+        assert!(matches!(err, PathError::OverBudget(_)), "{err}");
+        assert!(err.to_string().contains("7 deep"), "{err}");
     }
 
     #[test]
@@ -181,7 +200,7 @@ mod tests {
         let longest = deep((super::super::budget::MAX_PATH_LEN - 8) / 2);
         assert!(longest.len() <= super::super::budget::MAX_PATH_LEN);
         assert!(Path::parse(&longest).is_ok());
-        let err = Path::parse(&deep(300)).unwrap_err();
+        let err = Path::parse(&deep(300)).unwrap_err().to_string();
         assert!(err.contains("at most 512 characters"), "{err}");
     }
 }
