@@ -82,14 +82,19 @@ impl fmt::Display for Vlan {
 }
 
 impl std::str::FromStr for Vlan {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = NotAVlan;
+    fn from_str(s: &str) -> Result<Self, NotAVlan> {
         match s.trim().parse::<u16>() {
             Ok(v) if (1..=4094).contains(&v) => Ok(Vlan(v)),
-            _ => Err(format!("{s:?} is not a VLAN id (1-4094)")),
+            _ => Err(NotAVlan(s.to_string())),
         }
     }
 }
+
+/// Text that is not a VLAN id (1-4094), as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a VLAN id (1-4094)")]
+pub struct NotAVlan(pub String);
 
 /// A UDP port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

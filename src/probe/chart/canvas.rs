@@ -56,7 +56,7 @@ pub mod palette {
     pub const TEXT: RGBColor = RGBColor(0x22, 0x22, 0x22);
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum ChartError {
     #[error("cannot draw the chart: {0}")]
     Draw(String),
@@ -69,15 +69,14 @@ pub fn draw_err<E: std::fmt::Debug>(e: E) -> ChartError {
 }
 
 fn register_fonts() -> Result<(), ChartError> {
-    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    static DONE: OnceLock<Result<(), ChartError>> = OnceLock::new();
+    let invalid = |_| ChartError::Draw("invalid font".to_string());
     DONE.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular())
-            .map_err(|_| "invalid font".to_string())?;
-        plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold())
-            .map_err(|_| "invalid font".to_string())
+            .map_err(invalid)?;
+        plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold()).map_err(invalid)
     })
     .clone()
-    .map_err(ChartError::Draw)
 }
 
 /// A chart that can be drawn on any backend.
