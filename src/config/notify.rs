@@ -163,8 +163,25 @@ pub enum NotifyError {
     Url {
         reference: String,
         at: Position,
-        why: String,
+        why: UrlError,
     },
+}
+
+/// Why a notification URL is refused. The URL itself is never quoted (its path is a token).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UrlError {
+    /// The parser's message, which never quotes the input.
+    #[error("not a URL ({0})")]
+    NotUrl(url::ParseError),
+    #[error("the URL names no host")]
+    NoHost,
+    /// `http://` to a host that is not this machine: `shown` is the host (and port).
+    #[error(
+        "http:// would send the token to {shown} in clear; use https:// (plain http only to a loopback address)"
+    )]
+    PlainHttp { shown: String },
+    #[error("{0}: is not http(s)")]
+    Scheme(String),
 }
 
 impl NotifyError {
@@ -234,13 +251,12 @@ impl Endpoint {
 
 /// The URL's host (and port, when not the scheme's) and its path and query; `https` always,
 /// plain `http` only to this machine (a webhook's token must not cross a network in clear).
-fn check_url(text: &str) -> Result<(String, String), String> {
-    // The parser's message never quotes the input.
-    let url = url::Url::parse(text.trim()).map_err(|e| format!("not a URL ({e})"))?;
+fn check_url(text: &str) -> Result<(String, String), UrlError> {
+    let url = url::Url::parse(text.trim()).map_err(UrlError::NotUrl)?;
     let host = url
         .host_str()
         .filter(|h| !h.is_empty())
-        .ok_or_else(|| "the URL names no host".to_string())?;
+        .ok_or(UrlError::NoHost)?;
     let shown = match url.port() {
         Some(port) => format!("{host}:{port}"),
         None => host.to_string(),
@@ -249,11 +265,9 @@ fn check_url(text: &str) -> Result<(String, String), String> {
         "https" => {}
         "http" if is_loopback(host) => {}
         "http" => {
-            return Err(format!(
-                "http:// would send the token to {shown} in clear; use https:// (plain http only to a loopback address)"
-            ));
+            return Err(UrlError::PlainHttp { shown });
         }
-        other => return Err(format!("{other}: is not http(s)")),
+        other => return Err(UrlError::Scheme(other.to_string())),
     }
     let mut path = url.path().to_string();
     if let Some(query) = url.query() {
@@ -434,6 +448,7 @@ mod tests {
                     assert_eq!((host.as_str(), path.as_str()), (h, p))
                 }
                 (Err(why), Err(w)) => {
+                    let why = why.to_string();
                     assert!(why.contains(w), "{url}: {why}");
                     assert!(!why.contains("t0ken"), "the URL is quoted: {why}");
                 }
