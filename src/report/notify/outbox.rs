@@ -23,7 +23,7 @@ use tokio::time::Instant;
 use super::notice::State;
 use crate::archive::ArchiveError;
 use premarket_config::{NotifyKind, NotifyOn};
-use premarket_files::{self as file, Kind, write_atomic};
+use premarket_files::{self as file, FileError, Kind, write_atomic};
 
 /// The folder of the outbox that holds notifications.
 pub const DIR: &str = "notify";
@@ -67,16 +67,16 @@ impl Outbox {
 
     /// Holds the outbox for this process, waiting for another run that holds it until
     /// `until`. `None` when it could not be had (the reason is returned).
-    pub async fn lock(&self, until: Instant) -> Result<fs::File, String> {
-        file::ensure_dir(&self.dir).map_err(|e| e.to_string())?;
+    pub async fn lock(&self, until: Instant) -> Result<fs::File, OutboxError> {
+        file::ensure_dir(&self.dir)?;
         // Opened without following a link (`File::create` would truncate whatever one names).
-        let lock = file::open_lock(&self.dir.join(LOCK)).map_err(|e| e.to_string())?;
+        let lock = file::open_lock(&self.dir.join(LOCK))?;
         loop {
             if lock.try_lock().is_ok() {
                 return Ok(lock);
             }
             if Instant::now() >= until {
-                return Err("another run is delivering notifications".into());
+                return Err(OutboxError::Busy);
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
@@ -125,14 +125,32 @@ impl Outbox {
     }
 
     /// Reads a kept message; what is wrong with it, in words.
-    pub fn load(path: &Path) -> Result<Pending, String> {
-        let text = file::read_text(path, Kind::MESSAGE).map_err(|e| e.to_string())?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load(path: &Path) -> Result<Pending, OutboxError> {
+        let text = file::read_text(path, Kind::MESSAGE)?;
+        serde_json::from_str(&text).map_err(|source| OutboxError::NotMessage {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     pub fn remove(path: &Path) {
         let _ = fs::remove_file(path);
     }
+}
+
+/// Why the outbox cannot be held, or a kept message read.
+#[derive(Debug, thiserror::Error)]
+pub enum OutboxError {
+    #[error("{0}")]
+    File(#[from] FileError),
+    /// Another run held the lock past the time this run had to deliver.
+    #[error("another run is delivering notifications")]
+    Busy,
+    #[error("{}: {source}", path.display())]
+    NotMessage {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
 }
 
 /// The number a kept message's name starts with.
