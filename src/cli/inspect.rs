@@ -84,9 +84,14 @@ impl OutputArgs {
     }
 }
 
-fn parse_time(s: &str) -> Result<NaiveTime, String> {
-    NaiveTime::parse_from_str(s, "%H:%M").map_err(|_| format!("{s:?} is not a time of day HH:MM"))
+fn parse_time(s: &str) -> Result<NaiveTime, NotATime> {
+    NaiveTime::parse_from_str(s, "%H:%M").map_err(|_| NotATime(s.to_string()))
 }
+
+/// A `--time` that is not `HH:MM`, as given.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:?} is not a time of day HH:MM")]
+pub struct NotATime(String);
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {

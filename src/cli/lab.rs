@@ -116,9 +116,14 @@ fn run_serve(args: ServeArgs) -> Result<u8, Stop> {
 }
 
 /// `--fleet standard|mixed`.
-pub fn parse_fleet(text: &str) -> Result<Fleet, String> {
-    text.parse()
+pub fn parse_fleet(text: &str) -> Result<Fleet, UnknownFleet> {
+    text.parse().map_err(UnknownFleet)
 }
+
+/// `--fleet` names no fleet of the lab: the lab's own words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UnknownFleet(String);
 
 fn print_lab(lab: &Lab) {
     outln!(

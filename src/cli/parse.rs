@@ -60,17 +60,27 @@ pub fn run(args: Args) -> Result<u8, Stop> {
 }
 
 /// Standard input, spooled to a temporary file when it is large.
-fn stdin() -> Result<Output, String> {
+fn stdin() -> Result<Output, StdinError> {
     let mut writer = SpoolWriter::new(&SpoolDir::temporary(), MAX_OUTPUT);
     let mut input = std::io::stdin().lock();
     let mut buf = vec![0u8; 256 << 10];
     loop {
         match input.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => writer.write(&buf[..n]).map_err(|e| e.to_string())?,
+            Ok(n) => writer.write(&buf[..n])?,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(StdinError::Read(e)),
         }
     }
-    writer.finish().map_err(|e| e.to_string())
+    Ok(writer.finish()?)
+}
+
+/// Why standard input could not be taken in.
+#[derive(Debug, thiserror::Error)]
+enum StdinError {
+    #[error("{0}")]
+    Read(std::io::Error),
+    /// Spooling it to a temporary file failed.
+    #[error("{0}")]
+    Spool(#[from] spool::SpoolError),
 }

@@ -271,7 +271,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
 }
 
 /// `1ms`, `500us`, `250000ns`, `1s`.
-fn parse_duration(s: &str) -> Result<Nanos, String> {
+fn parse_duration(s: &str) -> Result<Nanos, DurationError> {
     let s = s.trim();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -279,23 +279,35 @@ fn parse_duration(s: &str) -> Result<Nanos, String> {
     let (number, unit) = s.split_at(split);
     let value: f64 = number
         .parse()
-        .map_err(|_| format!("{s:?} is not a duration like 1ms or 500us"))?;
+        .map_err(|_| DurationError::NotDuration(s.to_string()))?;
     let scale = match unit {
         "ns" => 1.0,
         "us" => 1e3,
         "ms" | "" => 1e6,
         "s" => 1e9,
         _ => {
-            return Err(format!(
-                "unknown unit {unit:?} in {s:?} (use ns, us, ms or s)"
-            ));
+            return Err(DurationError::Unit {
+                unit: unit.to_string(),
+                text: s.to_string(),
+            });
         }
     };
     let ns = value * scale;
     if !(ns.is_finite() && ns > 0.0) {
-        return Err(format!("{s:?} must be positive"));
+        return Err(DurationError::NotPositive(s.to_string()));
     }
     Ok(Nanos(ns.round() as i64))
+}
+
+/// A duration option that does not read (the text as given, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum DurationError {
+    #[error("{0:?} is not a duration like 1ms or 500us")]
+    NotDuration(String),
+    #[error("unknown unit {unit:?} in {text:?} (use ns, us, ms or s)")]
+    Unit { unit: String, text: String },
+    #[error("{0:?} must be positive")]
+    NotPositive(String),
 }
 
 #[derive(Debug, clap::Args)]
