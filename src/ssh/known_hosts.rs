@@ -30,6 +30,9 @@ use sha1::Sha1;
 
 use premarket_files::{self as file, Kind};
 
+mod line_error;
+pub use line_error::LineError;
+
 /// What a line says about its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Marker {
@@ -58,26 +61,9 @@ pub enum Error {
     #[error("line {line}: {reason} (`{excerpt}`); fix or remove that line")]
     Malformed {
         line: usize,
-        reason: String,
+        reason: LineError,
         excerpt: String,
     },
-}
-
-/// Why one line of the file cannot be read (in [`Error::Malformed`], with the line).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum LineError {
-    #[error("a line takes one marker only")]
-    SecondMarker,
-    #[error("unknown marker `{0}` (only @revoked and @cert-authority exist)")]
-    UnknownMarker(String),
-    #[error("no key type after the host field")]
-    NoKeyType,
-    #[error("no key after the key type")]
-    NoKey,
-    #[error("the key is not text")]
-    NotText,
-    #[error("the `{kind}` key does not parse ({error})")]
-    Key { kind: String, error: String },
 }
 
 /// The name OpenSSH looks up for `host` on `port`: `host` on port 22, `[host]:port` elsewhere.
@@ -133,7 +119,7 @@ pub fn entries(text: &[u8], name: &str) -> Result<Vec<Entry>, Error> {
     for (index, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line = index + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let malformed = |reason: String| Error::Malformed {
+        let malformed = |reason: LineError| Error::Malformed {
             line,
             reason,
             excerpt: excerpt(raw),
@@ -148,20 +134,11 @@ pub fn entries(text: &[u8], name: &str) -> Result<Vec<Entry>, Error> {
             (Some(false), _) => continue,
             // A field we cannot read may be this host's: only a marker makes that matter.
             (None, Ok(Marker::Plain)) => continue,
-            (None, _) => {
-                return Err(malformed(
-                    "its host field cannot be read (a broken `|1|` hash or no host at all), \
-                     so it may concern this host"
-                        .into(),
-                ));
-            }
+            (None, _) => return Err(malformed(LineError::HostField)),
             (Some(true), _) => {}
         }
-        let marker = fields
-            .marker
-            .clone()
-            .map_err(|e| malformed(e.to_string()))?;
-        let key = parse_key(fields.key).map_err(|e| malformed(e.to_string()))?;
+        let marker = fields.marker.clone().map_err(&malformed)?;
+        let key = parse_key(fields.key).map_err(&malformed)?;
         found.push(Entry { line, marker, key });
     }
     Ok(found)
@@ -311,10 +288,8 @@ fn parse_key(text: &[u8]) -> Result<PublicKey, LineError> {
     let (Ok(kind), Ok(data)) = (std::str::from_utf8(kind), std::str::from_utf8(data)) else {
         return Err(LineError::NotText);
     };
-    PublicKey::from_openssh(&format!("{kind} {data}")).map_err(|e| LineError::Key {
-        kind: kind.to_string(),
-        error: e.to_string(),
-    })
+    PublicKey::from_openssh(&format!("{kind} {data}"))
+        .map_err(|e| LineError::Key(kind.to_string(), e.to_string()))
 }
 
 /// The line for an error message: control bytes escaped, clipped.
