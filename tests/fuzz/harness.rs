@@ -11,13 +11,13 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use premarket::config::Config;
-use premarket::core::Platform;
-use premarket::parse::{Query, Raw};
-use premarket::plan::{Plan, Selection};
-use premarket::platform;
-use premarket::platform::fortigate::GetPerformanceStatus;
-use premarket::ssh::screen::{Reply, Screen};
+use premarket_config::Config;
+use premarket_core::Platform;
+use premarket_parse::{Query, Raw};
+use premarket_plan::{Plan, Selection};
+use premarket_platform as platform;
+use premarket_platform::fortigate::GetPerformanceStatus;
+use premarket_ssh::screen::{Reply, Screen};
 
 /// A parser input: the command on the first line, then the output that command printed.
 /// A first line that names no command of the platform's `QUERIES` picks a parser by the
