@@ -228,8 +228,7 @@ fn ha_link_rows() -> Vec<Row> {
                 &[(HA, "ap-hbdev-errors-grew")],
                 Fail,
                 &[
-                    "ha on FG201GTK24000817: heartbeat interface, +37 receive errors since the previous run",
-                    "heartbeat interface, +4 receive drops since the previous run",
+                    "ha on FG201GTK24000817: heartbeat interface, +37 receive errors and +4 receive drops since the previous run",
                     "remedy:Heartbeat errors or drops grew",
                 ],
             )

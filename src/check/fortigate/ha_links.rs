@@ -186,18 +186,17 @@ fn judge(link: &HaLink, before: &Before) -> (Verdict, Option<String>) {
                     "{name}: its counters restarted since the previous run ({run_id}: reboot or clear)"
                 ));
             } else {
-                let mut grew = false;
-                for (now, was, label) in pairs {
-                    if now > was {
-                        grew = true;
-                        problems.push(format!(
-                            "{}, +{} {label} since the previous run ({run_id})",
-                            link.role.noun(),
-                            now - was
-                        ));
-                    }
-                }
-                if grew {
+                let grew: Vec<String> = pairs
+                    .iter()
+                    .filter(|(now, was, _)| now > was)
+                    .map(|(now, was, label)| format!("+{} {label}", now - was))
+                    .collect();
+                if !grew.is_empty() {
+                    problems.push(format!(
+                        "{}, {} since the previous run ({run_id})",
+                        link.role.noun(),
+                        grew.join(" and ")
+                    ));
                     remedies.push(match link.role {
                         LinkRole::Heartbeat => "Heartbeat errors or drops grew: check the heartbeat cable, optic and port (`diagnose hardware deviceinfo nic PORT`); lost heartbeats cause failovers and, with every link affected, split brain.",
                         LinkRole::Monitored => "Errors or drops grew on a monitored interface: check its optic and cable (`diagnose hardware deviceinfo nic PORT`) and the peer's port; a monitored link that goes down fails the cluster over.",

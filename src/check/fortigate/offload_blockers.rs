@@ -335,13 +335,13 @@ impl Ull {
             .collect::<Vec<_>>()
             .join(", ");
         let problem = if on.is_empty() {
-            let which = match resolved.ports.as_slice() {
-                [one] if one == name => String::new(),
-                [_] => format!("its port {off_names} is "),
-                _ => format!("its ports {off_names} are "),
+            let which = match (resolved.ports.as_slice(), off.len()) {
+                ([one], _) if one == name => "not an ultra-low-latency port".to_string(),
+                (_, 1) => format!("its port {off_names} is not an ultra-low-latency port"),
+                _ => format!("its ports {off_names} are not ultra-low-latency ports"),
             };
             format!(
-                "{which}not an ultra-low-latency port ({}: {list}): trading traffic crosses the internal switch fabric",
+                "{which} ({}: {list}): trading traffic crosses the internal switch fabric",
                 self.source
             )
         } else {
