@@ -72,6 +72,19 @@ const DECLARED_X5_X6: &[(&str, &str)] = &[
     ),
 ];
 
+/// The 201G's VLAN on an aggregate of port3 and port4, with ULL ports declared by the baseline
+/// (the 201G has none in the table): both members named.
+const VLAN_DECLARED_X2: &[(&str, &str)] = &[
+    (
+        "trading_interfaces: [x1, x2]",
+        "trading_interfaces: [md-feed-a, x2]",
+    ),
+    (
+        "  npu_settings: {}\n",
+        "  npu_settings: {}\n  ull_ports: [x2]\n",
+    ),
+];
+
 /// The ULL rows: a 600F on x5-x8 is OK, port1 or an aggregate with x1 is a finding naming the
 /// port and the ULL ports; the baseline's list replaces the model's. (The 201G rows of
 /// `fortigate_checks` are the model without ULL ports: unchanged.)
@@ -129,6 +142,21 @@ fn ull_rows() -> Vec<Row> {
                 ],
                 Fail,
                 &["x8: not an ultra-low-latency port (the baseline's `ull_ports`: x5, x6)"],
+            )
+        },
+        Row {
+            baseline: VLAN_DECLARED_X2,
+            ..row(
+                BLOCK,
+                &[
+                    (IFACES, "v74-vlan-on-aggregate"),
+                    (SHOWIF, "v76-vlan-no-type-on-aggregate"),
+                ],
+                Fail,
+                &[
+                    "1 of 3 parts of the trading path failing",
+                    "md-feed-a: its ports port3, port4 are not ultra-low-latency ports (the baseline's `ull_ports`: x2)",
+                ],
             )
         },
     ]
