@@ -126,7 +126,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ),
 ];
 
-const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 14), ("sw1", 14), ("probe1", 1)];
+const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 15), ("sw1", 14), ("probe1", 1)];
 
 /// (scenario, the first blocks as "STATUS device check", in order).
 const FIRST: &[(&str, &[&str])] = &[

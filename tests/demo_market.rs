@@ -91,3 +91,43 @@ fn each_market_data_fault_fails_its_check_naming_the_fault_and_healthy_is_all_ok
         }
     }
 }
+
+/// `ha-heartbeat`: the firewall is an A-P cluster in sync (the lab's site says `ha: { mode:
+/// a-p, members: 2 }` under this scenario) whose secondary's heartbeat link ha2 counts errors.
+/// Counters are judged on growth, so the first run on the cluster records and is all OK; the
+/// next FAILs `fortigate.ha.links` alone, naming the port, the member and the counters.
+#[test]
+fn heartbeat_errors_fail_ha_links_on_the_next_run_naming_member_port_and_counter() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, lines) = demo("ha-heartbeat", home.path());
+    let report = lines.join("\n");
+    assert_eq!(code, 0, "first run on the cluster:\n{report}");
+    assert!(
+        starting(&lines, "FAIL").is_empty() && starting(&lines, "ERROR").is_empty(),
+        "first run on the cluster:\n{report}"
+    );
+    for check in ["fortigate.ha.links", "fortigate.ha.state"] {
+        assert!(
+            starting(&lines, "OK")
+                .iter()
+                .any(|l| l.contains(&format!(" fw1 {check} "))),
+            "{check} OK on the first run:\n{report}"
+        );
+    }
+
+    let (code, lines) = demo("ha-heartbeat", home.path());
+    let report = lines.join("\n");
+    assert_eq!(code, 1, "second run:\n{report}");
+    assert!(starting(&lines, "ERROR").is_empty(), "{report}");
+    let fails = starting(&lines, "FAIL");
+    assert_eq!(fails.len(), 1, "{report}");
+    let line = fails[0];
+    assert!(line.starts_with("FAIL fw1 fortigate.ha.links "), "{line}");
+    for words in [
+        "ha2 on FG201GTK24000009: heartbeat interface, +",
+        " receive errors and +",
+        " receive drops since the previous run",
+    ] {
+        assert!(line.contains(words), "{line:?} lacks {words:?}");
+    }
+}

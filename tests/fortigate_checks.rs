@@ -52,6 +52,7 @@ fn fixture_dir(command: &Command) -> &'static str {
             "diagnose npu np7lite port-list",
             "diagnose-npu-np7lite-port-list",
         ),
+        ("diagnose npu np7 port-list", "diagnose-npu-np7-port-list"),
         ("diagnose sys ntp status", "diagnose-sys-ntp-status"),
         // Last: every `show ...` above is matched first.
         ("show", "show"),
@@ -87,18 +88,18 @@ const HEALTHY: &[(&str, &str)] = &[
 ];
 
 pub(crate) struct Row {
-    check: &'static str,
+    pub(crate) check: &'static str,
     /// `(command folder, case)`; case `""` leaves the file out (not collected); a case with a
     /// `/` is a path under tests/fixtures/fortigate (another command's output).
-    fixtures: &'static [(&'static str, &'static str)],
+    pub(crate) fixtures: &'static [(&'static str, &'static str)],
     /// `(from, to)` replacements in the example fw1.yaml.
-    baseline: &'static [(&'static str, &'static str)],
+    pub(crate) baseline: &'static [(&'static str, &'static str)],
     /// Fixtures a previous run (an hour ago) collected, `(command folder, case)`, over the
     /// healthy ones; empty: this is the first run.
-    previous: &'static [(&'static str, &'static str)],
-    status: Status,
+    pub(crate) previous: &'static [(&'static str, &'static str)],
+    pub(crate) status: Status,
     /// Must appear in the summary (or, prefixed `remedy:` / `evidence:`, in those).
-    needles: &'static [&'static str],
+    pub(crate) needles: &'static [&'static str],
 }
 
 pub(crate) const fn row(
@@ -1171,7 +1172,7 @@ fn lab_scenarios_fail_with_the_right_explanations() {
         );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
         let results = report["results"].as_array().expect("results");
-        assert_eq!(results.len(), 14, "{scenario}");
+        assert_eq!(results.len(), 15, "{scenario}");
         for result in results {
             let id = result["check"].as_str().unwrap_or_default();
             match expected.iter().find(|(check, _, _)| *check == id) {

@@ -638,6 +638,7 @@ fn trading_fact_keys_are_the_contract() {
                 "mode",
                 "health",
                 "health_messages",
+                "links",
                 "model",
                 "group",
                 "members",

@@ -227,6 +227,19 @@ fn the_other_samples_parse() {
                 (Some("secondary"), Some(true))
             ]
         );
+        // The heartbeat (ha1, ha2) and monitored (port5, port6) links of both members, all up
+        // and clean; the secondary's monitored ports transmit nothing (A-P).
+        let links = &ha.links.links;
+        assert_eq!(links.len(), 8, "{links:?}");
+        assert!(ha.links.unread.is_empty() && links.iter().all(|l| l.is_up()));
+        let port6 = links
+            .iter()
+            .find(|l| l.port == "port6" && l.serial == "FG180FTK*******2")
+            .expect("the secondary's port6");
+        assert_eq!(
+            (port6.rx.packets, port6.tx.packets, port6.speed.as_str()),
+            (448, 0, "1000full")
+        );
     }
     if let Some(raw) = read("mcast-session-list-tp-mode-rip-ospf-eigrp-cn.txt") {
         let list = DiagMcastSessions::parse(&mut Raw::new(&raw)).expect("mcast parses");

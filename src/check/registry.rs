@@ -21,6 +21,7 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<eos::ConfigUnchanged>::new()),
         Arc::new(Builtin::<fortigate::VersionPinned>::new()),
         Arc::new(Builtin::<fortigate::HaState>::new()),
+        Arc::new(Builtin::<fortigate::HaLinksUp>::new()),
         Arc::new(Builtin::<fortigate::CpuCeiling>::new()),
         Arc::new(Builtin::<fortigate::MemoryCeiling>::new()),
         Arc::new(Builtin::<fortigate::FlowsOffloaded>::new()),

@@ -233,7 +233,14 @@ impl Lab {
                 password,
                 enable,
                 known_host,
-                member.model.expect(),
+                // The model's keys, then those of the scenarios on this device.
+                member
+                    .model
+                    .expect()
+                    .iter()
+                    .chain(faults.iter().flat_map(|f| f.expect()))
+                    .copied()
+                    .collect::<Vec<_>>(),
             ));
             devices.push(LabDevice {
                 name: name.clone(),
@@ -266,7 +273,7 @@ impl Lab {
                     password,
                     enable_secret: *enable,
                     known_host: known_host.clone(),
-                    expect,
+                    expect: expect.as_slice(),
                 },
             )
             .collect();

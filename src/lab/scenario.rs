@@ -83,6 +83,10 @@ pub enum Fault {
     /// FortiGate: every `ENC` secret re-encrypted (new salt, same length), nothing else
     /// changed: what a real FortiGate prints on each `show`.
     EncRotated,
+    /// FortiGate: an HA A-P cluster, in sync (the site's baseline says so under this
+    /// scenario), whose secondary's heartbeat link ha2 counts receive errors and drops (a
+    /// failing optic): they grow between two runs.
+    HaHeartbeat,
 }
 
 /// How long `slow` delays each answer.
@@ -98,7 +102,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 33] = [
+    pub const ALL: [Fault; 34] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -132,6 +136,7 @@ impl Fault {
         Fault::PauseFrames,
         Fault::ConfigChanged,
         Fault::EncRotated,
+        Fault::HaHeartbeat,
     ];
 
     pub fn name(self) -> &'static str {
@@ -169,6 +174,7 @@ impl Fault {
             Fault::PauseFrames => "pause-frames",
             Fault::ConfigChanged => "config-changed",
             Fault::EncRotated => "enc-rotated",
+            Fault::HaHeartbeat => "ha-heartbeat",
         }
     }
 
@@ -205,7 +211,8 @@ impl Fault {
             | Fault::HostKeyChanged
             | Fault::SflowEnabled
             | Fault::HugeSessionList
-            | Fault::EncRotated => Target::Device("fw1".into()),
+            | Fault::EncRotated
+            | Fault::HaHeartbeat => Target::Device("fw1".into()),
         }
     }
 
@@ -253,6 +260,19 @@ impl Fault {
                 "both: one configuration line changed (fw1 policy 2, sw1 a port description)"
             }
             Fault::EncRotated => "firewall: every ENC secret re-encrypted, nothing else changed",
+            Fault::HaHeartbeat => {
+                "firewall: HA A-P cluster; the secondary's heartbeat ha2 counts receive errors"
+            }
+        }
+    }
+
+    /// `expect:` keys the lab's site writes for a device this fault applies to, replacing the
+    /// example baseline's: a scenario that changes what the device is by design (a cluster
+    /// instead of a standalone box) is judged against a baseline that says so.
+    pub fn expect(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Fault::HaHeartbeat => &[("ha", "{ mode: a-p, members: 2 }")],
+            _ => &[],
         }
     }
 }

@@ -25,12 +25,21 @@ use premarket_platform::fortigate::{
 /// on every layer crossed, where it is set (a VLAN, its parent, a hardware switch for its
 /// ports). A software switch is never offloaded: FAIL. Per interface: [`interface_part`].
 ///
+/// On a model with ultra-low-latency ports (600F/601F and 400F/401F: x5-x8; 3700F/3701F:
+/// port1-port4; [`Family::ull_ports`]) every physical port of a trading interface must be one
+/// of them: traffic gets the ULL path only when it enters and exits through ULL ports, and an
+/// aggregate mixing ULL and other members sends part of its flows through the ISF. The
+/// baseline's `ull_ports` replaces the model table's list (a 900G, whose ULL ports no public
+/// page names, or a model premarket does not know); `ull_ports: []` says the design does not
+/// use them. Models without ULL ports are not judged on it.
+///
 /// ```yaml
 /// - id: fortigate.offload.blockers
 ///   platform: fortigate
 /// ```
 /// Baseline: `expect.trading_interfaces: [x1, x2]`, `expect.np: np7lite`,
-/// `expect.npu_settings: {}` (the non-default `config system npu` settings, name -> value).
+/// `expect.npu_settings: {}` (the non-default `config system npu` settings, name -> value),
+/// `expect.ull_ports: [x5, x6]` (optional; default: the model's, from `get system status`).
 pub struct OffloadBlockers;
 
 /// `expect:` keys read.
@@ -40,6 +49,9 @@ pub struct Input {
     np: Option<Np>,
     #[serde(default)]
     npu_settings: BTreeMap<String, String>,
+    /// Replaces the model table's ULL ports; `[]` turns the ULL judgement off.
+    #[serde(default)]
+    ull_ports: Option<Vec<String>>,
 }
 
 impl Check for OffloadBlockers {
@@ -78,6 +90,7 @@ impl Check for OffloadBlockers {
             .get(&ShowVirtualSwitch)
             .map_err(|e| format!("`show system virtual-switch`: {e}"));
         let served = facts.get(&port_list);
+        let ull = Ull::of(input, facts);
         for name in &input.trading_interfaces {
             let (interfaces, shown) = match (&interfaces, &shown) {
                 (Ok(i), Ok(s)) => (*i, *s),
@@ -96,7 +109,7 @@ impl Check for OffloadBlockers {
                 &topology,
                 interfaces,
                 served,
-                &list_command,
+                (&list_command, &ull),
             ));
         }
         parts.push(match facts.get(&ShowSystemNpu) {
@@ -175,7 +188,7 @@ fn interface_part(
     topology: &Topology<'_>,
     interfaces: &SystemInterfaces,
     served: Result<&NpuPortList, Verdict>,
-    list_command: &str,
+    (list_command, ull): (&str, &Ull),
 ) -> Verdict {
     let resolved = match topology.resolve(name) {
         Ok(r) => r,
@@ -245,17 +258,28 @@ fn interface_part(
             }
         }
     }
+    if let Some((problem, fix)) = ull.judge(name, &resolved) {
+        problems.push(problem);
+        remedy.push(fix);
+    }
     let status = interfaces
         .interfaces
         .get(name)
         .and_then(|i| i.status.as_deref())
         .unwrap_or("-");
-    let evidence = format!(
+    let mut evidence = format!(
         "{}; status {status}; sflow-sampler: {}; NP: {}",
         resolved.describe(),
         sflow_said.join(", "),
         on_np.join(", ")
     );
+    if !ull.ports.is_empty() {
+        evidence.push_str(&format!(
+            "; ultra-low-latency ports ({}): {}",
+            ull.source,
+            ull.ports.join(", ")
+        ));
+    }
     if problems.is_empty() {
         Verdict::ok(format!(
             "{name}: on the NP ({}), no sFlow",
@@ -266,6 +290,71 @@ fn interface_part(
         Verdict::fail(format!("{name}: {}", problems.join("; ")))
             .evidence(evidence)
             .remedy(remedy.join("\n"))
+    }
+}
+
+/// The ultra-low-latency ports trading interfaces must use, and where the list comes from.
+struct Ull {
+    ports: Vec<String>,
+    /// `FortiGate-601F` (the model table's) or `the baseline`.
+    source: String,
+}
+
+impl Ull {
+    /// The baseline's list if it has one, else the model's (from `get system status`); no
+    /// ports when neither names any.
+    fn of(input: &Input, facts: &Facts) -> Ull {
+        if let Some(ports) = &input.ull_ports {
+            return Ull {
+                ports: ports.clone(),
+                source: "the baseline's `ull_ports`".into(),
+            };
+        }
+        let model = facts.model().map(|m| m.name.clone()).unwrap_or_default();
+        let ports = Family::of(&model).map_or(&[][..], |f| f.ull_ports);
+        Ull {
+            ports: ports.iter().map(|p| p.to_string()).collect(),
+            source: model,
+        }
+    }
+
+    /// A problem and its remedy when `name`'s physical ports are not all ULL ports.
+    fn judge(&self, name: &str, resolved: &Resolved) -> Option<(String, String)> {
+        if self.ports.is_empty() {
+            return None;
+        }
+        let (on, off): (Vec<&String>, Vec<&String>) =
+            resolved.ports.iter().partition(|p| self.ports.contains(p));
+        if off.is_empty() {
+            return None;
+        }
+        let list = self.ports.join(", ");
+        let off_names = off
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let problem = if on.is_empty() {
+            let which = match (resolved.ports.as_slice(), off.len()) {
+                ([one], _) if one == name => "not an ultra-low-latency port".to_string(),
+                (_, 1) => format!("its port {off_names} is not an ultra-low-latency port"),
+                _ => format!("its ports {off_names} are not ultra-low-latency ports"),
+            };
+            format!(
+                "{which} ({}: {list}): trading traffic crosses the internal switch fabric",
+                self.source
+            )
+        } else {
+            let on_names = on.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ");
+            format!(
+                "an aggregate mixing ultra-low-latency ports ({on_names}) with {off_names} ({}: {list}): flows hashed to {off_names} cross the internal switch fabric",
+                self.source
+            )
+        };
+        let fix = format!(
+            "Carry the trading path on the ultra-low-latency ports ({list}) only, entering and leaving through them (Fortinet: low latency only when traffic enters and exits through ULL ports); if the design accepts the ISF's latency, say so with `ull_ports: []` in the baseline."
+        );
+        Some((problem, fix))
     }
 }
 

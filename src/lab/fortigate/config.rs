@@ -186,13 +186,14 @@ impl Config {
             ));
         }
         let mut ha = set(&[]);
-        if faults.has(Fault::HaMismatch) {
+        if faults.has(Fault::HaMismatch) || faults.has(Fault::HaHeartbeat) {
             ha = set(&[
                 ("group-name", "\"trading-ha\""),
                 ("mode", "a-p"),
                 ("hbdev", "\"ha1\" 0 \"ha2\" 0"),
                 ("override", "disable"),
                 ("priority", "200"),
+                ("monitor", "\"x1\" \"x2\""),
             ]);
         }
         let sections = vec![

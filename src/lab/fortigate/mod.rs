@@ -6,6 +6,7 @@
 mod commands;
 mod config;
 mod full;
+mod ha_links;
 mod interfaces;
 pub mod model;
 mod npu;

@@ -104,10 +104,14 @@ pub const FG_601F: FirewallModel = FirewallModel {
     release: Release::Fos7,
     np: Np::Np7,
     path: Path::VlanOnAggregate,
+    // A 601F's ultra-low-latency ports are x5-x8; this lab design keeps the 201G's x1/x2 (and
+    // x3 in the aggregate), which cross the ISF, so its site says the design does not use
+    // them (`ull_ports: []`): otherwise `fortigate.offload.blockers` finds x1, x3 and x2.
     expect: &[
         ("version", "{ exact: 7.4.8 }"),
         ("np", "np7"),
         ("trading_interfaces", "[md-feed, x2]"),
+        ("ull_ports", "[]"),
     ],
 };
 

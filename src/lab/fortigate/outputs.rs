@@ -165,6 +165,15 @@ pub fn ha_status(s: &FgState) -> String {
         );
     }
     let peer = format!("{}9", &s.serial[..s.serial.len() - 1]);
+    // `ha-mismatch`: the secondary's configuration differs (another checksum).
+    let (peer_sync, peer_sum) = if s.faults.has(Fault::HaMismatch) {
+        (
+            "out-of-sync",
+            "8b 02 e6 51 3c a9 74 1d 60 f2 c8 0b 95 47 ee 21",
+        )
+    } else {
+        ("in-sync", "4f 1a 9c 2e 77 d0 13 b5 e8 6a 20 c4 91 3d 5b 0f")
+    };
     format!(
         "HA Health Status: OK\n\
          Model: {model}\n\
@@ -181,19 +190,14 @@ pub fn ha_status(s: &FgState) -> String {
          Configuration Status:\n\
          \x20   {serial}(updated 3 seconds ago): in-sync\n\
          \x20   {serial} chksum dump: 4f 1a 9c 2e 77 d0 13 b5 e8 6a 20 c4 91 3d 5b 0f \n\
-         \x20   {peer}(updated 2 seconds ago): out-of-sync\n\
-         \x20   {peer} chksum dump: 8b 02 e6 51 3c a9 74 1d 60 f2 c8 0b 95 47 ee 21 \n\
+         \x20   {peer}(updated 2 seconds ago): {peer_sync}\n\
+         \x20   {peer} chksum dump: {peer_sum} \n\
          System Usage stats:\n\
          \x20   {serial}(updated 3 seconds ago):\n\
          \x20       sessions={total}, npu-sessions={npu}, average-cpu-user/nice/system/idle={user}%/0%/{system}%/{idle}%, memory=21%\n\
          \x20   {peer}(updated 2 seconds ago):\n\
          \x20       sessions=0, npu-sessions=0, average-cpu-user/nice/system/idle=0%/0%/0%/100%, memory=19%\n\
-         HBDEV stats:\n\
-         \x20   {serial}(updated 3 seconds ago):\n\
-         \x20       ha1: physical/10000full, up, rx-bytes/packets/dropped/errors=18367581/33512/0/0, tx=9563450/16609/0/0\n\
-         \x20   {peer}(updated 2 seconds ago):\n\
-         \x20       ha1: physical/10000full, up, rx-bytes/packets/dropped/errors=9563450/16609/0/0, tx=18367581/33512/0/0\n\
-         Primary     : {host} , {serial}, HA cluster index = 1\n\
+         {links}Primary     : {host} , {serial}, HA cluster index = 1\n\
          Secondary   : {host} , {peer}, HA cluster index = 0\n\
          number of vcluster: 1\n\
          vcluster 1: work 169.254.0.2\n\
@@ -202,6 +206,7 @@ pub fn ha_status(s: &FgState) -> String {
         model = s.model,
         serial = s.serial,
         host = s.hostname,
+        links = super::ha_links::tables(s, &peer, (3, 2)),
     )
 }
 

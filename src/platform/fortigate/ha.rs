@@ -11,6 +11,9 @@
 //! Roles come from the cluster block (`Primary : MODEL, SERIAL, HA cluster index = 1`). The
 //! `vcluster N:` blocks after it list roles per virtual cluster, where one unit may be primary
 //! of one and secondary of another, so they do not set a member's role.
+//!
+//! The heartbeat and monitored interfaces (`HBDEV stats:`, `MONDEV stats:`) are read by
+//! [`super::ha_links`].
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -18,6 +21,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::ha_links::{self, HaLinks, LinkRole};
 use super::text::{body, device_error, joined};
 use premarket_core::Command;
 use premarket_parse::text::{quote, set_once};
@@ -36,6 +40,10 @@ pub struct HaStatus {
     pub model: Option<String>,
     pub group: Option<String>,
     pub members: Vec<Member>,
+    /// The heartbeat and monitored interfaces per member (absent in records of older
+    /// premarket versions).
+    #[serde(default)]
+    pub links: HaLinks,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +70,8 @@ enum Section {
     Health,
     /// `Configuration Status:`: the only lines that say in-sync.
     Configuration,
+    /// `HBDEV stats:` or `MONDEV stats:`: one line per member and interface.
+    Links(LinkRole),
     Other,
     /// From `number of vcluster:` on: per-vcluster roles, not the cluster's.
     Vclusters,
@@ -107,6 +117,8 @@ pub struct GetHaStatus;
 impl Query for GetHaStatus {
     const KIND: &'static str = "fortigate.get-system-ha-status";
     type Fact = HaStatus;
+    /// The link counters are cumulative: the next run judges their growth.
+    const ARCHIVED: bool = true;
     fn command(&self) -> Command {
         Command::new(GetHaStatus::TEXT)
     }
@@ -126,6 +138,8 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
     let (mut mode, mut health, mut model, mut group) = (None, None, None, None);
     let mut members = Members::default();
     let mut section = Section::Top;
+    // The member whose link lines follow (`SERIAL(updated N seconds ago):`).
+    let mut link_member: Option<String> = None;
     for (i, line) in lines.iter().enumerate() {
         let line = line.trim();
         let at = |e: String| ParseError::at_line(e, &joined(&lines), i);
@@ -142,16 +156,38 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
             }
             section = Section::Top;
         }
+        if let Section::Links(role) = section {
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(c) = UPDATED.captures(line)
+                && c[2].is_empty()
+            {
+                link_member = Some(c[1].to_string());
+                continue;
+            }
+            if ha_links::read(&mut ha.links, role, link_member.as_deref(), line) {
+                continue;
+            }
+            // Anything else ends the block and is read as usual.
+            section = Section::Other;
+        }
         match line {
             "Configuration Status:" => {
                 section = Section::Configuration;
                 continue;
             }
-            "System Usage stats:"
-            | "HBDEV stats:"
-            | "MONDEV stats:"
-            | "Primary selected using:"
-            | "Master selected using:" => {
+            "HBDEV stats:" | "MONDEV stats:" => {
+                let role = match line {
+                    "HBDEV stats:" => LinkRole::Heartbeat,
+                    _ => LinkRole::Monitored,
+                };
+                ha.links.heartbeat_printed |= role == LinkRole::Heartbeat;
+                section = Section::Links(role);
+                link_member = None;
+                continue;
+            }
+            "System Usage stats:" | "Primary selected using:" | "Master selected using:" => {
                 section = Section::Other;
                 continue;
             }
@@ -315,6 +351,34 @@ mod tests {
         ] {
             assert!(parse(&bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn heartbeat_and_monitored_links() {
+        let text = CLUSTER.replace(
+            "Primary     :",
+            "HBDEV stats:\n    FG201GTK00000001(updated 4 seconds ago):\n        ha1: physical/1000full, up, rx-bytes/packets/dropped/errors=80221003/402110/0/0, tx=79012211/398120/0/0\n        port16: physical/00, down, rx-bytes/packets/dropped/errors=1002210/5120/0/3, tx=990120/5002/1/0\nMONDEV stats:\nFG201GTK00000001(updated 4 seconds ago):\nx5: physical/25000full, up, rx-bytes/packets/dropped/errors=5120/4022/0/212, tx=2011033/12033/0/0\nPrimary     :",
+        );
+        let ha = parse(&text).unwrap();
+        let links = &ha.links.links;
+        assert!(ha.links.heartbeat_printed && ha.links.unread.is_empty());
+        assert_eq!(links.len(), 3, "{links:?}");
+        assert_eq!(
+            (links[1].role, links[1].port.as_str(), links[1].is_up()),
+            (LinkRole::Heartbeat, "port16", false)
+        );
+        assert_eq!((links[1].rx.errors, links[1].tx.dropped), (3, 1));
+        // 6.4's unindented lines read the same.
+        assert_eq!(
+            (links[2].role, links[2].serial.as_str(), links[2].rx.errors),
+            (LinkRole::Monitored, "FG201GTK00000001", 212)
+        );
+        // The roles after the blocks are still read.
+        assert_eq!(ha.members[1].role.as_deref(), Some("secondary"));
+        let odd = text.replace("tx=2011033/12033/0/0", "tx=2011033/12033");
+        assert_eq!(parse(&odd).unwrap().links.unread.len(), 1);
+        let no_blocks = parse(CLUSTER).unwrap();
+        assert!(!no_blocks.links.heartbeat_printed && no_blocks.links.links.is_empty());
     }
 
     #[test]

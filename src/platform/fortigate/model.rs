@@ -8,6 +8,12 @@
 //! `diagnose npu np6lite npu-feature` from a 200E), research-18-19 §3.3. A model not listed
 //! gives no family: every model-dependent command is then sent, and a "no such command"
 //! answer is a SKIP rather than an ERROR.
+//!
+//! Some NP7 models also have ultra-low-latency (ULL) ports, wired to the NP7 without the
+//! internal switch fabric (ISF): low latency only when traffic enters and exits through them.
+//! The table lists only what Fortinet's Hardware Acceleration pages name port by port (400F/401F
+//! and 600F/601F: x5-x8; 3700F/3701F: ports 1-4); the 900G/901G is said to have ULL ports but
+//! no page names them, so it has no entry (a baseline declares them: `ull_ports`).
 
 use premarket_parse::{AnyQuery, Applies, Availability, Model};
 
@@ -21,6 +27,9 @@ pub struct Family {
     pub series: String,
     /// `None`: no NP at all (FortiGate-VM).
     pub np: Option<Np>,
+    /// Its ultra-low-latency ports, as `get system interface` names them; empty when the
+    /// model has none or premarket does not know which.
+    pub ull_ports: &'static [&'static str],
 }
 
 /// (NP, the model numbers and letter of its family), as the Fortinet model lists name them.
@@ -62,6 +71,16 @@ const NP_MODELS: &[(Np, char, &[u32])] = &[
     ),
 ];
 
+/// (letter, model numbers, ULL ports). Sources: Fortinet Hardware Acceleration guide, "FortiGate
+/// 600F and 601F fast path architecture" (7.0.7, page 589036: "traffic must enter and exit the
+/// FortiGate through the X5 to X8 interfaces"), "400F and 401F" (7.2.9, 785717: x5-x8), "3700F
+/// and 3701F" (7.0.10, 753806: front ports 1-4 directly on NP#0). The 400G/401G and 1000F/1001F
+/// pages name none (every data port crosses the ISF).
+const ULL_MODELS: &[(char, &[u32], &[&str])] = &[
+    ('F', &[400, 401, 600, 601], &["x5", "x6", "x7", "x8"]),
+    ('F', &[3700, 3701], &["port1", "port2", "port3", "port4"]),
+];
+
 impl Family {
     /// The family of a model name; `None` for a model premarket does not know.
     pub fn of(model: &str) -> Option<Family> {
@@ -74,6 +93,7 @@ impl Family {
             return Some(Family {
                 series: "VM".into(),
                 np: None,
+                ull_ports: &[],
             });
         }
         let digits: String = token.chars().take_while(char::is_ascii_digit).collect();
@@ -85,6 +105,10 @@ impl Family {
             .map(|(np, _, _)| Family {
                 series: format!("{number}{letter}"),
                 np: Some(*np),
+                ull_ports: ULL_MODELS
+                    .iter()
+                    .find(|(l, numbers, _)| *l == letter && numbers.contains(&number))
+                    .map_or(&[], |(_, _, ports)| *ports),
             })
     }
 }
@@ -191,6 +215,35 @@ mod tests {
             "FortiGate-120G",
         ] {
             assert_eq!(Family::of(unknown), None, "{unknown}");
+        }
+    }
+
+    #[test]
+    fn ull_ports_by_model() {
+        let ull = |name: &str| Family::of(name).map(|f| f.ull_ports);
+        for name in [
+            "FortiGate-600F",
+            "FortiGate-601F",
+            "FortiGate-400F",
+            "FortiGate-401F",
+        ] {
+            assert_eq!(ull(name), Some(&["x5", "x6", "x7", "x8"][..]), "{name}");
+        }
+        assert_eq!(
+            ull("FortiGate-3701F"),
+            Some(&["port1", "port2", "port3", "port4"][..])
+        );
+        // No ULL ports, or none a public page names (900G): nothing to judge.
+        for name in [
+            "FortiGate-201G",
+            "FortiGate-600E",
+            "FortiGate-100F",
+            "FortiGate-400G",
+            "FortiGate-900G",
+            "FortiGate-1001F",
+            "FortiGate-VM64-KVM",
+        ] {
+            assert_eq!(ull(name), Some(&[][..]), "{name}");
         }
     }
 
