@@ -88,15 +88,24 @@ struct Members {
     index: BTreeMap<String, usize>,
 }
 
+/// A member past `MAX_MEMBERS`: the output is not a cluster's, and holding it would let a
+/// hostile output grow the list without end.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "more than {MAX_MEMBERS} cluster members listed ({one_more} is one more): no FortiGate cluster has that many"
+)]
+struct TooManyMembers {
+    one_more: String,
+}
+
 impl Members {
-    fn get(&mut self, serial: &str) -> Result<&mut Member, String> {
+    fn get(&mut self, serial: &str) -> Result<&mut Member, TooManyMembers> {
         let at = match self.index.get(serial) {
             Some(&at) => at,
             None if self.list.len() == MAX_MEMBERS => {
-                return Err(format!(
-                    "more than {MAX_MEMBERS} cluster members listed ({} is one more): no FortiGate cluster has that many",
-                    quote(serial)
-                ));
+                return Err(TooManyMembers {
+                    one_more: quote(serial),
+                });
             }
             None => {
                 self.list.push(Member {
@@ -199,7 +208,7 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
         }
         if let Some(c) = UPDATED.captures(line) {
             if section == Section::Configuration && !c[2].is_empty() {
-                let member = members.get(&c[1]).map_err(&at)?;
+                let member = members.get(&c[1]).map_err(|e| at(e.to_string()))?;
                 set_once(&mut member.sync_status, c[2].to_string())
                     .map_err(|e| at(format!("configuration status of {} {e}", quote(&c[1]))))?;
                 member.in_sync = Some(&c[2] == "in-sync");
@@ -245,7 +254,7 @@ pub fn parse(raw: &str) -> Result<HaStatus, ParseError> {
                         _ => "secondary",
                     };
                     set_once(
-                        &mut members.get(serial).map_err(&at)?.role,
+                        &mut members.get(serial).map_err(|e| at(e.to_string()))?.role,
                         role.to_string(),
                     )
                     .map_err(|e| at(format!("the role of {} {e}", quote(serial))))?;

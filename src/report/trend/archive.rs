@@ -8,12 +8,12 @@
 //! trend, never a failure; an output that does not read is a gap too, and a note that names
 //! the run and quotes the output, so a damaged archive is said, not hidden.
 
-use std::io::Read;
+use std::io::{self, Read};
 use std::path::Path;
 
 use chrono::{DateTime, FixedOffset};
 
-use super::{FirewallPoint, Limits, TrendPoint};
+use super::{FirewallPoint, Limits, PointError, TrendPoint};
 use crate::archive::{Archive, file_safe};
 use crate::{Report, escape};
 use premarket_config::{Access, Config};
@@ -124,7 +124,7 @@ impl Points {
                 Raw::output(output)
                     .text()
                     .map(str::to_string)
-                    .map_err(|e| e.to_string())
+                    .map_err(PointError::from)
             })
         });
     }
@@ -134,7 +134,7 @@ impl Points {
         &mut self,
         report: &Report,
         sources: &Sources,
-        text: impl Fn(&str, &Command) -> Option<Result<String, String>>,
+        text: impl Fn(&str, &Command) -> Option<Result<String, PointError>>,
     ) {
         let Ok(at) = DateTime::parse_from_rfc3339(&report.started_at) else {
             self.unreadable.push(format!(
@@ -158,8 +158,7 @@ impl Points {
             let command = DiagSessionStat.command();
             let point = self
                 .read(id, device, &command, text(device, &command), |out| {
-                    let stat =
-                        DiagSessionStat::parse(&mut Raw::new(out)).map_err(|e| e.to_string())?;
+                    let stat = DiagSessionStat::parse(&mut Raw::new(out))?;
                     Ok(FirewallPoint {
                         run_id: id.to_string(),
                         started_at: at,
@@ -184,8 +183,8 @@ impl Points {
         run: &str,
         device: &str,
         command: &Command,
-        text: Option<Result<String, String>>,
-        parse: impl FnOnce(&str) -> Result<P, String>,
+        text: Option<Result<String, PointError>>,
+        parse: impl FnOnce(&str) -> Result<P, PointError>,
     ) -> Option<P> {
         let outcome = text?.and_then(|t| parse(&t));
         outcome
@@ -210,13 +209,17 @@ fn gap_probe(run_id: &str, at: DateTime<FixedOffset>) -> TrendPoint {
 
 /// An archived output: `raw/<device>/<file>` or its compressed `<file>.zst`; `None` when the
 /// run has neither (a `.error` file, a device not inspected, a pruned run).
-fn archived_text(run: &Path, device: &str, command: &Command) -> Option<Result<String, String>> {
+fn archived_text(
+    run: &Path,
+    device: &str,
+    command: &Command,
+) -> Option<Result<String, PointError>> {
     let dir = run.join("raw").join(file_safe(device));
     let name = command.file_name();
     let plain = dir.join(&name);
     let compressed = dir.join(format!("{name}{COMPRESSED}"));
-    let read = |path: &Path, zst: bool| -> Result<String, String> {
-        let file = file::open(path, ARCHIVED_OUTPUT).map_err(|e| e.to_string())?;
+    let read = |path: &Path, zst: bool| -> Result<String, PointError> {
+        let file = file::open(path, ARCHIVED_OUTPUT)?;
         let mut bytes = Vec::new();
         let read = if zst {
             zstd::stream::read::Decoder::new(file)
@@ -224,13 +227,15 @@ fn archived_text(run: &Path, device: &str, command: &Command) -> Option<Result<S
         } else {
             file.take(MAX_OUTPUT + 1).read_to_end(&mut bytes)
         };
-        read.map_err(|e| format!("{}: {e}", path.display()))?;
+        read.map_err(|source: io::Error| PointError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
         if bytes.len() as u64 > MAX_OUTPUT {
-            return Err(format!(
-                "{}: more than {} MiB: not this command's output",
-                path.display(),
-                MAX_OUTPUT >> 20
-            ));
+            return Err(PointError::TooLong {
+                path: path.to_path_buf(),
+                mib: MAX_OUTPUT >> 20,
+            });
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     };

@@ -7,10 +7,12 @@
 pub mod archive;
 pub mod chart;
 pub mod drift;
+mod point_error;
 
 pub use archive::{Points, Sources};
 pub use chart::{png, svg};
 pub use drift::{Drift, DriftRule, Worse, firewall_drifts, probe_drifts};
+pub use point_error::PointError;
 
 use chrono::{DateTime, FixedOffset};
 
@@ -37,12 +39,10 @@ impl TrendPoint {
         run_id: &str,
         started_at: DateTime<FixedOffset>,
         json: &str,
-    ) -> Result<Self, String> {
-        let value: serde_json::Value = serde_json::from_str(json)
-            .map_err(|e| format!("the probe output is not the analysis JSON: {e}"))?;
-        let steady = value
-            .get("steady")
-            .ok_or("the probe output has no `steady` summary")?;
+    ) -> Result<Self, PointError> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(PointError::NotAnalysisJson)?;
+        let steady = value.get("steady").ok_or(PointError::NoSteadySummary)?;
         let figure = |of: &serde_json::Value, key: &str| {
             of.get(key).and_then(serde_json::Value::as_i64).map(Nanos)
         };
