@@ -29,7 +29,7 @@ use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
-use premarket_parse::{AnyQuery, Facts, Query, Recorded};
+use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::changed::{self, BoxFacts, FactChange};
@@ -239,6 +239,22 @@ async fn inspect_device(
         down,
         probe,
     }
+}
+
+/// The archived records a device's run reads ([`premarket_plan::Plan::attach_previous`]): its
+/// archived queries' facts and, on a platform that has them, its box facts. The archive is
+/// read back only until each has been found.
+pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
+    let mut keys: Vec<QueryKey> = plan
+        .queries
+        .iter()
+        .filter(|q| q.archived())
+        .map(|q| q.key())
+        .collect();
+    if matches!(plan.device.platform, Platform::Eos | Platform::Fortigate) {
+        keys.push(box_facts::key());
+    }
+    keys
 }
 
 /// The box facts this run read on the device (to archive) and those that differ from the

@@ -25,6 +25,8 @@ mod beside;
 mod raw;
 mod runs;
 
+pub use runs::PreviousFacts;
+
 use super::redact::Redactor;
 use super::{Report, json};
 use premarket_core::Megabytes;
@@ -116,13 +118,14 @@ impl Archive {
             let dir = tmp.join(FACTS);
             fs::create_dir_all(&dir).map_err(werr(&dir))?;
             let path = dir.join(format!("{}.json", file_safe(&device.device)));
-            let facts: Vec<Stored> = device
+            // Borrowed, not cloned: a fleet's facts are hundreds of MB of JSON values.
+            let facts: Vec<StoredRef> = device
                 .facts
                 .iter()
-                .map(|r| Stored {
-                    key: r.key.clone(),
+                .map(|r| StoredRef {
+                    key: &r.key,
                     collected_at: r.collected_at,
-                    fact: r.fact.clone(),
+                    fact: &r.fact,
                 })
                 .collect();
             let text = serde_json::to_vec_pretty(&facts).map_err(|e| ArchiveError::Write {
@@ -373,6 +376,14 @@ struct Stored {
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: serde_json::Value,
+}
+
+/// [`Stored`] as it is written, borrowing the run's records.
+#[derive(serde::Serialize)]
+struct StoredRef<'a> {
+    key: &'a premarket_parse::QueryKey,
+    collected_at: Option<chrono::DateTime<chrono::Utc>>,
+    fact: &'a serde_json::Value,
 }
 
 /// Writes `bytes` to `path`, a new file in the run's own hidden directory, and flushes it to

@@ -11,6 +11,7 @@
 //! stand on their own, so no result can be lost to a loop.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use super::CheckResult;
 use premarket_config::Severity;
@@ -28,15 +29,21 @@ pub fn sort(results: &mut Vec<CheckResult>, blocked: &[(String, String)]) {
 
 /// The indices of `results` in reading order.
 pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> Vec<usize> {
+    // The first FAIL of each (check, device): looked up, not searched for, as a fleet's
+    // report has tens of thousands of results.
+    let mut failing: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, r) in results.iter().enumerate() {
+        if r.status == Status::Fail {
+            failing.entry((&r.check, &r.device)).or_insert(i);
+        }
+    }
     let cause_of = |i: usize| -> Option<usize> {
         let r = results[i];
         let cause = r.explained_by.as_deref()?;
         if !matches!(r.status, Status::Fail | Status::Error) {
             return None;
         }
-        results
-            .iter()
-            .position(|c| c.check == cause && c.device == r.device && c.status == Status::Fail)
+        failing.get(&(cause, r.device.as_str())).copied()
     };
     let cause: Vec<Option<usize>> = (0..results.len())
         .map(|i| cause_of(i).filter(|c| cause_of(*c).is_none()))
@@ -62,14 +69,19 @@ pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> 
     let by_rank = |a: &usize, b: &usize| -> Ordering { rank(*a).cmp(&rank(*b)) };
     let mut roots: Vec<usize> = (0..results.len()).filter(|i| cause[*i].is_none()).collect();
     roots.sort_by(by_rank);
+    // Each root's symptoms, in index order as the sort below expects.
+    let mut under: Vec<Vec<usize>> = vec![Vec::new(); results.len()];
+    for (i, c) in cause.iter().enumerate() {
+        if let Some(c) = c {
+            under[*c].push(i);
+        }
+    }
     let mut out = Vec::with_capacity(results.len());
     for root in roots {
         out.push(root);
-        let mut under: Vec<usize> = (0..results.len())
-            .filter(|i| cause[*i] == Some(root))
-            .collect();
-        under.sort_by(by_rank);
-        out.extend(under);
+        let mut symptoms = std::mem::take(&mut under[root]);
+        symptoms.sort_by(by_rank);
+        out.extend(symptoms);
     }
     out
 }

@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::{Archive, ArchiveError, FACTS, OUTBOX, REPORT, Stored, file_safe};
 use crate::{Report, escape};
 use premarket_files::{self as file, Kind};
-use premarket_parse::{Previous, Recorded};
+use premarket_parse::{Previous, QueryKey, Recorded};
 
 /// The file in a run directory that holds the run's place in the archive's order.
 const SEQUENCE: &str = "sequence";
@@ -54,6 +54,46 @@ impl Run {
             plausible,
             &self.id,
         )
+    }
+}
+
+/// The archive's runs, newest first, as one run's devices read their previous facts: listing
+/// the archive (a directory and a `sequence` file per run) once for the fleet instead of once per
+/// device, and reading back only as far as each device needs.
+pub struct PreviousFacts {
+    runs: Vec<Run>,
+}
+
+impl PreviousFacts {
+    /// What earlier runs recorded for `device`, as [`Archive::previous`] says. Runs are read
+    /// newest first and reading stops once every key of `wanted` has a record: older runs
+    /// cannot change those (a record of another key found on the way is still the newest
+    /// one). With `wanted` empty, or a key no run kept, every run is read. Without the stop,
+    /// each device read `facts/<device>.json` of every run the archive keeps, at every run.
+    pub fn of(&self, device: &str, wanted: &[QueryKey]) -> Previous {
+        let file = format!("{}.json", file_safe(device));
+        let mut records: Vec<Recorded> = Vec::new();
+        for run in &self.runs {
+            let path = run.dir.join(FACTS).join(&file);
+            let stored: Vec<Stored> = match file::read(&path, Kind::FACTS) {
+                Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
+                Err(e) if e.is_missing() => Vec::new(),
+                Err(e) => {
+                    tracing::warn!("skipped the archived facts: {e}");
+                    Vec::new()
+                }
+            };
+            records.extend(stored.into_iter().map(|s| Recorded {
+                key: s.key,
+                run_id: run.id.clone(),
+                collected_at: s.collected_at,
+                fact: s.fact,
+            }));
+            if !wanted.is_empty() && wanted.iter().all(|k| records.iter().any(|r| r.key == *k)) {
+                break;
+            }
+        }
+        Previous::from_newest_first(records)
     }
 }
 
@@ -128,32 +168,18 @@ impl Archive {
 
     /// What earlier runs recorded for `device`: for each query, its fact in the newest run that
     /// kept one. Unreadable records are skipped (they only make a growth check say "first
-    /// run"); one that is not a file premarket reads is said in the log.
+    /// run"); one that is not a file premarket reads is said in the log. Every run is read: a
+    /// run of many devices lists the archive once with [`Archive::previous_facts`].
     pub fn previous(&self, device: &str) -> Previous {
-        let Ok(runs) = self.runs() else {
-            return Previous::default();
-        };
-        let file = format!("{}.json", file_safe(device));
-        let records = runs.into_iter().rev().flat_map(|run| {
-            let path = run.dir.join(FACTS).join(&file);
-            let stored: Vec<Stored> = match file::read(&path, Kind::FACTS) {
-                Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
-                Err(e) if e.is_missing() => Vec::new(),
-                Err(e) => {
-                    tracing::warn!("skipped the archived facts: {e}");
-                    Vec::new()
-                }
-            };
-            stored.into_iter().map(move |s| Recorded {
-                key: s.key,
-                run_id: run.id.clone(),
-                collected_at: s.collected_at,
-                fact: s.fact,
-            })
-        });
-        Previous::from_newest_first(records)
+        self.previous_facts().of(device, &[])
     }
 
+    /// The archive's runs listed once, for reading the previous facts of many devices.
+    pub fn previous_facts(&self) -> PreviousFacts {
+        let mut runs = self.runs().unwrap_or_default();
+        runs.reverse();
+        PreviousFacts { runs }
+    }
     /// The archive's run ids, oldest first (as `premarket history` lists them).
     pub fn run_ids(&self) -> Result<Vec<String>, ArchiveError> {
         Ok(self.runs()?.into_iter().map(|r| r.id).collect())

@@ -165,3 +165,68 @@ fn previous_facts_come_from_the_latest_written_run_that_kept_them() {
     );
     assert!(archive.previous("sw2").get(&key("a")).is_none());
 }
+
+#[test]
+fn previous_facts_stop_at_the_newest_run_that_holds_every_wanted_key() {
+    use crate::DeviceOutputs;
+    use premarket_core::{Command, Platform};
+    use premarket_parse::QueryKey;
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    let key = |text: &str| QueryKey {
+        command: Command::new(text),
+        kind: "eos.x".into(),
+    };
+    let run = |id: &str, facts: Vec<(QueryKey, i64)>| {
+        let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+        report.raw = vec![DeviceOutputs {
+            device: "sw1".into(),
+            platform: Platform::Eos,
+            outputs: Vec::new(),
+            facts: facts
+                .into_iter()
+                .map(|(key, n)| Recorded {
+                    key,
+                    run_id: String::new(),
+                    collected_at: None,
+                    fact: serde_json::json!(n),
+                })
+                .collect(),
+        }];
+        archive.write(&mut report).unwrap();
+    };
+    run("20261128T081500.000", vec![(key("c"), 7)]);
+    run("20261129T081500.000", vec![(key("a"), 1), (key("b"), 10)]);
+    run("20261130T081500.000", vec![(key("a"), 2)]);
+    let previous = archive.previous_facts();
+    let fact = |p: &Previous, k: &str| p.get(&key(k)).map(|r| (r.fact.clone(), r.run_id.clone()));
+    // `a` is in the newest run: nothing older is read, so `b` and `c` are not seen.
+    let only_a = previous.of("sw1", &[key("a")]);
+    assert_eq!(
+        fact(&only_a, "a"),
+        Some((serde_json::json!(2), "20261130T081500.000".into()))
+    );
+    assert_eq!((fact(&only_a, "b"), fact(&only_a, "c")), (None, None));
+    // `b` only in the run before: read back to it, not further.
+    let a_and_b = previous.of("sw1", &[key("a"), key("b")]);
+    assert_eq!(
+        (
+            fact(&a_and_b, "a"),
+            fact(&a_and_b, "b"),
+            fact(&a_and_b, "c")
+        ),
+        (
+            Some((serde_json::json!(2), "20261130T081500.000".into())),
+            Some((serde_json::json!(10), "20261129T081500.000".into())),
+            None
+        )
+    );
+    // A key no run kept, or nothing wanted: every run is read, as `Archive::previous` does.
+    for wanted in [vec![key("a"), key("z")], Vec::new()] {
+        let all = previous.of("sw1", &wanted);
+        assert_eq!(
+            fact(&all, "c"),
+            Some((serde_json::json!(7), "20261128T081500.000".into()))
+        );
+    }
+}
