@@ -14,6 +14,7 @@
 
 mod charts;
 pub mod deadline;
+mod last_failed;
 mod outputs;
 pub mod stop;
 
@@ -39,6 +40,8 @@ use premarket_report::redact;
 use premarket_report::terminal::{Format, Terminal};
 use premarket_report::{Counts, Invocation, Report, history, overall};
 use premarket_spool::SpoolDir;
+
+use last_failed::{Pick, last_failed};
 
 /// A tweak to the loaded configuration (the demo points the archive at its own home).
 pub type Adjust = Box<dyn Fn(&mut Config) + Send + Sync>;
@@ -185,7 +188,7 @@ async fn inspect_and_report(
     let archive = Archive::new(&config.site.archive.dir);
     if req.last_failed {
         match last_failed(&archive) {
-            Err(message) => return Outcome::stop(message),
+            Err(e) => return Outcome::stop(e.to_string()),
             Ok(Pick::Nothing(message)) => {
                 return Outcome {
                     code: Exit::Ok.code(),
@@ -547,32 +550,6 @@ fn empty_report(config: &Config) -> Report {
         timestamp(now, tz),
         Vec::new(),
     )
-}
-
-/// What `--last-failed` selects.
-enum Pick {
-    Nothing(String),
-    Pairs(String, Vec<(String, String)>),
-}
-
-fn last_failed(archive: &Archive) -> Result<Pick, String> {
-    let (reports, _) = archive.reports().map_err(|e| e.to_string())?;
-    let Some((run, pairs)) = history::last_failed(&reports) else {
-        return Err(format!(
-            "--last-failed: the archive {} holds no run yet; run `premarket run` first",
-            archive.root().display()
-        ));
-    };
-    if pairs.is_empty() {
-        return Ok(Pick::Nothing(format!(
-            "nothing failed in the latest run ({run}) or the reruns since; nothing to rerun"
-        )));
-    }
-    let list: Vec<String> = pairs.iter().map(|(c, d)| format!("{c} on {d}")).collect();
-    Ok(Pick::Pairs(
-        format!("rerunning what failed as of run {run}: {}", list.join(", ")),
-        pairs,
-    ))
 }
 
 fn lock(config: &Config) -> Result<RunLock, LockError> {
