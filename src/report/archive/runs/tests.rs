@@ -118,35 +118,39 @@ fn a_report_read_back_has_its_control_characters_escaped() {
     assert_eq!(read.results[0].summary, "summary\\x9b31m");
 }
 
+fn key(text: &str) -> premarket_parse::QueryKey {
+    premarket_parse::QueryKey {
+        command: premarket_core::Command::new(text),
+        kind: "eos.x".into(),
+    }
+}
+
+/// Archives a run whose only device, sw1, recorded `facts` (each a number).
+fn write_facts(archive: &Archive, id: &str, facts: Vec<(premarket_parse::QueryKey, i64)>) {
+    let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+    report.raw = vec![crate::DeviceOutputs {
+        device: "sw1".into(),
+        platform: premarket_core::Platform::Eos,
+        outputs: Vec::new(),
+        facts: facts
+            .into_iter()
+            .map(|(key, n)| Recorded {
+                key,
+                run_id: String::new(),
+                collected_at: None,
+                fact: serde_json::json!(n),
+            })
+            .collect(),
+    }];
+    archive.write(&mut report).unwrap();
+}
+
 #[test]
 fn previous_facts_come_from_the_latest_written_run_that_kept_them() {
-    use crate::DeviceOutputs;
-    use premarket_core::{Command, Platform};
-    use premarket_parse::QueryKey;
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::new(dir.path());
-    let key = |text: &str| QueryKey {
-        command: Command::new(text),
-        kind: "eos.x".into(),
-    };
-    let run = |id: &str, facts: Vec<(QueryKey, i64)>| {
-        let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
-        report.raw = vec![DeviceOutputs {
-            device: "sw1".into(),
-            platform: Platform::Eos,
-            outputs: Vec::new(),
-            facts: facts
-                .into_iter()
-                .map(|(key, n)| Recorded {
-                    key,
-                    run_id: String::new(),
-                    collected_at: None,
-                    fact: serde_json::json!(n),
-                })
-                .collect(),
-        }];
-        archive.write(&mut report).unwrap();
-    };
+    let run =
+        |id: &str, facts: Vec<(premarket_parse::QueryKey, i64)>| write_facts(&archive, id, facts);
     assert!(archive.previous("sw1").get(&key("a")).is_none());
     // Written first, while the clock was ahead: older than what follows, whatever its date.
     run("20991130T081500.000", vec![(key("a"), 99)]);
@@ -168,33 +172,10 @@ fn previous_facts_come_from_the_latest_written_run_that_kept_them() {
 
 #[test]
 fn previous_facts_stop_at_the_newest_run_that_holds_every_wanted_key() {
-    use crate::DeviceOutputs;
-    use premarket_core::{Command, Platform};
-    use premarket_parse::QueryKey;
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::new(dir.path());
-    let key = |text: &str| QueryKey {
-        command: Command::new(text),
-        kind: "eos.x".into(),
-    };
-    let run = |id: &str, facts: Vec<(QueryKey, i64)>| {
-        let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
-        report.raw = vec![DeviceOutputs {
-            device: "sw1".into(),
-            platform: Platform::Eos,
-            outputs: Vec::new(),
-            facts: facts
-                .into_iter()
-                .map(|(key, n)| Recorded {
-                    key,
-                    run_id: String::new(),
-                    collected_at: None,
-                    fact: serde_json::json!(n),
-                })
-                .collect(),
-        }];
-        archive.write(&mut report).unwrap();
-    };
+    let run =
+        |id: &str, facts: Vec<(premarket_parse::QueryKey, i64)>| write_facts(&archive, id, facts);
     run("20261128T081500.000", vec![(key("c"), 7)]);
     run("20261129T081500.000", vec![(key("a"), 1), (key("b"), 10)]);
     run("20261130T081500.000", vec![(key("a"), 2)]);
