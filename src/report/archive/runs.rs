@@ -14,6 +14,7 @@
 //! [`premarket_files`] (a regular file within its kind's cap), and every string of a report
 //! read back has its control characters escaped before anything prints it.
 
+use std::collections::HashSet;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -73,6 +74,7 @@ impl PreviousFacts {
     pub fn of(&self, device: &str, wanted: &[QueryKey]) -> Previous {
         let file = format!("{}.json", file_safe(device));
         let mut records: Vec<Recorded> = Vec::new();
+        let mut missing: HashSet<&QueryKey> = wanted.iter().collect();
         for run in &self.runs {
             let path = run.dir.join(FACTS).join(&file);
             let stored: Vec<Stored> = match file::read(&path, Kind::FACTS) {
@@ -83,13 +85,16 @@ impl PreviousFacts {
                     Vec::new()
                 }
             };
-            records.extend(stored.into_iter().map(|s| Recorded {
-                key: s.key,
-                run_id: run.id.clone(),
-                collected_at: s.collected_at,
-                fact: s.fact,
-            }));
-            if !wanted.is_empty() && wanted.iter().all(|k| records.iter().any(|r| r.key == *k)) {
+            for s in stored {
+                missing.remove(&s.key);
+                records.push(Recorded {
+                    key: s.key,
+                    run_id: run.id.clone(),
+                    collected_at: s.collected_at,
+                    fact: s.fact,
+                });
+            }
+            if !wanted.is_empty() && missing.is_empty() {
                 break;
             }
         }
@@ -180,6 +185,7 @@ impl Archive {
         runs.reverse();
         PreviousFacts { runs }
     }
+
     /// The archive's run ids, oldest first (as `premarket history` lists them).
     pub fn run_ids(&self) -> Result<Vec<String>, ArchiveError> {
         Ok(self.runs()?.into_iter().map(|r| r.id).collect())
