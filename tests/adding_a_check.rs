@@ -72,21 +72,26 @@ fn the_readme_declarative_check_validates_plans_and_judges_saved_output() {
         "plan shows the new command: {text}"
     );
 
+    // The rerun the report prints for the new check, over a saved scenario.
+    let check_offline = |scenario: &str| {
+        premarket(
+            &site,
+            &[
+                "check",
+                "fortigate.arp.gateway",
+                "--dir",
+                ".",
+                "--offline",
+                scenario,
+            ],
+        )
+    };
+
     // A scenario that holds only the new output; the rest comes from the healthy day.
     let healthy = common::fixture("site/healthy");
     site.write("ok/fw1/get-system-arp.txt", ARP);
     site.write("ok/based-on", &format!("{}\n", healthy.display()));
-    let (code, text) = premarket(
-        &site,
-        &[
-            "check",
-            "fortigate.arp.gateway",
-            "--dir",
-            ".",
-            "--offline",
-            "ok",
-        ],
-    );
+    let (code, text) = check_offline("ok");
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("OK    fw1 fortigate.arp.gateway"), "{text}");
 
@@ -95,17 +100,7 @@ fn the_readme_declarative_check_validates_plans_and_judges_saved_output() {
         &ARP.replace("10.20.1.1 ", "10.20.1.9 "),
     );
     site.write("gone/based-on", "../ok\n");
-    let (code, text) = premarket(
-        &site,
-        &[
-            "check",
-            "fortigate.arp.gateway",
-            "--dir",
-            ".",
-            "--offline",
-            "gone",
-        ],
-    );
+    let (code, text) = check_offline("gone");
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("FAIL fw1 fortigate.arp.gateway"), "{text}");
 }
