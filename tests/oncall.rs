@@ -128,12 +128,7 @@ fn the_host_key_remedy_is_a_command_that_parses() {
 fn validate_names_each_secret_a_live_run_would_miss_without_reading_it() {
     let root = tempfile::tempdir().expect("tempdir");
     let site = copy_site(root.path(), "site");
-    let mut cmd = Command::new(bin());
-    for (name, _) in std::env::vars() {
-        if name.starts_with("PREMARKET_") {
-            cmd.env_remove(name);
-        }
-    }
+    let mut cmd = without_secrets();
     let out = cmd
         .arg("--dir")
         .arg(&site)
@@ -158,12 +153,7 @@ fn validate_names_each_secret_a_live_run_would_miss_without_reading_it() {
 fn an_unset_secret_is_its_own_headline_and_nothing_is_sent() {
     let root = tempfile::tempdir().expect("tempdir");
     let site = copy_site(root.path(), "site");
-    let mut cmd = Command::new(bin());
-    for (name, _) in std::env::vars() {
-        if name.starts_with("PREMARKET_") {
-            cmd.env_remove(name);
-        }
-    }
+    let mut cmd = without_secrets();
     let out = cmd
         .arg("--dir")
         .arg(&site)
@@ -281,4 +271,15 @@ fn restarts_together_are_said_once_in_the_site_s_time() {
             .any(|l| l.contains("previous run (2026")),
         "{stdout}"
     );
+}
+
+/// premarket with none of the caller's `PREMARKET_*` variables: every secret unset.
+fn without_secrets() -> Command {
+    let mut cmd = Command::new(bin());
+    for (name, _) in std::env::vars() {
+        if name.starts_with("PREMARKET_") {
+            cmd.env_remove(name);
+        }
+    }
+    cmd
 }
