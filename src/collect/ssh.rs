@@ -67,6 +67,7 @@ pub fn settings(config: &Config) -> Settings {
     let ssh = &config.site.ssh;
     Settings {
         known_hosts: config.site.known_hosts.clone(),
+        known_hosts_read: Default::default(),
         connect_timeout: std::time::Duration::from_secs(ssh.connect_timeout_s.max(1)),
         command_timeout: std::time::Duration::from_secs(ssh.command_timeout_s.max(1)),
         keepalive: ssh::transport::KEEPALIVE,
@@ -186,7 +187,16 @@ impl ModelGate {
         plan.depends_on_model().then(|| {
             Arc::new(ModelGate {
                 identities: plan.identity_commands(),
-                plan: plan.clone(),
+                // What the gate reads: the commands and their queries (not the checks, not the
+                // previous run's records).
+                plan: DevicePlan {
+                    device: plan.device.clone(),
+                    checks: Vec::new(),
+                    queries: plan.queries.clone(),
+                    commands: plan.commands.clone(),
+                    previous: Default::default(),
+                    model: plan.model.clone(),
+                },
                 model: OnceLock::new(),
             }) as Arc<dyn Gate>
         })

@@ -1,6 +1,7 @@
 //! The facts of one device: for every planned query, its parsed fact or why there is none.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -83,10 +84,12 @@ pub struct Recorded {
 }
 
 /// The latest archived fact of each query of a device (from the run archive), so a check can
-/// judge what changed since the previous run of that check on that device.
+/// judge what changed since the previous run of that check on that device. Shared, not
+/// copied: the plan, the model gate and the facts of a device all hold it, and a switch's
+/// records run to tens of kilobytes.
 #[derive(Clone, Debug, Default)]
 pub struct Previous {
-    facts: HashMap<QueryKey, Recorded>,
+    facts: Arc<HashMap<QueryKey, Recorded>>,
 }
 
 impl Previous {
@@ -96,7 +99,9 @@ impl Previous {
         for record in records {
             facts.entry(record.key.clone()).or_insert(record);
         }
-        Previous { facts }
+        Previous {
+            facts: Arc::new(facts),
+        }
     }
 
     pub fn get(&self, key: &QueryKey) -> Option<&Recorded> {

@@ -12,7 +12,8 @@ use premarket_core::Platform;
 
 /// A catalog entry and its check.
 pub struct Resolved {
-    pub entry: Entry,
+    /// Shared by every device's plan of the check.
+    pub entry: Arc<Entry>,
     pub definition: Arc<dyn Definition>,
 }
 
@@ -74,7 +75,7 @@ impl Catalog {
                 continue;
             }
             checks.push(Resolved {
-                entry: entry.clone(),
+                entry: Arc::new(entry.clone()),
                 definition,
             });
         }

@@ -33,7 +33,8 @@ use premarket_parse::{AnyQuery, Previous};
 /// One check planned on one device.
 #[derive(Clone)]
 pub struct PlannedCheck {
-    pub entry: Entry,
+    /// The catalog's entry (shared by every device's plan).
+    pub entry: Arc<Entry>,
     /// The check with its input built; `None` when the baseline skips it.
     pub prepared: Option<Arc<dyn Prepared>>,
     /// The baseline's reason for skipping it.

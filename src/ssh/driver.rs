@@ -47,7 +47,7 @@ pub struct Driver {
     profile: &'static Profile,
     timeout: Duration,
     enable_secret: Option<EnableSecret>,
-    password_prompt: Option<Regex>,
+    password_prompt: Option<std::sync::Arc<Regex>>,
     /// The prompt the device showed last: the next command is typed at it.
     prompt: String,
     /// The VDOMs listed in this session; `edit` is typed only for one of them.

@@ -29,12 +29,14 @@ pub struct Expected<'a> {
 
 /// The site's known_hosts file as read before a connection. The key check runs inside the
 /// SSH handshake, on the session's async task, where no file is read: a slow disk would stall
-/// the task, and a file that blocks (a FIFO) would hang it past the run's deadline.
+/// the task, and a file that blocks (a FIFO) would hang it past the run's deadline. A run
+/// reads it once for all its devices ([`ReadOnce`]).
 #[derive(Clone, Debug)]
 pub struct KnownHosts {
     path: PathBuf,
-    /// The file's bytes; `None` when it does not exist; the error when it cannot be read.
-    text: Result<Option<Arc<[u8]>>, known_hosts::Error>,
+    /// The file, indexed by name; `None` when it does not exist; the error when it cannot be
+    /// read.
+    text: Result<Option<Arc<known_hosts::Index>>, known_hosts::Error>,
 }
 
 impl KnownHosts {
@@ -43,8 +45,26 @@ impl KnownHosts {
     pub fn read(path: &Path) -> KnownHosts {
         KnownHosts {
             path: path.to_path_buf(),
-            text: known_hosts::read(path).map(|t| t.map(Arc::from)),
+            text: known_hosts::read(path).map(|t| t.map(|t| Arc::new(known_hosts::Index::new(t)))),
         }
+    }
+}
+
+/// The site's known_hosts as the run's first connection read it, shared by every session of
+/// the run (clones share it). Read per device, a thousand-device run read and parsed the file
+/// a thousand times and held a thousand copies at once.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOnce(Arc<tokio::sync::OnceCell<KnownHosts>>);
+
+impl ReadOnce {
+    /// The file at `path`, read off the async threads the first time.
+    pub async fn get(&self, path: &Path) -> Result<&KnownHosts, tokio::task::JoinError> {
+        self.0
+            .get_or_try_init(|| {
+                let path = path.to_path_buf();
+                tokio::task::spawn_blocking(move || KnownHosts::read(&path))
+            })
+            .await
     }
 }
 
@@ -175,7 +195,7 @@ fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, Host
             });
         }
     };
-    match known_hosts::listed(text, expected.host, expected.port) {
+    match text.listed(expected.host, expected.port) {
         Ok(listed) => Ok(Known::Said(path, judge(&listed, key, expected.host))),
         Err(e) => Err(HostKeyError::KnownHosts {
             path: path.display().to_string(),

@@ -30,7 +30,9 @@ use sha1::Sha1;
 
 use premarket_files::{self as file, Kind};
 
+mod index;
 mod line_error;
+pub use index::Index;
 pub use line_error::LineError;
 
 /// What a line says about its key.
@@ -105,10 +107,19 @@ pub fn read(path: &Path) -> Result<Option<Vec<u8>>, Error> {
 
 /// What known_hosts `text` lists for `host` on `port`.
 pub fn listed(text: &[u8], host: &str, port: u16) -> Result<Listed, Error> {
-    let own = entries(text, &lookup_name(host, port))?;
+    listed_by(|name| entries(text, name), host, port)
+}
+
+/// [`listed`], looking names up with `entries`.
+fn listed_by(
+    entries: impl Fn(&str) -> Result<Vec<Entry>, Error>,
+    host: &str,
+    port: u16,
+) -> Result<Listed, Error> {
+    let own = entries(&lookup_name(host, port))?;
     let bare = match port {
         22 => Vec::new(),
-        _ => entries(text, &lookup_name(host, 22))?,
+        _ => entries(&lookup_name(host, 22))?,
     };
     Ok(Listed { own, bare })
 }
@@ -117,31 +128,36 @@ pub fn listed(text: &[u8], host: &str, port: u16) -> Result<Listed, Error> {
 pub fn entries(text: &[u8], name: &str) -> Result<Vec<Entry>, Error> {
     let mut found = Vec::new();
     for (index, raw) in text.split(|&b| b == b'\n').enumerate() {
-        let line = index + 1;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let malformed = |reason: LineError| Error::Malformed {
-            line,
-            reason,
-            excerpt: excerpt(raw),
-        };
-        let Some(fields) = split_line(raw) else {
-            continue;
-        };
-        let names_it = fields
-            .hosts
-            .and_then(|hosts| host_field_matches(hosts, name));
-        match (names_it, &fields.marker) {
-            (Some(false), _) => continue,
-            // A field we cannot read may be this host's: only a marker makes that matter.
-            (None, Ok(Marker::Plain)) => continue,
-            (None, _) => return Err(malformed(LineError::HostField)),
-            (Some(true), _) => {}
-        }
-        let marker = fields.marker.clone().map_err(&malformed)?;
-        let key = parse_key(fields.key).map_err(&malformed)?;
-        found.push(Entry { line, marker, key });
+        found.extend(entry_at(index + 1, raw, name)?);
     }
     Ok(found)
+}
+
+/// What line number `line` (`raw`, without its line feed) says about `name`: `None` when it
+/// does not name it; an error when it may name it and cannot be read.
+fn entry_at(line: usize, raw: &[u8], name: &str) -> Result<Option<Entry>, Error> {
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let malformed = |reason: LineError| Error::Malformed {
+        line,
+        reason,
+        excerpt: excerpt(raw),
+    };
+    let Some(fields) = split_line(raw) else {
+        return Ok(None);
+    };
+    let names_it = fields
+        .hosts
+        .and_then(|hosts| host_field_matches(hosts, name));
+    match (names_it, &fields.marker) {
+        (Some(false), _) => return Ok(None),
+        // A field we cannot read may be this host's: only a marker makes that matter.
+        (None, Ok(Marker::Plain)) => return Ok(None),
+        (None, _) => return Err(malformed(LineError::HostField)),
+        (Some(true), _) => {}
+    }
+    let marker = fields.marker.clone().map_err(&malformed)?;
+    let key = parse_key(fields.key).map_err(&malformed)?;
+    Ok(Some(Entry { line, marker, key }))
 }
 
 /// A non-comment line cut into its fields; `None` for blank and `#` lines.

@@ -15,7 +15,7 @@ use russh::client::Handle;
 
 use super::driver::Driver;
 use super::gate::Gate;
-use super::hostkey::{Expected, KnownHosts};
+use super::hostkey::{Expected, ReadOnce};
 use super::profile::Profile;
 use super::redact::Redactor;
 use super::script::Script;
@@ -34,6 +34,8 @@ pub const MAX_OUTPUT: Megabytes = Megabytes(2048);
 pub struct Settings {
     /// The site's known_hosts file, already resolved against `baselines/`.
     pub known_hosts: Option<PathBuf>,
+    /// That file as the run read it, once for every device.
+    pub known_hosts_read: ReadOnce,
     /// TCP connect + handshake + login.
     pub connect_timeout: Duration,
     /// Each command, from sending it to its prompt; also bounds every write.
@@ -53,6 +55,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             known_hosts: None,
+            known_hosts_read: ReadOnce::default(),
             connect_timeout: Duration::from_secs(10),
             command_timeout: Duration::from_secs(60),
             keepalive: transport::KEEPALIVE,
@@ -128,10 +131,12 @@ pub async fn open(
     settings: &Settings,
 ) -> Result<(Handle<Client>, Driver), CollectError> {
     // Read here, off the async threads: the key check inside the handshake reads no file.
-    let known_hosts = match settings.known_hosts.clone() {
+    let known_hosts = match &settings.known_hosts {
         None => None,
         Some(path) => Some(
-            tokio::task::spawn_blocking(move || KnownHosts::read(&path))
+            settings
+                .known_hosts_read
+                .get(path)
                 .await
                 .map_err(|e| CollectError::Other(format!("cannot read known_hosts: {e}")))?,
         ),
@@ -141,7 +146,7 @@ pub async fn open(
         host: &target.host,
         port: target.port,
         pin: target.host_key.as_deref(),
-        known_hosts: known_hosts.as_ref(),
+        known_hosts,
     };
     let handler = transport::verifying(expected);
     let mut handle = transport::connect_with(

@@ -14,6 +14,8 @@
 //! prompt and before the echo is kept after every read ([`Shell::take_stray`]) for the driver
 //! to judge: a prompt is only the end of an output if nothing but the next echo follows it.
 
+use std::sync::Arc;
+
 use regex::Regex;
 use russh::ChannelMsg;
 use russh::client::{Handle, Msg};
@@ -105,7 +107,7 @@ impl From<SpoolError> for ShellError {
 pub struct Shell {
     channel: russh::Channel<Msg>,
     screen: Screen,
-    prompt: Regex,
+    prompt: Arc<Regex>,
     /// The hostname learnt from the first prompt; later prompts must start with it, so an
     /// output line that merely looks like a prompt does not end a read.
     host: Option<String>,

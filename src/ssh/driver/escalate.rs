@@ -26,7 +26,7 @@ impl Driver {
             .await
             .map_err(|e| Failure::Session(failure(e, Some(&line))))?;
         let password_prompt = self.password_prompt.clone();
-        let extra: Vec<&Regex> = password_prompt.iter().collect();
+        let extra: Vec<&Regex> = password_prompt.iter().map(|r| &**r).collect();
         let answer = self
             .read(Some(enable.command), &extra)
             .await
