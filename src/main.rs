@@ -13,12 +13,6 @@ use clap::{CommandFactory, Parser};
 use premarket::cli::{self, Cli};
 use premarket::core::Exit;
 
-/// A run allocates and frees millions of small buffers on a few threads (SSH packets, screen
-/// lines, parsed values); glibc's allocator spent a fifth of a 1000-device run's CPU on them
-/// (README "Performance").
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     // A shell asking for completions (`COMPLETE=bash premarket -- ...`) is answered and the
     // process ends here; otherwise this does nothing.

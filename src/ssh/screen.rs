@@ -64,10 +64,31 @@ impl Screen {
     /// Feeds raw bytes; returns how many pager prompts they completed (each wants an answer).
     pub fn feed(&mut self, bytes: &[u8]) -> usize {
         let before = self.pages;
-        for &b in bytes {
+        let mut rest = bytes;
+        while let Some((&b, after)) = rest.split_first() {
+            // Most of an output is runs of printable text: copied whole, as `text_byte` would
+            // copy each byte (a byte that may end the pager's text goes the long way).
+            if self.state == State::Text && !self.swallow_space {
+                let run = rest
+                    .iter()
+                    .position(|&c| !self.copied_as_is(c))
+                    .unwrap_or(rest.len());
+                if run > 0 {
+                    let (text, after) = rest.split_at(run);
+                    self.text.extend_from_slice(text);
+                    rest = after;
+                    continue;
+                }
+            }
             self.byte(b);
+            rest = after;
         }
         self.pages - before
+    }
+
+    /// A byte `text_byte` only appends: printable, and not the pager text's last byte.
+    fn copied_as_is(&self, b: u8) -> bool {
+        matches!(b, b'\t' | 0x20..=0x7e | 0x80..=0xff) && self.pager.last() != Some(&b)
     }
 
     fn byte(&mut self, b: u8) {

@@ -23,30 +23,36 @@ pub fn redact(text: &str) -> String {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&redact_line(line));
+        match secret_at(line) {
+            Some(end) => {
+                out.push_str(line[..end].trim_end());
+                out.push_str(" <redacted>");
+                if line.ends_with('\r') {
+                    out.push('\r');
+                }
+            }
+            None => out.push_str(line),
+        }
     }
     out
 }
 
-fn redact_line(line: &str) -> String {
+/// Where the secret of `line` begins: after the first secret word followed by a value. Words
+/// are compared without allocating (every line of every output comes through here).
+fn secret_at(line: &str) -> Option<usize> {
     let mut end = 0;
     for word in line.split_inclusive(char::is_whitespace) {
         end += word.len();
-        let bare = word
-            .trim_end()
-            .trim_start_matches(['+', '-'])
-            .to_ascii_lowercase();
+        let bare = word.trim_end().trim_start_matches(['+', '-']);
         // A normalised configuration's mask (`secret <secret set, 27 chars>`) holds no secret.
-        if SECRET_WORDS.contains(&bare.as_str())
+        if SECRET_WORDS.iter().any(|w| w.eq_ignore_ascii_case(bare))
             && !line[end..].trim().is_empty()
             && !crate::config_lines::is_mask(&line[end..])
         {
-            let tail_ws = if line.ends_with('\r') { "\r" } else { "" };
-            let kept = line[..end].trim_end();
-            return format!("{kept} <redacted>{tail_ws}");
+            return Some(end);
         }
     }
-    line.to_string()
+    None
 }
 
 #[cfg(test)]
