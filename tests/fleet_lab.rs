@@ -247,9 +247,8 @@ fn matches(pattern: &str, status: &str, device: &str, check: &str) -> bool {
 
 #[test]
 fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
-    let home = tempfile::tempdir().expect("tempdir");
-    for (scenario, not_ok) in SCENARIOS {
-        let (code, report) = demo(scenario, home.path());
+    common::scenarios_in_parts(SCENARIOS, 3, &SCENARIOS[0], |home, (scenario, not_ok)| {
+        let (code, report) = demo(scenario, home);
         let results = report["results"].as_array().expect("results");
         let devices: Vec<&str> = results
             .iter()
@@ -322,7 +321,7 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
             0
         };
         assert_eq!(code, want, "{scenario}: exit code");
-    }
+    });
 }
 
 /// `premarket plan` shows each model-dependent command's condition; once the model is known

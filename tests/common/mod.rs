@@ -58,3 +58,32 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Runs a table of demo scenarios, each judged against the run before it, as `parts`
+/// sequences at once (row `i` in sequence `i % parts`, so the slow rows spread), each in a home
+/// of its own. Every sequence but the first starts with `first` (the table's healthy row,
+/// asserted like any row), so each scenario still follows a run, as in one long sequence. A
+/// demo run spends most of its time waiting on the lab's devices (a feed check's second
+/// sample, a slow device's late answers): run one after another, the two longest tables took
+/// two minutes each of the CI's test time.
+pub fn scenarios_in_parts<R: Sync>(
+    rows: &[R],
+    parts: usize,
+    first: &R,
+    run: impl Fn(&Path, &R) + Sync,
+) {
+    let parts = parts.max(1);
+    std::thread::scope(|scope| {
+        for part in 0..parts {
+            let run = &run;
+            scope.spawn(move || {
+                let home = tempfile::tempdir().expect("tempdir");
+                let lead = (part > 0).then_some(first);
+                let own = rows.iter().skip(part).step_by(parts);
+                for row in lead.into_iter().chain(own) {
+                    run(home.path(), row);
+                }
+            });
+        }
+    });
+}
