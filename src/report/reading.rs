@@ -61,7 +61,7 @@ impl Report {
             started_at: self.started_at.clone(),
             finished_at: self.finished_at.clone(),
             status: self.status,
-            counts: self.counts.clone(),
+            counts: self.counts,
             results: self.results.clone(),
             changes: self.changes.clone(),
             partial: self.partial,

@@ -425,7 +425,7 @@ fn metrics(config: &Config, req: &Request) -> Option<Box<dyn Channel>> {
 
 /// What changed since the previous runs and, for a rerun, what still stands.
 fn read_history(archive: &Archive, report: &mut Report) -> Vec<Report> {
-    match archive.reports() {
+    match archive.history() {
         Ok((earlier, unreadable)) => {
             report.changes = history::changes(&earlier, report);
             for p in unreadable {

@@ -149,25 +149,36 @@ impl Archive {
         let mut reports = Vec::new();
         let mut problems = Vec::new();
         for run in self.runs()? {
-            let path = run.dir.join(REPORT);
-            let text = match file::read_text(&path, Kind::REPORT) {
-                Ok(text) => text,
-                Err(e) => {
-                    problems.push(escape::line(&e.to_string()));
-                    continue;
-                }
-            };
-            let report = serde_json::from_str::<Value>(&text)
-                .map(|mut value| {
-                    escape_strings(&mut value);
-                    value
-                })
-                .and_then(serde_json::from_value::<Report>);
-            match report {
+            match read_report(&run.dir.join(REPORT), Whole) {
                 Ok(report) => reports.push(report),
-                Err(e) => problems.push(escape::line(&format!("{}: {e}", path.display()))),
+                Err(problem) => problems.push(problem),
             }
         }
+        Ok((reports, problems))
+    }
+
+    /// The archived reports as a run's history reads them ([`Archive::reports`]' order and
+    /// problems): the newest full run and every rerun after it whole (a rerun's standing state
+    /// is their results), every older run in [`outline`] (each result's check, device and
+    /// status, and the run's own fields), which is all that "what changed", `--last-failed`
+    /// and the trend read of them. Read whole, a month of a thousand-device site's reports
+    /// (10 MB of JSON each) cost more than the inspection.
+    pub fn history(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+        let mut reports = Vec::new();
+        let mut problems = Vec::new();
+        let mut full_run_read = false;
+        for run in self.runs()?.into_iter().rev() {
+            let how = if full_run_read { Outline } else { Whole };
+            match read_report(&run.dir.join(REPORT), how) {
+                Ok(report) => {
+                    full_run_read |= !report.partial;
+                    reports.push(report);
+                }
+                Err(problem) => problems.push(problem),
+            }
+        }
+        reports.reverse();
+        problems.reverse();
         Ok((reports, problems))
     }
 
@@ -290,6 +301,29 @@ fn read_sequence(dir: &Path) -> Option<u64> {
 /// Escapes the control characters of every string (and key) in `value`: a report read back
 /// from the archive is printed by `history` and quoted by later runs, and the archive is as
 /// open to tampering as a device's output.
+/// How much of an archived report to read.
+#[derive(Clone, Copy)]
+enum Reading {
+    Whole,
+    Outline,
+}
+use Reading::{Outline, Whole};
+
+/// The report at `path`, its strings escaped; the problem (escaped) when it cannot be read.
+fn read_report(path: &Path, how: Reading) -> Result<Report, String> {
+    let text = file::read_text(path, Kind::REPORT).map_err(|e| escape::line(&e.to_string()))?;
+    let report = match how {
+        Whole => serde_json::from_str::<Value>(&text)
+            .map(|mut value| {
+                escape_strings(&mut value);
+                value
+            })
+            .and_then(serde_json::from_value::<Report>),
+        Outline => serde_json::from_str::<outline::Outline>(&text).map(outline::Outline::report),
+    };
+    report.map_err(|e| escape::line(&format!("{}: {e}", path.display())))
+}
+
 fn escape_strings(value: &mut Value) {
     match value {
         Value::String(s) => *s = escape::control(s),
@@ -305,5 +339,6 @@ fn escape_strings(value: &mut Value) {
     }
 }
 
+mod outline;
 #[cfg(test)]
 mod tests;

@@ -211,3 +211,68 @@ fn previous_facts_stop_at_the_newest_run_that_holds_every_wanted_key() {
         );
     }
 }
+
+#[test]
+fn history_reads_runs_before_the_newest_full_one_in_outline() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    let fail = |summary: &str| {
+        vec![
+            CheckResult::new("eos.lanz.persisted", "sw1\u{1b}", Status::Fail, summary),
+            CheckResult::new("eos.config.saved", "sw1\u{1b}", Status::Ok, ""),
+        ]
+    };
+    let mut runs = vec![
+        report("20261128T081500.000", "t1", fail("old full run")),
+        report("20261129T081500.000", "t2", fail("an old rerun")),
+        report("20261130T081500.000", "t3", fail("the newest full run")),
+        report("20261130T091500.000", "t4", fail("a rerun after it")),
+    ];
+    runs[1].partial = true;
+    runs[3].partial = true;
+    for run in &mut runs {
+        archive.write(run).unwrap();
+    }
+    let (whole, _) = archive.reports().unwrap();
+    let (history, problems) = archive.history().unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let summaries: Vec<&str> = history
+        .iter()
+        .map(|r| r.results[0].summary.as_str())
+        .collect();
+    assert_eq!(
+        summaries,
+        ["", "", "the newest full run", "a rerun after it"]
+    );
+    assert_eq!(
+        history[2..],
+        whole[2..],
+        "read whole from the newest full run on"
+    );
+    for (outline, whole) in history.iter().zip(&whole).take(2) {
+        let said = |r: &Report| {
+            let results: Vec<_> = r
+                .results
+                .iter()
+                .map(|x| (x.check.clone(), x.device.clone(), x.status))
+                .collect();
+            (
+                r.run_id.clone(),
+                r.started_at.clone(),
+                r.status,
+                r.partial,
+                results,
+            )
+        };
+        assert_eq!(said(outline), said(whole), "escaped as a whole report is");
+    }
+    let current = report("20261201T081500.000", "t5", fail("now"));
+    assert_eq!(
+        crate::history::changes(&history, &current),
+        crate::history::changes(&whole, &current)
+    );
+    assert_eq!(
+        crate::history::last_failed(&history),
+        crate::history::last_failed(&whole)
+    );
+}

@@ -1,0 +1,52 @@
+//! An archived report read in outline: the run's own fields and each result's check, device
+//! and status. Everything else in the file (summaries, evidence, remedies: most of its bytes)
+//! is skipped by the JSON reader without being kept, and what is kept is escaped as a whole
+//! report's strings are.
+
+use serde::Deserialize;
+
+use crate::{CheckResult, Report, escape};
+use premarket_core::Status;
+
+#[derive(Deserialize)]
+pub(super) struct Outline {
+    run_id: String,
+    site: String,
+    started_at: String,
+    finished_at: String,
+    status: Status,
+    results: Vec<Line>,
+    #[serde(default)]
+    partial: bool,
+    #[serde(default)]
+    offline: bool,
+}
+
+#[derive(Deserialize)]
+struct Line {
+    check: String,
+    device: String,
+    status: Status,
+}
+
+impl Outline {
+    pub(super) fn report(self) -> Report {
+        let clean = |s: &str| escape::control(s);
+        let results = self
+            .results
+            .iter()
+            .map(|r| CheckResult::new(&clean(&r.check), &clean(&r.device), r.status, ""))
+            .collect();
+        let mut report = Report::new(
+            clean(&self.run_id),
+            clean(&self.site),
+            clean(&self.started_at),
+            clean(&self.finished_at),
+            results,
+        );
+        report.status = self.status;
+        report.partial = self.partial;
+        report.offline = self.offline;
+        report
+    }
+}
