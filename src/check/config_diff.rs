@@ -157,7 +157,7 @@ mod tests {
             },
             run_id: "20261202T083102.120".into(),
             collected_at: None,
-            fact: serde_json::Value::Null,
+            fact: premarket_parse::FactJson::default(),
         }
     }
 

@@ -120,7 +120,7 @@ fn box_of(records: &[Recorded]) -> BoxFacts {
     records
         .iter()
         .find(|r| r.key == box_facts::key())
-        .and_then(|r| serde_json::from_value(r.fact.clone()).ok())
+        .and_then(|r| r.fact.read().ok())
         .unwrap_or_default()
 }
 
@@ -128,5 +128,5 @@ fn config_of(records: &[Recorded]) -> Option<ConfigLines> {
     records
         .iter()
         .find(|r| CONFIG_KINDS.contains(&r.key.kind.as_str()))
-        .and_then(|r| serde_json::from_value(r.fact.clone()).ok())
+        .and_then(|r| r.fact.read().ok())
 }

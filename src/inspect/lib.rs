@@ -272,7 +272,7 @@ fn box_changes(
     let before: BoxFacts = plan
         .previous
         .get(&box_facts::key())
-        .and_then(|r| serde_json::from_value(r.fact.clone()).ok())
+        .and_then(|r| r.fact.read().ok())
         .unwrap_or_default();
     let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
     let changed = changed::compare(&plan.device.name, &before, &now)
@@ -287,7 +287,7 @@ fn box_changes(
         key: box_facts::key(),
         run_id: String::new(),
         collected_at: Some(collected_at),
-        fact: serde_json::to_value(&now).unwrap_or_default(),
+        fact: premarket_parse::FactJson::of(&now),
     };
     (changed, Some(record))
 }

@@ -80,7 +80,52 @@ pub struct Recorded {
     /// When that run collected the output (absent in records of older premarket versions).
     #[serde(default)]
     pub collected_at: Option<DateTime<Utc>>,
-    pub fact: serde_json::Value,
+    pub fact: FactJson,
+}
+
+/// A recorded fact as JSON text. Held as text, not as a `serde_json::Value`: a switch's
+/// counters as a `Value` took several times their text's memory (a thousand devices' records
+/// of the previous run and of this one, two hundred MB), and every reading cloned the tree.
+/// Read back by type ([`FactJson::read`]) or as a `Value` where a rule walks it
+/// ([`FactJson::value`]).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FactJson(Box<serde_json::value::RawValue>);
+
+impl FactJson {
+    /// `fact` as JSON; one that cannot be written as JSON says why, as a string.
+    pub fn of<T: Serialize + ?Sized>(fact: &T) -> FactJson {
+        let raw = serde_json::value::to_raw_value(fact)
+            .or_else(|e| serde_json::value::to_raw_value(&format!("unserializable: {e}")));
+        FactJson(raw.unwrap_or_default())
+    }
+
+    /// The fact read back as a `T` (an `Err` when the record no longer reads as one).
+    pub fn read<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.0.get())
+    }
+
+    /// The fact as a JSON value, for the rules' JSONPath (`Null` if it cannot be read).
+    pub fn value(&self) -> serde_json::Value {
+        self.read().unwrap_or_default()
+    }
+
+    pub fn text(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl From<serde_json::Value> for FactJson {
+    fn from(value: serde_json::Value) -> Self {
+        FactJson::of(&value)
+    }
+}
+
+/// Equal when the JSON is the same text (records are written by one serialiser).
+impl PartialEq for FactJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
 }
 
 /// The latest archived fact of each query of a device (from the run archive), so a check can
@@ -251,8 +296,7 @@ impl Facts {
         Q::Fact: DeserializeOwned,
     {
         let record = self.previous.get(&query.key())?;
-        let fact = serde_json::from_value(record.fact.clone());
-        Some((fact, record))
+        Some((record.fact.read(), record))
     }
 
     /// The previous run's JSON of any query (for YAML checks).
@@ -268,7 +312,7 @@ impl Facts {
             .filter(|q| q.archived())
             .filter_map(|q| {
                 let key = q.key();
-                let fact = self.entry(&key).ok()?.to_json();
+                let fact = self.entry(&key).ok()?.to_record();
                 Some(Recorded {
                     key,
                     run_id: run_id.to_string(),

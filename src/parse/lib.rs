@@ -17,7 +17,7 @@ mod raw;
 pub mod text;
 
 pub use error::ParseError;
-pub use facts::{FactError, Facts, Previous, Recorded};
+pub use facts::{FactError, FactJson, Facts, Previous, Recorded};
 pub use model::{Applies, Availability, Model};
 pub use query::{AnyQuery, Arg, Fact, Query, QueryKey, QuerySpec, Shape, json_of};
 pub use raw::{Raw, TEXT_LIMIT};

@@ -16,6 +16,8 @@ use premarket_core::Command;
 /// A parsed output, as stored: any serialisable value, read back by its concrete type.
 pub trait Fact: Any + Send + Sync + fmt::Debug {
     fn to_json(&self) -> serde_json::Value;
+    /// As the archive records it (JSON text).
+    fn to_record(&self) -> super::FactJson;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -23,6 +25,9 @@ impl<T: Serialize + Any + Send + Sync + fmt::Debug> Fact for T {
     fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self)
             .unwrap_or_else(|e| serde_json::Value::String(format!("unserializable: {e}")))
+    }
+    fn to_record(&self) -> super::FactJson {
+        super::FactJson::of(self)
     }
     fn as_any(&self) -> &dyn Any {
         self

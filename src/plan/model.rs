@@ -129,7 +129,7 @@ impl DevicePlan {
         self.model = identities(&self.queries).iter().find_map(|q| {
             let record = self.previous.get(&q.key())?;
             Some(Known {
-                model: q.identify_record(&record.fact)?,
+                model: q.identify_record(&record.fact.value())?,
                 source: format!("the previous run ({})", record.run_id),
             })
         });

@@ -375,7 +375,7 @@ struct Stored {
     key: premarket_parse::QueryKey,
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
-    fact: serde_json::Value,
+    fact: premarket_parse::FactJson,
 }
 
 /// [`Stored`] as it is written, borrowing the run's records.
@@ -383,7 +383,7 @@ struct Stored {
 struct StoredRef<'a> {
     key: &'a premarket_parse::QueryKey,
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
-    fact: &'a serde_json::Value,
+    fact: &'a premarket_parse::FactJson,
 }
 
 /// Writes `bytes` to `path`, a new file in the run's own hidden directory, and flushes it to

@@ -24,7 +24,7 @@ pub fn previous(device: &DevicePlan, outputs: &[(Command, String)], ago: Duratio
                 key: query.key(),
                 run_id: "20261130T081500.000".to_string(),
                 collected_at: Some(at),
-                fact: fact.to_json(),
+                fact: fact.to_json().into(),
             });
         }
     }

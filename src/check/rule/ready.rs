@@ -59,10 +59,10 @@ impl Prepared for PreparedRule {
             ));
         }
         let recorded = facts.previous_json(&self.query.key());
-        let previous = recorded.map(|r| PreviousFact {
-            fact: &r.fact,
-            run_id: &r.run_id,
-        });
+        let before = recorded.map(|r| (r.fact.value(), r.run_id.as_str()));
+        let previous = before
+            .as_ref()
+            .map(|(fact, run_id)| PreviousFact { fact, run_id });
         let outcome = eval::judge(&self.rule, &fact, previous.as_ref(), watch);
         self.verdict(outcome, raw)
     }

@@ -151,7 +151,7 @@ impl Archive {
         for run in self.runs()? {
             match read_report(&run.dir.join(REPORT), Whole) {
                 Ok(report) => reports.push(report),
-                Err(problem) => problems.push(problem),
+                Err(Unreadable(problem)) => problems.push(problem),
             }
         }
         Ok((reports, problems))
@@ -174,7 +174,7 @@ impl Archive {
                     full_run_read |= !report.partial;
                     reports.push(report);
                 }
-                Err(problem) => problems.push(problem),
+                Err(Unreadable(problem)) => problems.push(problem),
             }
         }
         reports.reverse();
@@ -309,9 +309,14 @@ enum Reading {
 }
 use Reading::{Outline, Whole};
 
-/// The report at `path`, its strings escaped; the problem (escaped) when it cannot be read.
-fn read_report(path: &Path, how: Reading) -> Result<Report, String> {
-    let text = file::read_text(path, Kind::REPORT).map_err(|e| escape::line(&e.to_string()))?;
+/// Why an archived report could not be read (its path and the reason, escaped): one line of
+/// the history's problems.
+struct Unreadable(String);
+
+/// The report at `path`, its strings escaped.
+fn read_report(path: &Path, how: Reading) -> Result<Report, Unreadable> {
+    let text = file::read_text(path, Kind::REPORT)
+        .map_err(|e| Unreadable(escape::line(&e.to_string())))?;
     let report = match how {
         Whole => serde_json::from_str::<Value>(&text)
             .map(|mut value| {
@@ -321,7 +326,7 @@ fn read_report(path: &Path, how: Reading) -> Result<Report, String> {
             .and_then(serde_json::from_value::<Report>),
         Outline => serde_json::from_str::<outline::Outline>(&text).map(outline::Outline::report),
     };
-    report.map_err(|e| escape::line(&format!("{}: {e}", path.display())))
+    report.map_err(|e| Unreadable(escape::line(&format!("{}: {e}", path.display()))))
 }
 
 fn escape_strings(value: &mut Value) {

@@ -138,7 +138,7 @@ fn write_facts(archive: &Archive, id: &str, facts: Vec<(premarket_parse::QueryKe
                 key,
                 run_id: String::new(),
                 collected_at: None,
-                fact: serde_json::json!(n),
+                fact: serde_json::json!(n).into(),
             })
             .collect(),
     }];
@@ -160,11 +160,11 @@ fn previous_facts_come_from_the_latest_written_run_that_kept_them() {
     let a = previous.get(&key("a")).unwrap();
     let b = previous.get(&key("b")).unwrap();
     assert_eq!(
-        (a.fact.clone(), a.run_id.as_str()),
+        (a.fact.value(), a.run_id.as_str()),
         (serde_json::json!(2), "20261130T081500.000")
     );
     assert_eq!(
-        (b.fact.clone(), b.run_id.as_str()),
+        (b.fact.value(), b.run_id.as_str()),
         (serde_json::json!(10), "20261129T081500.000")
     );
     assert!(archive.previous("sw2").get(&key("a")).is_none());
@@ -180,7 +180,7 @@ fn previous_facts_stop_at_the_newest_run_that_holds_every_wanted_key() {
     run("20261129T081500.000", vec![(key("a"), 1), (key("b"), 10)]);
     run("20261130T081500.000", vec![(key("a"), 2)]);
     let previous = archive.previous_facts();
-    let fact = |p: &Previous, k: &str| p.get(&key(k)).map(|r| (r.fact.clone(), r.run_id.clone()));
+    let fact = |p: &Previous, k: &str| p.get(&key(k)).map(|r| (r.fact.value(), r.run_id.clone()));
     // `a` is in the newest run: nothing older is read, so `b` and `c` are not seen.
     let only_a = previous.of("sw1", &[key("a")]);
     assert_eq!(
