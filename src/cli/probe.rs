@@ -28,6 +28,10 @@ pub struct Args {
 }
 
 #[derive(Debug, clap::Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "parsed once per process; without the lab's `emulate` the run's arguments stand out"
+)]
 pub enum ProbeCommand {
     /// Analyse pcap/pcapng captures: pair the copies, report latency, verdict.
     Analyze(AnalyzeArgs),
