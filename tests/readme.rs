@@ -151,3 +151,28 @@ fn no_string_errors_outside_the_lab() {
             .join("\n")
     );
 }
+
+/// No source file over 600 lines (README "Development"): a file that grows past it is split
+/// where its seams are, as issue 24 split the seven that had.
+#[test]
+fn no_source_file_over_600_lines() {
+    const MAX: usize = 600;
+    let repo = common::repo();
+    let mut files = vec![repo.join("src")];
+    let mut over = Vec::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if path.extension().is_some_and(|e| e == "rs") {
+            let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+            if lines > MAX {
+                let rel = path.strip_prefix(&repo).unwrap().display().to_string();
+                over.push(format!("{rel}: {lines} lines"));
+            }
+        }
+    }
+    over.sort();
+    assert!(over.is_empty(), "over {MAX} lines:\n{}", over.join("\n"));
+}
