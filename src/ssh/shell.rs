@@ -121,8 +121,6 @@ pub struct Shell {
     /// The session's secrets, masked in every reply as it streams.
     redactor: Redactor,
     spooling: Spooling,
-    /// Lines moved off the screen, on their way to the body (reused between reads).
-    drained: Vec<u8>,
     /// What the last read found between the previous prompt and its echo.
     stray: Stray,
 }
@@ -160,7 +158,6 @@ impl Shell {
             broken: false,
             redactor,
             spooling,
-            drained: Vec::new(),
             stray: Stray::default(),
         })
     }
@@ -262,12 +259,10 @@ impl Shell {
         spooling: &Spooling,
     ) -> Result<(String, Matched), ShellError> {
         loop {
-            self.screen.drain_into(&mut self.drained);
-            if !self.drained.is_empty() {
-                let pushed = body.push(&self.drained);
-                self.drained.clear();
-                pushed?;
-            }
+            self.screen.drain_with(|lines| match lines {
+                [] => Ok(()),
+                lines => body.push(lines),
+            })?;
             let echoed =
                 body.echoed() || echo.is_some_and(|e| self.screen.line_contains(e.as_bytes()));
             if let Some(last) = self.screen.last_line().filter(|_| echoed) {
