@@ -187,16 +187,7 @@ impl ModelGate {
         plan.depends_on_model().then(|| {
             Arc::new(ModelGate {
                 identities: plan.identity_commands(),
-                // What the gate reads: the commands and their queries (not the checks, not the
-                // previous run's records).
-                plan: DevicePlan {
-                    device: plan.device.clone(),
-                    checks: Vec::new(),
-                    queries: plan.queries.clone(),
-                    commands: plan.commands.clone(),
-                    previous: Default::default(),
-                    model: plan.model.clone(),
-                },
+                plan: plan.for_gate(),
                 model: OnceLock::new(),
             }) as Arc<dyn Gate>
         })

@@ -59,6 +59,20 @@ impl DevicePlan {
             .collect()
     }
 
+    /// The plan as a model gate reads it while the device is collected: its commands, their
+    /// queries and the model known before the run; not the checks, not the previous run's
+    /// records (a gate per device held a copy of both).
+    pub fn for_gate(&self) -> DevicePlan {
+        DevicePlan {
+            device: self.device.clone(),
+            checks: Vec::new(),
+            queries: self.queries.clone(),
+            commands: self.commands.clone(),
+            previous: Default::default(),
+            model: self.model.clone(),
+        }
+    }
+
     /// Whether any planned command depends on the model.
     pub fn depends_on_model(&self) -> bool {
         self.queries.iter().any(|q| q.availability().is_some())

@@ -27,6 +27,9 @@ pub struct Expected<'a> {
     pub known_hosts: Option<&'a KnownHosts>,
 }
 
+mod read_once;
+pub use read_once::ReadOnce;
+
 /// The site's known_hosts file as read before a connection. The key check runs inside the
 /// SSH handshake, on the session's async task, where no file is read: a slow disk would stall
 /// the task, and a file that blocks (a FIFO) would hang it past the run's deadline. A run
@@ -47,24 +50,6 @@ impl KnownHosts {
             path: path.to_path_buf(),
             text: known_hosts::read(path).map(|t| t.map(|t| Arc::new(known_hosts::Index::new(t)))),
         }
-    }
-}
-
-/// The site's known_hosts as the run's first connection read it, shared by every session of
-/// the run (clones share it). Read per device, a thousand-device run read and parsed the file
-/// a thousand times and held a thousand copies at once.
-#[derive(Clone, Debug, Default)]
-pub struct ReadOnce(Arc<tokio::sync::OnceCell<KnownHosts>>);
-
-impl ReadOnce {
-    /// The file at `path`, read off the async threads the first time.
-    pub async fn get(&self, path: &Path) -> Result<&KnownHosts, tokio::task::JoinError> {
-        self.0
-            .get_or_try_init(|| {
-                let path = path.to_path_buf();
-                tokio::task::spawn_blocking(move || KnownHosts::read(&path))
-            })
-            .await
     }
 }
 

@@ -146,7 +146,7 @@ pub async fn open(
         host: &target.host,
         port: target.port,
         pin: target.host_key.as_deref(),
-        known_hosts,
+        known_hosts: known_hosts.as_deref(),
     };
     let handler = transport::verifying(expected);
     let mut handle = transport::connect_with(

@@ -298,9 +298,6 @@ fn read_sequence(dir: &Path) -> Option<u64> {
         .and_then(|text| text.trim().parse().ok())
 }
 
-/// Escapes the control characters of every string (and key) in `value`: a report read back
-/// from the archive is printed by `history` and quoted by later runs, and the archive is as
-/// open to tampering as a device's output.
 /// How much of an archived report to read.
 #[derive(Clone, Copy)]
 enum Reading {
@@ -329,6 +326,9 @@ fn read_report(path: &Path, how: Reading) -> Result<Report, Unreadable> {
     report.map_err(|e| Unreadable(escape::line(&format!("{}: {e}", path.display()))))
 }
 
+/// Escapes the control characters of every string (and key) in `value`: a report read back
+/// from the archive is printed by `history` and quoted by later runs, and the archive is as
+/// open to tampering as a device's output.
 fn escape_strings(value: &mut Value) {
     match value {
         Value::String(s) => *s = escape::control(s),
