@@ -3,12 +3,14 @@
 //! paths cost far more than they look (a filter's `match()` compiles its regex at every node):
 //! inline, one such check held the whole run past its deadline with no report.
 //!
-//! So each evaluation runs on a thread of its own while the run waits for its verdict or for
-//! the moment to give up (the check's budget, the deadline, a stop signal: [`GaveUp`]). A
-//! check given up on is ERROR naming what it was reading; its thread is told to stop at the
-//! next path it starts ([`Watch`]) and is otherwise left to end with the process (a library
-//! call cannot be cut short), its verdict thrown away. Threads are reused: a run judges
-//! thousands of checks, and starting a thread costs about as much as judging one.
+//! So evaluations run on a thread of their own (a device's checks one after another on one
+//! thread, [`evaluate_each`]) while the run waits for each verdict or for the moment to give up
+//! on it (the check's budget, the deadline, a stop signal: [`GaveUp`]). A check given up on is
+//! ERROR naming what it was reading; its thread is told to stop at the next path it starts
+//! ([`Watch`]) and is otherwise left to end with the process (a library call cannot be cut
+//! short), its verdict thrown away; the device's later checks go on another thread. Threads are
+//! reused: a run judges thousands of checks, and handing work to a thread costs about as much
+//! as judging one.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,6 +84,15 @@ impl Watch {
         !self.abandoned.load(Ordering::Relaxed)
     }
 
+    /// Notes that the next check's evaluation begins (it has read nothing yet); `false` when
+    /// the run has given up on this thread.
+    fn start(&self) -> bool {
+        if let Ok(mut reading) = self.reading.lock() {
+            *reading = None;
+        }
+        !self.abandoned.load(Ordering::Relaxed)
+    }
+
     fn path(&self) -> Option<Arc<str>> {
         self.reading.lock().ok().and_then(|r| r.clone())
     }
@@ -102,7 +113,7 @@ pub enum GaveUp {
     Interrupted(&'static str),
 }
 
-/// Evaluates `check` over `facts` on a thread of its own; when `give_up` finishes first, the
+/// Evaluates `check` over `facts` on an evaluation thread; when `give_up` finishes first, the
 /// verdict is ERROR saying why and what the evaluation was reading. `rerun` is the command that
 /// reruns this check (for the remedy).
 pub async fn evaluate(
@@ -111,28 +122,85 @@ pub async fn evaluate(
     give_up: impl Future<Output = GaveUp>,
     rerun: &str,
 ) -> Verdict {
-    let watch = Arc::new(Watch::default());
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let on_thread = watch.clone();
-    let spawned = on_a_thread(Box::new(move || {
-        let _ = tx.send(check.evaluate_watched(&facts, &on_thread));
-    }));
-    if let Err(e) = spawned {
-        return Verdict::error(format!("not judged: the evaluation could not start: {e}"));
-    }
-    tokio::select! {
-        biased;
-        verdict = rx => verdict.unwrap_or_else(|_| {
-            Verdict::error(
-                "not judged: the evaluation stopped without a verdict (a bug in premarket; stderr \
-                 has the panic)",
-            )
-        }),
-        why = give_up => {
-            watch.abandon();
-            gave_up(why, watch.path().as_deref(), rerun)
+    let give_up = std::cell::Cell::new(Some(give_up));
+    let once = || {
+        let give_up = give_up.take();
+        async move {
+            match give_up {
+                Some(give_up) => give_up.await,
+                None => std::future::pending().await,
+            }
+        }
+    };
+    let mut judged = evaluate_each(vec![(check, rerun.to_string())], facts, once).await;
+    judged
+        .pop()
+        .map(|(verdict, _)| verdict)
+        .unwrap_or_else(|| Verdict::error("not judged (a bug in premarket)"))
+}
+
+/// Evaluates one device's checks in order on one evaluation thread (one hop per device, not
+/// per check: the hops cost more than most judging), each with its verdict and how long it
+/// took. Each check is bounded on its own: `give_up()` starts as the run begins waiting for
+/// its verdict. A check given up on is ERROR as in [`evaluate`]; its thread is left to it, and
+/// the checks after it go on a fresh thread.
+pub async fn evaluate_each<F: Future<Output = GaveUp>>(
+    checks: Vec<(Arc<dyn Prepared>, String)>,
+    facts: Arc<Facts>,
+    give_up: impl Fn() -> F,
+) -> Vec<(Verdict, Duration)> {
+    let mut judged = Vec::with_capacity(checks.len());
+    while judged.len() < checks.len() {
+        let rest = &checks[judged.len()..];
+        let watch = Arc::new(Watch::default());
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let on_thread = watch.clone();
+        let batch: Vec<Arc<dyn Prepared>> = rest.iter().map(|(check, _)| check.clone()).collect();
+        let facts = facts.clone();
+        let spawned = on_a_thread(Box::new(move || {
+            for check in batch {
+                if !on_thread.start() {
+                    return;
+                }
+                if tx.send(check.evaluate_watched(&facts, &on_thread)).is_err() {
+                    return;
+                }
+            }
+        }));
+        if let Err(e) = spawned {
+            let why = format!("not judged: the evaluation could not start: {e}");
+            judged.extend(
+                rest.iter()
+                    .map(|_| (Verdict::error(why.clone()), Duration::ZERO)),
+            );
+            break;
+        }
+        for (_, rerun) in rest {
+            let waiting = std::time::Instant::now();
+            let verdict = tokio::select! {
+                biased;
+                verdict = rx.recv() => verdict,
+                why = give_up() => {
+                    watch.abandon();
+                    judged.push((gave_up(why, watch.path().as_deref(), rerun), waiting.elapsed()));
+                    break;
+                }
+            };
+            let Some(verdict) = verdict else {
+                // The thread ended without this verdict: the check panicked.
+                judged.push((
+                    Verdict::error(
+                        "not judged: the evaluation stopped without a verdict (a bug in \
+                         premarket; stderr has the panic)",
+                    ),
+                    waiting.elapsed(),
+                ));
+                break;
+            };
+            judged.push((verdict, waiting.elapsed()));
         }
     }
+    judged
 }
 
 /// The verdict of an evaluation given up on.
@@ -261,6 +329,78 @@ mod tests {
             verdict.summary.contains("a bug in premarket"),
             "{verdict:?}"
         );
+    }
+
+    /// Gives up after `ms` milliseconds, as a check's budget.
+    fn budget(ms: u64) -> impl Fn() -> std::pin::Pin<Box<dyn Future<Output = GaveUp> + Send>> {
+        move || {
+            Box::pin(async move {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                GaveUp::Budget(Duration::from_millis(ms))
+            })
+        }
+    }
+
+    fn each(checks: Vec<Arc<dyn Prepared>>) -> Vec<(Arc<dyn Prepared>, String)> {
+        checks
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (c, format!("premarket check c{i}")))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_devices_checks_share_one_thread_until_one_is_given_up_on() {
+        let facts = Arc::new(Facts::default());
+        let together = evaluate_each(
+            each(vec![Arc::new(Where), Arc::new(Where), Arc::new(Where)]),
+            facts.clone(),
+            budget(5_000),
+        )
+        .await;
+        let threads: Vec<&str> = together.iter().map(|(v, _)| v.summary.as_str()).collect();
+        assert_eq!(threads.len(), 3);
+        assert!(threads.iter().all(|t| *t == threads[0]), "{threads:?}");
+
+        // The second spins past its budget: ERROR naming it; the third is still judged, on
+        // another thread.
+        let judged = evaluate_each(
+            each(vec![Arc::new(Where), Arc::new(Spins), Arc::new(Where)]),
+            facts.clone(),
+            budget(50),
+        )
+        .await;
+        let status: Vec<Status> = judged.iter().map(|(v, _)| v.status).collect();
+        assert_eq!(status, [Status::Ok, Status::Error, Status::Ok]);
+        let given_up = &judged[1].0;
+        assert!(
+            given_up.summary.contains("budget of one check")
+                && given_up
+                    .remedy
+                    .as_deref()
+                    .is_some_and(|r| r.contains("check c1")),
+            "{given_up:?}"
+        );
+        assert!(
+            judged[1].1 >= Duration::from_millis(50),
+            "{:?}",
+            judged[1].1
+        );
+        assert_ne!(judged[0].0.summary, judged[2].0.summary, "a fresh thread");
+
+        // A panic is ERROR and the check after it judged (a budget long enough for the panic
+        // hook to print a backtrace).
+        let judged = evaluate_each(
+            each(vec![Arc::new(Panics), Arc::new(Where)]),
+            facts,
+            budget(10_000),
+        )
+        .await;
+        assert!(
+            judged[0].0.summary.contains("a bug in premarket"),
+            "{judged:?}"
+        );
+        assert_eq!(judged[1].0.status, Status::Ok, "{judged:?}");
     }
 
     #[tokio::test]

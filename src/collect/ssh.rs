@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 use super::{BoxFuture, Collector, Outputs};
 use premarket_config::{Config, Device, SecretRef};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
-use premarket_plan::{DevicePlan, Model};
+use premarket_plan::DevicePlan;
 use premarket_platform::fortigate;
 use premarket_spool::SpoolDir;
 use premarket_ssh::profile::Profile;
@@ -178,8 +178,9 @@ pub fn firewall_shell(
 struct ModelGate {
     plan: DevicePlan,
     identities: Vec<usize>,
-    /// The model, read once every identity command has answered (`None` inside: it gave none).
-    model: OnceLock<Option<Model>>,
+    /// What the model withholds, by command index: decided once every identity command has
+    /// answered (the model read then, `None` when they gave none).
+    withheld: OnceLock<Vec<Option<String>>>,
 }
 
 impl ModelGate {
@@ -188,7 +189,7 @@ impl ModelGate {
             Arc::new(ModelGate {
                 identities: plan.identity_commands(),
                 plan: plan.for_gate(),
-                model: OnceLock::new(),
+                withheld: OnceLock::new(),
             }) as Arc<dyn Gate>
         })
     }
@@ -207,21 +208,21 @@ impl Gate for ModelGate {
             Some(Some(Ok(captured))) => Some(&captured.output),
             _ => None,
         };
-        let model = match self.model.get() {
-            Some(model) => model.as_ref(),
+        let withheld = match self.withheld.get() {
+            Some(withheld) => withheld,
             // Not answered yet (the plan puts identities first, so only a broken script): send.
             None if self
                 .identities
                 .iter()
                 .any(|i| answered.get(*i).is_none_or(Option::is_none)) =>
             {
-                None
+                return self.plan.withhold(index, None);
             }
-            None => self
-                .model
-                .get_or_init(|| self.plan.model_from(output))
-                .as_ref(),
+            None => self.withheld.get_or_init(|| {
+                let model = self.plan.model_from(output);
+                self.plan.withhold_each(model.as_ref())
+            }),
         };
-        self.plan.withhold(index, model)
+        withheld.get(index).cloned().flatten()
     }
 }

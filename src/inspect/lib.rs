@@ -187,27 +187,7 @@ async fn inspect_device(
     };
 
     let facts = Arc::new(facts);
-    let judged = futures::future::join_all(plan.checks.iter().map(|check| {
-        let facts = facts.clone();
-        async move {
-            let eval_start = Instant::now();
-            let verdict = match (&check.prepared, &check.skip) {
-                (Some(prepared), _) => {
-                    let rerun = format!(
-                        "premarket check {} --device {}",
-                        check.entry.id, plan.device.name
-                    );
-                    bounded::evaluate(prepared.clone(), facts, give_up(limits), &rerun).await
-                }
-                (None, reason) => Verdict::skip(format!(
-                    "skipped by the baseline: {}",
-                    reason.as_deref().unwrap_or("no reason given")
-                )),
-            };
-            (verdict, elapsed_ms(eval_start))
-        }
-    }))
-    .await;
+    let judged = judge(plan, facts.clone(), limits).await;
     // A verdict's attachment is a configuration diff: one per device.
     let diff = judged
         .iter()
@@ -239,6 +219,42 @@ async fn inspect_device(
         down,
         probe,
     }
+}
+
+/// Every check of the device: the prepared ones judged one after another on one evaluation
+/// thread, each bounded on its own ([`bounded::evaluate_each`]); a skipped one says why. Each
+/// verdict comes with its evaluation's milliseconds.
+async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Verdict, u64)> {
+    let prepared = plan
+        .checks
+        .iter()
+        .filter_map(|check| {
+            let rerun = format!(
+                "premarket check {} --device {}",
+                check.entry.id, plan.device.name
+            );
+            check.prepared.clone().map(|p| (p, rerun))
+        })
+        .collect();
+    let mut judged = bounded::evaluate_each(prepared, facts, || give_up(limits))
+        .await
+        .into_iter();
+    plan.checks
+        .iter()
+        .map(|check| match (&check.prepared, &check.skip) {
+            (Some(_), _) => judged.next().map_or_else(
+                || (Verdict::error("not judged (a bug in premarket)"), 0),
+                |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
+            ),
+            (None, reason) => (
+                Verdict::skip(format!(
+                    "skipped by the baseline: {}",
+                    reason.as_deref().unwrap_or("no reason given")
+                )),
+                0,
+            ),
+        })
+        .collect()
 }
 
 /// The archived records a device's run reads ([`premarket_plan::Plan::attach_previous`]): its

@@ -96,6 +96,25 @@ impl DevicePlan {
         withheld(&self.readers(index), model)
     }
 
+    /// [`DevicePlan::withhold`] for every command, by index: each query's command is built
+    /// once, not once per command asked about (a gate asks for every command of the session).
+    pub fn withhold_each(&self, model: Option<&Model>) -> Vec<Option<String>> {
+        let read: Vec<_> = self.queries.iter().map(|q| q.key().command).collect();
+        self.commands
+            .iter()
+            .map(|command| {
+                let readers: Vec<&dyn AnyQuery> = self
+                    .queries
+                    .iter()
+                    .zip(&read)
+                    .filter(|(_, c)| *c == command)
+                    .map(|(q, _)| q.as_ref())
+                    .collect();
+                withheld(&readers, model)
+            })
+            .collect()
+    }
+
     /// The condition of command `index`, as `premarket plan` shows it: where it exists, and
     /// what that resolves to for the model known before the run; `None` for a command sent to
     /// every model.

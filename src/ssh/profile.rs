@@ -152,13 +152,19 @@ impl Profile {
     pub fn error_in<'o>(&self, output: &'o str) -> Option<(&DeviceError, &'o str)> {
         let mut best: Option<(usize, &'o str)> = None;
         for line in output.lines() {
-            let line = line.trim();
+            let line = line.trim_start();
+            // Most lines start with no error's first letter: one byte compared, not a string.
+            let Some(first) = line.as_bytes().first() else {
+                continue;
+            };
             for (i, e) in self.errors.iter().enumerate() {
                 if best.is_some_and(|(b, _)| b <= i) {
                     break;
                 }
-                if line.starts_with(e.line_starts) {
-                    best = Some((i, line));
+                if e.line_starts.as_bytes().first() == Some(first)
+                    && line.starts_with(e.line_starts)
+                {
+                    best = Some((i, line.trim_end()));
                     break;
                 }
             }

@@ -2,6 +2,10 @@
 //! (`username admin secret sha512 $6$...`, `tacacs-server key 7 ...`, `snmp-server community
 //! ...`). Hashes and type-7 strings are as good as passwords to an attacker, so they go too.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 /// Words after which the rest of an EOS line is secret.
 const SECRET_WORDS: &[&str] = &[
     "secret",
@@ -16,24 +20,40 @@ const SECRET_WORDS: &[&str] = &[
     "shared-secret",
 ];
 
-/// `text` with every secret value replaced by `<redacted>`; line structure is kept.
+/// Every secret word holds one of these (case aside): a line without one keeps its secrets to
+/// none, and most outputs have no such line at all.
+static HINT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new("(?i)key|secret|password|community|passphrase").expect("a fixed pattern compiles")
+});
+
+/// `text` with every secret value replaced by `<redacted>`; line structure is kept. Only the
+/// lines that hold a secret word's letters are read word by word (every output comes here).
 pub fn redact(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
+    // `text[..copied]` is in `out`; lines starting before `decided` have been read.
+    let mut copied = 0;
+    let mut decided = 0;
+    for hint in HINT.find_iter(text) {
+        if hint.start() < decided {
+            continue;
         }
-        match secret_at(line) {
-            Some(end) => {
-                out.push_str(line[..end].trim_end());
-                out.push_str(" <redacted>");
-                if line.ends_with('\r') {
-                    out.push('\r');
-                }
+        let start = text[..hint.start()].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[hint.end()..]
+            .find('\n')
+            .map_or(text.len(), |i| hint.end() + i);
+        decided = end;
+        let line = &text[start..end];
+        if let Some(cut) = secret_at(line) {
+            out.push_str(&text[copied..start]);
+            out.push_str(line[..cut].trim_end());
+            out.push_str(" <redacted>");
+            if line.ends_with('\r') {
+                out.push('\r');
             }
-            None => out.push_str(line),
+            copied = end;
         }
     }
+    out.push_str(&text[copied..]);
     out
 }
 
@@ -58,6 +78,55 @@ fn secret_at(line: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule line by line, as written before the whole-text search: the reference.
+    fn each_line(text: &str) -> String {
+        let mut out = String::new();
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            match secret_at(line) {
+                Some(end) => {
+                    out.push_str(line[..end].trim_end());
+                    out.push_str(" <redacted>");
+                    if line.ends_with('\r') {
+                        out.push('\r');
+                    }
+                }
+                None => out.push_str(line),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_whole_text_search_redacts_as_each_line_would() {
+        let lines = [
+            "username admin secret sha512 $6$abc",
+            "   tacacs-server host 10.0.0.1 KEY 7 0207165218120E\r",
+            "snmp-server community s3cret ro",
+            "interface Ethernet1",
+            "   description keyboard-password-room",
+            "no snmp-server community",
+            "ip ssh key-exchange x",
+            "",
+            "\r",
+            "router bgp 65000 neighbor 10.1.1.1 password 7 ABC key 7 DEF",
+            "\u{212a}ey 7 kelvin",
+            "snmp-server community <secret set, 9 chars>",
+        ];
+        // Every pair and triple of lines, with and without a final line break.
+        for a in lines {
+            for b in lines {
+                for c in ["", "\n", "\nsecret x", "\r\n"] {
+                    let text = format!("{a}\n{b}{c}");
+                    assert_eq!(redact(&text), each_line(&text), "{text:?}");
+                }
+            }
+            assert_eq!(redact(a), each_line(a), "{a:?}");
+        }
+    }
 
     #[test]
     fn a_normalised_mask_stays() {
