@@ -22,7 +22,7 @@ pub(crate) enum LastFailedError {
 }
 
 pub(crate) fn last_failed(archive: &Archive) -> Result<Pick, LastFailedError> {
-    let (reports, _) = archive.history()?;
+    let (reports, _) = archive.history_outline()?;
     let Some((run, pairs)) = history::last_failed(&reports) else {
         return Err(LastFailedError::NoRun(archive.root().to_path_buf()));
     };

@@ -423,9 +423,15 @@ fn metrics(config: &Config, req: &Request) -> Option<Box<dyn Channel>> {
     Some(Box::new(Metrics { path }))
 }
 
-/// What changed since the previous runs and, for a rerun, what still stands.
+/// What changed since the previous runs and, for a rerun, what still stands (a full run reads
+/// the earlier reports in outline: their statuses are all it compares).
 fn read_history(archive: &Archive, report: &mut Report) -> Vec<Report> {
-    match archive.history() {
+    let read = if report.partial {
+        archive.history()
+    } else {
+        archive.history_outline()
+    };
+    match read {
         Ok((earlier, unreadable)) => {
             report.changes = history::changes(&earlier, report);
             for p in unreadable {

@@ -7,6 +7,8 @@
 //! silently), an eAPI `error`, and EOS's own `errors` list. Nesting is bounded by serde_json's
 //! recursion limit (128), so no input can drive the parser deep.
 
+mod plain;
+
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
@@ -51,6 +53,13 @@ pub fn required<T: DeserializeOwned>(raw: &str, what: &str) -> Result<T, ParseEr
 }
 
 fn read<T: DeserializeOwned>(doc: &str, raw: &str, what: &str) -> Result<T, ParseError> {
+    // A plain document reads in one pass; the strict way below builds a tree first and says
+    // what is wrong when anything is (a failure here is said by it too).
+    if plain::plain(doc)
+        && let Ok(read) = serde_json::from_str::<T>(doc)
+    {
+        return Ok(read);
+    }
     let value = serde_json::from_str::<Strict>(doc)
         .map_err(|e| ParseError::new(format!("`{what}` output is not valid JSON: {e}"), raw))?
         .0;

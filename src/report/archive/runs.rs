@@ -182,6 +182,22 @@ impl Archive {
         Ok((reports, problems))
     }
 
+    /// Every archived report in [`outline`] ([`Archive::reports`]' order and problems): all that
+    /// a full run's "what changed" and trend, and `--last-failed`, read of earlier runs. Only a
+    /// rerun, which reports the standing state beside what it rechecked, needs
+    /// [`Archive::history`].
+    pub fn history_outline(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+        let mut reports = Vec::new();
+        let mut problems = Vec::new();
+        for run in self.runs()? {
+            match read_report(&run.dir.join(REPORT), Outline) {
+                Ok(report) => reports.push(report),
+                Err(Unreadable(problem)) => problems.push(problem),
+            }
+        }
+        Ok((reports, problems))
+    }
+
     /// What earlier runs recorded for `device`: for each query, its fact in the newest run that
     /// kept one. Unreadable records are skipped (they only make a growth check say "first
     /// run"); one that is not a file premarket reads is said in the log. Every run is read: a

@@ -275,4 +275,14 @@ fn history_reads_runs_before_the_newest_full_one_in_outline() {
         crate::history::last_failed(&history),
         crate::history::last_failed(&whole)
     );
+    let (outline, _) = archive.history_outline().unwrap();
+    assert!(outline.iter().all(|r| r.results[0].summary.is_empty()));
+    assert_eq!(
+        crate::history::changes(&outline, &current),
+        crate::history::changes(&whole, &current)
+    );
+    assert_eq!(
+        crate::history::last_failed(&outline),
+        crate::history::last_failed(&whole)
+    );
 }
