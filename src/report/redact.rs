@@ -28,17 +28,12 @@ pub fn from_config(config: &Config) -> Redactor {
     {
         refs.push(password);
     }
+    let resolved: Vec<_> = refs.into_iter().filter_map(|r| r.resolve().ok()).collect();
     let mut redactor = Redactor::default();
-    for r in refs {
-        if let Ok(secret) = r.resolve() {
-            redactor.add(secret.expose_secret());
-        }
-    }
+    redactor.add_all(resolved.iter().map(|s| s.expose_secret()));
     // A webhook's URL, its path and query alone (the token), a routing key.
     for target in config.site.notify.iter().filter_map(|e| e.target().ok()) {
-        for secret in target.secrets() {
-            redactor.add(secret);
-        }
+        redactor.add_all(target.secrets());
     }
     redactor
 }

@@ -66,33 +66,42 @@ impl Redactor {
     pub fn for_target(target: &Target) -> Redactor {
         let mut redactor = Redactor::default();
         let enable = target.enable_secret.as_ref().map(|s| &s.value);
-        for secret in [&target.password, &target.key_passphrase]
-            .into_iter()
-            .flatten()
-            .chain(enable)
-        {
-            redactor.add(secret.expose_secret());
-        }
+        redactor.add_all(
+            [&target.password, &target.key_passphrase]
+                .into_iter()
+                .flatten()
+                .chain(enable)
+                .map(|secret| secret.expose_secret()),
+        );
         redactor
     }
 
     /// Also removes `secret` wherever it appears. Its control characters and the spaces around
     /// it are not part of what is matched (they are separators, or what surrounds it).
     pub fn add(&mut self, secret: &str) {
-        let pattern: String = secret.chars().filter(|c| !c.is_control()).collect();
-        let pattern = pattern.trim_matches(' ');
-        if pattern.is_empty() || self.secrets.iter().any(|s| s == pattern) {
-            return;
+        self.add_all([secret]);
+    }
+
+    /// [`Redactor::add`] for each of `secrets`, the matcher built once for them all: a fleet's
+    /// secrets added one by one rebuilt it per secret, quadratic in the fleet.
+    pub fn add_all<'s>(&mut self, secrets: impl IntoIterator<Item = &'s str>) {
+        let mut known: std::collections::HashSet<String> = self.secrets.iter().cloned().collect();
+        let before = self.secrets.len();
+        for secret in secrets {
+            let pattern: String = secret.chars().filter(|c| !c.is_control()).collect();
+            let pattern = pattern.trim_matches(' ');
+            if !pattern.is_empty() && known.insert(pattern.to_string()) {
+                self.secrets.push(pattern.to_string());
+            }
         }
-        self.secrets.push(pattern.to_string());
-        self.matcher = Matcher::new(&self.secrets).map(Arc::new);
+        if self.secrets.len() > before {
+            self.matcher = Matcher::new(&self.secrets).map(Arc::new);
+        }
     }
 
     /// Every secret of `other` too.
     pub fn merge(&mut self, other: &Redactor) {
-        for secret in &other.secrets {
-            self.add(secret);
-        }
+        self.add_all(other.secrets.iter().map(String::as_str));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -457,6 +466,32 @@ mod tests {
             r.add(s);
         }
         r
+    }
+
+    #[test]
+    fn a_fleets_secrets_added_at_once_are_each_masked() {
+        let secrets: Vec<String> = (0..3000).map(|i| format!("pw-{i:04}-x")).collect();
+        let mut at_once = Redactor::default();
+        at_once.add_all(
+            secrets
+                .iter()
+                .map(String::as_str)
+                .chain(["pw-0007-x", " \x07", ""]),
+        );
+        let mut one_by_one = Redactor::default();
+        for s in secrets.iter().take(50) {
+            one_by_one.add(s);
+        }
+        assert_eq!(
+            at_once.secrets.len(),
+            3000,
+            "duplicates and blanks are not added"
+        );
+        assert_eq!(at_once.secrets[..50], one_by_one.secrets[..]);
+        for i in [0, 7, 1499, 2999] {
+            let text = format!("login ok pw-{i:04}-x done");
+            assert_eq!(at_once.literals(&text), "login ok ******** done", "{i}");
+        }
     }
 
     #[test]
