@@ -149,17 +149,21 @@ impl DevicePlan {
         let needed: Vec<Arc<dyn AnyQuery>> =
             checks.iter().flat_map(|c| c.queries.clone()).collect();
         // The identity commands first: the model decides whether the others are sent.
+        // Each query's key built once (it formats the command): the checks of a device name
+        // the same few queries many times over.
         let mut queries: Vec<Arc<dyn AnyQuery>> = Vec::new();
-        for query in model::identities(&needed).iter().chain(&needed) {
-            if !queries.iter().any(|q| q.key() == query.key()) {
-                queries.push(query.clone());
-            }
-        }
+        let mut keys: std::collections::HashSet<premarket_parse::QueryKey> = Default::default();
         let mut commands: Vec<Command> = Vec::new();
-        for command in queries.iter().map(|q| q.key().command) {
-            if !commands.contains(&command) {
-                commands.push(command);
+        for query in model::identities(&needed).iter().chain(&needed) {
+            let key = query.key();
+            if keys.contains(&key) {
+                continue;
             }
+            if !commands.contains(&key.command) {
+                commands.push(key.command.clone());
+            }
+            keys.insert(key);
+            queries.push(query.clone());
         }
         let identity: Vec<Command> = model::identities(&needed)
             .iter()

@@ -107,13 +107,7 @@ impl Archive {
             &format!("-{}", std::process::id()),
         )?;
         let tmp = temp.path().to_path_buf();
-        let mut raw = raw::RawWriter::new(redactor).map_err(werr(&tmp))?;
-        for device in &report.raw {
-            let dir = tmp.join("raw").join(file_safe(&device.device));
-            fs::create_dir_all(&dir).map_err(werr(&dir))?;
-            raw.device(&dir, device)
-                .map_err(|(path, source)| ArchiveError::Write { path, source })?;
-        }
+        raw::write_all(&tmp.join("raw"), &report.raw, redactor)?;
         for device in report.raw.iter().filter(|d| !d.facts.is_empty()) {
             let dir = tmp.join(FACTS);
             fs::create_dir_all(&dir).map_err(werr(&dir))?;

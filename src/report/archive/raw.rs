@@ -11,7 +11,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use super::EMPTY_MARK;
+use super::{ArchiveError, EMPTY_MARK};
 use crate::DeviceOutputs;
 use crate::redact::{self, Redactor};
 use premarket_core::Output;
@@ -25,6 +25,52 @@ const LEVEL: i32 = 3;
 /// A spooled output (hundreds of MB) at zstd's fastest level: as small as the default on a
 /// session list (42 against 50 MB for 1.1 GB) and about half the CPU time.
 const SPOOLED_LEVEL: i32 = 1;
+
+/// Writes every device's outputs under `raw` (`raw/<device>/...`) on two threads: compressing
+/// and creating files are most of the archive's time, and at the end of a run the devices no
+/// longer need the cores.
+pub(super) fn write_all(
+    raw: &Path,
+    devices: &[DeviceOutputs],
+    redactor: &Redactor,
+) -> Result<(), ArchiveError> {
+    const THREADS: usize = 2;
+    let share = devices.len().div_ceil(THREADS).max(1);
+    std::thread::scope(|scope| {
+        let writers: Vec<_> = devices
+            .chunks(share)
+            .map(|devices| scope.spawn(move || write_some(raw, devices, redactor)))
+            .collect();
+        writers.into_iter().try_for_each(|writer| {
+            writer.join().unwrap_or_else(|_| {
+                Err(ArchiveError::Write {
+                    path: raw.to_path_buf(),
+                    source: io::Error::other("an archive writer thread panicked"),
+                })
+            })
+        })
+    })
+}
+
+fn write_some(
+    raw: &Path,
+    devices: &[DeviceOutputs],
+    redactor: &Redactor,
+) -> Result<(), ArchiveError> {
+    let werr = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ArchiveError::Write { path, source }
+    };
+    let mut writer = RawWriter::new(redactor).map_err(werr(raw))?;
+    for device in devices {
+        let dir = raw.join(super::file_safe(&device.device));
+        fs::create_dir_all(&dir).map_err(werr(&dir))?;
+        writer
+            .device(&dir, device)
+            .map_err(|(path, source)| ArchiveError::Write { path, source })?;
+    }
+    Ok(())
+}
 
 /// Writes raw outputs, reusing one compression context for the many small ones.
 pub(super) struct RawWriter<'r> {

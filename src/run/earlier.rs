@@ -1,0 +1,68 @@
+//! The archived reports a run reads: what changed since the previous runs and, for a rerun,
+//! what still stands. They are read while the devices are inspected.
+
+use premarket_report::archive::{Archive, ArchiveError};
+use premarket_report::{Counts, Report, history, overall};
+
+/// The archived reports a run compares with: in outline for a full run (their statuses are all
+/// it compares), the newest full run and the reruns since whole for a rerun (what still stands).
+pub(super) fn read_archived(
+    archive: &Archive,
+    full: bool,
+) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+    if full {
+        archive.history_outline()
+    } else {
+        archive.history()
+    }
+}
+
+/// What changed since the previous runs and, for a rerun, what still stands, from the archived
+/// reports ([`read_archived`]).
+pub(super) fn read_history(
+    read: Result<(Vec<Report>, Vec<String>), ArchiveError>,
+    report: &mut Report,
+) -> Vec<Report> {
+    match read {
+        Ok((earlier, unreadable)) => {
+            report.changes = history::changes(&earlier, report);
+            for p in unreadable {
+                tracing::warn!("skipped an unreadable archived run: {p}");
+            }
+            if report.partial {
+                let rechecked: Vec<(String, String)> = report
+                    .results
+                    .iter()
+                    .map(|r| (r.check.clone(), r.device.clone()))
+                    .collect();
+                report.standing = history::standing(&earlier, &rechecked);
+                // A device found down now speaks for itself; one found down earlier and not
+                // rechecked stands as that run's one block.
+                for down in history::standing_down(&earlier, &report.standing) {
+                    if !report
+                        .devices_not_inspected
+                        .iter()
+                        .any(|d| d.device == down.device)
+                    {
+                        report.devices_not_inspected.push(down);
+                    }
+                }
+                let all: Vec<_> = report
+                    .results
+                    .iter()
+                    .chain(&report.standing)
+                    .cloned()
+                    .collect();
+                report.standing_status = Some(overall(&Counts::of(&all)));
+                report.sort();
+            }
+            earlier
+        }
+        Err(e) => {
+            report.problems.push(format!(
+                "{e}; the report cannot say what changed since the previous run"
+            ));
+            Vec::new()
+        }
+    }
+}
