@@ -129,14 +129,24 @@ impl Plan {
     }
 
     /// Gives each device that needs it (a query the archive keeps) what earlier runs
-    /// recorded: `lookup` reads the archive for a device name.
-    pub fn attach_previous(&mut self, lookup: impl Fn(&str) -> Previous) {
-        for device in &mut self.devices {
-            if device.queries.iter().any(|q| q.archived()) {
-                device.previous = lookup(&device.device.name);
-                device.learn_model();
+    /// recorded: `lookup` reads the archive for a device name. The devices are shared between
+    /// two threads (reading a thousand devices' records was a tenth of a second before the
+    /// first device was reached).
+    pub fn attach_previous(&mut self, lookup: impl Fn(&str) -> Previous + Sync) {
+        let attach = |devices: &mut [DevicePlan]| {
+            for device in devices {
+                if device.queries.iter().any(|q| q.archived()) {
+                    device.previous = lookup(&device.device.name);
+                    device.learn_model();
+                }
             }
-        }
+        };
+        let half = self.devices.len() / 2;
+        let (first, second) = self.devices.split_at_mut(half);
+        std::thread::scope(|scope| {
+            scope.spawn(|| attach(second));
+            attach(first);
+        });
     }
 
     pub fn check_count(&self) -> usize {
