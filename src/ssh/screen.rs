@@ -17,6 +17,8 @@ use super::body::{IsPrompt, Stray, is_echo};
 const PROMPT_TAIL: usize = 256;
 /// Spaces allowed around the pager text on its line.
 const PAGER_SLACK: usize = 32;
+/// The text a screen keeps room for between packets, in bytes (see [`Screen::drain_with`]).
+const KEPT: usize = 8 << 10;
 pub use super::body::LONG_LINE;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,6 +206,11 @@ impl Screen {
         let taken = take(self.text.get(..end).unwrap_or_default());
         self.text.drain(..end);
         self.line_start -= end.min(self.line_start);
+        // A packet's worth of text (32 KB) held through the wait for the next one, by a
+        // thousand sessions waiting at once, was 34 MB: what is left is a line at most.
+        if self.text.capacity() > KEPT && self.text.len() <= KEPT / 2 {
+            self.text.shrink_to(KEPT / 2);
+        }
         taken
     }
 
