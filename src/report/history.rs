@@ -15,6 +15,9 @@ use serde::{Deserialize, Serialize};
 use super::Report;
 use premarket_core::Status;
 
+mod reach;
+pub use reach::Reach;
+
 /// A check on a device: the unit whose history is followed.
 pub type Pair = (String, String);
 

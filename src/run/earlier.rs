@@ -4,14 +4,18 @@
 use premarket_report::archive::{Archive, ArchiveError};
 use premarket_report::{Counts, Report, history, overall};
 
-/// The archived reports a run compares with: in outline for a full run (their statuses are all
-/// it compares), the newest full run and the reruns since whole for a rerun (what still stands).
+/// The archived reports a run compares with. A full run reads them in outline (their statuses
+/// are all it compares), only as far back as "what changed" needs for the checks it judges,
+/// `pairs` ([`history::Reach`]), and older runs' own fields alone (for the trend). A rerun
+/// reads the newest full run and the reruns since whole (what still stands).
 pub(super) fn read_archived(
     archive: &Archive,
     full: bool,
+    pairs: Vec<history::Pair>,
 ) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
     if full {
-        archive.history_outline()
+        let mut reach = history::Reach::new(pairs);
+        archive.history_reaching(|report| reach.more(report))
     } else {
         archive.history()
     }

@@ -22,7 +22,8 @@ pub(crate) enum LastFailedError {
 }
 
 pub(crate) fn last_failed(archive: &Archive) -> Result<Pick, LastFailedError> {
-    let (reports, _) = archive.history_outline()?;
+    // The newest full run and the reruns since are all it reads; older runs' own fields only.
+    let (reports, _) = archive.history_reaching(|report| report.partial)?;
     let Some((run, pairs)) = history::last_failed(&reports) else {
         return Err(LastFailedError::NoRun(archive.root().to_path_buf()));
     };

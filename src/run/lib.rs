@@ -278,7 +278,17 @@ async fn inspect_and_report(
     // this run), not after: at a thousand devices that was a tenth of a second at the end.
     let history = req.archive.then(|| {
         let archive = archive.clone();
-        tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full))
+        let pairs = plan
+            .devices
+            .iter()
+            .flat_map(|d| {
+                let device = d.device.name.to_string();
+                d.checks
+                    .iter()
+                    .map(move |c| (c.entry.id.clone(), device.clone()))
+            })
+            .collect();
+        tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });
     let mut report = inspect(config, &plan, routing.clone(), &limits).await;
     if let Some(signalled) = interrupt.get() {

@@ -198,6 +198,32 @@ impl Archive {
         Ok((reports, problems))
     }
 
+    /// [`Archive::history_outline`] read only as far back as `reach` asks: runs are read newest
+    /// first, in outline while `reach` (given each one) says more are needed, and from then on
+    /// their own fields alone (run, time, status: what the trend reads), so that a month of a
+    /// large site's runs is not held result by result.
+    pub fn history_reaching(
+        &self,
+        mut reach: impl FnMut(&Report) -> bool,
+    ) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+        let mut reports = Vec::new();
+        let mut problems = Vec::new();
+        let mut reaching = true;
+        for run in self.runs()?.into_iter().rev() {
+            let how = if reaching { Outline } else { Heading };
+            match read_report(&run.dir.join(REPORT), how) {
+                Ok(report) => {
+                    reaching = reaching && reach(&report);
+                    reports.push(report);
+                }
+                Err(Unreadable(problem)) => problems.push(problem),
+            }
+        }
+        reports.reverse();
+        problems.reverse();
+        Ok((reports, problems))
+    }
+
     /// What earlier runs recorded for `device`: for each query, its fact in the newest run that
     /// kept one. Unreadable records are skipped (they only make a growth check say "first
     /// run"); one that is not a file premarket reads is said in the log. Every run is read: a
@@ -319,8 +345,10 @@ fn read_sequence(dir: &Path) -> Option<u64> {
 enum Reading {
     Whole,
     Outline,
+    /// The run's own fields, no results.
+    Heading,
 }
-use Reading::{Outline, Whole};
+use Reading::{Heading, Outline, Whole};
 
 /// Why an archived report could not be read (its path and the reason, escaped): one line of
 /// the history's problems.
@@ -338,6 +366,7 @@ fn read_report(path: &Path, how: Reading) -> Result<Report, Unreadable> {
             })
             .and_then(serde_json::from_value::<Report>),
         Outline => serde_json::from_str::<outline::Outline>(&text).map(outline::Outline::report),
+        Heading => serde_json::from_str::<outline::Heading>(&text).map(outline::Heading::report),
     };
     report.map_err(|e| Unreadable(escape::line(&format!("{}: {e}", path.display()))))
 }

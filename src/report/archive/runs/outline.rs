@@ -22,6 +22,37 @@ pub(super) struct Outline {
     offline: bool,
 }
 
+/// An archived report's own fields alone (its results skipped as they are read): what the
+/// trend reads of a run.
+#[derive(Deserialize)]
+pub(super) struct Heading {
+    run_id: String,
+    site: String,
+    started_at: String,
+    finished_at: String,
+    status: Status,
+    #[serde(default)]
+    partial: bool,
+    #[serde(default)]
+    offline: bool,
+}
+
+impl Heading {
+    pub(super) fn report(self) -> Report {
+        Outline {
+            run_id: self.run_id,
+            site: self.site,
+            started_at: self.started_at,
+            finished_at: self.finished_at,
+            status: self.status,
+            results: Vec::new(),
+            partial: self.partial,
+            offline: self.offline,
+        }
+        .report()
+    }
+}
+
 #[derive(Deserialize)]
 struct Line {
     check: String,

@@ -275,6 +275,19 @@ fn history_reads_runs_before_the_newest_full_one_in_outline() {
         crate::history::last_failed(&history),
         crate::history::last_failed(&whole)
     );
+    let (reaching, _) = archive.history_reaching(|r| r.partial).unwrap();
+    let counts: Vec<usize> = reaching.iter().map(|r| r.results.len()).collect();
+    let n = |r: &Report| r.results.len();
+    assert!(n(&whole[2]) > 0 && n(&whole[3]) > 0);
+    assert_eq!(
+        counts,
+        [0, 0, n(&whole[2]), n(&whole[3])],
+        "read back to the newest full run"
+    );
+    assert_eq!(
+        crate::history::last_failed(&reaching),
+        crate::history::last_failed(&whole)
+    );
     let (outline, _) = archive.history_outline().unwrap();
     assert!(outline.iter().all(|r| r.results[0].summary.is_empty()));
     assert_eq!(
