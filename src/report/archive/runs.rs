@@ -164,38 +164,16 @@ impl Archive {
     /// and the trend read of them. Read whole, a month of a thousand-device site's reports
     /// (10 MB of JSON each) cost more than the inspection.
     pub fn history(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
-        let mut reports = Vec::new();
-        let mut problems = Vec::new();
         let mut full_run_read = false;
-        for run in self.runs()?.into_iter().rev() {
-            let how = if full_run_read { Outline } else { Whole };
-            match read_report(&run.dir.join(REPORT), how) {
-                Ok(report) => {
-                    full_run_read |= !report.partial;
-                    reports.push(report);
-                }
-                Err(Unreadable(problem)) => problems.push(problem),
-            }
-        }
-        reports.reverse();
-        problems.reverse();
-        Ok((reports, problems))
+        self.read_back(|previous| {
+            full_run_read |= previous.is_some_and(|r| !r.partial);
+            if full_run_read { Outline } else { Whole }
+        })
     }
 
-    /// Every archived report in [`outline`] ([`Archive::reports`]' order and problems): all that
-    /// a full run's "what changed" and trend, and `--last-failed`, read of earlier runs. Only a
-    /// rerun, which reports the standing state beside what it rechecked, needs
-    /// [`Archive::history`].
+    /// Every archived report in [`outline`] ([`Archive::reports`]' order and problems).
     pub fn history_outline(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
-        let mut reports = Vec::new();
-        let mut problems = Vec::new();
-        for run in self.runs()? {
-            match read_report(&run.dir.join(REPORT), Outline) {
-                Ok(report) => reports.push(report),
-                Err(Unreadable(problem)) => problems.push(problem),
-            }
-        }
-        Ok((reports, problems))
+        self.read_back(|_| Outline)
     }
 
     /// [`Archive::history_outline`] read only as far back as `reach` asks: runs are read newest
@@ -206,17 +184,36 @@ impl Archive {
         &self,
         mut reach: impl FnMut(&Report) -> bool,
     ) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
-        let mut reports = Vec::new();
-        let mut problems = Vec::new();
         let mut reaching = true;
+        self.read_back(|previous| {
+            if let Some(previous) = previous {
+                reaching = reaching && reach(previous);
+            }
+            if reaching { Outline } else { Heading }
+        })
+    }
+
+    /// The archived reports read newest first, each as `how` says given the report read just
+    /// before it (`None` for the newest, or after a run that did not read); returned oldest
+    /// first, as [`Archive::reports`] returns them.
+    fn read_back(
+        &self,
+        mut how: impl FnMut(Option<&Report>) -> Reading,
+    ) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
+        let mut reports: Vec<Report> = Vec::new();
+        let mut problems = Vec::new();
+        let mut previous_read = false;
         for run in self.runs()?.into_iter().rev() {
-            let how = if reaching { Outline } else { Heading };
-            match read_report(&run.dir.join(REPORT), how) {
+            let reading = how(reports.last().filter(|_| previous_read));
+            match read_report(&run.dir.join(REPORT), reading) {
                 Ok(report) => {
-                    reaching = reaching && reach(&report);
                     reports.push(report);
+                    previous_read = true;
                 }
-                Err(Unreadable(problem)) => problems.push(problem),
+                Err(Unreadable(problem)) => {
+                    problems.push(problem);
+                    previous_read = false;
+                }
             }
         }
         reports.reverse();
