@@ -13,7 +13,7 @@ use crate::Report;
 
 pub struct Reach {
     /// The pairs this run judges, each `None` until seen in an earlier run, then whether its
-    /// failing streak is still being followed back.
+    /// failing streak is still being followed back; and every other pair seen.
     pairs: HashMap<Pair, Option<bool>>,
     unseen: usize,
     following: HashSet<Pair>,
@@ -36,10 +36,15 @@ impl Reach {
     pub fn more(&mut self, report: &Report) -> bool {
         for r in &report.results {
             let pair = (r.check.clone(), r.device.clone());
-            let Some(state) = self.pairs.get_mut(&pair) else {
-                continue;
-            };
             let failing = is_failing(r.status);
+            // A pair this run was not planned to judge (the probe's cross-check, added when it
+            // disagrees) is followed back as well when it was failing, but never waited for.
+            let state = self.pairs.entry(pair.clone()).or_insert_with(|| {
+                if failing {
+                    self.following.insert(pair.clone());
+                }
+                Some(failing)
+            });
             match state {
                 None => {
                     *state = Some(failing);
@@ -145,6 +150,31 @@ mod tests {
         // A rerun after the full run: the full run is read too (where --last-failed starts).
         healthy.push(run(7, true, &[(a.0, a.1, Ok)]));
         assert_eq!(reached(&healthy, &now).0, 2);
+
+        // A pair not planned (the probe's cross-check) failing in the newest runs: followed
+        // back to where its streak began all the same.
+        let x = ("probe.crosscheck.offload", "probe1");
+        let mut crosscheck = healthy.clone();
+        crosscheck.push(run(
+            8,
+            false,
+            &[(a.0, a.1, Ok), (b.0, b.1, Ok), (x.0, x.1, Fail)],
+        ));
+        crosscheck.push(run(
+            9,
+            false,
+            &[(a.0, a.1, Ok), (b.0, b.1, Ok), (x.0, x.1, Fail)],
+        ));
+        let mut with_x = now.clone();
+        with_x.results.push(CheckResult::new(x.0, x.1, Fail, ""));
+        assert_eq!(reached(&crosscheck, &with_x).0, crosscheck.len());
+        // A run without it does not end its streak (`changes` skips runs that did not judge a
+        // pair): read to the end, as `changes` would.
+        crosscheck.insert(
+            crosscheck.len() - 2,
+            run(10, false, &[(a.0, a.1, Ok), (b.0, b.1, Ok)]),
+        );
+        assert_eq!(reached(&crosscheck, &with_x).0, crosscheck.len());
 
         // A device seen in no earlier run: every run is read, in vain.
         let mut new_device = now.clone();
