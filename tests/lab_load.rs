@@ -7,7 +7,7 @@ use crate::lab_support;
 use std::time::{Duration, Instant};
 
 use lab_support::*;
-use premarket::lab::{Lab, LabDevice, topology};
+use premarket::lab::{Lab, LabDevice};
 
 const FORTIGATE: &[&str] = &[
     "get system status | grep .",
@@ -46,7 +46,13 @@ async fn inspect(lab: &Lab, device: &LabDevice) -> usize {
     if !fortigate {
         t.send("enable").await;
         t.until_prompt_or_password().await;
-        t.cmd(topology::EOS_ENABLE_SECRET).await;
+        t.cmd(
+            device
+                .enable_secret
+                .as_deref()
+                .expect("a switch's enable secret"),
+        )
+        .await;
     }
     for cmd in if fortigate { FORTIGATE } else { EOS } {
         bytes += t.cmd(cmd).await.len();

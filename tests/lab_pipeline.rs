@@ -16,7 +16,7 @@ use premarket::core::Command;
 use premarket::core::Platform;
 use premarket::core::{CollectError, Outputs};
 use premarket::inspect::{Limits, inspect};
-use premarket::lab::{Lab, Scenario, topology};
+use premarket::lab::{Lab, Scenario};
 use premarket::plan::{DevicePlan, Plan, Selection};
 use premarket::{Report, Status};
 
@@ -53,7 +53,14 @@ async fn capture(lab: &Lab, plan: &Plan) -> Captured {
         if device.device.platform == Platform::Eos {
             t.send("enable").await;
             t.until_prompt_or_password().await;
-            t.cmd(topology::EOS_ENABLE_SECRET).await;
+            let lab_device = lab.device(&name).expect("a lab device");
+            t.cmd(
+                lab_device
+                    .enable_secret
+                    .as_deref()
+                    .expect("a switch's enable secret"),
+            )
+            .await;
             t.cmd("terminal length 0").await;
         }
         let mut results = Vec::new();

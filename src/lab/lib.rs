@@ -62,6 +62,10 @@ pub struct LabDevice {
     pub fingerprint: String,
     /// The faults switched on for it.
     pub faults: Vec<Fault>,
+    /// Its login password and, on a switch, its `enable` secret: its own, as on a real
+    /// fleet ([`topology::fortigate_password`]).
+    pub password: String,
+    pub enable_secret: Option<String>,
 }
 
 /// How to start a lab.
@@ -204,15 +208,15 @@ impl Lab {
                     DeviceState::Fortigate(Arc::new(Mutex::new(fortigate::FgState::of_model(
                         name, index, &faults, model,
                     )))),
-                    topology::FORTIGATE_PASSWORD,
+                    topology::fortigate_password(index),
                     None,
                 ),
                 Model::Switch(model) => (
                     DeviceState::Eos(Arc::new(Mutex::new(eos::EosState::of_model(
                         name, index, &faults, model,
                     )))),
-                    topology::EOS_PASSWORD,
-                    Some(topology::EOS_ENABLE_SECRET),
+                    topology::eos_password(index),
+                    Some(topology::eos_enable_secret(index)),
                 ),
             };
             let spec = Arc::new(DeviceSpec {
@@ -220,7 +224,7 @@ impl Lab {
                 state: state.clone(),
                 faults: faults.clone(),
                 journal: journal.clone(),
-                password: password.to_string(),
+                password: password.clone(),
                 user: topology::USER.to_string(),
             });
             let fingerprint = served.public_key().fingerprint(HashAlg::Sha256).to_string();
@@ -230,8 +234,8 @@ impl Lab {
                 name.clone(),
                 platform,
                 addr.port(),
-                password,
-                enable,
+                password.clone(),
+                enable.clone(),
                 known_host,
                 // The model's keys, then those of the scenarios on this device.
                 member
@@ -249,6 +253,8 @@ impl Lab {
                 addr,
                 fingerprint,
                 faults: faults.iter().collect(),
+                password,
+                enable_secret: enable,
             });
             states.push((name.clone(), state));
         }
@@ -271,7 +277,7 @@ impl Lab {
                     platform: *platform,
                     port: *port,
                     password,
-                    enable_secret: *enable,
+                    enable_secret: enable.as_deref(),
                     known_host: known_host.clone(),
                     expect: expect.as_slice(),
                 },

@@ -11,6 +11,35 @@ pub const EOS_PASSWORD: &str = "lab-sw-Passw0rd";
 /// The switches' `enable` secret (`Password:` after `enable`).
 pub const EOS_ENABLE_SECRET: &str = "lab-enable-S3cret";
 
+/// Each lab device's own secrets: the first device of a platform (fw1, sw1) has the constants
+/// above, every other one its own (`lab-fw7-Passw0rd`), as on a floor where no two boxes share
+/// a password: the run then knows a secret per device, as it does on a real fleet.
+pub fn fortigate_password(index: usize) -> String {
+    own(FORTIGATE_PASSWORD, index, || {
+        format!("lab-fw{index}-Passw0rd")
+    })
+}
+
+/// See [`fortigate_password`].
+pub fn eos_password(index: usize) -> String {
+    own(EOS_PASSWORD, index, || format!("lab-sw{index}-Passw0rd"))
+}
+
+/// See [`fortigate_password`].
+pub fn eos_enable_secret(index: usize) -> String {
+    own(EOS_ENABLE_SECRET, index, || {
+        format!("lab-enable{index}-S3cret")
+    })
+}
+
+fn own(first: &str, index: usize, other: impl FnOnce() -> String) -> String {
+    if index <= 1 {
+        first.to_string()
+    } else {
+        other()
+    }
+}
+
 /// FortiGate identity in the healthy scenario (lab notes: FortiGate 201G, FortiOS 7.6.7).
 pub const FORTIGATE_MODEL: &str = "FortiGate-201G";
 pub const FORTIOS_VERSION: &str = "7.6.7";

@@ -39,12 +39,10 @@ impl client::Handler for Verify {
     }
 }
 
-pub fn password(device: &LabDevice) -> &'static str {
-    if device.name.starts_with("fw") {
-        topology::FORTIGATE_PASSWORD
-    } else {
-        topology::EOS_PASSWORD
-    }
+/// The device's own login password (every lab device but the first of each platform has its
+/// own).
+pub fn password(device: &LabDevice) -> &str {
+    &device.password
 }
 
 pub async fn connect(lab: &Lab, name: &str) -> Result<client::Handle<Verify>, String> {

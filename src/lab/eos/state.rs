@@ -75,7 +75,7 @@ impl EosState {
             version: version.to_string(),
             serial: format!("JPE2147{index:04}"),
             mac: format!("c0d6.82{:02x}.{:04x}", index / 65536 % 256, index % 65536),
-            enable_secret: Some(topology::EOS_ENABLE_SECRET.to_string()),
+            enable_secret: Some(topology::eos_enable_secret(index)),
             running,
             startup,
             faults: faults.clone(),
