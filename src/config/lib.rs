@@ -34,7 +34,7 @@ pub use notify::{
     Endpoint, NotifyError, NotifyKind, NotifyOn, PAGERDUTY_EVENTS, SecretAt, Target,
     check_secrets as check_notify_secrets,
 };
-pub use secret::{SecretError, SecretRef, read_so_far as secrets_read_so_far};
+pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
 pub use site::SshDefaults;
 pub use tree::{Tree, TreeValue};
 

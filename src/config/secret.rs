@@ -4,7 +4,7 @@
 //! A secret is refused when it is read if it is not one line or is shorter than
 //! [`MIN_CHARS`]: the redactor masks a secret wherever it appears, and a value of a few
 //! characters appears in ordinary text. Every secret read is also remembered for the process
-//! ([`read_so_far`]), so that the log writer masks it in any log line, at any level.
+//! ([`mask_read_so_far`]), so that the log writer masks it in any log line, at any level.
 
 use std::fmt;
 use std::io::Read;
@@ -214,11 +214,12 @@ pub(crate) fn remember(value: &str) {
     }
 }
 
-/// A redactor of every secret this process has read so far (the log writer's).
-pub fn read_so_far() -> Redactor {
+/// `text` with every secret this process has read so far masked (the log writer's, for each
+/// line: read in place, not cloned, since a run reads a secret or more per device).
+pub fn mask_read_so_far(text: &str) -> String {
     READ.read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .clone()
+        .literals(text)
 }
 
 /// The text of a secret file: a regular file (a FIFO would block the run for ever, a device

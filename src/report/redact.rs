@@ -92,8 +92,7 @@ impl std::io::Write for LogLine {
 
 impl Drop for LogLine {
     fn drop(&mut self) {
-        let line =
-            premarket_config::secrets_read_so_far().literals(&String::from_utf8_lossy(&self.0));
+        let line = premarket_config::mask_secrets_read_so_far(&String::from_utf8_lossy(&self.0));
         // A closed stderr loses the line; a log line is never worth a panic.
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }

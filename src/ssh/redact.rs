@@ -19,8 +19,8 @@
 //! the breaks between them. A break longer than [`MAX_GAP`] ends any match in progress, so the
 //! memory held stays bounded however the device splits its output.
 
-use std::collections::VecDeque;
-use std::sync::Arc;
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, OnceLock};
 
 use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::nfa::contiguous::NFA;
@@ -37,10 +37,15 @@ pub const MASK: &str = "********";
 pub const MAX_GAP: usize = 64;
 
 /// The secrets to remove; cheap to clone (the automaton is shared).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Redactor {
     secrets: Vec<String>,
-    matcher: Option<Arc<Matcher>>,
+    /// The same secrets, so that adding one is not a search of them all.
+    known: HashSet<String>,
+    /// Built when first needed after a secret was added: a run adds a fleet's secrets one by
+    /// one (every secret it reads goes to the log writer's redactor too), and a matcher built
+    /// per secret added was quadratic in the fleet.
+    matcher: OnceLock<Option<Arc<Matcher>>>,
 }
 
 struct Matcher {
@@ -53,6 +58,19 @@ struct Matcher {
     firsts: Vec<u8>,
     /// For each of `firsts`, the bytes that can come right after it in a pattern.
     seconds: Vec<[bool; 256]>,
+}
+
+impl Clone for Redactor {
+    /// The clone shares the matcher, built first if it is not yet (a session clones its
+    /// redactor for every command: each clone would build its own).
+    fn clone(&self) -> Redactor {
+        let _ = self.matcher();
+        Redactor {
+            secrets: self.secrets.clone(),
+            known: self.known.clone(),
+            matcher: self.matcher.clone(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Redactor {
@@ -82,21 +100,27 @@ impl Redactor {
         self.add_all([secret]);
     }
 
-    /// [`Redactor::add`] for each of `secrets`, the matcher built once for them all: a fleet's
-    /// secrets added one by one rebuilt it per secret, quadratic in the fleet.
+    /// [`Redactor::add`] for each of `secrets`.
     pub fn add_all<'s>(&mut self, secrets: impl IntoIterator<Item = &'s str>) {
-        let mut known: std::collections::HashSet<String> = self.secrets.iter().cloned().collect();
         let before = self.secrets.len();
         for secret in secrets {
             let pattern: String = secret.chars().filter(|c| !c.is_control()).collect();
             let pattern = pattern.trim_matches(' ');
-            if !pattern.is_empty() && known.insert(pattern.to_string()) {
+            if !pattern.is_empty() && !self.known.contains(pattern) {
+                self.known.insert(pattern.to_string());
                 self.secrets.push(pattern.to_string());
             }
         }
         if self.secrets.len() > before {
-            self.matcher = Matcher::new(&self.secrets).map(Arc::new);
+            self.matcher = OnceLock::new();
         }
+    }
+
+    /// The matcher of every secret added so far (`None`: no secret).
+    fn matcher(&self) -> Option<&Matcher> {
+        self.matcher
+            .get_or_init(|| Matcher::new(&self.secrets).map(Arc::new))
+            .as_deref()
     }
 
     /// Every secret of `other` too.
@@ -110,12 +134,12 @@ impl Redactor {
 
     /// A stream that masks these secrets in bytes fed to it piece by piece.
     pub fn stream(&self) -> Stream<'_> {
-        Stream::new(self.matcher.as_deref())
+        Stream::new(self.matcher())
     }
 
     /// `text` with every secret masked (for text held whole: a prompt, an error, a report).
     pub fn literals(&self, text: &str) -> String {
-        if self.matcher.is_none() {
+        if self.matcher().is_none() {
             return text.to_string();
         }
         let mut stream = self.stream();
@@ -478,8 +502,11 @@ mod tests {
                 .map(String::as_str)
                 .chain(["pw-0007-x", " \x07", ""]),
         );
+        // One by one, as every secret read reaches the log writer's redactor: the matcher is
+        // built when first used, not per secret.
         let mut one_by_one = Redactor::default();
-        for s in secrets.iter().take(50) {
+        for s in &secrets {
+            one_by_one.add(s);
             one_by_one.add(s);
         }
         assert_eq!(
@@ -487,7 +514,17 @@ mod tests {
             3000,
             "duplicates and blanks are not added"
         );
-        assert_eq!(at_once.secrets[..50], one_by_one.secrets[..]);
+        assert_eq!(at_once.secrets, one_by_one.secrets);
+        assert_eq!(one_by_one.literals("x pw-2999-x"), "x ********");
+        // A clone shares the matcher, built before it is cloned.
+        let mut fresh = Redactor::default();
+        fresh.add("hunter22");
+        let clone = fresh.clone();
+        let shared = |r: &Redactor| r.matcher.get().cloned().flatten();
+        assert!(matches!(
+            (shared(&fresh), shared(&clone)),
+            (Some(a), Some(b)) if Arc::ptr_eq(&a, &b)
+        ));
         for i in [0, 7, 1499, 2999] {
             let text = format!("login ok pw-{i:04}-x done");
             assert_eq!(at_once.literals(&text), "login ok ******** done", "{i}");
