@@ -161,9 +161,15 @@ impl Config {
         // Baselines are read and parsed on two threads: a thousand of them took a fifth of a
         // second before the first device was reached.
         let mut devices = Vec::new();
-        for loaded in on_two_threads(listed, |listed| {
-            listed.and_then(|(name, path)| device::load(&name, &path))
-        }) {
+        let load = |half: Vec<Result<(DeviceName, PathBuf), ConfigError>>| -> Vec<_> {
+            half.into_iter()
+                .map(|listed| listed.and_then(|(name, path)| device::load(&name, &path)))
+                .collect()
+        };
+        for loaded in premarket_core::in_halves(listed, load)
+            .into_iter()
+            .flatten()
+        {
             match loaded {
                 Ok(device) => devices.push(device),
                 Err(e) => errors.push(e),
@@ -190,21 +196,6 @@ impl Config {
     pub fn device(&self, name: &str) -> Option<&Device> {
         self.devices.iter().find(|d| d.name == *name)
     }
-}
-
-/// `f` of each item, in order, the items shared between two threads.
-fn on_two_threads<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let second = items.split_off(items.len() / 2);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let later = scope.spawn(move || second.into_iter().map(f).collect::<Vec<R>>());
-        let mut out: Vec<R> = items.into_iter().map(f).collect();
-        match later.join() {
-            Ok(rest) => out.extend(rest),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-        out
-    })
 }
 
 fn validate_site(

@@ -229,11 +229,13 @@ async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Ve
         .checks
         .iter()
         .filter_map(|check| {
-            let rerun = format!(
-                "premarket check {} --device {}",
-                check.entry.id, plan.device.name
-            );
-            check.prepared.clone().map(|p| (p, rerun))
+            let rerun = || {
+                format!(
+                    "premarket check {} --device {}",
+                    check.entry.id, plan.device.name
+                )
+            };
+            check.prepared.clone().map(|p| (p, rerun()))
         })
         .collect();
     let mut judged = bounded::evaluate_each(prepared, facts, || give_up(limits))

@@ -133,7 +133,7 @@ impl Plan {
     /// two threads (reading a thousand devices' records was a tenth of a second before the
     /// first device was reached).
     pub fn attach_previous(&mut self, lookup: impl Fn(&str) -> Previous + Sync) {
-        let attach = |devices: &mut [DevicePlan]| {
+        let attach = |devices: Vec<&mut DevicePlan>| {
             for device in devices {
                 if device.queries.iter().any(|q| q.archived()) {
                     device.previous = lookup(&device.device.name);
@@ -141,12 +141,7 @@ impl Plan {
                 }
             }
         };
-        let half = self.devices.len() / 2;
-        let (first, second) = self.devices.split_at_mut(half);
-        std::thread::scope(|scope| {
-            scope.spawn(|| attach(second));
-            attach(first);
-        });
+        premarket_core::in_halves(self.devices.iter_mut().collect(), attach);
     }
 
     pub fn check_count(&self) -> usize {

@@ -14,7 +14,7 @@ use std::path::Path;
 use super::{ArchiveError, EMPTY_MARK};
 use crate::DeviceOutputs;
 use crate::redact::{self, Redactor};
-use premarket_core::Output;
+use premarket_core::{Output, in_halves};
 use premarket_spool::COMPRESSED;
 use premarket_spool::for_each_piece;
 
@@ -26,35 +26,22 @@ const LEVEL: i32 = 3;
 /// session list (42 against 50 MB for 1.1 GB) and about half the CPU time.
 const SPOOLED_LEVEL: i32 = 1;
 
-/// Writes every device's outputs under `raw` (`raw/<device>/...`) on two threads: compressing
-/// and creating files are most of the archive's time, and at the end of a run the devices no
-/// longer need the cores.
+/// Writes every device's outputs under `raw` (`raw/<device>/...`), the devices shared between
+/// two threads ([`in_halves`]): compressing and creating files are most of the archive's time.
 pub(super) fn write_all(
     raw: &Path,
     devices: &[DeviceOutputs],
     redactor: &Redactor,
 ) -> Result<(), ArchiveError> {
-    const THREADS: usize = 2;
-    let share = devices.len().div_ceil(THREADS).max(1);
-    std::thread::scope(|scope| {
-        let writers: Vec<_> = devices
-            .chunks(share)
-            .map(|devices| scope.spawn(move || write_some(raw, devices, redactor)))
-            .collect();
-        writers.into_iter().try_for_each(|writer| {
-            writer.join().unwrap_or_else(|_| {
-                Err(ArchiveError::Write {
-                    path: raw.to_path_buf(),
-                    source: io::Error::other("an archive writer thread panicked"),
-                })
-            })
-        })
-    })
+    let [first, second] = in_halves(devices.iter().collect(), |half| {
+        write_some(raw, &half, redactor)
+    });
+    first.and(second)
 }
 
 fn write_some(
     raw: &Path,
-    devices: &[DeviceOutputs],
+    devices: &[&DeviceOutputs],
     redactor: &Redactor,
 ) -> Result<(), ArchiveError> {
     let werr = |path: &Path| {
