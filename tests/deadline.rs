@@ -43,7 +43,7 @@ async fn what_is_not_finished_by_the_deadline_is_error_and_the_email_still_goes_
     limits.deadline = Some(tokio::time::Instant::now() + Duration::from_millis(300));
 
     let start = Instant::now();
-    let mut report = inspect(&config, &plan, collector, &limits).await;
+    let mut report = inspect(&config, plan.clone(), collector, &limits).await;
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "took {:?}",

@@ -665,7 +665,7 @@ async fn every_row() {
         }
         let report = inspect(
             &config,
-            &plan,
+            plan.clone(),
             Arc::new(Offline::new(outputs.path())),
             &Limits::from_config(&config),
         )
@@ -715,7 +715,7 @@ async fn lanz_incident_fixture_fails_with_the_lab_notes_explanation() {
     let limits = Limits::from_config(&config);
     let run = |dir: &str| {
         let collector = Arc::new(Offline::new(common::fixture(dir)));
-        inspect(&config, &plan, collector, &limits)
+        inspect(&config, plan.clone(), collector, &limits)
     };
     let healthy = run("site/healthy").await;
     // A first run records the error counters: eos.ports.errors-absent judges their growth

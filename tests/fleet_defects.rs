@@ -380,7 +380,7 @@ async fn judge(row: &Row) -> Result<premarket::report::CheckResult, String> {
     }
     let report = inspect(
         &config,
-        &plan,
+        plan.clone(),
         Arc::new(Offline::new(dir.path())),
         &Limits::from_config(&config),
     )

@@ -1011,7 +1011,7 @@ fn run(row: &Row) -> CheckResult {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let report = runtime.block_on(inspect(
         &config,
-        &plan,
+        plan.clone(),
         Arc::new(Offline::new(outputs.path())),
         &Limits::from_config(&config),
     ));

@@ -28,6 +28,7 @@ mod config_errors;
 mod deadline;
 mod demo;
 mod demo_market;
+mod device_bug;
 mod email_aiosmtpd;
 mod email_smtp;
 mod eos_checks;

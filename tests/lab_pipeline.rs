@@ -107,7 +107,7 @@ async fn judge(scenario: &str) -> Report {
         .await
         .expect("capture in time");
     let limits = Limits::from_config(&config);
-    let report = inspect(&config, &plan, Arc::new(captured), &limits).await;
+    let report = inspect(&config, plan.clone(), Arc::new(captured), &limits).await;
     assert!(
         lab.config_attempts().is_empty(),
         "{:?}",

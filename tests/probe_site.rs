@@ -102,7 +102,7 @@ fn the_routing_collector_keeps_the_chart_for_the_email() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime.block_on(inspect(
         &config,
-        &plan,
+        plan.clone(),
         collector,
         &Limits::from_config(&config),
     ));

@@ -199,7 +199,7 @@ async fn every_row() {
         let plan = Plan::new(&config, &selection).expect("plan");
         let report = inspect(
             &config,
-            &plan,
+            plan.clone(),
             Arc::new(Offline::new(outputs.path())),
             &Limits::from_config(&config),
         )

@@ -88,7 +88,7 @@ impl Collector for ProbeCollector {
                             svg,
                         });
                     }
-                    Ok(premarket_core::Output::Text(json))
+                    Ok(premarket_core::Output::Text(json.into()))
                 }
                 Err(e) => Err(e),
             };

@@ -7,6 +7,7 @@
 //! its bounded [`Output::head`], so none holds a large output whole.
 
 use std::io::{self, BufRead};
+use std::sync::Arc;
 
 use super::spool::Spool;
 use super::{Command, Megabytes};
@@ -69,7 +70,9 @@ pub enum CollectError {
 /// One command's output: in memory, or spooled to disk when it is large.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
-    Text(String),
+    /// Shared, not copied, by everything that holds it after collection (the parsed facts'
+    /// evidence, the report's raw outputs when redaction changed nothing).
+    Text(Arc<str>),
     Spooled(Spool),
 }
 
@@ -131,13 +134,13 @@ impl PartialEq<&str> for Output {
 
 impl From<String> for Output {
     fn from(text: String) -> Self {
-        Output::Text(text)
+        Output::Text(text.into())
     }
 }
 
 impl From<&str> for Output {
     fn from(text: &str) -> Self {
-        Output::Text(text.to_string())
+        Output::Text(text.into())
     }
 }
 

@@ -16,7 +16,9 @@
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod task;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -84,16 +86,33 @@ struct Inspected {
 }
 
 /// Runs the plan with `collector` and returns the report.
+///
+/// Each device is its own task on the runtime's workers: polled together from this one
+/// future, every session's driver, parser and redaction ran on the one thread that awaited it,
+/// which at a thousand devices was the run's bottleneck while the other core waited.
 pub async fn inspect(
     config: &Config,
-    plan: &Plan,
+    plan: impl Into<Arc<Plan>>,
     collector: Arc<dyn Collector>,
     limits: &Limits,
 ) -> Report {
     let started = Utc::now();
-    let redactor = redact::from_config(config);
-    let devices: Vec<Inspected> = futures::stream::iter(plan.devices.iter())
-        .map(|device| inspect_device(device, collector.clone(), limits, &redactor))
+    let plan: Arc<Plan> = plan.into();
+    let redactor = Arc::new(redact::from_config(config));
+    let shared_limits = Arc::new(limits.clone());
+    let devices: Vec<Inspected> = futures::stream::iter(0..plan.devices.len())
+        .map(|i| {
+            let (plan, redactor) = (plan.clone(), redactor.clone());
+            let task = task::Owned::spawn({
+                let (plan, redactor) = (plan.clone(), redactor.clone());
+                let (collector, limits) = (collector.clone(), shared_limits.clone());
+                async move { inspect_device(&plan.devices[i], collector, &limits, &redactor).await }
+            });
+            async move {
+                let done = task.await;
+                done.unwrap_or_else(|bug| Inspected::bug(&plan.devices[i], bug, &redactor))
+            }
+        })
         .buffered(limits.concurrency.max(1))
         .collect()
         .await;
@@ -130,6 +149,41 @@ pub async fn inspect(
     report.probe = probe;
     report.sort();
     report
+}
+
+impl Inspected {
+    /// A device whose inspection ended in a bug (a panic): every check ERROR saying so.
+    fn bug(plan: &DevicePlan, why: task::Ended, redactor: &Redactor) -> Inspected {
+        let why = format!("premarket could not inspect this device (a bug in premarket): {why}");
+        let verdict = Verdict::error(why);
+        let results = plan
+            .checks
+            .iter()
+            .map(|check| {
+                let platform = plan.device.platform;
+                result(
+                    check,
+                    &plan.device.name,
+                    verdict.clone(),
+                    platform,
+                    redactor,
+                )
+            })
+            .collect();
+        Inspected {
+            results,
+            diff: None,
+            changed: Vec::new(),
+            raw: DeviceOutputs {
+                device: plan.device.name.to_string(),
+                platform: plan.device.platform,
+                outputs: Vec::new(),
+                facts: Vec::new(),
+            },
+            down: None,
+            probe: None,
+        }
+    }
 }
 
 async fn inspect_device(
@@ -337,7 +391,10 @@ async fn give_up(limits: &Limits) -> GaveUp {
 /// is redacted as the archive copies it, never read whole here).
 fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output {
     match output {
-        Output::Text(text) => Output::Text(redact::device_text(redactor, platform, text)),
+        Output::Text(text) => match redact::device_text_kept(redactor, platform, text) {
+            Cow::Borrowed(_) => Output::Text(text.clone()),
+            Cow::Owned(masked) => Output::Text(masked.into()),
+        },
         Output::Spooled(spool) => {
             Output::Spooled(spool.with_head(redact::device_text(redactor, platform, spool.head())))
         }

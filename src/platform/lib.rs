@@ -13,6 +13,8 @@ pub use spec::PlatformSpec;
 #[cfg(test)]
 mod profile_tests;
 
+use std::borrow::Cow;
+
 use premarket_core::Platform;
 use premarket_parse::{ParseError, QuerySpec, Raw};
 
@@ -46,7 +48,8 @@ pub fn parse_json(
 
 /// `raw` with `platform`'s secrets (passwords, keys, `ENC` blobs) replaced by `<redacted>`, for
 /// everything premarket writes down: evidence, archive, email.
-pub fn redact(platform: Platform, raw: &str) -> String {
+/// Borrowed when nothing in it is a secret (most outputs).
+pub fn redact(platform: Platform, raw: &str) -> Cow<'_, str> {
     (spec(platform).redact)(raw)
 }
 
@@ -74,7 +77,7 @@ static PROBE: PlatformSpec = PlatformSpec {
     allowlist: |_| {
         Err("the probe is not sent commands: declarative checks are for eos and fortigate".into())
     },
-    redact: str::to_string,
+    redact: |raw| Cow::Borrowed(raw),
     text_lines: |raw| {
         Ok(premarket_parse::text::lines(raw)
             .map(str::to_string)

@@ -3,6 +3,8 @@
 //! output is read. Each platform folder defines its own `SPEC`; the rest of premarket asks
 //! `premarket_platform::spec` instead of matching on the platform.
 
+use std::borrow::Cow;
+
 use premarket_core::Platform;
 use premarket_parse::{ParseError, QuerySpec};
 use premarket_ssh::profile::{NotReadOnly, Profile};
@@ -24,7 +26,7 @@ pub struct PlatformSpec {
     /// The read-only allowlist, the same function the SSH guard applies.
     pub allowlist: fn(&str) -> Result<(), NotReadOnly>,
     /// The text with the platform's secrets replaced by `<redacted>`.
-    pub redact: fn(&str) -> String,
+    pub redact: for<'a> fn(&'a str) -> Cow<'a, str>,
     /// An output's lines without echo, prompts and pager remnants; a device error is an error.
     pub text_lines: fn(&str) -> Result<Vec<String>, ParseError>,
     /// Whether the FortiOS text readers (`parse: kv`, `parse: config`) read its output.

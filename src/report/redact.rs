@@ -5,6 +5,8 @@
 //! boundaries inside a secret do not hide it); this module adds what only the report knows:
 //! the whole configuration's secrets and the platform's rules for device text.
 
+use std::borrow::Cow;
+
 use secrecy::ExposeSecret;
 
 use premarket_config::{Config, SecretRef};
@@ -41,13 +43,28 @@ pub fn from_config(config: &Config) -> Redactor {
 /// `text` from a device of `platform`, safe to write down: the platform's secret lines, PEM
 /// keys and the known secrets.
 pub fn device_text(redactor: &Redactor, platform: Platform, text: &str) -> String {
-    redactor.literals(&rules(platform, text))
+    device_text_kept(redactor, platform, text).into_owned()
+}
+
+/// [`device_text`], borrowed when nothing in `text` was a secret (most outputs).
+pub fn device_text_kept<'t>(
+    redactor: &Redactor,
+    platform: Platform,
+    text: &'t str,
+) -> Cow<'t, str> {
+    match rules(platform, text) {
+        Cow::Borrowed(text) => redactor.literals_kept(text),
+        Cow::Owned(text) => Cow::Owned(redactor.literals(&text)),
+    }
 }
 
 /// The platform's rules and PEM keys only (line by line: a piece of a stream that ends at a
-/// line break can go through them alone).
-pub fn rules(platform: Platform, text: &str) -> String {
-    pem_keys(&premarket_platform::redact(platform, text))
+/// line break can go through them alone); borrowed when they changed nothing.
+pub fn rules(platform: Platform, text: &str) -> Cow<'_, str> {
+    match premarket_platform::redact(platform, text) {
+        Cow::Borrowed(text) => pem_keys(text),
+        Cow::Owned(text) => Cow::Owned(pem_keys(&text).into_owned()),
+    }
 }
 
 /// Log directives added to whatever `-v` or `RUST_LOG` asks: logs that would write a secret in
@@ -99,10 +116,10 @@ impl Drop for LogLine {
 }
 
 /// Replaces the body of every `-----BEGIN ... PRIVATE KEY-----` block.
-fn pem_keys(text: &str) -> String {
+fn pem_keys(text: &str) -> Cow<'_, str> {
     // Most outputs hold no key: no need to take them apart line by line.
     if !text.contains("PRIVATE KEY-----") {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
     let mut kept: Vec<&str> = Vec::new();
     let mut inside = false;
@@ -119,7 +136,7 @@ fn pem_keys(text: &str) -> String {
             kept.push(line);
         }
     }
-    kept.join("\n")
+    Cow::Owned(kept.join("\n"))
 }
 
 #[cfg(test)]
@@ -140,5 +157,43 @@ mod tests {
         assert!(!out.contains("plain"), "{out}");
         assert!(!out.contains("MIIEow"), "{out}");
         assert!(out.ends_with("abc"), "{out}");
+    }
+
+    /// What held nothing secret is the text itself (the report keeps the output it shares);
+    /// what did is a masked copy, whichever rule found it.
+    #[test]
+    fn text_without_a_secret_is_kept_borrowed() {
+        let mut r = Redactor::default();
+        r.add("hunter2-canary");
+        let rows = [
+            (Platform::Eos, "Ethernet1 is up\nmtu 9214\n", false),
+            (
+                Platform::Fortigate,
+                "config system interface\n    edit \"port1\"\n",
+                false,
+            ),
+            (Platform::Eos, "description hunter2-canary\n", true),
+            (Platform::Eos, "username a secret 0 plain\n", true),
+            (
+                Platform::Fortigate,
+                "    set password ENC SGVsbG8gd29ybGQhIQ==\n",
+                true,
+            ),
+            (
+                Platform::Eos,
+                "-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----",
+                true,
+            ),
+        ];
+        for (platform, text, secret) in rows {
+            let out = device_text_kept(&r, platform, text);
+            assert_eq!(
+                matches!(out, Cow::Owned(_)),
+                secret,
+                "{platform:?} {text:?} -> {out:?}"
+            );
+            assert_eq!(out == text, !secret, "{text:?} -> {out:?}");
+            assert_eq!(out, device_text(&r, platform, text));
+        }
     }
 }

@@ -290,7 +290,7 @@ async fn inspect_and_report(
             .collect();
         tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });
-    let mut report = inspect(config, &plan, routing.clone(), &limits).await;
+    let mut report = inspect(config, plan, routing.clone(), &limits).await;
     if let Some(signalled) = interrupt.get() {
         problems.push(format!(
             "premarket was stopped ({}) during the inspection: what had not finished is ERROR \

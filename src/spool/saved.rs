@@ -52,7 +52,7 @@ pub fn read_saved(path: &Path, cap: Megabytes) -> Result<Output, SavedError> {
     if start.len() <= IN_MEMORY {
         let text = String::from_utf8(start)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        return Ok(Output::Text(text));
+        return Ok(Output::Text(text.into()));
     }
     let file = OnDisk {
         path: path.to_path_buf(),

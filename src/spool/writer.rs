@@ -88,11 +88,13 @@ impl SpoolWriter {
     /// The output: text when it stayed small, else the finished spool.
     pub fn finish(mut self) -> Result<Output, SpoolError> {
         let Some(spilled) = self.file.take() else {
-            // Kept until the run ends: without the room the buffer grew into (up to twice
-            // the output), a thousand devices' outputs held a hundred MB more.
-            self.memory.shrink_to_fit();
-            let text = String::from_utf8(std::mem::take(&mut self.memory))
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            // Kept until the run ends in an allocation of its own size: without the room the
+            // buffer grew into (up to twice the output), a thousand devices' outputs held a
+            // hundred MB more.
+            let text: Arc<str> = match std::str::from_utf8(&self.memory) {
+                Ok(text) => text.into(),
+                Err(_) => String::from_utf8_lossy(&self.memory).into(),
+            };
             return Ok(Output::Text(text));
         };
         let io = |e: io::Error| SpoolError::Io(e.to_string());

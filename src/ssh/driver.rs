@@ -514,7 +514,7 @@ fn refused(r: Refused) -> CollectError {
 /// The output of an interactive line, which is read as a whole.
 fn in_memory(line: &Line, output: Output) -> Result<String, CollectError> {
     match output {
-        Output::Text(text) => Ok(text),
+        Output::Text(text) => Ok(text.to_string()),
         Output::Spooled(spool) => Err(CollectError::Other(format!(
             "`{}` printed {} MB, more than an interactive command is read whole",
             line.shown(),

@@ -19,6 +19,7 @@
 //! the breaks between them. A break longer than [`MAX_GAP`] ends any match in progress, so the
 //! memory held stays bounded however the device splits its output.
 
+use std::borrow::Cow;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, OnceLock};
 
@@ -148,6 +149,20 @@ impl Redactor {
         stream.finish(&mut out);
         // Masks begin and end on whole characters: the text stays UTF-8.
         String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    }
+
+    /// [`Redactor::literals`], borrowed when nothing in `text` was a secret: what holds text
+    /// for the whole run (the report's raw outputs) keeps the one copy it already shares.
+    pub fn literals_kept<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if self.matcher().is_none() {
+            return Cow::Borrowed(text);
+        }
+        let masked = self.literals(text);
+        if masked == text {
+            Cow::Borrowed(text)
+        } else {
+            Cow::Owned(masked)
+        }
     }
 
     /// An error whose text held a secret becomes the same text with it masked.

@@ -2,6 +2,7 @@
 //! (`username admin secret sha512 $6$...`, `tacacs-server key 7 ...`, `snmp-server community
 //! ...`). Hashes and type-7 strings are as good as passwords to an attacker, so they go too.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -28,8 +29,8 @@ static HINT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `text` with every secret value replaced by `<redacted>`; line structure is kept. Only the
 /// lines that hold a secret word's letters are read word by word (every output comes here).
-pub fn redact(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let mut out = String::new();
     // `text[..copied]` is in `out`; lines starting before `decided` have been read.
     let mut copied = 0;
     let mut decided = 0;
@@ -44,6 +45,9 @@ pub fn redact(text: &str) -> String {
         decided = end;
         let line = &text[start..end];
         if let Some(cut) = secret_at(line) {
+            if copied == 0 {
+                out.reserve(text.len());
+            }
             out.push_str(&text[copied..start]);
             out.push_str(line[..cut].trim_end());
             out.push_str(" <redacted>");
@@ -53,8 +57,12 @@ pub fn redact(text: &str) -> String {
             copied = end;
         }
     }
+    if copied == 0 {
+        // Nothing was a secret (start 0 with a secret sets `copied` past it).
+        return Cow::Borrowed(text);
+    }
     out.push_str(&text[copied..]);
-    out
+    Cow::Owned(out)
 }
 
 /// Where the secret of `line` begins: after the first secret word followed by a value. Words

@@ -71,7 +71,7 @@ pub fn parse(raw: &str) -> Result<ConfigLines, ParseError> {
     }
     let rules = Rules {
         volatile: |l| VOLATILE.iter().any(|v| l.starts_with(v)),
-        redact: super::redact::redact,
+        redact: |line| super::redact::redact(line).into_owned(),
     };
     Ok(config_lines::normalise(
         lines.iter().map(Cow::as_ref),

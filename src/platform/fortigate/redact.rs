@@ -1,6 +1,7 @@
 //! Secrets in FortiOS output: `ENC` blobs (`set password ENC SH2...`, re-encrypted on every
 //! `show`, so they are both secret and noise) and plain values of password-like settings.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -23,7 +24,7 @@ static SECRET_NAME: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
 });
 
 /// `text` with every secret value replaced by `<redacted>`; line structure is kept.
-pub fn redact(text: &str) -> String {
+pub fn redact(text: &str) -> Cow<'_, str> {
     // A normalised configuration's mask (`ENC <secret set, 60 chars>`) holds no secret: the
     // value runs to the end of its line there, past what the pattern captured.
     let text = ENC.replace_all(text, |c: &regex::Captures<'_>| {
@@ -36,7 +37,7 @@ pub fn redact(text: &str) -> String {
         }
     });
     if text.is_ascii() && !SECRET_NAME.is_match(text.as_bytes()) {
-        return text.into_owned();
+        return text;
     }
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
@@ -58,7 +59,7 @@ pub fn redact(text: &str) -> String {
             out.push('\r');
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// A value that is a normalised configuration's mask, after an optional `ENC`.
