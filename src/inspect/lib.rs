@@ -1,8 +1,9 @@
 //! The pipeline end to end for one run: plan -> collect -> parse -> evaluate -> [`Report`].
 //!
-//! Devices are inspected concurrently (bounded), each collected once for all its checks. A
-//! device that does not finish by the deadline gets ERROR "not finished by the deadline" on
-//! every check that needed it, and the report still comes out on time. Each check is judged
+//! Devices are inspected concurrently (bounded), each a task of its own on the runtime's
+//! workers ([`task`]: a panic there, a bug, is that device's ERROR) and collected once for all
+//! its checks. A device that does not finish by the deadline gets ERROR "not finished by the
+//! deadline" on every check that needed it, and the report still comes out on time. Each check is judged
 //! where the run can give up on it ([`premarket_check::bounded`]): past its budget
 //! ([`Limits::check_budget`]), at the deadline, or soon after a stop signal ([`interrupt`]),
 //! it is ERROR naming what it was reading. A stop signal also ends collection at once: the
