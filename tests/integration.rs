@@ -22,6 +22,7 @@ mod ssh_common;
 
 mod adding_a_check;
 mod archive_hostile;
+mod archive_staged;
 mod cli;
 mod config_changes;
 mod config_errors;

@@ -35,6 +35,7 @@ use premarket_core::{Status, Verdict};
 use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
+use premarket_report::archive::Staged;
 use premarket_report::changed::{self, BoxFacts, FactChange};
 use premarket_report::escape::control;
 use premarket_report::redact::{self, Redactor};
@@ -97,17 +98,46 @@ pub async fn inspect(
     collector: Arc<dyn Collector>,
     limits: &Limits,
 ) -> Report {
+    inspect_staging(config, plan, collector, limits, None).await
+}
+
+/// [`inspect`], each device written into the run's archive directory (`staged`) as soon as it
+/// is judged; the report then holds its raw outputs only where it still reads them.
+pub async fn inspect_staging(
+    config: &Config,
+    plan: impl Into<Arc<Plan>>,
+    collector: Arc<dyn Collector>,
+    limits: &Limits,
+    staged: Option<Arc<Staged>>,
+) -> Report {
     let started = Utc::now();
     let plan: Arc<Plan> = plan.into();
     let redactor = Arc::new(redact::from_config(config));
     let shared_limits = Arc::new(limits.clone());
+    // Writes to the archive, one per core at once: each holds a compression context and a
+    // thread, and the devices waiting still hold only what they held before.
+    let writers = Arc::new(tokio::sync::Semaphore::new(
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    ));
     let devices: Vec<Inspected> = futures::stream::iter(0..plan.devices.len())
         .map(|i| {
             let (plan, redactor) = (plan.clone(), redactor.clone());
             let task = task::Owned::spawn({
                 let (plan, redactor) = (plan.clone(), redactor.clone());
                 let (collector, limits) = (collector.clone(), shared_limits.clone());
-                async move { inspect_device(&plan.devices[i], collector, &limits, &redactor).await }
+                let (staged, writers) = (staged.clone(), writers.clone());
+                async move {
+                    let inspected =
+                        inspect_device(&plan.devices[i], collector, &limits, &redactor).await;
+                    match staged {
+                        Some(staged) => {
+                            // Never closed: an error here cannot happen, and only skips staging.
+                            let _turn = writers.acquire_owned().await;
+                            stage(inspected, staged).await
+                        }
+                        None => inspected,
+                    }
+                }
             });
             async move {
                 let done = task.await;
@@ -175,12 +205,7 @@ impl Inspected {
             results,
             diff: None,
             changed: Vec::new(),
-            raw: DeviceOutputs {
-                device: plan.device.name.to_string(),
-                platform: plan.device.platform,
-                outputs: Vec::new(),
-                facts: Vec::new(),
-            },
+            raw: empty_outputs(&plan.device.name, plan.device.platform),
             down: None,
             probe: None,
         }
@@ -273,6 +298,38 @@ async fn inspect_device(
         raw,
         down,
         probe,
+    }
+}
+
+/// Writes the device into the run's archive directory, off the runtime's workers (files and
+/// compression); the report keeps its outputs only if it has a FAIL or an ERROR (the email
+/// attaches them), is a probe (the cross-check may still fail it) or is drawn by the trend.
+async fn stage(mut inspected: Inspected, staged: Arc<Staged>) -> Inspected {
+    let failing = inspected.raw.platform == Platform::Probe
+        || inspected
+            .results
+            .iter()
+            .any(|r| matches!(r.status, Status::Fail | Status::Error));
+    let device = inspected.raw.device.clone();
+    let mut raw = std::mem::replace(&mut inspected.raw, empty_outputs(&device, Platform::Probe));
+    let platform = raw.platform;
+    let written = tokio::task::spawn_blocking(move || {
+        staged.device(&mut raw, failing);
+        raw
+    })
+    .await;
+    // Only a runtime shutting down cancels it (`Staged::device` returns its errors): the
+    // device is then written at the end with nothing, like a device never collected.
+    inspected.raw = written.unwrap_or_else(|_| empty_outputs(&device, platform));
+    inspected
+}
+
+fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
+    DeviceOutputs {
+        device: device.to_string(),
+        platform,
+        outputs: Vec::new(),
+        facts: Vec::new(),
     }
 }
 

@@ -6,8 +6,8 @@
 //! for `retention_days` and, when `max_size_mb` is set, only as many (newest first) as fit.
 //!
 //! A run is written into a hidden temporary directory (a random name, so nobody can plant a
-//! link there first) and renamed into place, so a reader (or a concurrent run) sees a whole run
-//! or none; its `sequence` file gives its place in the order runs were written, which every
+//! link there first), each device as soon as it is judged when the run stages ([`Staged`]),
+//! and renamed into place, so a reader (or a concurrent run) sees a whole run or none; its `sequence` file gives its place in the order runs were written, which every
 //! reader follows instead of the clock ([`runs`]); what a killed run or a full disk left behind is
 //! removed by the next run. Outputs in memory are redacted before they get here, spooled ones as
 //! they are copied in. An output that was empty (`show running-config diffs` with nothing
@@ -24,11 +24,13 @@ use std::time::{Duration, SystemTime};
 mod beside;
 mod raw;
 mod runs;
+mod stage;
 
 pub use runs::PreviousFacts;
+pub use stage::{Keep, Staged};
 
 use super::redact::Redactor;
-use super::{Report, json};
+use super::{DeviceOutputs, Report, json};
 use premarket_core::Megabytes;
 use premarket_files::os;
 use premarket_files::{self as file, FileError};
@@ -92,41 +94,36 @@ impl Archive {
         report: &mut Report,
         redactor: &Redactor,
     ) -> Result<PathBuf, ArchiveError> {
+        self.write_staged(report, redactor, None)
+    }
+
+    /// [`Archive::write_redacted`] into the directory `staged` was writing devices into as
+    /// they were judged (see [`Staged`]); only the devices it did not take are written here.
+    pub fn write_staged(
+        &self,
+        report: &mut Report,
+        redactor: &Redactor,
+        staged: Option<&Staged>,
+    ) -> Result<PathBuf, ArchiveError> {
         let werr = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ArchiveError::Write { path, source }
         };
         fs::create_dir_all(&self.root).map_err(werr(&self.root))?;
         self.clean_leftovers();
-        // A fresh directory with a name nobody could guess and plant a link at; removed when
-        // this function fails, kept once it is renamed into place. The pid at the end tells
-        // the leftover cleaning whether its writer is still alive.
-        let temp = file::temp_dir(
-            &self.root,
-            &format!("{TMP_PREFIX}{}-", report.run_id),
-            &format!("-{}", std::process::id()),
-        )?;
+        let (temp, written) = match staged {
+            Some(staged) => staged.finish()?,
+            None => (self.temp_dir(&report.run_id)?, Default::default()),
+        };
         let tmp = temp.path().to_path_buf();
-        raw::write_all(&tmp.join("raw"), &report.raw, redactor)?;
-        for device in report.raw.iter().filter(|d| !d.facts.is_empty()) {
-            let dir = tmp.join(FACTS);
-            fs::create_dir_all(&dir).map_err(werr(&dir))?;
-            let path = dir.join(format!("{}.json", file_safe(&device.device)));
-            // Borrowed, not cloned: a fleet's facts are hundreds of MB of JSON values.
-            let facts: Vec<StoredRef> = device
-                .facts
-                .iter()
-                .map(|r| StoredRef {
-                    key: &r.key,
-                    collected_at: r.collected_at,
-                    fact: &r.fact,
-                })
-                .collect();
-            let text = serde_json::to_vec_pretty(&facts).map_err(|e| ArchiveError::Write {
-                path: path.clone(),
-                source: std::io::Error::other(e),
-            })?;
-            fs::write(&path, text).map_err(werr(&path))?;
+        let rest: Vec<&DeviceOutputs> = report
+            .raw
+            .iter()
+            .filter(|d| !written.contains(&d.device))
+            .collect();
+        raw::write_all(&tmp.join("raw"), &rest, redactor)?;
+        for device in rest {
+            write_facts(&tmp, device)?;
         }
         beside::write_charts(&tmp, &report.charts)?;
         beside::write_diffs(&tmp, &report.diffs)?;
@@ -172,6 +169,17 @@ impl Archive {
             path: self.root.join(&base_id),
             source: std::io::Error::other("no free run id after 100 tries"),
         })
+    }
+
+    /// A fresh directory for a run being written, with a name nobody could guess and plant a
+    /// link at; removed when dropped, kept once it is renamed into place. The pid at the end
+    /// tells the leftover cleaning whether its writer is still alive.
+    fn temp_dir(&self, label: &str) -> Result<tempfile::TempDir, ArchiveError> {
+        Ok(file::temp_dir(
+            &self.root,
+            &format!("{TMP_PREFIX}{label}-"),
+            &format!("-{}", std::process::id()),
+        )?)
     }
 
     /// Removes temporary directories and files that a run killed mid-write (or stopped by a
@@ -314,6 +322,8 @@ pub struct ArchiveChannel {
     pub max_size: Option<Megabytes>,
     /// Redacts spooled outputs as they are copied in.
     pub redactor: Redactor,
+    /// The run's directory that devices were written into as they were judged, if any.
+    pub staged: Option<std::sync::Arc<Staged>>,
 }
 
 impl super::channel::Channel for ArchiveChannel {
@@ -328,7 +338,8 @@ impl super::channel::Channel for ArchiveChannel {
     ) -> super::channel::BoxFuture<'a, super::channel::Delivered> {
         Box::pin(async move {
             let mut done = super::channel::Delivered::default();
-            match self.archive.write_redacted(report, &self.redactor) {
+            let staged = self.staged.as_deref();
+            match self.archive.write_staged(report, &self.redactor, staged) {
                 Ok(path) => done.note(format!("archived in {}", path.display())),
                 Err(e) => {
                     let problem = format!("{e}: this run is not archived");
@@ -378,6 +389,35 @@ struct StoredRef<'a> {
     key: &'a premarket_parse::QueryKey,
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: &'a premarket_parse::FactJson,
+}
+
+/// Writes `facts/<device>.json` under the run's directory `tmp`, when the device has facts.
+fn write_facts(tmp: &Path, device: &DeviceOutputs) -> Result<(), ArchiveError> {
+    if device.facts.is_empty() {
+        return Ok(());
+    }
+    let werr = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ArchiveError::Write { path, source }
+    };
+    let dir = tmp.join(FACTS);
+    fs::create_dir_all(&dir).map_err(werr(&dir))?;
+    let path = dir.join(format!("{}.json", file_safe(&device.device)));
+    // Borrowed, not cloned: a fleet's facts are hundreds of MB of JSON values.
+    let facts: Vec<StoredRef> = device
+        .facts
+        .iter()
+        .map(|r| StoredRef {
+            key: &r.key,
+            collected_at: r.collected_at,
+            fact: &r.fact,
+        })
+        .collect();
+    let text = serde_json::to_vec_pretty(&facts).map_err(|e| ArchiveError::Write {
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    fs::write(&path, text).map_err(werr(&path))
 }
 
 /// Writes `bytes` to `path`, a new file in the run's own hidden directory, and flushes it to

@@ -30,15 +30,16 @@ use premarket_collect::probe::Routing;
 use premarket_config::{Config, ConfigError};
 use premarket_core::{Exit, Status};
 use premarket_inspect::interrupt::Signalled;
-use premarket_inspect::{Interrupt, Limits, inspect, run_id, timestamp};
+use premarket_inspect::{Interrupt, Limits, inspect_staging, run_id, timestamp};
 use premarket_plan::{Plan, PlanError, Selection};
-use premarket_report::archive::{Archive, ArchiveChannel, ArchiveError};
+use premarket_report::archive::{Archive, ArchiveChannel, ArchiveError, Staged};
 use premarket_report::channel::{Channel, Context, deliver_all};
 use premarket_report::email::{EmailChannel, EmailMode};
 use premarket_report::lock::{LockError, RunLock};
 use premarket_report::metrics::Metrics;
 use premarket_report::redact;
 use premarket_report::terminal::{Format, Terminal};
+use premarket_report::trend::Sources;
 use premarket_report::{Invocation, Report};
 use premarket_spool::SpoolDir;
 
@@ -290,7 +291,8 @@ async fn inspect_and_report(
             .collect();
         tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });
-    let mut report = inspect(config, plan, routing.clone(), &limits).await;
+    let staged = req.archive.then(|| staged(config, &archive)).flatten();
+    let mut report = inspect_staging(config, plan, routing.clone(), &limits, staged.clone()).await;
     if let Some(signalled) = interrupt.get() {
         problems.push(format!(
             "premarket was stopped ({}) during the inspection: what had not finished is ERROR \
@@ -324,7 +326,7 @@ async fn inspect_and_report(
         ));
     }
     let signalled = interrupt.get();
-    let channels = channels(config, req, &archive, email.clone(), signalled);
+    let channels = channels(config, req, &archive, staged, email.clone(), signalled);
     let attachments = charts::pictures(config, req, &archive, &earlier, &routing, &mut report);
     let ctx = Context {
         tz: config.site.timezone,
@@ -369,6 +371,21 @@ fn email_mode(req: &Request) -> EmailMode {
     req.email.clone().unwrap_or(EmailMode::Off)
 }
 
+/// The run's archive directory, written into as devices are judged; the devices the trend
+/// draws keep their outputs for it. `None` when it cannot be made: the archive is then written
+/// whole at the end, which says what is wrong.
+fn staged(config: &Config, archive: &Archive) -> Option<Arc<Staged>> {
+    let sources = Sources::of(config);
+    let keep = sources.probe.into_iter().chain(sources.firewall).collect();
+    match archive.stage(redact::from_config(config), keep) {
+        Ok(staged) => Some(Arc::new(staged)),
+        Err(e) => {
+            tracing::warn!("{e}; the archive is written at the end of the run");
+            None
+        }
+    }
+}
+
 /// The channels of a run, in delivery order: the archive first (its failure is in the report
 /// the others deliver), then the terminal, the JUnit file, the email, the notifications and
 /// the metrics. After a stop signal the email and the notifications are bounded by what is
@@ -377,6 +394,7 @@ fn channels(
     config: &Config,
     req: &Request,
     archive: &Archive,
+    staged: Option<Arc<Staged>>,
     email: EmailMode,
     signalled: Option<Signalled>,
 ) -> Vec<Box<dyn Channel>> {
@@ -387,6 +405,7 @@ fn channels(
             retention_days: config.site.archive.retention_days,
             max_size: config.site.archive.max_size,
             redactor: redact::from_config(config),
+            staged,
         }));
     }
     if let Some(format) = req.format {

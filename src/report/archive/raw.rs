@@ -30,12 +30,13 @@ const SPOOLED_LEVEL: i32 = 1;
 /// two threads ([`in_halves`]): compressing and creating files are most of the archive's time.
 pub(super) fn write_all(
     raw: &Path,
-    devices: &[DeviceOutputs],
+    devices: &[&DeviceOutputs],
     redactor: &Redactor,
 ) -> Result<(), ArchiveError> {
-    let [first, second] = in_halves(devices.iter().collect(), |half| {
-        write_some(raw, &half, redactor)
-    });
+    if devices.is_empty() {
+        return Ok(());
+    }
+    let [first, second] = in_halves(devices.to_vec(), |half| write_some(raw, &half, redactor));
     first.and(second)
 }
 
@@ -44,17 +45,12 @@ fn write_some(
     devices: &[&DeviceOutputs],
     redactor: &Redactor,
 ) -> Result<(), ArchiveError> {
-    let werr = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ArchiveError::Write { path, source }
-    };
-    let mut writer = RawWriter::new(redactor).map_err(werr(raw))?;
+    let mut writer = RawWriter::new(redactor).map_err(|source| ArchiveError::Write {
+        path: raw.to_path_buf(),
+        source,
+    })?;
     for device in devices {
-        let dir = raw.join(super::file_safe(&device.device));
-        fs::create_dir_all(&dir).map_err(werr(&dir))?;
-        writer
-            .device(&dir, device)
-            .map_err(|(path, source)| ArchiveError::Write { path, source })?;
+        writer.under(raw, device)?;
     }
     Ok(())
 }
@@ -67,14 +63,43 @@ pub(super) struct RawWriter<'r> {
 
 impl<'r> RawWriter<'r> {
     pub(super) fn new(redactor: &'r Redactor) -> io::Result<RawWriter<'r>> {
-        Ok(RawWriter {
-            compressor: zstd::bulk::Compressor::new(LEVEL)?,
+        Ok(RawWriter::with(Self::compressor()?, redactor))
+    }
+
+    /// A compression context for [`RawWriter::with`] (building one per device cost more than
+    /// compressing its outputs).
+    pub(super) fn compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+        zstd::bulk::Compressor::new(LEVEL)
+    }
+
+    pub(super) fn with(
+        compressor: zstd::bulk::Compressor<'static>,
+        redactor: &'r Redactor,
+    ) -> RawWriter<'r> {
+        RawWriter {
+            compressor,
             redactor,
-        })
+        }
+    }
+
+    /// The compression context, for the next writer.
+    pub(super) fn into_compressor(self) -> zstd::bulk::Compressor<'static> {
+        self.compressor
+    }
+
+    /// Writes every output of `device` into `raw/<device>`.
+    pub(super) fn under(&mut self, raw: &Path, device: &DeviceOutputs) -> Result<(), ArchiveError> {
+        let dir = raw.join(super::file_safe(&device.device));
+        fs::create_dir_all(&dir).map_err(|source| ArchiveError::Write {
+            path: dir.clone(),
+            source,
+        })?;
+        self.device(&dir, device)
+            .map_err(|(path, source)| ArchiveError::Write { path, source })
     }
 
     /// Writes every output of `device` into `dir`; `Err` names the file that failed.
-    pub(super) fn device(
+    fn device(
         &mut self,
         dir: &Path,
         device: &DeviceOutputs,

@@ -177,3 +177,97 @@ fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
     assert!(live.exists(), "a running writer's directory stays");
     assert!(!dead.exists() && !dead_file.exists(), "leftovers are gone");
 }
+
+fn device(name: &str, text: &str) -> DeviceOutputs {
+    DeviceOutputs {
+        device: name.into(),
+        platform: Platform::Eos,
+        outputs: vec![(Command::new("show version | json"), Ok(text.into()))],
+        facts: Vec::new(),
+    }
+}
+
+/// Staged devices are in the run as written at the end; a passing device not kept lets go
+/// of its outputs, a failing one and a kept one do not.
+#[test]
+fn a_staged_run_holds_every_device_and_lets_go_of_the_passing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path().join("a"));
+    let staged = archive
+        .stage(Redactor::default(), ["fw1".to_string()].into())
+        .unwrap();
+    let mut passing = device("sw1", "{\"v\": 1}");
+    let mut failing = device("sw2", "{\"v\": 2}");
+    let mut kept = device("fw1", "{\"v\": 3}");
+    staged.device(&mut passing, false);
+    staged.device(&mut failing, true);
+    staged.device(&mut kept, false);
+    assert!(passing.outputs.is_empty());
+    assert_eq!((failing.outputs.len(), kept.outputs.len()), (1, 1));
+    let mut report = Report::new(
+        "20261202T081500.000".into(),
+        "lab".into(),
+        "2026-12-02T08:15:00.000+08:00".into(),
+        "2026-12-02T08:15:01.000+08:00".into(),
+        Vec::new(),
+    );
+    // sw3 was not staged: written at the end.
+    report.raw = vec![passing, failing, kept, device("sw3", "{\"v\": 4}")];
+    let run = archive
+        .write_staged(&mut report, &Redactor::default(), Some(&staged))
+        .unwrap();
+    for (name, text) in [("sw1", "1"), ("sw2", "2"), ("fw1", "3"), ("sw3", "4")] {
+        let file = fs::read(run.join(format!("raw/{name}/show-version-json.txt.zst"))).unwrap();
+        let text = format!("{{\"v\": {text}}}");
+        assert_eq!(
+            zstd::decode_all(&file[..]).unwrap(),
+            text.as_bytes(),
+            "{name}"
+        );
+    }
+    assert!(run.join("report.json").is_file());
+    // Taken once: a second write has nothing staged to write into.
+    assert!(
+        archive
+            .write_staged(&mut report, &Redactor::default(), Some(&staged))
+            .is_err()
+    );
+}
+
+/// A device that cannot be written keeps its outputs, the later ones are not staged, and the
+/// run is not archived (the report says so), with nothing left behind.
+#[test]
+fn a_staging_failure_keeps_the_outputs_and_the_run_is_not_archived() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path().join("a"));
+    let staged = archive.stage(Redactor::default(), Keep::new()).unwrap();
+    // The run's directory replaced by a file: nothing can be created under it.
+    let hidden = fs::read_dir(archive.root())
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().starts_with(".tmp-staged-"))
+        .unwrap()
+        .path();
+    fs::remove_dir_all(&hidden).unwrap();
+    fs::write(&hidden, b"in the way").unwrap();
+    let mut first = device("sw1", "{}");
+    let mut second = device("sw2", "{}");
+    staged.device(&mut first, false);
+    staged.device(&mut second, false);
+    assert_eq!((first.outputs.len(), second.outputs.len()), (1, 1));
+    let mut report = Report::new(
+        "20261202T081500.000".into(),
+        "lab".into(),
+        "2026-12-02T08:15:00.000+08:00".into(),
+        "2026-12-02T08:15:01.000+08:00".into(),
+        Vec::new(),
+    );
+    report.raw = vec![first, second];
+    let failed = archive.write_staged(&mut report, &Redactor::default(), Some(&staged));
+    assert!(
+        matches!(failed, Err(ArchiveError::Write { .. })),
+        "{failed:?}"
+    );
+    let (reports, _) = archive.reports().unwrap();
+    assert!(reports.is_empty());
+}

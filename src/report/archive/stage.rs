@@ -1,0 +1,135 @@
+//! A run's archive written as its devices are judged, not all at the end: each device's raw
+//! outputs and facts go into the run's hidden directory as soon as the device is done, and a
+//! device the report needs nothing more of lets go of them. At a thousand devices that is most
+//! of the fleet's outputs no longer held until the last session ends, and the writing done
+//! while other sessions wait.
+//!
+//! What the report still reads stays in memory: the raw outputs of a device with a FAIL or an
+//! ERROR (the email attaches them) and those of the devices the trend draws (the probe and
+//! one FortiGate, [`Keep`]). The run becomes visible exactly as before: [`Archive::write_staged`]
+//! writes the rest, `report.json` last, and renames the directory into place; until then it is
+//! a `.tmp-` directory that this run removes when it ends without archiving and the next run
+//! removes if this one was killed.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Mutex;
+
+use super::raw::RawWriter;
+use super::{Archive, ArchiveError, write_facts};
+use crate::DeviceOutputs;
+use crate::redact::Redactor;
+
+/// Devices whose outputs the report reads after the run, whatever their verdicts.
+pub type Keep = HashSet<String>;
+
+/// The run's archive directory while devices are being written into it.
+pub struct Staged {
+    state: Mutex<State>,
+    redactor: Redactor,
+    keep: Keep,
+    /// Compression contexts of finished writes, for the next ones (one per thread at most).
+    compressors: Mutex<Vec<zstd::bulk::Compressor<'static>>>,
+}
+
+struct State {
+    /// `None` once [`Staged::finish`] took it.
+    dir: Option<tempfile::TempDir>,
+    /// The devices written.
+    written: HashSet<String>,
+    /// The first failure: the run is then not archived (the report says why), and every
+    /// device keeps its outputs.
+    failed: Option<ArchiveError>,
+}
+
+impl Archive {
+    /// A run's directory to write devices into as they are judged.
+    pub fn stage(&self, redactor: Redactor, keep: Keep) -> Result<Staged, ArchiveError> {
+        std::fs::create_dir_all(self.root()).map_err(|source| ArchiveError::Write {
+            path: self.root().to_path_buf(),
+            source,
+        })?;
+        let dir = self.temp_dir("staged")?;
+        Ok(Staged {
+            state: Mutex::new(State {
+                dir: Some(dir),
+                written: HashSet::new(),
+                failed: None,
+            }),
+            redactor,
+            keep,
+            compressors: Mutex::new(Vec::new()),
+        })
+    }
+}
+
+impl Staged {
+    /// Writes `device`'s raw outputs and facts, then, unless it `failing` (a FAIL or an ERROR)
+    /// or is one the report keeps, lets go of them. Blocking: file writes and compression.
+    pub fn device(&self, device: &mut DeviceOutputs, failing: bool) {
+        let Some(dir) = self.dir() else {
+            return;
+        };
+        let reused = self.compressors().pop();
+        let written = reused
+            .map_or_else(RawWriter::compressor, Ok)
+            .map_err(|source| ArchiveError::Write {
+                path: dir.join("raw"),
+                source,
+            })
+            .and_then(|compressor| {
+                let mut writer = RawWriter::with(compressor, &self.redactor);
+                let written = writer.under(&dir.join("raw"), device);
+                self.compressors().push(writer.into_compressor());
+                written
+            })
+            .and_then(|()| write_facts(&dir, device));
+        let mut state = self.lock();
+        match written {
+            Ok(()) => {
+                state.written.insert(device.device.clone());
+                if !failing && !self.keep.contains(&device.device) {
+                    device.outputs = Vec::new();
+                    device.facts = Vec::new();
+                }
+            }
+            Err(e) => {
+                state.failed.get_or_insert(e);
+            }
+        }
+    }
+
+    /// The directory, while the run is still writing into it and nothing failed.
+    fn dir(&self) -> Option<std::path::PathBuf> {
+        let state = self.lock();
+        match (&state.dir, &state.failed) {
+            (Some(dir), None) => Some(dir.path().to_path_buf()),
+            _ => None,
+        }
+    }
+
+    /// The directory and the devices in it, for the archive's last step; the first failure
+    /// instead, if there was one (the directory is then removed).
+    pub(super) fn finish(&self) -> Result<(tempfile::TempDir, HashSet<String>), ArchiveError> {
+        let mut state = self.lock();
+        if let Some(e) = state.failed.take() {
+            state.dir = None;
+            return Err(e);
+        }
+        let dir = state.dir.take().ok_or_else(|| ArchiveError::Write {
+            path: Path::new(".").to_path_buf(),
+            source: std::io::Error::other("the staged run was already written"),
+        })?;
+        Ok((dir, std::mem::take(&mut state.written)))
+    }
+
+    fn compressors(&self) -> std::sync::MutexGuard<'_, Vec<zstd::bulk::Compressor<'static>>> {
+        self.compressors.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while holding it cannot leave the state half-changed: each change is one
+        // assignment.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
