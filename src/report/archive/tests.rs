@@ -178,6 +178,17 @@ fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
     assert!(!dead.exists() && !dead_file.exists(), "leftovers are gone");
 }
 
+/// An empty report of one morning's run, for the staged runs below.
+fn morning_report() -> Report {
+    Report::new(
+        "20261202T081500.000".into(),
+        "lab".into(),
+        "2026-12-02T08:15:00.000+08:00".into(),
+        "2026-12-02T08:15:01.000+08:00".into(),
+        Vec::new(),
+    )
+}
+
 fn device(name: &str, text: &str) -> DeviceOutputs {
     DeviceOutputs {
         device: name.into(),
@@ -204,13 +215,7 @@ fn a_staged_run_holds_every_device_and_lets_go_of_the_passing_ones() {
     staged.device(&mut kept, false);
     assert!(passing.outputs.is_empty());
     assert_eq!((failing.outputs.len(), kept.outputs.len()), (1, 1));
-    let mut report = Report::new(
-        "20261202T081500.000".into(),
-        "lab".into(),
-        "2026-12-02T08:15:00.000+08:00".into(),
-        "2026-12-02T08:15:01.000+08:00".into(),
-        Vec::new(),
-    );
+    let mut report = morning_report();
     // sw3 was not staged: written at the end.
     report.raw = vec![passing, failing, kept, device("sw3", "{\"v\": 4}")];
     let run = archive
@@ -255,13 +260,7 @@ fn a_staging_failure_keeps_the_outputs_and_the_run_is_not_archived() {
     staged.device(&mut first, false);
     staged.device(&mut second, false);
     assert_eq!((first.outputs.len(), second.outputs.len()), (1, 1));
-    let mut report = Report::new(
-        "20261202T081500.000".into(),
-        "lab".into(),
-        "2026-12-02T08:15:00.000+08:00".into(),
-        "2026-12-02T08:15:01.000+08:00".into(),
-        Vec::new(),
-    );
+    let mut report = morning_report();
     report.raw = vec![first, second];
     let failed = archive.write_staged(&mut report, &Redactor::default(), Some(&staged));
     assert!(
