@@ -77,6 +77,7 @@ mod redact_props;
 mod report_run;
 mod rule_checks;
 mod secrets_canary;
+mod sessions_at_once;
 mod ssh_byte_path;
 mod ssh_cli;
 mod ssh_driver;

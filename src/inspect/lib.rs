@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use futures::StreamExt;
+use tokio::sync::Semaphore;
 
 use premarket_check::bounded::{self, GaveUp};
 use premarket_check::box_facts;
@@ -56,7 +56,8 @@ const AT_LEAST: Duration = Duration::from_millis(100);
 pub struct Limits {
     /// Everything not finished by then is ERROR.
     pub deadline: Option<tokio::time::Instant>,
-    /// Devices inspected at once.
+    /// Devices collected at once (SSH sessions open); parsing, judging and archiving a device
+    /// after its session need no slot.
     pub concurrency: usize,
     /// The longest one check's evaluation may take ([`CHECK_BUDGET`]).
     pub check_budget: Duration,
@@ -114,39 +115,40 @@ pub async fn inspect_staging(
     let plan: Arc<Plan> = plan.into();
     let redactor = Arc::new(redact::from_config(config));
     let shared_limits = Arc::new(limits.clone());
+    // Sessions at once (the site's `concurrency`), in plan order: the semaphore is fair.
+    let sessions = Arc::new(Semaphore::new(limits.concurrency.max(1)));
     // Writes to the archive, one per core at once: each holds a compression context and a
     // thread, and the devices waiting still hold only what they held before.
-    let writers = Arc::new(tokio::sync::Semaphore::new(
+    let writers = Arc::new(Semaphore::new(
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));
-    let devices: Vec<Inspected> = futures::stream::iter(0..plan.devices.len())
-        .map(|i| {
+    let tasks = (0..plan.devices.len()).map(|i| {
+        let (plan, redactor) = (plan.clone(), redactor.clone());
+        let task = task::Owned::spawn({
             let (plan, redactor) = (plan.clone(), redactor.clone());
-            let task = task::Owned::spawn({
-                let (plan, redactor) = (plan.clone(), redactor.clone());
-                let (collector, limits) = (collector.clone(), shared_limits.clone());
-                let (staged, writers) = (staged.clone(), writers.clone());
-                async move {
-                    let inspected =
-                        inspect_device(&plan.devices[i], collector, &limits, &redactor).await;
-                    match staged {
-                        Some(staged) => {
-                            // Never closed: an error here cannot happen, and only skips staging.
-                            let _turn = writers.acquire_owned().await;
-                            stage(inspected, staged).await
-                        }
-                        None => inspected,
-                    }
-                }
-            });
+            let (collector, limits) = (collector.clone(), shared_limits.clone());
+            let (staged, writers, sessions) = (staged.clone(), writers.clone(), sessions.clone());
             async move {
-                let done = task.await;
-                done.unwrap_or_else(|bug| Inspected::bug(&plan.devices[i], bug, &redactor))
+                let device = &plan.devices[i];
+                let inspected =
+                    inspect_device(device, collector, &limits, &sessions, &redactor).await;
+                match staged {
+                    Some(staged) => {
+                        // Never closed: an error here cannot happen, and only skips staging.
+                        let _turn = writers.acquire_owned().await;
+                        stage(inspected, staged).await
+                    }
+                    None => inspected,
+                }
             }
-        })
-        .buffered(limits.concurrency.max(1))
-        .collect()
-        .await;
+        });
+        async move {
+            let done = task.await;
+            done.unwrap_or_else(|bug| Inspected::bug(&plan.devices[i], bug, &redactor))
+        }
+    });
+    // Every device's task is started at once; each waits for a session slot.
+    let devices: Vec<Inspected> = futures::future::join_all(tasks).await;
     let finished = Utc::now();
     let tz = config.site.timezone;
     let mut results = Vec::new();
@@ -216,14 +218,22 @@ async fn inspect_device(
     plan: &DevicePlan,
     collector: Arc<dyn Collector>,
     limits: &Limits,
+    sessions: &Semaphore,
     redactor: &Redactor,
 ) -> Inspected {
-    let start = Instant::now();
-    let collected_at = Utc::now();
+    // When the device's session began: after it waited for one of the site's `concurrency`
+    // slots, which it holds only while collecting (parsing, judging and archiving need none).
+    let mut began = None;
+    let session = async {
+        // Never closed; were it, the device would be collected without waiting.
+        let _slot = sessions.acquire().await;
+        began = Some((Instant::now(), Utc::now()));
+        collector.collect(plan).await
+    };
     let collect = async {
         match limits.deadline {
-            None => collector.collect(plan).await,
-            Some(at) => match tokio::time::timeout_at(at, collector.collect(plan)).await {
+            None => session.await,
+            Some(at) => match tokio::time::timeout_at(at, session).await {
                 Ok(outputs) => outputs,
                 Err(_) => Outputs::all_failed(&plan.commands, CollectError::Deadline),
             },
@@ -237,6 +247,7 @@ async fn inspect_device(
             CollectError::Interrupted(signalled.name.to_string()),
         ),
     };
+    let (start, collected_at) = began.unwrap_or_else(|| (Instant::now(), Utc::now()));
     let collected_ms = elapsed_ms(start);
     tracing::info!(device = %plan.device.name, ms = collected_ms, "collection ended");
     let platform = plan.device.platform;
