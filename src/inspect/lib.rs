@@ -1,10 +1,10 @@
 //! The pipeline end to end for one run: plan -> collect -> parse -> evaluate -> [`Report`].
 //!
-//! Devices are inspected concurrently (bounded), each a task of its own on the runtime's
-//! workers ([`task`]: a panic there, a bug, is that device's ERROR) and collected once for all
-//! its checks. A device that does not finish by the deadline gets ERROR "not finished by the
-//! deadline" on every check that needed it, and the report still comes out on time. Each check is judged
-//! where the run can give up on it ([`premarket_check::bounded`]): past its budget
+//! Devices are inspected concurrently, each a task of its own on the runtime's workers ([`task`]:
+//! a panic there, a bug, is that device's ERROR), their sessions bounded by the site's
+//! `concurrency`, each collected once for all its checks. A device that does not finish by the
+//! deadline gets ERROR "not finished by the deadline" on every check that needed it, and the
+//! report still comes out on time. Each check is judged where the run can give up on it ([`premarket_check::bounded`]): past its budget
 //! ([`Limits::check_budget`]), at the deadline, or soon after a stop signal ([`interrupt`]),
 //! it is ERROR naming what it was reading. A stop signal also ends collection at once: the
 //! devices not done are ERROR "interrupted", what was collected is judged. After judging, a device
@@ -189,19 +189,11 @@ impl Inspected {
     fn bug(plan: &DevicePlan, why: task::Ended, redactor: &Redactor) -> Inspected {
         let why = format!("premarket could not inspect this device (a bug in premarket): {why}");
         let verdict = Verdict::error(why);
+        let (name, platform) = (&plan.device.name, plan.device.platform);
         let results = plan
             .checks
             .iter()
-            .map(|check| {
-                let platform = plan.device.platform;
-                result(
-                    check,
-                    &plan.device.name,
-                    verdict.clone(),
-                    platform,
-                    redactor,
-                )
-            })
+            .map(|check| result(check, name, verdict.clone(), platform, redactor))
             .collect();
         Inspected {
             results,
@@ -314,16 +306,14 @@ async fn inspect_device(
 
 /// Writes the device into the run's archive directory, off the runtime's workers (files and
 /// compression); the report keeps its outputs only if it has a FAIL or an ERROR (the email
-/// attaches them), is a probe (the cross-check may still fail it) or is drawn by the trend.
+/// attaches them) or is one of those [`Staged`] keeps.
 async fn stage(mut inspected: Inspected, staged: Arc<Staged>) -> Inspected {
-    let failing = inspected.raw.platform == Platform::Probe
-        || inspected
-            .results
-            .iter()
-            .any(|r| matches!(r.status, Status::Fail | Status::Error));
-    let device = inspected.raw.device.clone();
-    let mut raw = std::mem::replace(&mut inspected.raw, empty_outputs(&device, Platform::Probe));
-    let platform = raw.platform;
+    let failing = inspected
+        .results
+        .iter()
+        .any(|r| matches!(r.status, Status::Fail | Status::Error));
+    let (device, platform) = (inspected.raw.device.clone(), inspected.raw.platform);
+    let mut raw = std::mem::replace(&mut inspected.raw, empty_outputs(&device, platform));
     let written = tokio::task::spawn_blocking(move || {
         staged.device(&mut raw, failing);
         raw

@@ -7,7 +7,8 @@
 //!
 //! A run is written into a hidden temporary directory (a random name, so nobody can plant a
 //! link there first), each device as soon as it is judged when the run stages ([`Staged`]),
-//! and renamed into place, so a reader (or a concurrent run) sees a whole run or none; its `sequence` file gives its place in the order runs were written, which every
+//! and renamed into place, so a reader (or a concurrent run) sees a whole run or none; its
+//! `sequence` file gives its place in the order runs were written, which every
 //! reader follows instead of the clock ([`runs`]); what a killed run or a full disk left behind is
 //! removed by the next run. Outputs in memory are redacted before they get here, spooled ones as
 //! they are copied in. An output that was empty (`show running-config diffs` with nothing

@@ -28,7 +28,7 @@ use premarket_collect::Collector;
 use premarket_collect::offline::Offline;
 use premarket_collect::probe::Routing;
 use premarket_config::{Config, ConfigError};
-use premarket_core::{Exit, Status};
+use premarket_core::{Exit, Platform, Status};
 use premarket_inspect::interrupt::Signalled;
 use premarket_inspect::{Interrupt, Limits, inspect_staging, run_id, timestamp};
 use premarket_plan::{Plan, PlanError, Selection};
@@ -371,12 +371,20 @@ fn email_mode(req: &Request) -> EmailMode {
     req.email.clone().unwrap_or(EmailMode::Off)
 }
 
-/// The run's archive directory, written into as devices are judged; the devices the trend
-/// draws keep their outputs for it. `None` when it cannot be made: the archive is then written
+/// The run's archive directory, written into as devices are judged; the probes and the
+/// devices the trend draws keep their outputs ([`premarket_report::archive::Keep`]). `None` when it cannot be made: the archive is then written
 /// whole at the end, which says what is wrong.
 fn staged(config: &Config, archive: &Archive) -> Option<Arc<Staged>> {
     let sources = Sources::of(config);
-    let keep = sources.probe.into_iter().chain(sources.firewall).collect();
+    let probes = config
+        .devices
+        .iter()
+        .filter(|d| d.platform == Platform::Probe)
+        .map(|d| d.name.to_string());
+    let keep = probes
+        .chain(sources.probe)
+        .chain(sources.firewall)
+        .collect();
     match archive.stage(redact::from_config(config), keep) {
         Ok(staged) => Some(Arc::new(staged)),
         Err(e) => {

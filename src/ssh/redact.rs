@@ -167,12 +167,9 @@ impl Redactor {
 
     /// An error whose text held a secret becomes the same text with it masked.
     pub fn clean_error(&self, e: CollectError) -> CollectError {
-        let text = e.to_string();
-        let cleaned = self.literals(&text);
-        if cleaned == text {
-            e
-        } else {
-            CollectError::Other(cleaned)
+        match self.literals_kept(&e.to_string()) {
+            Cow::Borrowed(_) => e,
+            Cow::Owned(cleaned) => CollectError::Other(cleaned),
         }
     }
 }

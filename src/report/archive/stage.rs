@@ -5,8 +5,8 @@
 //! while other sessions wait.
 //!
 //! What the report still reads stays in memory: the raw outputs of a device with a FAIL or an
-//! ERROR (the email attaches them) and those of the devices the trend draws (the probe and
-//! one FortiGate, [`Keep`]). The run becomes visible exactly as before: [`Archive::write_staged`]
+//! ERROR (the email attaches them), of the probes and of the devices the trend draws
+//! ([`Keep`]). The run becomes visible exactly as before: [`Archive::write_staged`]
 //! writes the rest, `report.json` last, and renames the directory into place; until then it is
 //! a `.tmp-` directory that this run removes when it ends without archiving and the next run
 //! removes if this one was killed.
@@ -20,7 +20,8 @@ use super::{Archive, ArchiveError, write_facts};
 use crate::DeviceOutputs;
 use crate::redact::Redactor;
 
-/// Devices whose outputs the report reads after the run, whatever their verdicts.
+/// Devices whose outputs the report reads after the run, whatever their verdicts: the probes
+/// (the cross-check with the firewall may still fail one) and the devices the trend draws.
 pub type Keep = HashSet<String>;
 
 /// The run's archive directory while devices are being written into it.
@@ -64,8 +65,8 @@ impl Archive {
 }
 
 impl Staged {
-    /// Writes `device`'s raw outputs and facts, then, unless it `failing` (a FAIL or an ERROR)
-    /// or is one the report keeps, lets go of them. Blocking: file writes and compression.
+    /// Writes `device`'s raw outputs and facts, then, unless it is `failing` (a FAIL or an
+    /// ERROR) or is one the report keeps, lets go of them. Blocking: file writes and compression.
     pub fn device(&self, device: &mut DeviceOutputs, failing: bool) {
         let Some(dir) = self.dir() else {
             return;
