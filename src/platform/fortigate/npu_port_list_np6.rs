@@ -119,10 +119,10 @@ fn is_lanes(cell: &str) -> bool {
 
 /// `10G` -> 10000, `100M` -> 100.
 fn speed_mbps(cell: &str) -> Result<u64, SpeedError> {
-    let (number, unit) = cell.split_at(cell.len().saturating_sub(1));
-    let factor = match unit {
-        "G" => 1000,
-        "M" => 1,
+    // By suffix, not by byte position: a cell ending in a multibyte character has no unit.
+    let (number, factor) = match (cell.strip_suffix('G'), cell.strip_suffix('M')) {
+        (Some(number), _) => (number, 1000),
+        (_, Some(number)) => (number, 1),
         _ => return Err(SpeedError::Unit(cell.to_string())),
     };
     number
@@ -140,4 +140,23 @@ enum SpeedError {
     Unit(String),
     #[error("speed {} is not a number of G or M", quote(.0))]
     Number(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speed_cells() {
+        assert_eq!(speed_mbps("10G"), Ok(10_000));
+        assert_eq!(speed_mbps("1000M"), Ok(1000));
+        // Found by the fuzzer: a last character of several bytes is no unit, not a panic.
+        assert_eq!(
+            speed_mbps("1G\u{fffd}"),
+            Err(SpeedError::Unit("1G\u{fffd}".into()))
+        );
+        assert_eq!(speed_mbps(""), Err(SpeedError::Unit(String::new())));
+        assert_eq!(speed_mbps("G"), Err(SpeedError::Number("G".into())));
+        assert_eq!(speed_mbps("0G"), Err(SpeedError::Number("0G".into())));
+    }
 }
