@@ -18,13 +18,14 @@ pub struct Speed(pub u64);
 impl Speed {
     pub fn parse(text: &str) -> Result<Speed, NotASpeed> {
         let bad = || NotASpeed(text.to_string());
-        let (digits, unit) = text.split_at(text.len().saturating_sub(1));
-        let n: u64 = digits.parse().map_err(|_| bad())?;
-        let scale = match unit {
-            "G" | "g" => 1_000_000_000,
-            "M" | "m" => 1_000_000,
+        // By its last character, not its last byte: `10G€` is no speed, not a panic.
+        let mut chars = text.chars();
+        let scale = match chars.next_back() {
+            Some('G' | 'g') => 1_000_000_000,
+            Some('M' | 'm') => 1_000_000,
             _ => return Err(bad()),
         };
+        let n: u64 = chars.as_str().parse().map_err(|_| bad())?;
         n.checked_mul(scale)
             .filter(|s| *s > 0)
             .map(Speed)
@@ -125,7 +126,17 @@ mod tests {
         assert_eq!(Speed::parse("10G"), Ok(Speed(10_000_000_000)));
         assert_eq!(Speed::parse("100M"), Ok(Speed(100_000_000)));
         assert_eq!(Speed(25_000_000_000).to_string(), "25G");
-        for bad in ["", "G", "10", "10T", "-1G", "0G", "99999999999999G"] {
+        for bad in [
+            "",
+            "G",
+            "10",
+            "10T",
+            "-1G",
+            "0G",
+            "99999999999999G",
+            "10G€",
+            "1€",
+        ] {
             assert!(Speed::parse(bad).is_err(), "{bad}");
         }
     }
