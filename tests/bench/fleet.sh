@@ -7,7 +7,9 @@
 # Needs python3 with venv and PyPI (scrapli pinned below its 2025 releases), GNU time and
 # hyperfine (apt-get install time hyperfine). Everything lives under $BENCH_DIR (/dev/shm).
 # premarket's figures: wall, user+system CPU and peak RSS of `premarket run` from GNU time,
-# three runs each; scrapli's: wall time of three runs of tests/bench/fleet.py.
+# three runs each; scrapli's: wall time of three runs of tests/bench/fleet.py. Then the floor:
+# a bare russh client sending the same lines (tests/bench/ssh_floor.rs; `cargo bench` builds
+# it), what the SSH crate alone costs, three runs.
 set -eu
 cd "$(dirname "$0")/../.."
 P=${PREMARKET:-$PWD/target/release/premarket}
@@ -32,6 +34,10 @@ for N in ${*:-200 1000}; do
             "$P" --dir "$B/site$N" run --no-email >/dev/null 2>>"$B/time$N.txt" || true
         tail -1 "$B/time$N.txt"
         printf 'scrapli:       '; "$B/venv/bin/python" tests/bench/fleet.py "$P" "$B/site$N"
+    done
+    "$P" --dir "$B/site$N" plan >"$B/plan$N.txt"
+    for i in 1 2 3; do
+        cargo bench --quiet --locked --bench ssh_floor -- "$B/site$N" "$B/plan$N.txt" 2>&1 | tail -1
     done
     kill "$LAB"; wait "$LAB" 2>/dev/null || true
 done
