@@ -84,8 +84,8 @@ pub async fn collect_gated(
     settings: &Settings,
     gate: Option<Arc<dyn Gate>>,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
-    let redactor = Redactor::for_target(target);
-    let results = match run(target, profile, commands, settings, gate).await {
+    let redactor = Arc::new(Redactor::for_target(target));
+    let results = match run(target, profile, commands, settings, gate, &redactor).await {
         Ok(results) => results,
         Err(e) => commands.iter().map(|_| Err(e.clone())).collect(),
     };
@@ -113,10 +113,11 @@ async fn run(
     commands: &[Command],
     settings: &Settings,
     gate: Option<Arc<dyn Gate>>,
+    redactor: &Arc<Redactor>,
 ) -> Result<Vec<Result<Captured, CollectError>>, CollectError> {
     let script = Script::new(profile, commands, target.vdom.as_deref())
         .map_err(|r| CollectError::Refused(r.to_string()))?;
-    let (handle, driver) = open(target, profile, settings).await?;
+    let (handle, driver) = open(target, profile, settings, Arc::clone(redactor)).await?;
     let mut driver = driver.with_gate(gate);
     driver.until(settings.deadline);
     let results = driver.run(&script).await;
@@ -124,11 +125,13 @@ async fn run(
     Ok(results)
 }
 
-/// The connection and the driver, logged in, at the first prompt.
+/// The connection and the driver, logged in, at the first prompt. `redactor` holds the
+/// target's secrets ([`Redactor::for_target`]), masked in every reply as it streams.
 pub async fn open(
     target: &Target,
     profile: &'static Profile,
     settings: &Settings,
+    redactor: Arc<Redactor>,
 ) -> Result<(Handle<Client>, Driver), CollectError> {
     // Read here, off the async threads: the key check inside the handshake reads no file.
     let known_hosts = match &settings.known_hosts {
@@ -172,7 +175,6 @@ pub async fn open(
         dir: settings.spool.clone(),
         cap: settings.max_output,
     };
-    let redactor = Redactor::for_target(target);
     let shell = Shell::open(&handle, profile, settings.keepalive, redactor, spooling);
     let shell = tokio::time::timeout(settings.connect_timeout, shell)
         .await

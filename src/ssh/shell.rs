@@ -118,8 +118,9 @@ pub struct Shell {
     /// Silence after which a connection that ends was given up on keepalives.
     keepalive: Duration,
     broken: bool,
-    /// The session's secrets, masked in every reply as it streams.
-    redactor: Redactor,
+    /// The session's secrets, masked in every reply as it streams (shared with the session,
+    /// which masks prompts and errors with it: one matcher built per session).
+    redactor: Arc<Redactor>,
     spooling: Spooling,
     /// What the last read found between the previous prompt and its echo.
     stray: Stray,
@@ -130,7 +131,7 @@ impl Shell {
         handle: &Handle<Client>,
         profile: &'static Profile,
         keepalive: Duration,
-        redactor: Redactor,
+        redactor: Arc<Redactor>,
         spooling: Spooling,
     ) -> Result<Shell, ShellError> {
         let prompt = super::profile::compiled(profile.prompt)
@@ -221,7 +222,7 @@ impl Shell {
         seconds: u64,
     ) -> Result<Answer, ShellError> {
         // The body borrows these while the screen and the channel are used beside it.
-        let (redactor, spooling) = (self.redactor.clone(), self.spooling.clone());
+        let (redactor, spooling) = (Arc::clone(&self.redactor), self.spooling.clone());
         let is_prompt = self.prompt_test();
         let writer = SpoolWriter::new(&spooling.dir, spooling.cap);
         let mut body = Body::new(echo, &is_prompt, &redactor, writer);

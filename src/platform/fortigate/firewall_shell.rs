@@ -8,6 +8,8 @@
 //! matching filter read-back) and refuses unless the last line this CLI sent was that
 //! read-back, so nothing can change the filter between the check and the clear.
 
+use std::sync::Arc;
+
 use russh::client::Handle;
 use tokio::runtime::Runtime;
 
@@ -28,7 +30,7 @@ pub struct FirewallShell {
     runtime: Runtime,
     /// `None` once closed.
     open: Option<(Handle<Client>, Driver)>,
-    redactor: Redactor,
+    redactor: Arc<Redactor>,
     /// The last line sent, when it succeeded; a clear needs it to be the filter read-back.
     last_sent: Option<String>,
     device: String,
@@ -41,11 +43,12 @@ impl FirewallShell {
             .enable_all()
             .build()
             .map_err(|e| CollectError::Other(format!("cannot start the SSH runtime: {e}")))?;
-        let redactor = Redactor::for_target(target);
+        let redactor = Arc::new(Redactor::for_target(target));
         let opened = runtime.block_on(async {
             let script = Script::opening(&PROFILE, target.vdom.as_deref())
                 .map_err(|r| CollectError::Refused(r.to_string()))?;
-            let (handle, mut driver) = session::open(target, &PROFILE, settings).await?;
+            let (handle, mut driver) =
+                session::open(target, &PROFILE, settings, Arc::clone(&redactor)).await?;
             match driver.prepare(&script).await {
                 Ok(()) => Ok((handle, driver)),
                 Err(e) => {
