@@ -172,8 +172,8 @@ pub struct ArchiveFile {
     /// How long a full run waits for another full run to finish (default 120).
     #[serde(default)]
     pub lock_wait_s: Option<u64>,
-    /// The archive's size bound: the oldest runs are deleted by the next full run until the
-    /// archive fits (default: no bound but the days).
+    /// The archive's size bound, as the disk its runs take (`du`): the oldest runs are deleted
+    /// by the next full run until it fits (default: no bound but the days).
     #[serde(default)]
     pub max_size_mb: Option<Spanned<u64>>,
 }

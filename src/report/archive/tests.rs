@@ -155,6 +155,50 @@ fn the_oldest_runs_go_until_the_archive_fits_and_the_newest_stays() {
     assert_eq!(archive.reports().unwrap().0.len(), 1);
 }
 
+/// A run of many small outputs takes far more disk than its bytes: one block (4 KB here) per
+/// file. Size retention counts the disk taken, as `du` does, or an archive kept "within 3 MB"
+/// would fill ten times that.
+#[test]
+fn size_retention_counts_the_disk_small_files_take() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path());
+    let ids = [
+        "20261126T081500.000",
+        "20261127T081500.000",
+        "20261128T081500.000",
+    ];
+    for id in ids {
+        let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), Vec::new());
+        report.raw = vec![DeviceOutputs {
+            device: "sw1".into(),
+            platform: Platform::Eos,
+            outputs: (0..400)
+                .map(|i| (Command::new(&format!("show counter {i}")), Ok("1".into())))
+                .collect(),
+            facts: Vec::new(),
+        }];
+        archive.write(&mut report).unwrap();
+    }
+    let run = dir.path().join(ids[0]);
+    let length: u64 = fs::read_dir(run.join("raw/sw1"))
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(length < 100_000, "400 tiny outputs are {length} bytes long");
+    assert!(
+        size_of(&run) >= 400 * 4096,
+        "a run of 400 files takes at least 400 blocks of 4 KB on ext4 and tmpfs: {} bytes counted",
+        size_of(&run)
+    );
+    // About 1.6 MB each on disk: three do not fit in 3 MB, one does.
+    let removed = archive.prune_to_size(Megabytes(3)).unwrap();
+    let names: Vec<String> = removed
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ids[..2], "oldest first, until the disk taken fits");
+}
+
 #[test]
 fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
     let dir = tempfile::tempdir().unwrap();
