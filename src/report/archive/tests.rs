@@ -173,7 +173,7 @@ fn size_retention_counts_the_disk_small_files_take() {
             device: "sw1".into(),
             platform: Platform::Eos,
             outputs: (0..400)
-                .map(|i| (Command::new(&format!("show counter {i}")), Ok("1".into())))
+                .map(|i| (Command::new(format!("show counter {i}")), Ok("1".into())))
                 .collect(),
             facts: Vec::new(),
         }];
