@@ -172,49 +172,45 @@ fn device(site: &Path, name: String, lines: Vec<Line>) -> Device {
     }
 }
 
-/// One device's session; the lines sent and the bytes read.
+/// One device's session; the lines sent and the bytes read, or what failed, named.
 async fn session(device: Device, known_hosts: Arc<KnownHosts>) -> Result<(usize, usize), String> {
-    let name = &device.name;
+    drive(&device, &known_hosts)
+        .await
+        .map_err(|e| format!("{}: {e}", device.name))
+}
+
+async fn drive(device: &Device, known_hosts: &KnownHosts) -> Result<(usize, usize), String> {
     let expected = Expected {
-        device: name,
+        device: &device.name,
         host: &device.host,
         port: device.port,
         pin: None,
-        known_hosts: Some(&known_hosts),
+        known_hosts: Some(known_hosts),
     };
     let timeout = Duration::from_secs(60);
     let handler = transport::verifying(expected);
     let mut handle = transport::connect(&device.host, device.port, false, timeout, handler)
         .await
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(text)?;
     let auth = handle
         .authenticate_password(&device.user, &device.password)
         .await
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(text)?;
     if !auth.success() {
-        return Err(format!("{name}: password refused"));
+        return Err("password refused".into());
     }
-    let channel = handle
-        .channel_open_session()
-        .await
-        .map_err(|e| format!("{name}: {e}"))?;
+    let channel = handle.channel_open_session().await.map_err(text)?;
     channel
         .request_pty(true, "vt100", 511, 1000, 0, 0, &[])
         .await
-        .map_err(|e| format!("{name}: {e}"))?;
-    channel
-        .request_shell(true)
-        .await
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(text)?;
+    channel.request_shell(true).await.map_err(text)?;
     let mut shell = Shell {
         channel,
         tail: Vec::new(),
         bytes: 0,
     };
-    shell
-        .until_prompt()
-        .await
-        .map_err(|e| format!("{name}: {e}"))?;
+    shell.until_prompt().await?;
     let mut answered: HashMap<&str, Instant> = HashMap::new();
     for line in &device.lines {
         if let Some(gap) = line.gap
@@ -222,26 +218,14 @@ async fn session(device: Device, known_hosts: Arc<KnownHosts>) -> Result<(usize,
         {
             tokio::time::sleep_until((*first + gap).into()).await;
         }
-        shell
-            .send(&line.text)
-            .await
-            .map_err(|e| format!("{name}: {e}"))?;
+        shell.send(&line.text).await?;
         if line.text == "enable"
             && let Some(secret) = &device.enable
         {
-            shell
-                .until(|tail| tail.ends_with(b": "))
-                .await
-                .map_err(|e| format!("{name}: {e}"))?;
-            shell
-                .send(secret)
-                .await
-                .map_err(|e| format!("{name}: {e}"))?;
+            shell.until(|tail| tail.ends_with(b": ")).await?;
+            shell.send(secret).await?;
         }
-        shell
-            .until_prompt()
-            .await
-            .map_err(|e| format!("{name}: {e}"))?;
+        shell.until_prompt().await?;
         answered.entry(&line.text).or_insert_with(Instant::now);
     }
     let _ = shell.channel.close().await;
@@ -249,6 +233,10 @@ async fn session(device: Device, known_hosts: Arc<KnownHosts>) -> Result<(usize,
         .disconnect(russh::Disconnect::ByApplication, "", "en")
         .await;
     Ok((device.lines.len(), shell.bytes))
+}
+
+fn text(e: impl std::fmt::Display) -> String {
+    e.to_string()
 }
 
 /// A prompt: `name#`, `name>`, `name (vdom) #`.
@@ -266,10 +254,7 @@ struct Shell {
 impl Shell {
     async fn send(&mut self, line: &str) -> Result<(), String> {
         let wire = format!("{line}\n");
-        self.channel
-            .data(wire.as_bytes())
-            .await
-            .map_err(|e| e.to_string())
+        self.channel.data(wire.as_bytes()).await.map_err(text)
     }
 
     /// Reads until the last line is a prompt, answering the pager and the FortiGate's banner on
@@ -301,19 +286,15 @@ impl Shell {
             if self.tail.len() > 256 {
                 self.tail.drain(..self.tail.len() - 256);
             }
-            let text = String::from_utf8_lossy(&self.tail);
-            if text.trim_end().ends_with("--More--") {
+            let reply = String::from_utf8_lossy(&self.tail);
+            let key: Option<&'static [u8]> = match reply.trim_end() {
+                r if r.ends_with("--More--") => Some(b" "),
+                r if r.ends_with("(Press 'a' to accept):") => Some(b"a"),
+                _ => None,
+            };
+            if let Some(key) = key {
                 self.tail.clear();
-                self.channel
-                    .data(&b" "[..])
-                    .await
-                    .map_err(|e| e.to_string())?;
-            } else if text.trim_end().ends_with("(Press 'a' to accept):") {
-                self.tail.clear();
-                self.channel
-                    .data(&b"a"[..])
-                    .await
-                    .map_err(|e| e.to_string())?;
+                self.channel.data(key).await.map_err(text)?;
             }
         }
     }
