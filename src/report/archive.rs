@@ -276,8 +276,8 @@ impl Archive {
 
 impl Archive {
     /// Deletes the oldest runs until the archive's runs take no more than `max` of disk
-    /// ([`size_of`]; the newest run always stays: the next run compares with it). Call only while holding the run lock.
-    /// Returns what was deleted.
+    /// ([`size_of`]; the newest run always stays: the next run compares with it). Call only
+    /// while holding the run lock. Returns what was deleted.
     pub fn prune_to_size(&self, max: Megabytes) -> Result<Vec<PathBuf>, ArchiveError> {
         // In the order they were written, not by their clock: oldest first.
         let runs: Vec<PathBuf> = self.runs()?.into_iter().map(|r| r.dir).collect();
