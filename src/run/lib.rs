@@ -291,7 +291,12 @@ async fn inspect_and_report(
             .collect();
         tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });
-    let staged = req.archive.then(|| staged(config, &archive)).flatten();
+    // The fleet's secrets read once for the archive: the devices staged as they are judged and
+    // those written at the end are masked alike.
+    let archived = req.archive.then(|| redact::from_config(config));
+    let staged = archived
+        .as_ref()
+        .and_then(|redactor| staged(config, &archive, redactor.clone()));
     let mut report = inspect_staging(config, plan, routing.clone(), &limits, staged.clone()).await;
     if let Some(signalled) = interrupt.get() {
         problems.push(format!(
@@ -326,7 +331,8 @@ async fn inspect_and_report(
         ));
     }
     let signalled = interrupt.get();
-    let channels = channels(config, req, &archive, staged, email.clone(), signalled);
+    let archived = archived.map(|redactor| (redactor, staged));
+    let channels = channels(config, req, &archive, archived, email.clone(), signalled);
     let attachments = charts::pictures(config, req, &archive, &earlier, &routing, &mut report);
     let ctx = Context {
         tz: config.site.timezone,
@@ -372,9 +378,10 @@ fn email_mode(req: &Request) -> EmailMode {
 }
 
 /// The run's archive directory, written into as devices are judged; the probes and the
-/// devices the trend draws keep their outputs ([`premarket_report::archive::Keep`]). `None` when it cannot be made: the archive is then written
-/// whole at the end, which says what is wrong.
-fn staged(config: &Config, archive: &Archive) -> Option<Arc<Staged>> {
+/// devices the trend draws keep their outputs ([`premarket_report::archive::Keep`]). `None`
+/// when it cannot be made: the archive is then written whole at the end, which says what is
+/// wrong.
+fn staged(config: &Config, archive: &Archive, redactor: redact::Redactor) -> Option<Arc<Staged>> {
     let sources = Sources::of(config);
     let probes = config
         .devices
@@ -385,7 +392,7 @@ fn staged(config: &Config, archive: &Archive) -> Option<Arc<Staged>> {
         .chain(sources.probe)
         .chain(sources.firewall)
         .collect();
-    match archive.stage(redact::from_config(config), keep) {
+    match archive.stage(redactor, keep) {
         Ok(staged) => Some(Arc::new(staged)),
         Err(e) => {
             tracing::warn!("{e}; the archive is written at the end of the run");
@@ -397,22 +404,23 @@ fn staged(config: &Config, archive: &Archive) -> Option<Arc<Staged>> {
 /// The channels of a run, in delivery order: the archive first (its failure is in the report
 /// the others deliver), then the terminal, the JUnit file, the email, the notifications and
 /// the metrics. After a stop signal the email and the notifications are bounded by what is
-/// left of the grace.
+/// left of the grace. `archived`: when the run is archived, the archive's redactor and the
+/// directory its devices were staged in, if any.
 fn channels(
     config: &Config,
     req: &Request,
     archive: &Archive,
-    staged: Option<Arc<Staged>>,
+    archived: Option<(redact::Redactor, Option<Arc<Staged>>)>,
     email: EmailMode,
     signalled: Option<Signalled>,
 ) -> Vec<Box<dyn Channel>> {
     let mut channels: Vec<Box<dyn Channel>> = Vec::new();
-    if req.archive {
+    if let Some((redactor, staged)) = archived {
         channels.push(Box::new(ArchiveChannel {
             archive: archive.clone(),
             retention_days: config.site.archive.retention_days,
             max_size: config.site.archive.max_size,
-            redactor: redact::from_config(config),
+            redactor,
             staged,
         }));
     }
