@@ -660,8 +660,9 @@ async fn every_row() {
                     Some((Command::new(*command), text))
                 })
                 .collect();
-            plan.devices[0].previous =
+            let previous =
                 previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
+            previous_support::judge_against(&mut plan.devices[0], previous);
         }
         let report = inspect(
             &config,

@@ -74,6 +74,7 @@ mod probe_synthetic;
 mod probe_trend;
 mod readme;
 mod redact_props;
+mod references;
 mod report_run;
 mod rule_checks;
 mod secrets_canary;

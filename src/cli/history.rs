@@ -51,7 +51,7 @@ const LISTED_RUNS: usize = 10;
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     // The demo's site lives only while the demo runs: rebuild it (the guard removes it).
     let (config, _site) = if args.demo {
-        let (config, site) = demo_site(&args)?;
+        let (config, site) = super::demo_home::site(args.home.as_deref())?;
         (config, Some(site))
     } else {
         (load(dir)?, None)
@@ -158,19 +158,6 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     }
     crate::report::terminal::print_quietly(&out);
     Ok(0)
-}
-
-#[cfg(feature = "lab")]
-fn demo_site(args: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
-    let home = super::demo::home(args.home.as_deref());
-    super::demo::site_for_history(&home)
-}
-
-#[cfg(not(feature = "lab"))]
-fn demo_site(_: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
-    Err(Stop::config(
-        "--demo: this premarket was built without the lab (no `demo`)",
-    ))
 }
 
 /// `--chart` / `--chart-svg`: writes the trend and says what it holds.

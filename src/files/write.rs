@@ -92,6 +92,38 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     file.commit()
 }
 
+/// Appends `line` and a newline to the log `path` (created when missing) in one write, so
+/// that two writers never interleave within a line. A link at `path` is refused, and so is
+/// anything but a regular file.
+pub fn append_line(path: &Path, line: &str) -> Result<(), FileError> {
+    let write_error = |source| FileError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|source| match source.raw_os_error() {
+            Some(libc::ELOOP) => FileError::Link {
+                path: path.to_path_buf(),
+            },
+            _ => write_error(source),
+        })?;
+    let metadata = file.metadata().map_err(write_error)?;
+    if !metadata.is_file() {
+        return Err(FileError::NotRegular {
+            what: "log",
+            path: path.to_path_buf(),
+            found: describe(&metadata),
+        });
+    }
+    file.write_all(format!("{line}\n").as_bytes())
+        .map_err(write_error)?;
+    file.sync_all().map_err(write_error)
+}
+
 /// Opens (creating it if needed) the lock file `path` for reading and writing. A link at
 /// `path` is refused (`O_NOFOLLOW`), and so is anything but a regular file.
 pub fn open_lock(path: &Path) -> Result<File, FileError> {

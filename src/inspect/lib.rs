@@ -18,6 +18,7 @@
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod reference;
 mod task;
 
 use std::borrow::Cow;
@@ -27,22 +28,22 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use tokio::sync::Semaphore;
 
-use premarket_check::bounded::{self, GaveUp};
-use premarket_check::box_facts;
+use premarket_check::bounded::{self, Evaluation, GaveUp};
 use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
-use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
+use premarket_parse::{AnyQuery, Facts, Query};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
-use premarket_report::changed::{self, BoxFacts, FactChange};
+use premarket_report::changed::FactChange;
 use premarket_report::escape::control;
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
 pub use interrupt::Interrupt;
+pub use reference::attach as attach_references;
 
 /// The longest one check's evaluation may take: a thousand times what the example site's
 /// checks take, a fraction of any run's window.
@@ -113,6 +114,9 @@ pub async fn inspect_staging(
     staged: Option<Arc<Staged>>,
 ) -> Report {
     let started = Utc::now();
+    let tz = config.site.timezone;
+    // The run's id up front: the references a device leaves name the run they come from.
+    let id: Arc<str> = run_id(started, tz).into();
     let plan: Arc<Plan> = plan.into();
     let redactor = Arc::new(redact::from_config(config));
     let shared_limits = Arc::new(limits.clone());
@@ -129,10 +133,11 @@ pub async fn inspect_staging(
             let (plan, redactor) = (plan.clone(), redactor.clone());
             let (collector, limits) = (collector.clone(), shared_limits.clone());
             let (staged, writers, sessions) = (staged.clone(), writers.clone(), sessions.clone());
+            let id = id.clone();
             async move {
                 let device = &plan.devices[i];
                 let inspected =
-                    inspect_device(device, collector, &limits, &sessions, &redactor).await;
+                    inspect_device(device, collector, &limits, &sessions, &redactor, &id).await;
                 match staged {
                     Some(staged) => {
                         // Never closed: an error here cannot happen, and only skips staging.
@@ -151,7 +156,6 @@ pub async fn inspect_staging(
     // Every device's task is started at once; each waits for a session slot.
     let devices: Vec<Inspected> = futures::future::join_all(tasks).await;
     let finished = Utc::now();
-    let tz = config.site.timezone;
     let mut results = Vec::new();
     let mut raw = Vec::new();
     let mut down = Vec::new();
@@ -170,7 +174,7 @@ pub async fn inspect_staging(
     }
     corroborate::probe_and_firewall(&mut results, &probe);
     let mut report = Report::new(
-        run_id(started, tz),
+        id.to_string(),
         config.site.name.clone(),
         timestamp(started, tz),
         timestamp(finished, tz),
@@ -213,6 +217,7 @@ async fn inspect_device(
     limits: &Limits,
     sessions: &Semaphore,
     redactor: &Redactor,
+    run_id: &str,
 ) -> Inspected {
     // When the device's session began: after it waited for one of the site's `concurrency`
     // slots, which it holds only while collecting (parsing, judging and archiving need none).
@@ -246,9 +251,9 @@ async fn inspect_device(
     let platform = plan.device.platform;
     let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
     let mut facts = premarket_parse::parse(&outputs, &queries);
-    facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
-    let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
+    let (changed, box_record) =
+        reference::box_changes(plan, &facts, run_id, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -264,14 +269,15 @@ async fn inspect_device(
             })
             .collect(),
         facts: facts
-            .to_record(&queries, "")
+            .to_record(&queries, run_id)
             .into_iter()
-            .chain(box_record)
+            .chain(box_record.clone())
             .collect(),
+        advance: Default::default(),
     };
+    let mut raw = raw;
 
-    let facts = Arc::new(facts);
-    let judged = judge(plan, facts.clone(), limits).await;
+    let judged = judge(plan, &facts, limits).await;
     // A verdict's attachment is a configuration diff: one per device.
     let diff = judged
         .iter()
@@ -287,6 +293,7 @@ async fn inspect_device(
             result
         })
         .collect();
+    raw.advance = reference::advance(plan, &results, box_record.as_ref());
     explain(plan, &mut results);
     let down = down::find(plan, &outputs, &results).map(|mut d| {
         d.what = control(&redactor.literals(&d.what));
@@ -333,96 +340,60 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
         platform,
         outputs: Vec::new(),
         facts: Vec::new(),
+        advance: Default::default(),
     }
 }
 
 /// Every check of the device: the prepared ones judged one after another on one evaluation
-/// thread, each bounded on its own ([`bounded::evaluate_each`]); a skipped one says why. Each
-/// verdict comes with its evaluation's milliseconds.
-async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Verdict, u64)> {
-    let prepared = plan
+/// thread, each bounded on its own ([`bounded::evaluate_each`]) and each over its own view of the
+/// facts ([`reference::view`]); a skipped one says why, one whose reference may not stand is
+/// ERROR unjudged. Each verdict comes with its evaluation's milliseconds.
+async fn judge(plan: &DevicePlan, facts: &Facts, limits: &Limits) -> Vec<(Verdict, u64)> {
+    let device = plan.device.name.as_str();
+    let views: Vec<Option<Result<Facts, Verdict>>> = plan
         .checks
         .iter()
-        .filter_map(|check| {
-            let rerun = || {
-                format!(
-                    "premarket check {} --device {}",
-                    check.entry.id, plan.device.name
-                )
-            };
-            check.prepared.clone().map(|p| (p, rerun()))
+        .map(|check| {
+            check
+                .prepared
+                .as_ref()
+                .map(|_| reference::view(check, facts, device))
         })
         .collect();
-    let mut judged = bounded::evaluate_each(prepared, facts, || give_up(limits))
+    let evaluations = plan
+        .checks
+        .iter()
+        .zip(&views)
+        .filter_map(|(check, view)| match (&check.prepared, view) {
+            (Some(prepared), Some(Ok(facts))) => Some(Evaluation {
+                check: prepared.clone(),
+                facts: facts.clone(),
+                rerun: format!("premarket check {} --device {device}", check.entry.id),
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut judged = bounded::evaluate_each(evaluations, || give_up(limits))
         .await
         .into_iter();
     plan.checks
         .iter()
-        .map(|check| match (&check.prepared, &check.skip) {
-            (Some(_), _) => judged.next().map_or_else(
+        .zip(views)
+        .map(|(check, view)| match view {
+            Some(Err(unjudged)) => (unjudged, 0),
+            Some(Ok(_)) => judged.next().map_or_else(
                 || (Verdict::error("not judged (a bug in premarket)"), 0),
                 |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
             ),
-            (None, reason) => (
+            None => (
                 Verdict::skip(format!(
                     "skipped by the baseline: {}",
-                    reason.as_deref().unwrap_or("no reason given")
+                    check.skip.as_deref().unwrap_or("no reason given")
                 )),
                 0,
             ),
         })
         .collect()
-}
-
-/// The archived records a device's run reads ([`premarket_plan::Plan::attach_previous`]): its
-/// archived queries' facts and, on a platform that has them, its box facts. The archive is
-/// read back only until each has been found.
-pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
-    let mut keys: Vec<QueryKey> = plan
-        .queries
-        .iter()
-        .filter(|q| q.archived())
-        .map(|q| q.key())
-        .collect();
-    if matches!(plan.device.platform, Platform::Eos | Platform::Fortigate) {
-        keys.push(box_facts::key());
-    }
-    keys
-}
-
-/// The box facts this run read on the device (to archive) and those that differ from the
-/// previous run's record; values are device text, shown redacted and escaped.
-fn box_changes(
-    plan: &DevicePlan,
-    facts: &Facts,
-    collected_at: DateTime<Utc>,
-    redactor: &Redactor,
-) -> (Vec<FactChange>, Option<Recorded>) {
-    let now = box_facts::read(facts);
-    if now.is_empty() {
-        return (Vec::new(), None);
-    }
-    let before: BoxFacts = plan
-        .previous
-        .get(&box_facts::key())
-        .and_then(|r| r.fact.read().ok())
-        .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
-    let changed = changed::compare(&plan.device.name, &before, &now)
-        .into_iter()
-        .map(|c| FactChange {
-            before: clean(c.before),
-            after: clean(c.after),
-            ..c
-        })
-        .collect();
-    let record = Recorded {
-        key: box_facts::key(),
-        run_id: String::new(),
-        collected_at: Some(collected_at),
-        fact: premarket_parse::FactJson::of(&now),
-    };
-    (changed, Some(record))
 }
 
 /// When the run gives up on an evaluation started now: its budget, the deadline, or the stop
@@ -470,7 +441,12 @@ fn result(
     platform: Platform,
     redactor: &Redactor,
 ) -> CheckResult {
-    let remedy = remedy(&verdict, check, device);
+    let mut remedy = remedy(&verdict, check, device);
+    if let Some(hint) =
+        reference::accept_hint(check, device).filter(|_| verdict.status == Status::Fail)
+    {
+        remedy = format!("{remedy} {hint}");
+    }
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
@@ -492,6 +468,13 @@ fn result(
     if verdict.status == Status::Fail {
         result.finding = check.entry.finding.clone().unwrap_or_default();
     }
+    result.accepted =
+        reference::accepted(check, verdict.status).map(|a| premarket_core::Accepted {
+            by: own_words(&a.by),
+            at: own_words(&a.at),
+            reason: own_words(&a.reason),
+            ticket: a.ticket.as_deref().map(own_words),
+        });
     result
 }
 

@@ -141,6 +141,7 @@ fn write_facts(archive: &Archive, id: &str, facts: Vec<(premarket_parse::QueryKe
                 fact: serde_json::json!(n).into(),
             })
             .collect(),
+        advance: Default::default(),
     }];
     archive.write(&mut report).unwrap();
 }
