@@ -60,6 +60,7 @@ mod lab_pipeline;
 mod lab_ssh;
 mod lab_trading;
 mod metrics;
+mod morning_loop;
 mod notify;
 mod notify_transport;
 mod oncall;

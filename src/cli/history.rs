@@ -1,9 +1,10 @@
 //! `premarket history [--last N] [--check ID]`: recent runs and, per check and device, the
-//! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
-//! from the whole archive, so a result older than the window is never called a "first run";
-//! offline replays and reruns are marked as such. Runs are listed in the order the archive wrote
-//! them, not by their clock; one dated in the future is flagged. What the archive says is
-//! shown escaped, one value per line, never obeyed by the terminal.
+//! runs where its status changed (newly failing, fixed, changed), from the archive, and the
+//! readings accepted as references (`premarket accept`). Labels come from the whole archive, so
+//! a result older than the window is never called a "first run"; offline replays and reruns are
+//! marked as such. Runs are listed in the order the archive wrote them, not by their clock; one
+//! dated in the future is flagged. What the archive says is shown escaped, one value per line,
+//! never obeyed by the terminal.
 //!
 //! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
 //! N full runs instead (30 unless told): the probe's steady median and p99 and the FortiGate's
@@ -156,8 +157,40 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             );
         }
     }
+    accepted(&mut out, &archive, &wanted, &when);
     crate::report::terminal::print_quietly(&out);
     Ok(0)
+}
+
+/// Readings accepted as references (`premarket accept`), the latest [`LISTED_RUNS`], each line
+/// escaped (the reason is whoever accepted's own text).
+fn accepted(
+    out: &mut String,
+    archive: &Archive,
+    wanted: &dyn Fn(&str) -> bool,
+    when: &dyn Fn(&str) -> String,
+) {
+    let log: Vec<_> = archive
+        .reference_store()
+        .accepted_log()
+        .into_iter()
+        .filter(|l| l.checks.iter().any(|c| wanted(c)))
+        .collect();
+    if log.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nAccepted as the reference (latest last):");
+    for l in &log[log.len().saturating_sub(LISTED_RUNS)..] {
+        let _ = writeln!(
+            out,
+            "  {}  {}: {}  {}: {}",
+            when(&l.accepted.at),
+            line(&l.device),
+            line(&l.checks.join(", ")),
+            line(&l.accepted.note()),
+            line(&l.accepted.reason)
+        );
+    }
 }
 
 /// `--chart` / `--chart-svg`: writes the trend and says what it holds.

@@ -41,6 +41,7 @@ use premarket_report::changed::FactChange;
 use premarket_report::escape::control;
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
+use reference::Judging;
 
 pub use interrupt::Interrupt;
 pub use reference::attach as attach_references;
@@ -350,7 +351,7 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
 /// ERROR unjudged. Each verdict comes with its evaluation's milliseconds.
 async fn judge(plan: &DevicePlan, facts: &Facts, limits: &Limits) -> Vec<(Verdict, u64)> {
     let device = plan.device.name.as_str();
-    let views: Vec<Option<Result<Facts, Verdict>>> = plan
+    let views: Vec<Option<Judging>> = plan
         .checks
         .iter()
         .map(|check| {
@@ -365,7 +366,7 @@ async fn judge(plan: &DevicePlan, facts: &Facts, limits: &Limits) -> Vec<(Verdic
         .iter()
         .zip(&views)
         .filter_map(|(check, view)| match (&check.prepared, view) {
-            (Some(prepared), Some(Ok(facts))) => Some(Evaluation {
+            (Some(prepared), Some(Judging::Over(facts))) => Some(Evaluation {
                 check: prepared.clone(),
                 facts: facts.clone(),
                 rerun: format!("premarket check {} --device {device}", check.entry.id),
@@ -380,8 +381,8 @@ async fn judge(plan: &DevicePlan, facts: &Facts, limits: &Limits) -> Vec<(Verdic
         .iter()
         .zip(views)
         .map(|(check, view)| match view {
-            Some(Err(unjudged)) => (unjudged, 0),
-            Some(Ok(_)) => judged.next().map_or_else(
+            Some(Judging::Unjudged(verdict)) => (verdict, 0),
+            Some(Judging::Over(_)) => judged.next().map_or_else(
                 || (Verdict::error("not judged (a bug in premarket)"), 0),
                 |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
             ),

@@ -25,7 +25,7 @@ use premarket_core::{Accepted, Status, Verdict};
 use premarket_parse::{BoxReference, FactJson, Facts, QueryKey, Recorded, Reference};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_report::CheckResult;
-use premarket_report::archive::{Advance, Archive, DeviceReferences};
+use premarket_report::archive::{Advance, Archive, ArchiveError, DeviceReferences};
 use premarket_report::changed::{self, BoxFacts, FactChange};
 use premarket_report::escape::control;
 use premarket_report::redact::Redactor;
@@ -48,7 +48,7 @@ pub fn attach(archive: &Archive, plan: &mut Plan, full: bool) {
     let attach = |devices: Vec<&mut DevicePlan>| {
         for device in devices {
             let kept = store.of(&device.device.name);
-            attach_device(device, kept.as_ref().map_err(ToString::to_string), full);
+            attach_device(device, kept.as_ref(), full);
         }
     };
     premarket_core::in_halves(plan.devices.iter_mut().collect(), attach);
@@ -73,7 +73,11 @@ fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
 /// Sets each comparing check's reference and the box facts reference of `device`, from its
 /// references as the store keeps them (or why they cannot be read: every comparing check is
 /// then ERROR saying so, never a first reading).
-fn attach_device(device: &mut DevicePlan, kept: Result<&DeviceReferences, String>, full: bool) {
+fn attach_device(
+    device: &mut DevicePlan,
+    kept: Result<&DeviceReferences, &ArchiveError>,
+    full: bool,
+) {
     for check in device.checks.iter_mut().filter(|c| c.compares()) {
         check.reference = match &kept {
             Ok(kept) => kept.reference(&check.entry.id),
@@ -95,19 +99,27 @@ fn attach_device(device: &mut DevicePlan, kept: Result<&DeviceReferences, String
     };
 }
 
-/// The facts `check` judges: with its own reference when it compares (nothing earlier
-/// otherwise), or the ERROR it is when its reference may not stand.
-pub(crate) fn view(check: &PlannedCheck, facts: &Facts, device: &str) -> Result<Facts, Verdict> {
+/// How a check is judged in this run.
+pub(crate) enum Judging {
+    /// Over these facts: the device's, with the check's own reference when it compares.
+    Over(Facts),
+    /// Not evaluated: its reference may not stand (the ERROR saying why and what to do).
+    Unjudged(Verdict),
+}
+
+/// How `check` is judged: over the device's facts with its own reference when it compares
+/// (nothing earlier otherwise), or ERROR unjudged when its reference may not stand.
+pub(crate) fn view(check: &PlannedCheck, facts: &Facts, device: &str) -> Judging {
     if !check.compares() {
-        return Ok(facts.clone());
+        return Judging::Over(facts.clone());
     }
     match &check.reference {
-        Reference::Missing(why) => Err(Verdict::error(why.clone()).remedy(format!(
+        Reference::Missing(why) => Judging::Unjudged(Verdict::error(why.clone()).remedy(format!(
             "Check the device by hand (what changed, what the counters say), then make its \
              latest reading the reference: `{}`.",
             accept_command(check, device)
         ))),
-        reference => Ok(facts.with_previous(reference.previous())),
+        reference => Judging::Over(facts.with_previous(reference.previous())),
     }
 }
 

@@ -123,9 +123,9 @@ impl Archive {
         store
     }
 
-    /// The reference store as it is, for a run writing what it judged: never migrated here (a
-    /// run's own report must not be read as an older premarket's).
-    pub(super) fn reference_store(&self) -> References {
+    /// The reference store as it is, never migrated here: for a run writing what it judged (its
+    /// own report must not be read as an older premarket's) and for readers that change nothing.
+    pub fn reference_store(&self) -> References {
         References {
             dir: self.root.join(REFERENCES),
             migrated: None,
