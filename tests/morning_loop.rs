@@ -142,14 +142,8 @@ impl Morning {
 
     fn a_saved_change_fails(&self) {
         self.configure_switch(&["ip host rogue-tap 10.66.6.6"]);
-        let (code, report) = self.run();
-        let r = result(&report, CONFIG);
-        assert_eq!((code, r.status), (1, Status::Fail), "{r:?}");
-        assert!(
-            r.evidence.contains("+ip host rogue-tap 10.66.6.6"),
-            "{}",
-            r.evidence
-        );
+        let run = self.run();
+        let r = the_rogue_line_fails(&run);
         assert!(
             r.remedy
                 .contains("premarket accept --device sw1 --check eos.config.unchanged"),
@@ -159,15 +153,9 @@ impl Morning {
     }
 
     fn a_rerun_without_the_revert_still_fails(&self) {
-        let (code, report) = self.rerun(CONFIG);
-        let r = result(&report, CONFIG);
-        assert_eq!((code, r.status), (1, Status::Fail), "{r:?}");
-        assert!(
-            r.evidence.contains("+ip host rogue-tap 10.66.6.6"),
-            "{}",
-            r.evidence
-        );
-        assert_eq!(report.standing_status, Some(Status::Fail));
+        let rerun = self.rerun(CONFIG);
+        the_rogue_line_fails(&rerun);
+        assert_eq!(rerun.1.standing_status, Some(Status::Fail));
         assert!(!self.email().contains("RECOVERED"), "no false all-clear");
     }
 
@@ -264,6 +252,18 @@ impl Morning {
             assert_eq!(attempts.len(), self.typed.get(), "{attempts:?}");
         }
     }
+}
+
+/// The configuration check FAILs on the line added behind on-call's back, exit 1.
+fn the_rogue_line_fails((code, report): &(i32, Report)) -> &premarket::report::CheckResult {
+    let r = result(report, CONFIG);
+    assert_eq!((*code, r.status), (1, Status::Fail), "{r:?}");
+    assert!(
+        r.evidence.contains("+ip host rogue-tap 10.66.6.6"),
+        "{}",
+        r.evidence
+    );
+    r
 }
 
 fn result<'a>(report: &'a Report, check: &str) -> &'a premarket::report::CheckResult {

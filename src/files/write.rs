@@ -96,29 +96,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 /// that two writers never interleave within a line. A link at `path` is refused, and so is
 /// anything but a regular file.
 pub fn append_line(path: &Path, line: &str) -> Result<(), FileError> {
+    let mut file = open_regular(
+        path,
+        fs::OpenOptions::new().append(true).create(true),
+        "log",
+    )?;
     let write_error = |source| FileError::Write {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
-        .open(path)
-        .map_err(|source| match source.raw_os_error() {
-            Some(libc::ELOOP) => FileError::Link {
-                path: path.to_path_buf(),
-            },
-            _ => write_error(source),
-        })?;
-    let metadata = file.metadata().map_err(write_error)?;
-    if !metadata.is_file() {
-        return Err(FileError::NotRegular {
-            what: "log",
-            path: path.to_path_buf(),
-            found: describe(&metadata),
-        });
-    }
     file.write_all(format!("{line}\n").as_bytes())
         .map_err(write_error)?;
     file.sync_all().map_err(write_error)
@@ -127,11 +113,19 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), FileError> {
 /// Opens (creating it if needed) the lock file `path` for reading and writing. A link at
 /// `path` is refused (`O_NOFOLLOW`), and so is anything but a regular file.
 pub fn open_lock(path: &Path) -> Result<File, FileError> {
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
+    let mut options = fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    open_regular(path, &mut options, "lock file")
+}
+
+/// Opens `path` as `options` say, never through a link (`O_NOFOLLOW`) and never blocking on a
+/// FIFO; anything but a regular file is refused, named as `what`.
+fn open_regular(
+    path: &Path,
+    options: &mut fs::OpenOptions,
+    what: &'static str,
+) -> Result<File, FileError> {
+    let file = options
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
         .open(path)
         .map_err(|source| match source.raw_os_error() {
@@ -149,7 +143,7 @@ pub fn open_lock(path: &Path) -> Result<File, FileError> {
     })?;
     if !metadata.is_file() {
         return Err(FileError::NotRegular {
-            what: "lock file",
+            what,
             path: path.to_path_buf(),
             found: describe(&metadata),
         });

@@ -42,6 +42,14 @@ fn run(run: &str, config: i64, counters: i64, ok: &[&str]) -> DeviceOutputs {
     }
 }
 
+/// A run's report judging "cfg" on sw1 `status`, with `device`'s outputs.
+fn archived(id: &str, status: Status, device: DeviceOutputs) -> Report {
+    let results = vec![CheckResult::new("cfg", "sw1", status, "")];
+    let mut report = Report::new(id.into(), "lab".into(), "t".into(), "t".into(), results);
+    report.raw = vec![device];
+    report
+}
+
 fn value(refs: &DeviceReferences, check: &str, command: &str) -> Option<String> {
     match refs.reference(check) {
         Reference::Reading { previous, .. } => previous
@@ -181,15 +189,7 @@ fn a_damaged_store_is_an_error_not_a_first_reading() {
 fn the_store_is_no_run_and_retention_leaves_it() {
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::new(dir.path());
-    let mut report = Report::new(
-        "r1".into(),
-        "lab".into(),
-        "t".into(),
-        "t".into(),
-        Vec::new(),
-    );
-    report.raw = vec![run("r1", 1, 1, &["cfg"])];
-    report.results = vec![CheckResult::new("cfg", "sw1", Status::Ok, "")];
+    let mut report = archived("r1", Status::Ok, run("r1", 1, 1, &["cfg"]));
     archive.write(&mut report).unwrap();
     assert!(dir.path().join("references/sw1.json").is_file());
     assert_eq!(archive.run_ids().unwrap(), ["r1"]);
@@ -214,18 +214,8 @@ fn the_store_is_no_run_and_retention_leaves_it() {
 fn an_older_archive_is_migrated_once() {
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::new(dir.path());
-    let results = |s: Status| vec![CheckResult::new("cfg", "sw1", s, "")];
     for (id, status) in [("r1", Status::Ok), ("r2", Status::Fail)] {
-        let mut report = Report::new(
-            id.into(),
-            "lab".into(),
-            "t".into(),
-            "t".into(),
-            results(status),
-        );
-        let mut device = run(id, 1, 1, &[]);
-        device.advance = Advance::default();
-        report.raw = vec![device];
+        let mut report = archived(id, status, run(id, 1, 1, &[]));
         archive.write(&mut report).unwrap();
     }
     // Written before the store: none yet.
