@@ -26,7 +26,7 @@ pub mod write;
 
 pub use write::{
     AtomicFile, append_line, ensure_dir, ensure_private_dir, open_lock, sync_dir, temp_dir,
-    write_atomic,
+    write_atomic, write_atomic_unsynced,
 };
 
 /// What a file is to premarket, and so the most of it premarket reads.

@@ -206,6 +206,10 @@ impl Archive {
                 first.get_or_insert(e.to_string());
             }
         }
+        // The devices' files were not flushed one by one (see `references`).
+        if devices.iter().any(|d| !d.advance.is_empty()) {
+            os::sync_file_system(store.dir());
+        }
         first.map(|why| (failed, why))
     }
 

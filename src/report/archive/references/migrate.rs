@@ -16,7 +16,7 @@ use super::{DeviceReferences, Kept, References};
 use crate::Report;
 use crate::archive::{Archive, ArchiveError, TMP_PREFIX};
 use premarket_core::Status;
-use premarket_files as file;
+use premarket_files::{self as file, os};
 use premarket_parse::Recorded;
 
 /// Migrates `archive` into `store` (which does not exist yet). An archive with no run yet has
@@ -120,8 +120,9 @@ fn write(
         migrated: None,
     };
     for (device, refs) in found {
-        staging.write(device, refs)?;
+        staging.write(device, refs, super::Flush::WithTheRun)?;
     }
+    os::sync_file_system(temp.path());
     match std::fs::rename(temp.path(), &store.dir) {
         Ok(()) => {
             let _ = temp.keep();
