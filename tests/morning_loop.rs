@@ -108,8 +108,13 @@ impl Morning {
         text
     }
 
+    /// The text body of the last run's email.
     fn email(&self) -> String {
-        String::from_utf8_lossy(&std::fs::read(&self.email).expect("email")).into_owned()
+        let eml = std::fs::read(&self.email).expect("email");
+        let mail = mail_parser::MessageParser::default()
+            .parse(&eml)
+            .expect("mime");
+        mail.body_text(0).unwrap_or_default().into_owned()
     }
 
     /// Types `lines` in the switch's configuration mode over SSH and saves them, as an

@@ -96,9 +96,13 @@ fn not_ok(report: &Value) -> Vec<String> {
     out
 }
 
-/// The email the last demo in `home` wrote, as text.
+/// The text body of the email the last demo in `home` wrote.
 fn last_email(home: &Path) -> String {
-    text(&std::fs::read(home.join("last.eml")).expect("email"))
+    let eml = std::fs::read(home.join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    mail.body_text(0).unwrap_or_default().into_owned()
 }
 
 const SW: (&str, &str) = ("sw1", "eos.config.unchanged");
@@ -365,4 +369,51 @@ fn facts_a_run_did_not_read_are_no_change() {
         ],
     );
     assert_eq!(changed(&rerun), ["sw1 software version"], "{rerun}");
+}
+
+#[test]
+fn an_older_archive_with_a_fail_and_no_ok_reading_is_no_first_reading() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let home = home.path();
+    let (_, healthy) = demo(home, &[]);
+    demo(home, &["--scenario", "config-changed"]);
+    // As an older premarket left it: no reference store, and retention took the healthy run.
+    let archive = home.join("archive");
+    let _ = std::fs::remove_dir_all(archive.join("references"));
+    let healthy = healthy["run_id"].as_str().expect("run id");
+    std::fs::remove_dir_all(archive.join(healthy)).expect("remove the healthy run");
+    let rerun = [
+        "--scenario",
+        "config-changed",
+        "--check",
+        SW.1,
+        "--device",
+        SW.0,
+    ];
+    let (code, report) = demo(home, &rerun);
+    let r = result(&report, SW.0, SW.1);
+    assert_eq!((code, r["status"].as_str()), (2, Some("ERROR")), "{r}");
+    let summary = r["summary"].as_str().unwrap_or_default();
+    assert!(summary.contains("no accepted reference"), "{summary}");
+    let accept_line = "premarket accept --device sw1 --check eos.config.unchanged --reason WHY";
+    assert!(
+        r["remedy"]
+            .as_str()
+            .is_some_and(|m| m.contains(accept_line)),
+        "{r}"
+    );
+    // The email's remedy is complete for the demo.
+    let email = last_email(home);
+    assert!(
+        email.contains("premarket accept --demo --device sw1 --check eos.config.unchanged"),
+        "{email}"
+    );
+    // Checked by hand and accepted: judged again, against that reading.
+    let (code, _, err) = accept(
+        home,
+        &["--device", "sw1", "--check", SW.1, "--reason", "checked"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, report) = demo(home, &rerun);
+    assert_eq!((code, status(&report, SW.0, SW.1).as_str()), (0, "OK"));
 }
