@@ -14,13 +14,13 @@ use crate::notify_support;
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use email_support::*;
-use notify_support::Recorder;
+use notify_support::{Recorder, clear_proxies};
 
 const ADDRESS_SPACE_KIB: u64 = 1 << 20;
 const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -68,24 +68,17 @@ struct Relay {
 impl Relay {
     fn start(mode: &str) -> Relay {
         let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("relay.py");
-        std::fs::write(&script, RELAY).unwrap();
         let (cert, key) = certificate(dir.path());
-        let port = free_port();
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .args([mode, &port.to_string()])
-            .arg(&cert)
-            .arg(&key)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3");
-        let mut ready = [0u8; 6];
-        child.stdout.take().unwrap().read_exact(&mut ready).unwrap();
-        assert_eq!(&ready, b"READY\n");
+        let port = free_port().to_string();
+        let args = [
+            mode.as_ref(),
+            port.as_ref(),
+            cert.as_os_str(),
+            key.as_os_str(),
+        ];
         Relay {
-            child,
-            port,
+            child: python_peer(dir.path(), RELAY, &args),
+            port: port.parse().unwrap(),
             cert,
             _dir: dir,
         }
@@ -143,23 +136,12 @@ impl Drop for Endless {
 /// memory and time; panics when it did not finish by itself.
 fn run(site: &Site, args: &[&str], env: &[(&str, String)]) -> Output {
     let offline = scenario("lanz-unsaved");
-    let mut cmd = assert_cmd::Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!(
-            "ulimit -v {ADDRESS_SPACE_KIB} && exec \"$0\" \"$@\""
-        ))
-        .arg(bin())
-        .arg("--dir")
+    let mut cmd = limited(ADDRESS_SPACE_KIB, TIME_LIMIT);
+    cmd.arg("--dir")
         .arg(site.path())
         .args(["run", "--offline", offline.to_str().unwrap(), "--archive"])
-        .args(args)
-        .env("PREMARKET_SW1_PASSWORD", SW1_PASSWORD)
-        .env("PREMARKET_SMTP_PASSWORD", SMTP_PASSWORD)
-        .env("NO_COLOR", "1")
-        .timeout(TIME_LIMIT);
-    for proxy in ["ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY"] {
-        cmd.env_remove(proxy).env_remove(proxy.to_lowercase());
-    }
+        .args(args);
+    clear_proxies(&mut cmd);
     for (name, value) in env {
         cmd.env(name, value);
     }

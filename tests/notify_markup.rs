@@ -119,9 +119,7 @@ fn notify_with(hostile: &str, recorder: &Recorder) {
     for (name, value) in env(recorder) {
         cmd.env(name, value);
     }
-    for proxy in ["ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY"] {
-        cmd.env_remove(proxy).env_remove(proxy.to_lowercase());
-    }
+    clear_proxies(&mut cmd);
     let out = cmd.output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
 }

@@ -41,9 +41,7 @@ fn the_outbox_keeps_at_most_its_cap_per_endpoint_and_says_what_it_dropped() {
         for (name, value) in env(&recorder) {
             cmd.env(name, value);
         }
-        for proxy in ["ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY"] {
-            cmd.env_remove(proxy).env_remove(proxy.to_lowercase());
-        }
+        clear_proxies(&mut cmd);
         let out = cmd.output().unwrap();
         last = text(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{last}");

@@ -255,14 +255,9 @@ fn the_report_keeps_a_bounded_part_of_one_value_and_says_it_was_cut() {
     let site = Site::new("");
     let first = site.run("healthy", &["--no-email"]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
-    let outputs = tempfile::tempdir().unwrap();
-    let sw1 = outputs.path().join("sw1");
-    std::fs::create_dir_all(&sw1).unwrap();
-    for entry in std::fs::read_dir(scenario("healthy").join("sw1")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), sw1.join(entry.file_name())).unwrap();
-    }
-    let version = sw1.join("show-version-json.txt");
+    let copied = tempfile::tempdir().unwrap();
+    let outputs = outputs("healthy", copied.path());
+    let version = outputs.join("sw1/show-version-json.txt");
     let huge = "7".repeat(8 << 20);
     let text_before = std::fs::read_to_string(&version).unwrap();
     std::fs::write(&version, text_before.replace("JPE00000001", &huge)).unwrap();
@@ -270,7 +265,7 @@ fn the_report_keeps_a_bounded_part_of_one_value_and_says_it_was_cut() {
         .cmd(&[
             "run",
             "--offline",
-            outputs.path().to_str().unwrap(),
+            outputs.to_str().unwrap(),
             "--archive",
             "--no-email",
             "--format",
