@@ -27,7 +27,7 @@ use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_report::CheckResult;
 use premarket_report::archive::{Advance, Archive, ArchiveError, DeviceReferences};
 use premarket_report::changed::{self, BoxFacts, FactChange};
-use premarket_report::escape::control;
+use premarket_report::escape::{capped, control};
 use premarket_report::redact::Redactor;
 
 /// Attaches to `plan` what the archive says each device and check judges against (`full`: the
@@ -173,7 +173,7 @@ pub(crate) fn advance(
 
 /// The box facts this run read on the device (to archive, `run_id`'s) and those that differ
 /// from the device's box facts reference, only those this run read; values are device text,
-/// shown redacted and escaped.
+/// shown redacted, escaped and bounded.
 pub(crate) fn box_changes(
     plan: &DevicePlan,
     facts: &Facts,
@@ -191,7 +191,7 @@ pub(crate) fn box_changes(
         .as_ref()
         .and_then(|r| r.fact.read().ok())
         .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
+    let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
     let changed = changed::compare(&plan.device.name, &before, &now)
         .into_iter()
         .map(|c| FactChange {
