@@ -163,15 +163,6 @@ impl Previous {
     pub fn get(&self, key: &QueryKey) -> Option<&Recorded> {
         self.facts.get(key)
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.facts.is_empty()
-    }
-
-    /// The records, in no order.
-    pub fn records(&self) -> impl Iterator<Item = &Recorded> {
-        self.facts.values()
-    }
 }
 
 impl Facts {
