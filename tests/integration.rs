@@ -63,6 +63,7 @@ mod metrics;
 mod notify;
 mod notify_transport;
 mod oncall;
+mod oncall_reads;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

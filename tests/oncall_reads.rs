@@ -1,0 +1,100 @@
+//! What on-call reads after a run (issue 32), through the binary and the lab over SSH: a device
+//! that could not be inspected is one line per device in "since the previous run" (terminal
+//! and email), not one per blocked check; history names runs to the second where they share a
+//! minute and lists only the checks that changed; the demo refuses `--dir`; the diff header
+//! names the device, the configuration and the run.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn bin() -> PathBuf {
+    std::env::var_os("PREMARKET_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `premarket demo ARGS --home HOME`: exit code, stdout, stderr.
+fn demo(home: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin())
+        .arg("demo")
+        .args(args)
+        .arg("--home")
+        .arg(home)
+        .env_remove("PREMARKET_DIR")
+        .env("NO_COLOR", "1")
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("demo runs");
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// The plain-text body of the email the last demo in `home` wrote.
+fn mail_text(home: &Path) -> String {
+    let eml = std::fs::read(home.join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    mail.body_text(0).expect("a text body").into_owned()
+}
+
+/// The lines of a section: from the line `heading` to the next blank line.
+fn section<'a>(report: &'a str, heading: &str) -> Vec<&'a str> {
+    report
+        .lines()
+        .skip_while(|l| l.trim() != heading)
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect()
+}
+
+/// After a login refused on sw1, every one of its checks is blocked: "since the previous run"
+/// says so in one line for sw1, in the terminal and in the email, when it starts (newly
+/// failing), while it lasts (still failing) and when it ends (fixed).
+#[test]
+fn a_device_that_could_not_be_inspected_is_one_change_line_not_one_per_check() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out, err) = demo(home.path(), &[]);
+    assert_eq!(code, 0, "healthy:\n{out}{err}");
+
+    let steps = [
+        ("auth-fail", "newly failing", "Newly failing", " checks blocked, were OK"),
+        ("auth-fail", "still failing", "Still failing", " checks blocked, were ERROR since"),
+        ("healthy", "fixed", "Fixed", " checks OK again, were blocked since"),
+    ];
+    for (scenario, word, label, words) in steps {
+        let args: &[&str] = if scenario == "healthy" {
+            &[]
+        } else {
+            &["--scenario", scenario]
+        };
+        let (_, out, err) = demo(home.path(), args);
+        let terminal = section(&out, "since the previous run:");
+        let sw1: Vec<&&str> = terminal.iter().filter(|l| l.contains("sw1")).collect();
+        assert_eq!(sw1.len(), 1, "{scenario}: one line for sw1:\n{out}{err}");
+        assert!(
+            sw1[0].starts_with(&format!("  {word}: sw1: ")) && sw1[0].contains(words),
+            "{scenario}: {:?}\n{out}",
+            sw1[0]
+        );
+
+        let mail = mail_text(home.path());
+        let lines = section(&mail, "== Since the previous run ==");
+        let sw1: Vec<&&str> = lines.iter().filter(|l| l.contains("sw1")).collect();
+        assert_eq!(sw1.len(), 1, "{scenario}: one line for sw1:\n{mail}");
+        assert!(
+            sw1[0].starts_with(&format!("{label}: sw1: ")) && sw1[0].contains(words),
+            "{scenario}: {:?}\n{mail}",
+            sw1[0]
+        );
+    }
+}
