@@ -98,3 +98,38 @@ fn a_device_that_could_not_be_inspected_is_one_change_line_not_one_per_check() {
         );
     }
 }
+
+/// `ptp-holdover`: sw1 follows the right grandmaster 11 ns off; the grandmaster is in
+/// holdover. The subject, the block's first line and its remedy start at the grandmaster.
+#[test]
+fn a_grandmaster_in_holdover_is_named_first_not_the_switch() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out, err) = demo(home.path(), &[]);
+    assert_eq!(code, 0, "healthy:\n{out}{err}");
+    let (code, out, err) = demo(home.path(), &["--scenario", "ptp-holdover"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let first = out
+        .lines()
+        .find(|l| l.starts_with("FAIL "))
+        .unwrap_or_else(|| panic!("no FAIL:\n{out}"));
+    assert_eq!(
+        first,
+        "FAIL sw1 eos.ptp.synchronised — grandmaster 0xec:46:70:ff:fe:00:ff:a8 in holdover (clock class 7)"
+    );
+    let remedy = section(&out, "remedy:");
+    assert!(
+        remedy
+            .first()
+            .is_some_and(|l| l.trim().starts_with("Start at the grandmaster 0xec:46:70:ff:fe:00:ff:a8")),
+        "{out}"
+    );
+    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    let subject = mail.subject().unwrap_or_default();
+    assert!(
+        subject.ends_with("— sw1 PTP grandmaster in holdover"),
+        "{subject}"
+    );
+}

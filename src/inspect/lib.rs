@@ -490,7 +490,10 @@ fn result(
         .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
-        result.finding = check.entry.finding.clone().unwrap_or_default();
+        result.finding = match &verdict.finding {
+            Some(own) => own_words(own),
+            None => check.entry.finding.clone().unwrap_or_default(),
+        };
     }
     result
 }
