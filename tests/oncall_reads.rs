@@ -133,3 +133,59 @@ fn a_grandmaster_in_holdover_is_named_first_not_the_switch() {
         "{subject}"
     );
 }
+
+/// `premarket history --demo --home HOME`: its standard output.
+fn history(home: &Path) -> String {
+    let out = Command::new(bin())
+        .args(["history", "--demo", "--home"])
+        .arg(home)
+        .env_remove("PREMARKET_DIR")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("history runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// Three demo runs within a minute: history names each run apart (to the second where runs
+/// share a minute), and lists per check only what changed: the PTP check that failed, never a
+/// "first run" line for the checks that stayed OK, which one line counts.
+#[test]
+fn history_names_runs_apart_and_lists_only_the_checks_that_changed() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for args in [&[][..], &[], &["--scenario", "ptp-holdover"]] {
+        let (code, out, err) = demo(home.path(), args);
+        assert!(code <= 1, "{args:?}:\n{out}{err}");
+    }
+    let listing = history(home.path());
+    let runs = section(&listing, "Runs, newest first (3 of 3):");
+    assert_eq!(runs.len(), 3, "{listing}");
+    // "  2026-12-05 02:17:05 +08  FAIL  full ..." : the time is everything before the status.
+    let times: Vec<&str> = runs
+        .iter()
+        .map(|l| {
+            let end = [" FAIL ", " OK ", " ERROR "]
+                .iter()
+                .filter_map(|s| l.find(s))
+                .min()
+                .unwrap_or(l.len());
+            l[..end].trim()
+        })
+        .collect();
+    for (i, a) in times.iter().enumerate() {
+        for b in &times[i + 1..] {
+            assert_ne!(a, b, "two runs read the same:\n{listing}");
+        }
+    }
+    let changes = listing
+        .split("Changes per check")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{listing}"));
+    assert!(changes.contains("eos.ptp.synchronised on sw1"), "{listing}");
+    assert!(!changes.contains("eos.version.pinned on sw1"), "{listing}");
+    assert_eq!(changes.matches("first run").count(), 1, "{listing}");
+    assert!(
+        changes.contains("No change in these runs: 29 checks OK throughout"),
+        "{listing}"
+    );
+}
