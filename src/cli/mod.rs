@@ -84,7 +84,9 @@ pub enum Command {
     Diff(diff::Args),
     /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
     Capture(capture::Args),
-    /// Show the host key a device offers, and how to pin it after checking it.
+    /// Show the host key a device offers, and how to pin it after checking it; exit 0 known
+    /// key, 1 none known yet, 3 not the known one.
+    #[command(after_help = trust::EXIT_CODES)]
     Trust(trust::Args),
     /// The latency probe: analyse captures, or send and capture live.
     Probe(Box<probe::Args>),
