@@ -189,3 +189,39 @@ fn history_names_runs_apart_and_lists_only_the_checks_that_changed() {
         "{listing}"
     );
 }
+
+/// `demo` inspects the lab with its built-in example site: a `--dir` on its command line (before
+/// or after `demo`) is refused with exit 3 and nothing runs, rather than accepted and ignored.
+/// `PREMARKET_DIR` in the environment (a site's shell) does not stop the demo. `history --demo`
+/// and `lab` refuse it the same way.
+#[test]
+fn demo_refuses_dir_and_says_what_to_run_instead() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let site = tempfile::tempdir().expect("tempdir");
+    let site_dir = site.path().to_str().expect("utf-8");
+    let home_dir = home.path().to_str().expect("utf-8");
+    for args in [
+        vec!["--dir", site_dir, "demo", "--home", home_dir],
+        vec!["demo", "--dir", site_dir, "--home", home_dir],
+        vec!["--dir", site_dir, "history", "--demo", "--home", home_dir],
+        vec!["--dir", site_dir, "lab", "serve"],
+    ] {
+        let out = Command::new(bin())
+            .args(&args)
+            .env_remove("PREMARKET_DIR")
+            .timeout(Duration::from_secs(60))
+            .output()
+            .expect("runs");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains("--dir"), "{args:?}: {err}");
+        assert!(!home.path().join("archive").exists(), "{args:?}: nothing ran");
+    }
+    let out = Command::new(bin())
+        .args(["demo", "--home", home_dir])
+        .env("PREMARKET_DIR", site_dir)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("demo runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
