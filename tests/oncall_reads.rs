@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
+use mail_parser::MimeHeaders;
 
 fn bin() -> PathBuf {
     std::env::var_os("PREMARKET_BIN")
@@ -224,4 +225,66 @@ fn demo_refuses_dir_and_says_what_to_run_instead() {
         .output()
         .expect("demo runs");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A configuration diff's header names the device, the configuration and the runs, the same in
+/// the finding, the email's `sw1.diff` and `premarket diff`: `--- sw1 running-config, run of
+/// 12-04 02:17:05`, never `--- previous the run of 02:17`.
+#[test]
+fn a_diff_header_names_device_configuration_and_run() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out, err) = demo(home.path(), &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (_, out, err) = demo(home.path(), &["--scenario", "config-changed"]);
+    let archive = home.path().join("archive");
+    let mut runs: Vec<String> = std::fs::read_dir(&archive)
+        .expect("archive")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    runs.sort();
+    // 20261204T021705.123 -> 12-04 02:17:05
+    let stamp = |id: &str| {
+        format!(
+            "{}-{} {}:{}:{}",
+            &id[4..6],
+            &id[6..8],
+            &id[9..11],
+            &id[11..13],
+            &id[13..15]
+        )
+    };
+    let (before, after) = (stamp(&runs[0]), stamp(&runs[1]));
+    let old = format!("--- sw1 running-config, run of {before}");
+    let new = "+++ sw1 running-config, this run";
+    assert!(
+        out.lines().any(|l| l.trim() == old) && out.lines().any(|l| l.trim() == new),
+        "{old:?} and {new:?} in the finding:\n{out}{err}"
+    );
+    assert!(!out.contains("previous the run"), "{out}");
+
+    let eml = std::fs::read(home.path().join("last.eml")).expect("email");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&eml)
+        .expect("mime");
+    let diff = mail
+        .attachments()
+        .find(|a| a.attachment_name() == Some("sw1.diff"))
+        .map(|a| String::from_utf8_lossy(a.contents()).into_owned())
+        .expect("sw1.diff attached");
+    let head: Vec<&str> = diff.lines().take(2).collect();
+    assert_eq!(head, [old.as_str(), new], "{diff}");
+
+    let out = Command::new(bin())
+        .args(["diff", "--demo", "--home"])
+        .arg(home.path())
+        .env_remove("PREMARKET_DIR")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("diff runs");
+    let printed = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{printed}{}", text(&out.stderr));
+    for line in [old, format!("+++ sw1 running-config, run of {after}")] {
+        assert!(printed.lines().any(|l| l == line), "{line:?} in:\n{printed}");
+    }
 }

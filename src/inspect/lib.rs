@@ -248,6 +248,7 @@ async fn inspect_device(
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
+    facts.set_device(&plan.device.name);
     let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
