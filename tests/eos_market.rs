@@ -207,7 +207,10 @@ async fn a_grandmaster_in_holdover_leads_and_a_locked_class_never_reads_as_holdo
 
     let freerun = crate::eos_checks::judge(
         &config,
-        &ptp(&[(PTP_MASTERS, Some("show-ptp-masters/gm-freerun-class248.txt"))]),
+        &ptp(&[(
+            PTP_MASTERS,
+            Some("show-ptp-masters/gm-freerun-class248.txt"),
+        )]),
     )
     .await;
     assert_eq!(freerun.status, Status::Fail);
@@ -250,5 +253,9 @@ async fn a_grandmaster_in_holdover_leads_and_a_locked_class_never_reads_as_holdo
     assert_eq!(own.status, Status::Fail);
     assert_eq!(own.finding, "PTP not locked");
     assert!(!own.lead.contains("grandmaster 0x"), "{}", own.lead);
-    assert!(!own.remedy.starts_with("Start at the grandmaster"), "{}", own.remedy);
+    assert!(
+        !own.remedy.starts_with("Start at the grandmaster"),
+        "{}",
+        own.remedy
+    );
 }

@@ -307,7 +307,9 @@ fn time_labels(svg: &str) -> Vec<String> {
             let inner = t.split_once('>')?.1.split("</text>").next()?.trim();
             let shape = inner.len() >= 5
                 && inner.split(':').count() >= 2
-                && inner.split(':').all(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit()));
+                && inner
+                    .split(':')
+                    .all(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit()));
             shape.then(|| inner.to_string())
         })
         .collect()
@@ -349,6 +351,9 @@ fn runs_of_one_minute_are_named_apart_and_only_the_latest_run_s_drift_is_shown()
         }
     }
     assert!(!svg.contains("DRIFT"), "the latest run has no probe figure");
-    assert!(!svg.contains("no drift against the week before"), "it cannot tell");
+    assert!(
+        !svg.contains("no drift against the week before"),
+        "it cannot tell"
+    );
     assert!(svg.contains("the latest run has no probe figures"), "{svg}");
 }

@@ -327,7 +327,10 @@ fn wall_time(report: &Value) -> f64 {
         chrono::DateTime::parse_from_rfc3339(report[key].as_str().unwrap())
             .unwrap_or_else(|e| panic!("{key}: {e}"))
     };
-    (at("finished_at") - at("started_at")).num_microseconds().unwrap() as f64 / 1e6
+    (at("finished_at") - at("started_at"))
+        .num_microseconds()
+        .unwrap() as f64
+        / 1e6
 }
 
 /// A demo over SSH: `<testsuites time>` is the run's wall time (as the JSON report's start and
@@ -349,12 +352,19 @@ fn times_are_the_run_s_wall_time_and_each_check_s_own_evaluation() {
     assert_matches(&junit, &report);
     let wall = wall_time(&report);
     let total = junit["time"].as_f64().unwrap();
-    assert!((total - wall).abs() < 0.002, "testsuites {total} s, the run {wall} s");
+    assert!(
+        (total - wall).abs() < 0.002,
+        "testsuites {total} s, the run {wall} s"
+    );
     let results = report["results"].as_array().unwrap();
     let mut cases = 0.0;
     for suite in junit["suites"].as_array().unwrap() {
         let time = suite["time"].as_f64().unwrap();
-        assert!(time > 0.0 && time <= wall + 0.001, "{}: {time} s of {wall} s", suite["name"]);
+        assert!(
+            time > 0.0 && time <= wall + 0.001,
+            "{}: {time} s of {wall} s",
+            suite["name"]
+        );
         for case in suite["cases"].as_array().unwrap() {
             let result = results
                 .iter()
@@ -362,9 +372,15 @@ fn times_are_the_run_s_wall_time_and_each_check_s_own_evaluation() {
                 .unwrap_or_else(|| panic!("{case}"));
             let own = result["eval_us"].as_u64().unwrap_or(0) as f64 / 1e6;
             let time = case["time"].as_f64().unwrap();
-            assert!((time - own).abs() < 0.000_001, "{case}: {time} s, evaluated in {own} s");
+            assert!(
+                (time - own).abs() < 0.000_001,
+                "{case}: {time} s, evaluated in {own} s"
+            );
             cases += time;
         }
     }
-    assert!(cases < wall, "the checks' own times add up to {cases} s of a {wall} s run");
+    assert!(
+        cases < wall,
+        "the checks' own times add up to {cases} s of a {wall} s run"
+    );
 }

@@ -39,6 +39,16 @@ fn demo(home: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A healthy demo run in a new home, then `scenario`: the home and the scenario's exit code,
+/// stdout and stderr.
+fn healthy_then(scenario: &str) -> (tempfile::TempDir, i32, String, String) {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out, err) = demo(home.path(), &[]);
+    assert_eq!(code, 0, "healthy:\n{out}{err}");
+    let (code, out, err) = demo(home.path(), &["--scenario", scenario]);
+    (home, code, out, err)
+}
+
 /// The plain-text body of the email the last demo in `home` wrote.
 fn mail_text(home: &Path) -> String {
     let eml = std::fs::read(home.join("last.eml")).expect("email");
@@ -68,9 +78,24 @@ fn a_device_that_could_not_be_inspected_is_one_change_line_not_one_per_check() {
     assert_eq!(code, 0, "healthy:\n{out}{err}");
 
     let steps = [
-        ("auth-fail", "newly failing", "Newly failing", " checks blocked, were OK"),
-        ("auth-fail", "still failing", "Still failing", " checks blocked, were ERROR since"),
-        ("healthy", "fixed", "Fixed", " checks OK again, were blocked since"),
+        (
+            "auth-fail",
+            "newly failing",
+            "Newly failing",
+            " checks blocked, were OK",
+        ),
+        (
+            "auth-fail",
+            "still failing",
+            "Still failing",
+            " checks blocked, were ERROR since",
+        ),
+        (
+            "healthy",
+            "fixed",
+            "Fixed",
+            " checks OK again, were blocked since",
+        ),
     ];
     for (scenario, word, label, words) in steps {
         let args: &[&str] = if scenario == "healthy" {
@@ -79,24 +104,24 @@ fn a_device_that_could_not_be_inspected_is_one_change_line_not_one_per_check() {
             &["--scenario", scenario]
         };
         let (_, out, err) = demo(home.path(), args);
-        let terminal = section(&out, "since the previous run:");
-        let sw1: Vec<&&str> = terminal.iter().filter(|l| l.contains("sw1")).collect();
-        assert_eq!(sw1.len(), 1, "{scenario}: one line for sw1:\n{out}{err}");
-        assert!(
-            sw1[0].starts_with(&format!("  {word}: sw1: ")) && sw1[0].contains(words),
-            "{scenario}: {:?}\n{out}",
-            sw1[0]
-        );
-
         let mail = mail_text(home.path());
-        let lines = section(&mail, "== Since the previous run ==");
-        let sw1: Vec<&&str> = lines.iter().filter(|l| l.contains("sw1")).collect();
-        assert_eq!(sw1.len(), 1, "{scenario}: one line for sw1:\n{mail}");
-        assert!(
-            sw1[0].starts_with(&format!("{label}: sw1: ")) && sw1[0].contains(words),
-            "{scenario}: {:?}\n{mail}",
-            sw1[0]
-        );
+        for (report, heading, start) in [
+            (&out, "since the previous run:", format!("  {word}: sw1: ")),
+            (
+                &mail,
+                "== Since the previous run ==",
+                format!("{label}: sw1: "),
+            ),
+        ] {
+            let lines = section(report, heading);
+            let sw1: Vec<&&str> = lines.iter().filter(|l| l.contains("sw1")).collect();
+            assert_eq!(sw1.len(), 1, "{scenario}: one line for sw1:\n{report}{err}");
+            assert!(
+                sw1[0].starts_with(&start) && sw1[0].contains(words),
+                "{scenario}: {:?}\n{report}",
+                sw1[0]
+            );
+        }
     }
 }
 
@@ -104,10 +129,7 @@ fn a_device_that_could_not_be_inspected_is_one_change_line_not_one_per_check() {
 /// holdover. The subject, the block's first line and its remedy start at the grandmaster.
 #[test]
 fn a_grandmaster_in_holdover_is_named_first_not_the_switch() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let (code, out, err) = demo(home.path(), &[]);
-    assert_eq!(code, 0, "healthy:\n{out}{err}");
-    let (code, out, err) = demo(home.path(), &["--scenario", "ptp-holdover"]);
+    let (home, code, out, err) = healthy_then("ptp-holdover");
     assert_eq!(code, 1, "{out}{err}");
     let first = out
         .lines()
@@ -119,9 +141,9 @@ fn a_grandmaster_in_holdover_is_named_first_not_the_switch() {
     );
     let remedy = section(&out, "remedy:");
     assert!(
-        remedy
-            .first()
-            .is_some_and(|l| l.trim().starts_with("Start at the grandmaster 0xec:46:70:ff:fe:00:ff:a8")),
+        remedy.first().is_some_and(|l| l
+            .trim()
+            .starts_with("Start at the grandmaster 0xec:46:70:ff:fe:00:ff:a8")),
         "{out}"
     );
     let eml = std::fs::read(home.path().join("last.eml")).expect("email");
@@ -216,7 +238,10 @@ fn demo_refuses_dir_and_says_what_to_run_instead() {
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
         assert!(err.contains("--dir"), "{args:?}: {err}");
-        assert!(!home.path().join("archive").exists(), "{args:?}: nothing ran");
+        assert!(
+            !home.path().join("archive").exists(),
+            "{args:?}: nothing ran"
+        );
     }
     let out = Command::new(bin())
         .args(["demo", "--home", home_dir])
@@ -232,10 +257,7 @@ fn demo_refuses_dir_and_says_what_to_run_instead() {
 /// 12-04 02:17:05`, never `--- previous the run of 02:17`.
 #[test]
 fn a_diff_header_names_device_configuration_and_run() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let (code, out, err) = demo(home.path(), &[]);
-    assert_eq!(code, 0, "{out}{err}");
-    let (_, out, err) = demo(home.path(), &["--scenario", "config-changed"]);
+    let (home, _, out, err) = healthy_then("config-changed");
     let archive = home.path().join("archive");
     let mut runs: Vec<String> = std::fs::read_dir(&archive)
         .expect("archive")
@@ -285,6 +307,9 @@ fn a_diff_header_names_device_configuration_and_run() {
     let printed = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{printed}{}", text(&out.stderr));
     for line in [old, format!("+++ sw1 running-config, run of {after}")] {
-        assert!(printed.lines().any(|l| l == line), "{line:?} in:\n{printed}");
+        assert!(
+            printed.lines().any(|l| l == line),
+            "{line:?} in:\n{printed}"
+        );
     }
 }

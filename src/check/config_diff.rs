@@ -245,7 +245,10 @@ mod tests {
                 "+++ fw1 configuration, this run"
             ]
         );
-        assert_eq!(run_of("20261202T083102.120", true), "run of 2026-12-02 08:31:02");
+        assert_eq!(
+            run_of("20261202T083102.120", true),
+            "run of 2026-12-02 08:31:02"
+        );
         assert_eq!(run_of("not-a-run", false), "run not-a-run");
         assert_eq!(
             changed.attachment.as_deref().map(str::trim_end),

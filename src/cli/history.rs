@@ -19,13 +19,13 @@ use chrono::DateTime;
 
 use super::{Stop, load};
 use crate::config::Config;
+use crate::core::Status;
 use crate::report::archive::Archive;
 use crate::report::email::offset;
 use crate::report::escape::line;
 use crate::report::human::by_minute_or_second;
 use crate::report::trend::{self, DEFAULT_RUNS, Points, Sources};
 use crate::report::{Report, history};
-use crate::core::Status;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -275,6 +275,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_suites_take_the_run_s_wall_time_and_a_case_its_check_s_evaluation() {
+        let mut results = Vec::new();
+        for (check, device, duration_ms, eval_us) in [
+            ("a", "sw1", 2000, 40),
+            ("b", "sw1", 2001, 1500),
+            ("c", "fw1", 900, 0),
+        ] {
+            let mut r = CheckResult::new(check, device, Status::Ok, "");
+            r.duration_ms = duration_ms;
+            r.eval_us = eval_us;
+            results.push(r);
+        }
+        let report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "2026-12-04T02:17:05.000+08:00".into(),
+            "2026-12-04T02:17:07.070+08:00".into(),
+            results,
+        );
+        let xml = render(&report, &Redactor::default());
+        assert!(xml.contains("<testsuites name=\"premarket lab\" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"2.070\">"), "{xml}");
+        assert!(xml.contains("<testsuite name=\"sw1\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"2.001\""), "{xml}");
+        assert!(xml.contains("name=\"a\" time=\"0.000040\""), "{xml}");
+        assert!(xml.contains("name=\"b\" time=\"0.001500\""), "{xml}");
+        assert!(xml.contains("name=\"c\" time=\"0.000000\""), "{xml}");
+    }
+
+    #[test]
     fn markup_and_control_characters_cannot_break_the_document() {
         assert_eq!(text("a<b>&c"), "a&lt;b&gt;&amp;c");
         assert_eq!(attr("say \"hi\"\nnow"), "say &quot;hi&quot;&#10;now");

@@ -190,7 +190,10 @@ impl PtpExpect {
         let backups: Vec<String> = self.allowed().into_iter().filter(|g| g != gm).collect();
         let backup = match backups.as_slice() {
             [] => String::new(),
-            b => format!(", or fail over to the backup grandmaster ({})", b.join(", ")),
+            b => format!(
+                ", or fail over to the backup grandmaster ({})",
+                b.join(", ")
+            ),
         };
         let remedy = format!(
             "Start at the grandmaster {gm}: {what}. Check its reference (GNSS antenna, cable and receiver lock) and its alarms{backup}. The switch follows it correctly ({via}): nothing to change on the switch. Timestamps of orders and market data drift until the grandmaster is locked again; once it announces clock class {classes}, rerun `premarket check eos.ptp.synchronised`."

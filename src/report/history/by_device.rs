@@ -71,7 +71,10 @@ impl DeviceLine<'_> {
         };
         let since = since.map(|s| format!(" since {s}")).unwrap_or_default();
         if self.unblocked {
-            return format!("{}: {n} {checks} OK again, {were} blocked{since}", self.device);
+            return format!(
+                "{}: {n} {checks} OK again, {were} blocked{since}",
+                self.device
+            );
         }
         let mut tally: BTreeMap<(u8, &str), usize> = BTreeMap::new();
         for t in &self.checks {
