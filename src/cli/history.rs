@@ -3,8 +3,9 @@
 //! from the whole archive, so a result older than the window is never called a "first run";
 //! the checks whose status never changed in the window are counted in one line (a FAIL or
 //! ERROR that stood throughout is listed), and runs are named by their minute, to the second
-//! where two share one; offline replays and reruns are marked as such. Runs are listed in the order the archive wrote
-//! them, not by their clock; one dated in the future is flagged. What the archive says is
+//! where two share one; offline replays and reruns are marked as such. Runs are listed in the
+//! order the archive wrote them, not by their clock; one dated in the future is flagged, and so
+//! is one whose archive lacks devices ("incomplete: sw1 not archived"). What the archive says is
 //! shown escaped, one value per line, never obeyed by the terminal.
 //!
 //! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
@@ -149,9 +150,16 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         } else {
             ""
         };
+        // A run whose archive lacks devices says so: its raw outputs cannot replay it whole.
+        let incomplete = if r.not_archived.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = r.not_archived.iter().map(|d| line(d)).collect();
+            format!("  (incomplete: {} not archived)", names.join(", "))
+        };
         let _ = writeln!(
             out,
-            "  {:<width$}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}",
+            "  {:<width$}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}{incomplete}",
             when(&r.started_at),
             r.status.as_str(),
             c.ok,
