@@ -253,6 +253,7 @@ async fn inspect_device(
     let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_collected_at(collected_at);
+    facts.set_device(&plan.device.name);
     let (changed, box_record) =
         reference::box_changes(plan, &facts, run_id, collected_at, redactor);
     let raw = DeviceOutputs {
@@ -288,9 +289,11 @@ async fn inspect_device(
         .checks
         .iter()
         .zip(judged)
-        .map(|(check, (verdict, eval_ms))| {
+        .map(|(check, (verdict, took))| {
             let mut result = result(check, &plan.device.name, verdict, platform, redactor);
-            result.duration_ms = collected_ms + eval_ms;
+            let eval_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+            result.duration_ms = collected_ms.saturating_add(eval_ms);
+            result.eval_us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
             result
         })
         .collect();
@@ -348,8 +351,13 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
 /// Every check of the device: the prepared ones judged one after another on one evaluation
 /// thread, each bounded on its own ([`bounded::evaluate_each`]) and each over its own view of the
 /// facts ([`reference::view`]); a skipped one says why, one whose reference may not stand is
-/// ERROR unjudged. Each verdict comes with its evaluation's milliseconds.
-async fn judge(plan: &DevicePlan, facts: &Facts, limits: &Limits) -> Vec<(Verdict, u64)> {
+/// ERROR unjudged. Each verdict comes with how long its evaluation took (zero for a check not
+/// evaluated).
+async fn judge(
+    plan: &DevicePlan,
+    facts: &Facts,
+    limits: &Limits,
+) -> Vec<(Verdict, std::time::Duration)> {
     let device = plan.device.name.as_str();
     let views: Vec<Option<Judging>> = plan
         .checks
@@ -381,17 +389,19 @@ async fn judge(plan: &DevicePlan, facts: &Facts, limits: &Limits) -> Vec<(Verdic
         .iter()
         .zip(views)
         .map(|(check, view)| match view {
-            Some(Judging::Unjudged(verdict)) => (verdict, 0),
-            Some(Judging::Over(_)) => judged.next().map_or_else(
-                || (Verdict::error("not judged (a bug in premarket)"), 0),
-                |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
-            ),
+            Some(Judging::Unjudged(verdict)) => (verdict, std::time::Duration::ZERO),
+            Some(Judging::Over(_)) => judged.next().unwrap_or_else(|| {
+                (
+                    Verdict::error("not judged (a bug in premarket)"),
+                    std::time::Duration::ZERO,
+                )
+            }),
             None => (
                 Verdict::skip(format!(
                     "skipped by the baseline: {}",
                     check.skip.as_deref().unwrap_or("no reason given")
                 )),
-                0,
+                std::time::Duration::ZERO,
             ),
         })
         .collect()
@@ -469,7 +479,10 @@ fn result(
         .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
-        result.finding = check.entry.finding.clone().unwrap_or_default();
+        result.finding = match &verdict.finding {
+            Some(own) => own_words(own),
+            None => check.entry.finding.clone().unwrap_or_default(),
+        };
     }
     result.accepted =
         reference::accepted(check, verdict.status).map(|a| premarket_core::Accepted {
