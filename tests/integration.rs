@@ -86,3 +86,4 @@ mod ssh_safety;
 mod ssh_samples;
 mod ssh_screen_props;
 mod stop_signal;
+mod subjects;

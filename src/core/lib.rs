@@ -24,4 +24,4 @@ pub use name::{CheckId, DeviceName, NameError};
 pub use output::{CollectError, Output, Outputs};
 pub use platform::Platform;
 pub use units::{Bytes, Grouped, Megabytes, Percent, Seconds};
-pub use verdict::{Status, Verdict};
+pub use verdict::{SUBJECTS_MAX, Status, Verdict, subjects_cut};

@@ -491,6 +491,8 @@ fn result(
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
         result.finding = check.entry.finding.clone().unwrap_or_default();
+        // Names read from the device (ports, configuration lines) are device text.
+        result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
     }
     result
 }

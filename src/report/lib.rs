@@ -78,6 +78,11 @@ pub struct CheckResult {
     /// When what the result is about happened (a reboot, a burst), RFC 3339 in UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// A FAIL's subjects: the ports, flows, members, servers or changed lines it names, when
+    /// the check can name several ([`premarket_core::Verdict::subjects`]). An
+    /// acknowledgement binds to them. Absent: the check on the device as a whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<String>,
 }
 
 impl CheckResult {
@@ -102,6 +107,7 @@ impl CheckResult {
             judged_at: None,
             lead: String::new(),
             when: None,
+            subjects: Vec::new(),
         }
     }
 
