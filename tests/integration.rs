@@ -20,6 +20,7 @@ mod previous_support;
 #[path = "common/ssh.rs"]
 mod ssh_common;
 
+mod acks;
 mod adding_a_check;
 mod archive_hostile;
 mod archive_staged;

@@ -574,3 +574,64 @@ fn at_line(site: &Site, line: usize, column: usize) -> String {
         base.lines().count() + line
     )
 }
+
+/// `premarket ack CHECK --device sw1 --until tomorrow --reason ...` in `site`.
+fn ack(site: &Site, check: &str) {
+    let tomorrow =
+        chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei) + chrono::Duration::days(1);
+    let out = site
+        .cmd(&[
+            "ack",
+            check,
+            "--device",
+            "sw1",
+            "--until",
+            &tomorrow.format("%Y-%m-%d").to_string(),
+            "--reason",
+            "saved in tonight's window",
+            "--ticket",
+            "CHG77",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn fails_acknowledged_until_a_date_page_nobody_and_resolve_the_incident() {
+    let recorder = Recorder::start();
+    let site = Site::new(&notify_yaml(""));
+    let first = run(&site, &recorder, "lanz-unsaved", &["--notify", "--archive"]);
+    assert_eq!(first.status.code(), Some(1), "{}", text(&first.stderr));
+    let trigger = recorder.to(PAGERDUTY_PATH)[0].json();
+    assert_eq!(trigger["event_action"], "trigger");
+    recorder.clear();
+    for check in ["eos.lanz.persisted", "eos.config.saved"] {
+        ack(&site, check);
+    }
+    let second = run(&site, &recorder, "lanz-unsaved", &["--notify", "--archive"]);
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let hook = recorder.to("/hooks/")[0].json();
+    assert_eq!(hook["status"], "OK", "{hook}");
+    assert_eq!(hook["event"], "recovered", "{hook}");
+    assert_eq!(hook["counts"]["fail"], 0, "{hook}");
+    assert_eq!(hook["counts"]["acknowledged"], 2, "{hook}");
+    assert_eq!(
+        hook["findings"],
+        serde_json::json!([]),
+        "nothing to act on: {hook}"
+    );
+    let acked: Vec<&serde_json::Value> = hook["results"].as_array().unwrap().iter().collect();
+    assert_eq!(acked.len(), 2, "{hook}");
+    assert!(
+        acked
+            .iter()
+            .all(|r| r["status"] == "FAIL" && r["acknowledged"]["ticket"] == "CHG77"),
+        "{hook}"
+    );
+    let resolve = recorder.to(PAGERDUTY_PATH);
+    assert_eq!(resolve.len(), 1, "{resolve:#?}");
+    let resolve = resolve[0].json();
+    assert_eq!(resolve["event_action"], "resolve");
+    assert_eq!(resolve["dedup_key"], trigger["dedup_key"]);
+}

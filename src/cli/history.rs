@@ -124,9 +124,13 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         } else {
             ""
         };
+        let acknowledged = match c.acknowledged {
+            0 => String::new(),
+            n => format!(", {n} acknowledged"),
+        };
         let _ = writeln!(
             out,
-            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}",
+            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP{acknowledged}  {}{future}",
             when(&r.started_at),
             r.status.as_str(),
             c.ok,

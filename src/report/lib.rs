@@ -7,6 +7,7 @@
 //! Each way out of the run ([`channel`]: terminal, archive, email, metrics, JUnit XML,
 //! notifications) is one file or folder.
 
+pub mod ack;
 pub mod archive;
 pub mod blocks;
 pub mod changed;
@@ -83,6 +84,10 @@ pub struct CheckResult {
     /// acknowledgement binds to them. Absent: the check on the device as a whole.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subjects: Vec<String>,
+    /// A FAIL acknowledged until a date (`baselines/acks.yaml`): listed apart, counted in
+    /// `counts.acknowledged`, not in the status or the exit code ([`ack`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acknowledged: Option<ack::Acknowledged>,
 }
 
 impl CheckResult {
@@ -108,6 +113,7 @@ impl CheckResult {
             lead: String::new(),
             when: None,
             subjects: Vec::new(),
+            acknowledged: None,
         }
     }
 
@@ -132,9 +138,17 @@ impl CheckResult {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub ok: usize,
+    /// FAILs not acknowledged.
     pub fail: usize,
     pub error: usize,
     pub skip: usize,
+    /// FAILs acknowledged until a date ([`ack`]): they keep their status but count here.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub acknowledged: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -143,6 +157,7 @@ impl Counts {
         for r in results {
             match r.status {
                 Status::Ok => counts.ok += 1,
+                Status::Fail if r.acknowledged.is_some() => counts.acknowledged += 1,
                 Status::Fail => counts.fail += 1,
                 Status::Error => counts.error += 1,
                 Status::Skip => counts.skip += 1,

@@ -144,10 +144,12 @@ impl Report {
     /// `r`'s evidence without the lines already shown under its cause, and a note saying so.
     pub fn evidence_for(&self, r: &CheckResult) -> (String, Option<String>) {
         let cause = r.explained_by.as_deref().and_then(|cause| {
-            self.results
-                .iter()
-                .chain(&self.standing)
-                .find(|c| c.check == cause && c.device == r.device && c.status == Status::Fail)
+            self.results.iter().chain(&self.standing).find(|c| {
+                c.check == cause
+                    && c.device == r.device
+                    && c.status == Status::Fail
+                    && c.acknowledged.is_none()
+            })
         });
         let Some(cause) = cause.filter(|_| r.status == Status::Fail) else {
             return (r.evidence.clone(), None);

@@ -2,13 +2,15 @@
 //! (see [`super::order`]): each block's first line starts at column 0 with the verdict word,
 //! the device and the check id (`FAIL sw1 eos.lanz.persisted — LANZ not saved: ...`), so
 //! `grep '^FAIL'` finds every finding and nothing else does: every other line is indented or
-//! starts with another word. Then what changed, then one line per check that is fine. Colour
-//! only on a terminal and never with `NO_COLOR`.
+//! starts with another word. Then the FAILs acknowledged until a date (`Acknowledged (until
+//! 12-10, CHG123): ...`, with who and why), then what changed, then one line per check that is
+//! fine. Colour only on a terminal and never with `NO_COLOR`.
 
 use std::fmt::Write;
 
 use owo_colors::OwoColorize;
 
+use super::ack::Listed;
 use super::blocks::Block;
 use super::history::Transition;
 use super::reading::RECOVERED;
@@ -74,6 +76,9 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     if view.attention.is_empty() {
         drift(&mut out, report);
     }
+    for r in &view.acknowledged {
+        acknowledged(&mut out, r, tz);
+    }
     changes(&mut out, report, tz);
     if !view.fine.is_empty() {
         out.push('\n');
@@ -138,6 +143,22 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, tz: chrono_tz::Tz,
     block(out, "evidence", &evidence);
 }
 
+/// An acknowledged FAIL: known, so one line and who and why, and no FAIL at column 0.
+fn acknowledged(out: &mut String, r: &CheckResult, tz: chrono_tz::Tz) {
+    let Some(listed) = Listed::of(r, tz) else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n{}: {} {} — {}",
+        listed.heading, r.device, r.check, listed.what
+    );
+    let _ = writeln!(out, "  {}", listed.who);
+    if let Some(covers) = listed.covers {
+        let _ = writeln!(out, "  covers: {covers}");
+    }
+}
+
 fn device(out: &mut String, report: &Report, d: &DeviceDown, colour: bool) {
     let _ = writeln!(
         out,
@@ -193,11 +214,12 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
     for t in &changes.newly_failing {
         let _ = writeln!(
             out,
-            "  newly failing: {} {} on {} ({})",
+            "  newly failing: {} {} on {} ({}){}",
             t.to,
             t.check,
             t.device,
-            was(t)
+            was(t),
+            report.acknowledged_note(&t.check, &t.device)
         );
     }
     for t in &changes.changed {
@@ -224,11 +246,12 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
     for t in &changes.still_failing {
         let _ = writeln!(
             out,
-            "  still failing: {} {} on {}{}",
+            "  still failing: {} {} on {}{}{}",
             t.to,
             t.check,
             t.device,
-            since(t)
+            since(t),
+            report.acknowledged_note(&t.check, &t.device)
         );
     }
 }

@@ -184,9 +184,14 @@ impl Notice {
             .filter(not_ok)
             .map(|r| cleaned(r, &clean))
             .collect();
-        let severity = if results.iter().any(|r| r.severity == Severity::Critical) {
+        // A FAIL acknowledged until a date pages nobody.
+        let paging: Vec<&CheckResult> = results
+            .iter()
+            .filter(|r| !crate::ack::is_acknowledged(r))
+            .collect();
+        let severity = if paging.iter().any(|r| r.severity == Severity::Critical) {
             "critical"
-        } else if results.iter().any(|r| r.severity == Severity::Warning) {
+        } else if paging.iter().any(|r| r.severity == Severity::Warning) {
             "warning"
         } else {
             "error"
@@ -282,6 +287,7 @@ fn cleaned(r: &CheckResult, clean: &dyn Fn(&str) -> String) -> CheckResult {
         remedy: clean(&r.remedy),
         finding: clean(&r.finding),
         rerun: r.rerun.as_deref().map(clean),
+        subjects: r.subjects.iter().map(|s| clean(s)).collect(),
         ..r.clone()
     }
 }
@@ -289,11 +295,15 @@ fn cleaned(r: &CheckResult, clean: &dyn Fn(&str) -> String) -> CheckResult {
 /// The line under the findings: the site, the run and the counts.
 pub fn footer(n: &Notice) -> String {
     let c = &n.counts;
+    let acknowledged = match c.acknowledged {
+        0 => String::new(),
+        n => format!(", {n} acknowledged"),
+    };
     let mut parts = vec![
         format!("site {}", n.site),
         format!("run {}", n.run_id),
         format!(
-            "{} FAIL, {} ERROR, {} OK, {} SKIP",
+            "{} FAIL, {} ERROR, {} OK, {} SKIP{acknowledged}",
             c.fail, c.error, c.ok, c.skip
         ),
     ];
