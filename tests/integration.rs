@@ -21,6 +21,7 @@ mod previous_support;
 mod ssh_common;
 
 mod acks;
+mod acks_lab;
 mod adding_a_check;
 mod archive_hostile;
 mod archive_staged;

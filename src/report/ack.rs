@@ -52,12 +52,17 @@ impl Acknowledged {
 
     /// The words a FAIL is listed under: `Acknowledged (until 12-10, CHG123)`.
     pub fn heading(&self) -> String {
+        format!("Acknowledged ({})", self.until_words())
+    }
+
+    /// `until 12-10, CHG123`.
+    fn until_words(&self) -> String {
         let day = chrono::NaiveDate::parse_from_str(&self.until, "%Y-%m-%d")
             .map(|d| d.format("%m-%d").to_string())
             .unwrap_or_else(|_| self.until.clone());
         match &self.ticket {
-            Some(ticket) => format!("Acknowledged (until {day}, {ticket})"),
-            None => format!("Acknowledged (until {day})"),
+            Some(ticket) => format!("until {day}, {ticket}"),
+            None => format!("until {day}"),
         }
     }
 
@@ -107,7 +112,7 @@ impl Listed {
 }
 
 impl Report {
-    /// ` (acknowledged until 12-10)` when the FAIL of `check` on `device` is acknowledged, for
+    /// ` (acknowledged until 12-10, CHG123)` when the FAIL of `check` on `device` is acknowledged, for
     /// the lines that say what changed (a known FAIL still fails, but nobody need act on it).
     pub fn acknowledged_note(&self, check: &str, device: &str) -> String {
         self.results
@@ -115,7 +120,7 @@ impl Report {
             .chain(&self.standing)
             .find(|r| r.check == check && r.device == device && is_acknowledged(r))
             .and_then(|r| r.acknowledged.as_ref())
-            .map(|a| format!(" ({})", a.heading().to_lowercase()))
+            .map(|a| format!(" (acknowledged {})", a.until_words()))
             .unwrap_or_default()
     }
 }

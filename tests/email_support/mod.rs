@@ -3,6 +3,8 @@
 //! MIME parse of what a server received.
 #![allow(dead_code)]
 
+pub mod aiosmtpd;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
