@@ -4,6 +4,7 @@
 //! today has ended (it holds until the start of its day in the site's time zone).
 
 use crate::common;
+use crate::email_support::{bin, text, tomorrow};
 
 use std::path::PathBuf;
 use std::process::Output;
@@ -11,16 +12,6 @@ use std::process::Output;
 use assert_cmd::Command;
 use chrono::{Duration, NaiveDate};
 use serde_json::Value;
-
-fn bin() -> PathBuf {
-    std::env::var_os("PREMARKET_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Today in the example site's time zone.
 fn today() -> NaiveDate {
@@ -80,6 +71,21 @@ impl Site {
         self.cmd(&all)
     }
 
+    /// The optic on Ethernet3 FAILs, and is acknowledged until tomorrow.
+    fn fail_and_ack(&self) {
+        assert_eq!(code(&self.run("low-light-ethernet3", &[])), Some(1));
+        let acked = self.ack(&[
+            OPTICS,
+            "--device",
+            "sw1",
+            "--until",
+            &tomorrow(),
+            "--reason",
+            "optic on order",
+        ]);
+        assert_eq!(code(&acked), Some(0), "{}", said(&acked));
+    }
+
     fn acks(&self) -> String {
         self.0.read("baselines/acks.yaml")
     }
@@ -116,6 +122,15 @@ fn result<'a>(report: &'a Value, check: &str) -> &'a Value {
 }
 
 const OPTICS: &str = "eos.transceivers.light";
+
+/// The terminal report has a `VERDICT sw1 eos.transceivers.light — ...` block.
+fn assert_block(stdout: &str, verdict: &str) {
+    let start = format!("{verdict} sw1 {OPTICS}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with(&start)),
+        "no {start} block:\n{stdout}"
+    );
+}
 
 #[test]
 fn an_acknowledged_fail_reads_ok_everywhere_and_another_finding_is_not_covered() {
@@ -218,30 +233,15 @@ fn an_acknowledged_fail_reads_ok_everywhere_and_another_finding_is_not_covered()
     let other = site.run("low-light-ethernet4", &[]);
     let stdout = text(&other.stdout);
     assert_eq!(code(&other), Some(1), "{}", said(&other));
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("FAIL sw1 eos.transceivers.light")),
-        "{stdout}"
-    );
+    assert_block(&stdout, "FAIL");
     assert!(!stdout.contains("Acknowledged"), "{stdout}");
 }
 
 #[test]
 fn an_ack_ends_at_the_start_of_its_date() {
     let site = Site::new();
-    assert_eq!(code(&site.run("low-light-ethernet3", &[])), Some(1));
-    let tomorrow = (today() + Duration::days(1)).format("%Y-%m-%d").to_string();
-    let acked = site.ack(&[
-        OPTICS,
-        "--device",
-        "sw1",
-        "--until",
-        &tomorrow,
-        "--reason",
-        "optic on order",
-    ]);
-    assert_eq!(code(&acked), Some(0), "{}", said(&acked));
+    site.fail_and_ack();
+    let tomorrow = tomorrow();
     assert_eq!(code(&site.run("low-light-ethernet3", &[])), Some(0));
     // The same ack written until today: it ended at midnight, the FAIL is a FAIL again.
     let today = today().format("%Y-%m-%d").to_string();
@@ -252,12 +252,7 @@ fn an_ack_ends_at_the_start_of_its_date() {
     let out = site.run("low-light-ethernet3", &[]);
     let stdout = text(&out.stdout);
     assert_eq!(code(&out), Some(1), "{}", said(&out));
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("FAIL sw1 eos.transceivers.light")),
-        "{stdout}"
-    );
+    assert_block(&stdout, "FAIL");
     assert!(
         text(&out.stderr).contains("expired"),
         "the run says the ack ended: {}",
@@ -289,7 +284,7 @@ fn an_error_is_never_silenced_and_only_a_fail_can_be_acknowledged() {
     let site = Site::new();
     // Nothing failed: there is nothing to acknowledge.
     assert_eq!(code(&site.run("healthy", &[])), Some(0));
-    let tomorrow = (today() + Duration::days(1)).format("%Y-%m-%d").to_string();
+    let tomorrow = tomorrow();
     let refused = site.ack(&[
         OPTICS, "--device", "sw1", "--until", &tomorrow, "--reason", "x",
     ]);
@@ -301,17 +296,7 @@ fn an_error_is_never_silenced_and_only_a_fail_can_be_acknowledged() {
     );
     assert!(!site.file("baselines/acks.yaml").exists());
     // A FAIL acknowledged, then the same check cannot be judged: ERROR, exit 2, not silenced.
-    assert_eq!(code(&site.run("low-light-ethernet3", &[])), Some(1));
-    let acked = site.ack(&[
-        OPTICS,
-        "--device",
-        "sw1",
-        "--until",
-        &tomorrow,
-        "--reason",
-        "optic on order",
-    ]);
-    assert_eq!(code(&acked), Some(0), "{}", said(&acked));
+    site.fail_and_ack();
     let garbled = tempfile::tempdir().expect("tempdir");
     common::copy_dir(&common::fixture("site/healthy"), garbled.path());
     std::fs::write(
@@ -330,30 +315,14 @@ fn an_error_is_never_silenced_and_only_a_fail_can_be_acknowledged() {
     ]);
     let stdout = text(&out.stdout);
     assert_eq!(code(&out), Some(2), "{}", said(&out));
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("ERROR sw1 eos.transceivers.light")),
-        "{stdout}"
-    );
+    assert_block(&stdout, "ERROR");
     assert!(!stdout.contains("acknowledged"), "{stdout}");
 }
 
 #[test]
 fn a_rerun_s_standing_state_honours_acks() {
     let site = Site::new();
-    assert_eq!(code(&site.run("low-light-ethernet3", &[])), Some(1));
-    let tomorrow = (today() + Duration::days(1)).format("%Y-%m-%d").to_string();
-    let acked = site.ack(&[
-        OPTICS,
-        "--device",
-        "sw1",
-        "--until",
-        &tomorrow,
-        "--reason",
-        "optic on order",
-    ]);
-    assert_eq!(code(&acked), Some(0), "{}", said(&acked));
+    site.fail_and_ack();
     // A rerun of another check: the optics FAIL stands from the morning, acknowledged now.
     let saved = common::fixture("site/low-light-ethernet3");
     let out = site.cmd(&[
@@ -436,12 +405,7 @@ fn validate_names_every_mistake_in_acks_yaml_and_a_bad_entry_silences_nothing() 
     let out = site.run("low-light-ethernet3", &[]);
     let stdout = text(&out.stdout);
     assert_eq!(code(&out), Some(1), "{}", said(&out));
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("FAIL sw1 eos.transceivers.light")),
-        "{stdout}"
-    );
+    assert_block(&stdout, "FAIL");
     assert!(
         stdout
             .lines()
@@ -453,9 +417,10 @@ fn validate_names_every_mistake_in_acks_yaml_and_a_bad_entry_silences_nothing() 
 #[test]
 fn list_and_remove_keep_the_reviewer_s_comments() {
     let site = Site::new();
-    let tomorrow = (today() + Duration::days(1)).format("%Y-%m-%d").to_string();
+    let tomorrow = tomorrow();
     let yesterday = (today() - Duration::days(1)).format("%Y-%m-%d").to_string();
-    let written = format!(
+    // The file up to the entry `--remove 2` deletes, which stays as it is.
+    let kept_head = format!(
         "# Known FAILs: reviewed in the change meeting.
 
 # The LANZ change waits for the window.
@@ -466,24 +431,17 @@ fn list_and_remove_keep_the_reviewer_s_comments() {
   ticket: CHG100
 
 # Old, to be cleaned up.
-- check: eos.config.saved
+"
+    );
+    let written = format!(
+        "{kept_head}- check: eos.config.saved
   device: sw1
   until: {yesterday}
   reason: same window
 "
     );
     site.0.write("baselines/acks.yaml", &written);
-    assert_eq!(code(&site.run("low-light-ethernet3", &[])), Some(1));
-    let acked = site.ack(&[
-        OPTICS,
-        "--device",
-        "sw1",
-        "--until",
-        &tomorrow,
-        "--reason",
-        "optic on order",
-    ]);
-    assert_eq!(code(&acked), Some(0), "{}", said(&acked));
+    site.fail_and_ack();
     let after_add = site.acks();
     assert!(
         after_add.starts_with(&written),
@@ -517,27 +475,14 @@ fn list_and_remove_keep_the_reviewer_s_comments() {
     let removed = site.ack(&["--remove", "2"]);
     assert_eq!(code(&removed), Some(0), "{}", said(&removed));
     let file = site.acks();
-    let expected_head = format!(
-        "# Known FAILs: reviewed in the change meeting.
-
-# The LANZ change waits for the window.
-- check: eos.lanz.persisted   # saved on Saturday
-  device: sw1
-  until: {tomorrow}
-  reason: saved at the next window
-  ticket: CHG100
-
-# Old, to be cleaned up.
-"
-    );
-    assert!(file.starts_with(&expected_head), "{file}");
+    assert!(file.starts_with(&kept_head), "{file}");
     assert!(!file.contains("eos.config.saved"), "{file}");
     assert!(file.contains(OPTICS), "{file}");
     // By check and device.
     let removed = site.ack(&["--remove", OPTICS, "--device", "sw1"]);
     assert_eq!(code(&removed), Some(0), "{}", said(&removed));
     let file = site.acks();
-    assert!(file.starts_with(&expected_head), "{file}");
+    assert!(file.starts_with(&kept_head), "{file}");
     assert!(!file.contains(OPTICS), "{file}");
     // Nothing left to remove: said, exit 3.
     let again = site.ack(&["--remove", OPTICS, "--device", "sw1"]);

@@ -339,25 +339,8 @@ fn a_fail_acknowledged_until_a_date_is_a_skipped_testcase_saying_until_when_by_w
     let site = Site::new("archive:\n  dir: archive\n");
     let failed = site.run("lanz-unsaved", &["--no-email"]);
     assert_eq!(failed.status.code(), Some(1), "{}", text(&failed.stderr));
-    let tomorrow =
-        chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei) + chrono::Duration::days(1);
-    let until = tomorrow.format("%Y-%m-%d").to_string();
-    let out = site
-        .cmd(&[
-            "ack",
-            "eos.lanz.persisted",
-            "--device",
-            "sw1",
-            "--until",
-            &until,
-            "--reason",
-            "saved in tonight's window",
-            "--ticket",
-            "CHG77",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    site.ack("eos.lanz.persisted", "saved in tonight's window", "CHG77");
+    let until = tomorrow();
     let offline = scenario("lanz-unsaved");
     let mut cmd = site.cmd(&[
         "run",

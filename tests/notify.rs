@@ -575,28 +575,6 @@ fn at_line(site: &Site, line: usize, column: usize) -> String {
     )
 }
 
-/// `premarket ack CHECK --device sw1 --until tomorrow --reason ...` in `site`.
-fn ack(site: &Site, check: &str) {
-    let tomorrow =
-        chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei) + chrono::Duration::days(1);
-    let out = site
-        .cmd(&[
-            "ack",
-            check,
-            "--device",
-            "sw1",
-            "--until",
-            &tomorrow.format("%Y-%m-%d").to_string(),
-            "--reason",
-            "saved in tonight's window",
-            "--ticket",
-            "CHG77",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-}
-
 #[test]
 fn fails_acknowledged_until_a_date_page_nobody_and_resolve_the_incident() {
     let recorder = Recorder::start();
@@ -607,7 +585,7 @@ fn fails_acknowledged_until_a_date_page_nobody_and_resolve_the_incident() {
     assert_eq!(trigger["event_action"], "trigger");
     recorder.clear();
     for check in ["eos.lanz.persisted", "eos.config.saved"] {
-        ack(&site, check);
+        site.ack(check, "saved in tonight's window", "CHG77");
     }
     let second = run(&site, &recorder, "lanz-unsaved", &["--notify", "--archive"]);
     assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use premarket_config::acks::Ack;
 use premarket_core::Status;
 
-use crate::{CheckResult, Counts, Report, overall};
+use crate::{CheckResult, Report};
 
 /// The acknowledgement a FAIL is listed under, as the JSON report carries it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +92,19 @@ pub struct Listed {
 }
 
 impl Listed {
+    /// The plain-text lines (terminal, the email's text part): the heading line, then who and
+    /// why and what it covers, each after `indent`; `covers` names the last line's label.
+    pub fn plain(&self, r: &CheckResult, indent: &str, covers: &str) -> String {
+        let mut out = format!(
+            "\n{}: {} {} — {}\n{indent}{}\n",
+            self.heading, r.device, r.check, self.what, self.who
+        );
+        if let Some(subjects) = &self.covers {
+            out.push_str(&format!("{indent}{covers}: {subjects}\n"));
+        }
+        out
+    }
+
     /// `r` as listed, when it is an acknowledged FAIL.
     pub fn of(r: &CheckResult, tz: Tz) -> Option<Listed> {
         let a = r
@@ -134,13 +147,7 @@ pub fn acknowledge(report: &mut Report, acks: &[Ack], tz: Tz, now: DateTime<Utc>
     }
     report.sort();
     if report.standing_status.is_some() {
-        let all: Vec<CheckResult> = report
-            .results
-            .iter()
-            .chain(&report.standing)
-            .cloned()
-            .collect();
-        report.standing_status = Some(overall(&Counts::of(&all)));
+        report.stand();
     }
 }
 

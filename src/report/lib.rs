@@ -370,6 +370,13 @@ impl Report {
         self.status = overall(&self.counts);
     }
 
+    /// A rerun's `standing_status`: the site's status counting what it rechecked and what
+    /// stands from earlier runs as one.
+    pub fn stand(&mut self) {
+        let all: Vec<CheckResult> = self.results.iter().chain(&self.standing).cloned().collect();
+        self.standing_status = Some(overall(&Counts::of(&all)));
+    }
+
     /// (check, device) of every result left ERROR by an uninspectable device.
     pub fn blocked_pairs(&self) -> Vec<(String, String)> {
         self.devices_not_inspected

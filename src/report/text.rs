@@ -145,17 +145,8 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, tz: chrono_tz::Tz,
 
 /// An acknowledged FAIL: known, so one line and who and why, and no FAIL at column 0.
 fn acknowledged(out: &mut String, r: &CheckResult, tz: chrono_tz::Tz) {
-    let Some(listed) = Listed::of(r, tz) else {
-        return;
-    };
-    let _ = writeln!(
-        out,
-        "\n{}: {} {} — {}",
-        listed.heading, r.device, r.check, listed.what
-    );
-    let _ = writeln!(out, "  {}", listed.who);
-    if let Some(covers) = listed.covers {
-        let _ = writeln!(out, "  covers: {covers}");
+    if let Some(listed) = Listed::of(r, tz) {
+        out.push_str(&listed.plain(r, "  ", "covers"));
     }
 }
 

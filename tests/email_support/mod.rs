@@ -105,6 +105,37 @@ impl Site {
     }
 }
 
+/// Tomorrow in the test sites' time zone (Asia/Taipei), `YYYY-MM-DD`: an acknowledgement until
+/// then holds now.
+pub fn tomorrow() -> String {
+    (chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei) + chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+impl Site {
+    /// `premarket ack CHECK --device sw1 --until tomorrow --reason REASON --ticket TICKET`,
+    /// which must succeed.
+    pub fn ack(&self, check: &str, reason: &str, ticket: &str) {
+        let out = self
+            .cmd(&[
+                "ack",
+                check,
+                "--device",
+                "sw1",
+                "--until",
+                &tomorrow(),
+                "--reason",
+                reason,
+                "--ticket",
+                ticket,
+            ])
+            .output()
+            .expect("premarket ack");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

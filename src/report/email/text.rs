@@ -72,15 +72,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     }
     for r in &view.acknowledged {
         if let Some(listed) = Listed::of(r, ctx.tz) {
-            let _ = writeln!(
-                out,
-                "\n{}: {} {} — {}",
-                listed.heading, r.device, r.check, listed.what
-            );
-            let _ = writeln!(out, "{}", listed.who);
-            if let Some(covers) = listed.covers {
-                let _ = writeln!(out, "Covers: {covers}");
-            }
+            out.push_str(&listed.plain(r, "", "Covers"));
         }
     }
     if let Some(lines) = digest::change_lines(report, ctx) {
