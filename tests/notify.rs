@@ -604,6 +604,19 @@ fn fails_acknowledged_until_a_date_page_nobody_and_resolve_the_incident() {
         serde_json::json!([]),
         "nothing to act on: {hook}"
     );
+    // Never "everything is OK again" while a FAIL stands, even a known one.
+    let headline = hook["headline"].as_str().unwrap();
+    assert!(
+        headline.contains("recovered: nothing needs attention")
+            && headline.contains("2 FAIL acknowledged until a date"),
+        "{headline}"
+    );
+    let slack = serde_json::to_string(&recorder.to("/services/")[0].json()).unwrap();
+    assert!(
+        slack.contains("Nothing needs attention: 2 FAIL acknowledged until a date")
+            && !slack.contains("OK again"),
+        "{slack}"
+    );
     let acked: Vec<&serde_json::Value> = hook["results"].as_array().unwrap().iter().collect();
     assert_eq!(acked.len(), 2, "{hook}");
     assert!(

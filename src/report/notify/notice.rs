@@ -135,6 +135,8 @@ pub struct Notice {
     pub findings: Vec<Finding>,
     /// Blocks past [`MAX_FINDINGS`].
     pub more: usize,
+    /// FAILs acknowledged until a date (the rerun's standing ones too): not findings.
+    pub acknowledged: usize,
     /// The non-OK results (and a rerun's standing ones) as in report.json.
     pub results: Vec<CheckResult>,
     pub devices_not_inspected: Vec<DeviceDown>,
@@ -165,12 +167,16 @@ impl Notice {
         let recovered_from = (event == NotifyOn::Recovered)
             .then(|| before.status.zip(before.run_id.clone()))
             .flatten();
-        if let Some((status, run)) = &recovered_from {
-            headline.push_str(&format!(
-                " — recovered: everything is OK again after {status} in run {run}"
-            ));
-        }
         let view = report.view();
+        let acknowledged = view.acknowledged.len();
+        if let Some((status, run)) = &recovered_from {
+            headline.push_str(&match acknowledged {
+                0 => format!(" — recovered: everything is OK again after {status} in run {run}"),
+                n => format!(
+                    " — recovered: nothing needs attention after {status} in run {run} ({n} FAIL acknowledged until a date)"
+                ),
+            });
+        }
         let findings: Vec<Finding> = view
             .attention
             .iter()
@@ -214,6 +220,7 @@ impl Notice {
             partial: report.partial,
             findings: findings.into_iter().take(MAX_FINDINGS).collect(),
             more,
+            acknowledged,
             results,
             devices_not_inspected: report
                 .devices_not_inspected
@@ -235,6 +242,20 @@ impl Notice {
             dedup_key: dedup_key(report),
             resolve,
             severity,
+        }
+    }
+
+    /// What a message says when nothing needs attention: all OK again, or only FAILs
+    /// acknowledged until a date (never "OK" while a FAIL stands, even a known one).
+    pub fn quiet_words(&self) -> String {
+        match (self.event, self.acknowledged) {
+            (_, n) if n > 0 => {
+                format!(
+                    "Nothing needs attention: {n} FAIL acknowledged until a date (see the email)."
+                )
+            }
+            (NotifyOn::Recovered, _) => "Everything that failed is OK again.".to_string(),
+            _ => "Every check is OK.".to_string(),
         }
     }
 
