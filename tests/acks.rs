@@ -320,23 +320,61 @@ fn an_error_is_never_silenced_and_only_a_fail_can_be_acknowledged() {
 }
 
 #[test]
-fn a_rerun_s_standing_state_honours_acks() {
+fn a_rerun_s_standing_state_honours_acks_and_never_reads_recovered_over_them() {
     let site = Site::new();
-    site.fail_and_ack();
-    // A rerun of another check: the optics FAIL stands from the morning, acknowledged now.
-    let saved = common::fixture("site/low-light-ethernet3");
+    // The morning: LANZ not saved and the dirty optic.
+    let morning = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(&common::fixture("site/healthy"), morning.path());
+    for scenario in ["lanz-incident", "low-light-ethernet3"] {
+        common::copy_dir(
+            &common::fixture(&format!("site/{scenario}/sw1")),
+            &morning.path().join("sw1"),
+        );
+    }
     let out = site.cmd(&[
-        "check",
-        "eos.version.pinned",
-        "--device",
-        "sw1",
+        "run",
         "--offline",
-        saved.to_str().expect("utf-8"),
+        morning.path().to_str().expect("utf-8"),
         "--archive",
         "--no-email",
-        "--format",
-        "json",
     ]);
+    assert_eq!(code(&out), Some(1), "{}", said(&out));
+    let acked = site.ack(&[
+        OPTICS,
+        "--device",
+        "sw1",
+        "--until",
+        &tomorrow(),
+        "--reason",
+        "optic on order",
+    ]);
+    assert_eq!(code(&acked), Some(0), "{}", said(&acked));
+    // LANZ fixed and rechecked: the optics FAIL stands from the morning, acknowledged now.
+    let fixed = common::fixture("site/low-light-ethernet3");
+    let rerun = |format: &str| {
+        site.cmd(&[
+            "check",
+            "eos.lanz.persisted",
+            "--device",
+            "sw1",
+            "--offline",
+            fixed.to_str().expect("utf-8"),
+            "--archive",
+            "--no-email",
+            "--format",
+            format,
+        ])
+    };
+    // The first rerun after the fix (the one that would read as a recovery), then its JSON.
+    let out = rerun("text");
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), Some(0), "{}", said(&out));
+    assert!(stdout.contains("Acknowledged (until "), "{stdout}");
+    assert!(
+        !stdout.contains("RECOVERED"),
+        "a known FAIL still fails:\n{stdout}"
+    );
+    let out = rerun("json");
     assert_eq!(code(&out), Some(0), "{}", said(&out));
     let report = json(&out);
     assert_eq!(report["standing_status"], "OK", "{report}");

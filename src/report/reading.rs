@@ -227,12 +227,15 @@ impl Report {
         ))
     }
 
-    /// A rerun after which nothing fails any more, having fixed what failed before.
+    /// A rerun after which nothing fails any more, having fixed what failed before (a FAIL
+    /// acknowledged until a date still fails: no banner says otherwise).
     pub fn recovered(&self) -> bool {
+        let view = self.view();
         self.partial
             && self.standing_status == Some(Status::Ok)
             && self.config_errors.is_empty()
-            && self.view().attention.is_empty()
+            && view.attention.is_empty()
+            && view.acknowledged.is_empty()
             && self.changes.as_ref().is_some_and(|c| !c.fixed.is_empty())
     }
 }
