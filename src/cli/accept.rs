@@ -87,8 +87,7 @@ pub fn run(dir: &Path, invocation: Invocation, args: Args) -> Result<u8, Stop> {
     }
     let redactor = redact::from_config(&config);
     let accepted = Accepted {
-        by: crate::files::os::login_name()
-            .unwrap_or_else(|| format!("uid {}", crate::files::os::uid())),
+        by: crate::files::os::login_name(),
         at: chrono::Utc::now()
             .with_timezone(&config.site.timezone)
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, false),

@@ -1,7 +1,6 @@
-//! The few calls to the operating system that `std` does not offer (who the user is, whether a
-//! process lives, a file system flush), each an `unsafe` block around one system call with no
-//! pointer that outlives it. Kept here so that the rest of the tree outside the probe's packet
-//! sockets (`probe::sys`) has no `unsafe` at all.
+//! The few calls to the operating system that `std` does not offer, each an `unsafe` block
+//! around one system call with no pointer that outlives it. Kept here so that the rest of the
+//! tree outside the probe's packet sockets (`probe::sys`) has no `unsafe` at all.
 
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -10,42 +9,6 @@ use std::path::Path;
 pub fn uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
     unsafe { libc::getuid() }
-}
-
-/// The login name of the real user (the password database's entry for [`uid`]), else the
-/// `LOGNAME` or `USER` the environment gives; `None` when nothing says.
-pub fn login_name() -> Option<String> {
-    let uid = uid();
-    // SAFETY: passwd is plain data (integers and pointers): all zeroes is a valid value.
-    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
-    let mut buffer = vec![0 as libc::c_char; 4096];
-    let mut found: *mut libc::passwd = std::ptr::null_mut();
-    // SAFETY: getpwuid_r writes the entry into `entry` and its strings into `buffer`, both
-    // alive for the call and for the read of `pw_name` below; `found` is null when there is no
-    // entry (or on an error).
-    let rc = unsafe {
-        libc::getpwuid_r(
-            uid,
-            &mut entry,
-            buffer.as_mut_ptr(),
-            buffer.len(),
-            &mut found,
-        )
-    };
-    let from_database = (rc == 0 && !found.is_null() && !entry.pw_name.is_null())
-        .then(|| {
-            // SAFETY: pw_name points into `buffer`, a NUL-terminated string getpwuid_r wrote.
-            unsafe { std::ffi::CStr::from_ptr(entry.pw_name) }
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|n| !n.is_empty());
-    from_database.or_else(|| {
-        ["LOGNAME", "USER"]
-            .iter()
-            .filter_map(|v| std::env::var(v).ok())
-            .find(|n| !n.is_empty())
-    })
 }
 
 /// Whether a process with this id exists (signal 0 checks without sending anything).
@@ -67,4 +30,41 @@ pub fn sync_file_system(dir: &Path) {
             libc::syncfs(d.as_raw_fd());
         }
     }
+}
+
+/// Who is running premarket, for what it records in files people review (an acknowledgement's
+/// `by:`): the login name of the real user id from the password database (`getpwuid_r`), else
+/// `$LOGNAME`, else `$USER`, else `uid N`. The real uid, not the environment first: `sudo -E`
+/// or a copied profile must not put another name on the record.
+pub fn login_name() -> String {
+    let uid = uid();
+    password_entry_name(uid)
+        .or_else(|| std::env::var("LOGNAME").ok().filter(|n| !n.is_empty()))
+        .or_else(|| std::env::var("USER").ok().filter(|n| !n.is_empty()))
+        .unwrap_or_else(|| format!("uid {uid}"))
+}
+
+/// The `pw_name` of `uid`'s entry in the password database, if it has one.
+fn password_entry_name(uid: u32) -> Option<String> {
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: a zeroed passwd is a valid value for getpwuid_r to fill.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is to memory this function owns for the whole call, and the buffer's
+    // length is the one passed; getpwuid_r writes only within them.
+    let rc = unsafe {
+        libc::getpwuid_r(
+            uid,
+            &raw mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &raw mut found,
+        )
+    };
+    if rc != 0 || found.is_null() || entry.pw_name.is_null() {
+        return None;
+    }
+    // SAFETY: on success pw_name points to a NUL-terminated string inside `buffer`, alive here.
+    let name = unsafe { std::ffi::CStr::from_ptr(entry.pw_name) };
+    Some(name.to_string_lossy().into_owned()).filter(|n| !n.is_empty())
 }

@@ -389,7 +389,7 @@ async fn judge(
         .iter()
         .zip(views)
         .map(|(check, view)| match view {
-            Some(Judging::Unjudged(verdict)) => (verdict, std::time::Duration::ZERO),
+            Some(Judging::Unjudged(verdict)) => (*verdict, std::time::Duration::ZERO),
             Some(Judging::Over(_)) => judged.next().unwrap_or_else(|| {
                 (
                     Verdict::error("not judged (a bug in premarket)"),
@@ -483,6 +483,8 @@ fn result(
             Some(own) => own_words(own),
             None => check.entry.finding.clone().unwrap_or_default(),
         };
+        // Names read from the device (ports, configuration lines) are device text.
+        result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
     }
     result.accepted =
         reference::accepted(check, verdict.status).map(|a| premarket_core::Accepted {

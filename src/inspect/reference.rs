@@ -104,7 +104,7 @@ pub(crate) enum Judging {
     /// Over these facts: the device's, with the check's own reference when it compares.
     Over(Facts),
     /// Not evaluated: its reference may not stand (the ERROR saying why and what to do).
-    Unjudged(Verdict),
+    Unjudged(Box<Verdict>),
 }
 
 /// How `check` is judged: over the device's facts with its own reference when it compares
@@ -114,11 +114,13 @@ pub(crate) fn view(check: &PlannedCheck, facts: &Facts, device: &str) -> Judging
         return Judging::Over(facts.clone());
     }
     match &check.reference {
-        Reference::Missing(why) => Judging::Unjudged(Verdict::error(why.clone()).remedy(format!(
-            "Check the device by hand (what changed, what the counters say), then make its \
+        Reference::Missing(why) => {
+            Judging::Unjudged(Box::new(Verdict::error(why.clone()).remedy(format!(
+                "Check the device by hand (what changed, what the counters say), then make its \
              latest reading the reference: `{}`.",
-            accept_command(check, device)
-        ))),
+                accept_command(check, device)
+            ))))
+        }
         reference => Judging::Over(facts.with_previous(reference.previous())),
     }
 }
