@@ -106,6 +106,15 @@ fn last_email(home: &Path) -> String {
 }
 
 const SW: (&str, &str) = ("sw1", "eos.config.unchanged");
+/// The printed rerun of sw1's configuration check, the change still in place.
+const RERUN_CHANGED: [&str; 6] = [
+    "--scenario",
+    "config-changed",
+    "--check",
+    SW.1,
+    "--device",
+    SW.0,
+];
 const FW: (&str, &str) = ("fw1", "fortigate.config.unchanged");
 
 #[test]
@@ -118,14 +127,7 @@ fn a_rerun_without_the_revert_still_fails_and_the_revert_is_ok_at_once() {
     assert_eq!(status(&changed, SW.0, SW.1), "FAIL");
 
     // The printed rerun, nothing reverted: the change still stands.
-    let rerun = [
-        "--scenario",
-        "config-changed",
-        "--check",
-        SW.1,
-        "--device",
-        SW.0,
-    ];
+    let rerun = RERUN_CHANGED;
     let (code, again) = demo(home, &rerun);
     let r = result(&again, SW.0, SW.1);
     assert_eq!(r["status"], "FAIL", "{r}");
@@ -382,14 +384,7 @@ fn an_older_archive_with_a_fail_and_no_ok_reading_is_no_first_reading() {
     let _ = std::fs::remove_dir_all(archive.join("references"));
     let healthy = healthy["run_id"].as_str().expect("run id");
     std::fs::remove_dir_all(archive.join(healthy)).expect("remove the healthy run");
-    let rerun = [
-        "--scenario",
-        "config-changed",
-        "--check",
-        SW.1,
-        "--device",
-        SW.0,
-    ];
+    let rerun = RERUN_CHANGED;
     let (code, report) = demo(home, &rerun);
     let r = result(&report, SW.0, SW.1);
     assert_eq!((code, r["status"].as_str()), (2, Some("ERROR")), "{r}");
