@@ -19,6 +19,8 @@ use crate::lab_support::eos_ready;
 
 const CONFIG: &str = "eos.config.unchanged";
 const ERRORS: &str = "eos.interfaces.errors";
+/// The planned change, acknowledged then accepted.
+const PLANNED: &str = "ip host md-backup 10.2.2.9";
 
 /// The lab, its site (the archive inside it) and where each run writes its email.
 struct Morning {
@@ -59,7 +61,7 @@ impl Morning {
 
     /// `premarket --dir SITE ARGS`, as cron or on-call types it.
     fn premarket(&self, args: &[&str]) -> Output {
-        Command::new(assert_cmd::cargo::cargo_bin("premarket"))
+        Command::new(crate::email_support::bin())
             .arg("--dir")
             .arg(&self.site)
             .args(args)
@@ -92,6 +94,29 @@ impl Morning {
     /// The rerun a report prints for `check` on sw1.
     fn rerun(&self, check: &str) -> (i32, Report) {
         self.inspect(&["check", check, "--device", "sw1"])
+    }
+
+    /// `premarket ack CHECK --device sw1 --until UNTIL` for the planned change.
+    fn ack(&self, check: &str, until: chrono::NaiveDate) {
+        let until = until.format("%Y-%m-%d").to_string();
+        let out = self.premarket(&[
+            "ack",
+            check,
+            "--device",
+            "sw1",
+            "--until",
+            &until,
+            "--reason",
+            "backup gateway, window tonight",
+            "--ticket",
+            "CHG123",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     fn accept(&self, check: &str, reason: &str, ticket: &str) -> String {
@@ -176,10 +201,53 @@ impl Morning {
         );
     }
 
-    fn an_accepted_change_is_the_new_reference(&self) {
-        self.configure_switch(&["ip host md-backup 10.2.2.9"]);
+    /// A planned change FAILs; acknowledged until a day, it reads OK on the first screen and
+    /// exits 0 while it FAILs on; another change beside it is not covered; the
+    /// acknowledgement moves no reference, so once it ends the change FAILs again.
+    fn an_acknowledged_change_fails_on_until_its_day(&self) {
+        self.configure_switch(&[PLANNED]);
         let (code, report) = self.run();
         assert_eq!((code, result(&report, CONFIG).status), (1, Status::Fail));
+        let today = chrono::Utc::now()
+            .with_timezone(&chrono_tz::Asia::Taipei)
+            .date_naive();
+        let until = today + chrono::Duration::days(3);
+        self.ack(CONFIG, until);
+        let (code, report) = self.rerun(CONFIG);
+        let r = result(&report, CONFIG);
+        assert_eq!((code, r.status), (0, Status::Fail), "{r:?}");
+        assert!(r.acknowledged.is_some(), "{r:?}");
+        let email = self.email();
+        let heading = format!("Acknowledged (until {}, CHG123)", until.format("%m-%d"));
+        assert!(email.contains(&heading), "{email}");
+        assert!(!email.contains("RECOVERED"), "{email}");
+
+        // Another line beside the acknowledged one: a FAIL the ack does not cover.
+        self.configure_switch(&["ip host rogue-two 10.66.6.7"]);
+        let (code, report) = self.rerun(CONFIG);
+        let r = result(&report, CONFIG);
+        assert_eq!((code, r.status), (1, Status::Fail), "{r:?}");
+        assert!(r.acknowledged.is_none(), "{r:?}");
+        self.configure_switch(&["no ip host rogue-two 10.66.6.7"]);
+        let (code, report) = self.rerun(CONFIG);
+        assert_eq!(code, 0, "{:?}", result(&report, CONFIG));
+
+        // Written until today, the ack ended at midnight: the change FAILs against the reference
+        // the acknowledged runs never moved.
+        let acks = self.site.join("baselines/acks.yaml");
+        let file = std::fs::read_to_string(&acks).expect("acks.yaml");
+        let day = |d: chrono::NaiveDate| format!("until: {}", d.format("%Y-%m-%d"));
+        std::fs::write(&acks, file.replace(&day(until), &day(today))).expect("acks.yaml");
+        let (code, report) = self.rerun(CONFIG);
+        let r = result(&report, CONFIG);
+        assert_eq!((code, r.status), (1, Status::Fail), "{r:?}");
+        assert!(
+            r.acknowledged.is_none() && r.evidence.contains(PLANNED),
+            "{r:?}"
+        );
+    }
+
+    fn an_accepted_change_is_the_new_reference(&self) {
         let said = self.accept(CONFIG, "backup market-data gateway", "CHG123");
         assert!(said.contains(CONFIG), "{said}");
         let site = self.site.to_str().expect("utf-8 path");
@@ -296,6 +364,7 @@ fn the_morning_loop() {
     morning.a_saved_change_fails();
     morning.a_rerun_without_the_revert_still_fails();
     morning.the_revert_is_ok_at_the_first_rerun();
+    morning.an_acknowledged_change_fails_on_until_its_day();
     morning.an_accepted_change_is_the_new_reference();
     morning.counter_growth_stands_until_accepted();
     morning.counter_growth_clears_when_the_counter_goes_down();

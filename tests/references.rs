@@ -12,11 +12,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn bin() -> std::path::PathBuf {
-    std::env::var_os("PREMARKET_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
-}
+use crate::email_support::bin;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -411,4 +407,60 @@ fn an_older_archive_with_a_fail_and_no_ok_reading_is_no_first_reading() {
     assert_eq!(code, 0, "{err}");
     let (code, report) = demo(home, &rerun);
     assert_eq!((code, status(&report, SW.0, SW.1).as_str()), (0, "OK"));
+}
+
+/// Every check that compares with an earlier reading, with the scenario that makes it FAIL and
+/// how many runs of that scenario it takes (counters judged on growth between two runs of the
+/// HA cluster need one on the cluster first): (scenario, runs, device, check).
+const COMPARISONS: &[(&str, usize, &str, &str)] = &[
+    ("config-changed", 1, "sw1", "eos.config.unchanged"),
+    ("config-changed", 1, "fw1", "fortigate.config.unchanged"),
+    // FCS errors and two link flaps.
+    ("crc-errors", 1, "sw1", "eos.interfaces.errors"),
+    // The declarative rule's `increase_at_most`.
+    ("crc-errors", 1, "sw1", "eos.ports.errors-absent"),
+    ("pause-frames", 1, "sw1", "eos.interfaces.errors"),
+    ("microburst", 1, "sw1", "eos.lanz.congestion"),
+    ("rebooted", 1, "sw1", "eos.uptime.stable"),
+    ("rebooted", 1, "fw1", "fortigate.uptime.stable"),
+    ("ha-heartbeat", 2, "fw1", "fortigate.ha.links"),
+];
+
+/// For each comparison: a healthy morning, the fault's morning FAILs it, and the printed rerun
+/// of that check with nothing fixed still FAILs (exit 1, the FAIL standing, no RECOVERED): it
+/// judges against the healthy morning's reading, as the morning did, not the failing run's.
+#[test]
+fn every_comparison_rerun_without_a_fix_still_fails() {
+    std::thread::scope(|scope| {
+        for part in COMPARISONS.chunks(COMPARISONS.len().div_ceil(3)) {
+            scope.spawn(move || {
+                for (scenario, runs, device, check) in part {
+                    a_rerun_without_a_fix_still_fails(scenario, *runs, device, check);
+                }
+            });
+        }
+    });
+}
+
+fn a_rerun_without_a_fix_still_fails(scenario: &str, runs: usize, device: &str, check: &str) {
+    let home = tempfile::tempdir().expect("tempdir");
+    let home = home.path();
+    let row = format!("{scenario} {device} {check}");
+    let (code, healthy) = demo(home, &[]);
+    assert_eq!(code, 0, "{row}: healthy: {:?}", not_ok(&healthy));
+    let mut morning = Value::Null;
+    for _ in 0..runs {
+        morning = demo(home, &["--scenario", scenario]).1;
+    }
+    assert_eq!(status(&morning, device, check), "FAIL", "{row}: {morning}");
+    let rerun = ["--scenario", scenario, "--check", check, "--device", device];
+    let (code, again) = demo(home, &rerun);
+    let r = result(&again, device, check);
+    assert_eq!(
+        (code, r["status"].as_str()),
+        (1, Some("FAIL")),
+        "{row}: {r}"
+    );
+    assert_eq!(again["standing_status"], "FAIL", "{row}");
+    assert!(!last_email(home).contains("RECOVERED"), "{row}");
 }
