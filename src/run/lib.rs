@@ -189,7 +189,7 @@ async fn inspect_and_report(
     let mut messages = Vec::new();
     let archive = Archive::new(&config.site.archive.dir);
     if req.last_failed {
-        match last_failed(&archive) {
+        match last_failed(&archive, &req.invocation) {
             Err(e) => return Outcome::stop(e.to_string()),
             Ok(Pick::Nothing(message)) => {
                 return Outcome {
