@@ -15,7 +15,9 @@ use serde_saphyr::Spanned;
 
 use super::Stop;
 use crate::collect::ssh::profile;
-use crate::config::{Config, ConfigError, ConfigErrors, Connection, Device, Position, yaml};
+use crate::config::{
+    Config, ConfigError, ConfigErrors, Connection, Device, Environment, Position, yaml,
+};
 use crate::plan::{DevicePlan, Plan, PlanError, Selection};
 use crate::ssh::script::Script;
 
@@ -42,6 +44,8 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         secrets(device, &mut errors, &mut warnings);
     }
     smtp_secret(&config, &mut errors, &mut warnings);
+    // Not refused (they worked yesterday), but others may read them.
+    warnings.extend(config.exposed_secret_files());
     // Not errors: offline work and `plan` need no secrets. A live run would miss them.
     for w in &warnings {
         errln!("warning: {w}");
@@ -117,14 +121,15 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
         let Some(secret) = secret.as_ref() else {
             continue;
         };
-        if !secret.is_present() {
+        if !secret.is_present(&device.environment) {
             warnings.push(missing(
                 secret,
+                &device.environment,
                 &format!("a live run would not log in to {} (ssh.{key})", device.name),
             ));
             continue;
         }
-        if let Err(e) = secret.resolve() {
+        if let Err(e) = secret.resolve(&device.environment) {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
@@ -144,14 +149,16 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
     else {
         return;
     };
-    if !secret.is_present() {
+    let env = &config.site.environment;
+    if !secret.is_present(env) {
         warnings.push(missing(
             secret,
+            env,
             "a live run could not send the email (email.password)",
         ));
         return;
     }
-    if let Err(e) = secret.resolve() {
+    if let Err(e) = secret.resolve(env) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -181,9 +188,15 @@ fn at(device: &Device, key: &str) -> Option<Position> {
 
 /// A secret a live run would miss, named by its reference (its value is never read here):
 /// `PREMARKET_SW1_PASSWORD is not set: a live run would not log in to sw1 (ssh.password)`.
-fn missing(secret: &crate::config::SecretRef, consequence: &str) -> String {
+fn missing(secret: &crate::config::SecretRef, env: &Environment, consequence: &str) -> String {
     match secret {
-        crate::config::SecretRef::Env(name) => format!("{name} is not set: {consequence}"),
+        crate::config::SecretRef::Env(name) => match env.file() {
+            Some(file) => format!(
+                "{name} is not set, neither here nor in the environment file {}: {consequence}",
+                file.display()
+            ),
+            None => format!("{name} is not set: {consequence}"),
+        },
         crate::config::SecretRef::File(path) => {
             format!(
                 "the secret file {} does not exist: {consequence}",

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::baseline::BaselineText;
+use super::environment::Environment;
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 use super::yaml;
@@ -77,6 +78,8 @@ pub struct Device {
     /// commands that exist on some models only before the device has answered once. The
     /// device's own `show version` / `get system status` decides at run time.
     pub model: Option<String>,
+    /// Where its `{ env: NAME }` secrets are read (the site's).
+    pub environment: Environment,
 }
 
 impl Device {
@@ -134,7 +137,11 @@ struct ProbeKeys {
 }
 
 /// Reads a device file; `name` comes from `site.yaml`.
-pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
+pub fn load(
+    name: &DeviceName,
+    path: &Path,
+    environment: &Environment,
+) -> Result<Device, ConfigError> {
     let text = yaml::read_text(path).map_err(|e| {
         ConfigError::new(
             e.position,
@@ -181,5 +188,6 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
         baseline,
         skip,
         model,
+        environment: environment.clone(),
     })
 }

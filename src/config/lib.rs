@@ -10,9 +10,12 @@ mod calendar;
 mod catalog;
 mod device;
 mod email;
+mod env_file;
+mod environment;
 mod error;
 mod metrics;
 mod notify;
+mod references;
 mod secret;
 mod site;
 mod tree;
@@ -28,12 +31,14 @@ pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
 pub use device::{Access, Connection, Device};
 pub use email::{Email, Relay, TlsMode};
+pub use environment::Environment;
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use metrics::Metrics;
 pub use notify::{
     Endpoint, NotifyError, NotifyKind, NotifyOn, PAGERDUTY_EVENTS, SecretAt, Target,
     check_secrets as check_notify_secrets,
 };
+pub use references::Reference;
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
 pub use site::SshDefaults;
 pub use tree::{Tree, TreeValue};
@@ -70,6 +75,8 @@ pub struct Site {
     pub notify: Vec<Endpoint>,
     /// What a run whose deadline passed less than 12 hours ago still gets.
     pub deadline_grace: std::time::Duration,
+    /// Where `{ env: NAME }` secrets are read: the process, then `environment_file:`.
+    pub environment: Environment,
 }
 
 impl Config {
@@ -101,12 +108,13 @@ impl Config {
             }
             errors
         })?;
+        let environment = environment(&site_path, dir, &site_file, &mut errors);
         let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
         let site = site.map(|mut site| {
-            site.email = site_file
-                .email
-                .as_ref()
-                .and_then(|e| email::validate(&site_path, &baselines, e, &mut errors));
+            site.environment = environment.clone();
+            site.email = site_file.email.as_ref().and_then(|e| {
+                email::validate(&site_path, &baselines, e, &environment, &mut errors)
+            });
             site.archive =
                 archive::validate(&site_path, dir, site_file.archive.as_ref(), &mut errors);
             site.metrics = site_file
@@ -117,7 +125,8 @@ impl Config {
                 .calendar
                 .as_ref()
                 .and_then(|c| calendar::validate(&site_path, c, &mut errors));
-            site.notify = notify::validate(&site_path, &site_file.notify, &mut errors);
+            site.notify =
+                notify::validate(&site_path, &site_file.notify, &environment, &mut errors);
             site
         });
 
@@ -163,7 +172,9 @@ impl Config {
         let mut devices = Vec::new();
         let load = |half: Vec<Result<(DeviceName, PathBuf), ConfigError>>| -> Vec<_> {
             half.into_iter()
-                .map(|listed| listed.and_then(|(name, path)| device::load(&name, &path)))
+                .map(|listed| {
+                    listed.and_then(|(name, path)| device::load(&name, &path, &environment))
+                })
                 .collect()
         };
         for loaded in premarket_core::in_halves(listed, load)
@@ -251,6 +262,25 @@ fn validate_site(
         calendar: None,
         notify: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
+        environment: Environment::process(),
+    })
+}
+
+/// The site's `environment_file:` (relative to the site directory `dir`), read now; without
+/// one, or when it is refused (an error), the process environment alone.
+fn environment(
+    site_path: &Path,
+    dir: &Path,
+    file: &site::SiteFile,
+    errors: &mut Vec<ConfigError>,
+) -> Environment {
+    let Some(named) = &file.environment_file else {
+        return Environment::process();
+    };
+    let position = Position::from_location(site_path, named.referenced);
+    Environment::load(&dir.join(&named.value), &position).unwrap_or_else(|e| {
+        errors.push(e);
+        Environment::process()
     })
 }
 

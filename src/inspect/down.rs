@@ -78,8 +78,9 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
             format!("premarket cannot log in to {device}: {m}"),
             format!(
                 "Nothing was sent to {device}: the secret its baseline ({}) refers to is not \
-                 there for this run. Set the variable or create the file where the run can \
-                 read it (for cron or systemd, in the unit's or crontab's environment); \
+                 there for this run. Keep the site's secrets in the file `environment_file:` \
+                 names in site.yaml (premarket reads it itself, so cron, systemd and a pasted \
+                 rerun see the same), or create the secret file its reference names; \
                  `premarket validate` lists every secret a run would miss. Then rerun {rerun}.",
                 plan.device.file.display()
             ),

@@ -310,6 +310,8 @@ async fn inspect_and_report(
     report.invocation = req.invocation.clone();
     report.deadline = target.map(|t| t.note());
     report.problems.extend(problems.iter().cloned());
+    // Said, not counted against the exit code: a secret file others may read.
+    report.problems.extend(config.exposed_secret_files());
     // The archived reports, read once for the history and the trend.
     let earlier = match history {
         Some(read) => {

@@ -75,7 +75,7 @@ impl Sender {
         }
         if let Some((user, password)) = &relay.auth {
             let password = password
-                .resolve()
+                .resolve(&relay.environment)
                 .map_err(|e| fail(format!("SMTP password: {e}")))?;
             builder = builder
                 .credentials(Credentials::new(
