@@ -23,20 +23,30 @@ use crate::ssh::script::Script;
 
 pub fn run(dir: &Path) -> Result<u8, Stop> {
     let (config, mut errors) = Config::load_partial(dir)?;
-    // Planning every check also finds checks whose baseline values are missing.
-    let planned = match Plan::new(&config, &Selection::default()) {
+    // Planning every check also finds checks whose baseline values are missing; the devices
+    // whose baselines are right are planned (and their commands guarded) all the same.
+    let planned = match Plan::sparing(&config, &Selection::default()) {
         Ok(plan) => {
             for device in &plan.devices {
                 guard(device, &mut errors);
             }
+            errors.extend(plan.invalid.iter().flat_map(|d| d.mistakes.iter().cloned()));
             plan.check_count()
         }
         Err(PlanError::Config(ConfigErrors(more))) => {
             errors.extend(more);
             0
         }
-        // With devices already broken, "nothing selected" is only a consequence of those errors.
-        Err(_) if !errors.is_empty() => 0,
+        // With the site already broken, "nothing selected" is only a consequence of that.
+        Err(_) if !errors.is_empty() => {
+            errors.extend(
+                config
+                    .rejected
+                    .iter()
+                    .flat_map(|r| r.mistakes.iter().cloned()),
+            );
+            0
+        }
         Err(other) => return Err(other.into()),
     };
     let mut warnings = Vec::new();
