@@ -360,6 +360,14 @@ fn a_missing_baseline_reference_points_at_the_catalog_and_names_the_device_file(
     assert_eq!(code, 0, "{stderr}");
 }
 
+/// The line of `stderr` that holds `at` (`file:line:column: `).
+fn said_at<'a>(stderr: &'a str, at: &str) -> &'a str {
+    stderr
+        .lines()
+        .find(|l| l.contains(at))
+        .unwrap_or_else(|| panic!("expected {at} in:\n{stderr}"))
+}
+
 /// Replaces the first `from` in `text` by `to`; the fixture line must be there.
 fn edit(text: &str, from: &str, to: &str) -> String {
     assert!(text.contains(from), "fixture text {from:?}");
@@ -438,10 +446,7 @@ fn validate_lists_every_mistake_of_every_file_in_one_go() {
         ),
     ] {
         let at = format!("baselines/{file}:{}:{column}: ", line_of(text, line_with));
-        let said = stderr
-            .lines()
-            .find(|l| l.contains(&at))
-            .unwrap_or_else(|| panic!("expected {at} in:\n{stderr}"));
+        let said = said_at(&stderr, &at);
         assert!(said.contains(words), "expected {words:?} in {said}");
     }
     assert!(
@@ -453,42 +458,32 @@ fn validate_lists_every_mistake_of_every_file_in_one_go() {
 #[test]
 fn a_key_at_the_wrong_depth_is_named_on_its_own_line_with_where_it_belongs() {
     let site = Site::example();
-    let sw1 = sw1_with_a_key_at_the_wrong_depth(&site.read("baselines/sw1.yaml"));
-    site.write("baselines/sw1.yaml", &sw1);
-    let (code, stderr) = validate(&site);
-    assert_eq!(code, 3, "{stderr}");
-    let at = format!(
-        "baselines/sw1.yaml:{}:3: ",
-        line_of(&sw1, "  max_clock_accuracy")
-    );
-    assert!(
-        stderr.contains(&format!(
-            "{at}`max_clock_accuracy` belongs under `expect.ptp`"
-        )),
-        "expected {at} in:\n{stderr}"
-    );
-    assert_eq!(
-        stderr.matches("sw1.yaml:").count(),
-        1,
-        "one mistake: {stderr}"
-    );
-    // Written valid but under the wrong parent (here `expect` itself): the same words.
-    let sw1 = edit(
-        &site.read("baselines/sw1.yaml"),
+    let dedented = sw1_with_a_key_at_the_wrong_depth(&site.read("baselines/sw1.yaml"));
+    // Written valid but under the wrong parent (`expect` itself, after the block): the same.
+    let after = edit(
+        &dedented,
         "  max_clock_accuracy: 0x27\n    max_sync_age_s: 10\n",
         "    max_sync_age_s: 10\n  max_clock_accuracy: 0x27\n",
     );
-    site.write("baselines/sw1.yaml", &sw1);
-    let (code, stderr) = validate(&site);
-    assert_eq!(code, 3, "{stderr}");
-    let at = format!(
-        "baselines/sw1.yaml:{}:3: ",
-        line_of(&sw1, "  max_clock_accuracy")
-    );
-    assert!(
-        stderr.contains(&at) && stderr.contains("`max_clock_accuracy` belongs under `expect.ptp`"),
-        "expected {at} in:\n{stderr}"
-    );
+    for sw1 in [dedented, after] {
+        site.write("baselines/sw1.yaml", &sw1);
+        let (code, stderr) = validate(&site);
+        assert_eq!(code, 3, "{stderr}");
+        let at = format!(
+            "baselines/sw1.yaml:{}:3: ",
+            line_of(&sw1, "  max_clock_accuracy")
+        );
+        let said = said_at(&stderr, &at);
+        assert!(
+            said.contains("`max_clock_accuracy` belongs under `expect.ptp`"),
+            "{said}"
+        );
+        assert_eq!(
+            stderr.matches("sw1.yaml:").count(),
+            1,
+            "one mistake: {stderr}"
+        );
+    }
 }
 
 #[test]
@@ -505,10 +500,7 @@ fn a_typo_under_skip_is_pointed_at_with_the_check_it_meant() {
         "baselines/sw1.yaml:{}:3: ",
         line_of(&sw1, "eos.lanz.persistd")
     );
-    let said = stderr
-        .lines()
-        .find(|l| l.contains(&at))
-        .unwrap_or_else(|| panic!("expected {at} in:\n{stderr}"));
+    let said = said_at(&stderr, &at);
     assert!(
         said.contains("eos.lanz.persistd") && said.contains("did you mean eos.lanz.persisted?"),
         "{said}"

@@ -11,15 +11,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use premarket::lab::{Lab, topology};
 
-fn bin() -> PathBuf {
-    std::env::var_os("PREMARKET_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use crate::email_support::{bin, text};
 
 /// The running lab, its site's baselines pointing at environment variables (as a real site's
 /// do) instead of the lab's secret files, and no deadline (the lab's 08:45 would cut a run).

@@ -19,6 +19,27 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// `cmd` (premarket, its directory and environment set) running sw1 over the saved outputs of
+/// the LANZ incident: its report, which FAILs.
+fn offline_lanz_incident(mut cmd: Command) -> String {
+    let out = cmd
+        .args(["run", "--device", "sw1", "--offline"])
+        .arg(common::fixture("site/lanz-incident"))
+        .output()
+        .expect("run");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    stdout
+}
+
+/// The rerun lines of a text report.
+fn reruns(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("rerun: "))
+        .collect()
+}
+
 /// `line` (a command the report printed, starting with `premarket`), run by `sh` in `cwd`
 /// as a person pasting it would: the binary in place of the word `premarket`.
 fn paste(line: &str, cwd: &Path) -> std::process::Output {
@@ -65,24 +86,14 @@ fn reruns_of_a_run_with_dir_and_offline_work_when_pasted_elsewhere() {
         } else {
             cmd.args(["--dir", "my site"]);
         }
-        let out = cmd
-            .args(["run", "--device", "sw1", "--offline"])
-            .arg(&saved)
-            .output()
-            .expect("run");
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
-        let reruns: Vec<&str> = stdout
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("rerun: "))
-            .collect();
-        let lanz = reruns
-            .iter()
+        let stdout = offline_lanz_incident(cmd);
+        let lanz = reruns(&stdout)
+            .into_iter()
             .find(|l| l.contains("eos.lanz.persisted"))
             .unwrap_or_else(|| panic!("no rerun line for the cause:\n{stdout}"));
         let site = root.path().join("my site");
         assert_eq!(
-            *lanz,
+            lanz,
             format!(
                 "premarket check eos.lanz.persisted --device sw1 --offline {} --dir '{}'",
                 saved.display(),
@@ -292,7 +303,6 @@ fn without_secrets() -> Command {
 fn printed_commands_name_the_site_when_the_run_was_started_inside_it() {
     let root = tempfile::tempdir().expect("tempdir");
     let site = copy_site(root.path(), "site");
-    let saved = common::fixture("site/lanz-incident");
     let run = |premarket_dir: Option<&Path>| {
         let mut cmd = Command::new(bin());
         cmd.current_dir(&site)
@@ -301,20 +311,10 @@ fn printed_commands_name_the_site_when_the_run_was_started_inside_it() {
         if let Some(dir) = premarket_dir {
             cmd.env("PREMARKET_DIR", dir);
         }
-        let out = cmd
-            .args(["run", "--device", "sw1", "--offline"])
-            .arg(&saved)
-            .output()
-            .expect("run");
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
-        stdout
+        offline_lanz_incident(cmd)
     };
     let stdout = run(None);
-    let reruns: Vec<&str> = stdout
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("rerun: "))
-        .collect();
+    let reruns = reruns(&stdout);
     assert!(!reruns.is_empty(), "{stdout}");
     let named = format!("--dir {}", site.display());
     for rerun in &reruns {

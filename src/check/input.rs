@@ -13,16 +13,13 @@ pub use premarket_config::{BaselineText, ConfigError as InputError};
 
 /// The field names of a struct type `T` (its serde names), as serde would ask for them.
 pub fn keys_of<T: DeserializeOwned>() -> &'static [&'static str] {
-    let mut fields: &'static [&'static str] = &[];
-    let _ = T::deserialize(FieldNames {
-        fields: &mut fields,
+    let mut found = None;
+    let _ = T::deserialize(Walker {
+        route: &[],
+        prefix: String::new(),
+        found: &mut found,
     });
-    fields
-}
-
-/// A deserializer that records the fields a struct asks for, then stops.
-struct FieldNames<'a> {
-    fields: &'a mut &'static [&'static str],
+    found.map_or(&[], |(_, fields)| fields)
 }
 
 #[derive(Debug)]
@@ -39,30 +36,6 @@ impl std::error::Error for Stop {}
 impl de::Error for Stop {
     fn custom<T: std::fmt::Display>(_: T) -> Self {
         Stop
-    }
-}
-
-impl<'de> Deserializer<'de> for FieldNames<'_> {
-    type Error = Stop;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-        Err(Stop)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        fields: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Stop> {
-        *self.fields = fields;
-        Err(Stop)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map enum identifier ignored_any
     }
 }
 

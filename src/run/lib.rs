@@ -485,12 +485,7 @@ async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
     report.closed = Some(why.clone());
     let archive = Archive::new(&config.site.archive.dir);
     let channels = email_and_metrics(config, req, &archive, EmailMode::Off, None);
-    let ctx = Context {
-        tz: config.site.timezone,
-        deadline: None,
-        attachments: Vec::new(),
-        prune: false,
-    };
+    let ctx = not_inspected(config);
     let delivered = deliver_all(&channels, &mut report, &ctx).await;
     premarket_report::terminal::print_quietly(&format!(
         "premarket {}: market closed: {why}; nothing was inspected (--force inspects anyway)\n",
@@ -502,6 +497,16 @@ async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
         code: Exit::Ok.code(),
         messages,
         report: Some(report),
+    }
+}
+
+/// What the channels of a run that inspected nothing need: no deadline, no charts.
+fn not_inspected(config: &Config) -> Context {
+    Context {
+        tz: config.site.timezone,
+        deadline: None,
+        attachments: Vec::new(),
+        prune: false,
     }
 }
 

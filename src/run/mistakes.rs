@@ -8,11 +8,13 @@ use premarket_config::{Config, ConfigError};
 use premarket_core::{Exit, Status};
 use premarket_plan::{Plan, PlanError, Selection};
 use premarket_report::archive::Archive;
-use premarket_report::channel::{Channel, Context, deliver_all};
+use premarket_report::channel::{Channel, deliver_all};
 use premarket_report::email::EmailMode;
 use premarket_report::terminal::{Format, Terminal};
 
-use super::{Outcome, Request, email_and_metrics, email_mode, empty_report, outputs};
+use super::{
+    Outcome, Request, email_and_metrics, email_mode, empty_report, not_inspected, outputs,
+};
 
 /// Why the run does not go on to inspect.
 pub(super) enum Stop {
@@ -80,13 +82,7 @@ pub(super) async fn report(
     channels.extend(email_and_metrics(config, req, &archive, email, None));
     // A configuration that stops the run is an ERROR the pager hears of too.
     channels.extend(outputs::notify(config, req, &archive, None));
-    let ctx = Context {
-        tz: config.site.timezone,
-        deadline: None,
-        attachments: Vec::new(),
-        prune: false,
-    };
-    let delivered = deliver_all(&channels, &mut report, &ctx).await;
+    let delivered = deliver_all(&channels, &mut report, &not_inspected(config)).await;
     messages.push(premarket_config::ConfigErrors(errors).to_string());
     messages.extend(delivered.notes);
     messages.extend(delivered.problems);
