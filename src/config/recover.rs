@@ -13,9 +13,12 @@
 //!   does not hide one under `skip:`.
 //!
 //! One mistake per block is found; each block's own mistakes after the first wait for the next
-//! run (the typed reader stops in a block at its first).
+//! run (the typed reader stops in a block at its first). A file whose reading is slow (an
+//! alias bomb, a 10 MB comment: each parse costs a second) is read past its mistakes only
+//! within [`PATIENCE`], so loading stays bounded however hostile the file.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use serde::de::{DeserializeOwned, IgnoredAny};
 
@@ -25,14 +28,22 @@ use super::{indentation, yaml};
 /// At most this many mistakes are read past in one file (each costs a parse of it).
 const MOST: usize = 64;
 
+/// How long each pass may go on reading past mistakes; a right file parses in milliseconds.
+pub(crate) const PATIENCE: Duration = Duration::from_secs(1);
+
 /// `text` with what does not read as YAML left out, each mistake added to `errors`; `None` when
 /// nothing more of it can be read (a mistake outside any block).
 pub(crate) fn repair(path: &Path, text: &str, errors: &mut Vec<ConfigError>) -> Option<String> {
     let mut text = text.to_string();
+    let started = Instant::now();
     for _ in 0..MOST {
         let Err(error) = yaml::parse::<IgnoredAny>(path, &text) else {
             return Some(text);
         };
+        if started.elapsed() > PATIENCE {
+            errors.push(error);
+            return None;
+        }
         let line = usize::try_from(error.position.line).unwrap_or(0);
         if let Some(m) = indentation::misplaced(&text, line) {
             errors.push(ConfigError {
@@ -92,16 +103,23 @@ pub(crate) fn read<T: DeserializeOwned>(
 ) -> (Option<T>, Vec<String>) {
     let mut text = text.to_string();
     let mut left_out = Vec::new();
+    let started = Instant::now();
     for _ in 0..MOST {
         let error = match yaml::parse::<T>(path, &text) {
             Ok(value) => return (Some(value), left_out),
             Err(error) => error,
         };
+        // A key the structure cannot do without, missing: no block to leave out; and said
+        // only when the file lacks it, not when its block was left out for its own mistake.
+        if let Some(key) = error.message.strip_prefix("missing field ") {
+            if !left_out.iter().any(|k| key.trim_matches('`') == k) {
+                errors.push(error);
+            }
+            break;
+        }
         let line = usize::try_from(error.position.line).unwrap_or(0);
-        let found = block(&text, line).filter(|(_, key)| {
-            // A key the structure cannot do without, missing: no block to leave out.
-            !error.message.starts_with("missing field") && !left_out.contains(key)
-        });
+        let found = block(&text, line)
+            .filter(|(_, key)| !left_out.contains(key) && started.elapsed() <= PATIENCE);
         errors.push(error);
         let Some((lines, key)) = found else {
             break;
@@ -226,5 +244,10 @@ mod tests {
         assert!(file.is_none());
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].contains("missing field `name`"), "{errors:?}");
+        // Left out for its own mistake, it is not said missing as well.
+        let (file, errors) = read_all("name: [a]\nssh: { host: h, port: 22 }\n");
+        assert!(file.is_none());
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("f.yaml:1:7: "), "{errors:?}");
     }
 }
