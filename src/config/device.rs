@@ -185,20 +185,27 @@ pub fn load(
         skip: BTreeMap::new(),
         mistakes: Vec::new(),
     };
-    let read = yaml::read_text(path)
-        .map_err(|e| {
-            ConfigError::new(
-                e.position,
-                format!("the baseline of device {name}: {}", e.message),
-            )
-        })
-        .map(|text| recover::repair(path, &text, &mut mistakes));
-    let text = match read {
-        Ok(Some(text)) => text,
-        Ok(None) => return Err(rejected.with(mistakes)),
-        Err(e) => return Err(rejected.with(vec![e])),
+    let raw = match yaml::read_text(path) {
+        Ok(text) => text,
+        Err(e) => {
+            let message = format!("the baseline of device {name}: {}", e.message);
+            return Err(rejected.with(vec![ConfigError::new(e.position, message)]));
+        }
     };
-    let (header, _) = recover::read::<Header>(path, &text, &[], &mut mistakes);
+    // The header reads the whole file: when it reads, the YAML needs no repair (a right file
+    // costs no more parses than before it was read past mistakes).
+    let (header, text) = match yaml::parse::<Header>(path, &raw) {
+        Ok(header) => (Some(header), raw),
+        Err(_) => {
+            let Some(text) = recover::repair(path, &raw, &mut mistakes) else {
+                return Err(rejected.with(mistakes));
+            };
+            (
+                recover::read::<Header>(path, &text, &[], &mut mistakes).0,
+                text,
+            )
+        }
+    };
     let Some(platform) = header.map(|h| h.platform.value) else {
         return Err(rejected.with(mistakes));
     };

@@ -79,13 +79,18 @@ pub(crate) fn read_file<T: DeserializeOwned>(
     placeholders: &[(&str, &str)],
     errors: &mut Vec<ConfigError>,
 ) -> (Option<T>, Vec<String>) {
-    let repaired = match yaml::read_text(path) {
-        Ok(text) => repair(path, &text, errors),
+    let text = match yaml::read_text(path) {
+        Ok(text) => text,
         Err(e) => {
             errors.push(e);
-            None
+            return (None, Vec::new());
         }
     };
+    // A right file costs one parse, as before it was read past mistakes.
+    if let Ok(value) = yaml::parse::<T>(path, &text) {
+        return (Some(value), Vec::new());
+    }
+    let repaired = repair(path, &text, errors);
     match repaired {
         Some(text) => read(path, &text, placeholders, errors),
         None => (None, Vec::new()),
