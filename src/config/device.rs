@@ -192,20 +192,8 @@ pub fn load(
             return Err(rejected.with(vec![ConfigError::new(e.position, message)]));
         }
     };
-    // The header reads the whole file: when it reads, the YAML needs no repair (a right file
-    // costs no more parses than before it was read past mistakes).
-    let (header, text) = match yaml::parse::<Header>(path, &raw) {
-        Ok(header) => (Some(header), raw),
-        Err(_) => {
-            let Some(text) = recover::repair(path, &raw, &mut mistakes) else {
-                return Err(rejected.with(mistakes));
-            };
-            (
-                recover::read::<Header>(path, &text, &[], &mut mistakes).0,
-                text,
-            )
-        }
-    };
+    // The header reads the whole file, and the text as it read is what the rest reads.
+    let (header, _, text) = recover::first::<Header>(path, raw, &[], &mut mistakes);
     let Some(platform) = header.map(|h| h.platform.value) else {
         return Err(rejected.with(mistakes));
     };

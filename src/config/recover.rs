@@ -72,28 +72,50 @@ pub(crate) fn repair(path: &Path, text: &str, errors: &mut Vec<ConfigError>) -> 
     None
 }
 
-/// The file at `path` read past its mistakes ([`repair`], then [`read`]); a file that cannot
-/// be read at all is one error.
+/// The file at `path` read past its mistakes ([`first`]); a file that cannot be read at all
+/// is one error.
 pub(crate) fn read_file<T: DeserializeOwned>(
     path: &Path,
     placeholders: &[(&str, &str)],
     errors: &mut Vec<ConfigError>,
 ) -> (Option<T>, Vec<String>) {
-    let text = match yaml::read_text(path) {
-        Ok(text) => text,
+    match yaml::read_text(path) {
+        Ok(text) => {
+            let (value, left_out, _) = first(path, text, placeholders, errors);
+            (value, left_out)
+        }
         Err(e) => {
             errors.push(e);
-            return (None, Vec::new());
+            (None, Vec::new())
         }
-    };
-    // A right file costs one parse, as before it was read past mistakes.
-    if let Ok(value) = yaml::parse::<T>(path, &text) {
-        return (Some(value), Vec::new());
     }
-    let repaired = repair(path, &text, errors);
-    match repaired {
-        Some(text) => read(path, &text, placeholders, errors),
-        None => (None, Vec::new()),
+}
+
+/// `T` from `text` in one parse when the file is right, as before files were read past their
+/// mistakes; else [`repair`] and [`read`], unless that one parse already took longer than
+/// [`PATIENCE`] (a hostile file: its first mistake is all it gets). Returns the value, the
+/// keys of the blocks left out and the text as read (lines left out empty).
+pub(crate) fn first<T: DeserializeOwned>(
+    path: &Path,
+    text: String,
+    placeholders: &[(&str, &str)],
+    errors: &mut Vec<ConfigError>,
+) -> (Option<T>, Vec<String>, String) {
+    let started = Instant::now();
+    let error = match yaml::parse::<T>(path, &text) {
+        Ok(value) => return (Some(value), Vec::new(), text),
+        Err(error) => error,
+    };
+    if started.elapsed() > PATIENCE {
+        errors.push(error);
+        return (None, Vec::new(), text);
+    }
+    match repair(path, &text, errors) {
+        Some(repaired) => {
+            let (value, left_out) = read(path, &repaired, placeholders, errors);
+            (value, left_out, repaired)
+        }
+        None => (None, Vec::new(), text),
     }
 }
 
