@@ -6,6 +6,8 @@
 //! `file:line:column`. A mistake in one device's baseline is that device's: it is set aside
 //! ([`Rejected`]) and the others load; one in `site.yaml` or the catalog is the site's.
 
+pub mod acks;
+pub mod acks_file;
 mod archive;
 mod baseline;
 mod calendar;

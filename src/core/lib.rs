@@ -3,8 +3,8 @@
 //! A command and the platform it is sent to, a verdict, the names of checks and devices, the
 //! process exit code, a device's collected outputs (in memory, or spooled to disk when large)
 //! and why one is missing; [`in_halves`], the one way a run shares its work alone between
-//! the two cores; and [`closest`], the one did-you-mean. Every module above may use these; this module uses none of them, so
-//! no stage needs another stage just to name a thing. How files are read and written is the
+//! the two cores; and [`closest`], the one did-you-mean. Every module above may use these;
+//! this module uses none of them, so no stage needs another stage just to name a thing. How files are read and written is the
 //! `premarket-files` crate beside this one; how large outputs are spooled, `premarket-spool`.
 
 mod command;
@@ -13,8 +13,8 @@ mod halves;
 mod name;
 mod output;
 mod platform;
-mod similar;
 pub mod spool;
+mod typo;
 mod units;
 mod verdict;
 
@@ -24,6 +24,6 @@ pub use halves::in_halves;
 pub use name::{CheckId, DeviceName, NameError};
 pub use output::{CollectError, Output, Outputs};
 pub use platform::Platform;
-pub use similar::{closest, distance};
+pub use typo::{closest, distance};
 pub use units::{Bytes, Grouped, Megabytes, Percent, Seconds};
-pub use verdict::{Status, Verdict};
+pub use verdict::{SUBJECTS_MAX, Status, Verdict, subjects_cut};

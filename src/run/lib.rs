@@ -6,14 +6,16 @@
 //! exit 3; one in a device's baseline makes that device one ERROR: [`mistakes`]), ask the
 //! calendar (a closed market is said and nothing is contacted), take the run lock, fix the
 //! deadline, plan, inspect, read the history (what changed; for a rerun, what still stands),
-//! and deliver through the channels (archive, terminal, email, metrics). A stop signal
-//! (SIGTERM, SIGINT) cuts the run short but still reports, within a grace ([`stop`]). The
-//! inspection never depends on the archive: a lock or an archive that cannot be written is a
-//! problem the report states, never a reason not to inspect. Outputs too large to hold are
+//! acknowledge the known FAILs (`baselines/acks.yaml`, a bad entry a problem that silences
+//! nothing), and deliver through the channels (archive, terminal, email, metrics). A stop
+//! signal (SIGTERM, SIGINT) cuts the run short but still reports, within a grace ([`stop`]).
+//! The inspection never depends on the archive: a lock or an archive that cannot be written is
+//! a problem the report states, never a reason not to inspect. Outputs too large to hold are
 //! spooled to a directory of the run's own ([`spooled`]: in the archive when it is written, so
 //! a spool is next to where it is copied; otherwise, or when that disk is full, the system's
 //! temporary directory; memory last), removed when the run is over.
 
+mod acks;
 mod charts;
 pub mod deadline;
 mod earlier;
@@ -212,6 +214,7 @@ async fn inspect_and_report(
     let s = &req.selection;
     let full = s.checks.is_empty() && s.devices.is_empty() && s.tags.is_empty() && !req.last_failed;
     let mut problems: Vec<String> = Vec::new();
+    let acks = acks::load(config, &mut problems);
     let _lock = match (full && req.archive).then(|| lock(config)) {
         None => None,
         Some(Ok(lock)) => Some(lock),
@@ -323,6 +326,7 @@ async fn inspect_and_report(
         }
         None => Vec::new(),
     };
+    messages.extend(acks::apply(config, &acks, &mut report));
     if let Some(t) = target.filter(|t| t.passed) {
         messages.push(format!(
             "the deadline {} had already passed when this run began; it ran bounded by {} s of grace",
@@ -348,6 +352,7 @@ async fn inspect_and_report(
         .standing
         .iter()
         .filter(|r| matches!(r.status, Status::Fail | Status::Error))
+        .filter(|r| !premarket_report::ack::is_acknowledged(r))
         .count();
     if standing_failures > 0 {
         messages.push(format!(

@@ -1,6 +1,6 @@
-//! Did-you-mean: the closest of some known words to a word that matches none of them (a check
-//! id on the command line, a device name, a check a baseline's `skip:` names), when it is close
-//! enough to be a typo. Every stage that names what was probably meant uses this one measure.
+//! What to offer when a name matches nothing: the closest known name by edit distance, when it
+//! is close enough to be a typo (`did you mean eos.lanz.persisted?`). Check ids, device names,
+//! tags and acknowledgements all name things a person types.
 
 /// The closest of `known` to `given`, when it is close enough to be a typo (a third of the
 /// longer word's length, at least two edits).
