@@ -81,6 +81,7 @@ mod sessions_at_once;
 mod ssh_byte_path;
 mod ssh_cli;
 mod ssh_driver;
+mod ssh_hostile_peer;
 mod ssh_lab;
 mod ssh_safety;
 mod ssh_samples;

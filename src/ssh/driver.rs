@@ -530,6 +530,7 @@ fn failure(e: ShellError, line: Option<&Line>) -> CollectError {
         ShellError::OutOfStep(e) => e,
         ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
         ShellError::TooLarge(cap) => CollectError::TooLarge(cap),
+        ShellError::HostKey(e) => CollectError::HostKey(e.to_string()),
         ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
             command: shown,
             seconds,

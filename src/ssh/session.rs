@@ -152,6 +152,7 @@ pub async fn open(
         known_hosts: known_hosts.as_deref(),
     };
     let handler = transport::verifying(expected);
+    let refusal = handler.refusal();
     let mut handle = transport::connect_with(
         &target.host,
         target.port,
@@ -175,7 +176,14 @@ pub async fn open(
         dir: settings.spool.clone(),
         cap: settings.max_output,
     };
-    let shell = Shell::open(&handle, profile, settings.keepalive, redactor, spooling);
+    let shell = Shell::open(
+        &handle,
+        profile,
+        settings.keepalive,
+        redactor,
+        spooling,
+        refusal,
+    );
     let shell = tokio::time::timeout(settings.connect_timeout, shell)
         .await
         .map_err(|_| CollectError::Connect("the device did not open a shell in time".into()))?

@@ -26,7 +26,7 @@ use super::guard::Line;
 use super::profile::Profile;
 use super::redact::Redactor;
 use super::screen::Screen;
-use super::transport::Client;
+use super::transport::{Client, Refusal};
 use premarket_core::{Megabytes, Output};
 use premarket_spool::{SpoolDir, SpoolError, SpoolWriter};
 
@@ -66,6 +66,10 @@ pub enum ShellError {
     Ssh(String),
     #[error("{0}")]
     Refused(#[from] super::guard::Refused),
+    /// The device re-keyed with a host key the pin or known_hosts does not accept: russh
+    /// ended the session inside the key exchange.
+    #[error("{0}")]
+    HostKey(super::hostkey::HostKeyError),
     /// The device printed after a prompt (judged by the driver).
     #[error("{0}")]
     OutOfStep(premarket_core::CollectError),
@@ -124,6 +128,8 @@ pub struct Shell {
     spooling: Spooling,
     /// What the last read found between the previous prompt and its echo.
     stray: Stray,
+    /// Set when a re-key's host key was refused: every failure after it is that.
+    refusal: Refusal,
 }
 
 impl Shell {
@@ -133,6 +139,7 @@ impl Shell {
         keepalive: Duration,
         redactor: Arc<Redactor>,
         spooling: Spooling,
+        refusal: Refusal,
     ) -> Result<Shell, ShellError> {
         let prompt = super::profile::compiled(profile.prompt)
             .map_err(|e| ShellError::Ssh(format!("bad prompt pattern: {e}")))?;
@@ -160,6 +167,7 @@ impl Shell {
             redactor,
             spooling,
             stray: Stray::default(),
+            refusal,
         })
     }
 
@@ -194,9 +202,14 @@ impl Shell {
 
     /// Writes one guarded line; the only way bytes reach the device.
     pub async fn send(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {
-        let result = self.write(line, deadline).await;
+        let result = self.write(line, deadline).await.map_err(|e| self.why(e));
         self.broken |= result.is_err();
         result
+    }
+
+    /// A failure as it was: the refused host key of a re-key, when that ended the session.
+    fn why(&self, e: ShellError) -> ShellError {
+        self.refusal.get().map_or(e, ShellError::HostKey)
     }
 
     async fn write(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {
@@ -239,6 +252,7 @@ impl Shell {
                 echoed,
             })
         });
+        let result = result.map_err(|e| self.why(e));
         self.broken |= result.is_err();
         result
     }
