@@ -83,6 +83,7 @@ mod ssh_cli;
 mod ssh_driver;
 mod ssh_hostile_peer;
 mod ssh_lab;
+mod ssh_prompt_change;
 mod ssh_safety;
 mod ssh_samples;
 mod ssh_screen_props;
