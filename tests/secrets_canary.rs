@@ -1,6 +1,8 @@
 //! No secret reaches any output. A switch whose login password, enable secret and SMTP password are
 //! canaries, and which prints them back (the enable secret echoed at `Password:`, the login
-//! password inside a banner line, a secret hash in its startup-config), is inspected over real SSH
+//! password inside a banner line and as its serial number, a secret hash in its startup-config:
+//! outputs are judged as read, so these reach the parsers and the facts the archive keeps), is
+//! inspected over real SSH
 //! with the most verbose logging; then every output is searched: the terminal (text and JSON),
 //! stderr with `-vv` and `RUST_LOG=trace`, the run archive (every file, `.zst` decompressed), the
 //! outbox of undelivered mail, the email written to a file (every MIME part decoded, attachments
@@ -17,7 +19,9 @@ use ssh_common::*;
 const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
 const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
 
-const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "uptime": 1234.5}"#;
+/// The login password printed as the switch's serial number: a fact the archive keeps (and a
+/// box fact whose change the report shows), judged as read and masked on the way out.
+const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "serialNumber": "CANARY-7f3a-pw-do-not-leak", "uptime": 1234.5}"#;
 const LANZ_JSON: &str = r#"{"lanzEnabled": true}"#;
 const ERRORS_JSON: &str =
     r#"{"interfaceErrorCounters": {"Ethernet1": {"inErrors": 0, "fcsErrors": 0}}}"#;
@@ -201,6 +205,10 @@ async fn no_secret_reaches_any_output() {
         .collect();
     let kinds = |needle: &str| written.iter().any(|(name, _)| name.contains(needle));
     assert!(kinds("/archive/"), "the run archive was written: {files:?}");
+    assert!(
+        kinds("/facts/sw1.json"),
+        "the archive kept the switch's facts: {files:?}"
+    );
     assert!(
         kinds("/outbox/"),
         "the undelivered mail waits in the outbox"

@@ -18,6 +18,7 @@
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod masked;
 mod task;
 
 use std::borrow::Cow;
@@ -263,10 +264,12 @@ async fn inspect_device(
                 )
             })
             .collect(),
+        // Archived: a secret the device printed is masked there, the record marked.
         facts: facts
             .to_record(&queries, "")
             .into_iter()
             .chain(box_record)
+            .map(|record| redact::record(redactor, record))
             .collect(),
     };
 
@@ -350,7 +353,12 @@ async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Ve
                     check.entry.id, plan.device.name
                 )
             };
-            check.prepared.clone().map(|p| (p, rerun()))
+            let judgeable = masked::unjudgeable(plan, check).is_none();
+            check
+                .prepared
+                .clone()
+                .filter(|_| judgeable)
+                .map(|p| (p, rerun()))
         })
         .collect();
     let mut judged = bounded::evaluate_each(prepared, facts, || give_up(limits))
@@ -358,19 +366,24 @@ async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Ve
         .into_iter();
     plan.checks
         .iter()
-        .map(|check| match (&check.prepared, &check.skip) {
-            (Some(_), _) => judged.next().map_or_else(
-                || (Verdict::error("not judged (a bug in premarket)"), 0),
-                |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
-            ),
-            (None, reason) => (
-                Verdict::skip(format!(
-                    "skipped by the baseline: {}",
-                    reason.as_deref().unwrap_or("no reason given")
-                )),
-                0,
-            ),
-        })
+        .map(
+            |check| match (&check.prepared, masked::unjudgeable(plan, check)) {
+                (Some(_), Some(not_judged)) => (not_judged, 0),
+                (Some(_), None) => judged.next().map_or_else(
+                    || (Verdict::error("not judged (a bug in premarket)"), 0),
+                    |(verdict, took)| {
+                        (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX))
+                    },
+                ),
+                (None, _) => (
+                    Verdict::skip(format!(
+                        "skipped by the baseline: {}",
+                        check.skip.as_deref().unwrap_or("no reason given")
+                    )),
+                    0,
+                ),
+            },
+        )
         .collect()
 }
 
@@ -408,7 +421,12 @@ fn box_changes(
         .and_then(|r| r.fact.read().ok())
         .unwrap_or_default();
     let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
-    let changed = changed::compare(&plan.device.name, &before, &now)
+    // Compared as archived, secrets masked: the previous record was.
+    let archived: BoxFacts = now
+        .iter()
+        .map(|(fact, value)| (fact.clone(), redactor.literals(value)))
+        .collect();
+    let changed = changed::compare(&plan.device.name, &before, &archived)
         .into_iter()
         .map(|c| FactChange {
             before: clean(c.before),
@@ -421,6 +439,7 @@ fn box_changes(
         run_id: String::new(),
         collected_at: Some(collected_at),
         fact: premarket_parse::FactJson::of(&now),
+        masked: false,
     };
     (changed, Some(record))
 }

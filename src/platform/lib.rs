@@ -53,6 +53,23 @@ pub fn redact(platform: Platform, raw: &str) -> Cow<'_, str> {
     (spec(platform).redact)(raw)
 }
 
+/// Why a device of `platform` prints `secret` (a number, an interface name, a word of its
+/// outputs), when it does: `premarket validate` warns of such a secret, which every report
+/// would show masked and which makes the archive's records of its outputs useless to compare
+/// with.
+pub fn printed(platform: Platform, secret: &str) -> Option<&'static str> {
+    let secret = secret.trim();
+    let number = !secret.is_empty()
+        && secret.starts_with(|c: char| c.is_ascii_digit())
+        && secret
+            .chars()
+            .all(|c| c.is_ascii_digit() || ".:/,-".contains(c));
+    if number {
+        return Some("a number (counters, addresses, versions)");
+    }
+    (spec(platform).printed)(secret)
+}
+
 /// The one place that turns a platform into what premarket knows of it.
 pub fn spec(platform: Platform) -> &'static PlatformSpec {
     match platform {
@@ -78,6 +95,7 @@ static PROBE: PlatformSpec = PlatformSpec {
         Err("the probe is not sent commands: declarative checks are for eos and fortigate".into())
     },
     redact: |raw| Cow::Borrowed(raw),
+    printed: |_| None,
     text_lines: |raw| {
         Ok(premarket_parse::text::lines(raw)
             .map(str::to_string)

@@ -8,7 +8,7 @@
 //! silent ("not answering for N s"), which is not the same as the device closing the session.
 //!
 //! Finished lines leave the screen as they arrive, into the reply's [`Body`] (echo dropped,
-//! secrets masked, spooled to disk when large), so memory stays bounded whatever the device
+//! kept as printed, spooled to disk when large), so memory stays bounded whatever the device
 //! prints; past the per-command cap the read ends with [`ShellError::TooLarge`] and the
 //! session is abandoned like any failed read. What the device printed after the previous
 //! prompt and before the echo is kept after every read ([`Shell::take_stray`]) for the driver
@@ -24,7 +24,6 @@ use tokio::time::{Duration, Instant};
 use super::body::{Body, Stray};
 use super::guard::Line;
 use super::profile::Profile;
-use super::redact::Redactor;
 use super::screen::Screen;
 use super::transport::{Client, Refusal};
 use premarket_core::{Megabytes, Output};
@@ -82,7 +81,7 @@ pub enum Matched {
     Extra(usize),
 }
 
-/// A reply read up to the prompt: its output (echo dropped, secrets masked) and that prompt.
+/// A reply read up to the prompt: its output (echo dropped) and that prompt.
 #[derive(Debug)]
 pub struct Answer {
     pub output: Output,
@@ -122,9 +121,6 @@ pub struct Shell {
     /// Silence after which a connection that ends was given up on keepalives.
     keepalive: Duration,
     broken: bool,
-    /// The session's secrets, masked in every reply as it streams (shared with the session,
-    /// which masks prompts and errors with it: one matcher built per session).
-    redactor: Arc<Redactor>,
     spooling: Spooling,
     /// What the last read found between the previous prompt and its echo.
     stray: Stray,
@@ -137,7 +133,6 @@ impl Shell {
         handle: &Handle<Client>,
         profile: &'static Profile,
         keepalive: Duration,
-        redactor: Arc<Redactor>,
         spooling: Spooling,
         refusal: Refusal,
     ) -> Result<Shell, ShellError> {
@@ -164,7 +159,6 @@ impl Shell {
             heard: Instant::now(),
             keepalive,
             broken: false,
-            redactor,
             spooling,
             stray: Stray::default(),
             refusal,
@@ -235,10 +229,10 @@ impl Shell {
         seconds: u64,
     ) -> Result<Answer, ShellError> {
         // The body borrows these while the screen and the channel are used beside it.
-        let (redactor, spooling) = (Arc::clone(&self.redactor), self.spooling.clone());
+        let spooling = self.spooling.clone();
         let is_prompt = self.prompt_test();
         let writer = SpoolWriter::new(&spooling.dir, spooling.cap);
-        let mut body = Body::new(echo, &is_prompt, &redactor, writer);
+        let mut body = Body::new(echo, &is_prompt, writer);
         let ended = self
             .read_until(&mut body, echo, extra, deadline, seconds, &spooling)
             .await;
