@@ -40,7 +40,7 @@ const STARTUP: &str = "! Command: show startup-config\n! device: sw1 (DCS-7280SR
 /// The whole configuration (`eos.config.unchanged`), as cEOS prints it.
 const RUNNING: &str = "! Command: show running-config\n! device: sw1 (DCS-7280SR3-48YC8, EOS-4.31.6M)\n!\nhostname sw1\n!\nqueue-monitor length\n!\nend";
 
-fn switch() -> Script {
+pub(crate) fn switch() -> Script {
     let mut script = Script::eos("sw1", CANARY)
         .answer("show version | json", VERSION_JSON)
         .answer("show queue-monitor length status | json", LANZ_JSON)
@@ -56,7 +56,7 @@ fn switch() -> Script {
 }
 
 /// A site directory with one switch at `port`, the repository's EOS catalog, and a known_hosts.
-fn site(dir: &Path, port: u16, known_hosts_line: &str) {
+pub(crate) fn site(dir: &Path, port: u16, known_hosts_line: &str) {
     let password = format!("{{ file: {} }}", dir.join("pw").display());
     site_with(dir, port, known_hosts_line, &password, "");
 }
@@ -96,11 +96,15 @@ fn site_with(dir: &Path, port: u16, known_hosts_line: &str, password: &str, more
     .unwrap();
 }
 
-fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {
     premarket_env(dir, args, &[])
 }
 
-fn premarket_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+pub(crate) fn premarket_env(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
     let out = Bin::cargo_bin("premarket")
         .unwrap()
         .timeout(std::time::Duration::from_secs(60))
@@ -124,7 +128,7 @@ fn premarket_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, Strin
 }
 
 /// The statuses of a JSON report, as (check, status) pairs.
-fn statuses(json: &str) -> Vec<(String, String)> {
+pub(crate) fn statuses(json: &str) -> Vec<(String, String)> {
     let report: serde_json::Value =
         serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     report["results"]
@@ -215,7 +219,8 @@ async fn trust_prints_the_key_and_writes_nothing() {
             .await
             .unwrap();
 
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    // No key known yet: a script can tell (1), and the key is printed to be checked and pinned.
+    assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
         stdout.contains(&premarket::ssh::hostkey::fingerprint(&dev.host_key)),
         "{stdout}"
@@ -240,6 +245,40 @@ async fn trust_prints_the_key_and_writes_nothing() {
             .unwrap();
     assert_eq!(code, 2);
     assert!(stdout.contains("unknown host key for sw1"), "{stdout}");
+}
+
+/// `trust` tells a script what it found by its exit code: 0 the offered key is the known one,
+/// 3 it is not (HOST KEY CHANGED), as `trust --help` says.
+#[tokio::test(flavor = "multi_thread")]
+async fn trust_exits_3_when_the_offered_key_is_not_the_known_one() {
+    let dev = Device::start(switch()).await;
+    let other = Device::start(switch()).await;
+    let dir = tempfile::tempdir().unwrap();
+    // The other device's key, written for this device's address: a changed key.
+    let changed = other
+        .known_hosts_line()
+        .replace(&format!("]:{} ", other.port), &format!("]:{} ", dev.port));
+    assert_ne!(changed, dev.known_hosts_line());
+    for (line, code, words) in [
+        (changed.as_str(), 3, "HOST KEY CHANGED"),
+        (dev.known_hosts_line().as_str(), 0, "already trusted"),
+    ] {
+        site(dir.path(), dev.port, line);
+        let root = dir.path().to_path_buf();
+        let (got, stdout, stderr) =
+            tokio::task::spawn_blocking(move || premarket(&root, &["trust", "--device", "sw1"]))
+                .await
+                .unwrap();
+        assert_eq!(got, code, "{line}:\n{stdout}{stderr}");
+        assert!(stdout.contains(words), "{stdout}");
+    }
+    assert!(dev.received().is_empty(), "trust never logs in");
+
+    let (code, help, _) = premarket(dir.path(), &["trust", "--help"]);
+    assert_eq!(code, 0);
+    for words in ["Exit codes:", "0 ", "1 ", "3 "] {
+        assert!(help.contains(words), "{help}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -39,7 +39,7 @@ use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
 use premarket_report::changed::{self, BoxFacts, FactChange};
-use premarket_report::escape::control;
+use premarket_report::escape::{capped, control};
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
@@ -249,6 +249,7 @@ async fn inspect_device(
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
+    facts.set_device(&plan.device.name);
     let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
@@ -284,9 +285,11 @@ async fn inspect_device(
         .checks
         .iter()
         .zip(judged)
-        .map(|(check, (verdict, eval_ms))| {
+        .map(|(check, (verdict, took))| {
             let mut result = result(check, &plan.device.name, verdict, platform, redactor);
-            result.duration_ms = collected_ms + eval_ms;
+            let eval_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+            result.duration_ms = collected_ms.saturating_add(eval_ms);
+            result.eval_us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
             result
         })
         .collect();
@@ -342,7 +345,12 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
 /// Every check of the device: the prepared ones judged one after another on one evaluation
 /// thread, each bounded on its own ([`bounded::evaluate_each`]); a skipped one says why. Each
 /// verdict comes with its evaluation's milliseconds.
-async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Verdict, u64)> {
+/// Each check's verdict and how long its evaluation took (zero for a check not evaluated).
+async fn judge(
+    plan: &DevicePlan,
+    facts: Arc<Facts>,
+    limits: &Limits,
+) -> Vec<(Verdict, std::time::Duration)> {
     let prepared = plan
         .checks
         .iter()
@@ -368,19 +376,19 @@ async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Ve
         .iter()
         .map(
             |check| match (&check.prepared, masked::unjudgeable(plan, check)) {
-                (Some(_), Some(not_judged)) => (not_judged, 0),
-                (Some(_), None) => judged.next().map_or_else(
-                    || (Verdict::error("not judged (a bug in premarket)"), 0),
-                    |(verdict, took)| {
-                        (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX))
-                    },
-                ),
+                (Some(_), Some(not_judged)) => (not_judged, std::time::Duration::ZERO),
+                (Some(_), None) => judged.next().unwrap_or_else(|| {
+                    (
+                        Verdict::error("not judged (a bug in premarket)"),
+                        std::time::Duration::ZERO,
+                    )
+                }),
                 (None, _) => (
                     Verdict::skip(format!(
                         "skipped by the baseline: {}",
                         check.skip.as_deref().unwrap_or("no reason given")
                     )),
-                    0,
+                    std::time::Duration::ZERO,
                 ),
             },
         )
@@ -404,7 +412,7 @@ pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
 }
 
 /// The box facts this run read on the device (to archive) and those that differ from the
-/// previous run's record; values are device text, shown redacted and escaped.
+/// previous run's record; values are device text, shown redacted, escaped and bounded.
 fn box_changes(
     plan: &DevicePlan,
     facts: &Facts,
@@ -420,7 +428,7 @@ fn box_changes(
         .get(&box_facts::key())
         .and_then(|r| r.fact.read().ok())
         .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
+    let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
     // Compared as archived, secrets masked: the previous record was.
     let archived: BoxFacts = now
         .iter()
@@ -493,8 +501,10 @@ fn result(
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
-    let device_text = |text: &str| control(&redact::device_text(redactor, platform, text));
-    let own_words = |text: &str| control(&redactor.literals(text));
+    // Each value is kept up to its cap (a device can print a 60 MB string), after the
+    // redaction: a cut never leaves part of a secret behind.
+    let device_text = |text: &str| capped(control(&redact::device_text(redactor, platform, text)));
+    let own_words = |text: &str| capped(control(&redactor.literals(text)));
     let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
     result.title = check.entry.title.clone();
     result.summary = own_words(&verdict.summary);
@@ -509,7 +519,10 @@ fn result(
         .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
-        result.finding = check.entry.finding.clone().unwrap_or_default();
+        result.finding = match &verdict.finding {
+            Some(own) => own_words(own),
+            None => check.entry.finding.clone().unwrap_or_default(),
+        };
     }
     result
 }

@@ -14,7 +14,12 @@ use super::ptp_quality::PtpExpect;
 /// (`currentPtpSystemTime - lastSyncTime`, both the switch's clock); and the grandmaster itself
 /// good: its clock class allowed (a GM in holdover keeps its identity, only the class drops
 /// from 6 to 7) and its accuracy within the limit (`show ptp masters`). Order and market-data
-/// timestamps drift otherwise. Defaults and their sources: [`super::ptp_quality`].
+/// timestamps drift otherwise. When the switch follows an allowed grandmaster correctly and
+/// only that grandmaster's time is bad (holdover, free-running, its accuracy), the result leads
+/// with the grandmaster (`grandmaster 0xec:...:a8 in holdover (clock class 7)`) and its remedy
+/// starts there: the switch is not the box to fix. Only the holdover classes read as holdover
+/// ([`premarket_platform::eos::ptp_masters::class_state`]); a locked class (6, 13) never does.
+/// Defaults and their sources: [`super::ptp_quality`].
 ///
 /// ```yaml
 /// - id: eos.ptp.synchronised
@@ -67,9 +72,12 @@ impl Check for PtpSynchronised {
                 .actual(format!("ptpMode {mode}"))
                 .remedy("Configure PTP on the switch as designed (`ptp mode boundary`, `ptp enable` on the trading ports), then rerun."));
         };
-        let age = match (clock.current_ptp_system_time_s, clock.last_sync_time_s) {
-            (Some(now), Some(last)) => Some(now.saturating_sub(last)),
-            _ => None,
+        // Both times are the switch's own clock: one that reads before its own last sync (it
+        // reads 1970, or was stepped back) cannot say how long ago it synchronised.
+        let (age, contradiction) = match (clock.current_ptp_system_time_s, clock.last_sync_time_s) {
+            (Some(now), Some(last)) if now < last => (None, Some(contradicts(now, last))),
+            (Some(now), Some(last)) => (Some(now - last), None),
+            _ => (None, None),
         };
         let evidence = format!(
             "ptpMode {mode}; clockIdentity {}; gmClockIdentity {}; stepsRemoved {}; numberOfSlavePorts {}; slavePort {}; offsetFromMaster {} ns; meanPathDelay {} ns; lastSyncTime {} / currentPtpSystemTime {}",
@@ -84,7 +92,7 @@ impl Check for PtpSynchronised {
             opt(clock.current_ptp_system_time_s),
         );
         let mut problems = Vec::new();
-        let mut unknown = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
         if clock.gm_clock_identity == clock.clock_identity {
             problems.push(format!(
                 "the switch is its own grandmaster ({}): it lost the upstream grandmaster and runs free",
@@ -112,7 +120,7 @@ impl Check for PtpSynchronised {
                 want.max_offset_ns
             )),
             Some(_) => {}
-            None => unknown.push("`show ptp` printed no offsetFromMaster"),
+            None => unknown.push("`show ptp` printed no offsetFromMaster".into()),
         }
         match age {
             Some(a) if a > want.max_sync_age_s => problems.push(format!(
@@ -120,12 +128,34 @@ impl Check for PtpSynchronised {
                 want.max_sync_age_s
             )),
             Some(_) => {}
-            None => unknown.push("`show ptp` printed no lastSyncTime/currentPtpSystemTime"),
+            None => unknown.push(contradiction.unwrap_or_else(|| {
+                "`show ptp` printed no lastSyncTime/currentPtpSystemTime".into()
+            })),
         }
         want.judge_path(clock.mean_path_delay_ns, clock.steps_removed, &mut problems);
+        // The switch follows an allowed grandmaster through its slave port and heard from it
+        // recently: whatever is wrong with that grandmaster's time is the grandmaster's fault.
+        let follows = clock.gm_clock_identity != clock.clock_identity
+            && allowed.contains(&clock.gm_clock_identity)
+            && clock.number_of_slave_ports > 0
+            && age.is_some_and(|a| a <= want.max_sync_age_s);
+        let via = format!(
+            "through {}, offset {} ns",
+            clock.slave_port.as_deref().unwrap_or("its slave port"),
+            opt(clock.offset_from_master_ns)
+        );
+        let mut gm_fault = None;
         let mut evidence = evidence;
         let class = match facts.get(&ShowPtpMasters) {
             Ok(masters) => {
+                // Only when both outputs name the same grandmaster is the class its.
+                let same_gm = masters
+                    .gm_clock_identity
+                    .as_ref()
+                    .is_none_or(|g| *g == clock.gm_clock_identity);
+                if follows && same_gm {
+                    gm_fault = want.grandmaster_fault(&clock.gm_clock_identity, masters, &via);
+                }
                 want.judge_quality(masters, &mut problems);
                 evidence.push_str(&format!(
                     "; show ptp masters: clockClass {}, clockAccuracy {}",
@@ -137,7 +167,7 @@ impl Check for PtpSynchronised {
                 masters.clock_class.to_string()
             }
             Err(e) => {
-                unknown.push("no grandmaster clock class from `show ptp masters`");
+                unknown.push("no grandmaster clock class from `show ptp masters`".into());
                 evidence.push_str(&format!("; {e}"));
                 "?".to_string()
             }
@@ -163,11 +193,40 @@ impl Check for PtpSynchronised {
                 opt(clock.mean_path_delay_ns),
                 opt(age)
             ))
+        } else if let Some(fault) = gm_fault {
+            Verdict::fail(format!(
+                "the grandmaster's time is not good: {}; the switch follows it ({via}, last sync {} s ago)",
+                problems.join("; "),
+                opt(age)
+            ))
+            .lead(fault.lead)
+            .finding(fault.finding)
+            .remedy(fault.remedy)
         } else {
             Verdict::fail(format!("PTP not synchronised: {}", problems.join("; "))).remedy(REMEDY)
         };
         Ok(verdict.expected(expected).actual(actual).evidence(evidence))
     }
+}
+
+/// `the switch's PTP clock reads 1970-01-01T00:00:05Z, 1796025155 s before its own last sync
+/// (2026-11-30T...)`.
+fn contradicts(now: u64, last: u64) -> String {
+    let at = |s: u64| {
+        i64::try_from(s)
+            .ok()
+            .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
+            .map_or_else(
+                || format!("{s} s"),
+                |t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            )
+    };
+    format!(
+        "the switch's PTP clock reads {}, {} s before its own last sync ({}): a clock that contradicts itself cannot say when it last synchronised",
+        at(now),
+        last - now,
+        at(last)
+    )
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
