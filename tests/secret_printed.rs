@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use assert_cmd::Command as Bin;
 use ssh_common::device::{Device, Script};
+use ssh_common::{pw_file, switch_site};
 
 const PASSWORD: &str = "Ethernet4";
 
@@ -38,33 +39,17 @@ const QUEUE_DROPS: &str = r#"{"interfaces": {"Ethernet4": {"trafficClasses": {"T
  "egressQueueCounters": {"countersSum": {"droppedPackets": 0}}}}}}}"#;
 
 fn site(dir: &Path, dev: &Device) {
-    let baselines = dir.join("baselines");
-    std::fs::create_dir_all(&baselines).unwrap();
-    std::fs::create_dir_all(dir.join("checks")).unwrap();
-    std::fs::copy("checks/eos.yaml", dir.join("checks/eos.yaml")).unwrap();
-    std::fs::write(
-        baselines.join("known_hosts"),
-        format!("{}\n", dev.known_hosts_line()),
-    )
-    .unwrap();
-    std::fs::write(dir.join("pw"), PASSWORD).unwrap();
-    std::fs::write(
-        baselines.join("site.yaml"),
-        "site: printed\ntimezone: Asia/Taipei\ndevices:\n  - name: sw1\n    baseline: sw1.yaml\n\
-         ssh:\n  known_hosts: known_hosts\n  connect_timeout_s: 5\n  command_timeout_s: 5\n",
-    )
-    .unwrap();
-    std::fs::write(
-        baselines.join("sw1.yaml"),
-        format!(
-            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {}\n  user: premarket\n\
-             \x20 password: {{ file: {} }}\n\
-             expect:\n  trading_ports: [Ethernet4]\n  lanz_queue_max_bytes: 100000\n",
-            dev.port,
-            dir.join("pw").display()
-        ),
-    )
-    .unwrap();
+    let expect = "expect:\n  trading_ports: [Ethernet4]\n  lanz_queue_max_bytes: 100000\n";
+    let password = pw_file(dir, PASSWORD);
+    switch_site(
+        dir,
+        dev.port,
+        &dev.known_hosts_line(),
+        &password,
+        5,
+        "",
+        expect,
+    );
 }
 
 fn premarket(dir: &Path, args: &[&str]) -> std::process::Output {

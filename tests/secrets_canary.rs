@@ -53,16 +53,6 @@ fn switch() -> Script {
 }
 
 fn site(dir: &Path, dev: &Device) {
-    let baselines = dir.join("baselines");
-    std::fs::create_dir_all(&baselines).unwrap();
-    std::fs::create_dir_all(dir.join("checks")).unwrap();
-    std::fs::copy("checks/eos.yaml", dir.join("checks/eos.yaml")).unwrap();
-    std::fs::write(
-        baselines.join("known_hosts"),
-        format!("{}\n", dev.known_hosts_line()),
-    )
-    .unwrap();
-    std::fs::write(dir.join("pw"), CANARY).unwrap();
     std::fs::write(dir.join("enable"), ENABLE_CANARY).unwrap();
     // A relay on a closed loopback port: the message cannot go out and waits in the outbox.
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
@@ -70,36 +60,18 @@ fn site(dir: &Path, dev: &Device) {
         .local_addr()
         .unwrap()
         .port();
-    std::fs::write(
-        baselines.join("site.yaml"),
-        format!(
-            "site: canary\ntimezone: Asia/Taipei\ndevices:\n  - name: sw1\n    baseline: sw1.yaml\n\
-             ssh:\n  known_hosts: known_hosts\n  connect_timeout_s: 5\n  command_timeout_s: 5\n\
-             email:\n  host: 127.0.0.1\n  port: {closed}\n  tls: none\n  user: premarket\n\
-             \x20 password: {{ env: PREMARKET_SMTP_PASSWORD }}\n  from: \"premarket <p@example.net>\"\n\
-             \x20 to: [\"oncall@example.net\"]\n  timeout_s: 2\n  retry_for_s: 2\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        baselines.join("sw1.yaml"),
-        format!(
-            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {}\n  user: premarket\n\
-             \x20 password: {{ file: {} }}\n  enable_secret: {{ file: {} }}\n\
-             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n\
-             skip:\n  eos.interfaces.errors: not on this canary switch\n\
-             \x20 eos.ptp.synchronised: not on this canary switch\n\
-             \x20 eos.multicast.feeds: not on this canary switch\n\
-             \x20 eos.multicast.flowing: not on this canary switch\n\
-             \x20 eos.lanz.congestion: not on this canary switch\n\
-             \x20 eos.uptime.stable: not on this canary switch\n\
-             \x20 eos.transceivers.light: not on this canary switch\n",
-            dev.port,
-            dir.join("pw").display(),
-            dir.join("enable").display()
-        ),
-    )
-    .unwrap();
+    let email = format!(
+        "email:\n  host: 127.0.0.1\n  port: {closed}\n  tls: none\n  user: premarket\n\
+         \x20 password: {{ env: PREMARKET_SMTP_PASSWORD }}\n  from: \"premarket <p@example.net>\"\n\
+         \x20 to: [\"oncall@example.net\"]\n  timeout_s: 2\n  retry_for_s: 2\n"
+    );
+    let baseline = format!(
+        "  enable_secret: {{ file: {} }}\n{BASIC_SWITCH}",
+        dir.join("enable").display()
+    );
+    let kh = dev.known_hosts_line();
+    let password = pw_file(dir, CANARY);
+    switch_site(dir, dev.port, &kh, &password, 5, &email, &baseline);
 }
 
 /// Runs the binary with the most verbose logging; returns stdout and stderr.

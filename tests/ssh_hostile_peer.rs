@@ -224,31 +224,17 @@ fn peak_rss_of(child: Child) -> (u64, std::process::ExitStatus) {
 fn run_peak(peer: &Peer) -> (u64, String) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::create_dir_all(d.join("baselines")).unwrap();
-    std::fs::create_dir_all(d.join("checks")).unwrap();
-    std::fs::copy("checks/eos.yaml", d.join("checks/eos.yaml")).unwrap();
-    std::fs::write(d.join("pw"), PASSWORD).unwrap();
-    std::fs::write(
-        d.join("baselines/known_hosts"),
-        format!("{}\n", peer.known_hosts_line()),
-    )
-    .unwrap();
-    std::fs::write(
-        d.join("baselines/site.yaml"),
-        "site: hostile\ntimezone: Asia/Taipei\ndevices:\n  - name: sw1\n    baseline: sw1.yaml\n\
-         ssh:\n  known_hosts: known_hosts\n  connect_timeout_s: 10\n  command_timeout_s: 120\n",
-    )
-    .unwrap();
-    std::fs::write(
-        d.join("baselines/sw1.yaml"),
-        format!(
-            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {}\n  user: premarket\n\
-             \x20 password: {{ file: {} }}\nexpect:\n  version: {{ allowed: [4.31.6M] }}\n",
-            peer.port,
-            d.join("pw").display()
-        ),
-    )
-    .unwrap();
+    let expect = "expect:\n  version: { allowed: [4.31.6M] }\n";
+    let password = pw_file(d, PASSWORD);
+    switch_site(
+        d,
+        peer.port,
+        &peer.known_hosts_line(),
+        &password,
+        120,
+        "",
+        expect,
+    );
     let child = Process::new(env!("CARGO_BIN_EXE_premarket"))
         .arg("--dir")
         .arg(d)

@@ -68,7 +68,7 @@ pub enum ShellError {
     /// The device re-keyed with a host key the pin or known_hosts does not accept: russh
     /// ended the session inside the key exchange.
     #[error("{0}")]
-    HostKey(super::hostkey::HostKeyError),
+    HostKey(Box<super::hostkey::HostKeyError>),
     /// The device printed after a prompt (judged by the driver).
     #[error("{0}")]
     OutOfStep(premarket_core::CollectError),
@@ -203,7 +203,9 @@ impl Shell {
 
     /// A failure as it was: the refused host key of a re-key, when that ended the session.
     fn why(&self, e: ShellError) -> ShellError {
-        self.refusal.get().map_or(e, ShellError::HostKey)
+        self.refusal
+            .get()
+            .map_or(e, |refused| ShellError::HostKey(Box::new(refused)))
     }
 
     async fn write(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {

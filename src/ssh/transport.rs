@@ -111,8 +111,14 @@ impl Client {
     }
 }
 
-/// The reason premarket gives a device for every channel it opens towards premarket.
-const REFUSED: ChannelOpenFailure = ChannelOpenFailure::AdministrativelyProhibited;
+/// Refuses a channel the device opened towards premarket, as OpenSSH refuses what it did not
+/// ask for.
+async fn refuse(reply: client::ChannelOpenHandle) -> Result<(), HandshakeError> {
+    reply
+        .reject(ChannelOpenFailure::AdministrativelyProhibited)
+        .await;
+    Ok(())
+}
 
 /// Errors the handler can end a handshake with.
 #[derive(Debug, thiserror::Error)]
@@ -173,8 +179,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 
     async fn server_channel_open_x11(
@@ -185,8 +190,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 
     async fn server_channel_open_agent_forward(
@@ -195,8 +199,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 
     async fn server_channel_open_forwarded_tcpip(
@@ -209,8 +212,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 
     async fn server_channel_open_direct_tcpip(
@@ -223,8 +225,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 
     async fn server_channel_open_forwarded_streamlocal(
@@ -234,8 +235,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 
     async fn server_channel_open_direct_streamlocal(
@@ -245,8 +245,7 @@ impl client::Handler for Client {
         reply: client::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        reply.reject(REFUSED).await;
-        Ok(())
+        refuse(reply).await
     }
 }
 

@@ -36,36 +36,5 @@ const WORDS: &[&str] = &[
 
 /// What kind of word the switch prints `secret` is, if it is one.
 pub fn printed(secret: &str) -> Option<&'static str> {
-    if INTERFACE.is_match(secret) {
-        return Some("an interface name");
-    }
-    WORDS
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(secret))
-        .then_some("a word of its outputs")
-}
-
-#[cfg(test)]
-mod tests {
-    use premarket_core::Platform;
-
-    #[test]
-    fn interface_names_numbers_and_words_are_printed() {
-        let printed = |s| crate::printed(Platform::Eos, s);
-        for name in ["Ethernet2", "Et49/1", "port-channel10", "Vlan100", "Ma1"] {
-            assert_eq!(printed(name), Some("an interface name"), "{name}");
-        }
-        assert_eq!(
-            printed("4711"),
-            Some("a number (counters, addresses, versions)")
-        );
-        assert_eq!(
-            printed("10.0.0.1"),
-            Some("a number (counters, addresses, versions)")
-        );
-        assert_eq!(printed("Connected"), Some("a word of its outputs"));
-        for secret in ["x7!Ethernet2-k", "correct horse battery", "Ethernet"] {
-            assert_eq!(printed(secret), None, "{secret}");
-        }
-    }
+    crate::printed_as(&INTERFACE, WORDS, secret)
 }

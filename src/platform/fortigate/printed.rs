@@ -29,30 +29,5 @@ const WORDS: &[&str] = &[
 
 /// What kind of word the firewall prints `secret` is, if it is one.
 pub fn printed(secret: &str) -> Option<&'static str> {
-    if INTERFACE.is_match(secret) {
-        return Some("an interface name");
-    }
-    WORDS
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(secret))
-        .then_some("a word of its outputs")
-}
-
-#[cfg(test)]
-mod tests {
-    use premarket_core::Platform;
-
-    #[test]
-    fn interface_names_numbers_and_words_are_printed() {
-        let printed = |s| crate::printed(Platform::Fortigate, s);
-        for name in ["port1", "wan2", "x1", "npu0_vlink1", "ha"] {
-            assert_eq!(printed(name), Some("an interface name"), "{name}");
-        }
-        assert_eq!(printed("root"), Some("a word of its outputs"));
-        assert_eq!(
-            printed("2024"),
-            Some("a number (counters, addresses, versions)")
-        );
-        assert_eq!(printed("port1-but-longer"), None);
-    }
+    crate::printed_as(&INTERFACE, WORDS, secret)
 }
