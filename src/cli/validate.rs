@@ -8,7 +8,8 @@
 //! and never the value. A device secret that the device itself prints (a number, an interface
 //! name, a word of its outputs, its own name) is a warning: premarket masks it in everything it
 //! writes (the report would show `********` for that port) and cannot compare the archive's
-//! masked records with the next run.
+//! masked records with the next run. `baselines/acks.yaml` is checked too: each mistake with its
+//! position, an acknowledgement that has ended as a warning naming the entry to delete.
 
 use std::path::Path;
 
@@ -46,6 +47,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         secrets(device, &mut errors, &mut warnings);
     }
     smtp_secret(&config, &mut errors, &mut warnings);
+    acknowledgements(&config, &mut errors, &mut warnings);
     // Not errors: offline work and `plan` need no secrets. A live run would miss them.
     for w in &warnings {
         errln!("warning: {w}");
@@ -198,6 +200,19 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
             .map(|k| Position::from_location(&site, k.defined))
             .unwrap_or_else(|| Position::file_start(&site));
         errors.push(ConfigError::new(at, format!("email.password: {e}")));
+    }
+}
+
+/// Every mistake in `baselines/acks.yaml`; an acknowledgement whose day has come is a warning
+/// naming the entry to delete.
+fn acknowledgements(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
+    let acks = crate::config::acks::Acks::load(config);
+    errors.extend(acks.errors.iter().cloned());
+    for a in acks.expired(chrono::Utc::now(), config.site.timezone) {
+        warnings.push(format!(
+            "{}: the acknowledgement of {} on {} expired at the start of {}: it covers nothing; delete the entry (`premarket ack --remove {}`)",
+            a.position, a.check, a.device, a.until, a.number
+        ));
     }
 }
 
