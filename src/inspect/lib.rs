@@ -15,6 +15,7 @@
 //! output stays on disk from collection to the archive: the parse stage streams it and the
 //! report holds its redacted head.
 
+mod box_changes;
 mod corroborate;
 mod down;
 pub mod interrupt;
@@ -34,11 +35,11 @@ use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
-use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
+use premarket_parse::{AnyQuery, Facts, Query, QueryKey};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
-use premarket_report::changed::{self, BoxFacts, FactChange};
+use premarket_report::changed::FactChange;
 use premarket_report::escape::{capped, control};
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
@@ -250,7 +251,7 @@ async fn inspect_device(
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
     facts.set_device(&plan.device.name);
-    let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
+    let (changed, box_record) = box_changes::compare(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -409,47 +410,6 @@ pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
         keys.push(box_facts::key());
     }
     keys
-}
-
-/// The box facts this run read on the device (to archive) and those that differ from the
-/// previous run's record; values are device text, shown redacted, escaped and bounded.
-fn box_changes(
-    plan: &DevicePlan,
-    facts: &Facts,
-    collected_at: DateTime<Utc>,
-    redactor: &Redactor,
-) -> (Vec<FactChange>, Option<Recorded>) {
-    let now = box_facts::read(facts);
-    if now.is_empty() {
-        return (Vec::new(), None);
-    }
-    let before: BoxFacts = plan
-        .previous
-        .get(&box_facts::key())
-        .and_then(|r| r.fact.read().ok())
-        .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
-    // Compared as archived, secrets masked: the previous record was.
-    let archived: BoxFacts = now
-        .iter()
-        .map(|(fact, value)| (fact.clone(), redactor.literals(value)))
-        .collect();
-    let changed = changed::compare(&plan.device.name, &before, &archived)
-        .into_iter()
-        .map(|c| FactChange {
-            before: clean(c.before),
-            after: clean(c.after),
-            ..c
-        })
-        .collect();
-    let record = Recorded {
-        key: box_facts::key(),
-        run_id: String::new(),
-        collected_at: Some(collected_at),
-        fact: premarket_parse::FactJson::of(&now),
-        masked: false,
-    };
-    (changed, Some(record))
 }
 
 /// When the run gives up on an evaluation started now: its budget, the deadline, or the stop
