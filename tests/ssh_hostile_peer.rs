@@ -116,6 +116,19 @@ const SHOWS: &[&str] = &[
     "show interfaces status",
 ];
 
+/// [`SHOWS`] on a switch that re-keys after its second `show` with host key `how` (`same` or
+/// `swap`): each command's result, and what the switch saw.
+async fn rekeyed(how: &str) -> (Collected, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut peer = Peer::start(&["--rekey", how, "--rekey-after", "2"]);
+    let (device, settings) = switch(&peer, dir.path());
+    let results = collect(&device, &commands(SHOWS), &settings).await;
+    let seen = tokio::task::spawn_blocking(move || peer.result())
+        .await
+        .unwrap();
+    (results, seen)
+}
+
 /// A switch that re-keys after its second `show`, with a host key nobody trusted: the session
 /// ends there with the HOST KEY CHANGED error of a login, and nothing more is typed.
 #[tokio::test(flavor = "multi_thread")]
@@ -123,13 +136,7 @@ async fn a_rekey_with_an_untrusted_host_key_ends_the_session_before_anything_mor
     if !paramiko() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let mut peer = Peer::start(&["--rekey", "swap", "--rekey-after", "2"]);
-    let (device, settings) = switch(&peer, dir.path());
-    let results = collect(&device, &commands(SHOWS), &settings).await;
-    let seen = tokio::task::spawn_blocking(move || peer.result())
-        .await
-        .unwrap();
+    let (results, seen) = rekeyed("swap").await;
 
     let (first, rest) = results.split_first().unwrap();
     assert!(first.1.is_ok(), "before the re-key: {:?}", first.1);
@@ -161,13 +168,7 @@ async fn a_rekey_with_the_same_host_key_goes_on() {
     if !paramiko() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let mut peer = Peer::start(&["--rekey", "same", "--rekey-after", "2"]);
-    let (device, settings) = switch(&peer, dir.path());
-    let results = collect(&device, &commands(SHOWS), &settings).await;
-    let seen = tokio::task::spawn_blocking(move || peer.result())
-        .await
-        .unwrap();
+    let (results, seen) = rekeyed("same").await;
     for (command, result) in &results {
         assert!(result.is_ok(), "{command}: {result:?}");
     }

@@ -5,6 +5,8 @@
 //! an ERROR too, and nothing more is typed in the session: the device's journal ends with that
 //! command.
 
+use crate::ssh_common::{Collected, Outcome};
+
 use premarket::collect::ssh::{collect, settings};
 use premarket::config::Config;
 use premarket::core::CollectError;
@@ -13,16 +15,7 @@ use premarket::plan::{Plan, Selection};
 
 /// Runs `device`'s planned commands on the lab under `fault`: each command with its result,
 /// and the lines the device received.
-async fn session(
-    fault: Fault,
-    device: &str,
-) -> (
-    Vec<(
-        premarket::Command,
-        Result<premarket::ssh::Captured, CollectError>,
-    )>,
-    Vec<String>,
-) {
+async fn session(fault: Fault, device: &str) -> (Collected, Vec<String>) {
     let lab = Lab::start(&[Scenario::new(fault)], 2)
         .await
         .expect("lab starts");
@@ -51,16 +44,7 @@ async fn session(
 /// Checks the session after `entered` (the line that entered the context) in `typed`: the
 /// context's first two lines answered, the third is the last line typed, and the commands from
 /// it on are ERRORs naming `changed` (the prompt that came) and `context`.
-fn judged(
-    results: &[(
-        premarket::Command,
-        Result<premarket::ssh::Captured, CollectError>,
-    )],
-    typed: &[String],
-    entered: &str,
-    changed: &str,
-    context: &str,
-) {
+fn judged(results: &[Outcome], typed: &[String], entered: &str, changed: &str, context: &str) {
     let at = typed
         .iter()
         .position(|l| l == entered)

@@ -8,7 +8,7 @@ use crate::ssh_common;
 
 use std::time::{Duration, Instant};
 
-use premarket::core::{CollectError, Platform};
+use premarket::core::Platform;
 use premarket::platform::fortigate;
 use premarket::ssh::script::Script;
 use ssh_common::device::{Device, Script as Scripted};
@@ -28,12 +28,7 @@ fn kh(dir: &tempfile::TempDir) -> Option<std::path::PathBuf> {
     Some(dir.path().join("known_hosts"))
 }
 
-fn errors(
-    results: &[(
-        premarket::Command,
-        Result<premarket::ssh::Captured, CollectError>,
-    )],
-) -> Vec<String> {
+fn errors(results: &[Outcome]) -> Vec<String> {
     results
         .iter()
         .map(|(c, r)| match r {

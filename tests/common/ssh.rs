@@ -82,16 +82,18 @@ pub fn known_hosts(dir: &Path, line: &str) -> PathBuf {
     path
 }
 
-/// The collector's `collect` with a hard upper bound, so a client bug fails the test instead of
-/// hanging it.
-pub async fn collect(
-    device: &Device,
-    commands: &[Command],
-    settings: &Settings,
-) -> Vec<(
+/// One command with what the collector made of it.
+pub type Outcome = (
     Command,
     Result<premarket::ssh::Captured, premarket::core::CollectError>,
-)> {
+);
+
+/// Each command of a session with what the collector made of it.
+pub type Collected = Vec<Outcome>;
+
+/// The collector's `collect` with a hard upper bound, so a client bug fails the test instead of
+/// hanging it.
+pub async fn collect(device: &Device, commands: &[Command], settings: &Settings) -> Collected {
     tokio::time::timeout(
         Duration::from_secs(30),
         premarket::collect::ssh::collect(device, commands, settings),
