@@ -451,6 +451,7 @@ mod tests {
                 run_id: run.into(),
                 collected_at: None,
                 fact: serde_json::json!(1).into(),
+                masked: false,
             }])
         };
         let views = [Some("r1"), Some("r7"), None].map(|run| Evaluation {

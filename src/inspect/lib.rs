@@ -15,9 +15,11 @@
 //! output stays on disk from collection to the archive: the parse stage streams it and the
 //! report holds its redacted head.
 
+mod box_changes;
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod masked;
 mod reference;
 mod task;
 
@@ -259,8 +261,9 @@ async fn inspect_device(
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_collected_at(collected_at);
     facts.set_device(&plan.device.name);
-    let (changed, box_record) =
-        reference::box_changes(plan, &facts, run_id, collected_at, redactor);
+    let (changed, box_record) = box_changes::compare(plan, &facts, run_id, collected_at, redactor);
+    // Kept masked, as every archived record: the run's facts and the box facts reference.
+    let box_record = box_record.map(|record| redact::record(redactor, record));
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -275,10 +278,12 @@ async fn inspect_device(
                 )
             })
             .collect(),
+        // Archived: a secret the device printed is masked there, the record marked.
         facts: facts
             .to_record(&queries, run_id)
             .into_iter()
             .chain(box_record.clone())
+            .map(|record| redact::record(redactor, record))
             .collect(),
         advance: Default::default(),
     };

@@ -11,24 +11,23 @@
 //! the device's facts holding its own reference: the reading of the newest run that judged it
 //! OK, or one accepted since; never simply the latest run, which may be the FAIL a rerun
 //! re-examines. One whose reference may not stand is ERROR without being judged, never "first
-//! reading, OK". The result of a check judged against an accepted reading says who accepted
-//! it. After judging, each comparing check judged OK hands its reading on ([`advance`]). The
-//! box facts are compared with the device's box facts reference, only those this run read.
+//! reading, OK"; nor is one whose reference holds a record the archive masked
+//! ([`crate::masked`]). The result of a check judged against an accepted reading says who
+//! accepted it. After judging, each comparing check judged OK hands its reading on
+//! ([`advance`]). The box facts are compared with the device's box facts reference, only those
+//! this run read ([`crate::box_changes`]).
 
 use std::collections::HashMap;
-
-use chrono::{DateTime, Utc};
 
 use premarket_check::box_facts;
 use premarket_core::Platform;
 use premarket_core::{Accepted, Status, Verdict};
-use premarket_parse::{BoxReference, FactJson, Facts, QueryKey, Recorded, Reference};
+use premarket_parse::{BoxReference, Facts, QueryKey, Recorded, Reference};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_report::CheckResult;
 use premarket_report::archive::{Advance, Archive, ArchiveError, DeviceReferences};
-use premarket_report::changed::{self, BoxFacts, FactChange};
-use premarket_report::escape::{capped, control};
-use premarket_report::redact::Redactor;
+
+use crate::masked;
 
 /// Attaches to `plan` what the archive says each device and check judges against (`full`: the
 /// run judges every check of every device).
@@ -108,21 +107,24 @@ pub(crate) enum Judging {
 }
 
 /// How `check` is judged: over the device's facts with its own reference when it compares
-/// (nothing earlier otherwise), or ERROR unjudged when its reference may not stand.
+/// (nothing earlier otherwise), or ERROR unjudged when its reference may not stand or holds a
+/// masked record.
 pub(crate) fn view(check: &PlannedCheck, facts: &Facts, device: &str) -> Judging {
     if !check.compares() {
         return Judging::Over(facts.clone());
     }
-    match &check.reference {
-        Reference::Missing(why) => {
-            Judging::Unjudged(Box::new(Verdict::error(why.clone()).remedy(format!(
-                "Check the device by hand (what changed, what the counters say), then make its \
-             latest reading the reference: `{}`.",
-                accept_command(check, device)
-            ))))
-        }
-        reference => Judging::Over(facts.with_previous(reference.previous())),
-    }
+    let not_judged = match &check.reference {
+        Reference::Missing(why) => Verdict::error(why.clone()),
+        reference => match masked::unjudgeable(check) {
+            Some(not_judged) => not_judged,
+            None => return Judging::Over(facts.with_previous(reference.previous())),
+        },
+    };
+    Judging::Unjudged(Box::new(not_judged.remedy(format!(
+        "Check the device by hand (what changed, what the counters say), then make its latest \
+         reading the reference: `{}`.",
+        accept_command(check, device)
+    ))))
 }
 
 /// Who accepted the reading `check` was judged against, for a result judged against it.
@@ -171,42 +173,4 @@ pub(crate) fn advance(
         checks,
         box_facts: box_record.filter(|_| plan.box_facts.advance).cloned(),
     }
-}
-
-/// The box facts this run read on the device (to archive, `run_id`'s) and those that differ
-/// from the device's box facts reference, only those this run read; values are device text,
-/// shown redacted, escaped and bounded.
-pub(crate) fn box_changes(
-    plan: &DevicePlan,
-    facts: &Facts,
-    run_id: &str,
-    collected_at: DateTime<Utc>,
-    redactor: &Redactor,
-) -> (Vec<FactChange>, Option<Recorded>) {
-    let now = box_facts::read(facts);
-    if now.is_empty() {
-        return (Vec::new(), None);
-    }
-    let before: BoxFacts = plan
-        .box_facts
-        .compare_with
-        .as_ref()
-        .and_then(|r| r.fact.read().ok())
-        .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
-    let changed = changed::compare(&plan.device.name, &before, &now)
-        .into_iter()
-        .map(|c| FactChange {
-            before: clean(c.before),
-            after: clean(c.after),
-            ..c
-        })
-        .collect();
-    let record = Recorded {
-        key: box_facts::key(),
-        run_id: run_id.to_string(),
-        collected_at: Some(collected_at),
-        fact: FactJson::of(&now),
-    };
-    (changed, Some(record))
 }

@@ -161,6 +161,7 @@ mod tests {
             run_id: run.into(),
             collected_at: None,
             fact: FactJson::of(&run),
+            masked: false,
         }
     }
 

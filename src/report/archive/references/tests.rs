@@ -17,6 +17,7 @@ fn record(command: &str, run: &str, value: i64) -> Recorded {
         run_id: run.into(),
         collected_at: None,
         fact: serde_json::json!(value).into(),
+        masked: false,
     }
 }
 
@@ -149,6 +150,7 @@ fn box_facts_move_with_full_runs_and_keep_what_a_run_did_not_read() {
             run_id: run.into(),
             collected_at: None,
             fact: FactJson::of(&facts),
+            masked: false,
         });
         device
     };
