@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use premarket::core::CollectError;
-use premarket::ssh::hostkey::{Expected, KnownHosts};
+use premarket::ssh::hostkey::{Expected, KnownHosts, Role};
 use premarket::ssh::known_hosts::{self, Marker};
 use premarket::ssh::transport;
 
@@ -274,6 +274,7 @@ impl Sshd {
         let known_hosts = KnownHosts::read(known_hosts);
         let expected = Expected {
             device: "sw-ossh",
+            role: Role::Device,
             host: "127.0.0.1",
             port: self.port,
             pin: None,
