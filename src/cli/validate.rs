@@ -41,6 +41,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
     for device in &config.devices {
         secrets(device, &mut errors, &mut warnings);
     }
+    bastion_secrets(&config, &mut errors, &mut warnings);
     smtp_secret(&config, &mut errors, &mut warnings);
     // Not errors: offline work and `plan` need no secrets. A live run would miss them.
     for w in &warnings {
@@ -117,20 +118,53 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
         let Some(secret) = secret.as_ref() else {
             continue;
         };
-        if !secret.is_present() {
-            warnings.push(missing(
-                secret,
-                &format!("a live run would not log in to {} (ssh.{key})", device.name),
-            ));
-            continue;
-        }
-        if let Err(e) = secret.resolve() {
+        let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
+        if let Some(e) = read_present(secret, &consequence, warnings) {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
             ));
         }
     }
+}
+
+/// A bastion's secrets, as a device's: one not there is a warning, one that cannot be read
+/// an error at the bastion's entry in site.yaml.
+fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
+    for bastion in &config.site.bastions {
+        let name = &bastion.name;
+        for (key, secret) in [
+            ("password", &bastion.password),
+            ("key_passphrase", &bastion.key_passphrase),
+        ] {
+            let Some(secret) = secret.as_ref() else {
+                continue;
+            };
+            let consequence = format!(
+                "a live run would not log in to bastion {name} ({key}), nor reach a device behind it"
+            );
+            if let Some(e) = read_present(secret, &consequence, warnings) {
+                errors.push(ConfigError::new(
+                    bastion.position.clone(),
+                    format!("bastion {name}: {key}: {e}"),
+                ));
+            }
+        }
+    }
+}
+
+/// Reads `secret` when it is there; a warning saying `consequence` when it is not, the error
+/// when it cannot be read.
+fn read_present(
+    secret: &crate::config::SecretRef,
+    consequence: &str,
+    warnings: &mut Vec<String>,
+) -> Option<crate::config::SecretError> {
+    if !secret.is_present() {
+        warnings.push(missing(secret, consequence));
+        return None;
+    }
+    secret.resolve().err()
 }
 
 /// Reads the SMTP password when it is present; one that cannot be read is an error at its key

@@ -4,20 +4,24 @@
 //!
 //! This is where a configured device meets the SSH layer: its platform's profile is chosen
 //! here, and its secrets are read from their references here, at connect time (a secret
-//! holding a line break is refused with its reference named, never its value). A large output
+//! holding a line break is refused with its reference named, never its value). The site's
+//! bastions are handed to the SSH layer's [`Jumps`], each read (its secrets) the first time a
+//! device behind it connects, once for the run. A large output
 //! is spooled into the run's directory ([`Ssh::spooling_in`]) and capped at the site's
 //! `ssh.max_output_mb`.
 
 use std::sync::{Arc, OnceLock};
 
 use super::{BoxFuture, Collector, Outputs};
-use premarket_config::{Config, Device, SecretRef};
+use premarket_config::{Bastion as SiteBastion, Config, Device, SecretRef};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
 use premarket_plan::DevicePlan;
 use premarket_platform::fortigate;
 use premarket_spool::SpoolDir;
+use premarket_ssh::jump::{Jumps, ReadBastion};
 use premarket_ssh::profile::Profile;
-use premarket_ssh::{self as ssh, Captured, EnableSecret, Gate, Settings, Target};
+use premarket_ssh::{self as ssh, Bastion, Captured, EnableSecret, Gate, Settings, Target};
+use secrecy::SecretString;
 
 pub struct Ssh {
     settings: Settings,
@@ -74,7 +78,53 @@ pub fn settings(config: &Config) -> Settings {
         spool: SpoolDir::temporary(),
         max_output: max_output(config),
         deadline: None,
+        jumps: jumps(config),
     }
+}
+
+/// The site's bastions, each read when a device behind it first connects.
+fn jumps(config: &Config) -> Jumps {
+    Jumps::new(config.site.bastions.iter().map(|b| {
+        let site = b.clone();
+        let read: ReadBastion = Box::new(move || bastion(&site));
+        (b.name.clone(), read)
+    }))
+}
+
+/// A bastion of site.yaml as the SSH layer needs it; its secrets are read now.
+fn bastion(site: &SiteBastion) -> Result<Bastion, CollectError> {
+    let login = Target {
+        name: site.name.clone(),
+        host: site.host.clone(),
+        port: site.port,
+        user: site.user.clone(),
+        password: optional("password", &site.password)?,
+        key_file: site.key_file.clone(),
+        key_passphrase: optional("key passphrase", &site.key_passphrase)?,
+        cert_file: site.cert_file.clone(),
+        agent: site.agent,
+        enable_secret: None,
+        host_key: site.host_key.clone(),
+        legacy_algorithms: site.legacy_algorithms,
+        vdom: None,
+        via: Vec::new(),
+    };
+    Ok(Bastion {
+        login,
+        max_sessions: site.max_sessions,
+        max_starts_per_s: site.max_starts_per_s,
+    })
+}
+
+/// The secret `secret` refers to, read now; `what` names it in the refusal.
+fn read(what: &str, secret: &SecretRef) -> Result<SecretString, CollectError> {
+    secret
+        .resolve()
+        .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
+}
+
+fn optional(what: &str, secret: &Option<SecretRef>) -> Result<Option<SecretString>, CollectError> {
+    secret.as_ref().map(|r| read(what, r)).transpose()
 }
 
 /// The site's per-command output cap (`ssh.max_output_mb`), for live and saved outputs.
@@ -87,8 +137,9 @@ pub fn profile(platform: Platform) -> Option<&'static Profile> {
     premarket_platform::spec(platform).profile
 }
 
-/// `device` as the SSH layer needs it, with its profile; its secrets are read now.
-pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectError> {
+/// `device` as the SSH layer needs it, with its profile; its secrets are read now, and its
+/// bastions taken from `jumps` (read the first time).
+pub fn target(device: &Device, jumps: &Jumps) -> Result<(Target, &'static Profile), CollectError> {
     let conn = device.ssh().ok_or_else(|| {
         CollectError::Other(format!(
             "device {} is a {}: it is not reached over SSH",
@@ -101,13 +152,11 @@ pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectErro
             device.platform
         ))
     })?;
-    let read = |what: &str, secret: &SecretRef| {
-        secret
-            .resolve()
-            .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
-    };
-    let optional =
-        |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
+    let via = conn
+        .hops()
+        .iter()
+        .map(|name| jumps.bastion(name))
+        .collect::<Result<Vec<_>, _>>()?;
     let enable_secret = match &conn.enable_secret {
         Some(r) => Some(EnableSecret {
             value: read("enable secret", r)?,
@@ -123,11 +172,13 @@ pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectErro
         password: optional("password", &conn.password)?,
         key_file: conn.key_file.clone(),
         key_passphrase: optional("key passphrase", &conn.key_passphrase)?,
+        cert_file: conn.cert_file.clone(),
         agent: conn.agent,
         enable_secret,
         host_key: conn.host_key.clone(),
         legacy_algorithms: conn.legacy_algorithms,
         vdom: conn.vdom.clone(),
+        via,
     };
     Ok((target, profile))
 }
@@ -148,7 +199,7 @@ async fn collect_gated(
     settings: &Settings,
     gate: Option<Arc<dyn Gate>>,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
-    match target(device) {
+    match target(device, &settings.jumps) {
         Ok((target, profile)) => {
             ssh::collect_gated(&target, profile, commands, settings, gate).await
         }
@@ -170,7 +221,7 @@ pub fn firewall_shell(
             device.name, device.platform
         )));
     }
-    let (target, _) = target(device)?;
+    let (target, _) = target(device, &settings.jumps)?;
     fortigate::firewall_shell::FirewallShell::connect(&target, settings)
 }
 

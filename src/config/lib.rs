@@ -6,6 +6,7 @@
 
 mod archive;
 mod baseline;
+mod bastion;
 mod calendar;
 mod catalog;
 mod device;
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 pub use archive::ArchiveSettings;
 pub use baseline::BaselineText;
+pub use bastion::{Bastion, Via};
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
 pub use device::{Access, Connection, Device};
@@ -68,6 +70,8 @@ pub struct Site {
     pub calendar: Option<Calendar>,
     /// The endpoints of `notify:` (none without the section).
     pub notify: Vec<Endpoint>,
+    /// The jump hosts of `bastions:` (none without the section).
+    pub bastions: Vec<Bastion>,
     /// What a run whose deadline passed less than 12 hours ago still gets.
     pub deadline_grace: std::time::Duration,
 }
@@ -118,6 +122,7 @@ impl Config {
                 .as_ref()
                 .and_then(|c| calendar::validate(&site_path, c, &mut errors));
             site.notify = notify::validate(&site_path, &site_file.notify, &mut errors);
+            site.bastions = bastion::validate(&site_path, &site_file.bastions, &mut errors);
             site
         });
 
@@ -178,6 +183,9 @@ impl Config {
 
         let catalog = load_catalog(&dir.join("checks"), &mut errors);
         validate_skips(&devices, &catalog, &mut errors);
+        if let Some(site) = &site {
+            bastion::validate_via(&devices, &site.bastions, &mut errors);
+        }
         validate_explains(&catalog, &mut errors);
         match site {
             Some(site) => Ok((
@@ -195,6 +203,10 @@ impl Config {
 
     pub fn device(&self, name: &str) -> Option<&Device> {
         self.devices.iter().find(|d| d.name == *name)
+    }
+
+    pub fn bastion(&self, name: &str) -> Option<&Bastion> {
+        self.site.bastions.iter().find(|b| b.name == name)
     }
 }
 
@@ -250,6 +262,7 @@ fn validate_site(
         metrics: None,
         calendar: None,
         notify: Vec::new(),
+        bastions: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
     })
 }

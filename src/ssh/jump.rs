@@ -59,11 +59,21 @@ pub struct Reach<'a> {
     pub keepalive: Duration,
 }
 
-/// The run's bastion connections and limits (clones share them).
+/// Reads one bastion (its secrets) for the run: the collector's, which knows the site file.
+pub type ReadBastion = Box<dyn Fn() -> Result<Bastion, CollectError> + Send + Sync>;
+
+/// The run's bastions, their connections and limits (clones share them).
 #[derive(Clone, Default)]
 pub struct Jumps {
+    bastions: Arc<HashMap<String, Known>>,
     links: Arc<Mutex<HashMap<Vec<String>, Arc<Slot>>>>,
     limits: Arc<Mutex<HashMap<String, Arc<Limits>>>>,
+}
+
+/// A bastion of the site, read the first time a device needs it, once for the run.
+struct Known {
+    read: ReadBastion,
+    once: std::sync::OnceLock<Result<Arc<Bastion>, CollectError>>,
 }
 
 impl std::fmt::Debug for Jumps {
@@ -216,6 +226,33 @@ impl AsyncWrite for Tunnel {
 type Reaching<'a> = Pin<Box<dyn Future<Output = Result<Arc<Link>, CollectError>> + Send + 'a>>;
 
 impl Jumps {
+    /// The site's bastions by name, each read by its function when first needed.
+    pub fn new(bastions: impl IntoIterator<Item = (String, ReadBastion)>) -> Jumps {
+        let bastions = bastions
+            .into_iter()
+            .map(|(name, read)| {
+                let once = std::sync::OnceLock::new();
+                (name, Known { read, once })
+            })
+            .collect();
+        Jumps {
+            bastions: Arc::new(bastions),
+            ..Jumps::default()
+        }
+    }
+
+    /// The bastion named `name`, read (its secrets) once for the run; a failure to read it is
+    /// that bastion's error for every device behind it.
+    pub fn bastion(&self, name: &str) -> Result<Arc<Bastion>, CollectError> {
+        let known = self.bastions.get(name).ok_or_else(|| {
+            CollectError::Other(format!("site.yaml lists no bastion named {name}"))
+        })?;
+        known
+            .once
+            .get_or_init(|| (known.read)().map(Arc::new).map_err(|e| bastion_error(name, e)))
+            .clone()
+    }
+
     /// A channel to `host:port` through `via` (outermost first) for one device's session,
     /// within the bastions' limits.
     pub async fn tunnel(
