@@ -21,7 +21,13 @@ fn available() -> bool {
 
 /// (case, how `ssh-keygen -s` signs the host key, known_hosts ({N} the bastion's name, {CA}
 /// the CA, {KEY} its host key), `premarket trust`'s exit code, a fragment of what it says).
-type Row = (&'static str, &'static [&'static str], &'static str, i32, &'static str);
+type Row = (
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    i32,
+    &'static str,
+);
 
 const ROWS: &[Row] = &[
     (
@@ -33,7 +39,15 @@ const ROWS: &[Row] = &[
     ),
     (
         "expired",
-        &["-s", "ca", "-h", "-n", "127.0.0.1", "-V", "20200101:20200102"],
+        &[
+            "-s",
+            "ca",
+            "-h",
+            "-n",
+            "127.0.0.1",
+            "-V",
+            "20200101:20200102",
+        ],
         "@cert-authority {N} {CA}\n",
         3,
         "its host certificate was refused: it expired at 2020-01-02 00:00:00 UTC",
@@ -116,7 +130,9 @@ fn a_bastions_host_certificate_is_trusted_by_its_ca_as_ssh_trusts_it() {
         let dir = tempfile::tempdir().unwrap();
         let site = dir.path().join("site");
         copy_site(&lab.site_dir, &site);
-        through(&site, &[bastion.entry("b1", "")], &[], |_| Some("b1".into()));
+        through(&site, &[bastion.entry("b1", "")], &[], |_| {
+            Some("b1".into())
+        });
         let kh = site.join("baselines/known_hosts");
         let mut text = std::fs::read_to_string(&kh).unwrap();
         text.push_str(&known_hosts);
@@ -175,7 +191,10 @@ fn a_user_certificate_logs_in_where_the_bastion_trusts_only_its_ca() {
     let dir = tempfile::tempdir().unwrap();
     let (with, without) = (dir.path().join("with"), dir.path().join("without"));
     for (site, extra) in [
-        (&with, format!("    cert_file: {:?}\n", cert.display().to_string())),
+        (
+            &with,
+            format!("    cert_file: {:?}\n", cert.display().to_string()),
+        ),
         (&without, String::new()),
     ] {
         copy_site(&lab.site_dir, site);
@@ -200,7 +219,9 @@ fn a_user_certificate_logs_in_where_the_bastion_trusts_only_its_ca() {
     assert_eq!(down.len(), 1, "{down:?}");
     assert_eq!(down[0].cause, "bastion login refused");
     assert!(
-        down[0].what.starts_with("through bastion b1: authentication failed: user "),
+        down[0]
+            .what
+            .starts_with("through bastion b1: authentication failed: user "),
         "{}",
         down[0].what
     );

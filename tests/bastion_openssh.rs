@@ -49,7 +49,12 @@ fn a_run_through_an_openssh_bastion_gives_the_verdicts_of_a_direct_run() {
     assert_eq!(verdicts(&report), verdicts(&direct_report));
     assert_eq!(code, direct_code);
     // One connection to the bastion, a channel per device, nothing run there.
-    assert_eq!(bastion.logins_and_channels(), (1, 2), "{}", bastion.sshd.log());
+    assert_eq!(
+        bastion.logins_and_channels(),
+        (1, 2),
+        "{}",
+        bastion.sshd.log()
+    );
     assert!(!bastion.ran_something(), "a command ran on the bastion");
     assert!(lab.config_attempts().is_empty());
     rt.block_on(lab.shutdown());
@@ -87,10 +92,7 @@ fn two_hops_through_two_openssh_bastions() {
     // The outer bastion carried one channel, to the inner one; the inner one, the devices.
     assert_eq!(outer.logins_and_channels(), (1, 1), "{}", outer.sshd.log());
     assert_eq!(inner.logins_and_channels(), (1, 2), "{}", inner.sshd.log());
-    assert!(outer
-        .sshd
-        .log()
-        .contains(&format!("port {}", inner.port())));
+    assert!(outer.sshd.log().contains(&format!("port {}", inner.port())));
     assert!(!outer.ran_something() && !inner.ran_something());
     rt.block_on(lab.shutdown());
 }
@@ -127,6 +129,15 @@ const FAILING: &[(&str, &str, &str, &[&str])] = &[
         "bastion login refused",
         &["through bastion locked: authentication failed: user "],
     ),
+    (
+        "fw3",
+        "a TCP port that never speaks SSH",
+        "bastion unreachable",
+        &[
+            "through bastion silent: cannot connect: no SSH handshake with 127.0.0.1:",
+            "within 3 s",
+        ],
+    ),
 ];
 
 #[test]
@@ -135,7 +146,7 @@ fn each_failing_bastion_is_one_error_per_device_naming_it_and_the_others_are_ins
         return;
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
-    // fw1 sw1 fw2 sw2 fw3 sw3.
+    // fw1 sw1 fw2 sw2 fw3 sw3: sw1 behind the good one.
     let lab = rt.block_on(Lab::start(&[], 6)).expect("lab");
     let good = Bastion::start(Options::default());
     let noforward = Bastion::start(Options {
@@ -148,23 +159,32 @@ fn each_failing_bastion_is_one_error_per_device_naming_it_and_the_others_are_ins
         ..Options::default()
     });
     let gone = crate::common::sshd::free_port();
+    // Accepts TCP (the kernel completes the handshake) and never says a word.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_port = silent.local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     copy_site(&lab.site_dir, &site);
-    let gone_entry = good
-        .entry("gone", "")
-        .replace(&format!("port: {}", good.port()), &format!("port: {gone}"));
+    let elsewhere = |name: &str, port: u16| {
+        good.entry(name, "")
+            .replace(&format!("port: {}", good.port()), &format!("port: {port}"))
+    };
     through(
         &site,
         &[
             good.entry("good", ""),
             noforward.entry("noforward", ""),
-            gone_entry,
+            elsewhere("gone", gone),
+            elsewhere("silent", silent_port),
             stranger.entry("stranger", ""),
             locked.entry("locked", ""),
         ],
         // The stranger's key is not among them.
-        &[good.known_host(), noforward.known_host(), locked.known_host()],
+        &[
+            good.known_host(),
+            noforward.known_host(),
+            locked.known_host(),
+        ],
         |device| {
             Some(
                 match device {
@@ -172,6 +192,7 @@ fn each_failing_bastion_is_one_error_per_device_naming_it_and_the_others_are_ins
                     "sw2" => "gone",
                     "fw2" => "stranger",
                     "sw3" => "locked",
+                    "fw3" => "silent",
                     _ => "good",
                 }
                 .into(),
@@ -179,12 +200,21 @@ fn each_failing_bastion_is_one_error_per_device_naming_it_and_the_others_are_ins
         },
     );
 
+    let site_file = site.join("baselines/site.yaml");
+    let text = std::fs::read_to_string(&site_file).unwrap();
+    assert!(text.contains("connect_timeout_s: 10"));
+    std::fs::write(
+        &site_file,
+        text.replace("connect_timeout_s: 10", "connect_timeout_s: 3"),
+    )
+    .unwrap();
+
     let (report, code, took) = run_site(&site, &[]);
 
     assert_eq!(code, 2, "an ERROR run exits 2");
-    // Bounded: the connect timeout (10 s) per step, not a hang.
-    assert!(took < Duration::from_secs(90), "{took:?}");
-    assert_eq!(inspected(&report), ["fw3", "sw1"]);
+    // Bounded by the connect timeout, not a hang on the silent one.
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    assert_eq!(inspected(&report), ["sw1"]);
     for (device, what, cause, said) in FAILING {
         let down: Vec<_> = report
             .devices_not_inspected

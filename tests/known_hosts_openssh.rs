@@ -9,7 +9,7 @@
 //! when OpenSSH is not installed (Debian: `apt-get install openssh-server openssh-client`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use crate::common::sshd::{self, SSHD, keygen, openssh_available, public, run};

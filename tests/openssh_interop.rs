@@ -9,9 +9,8 @@
 use crate::common::sshd::{self, keygen, public, run};
 use crate::ssh_common;
 
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Process, Stdio};
+use std::path::PathBuf;
+use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use premarket::core::CollectError;

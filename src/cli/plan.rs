@@ -39,7 +39,13 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
                     [] => String::new(),
                     hops => format!(" via {}", hops.join(" > ")),
                 };
-                outln!("{}{via} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port);
+                outln!(
+                    "{}{via} ({}, {}:{})",
+                    d.name,
+                    d.platform,
+                    ssh.host,
+                    ssh.port
+                );
                 refused += session(device, ssh);
             }
             // A probe is not reached over SSH: it shows what it measures instead.

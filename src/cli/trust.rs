@@ -78,7 +78,12 @@ impl Host {
     /// site's order) that goes through it; directly when none does.
     fn bastion(config: &Config, name: &str) -> Result<Host, Stop> {
         let bastion = config.bastion(name).ok_or_else(|| {
-            let known: Vec<&str> = config.site.bastions.iter().map(|b| b.name.as_str()).collect();
+            let known: Vec<&str> = config
+                .site
+                .bastions
+                .iter()
+                .map(|b| b.name.as_str())
+                .collect();
             Stop::config(format!(
                 "no bastion named {name} in site.yaml (it lists {})",
                 if known.is_empty() {
@@ -151,7 +156,13 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let expected = host.expected(known_hosts.as_ref());
     let certificates = hostkey::wants_certificate(&expected);
     let offered = runtime
-        .block_on(offered(&config, &host, known_hosts.as_ref(), certificates, timeout))
+        .block_on(offered(
+            &config,
+            &host,
+            known_hosts.as_ref(),
+            certificates,
+            timeout,
+        ))
         .map_err(|e| Stop {
             code: Exit::Error.code(),
             message: format!("{}: {e}", host.named()),

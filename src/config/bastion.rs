@@ -131,9 +131,16 @@ pub fn validate(site: &Path, files: &[BastionFile], errors: &mut Vec<ConfigError
             continue;
         }
         let zero = [
-            (file.max_sessions.as_ref().map(|l| (l.value == 0, l.defined)), "max_sessions"),
             (
-                file.max_starts_per_s.as_ref().map(|l| (l.value == 0, l.defined)),
+                file.max_sessions
+                    .as_ref()
+                    .map(|l| (l.value == 0, l.defined)),
+                "max_sessions",
+            ),
+            (
+                file.max_starts_per_s
+                    .as_ref()
+                    .map(|l| (l.value == 0, l.defined)),
                 "max_starts_per_s",
             ),
         ];
@@ -191,7 +198,10 @@ pub fn validate_via(devices: &[Device], bastions: &[Bastion], errors: &mut Vec<C
         if hops.is_empty() {
             errors.push(ConfigError::new(
                 at,
-                format!("device {}: ssh.via lists no bastion (leave it out to connect directly)", device.name),
+                format!(
+                    "device {}: ssh.via lists no bastion (leave it out to connect directly)",
+                    device.name
+                ),
             ));
             continue;
         }

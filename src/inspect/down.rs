@@ -140,7 +140,11 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
             error: inner,
         } => {
             let (cause, remedy) = through(bastion, inner, &target);
-            (cause, error.to_string(), format!("{remedy} Then rerun {rerun}."))
+            (
+                cause,
+                error.to_string(),
+                format!("{remedy} Then rerun {rerun}."),
+            )
         }
         CollectError::Device(_)
         | CollectError::Forwarding(_)

@@ -121,7 +121,10 @@ pub async fn login(handle: &mut Handle<Client>, conn: &Target) -> Result<(), Col
                 && cert.public_key() == key.key_data()
             {
                 certified = true;
-                tried.push(format!("certificate {} with ssh-agent", cert_path.display()));
+                tried.push(format!(
+                    "certificate {} with ssh-agent",
+                    cert_path.display()
+                ));
                 match handle
                     .authenticate_certificate_with(user, cert.clone(), hash, &mut agent)
                     .await
@@ -219,9 +222,8 @@ async fn read(path: &Path, kind: Kind) -> Result<String, CollectError> {
 /// The user certificate at `path`, refused unless it is one that can log in now.
 async fn read_certificate(path: &Path) -> Result<Certificate, CollectError> {
     let text = read(path, Kind::SSH_CERTIFICATE).await?;
-    let refused = |why: String| {
-        CollectError::Auth(format!("certificate {}: {why}", path.display()))
-    };
+    let refused =
+        |why: String| CollectError::Auth(format!("certificate {}: {why}", path.display()));
     let cert = Certificate::from_openssh(text.trim())
         .map_err(|e| refused(format!("not an OpenSSH certificate ({e})")))?;
     if cert.cert_type() != CertType::User {
@@ -249,7 +251,11 @@ async fn read_certificate(path: &Path) -> Result<Certificate, CollectError> {
 
 /// The RSA signature hash the server takes (its `server-sig-algs`).
 async fn rsa_hash(handle: &Handle<Client>) -> Result<Option<HashAlg>, CollectError> {
-    Ok(handle.best_supported_rsa_hash().await.map_err(ssh)?.flatten())
+    Ok(handle
+        .best_supported_rsa_hash()
+        .await
+        .map_err(ssh)?
+        .flatten())
 }
 
 fn ssh(e: russh::Error) -> CollectError {

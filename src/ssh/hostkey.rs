@@ -43,9 +43,9 @@ impl Role {
     fn pin_at(self, name: &str, fingerprint: &str) -> String {
         match self {
             Role::Device => format!("the device baseline (ssh: host_key: \"{fingerprint}\")"),
-            Role::Bastion => format!(
-                "site.yaml's bastions: entry for {name} (host_key: \"{fingerprint}\")"
-            ),
+            Role::Bastion => {
+                format!("site.yaml's bastions: entry for {name} (host_key: \"{fingerprint}\")")
+            }
         }
     }
 
@@ -461,7 +461,10 @@ pub fn verify_offered(
                     HostKeyError::RevokedAuthority {
                         device,
                         addr,
-                        authority: cert.signature_key().fingerprint(HashAlg::Sha256).to_string(),
+                        authority: cert
+                            .signature_key()
+                            .fingerprint(HashAlg::Sha256)
+                            .to_string(),
                         path,
                         line,
                     }

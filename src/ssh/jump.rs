@@ -135,9 +135,7 @@ fn refusal(reason: &ChannelOpenFailure) -> String {
             forwarding is off for premarket's account there: OpenSSH's AllowTcpForwarding, \
             PermitOpen, DisableForwarding)"
             .into(),
-        ChannelOpenFailure::UnknownChannelType => {
-            "it does not know direct-tcpip channels".into()
-        }
+        ChannelOpenFailure::UnknownChannelType => "it does not know direct-tcpip channels".into(),
         ChannelOpenFailure::ResourceShortage => {
             "resource shortage (too many channels at once: lower its max_sessions)".into()
         }
@@ -249,7 +247,11 @@ impl Jumps {
         })?;
         known
             .once
-            .get_or_init(|| (known.read)().map(Arc::new).map_err(|e| bastion_error(name, e)))
+            .get_or_init(|| {
+                (known.read)()
+                    .map(Arc::new)
+                    .map_err(|e| bastion_error(name, e))
+            })
             .clone()
     }
 
@@ -362,8 +364,15 @@ impl Jumps {
         let legacy = login.legacy_algorithms;
         let mut handle = match outer.is_empty() {
             true => {
-                transport::connect_with(&login.host, login.port, legacy, timeout, keepalive, handler)
-                    .await
+                transport::connect_with(
+                    &login.host,
+                    login.port,
+                    legacy,
+                    timeout,
+                    keepalive,
+                    handler,
+                )
+                .await
             }
             false => {
                 let tunnel = self

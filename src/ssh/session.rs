@@ -164,8 +164,15 @@ pub async fn open(
     );
     let mut handle = match target.via.is_empty() {
         true => {
-            transport::connect_with(&target.host, target.port, legacy, timeout, keepalive, handler)
-                .await?
+            transport::connect_with(
+                &target.host,
+                target.port,
+                legacy,
+                timeout,
+                keepalive,
+                handler,
+            )
+            .await?
         }
         false => {
             let reach = Reach {

@@ -59,7 +59,11 @@ impl Bastion {
 
     /// Its known_hosts line, as `ssh-keyscan` would give it.
     pub fn known_host(&self) -> String {
-        format!("[127.0.0.1]:{} {}", self.port(), public(&self.path("host.pub")))
+        format!(
+            "[127.0.0.1]:{} {}",
+            self.port(),
+            public(&self.path("host.pub"))
+        )
     }
 
     /// Its entry of site.yaml's `bastions:`, logging in with the client key.

@@ -43,7 +43,11 @@ pub fn judge(certificate: &Certificate, listed: &Listed, host: &str, now: u64) -
     let signer = certificate.signature_key();
     let is_authority = |e: &&Entry| e.marker == Marker::CertAuthority;
     let signed_it = |e: &&Entry| e.key.key_data() == signer;
-    let own_signer = listed.own.iter().filter(is_authority).any(|e| signed_it(&e));
+    let own_signer = listed
+        .own
+        .iter()
+        .filter(is_authority)
+        .any(|e| signed_it(&e));
     let consulted: Vec<&Entry> = if own_signer {
         listed.own.iter().collect()
     } else {
@@ -98,7 +102,10 @@ fn valid_for(certificate: &Certificate, host: &str, now: u64) -> Result<(), Stri
         ));
     }
     if now >= certificate.valid_before() {
-        return Err(format!("it expired at {}", time(certificate.valid_before())));
+        return Err(format!(
+            "it expired at {}",
+            time(certificate.valid_before())
+        ));
     }
     let name = host.to_ascii_lowercase();
     let principals = certificate.valid_principals();

@@ -142,9 +142,11 @@ fn known_hosts_decides_as_openssh_reads_it() {
             "only a CA",
             format!("@cert-authority *.example,[10.0.0.1]:* {B}\n"),
             None,
-            Err("known_hosts KH line 1 is a @cert-authority entry for sw1, but it offered a \
+            Err(
+                "known_hosts KH line 1 is a @cert-authority entry for sw1, but it offered a \
                  plain host key, not a certificate: give it a host certificate signed by that \
-                 authority, or add its key (`[10.0.0.1]:2222 ssh-ed25519"),
+                 authority, or add its key (`[10.0.0.1]:2222 ssh-ed25519",
+            ),
         ),
         (
             "a CA and a changed plain key",
@@ -227,8 +229,8 @@ fn known_hosts_decides_as_openssh_reads_it() {
             pin,
             known_hosts: Some(&file),
         };
-        let got = verify(&device, &a)
-            .map_err(|e| e.to_string().replace(&kh.display().to_string(), "KH"));
+        let got =
+            verify(&device, &a).map_err(|e| e.to_string().replace(&kh.display().to_string(), "KH"));
         match (want, &got) {
             (Ok(()), Ok(())) => {}
             (Err(fragment), Err(e)) if e.contains(fragment) => {}

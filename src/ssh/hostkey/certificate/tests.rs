@@ -7,8 +7,10 @@ use russh::keys::{Certificate, PublicKey, PublicKeyOrCertificate};
 use crate::hostkey::{Expected, KnownHosts, Role, fingerprint, verify_offered, wants_certificate};
 
 const CA: &str = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJIJ77QJ4Yv2HPgRhmetVDvLj+N2XzZrV2yiFYqJdxjs";
-const CA2: &str = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGtpZyL7a8FGieV6+Vf3zFTtzVQISc/i+pJYJbt59QdQ";
-const HOST: &str = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBiilldw4zU+mmBMgQTf+tHiGb4VYeLf6HOacHE+HedI";
+const CA2: &str =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGtpZyL7a8FGieV6+Vf3zFTtzVQISc/i+pJYJbt59QdQ";
+const HOST: &str =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBiilldw4zU+mmBMgQTf+tHiGb4VYeLf6HOacHE+HedI";
 const VALID: &str = "ssh-ed25519-cert-v01@openssh.com AAAAIHNzaC1lZDI1NTE5LWNlcnQtdjAxQG9wZW5zc2guY29tAAAAICZIB24CHbJc7vs7UnTVBbOnRSTxKbDStPYDqX2lRq3+AAAAIBiilldw4zU+mmBMgQTf+tHiGb4VYeLf6HOacHE+HedIAAAAAAAAAAAAAAACAAAABXZhbGlkAAAAGwAAAAgxMC4wLjAuMQAAAAtzdzEuZXhhbXBsZQAAAABeC+EA//////////8AAAAAAAAAAAAAAAAAAAAzAAAAC3NzaC1lZDI1NTE5AAAAIJIJ77QJ4Yv2HPgRhmetVDvLj+N2XzZrV2yiFYqJdxjsAAAAUwAAAAtzc2gtZWQyNTUxOQAAAEDd09tEVKCcnmaMLA0DY/vXpIZ6Jjw4NcIrQ2cLNq9/+YWgIUpEyU2jZlZQ9OlFCTTIdC4QTF8LXzERZ4z2RqgL";
 const EXPIRED: &str = "ssh-ed25519-cert-v01@openssh.com AAAAIHNzaC1lZDI1NTE5LWNlcnQtdjAxQG9wZW5zc2guY29tAAAAIC/3kbjQdjogp4U+uPtfp7jwi0SFBbbEuQBnaiwvk4Y7AAAAIBiilldw4zU+mmBMgQTf+tHiGb4VYeLf6HOacHE+HedIAAAAAAAAAAAAAAACAAAAB2V4cGlyZWQAAAAMAAAACDEwLjAuMC4xAAAAAF4L4QAAAAAAXg0ygAAAAAAAAAAAAAAAAAAAADMAAAALc3NoLWVkMjU1MTkAAAAgkgnvtAnhi/Yc+BGGZ61UO8uP43ZfNmtXbKIViol3GOwAAABTAAAAC3NzaC1lZDI1NTE5AAAAQIl+OKAEg/3jrFZd/A+o1OIovicyqLQXjLyOc/u/Ufrz7Qvp81JyBHxp4AEikFEF8CKs9LhAEiyugT0e0KXAwwE=";
 const FUTURE: &str = "ssh-ed25519-cert-v01@openssh.com AAAAIHNzaC1lZDI1NTE5LWNlcnQtdjAxQG9wZW5zc2guY29tAAAAIEDM6AWU4i9aloAH4pRl6TFqoJ3rjrFtXUe9VRXnxDtsAAAAIBiilldw4zU+mmBMgQTf+tHiGb4VYeLf6HOacHE+HedIAAAAAAAAAAAAAAACAAAABmZ1dHVyZQAAAAwAAAAIMTAuMC4wLjEAAAAA8qUjgP//////////AAAAAAAAAAAAAAAAAAAAMwAAAAtzc2gtZWQyNTUxOQAAACCSCe+0CeGL9hz4EYZnrVQ7y4/jdl82a1dsohWKiXcY7AAAAFMAAAALc3NoLWVkMjU1MTkAAABAHscPGF42UhCqqn8xSPRRTASqDJyK8gojL98BDDgEXDXmZLR5j3jqoc3mCCHwHj0AtjKO1524NkOfk7qata4EDg==";
@@ -43,9 +45,21 @@ fn host_certificates_are_judged_as_ssh_judges_them() {
     let host_fp = fingerprint(&PublicKey::from_openssh(HOST).unwrap());
     let n = "[10.0.0.1]:2222";
     let refused = "its host certificate was refused: ";
-    type Row<'a> = (&'a str, String, PublicKeyOrCertificate, Option<&'a str>, Result<(), String>);
+    type Row<'a> = (
+        &'a str,
+        String,
+        PublicKeyOrCertificate,
+        Option<&'a str>,
+        Result<(), String>,
+    );
     let table: Vec<Row> = vec![
-        ("a CA line alone", format!("@cert-authority {n} {CA}\n"), cert(VALID), None, Ok(())),
+        (
+            "a CA line alone",
+            format!("@cert-authority {n} {CA}\n"),
+            cert(VALID),
+            None,
+            Ok(()),
+        ),
         (
             "a CA line under the bare host (as ssh falls back to it)",
             format!("@cert-authority 10.0.0.1 {CA}\n"),
@@ -89,21 +103,27 @@ fn host_certificates_are_judged_as_ssh_judges_them() {
             format!("@cert-authority {n} {CA}\n"),
             cert(FUTURE),
             None,
-            Err(format!("{refused}it is not valid before 2099-01-01 00:00:00 UTC")),
+            Err(format!(
+                "{refused}it is not valid before 2099-01-01 00:00:00 UTC"
+            )),
         ),
         (
             "another principal",
             format!("@cert-authority {n} {CA}\n"),
             cert(OTHER_NAME),
             None,
-            Err(format!("{refused}it is for 10.0.0.2, not 10.0.0.1 (known_hosts line 1")),
+            Err(format!(
+                "{refused}it is for 10.0.0.2, not 10.0.0.1 (known_hosts line 1"
+            )),
         ),
         (
             "a user certificate",
             format!("@cert-authority {n} {CA}\n"),
             cert(USER),
             None,
-            Err(format!("{refused}it is a user certificate, not a host certificate")),
+            Err(format!(
+                "{refused}it is a user certificate, not a host certificate"
+            )),
         ),
         (
             "signed by another CA",
@@ -123,7 +143,9 @@ fn host_certificates_are_judged_as_ssh_judges_them() {
             format!("@cert-authority {n} {CA}\n"),
             forged(),
             None,
-            Err(format!("{refused}its signature does not verify against its authority's key")),
+            Err(format!(
+                "{refused}its signature does not verify against its authority's key"
+            )),
         ),
         (
             "a certificate refused, its key listed: accepted as the plain key (as ssh retries)",
@@ -265,7 +287,10 @@ fn a_certificate_is_asked_for_only_where_a_ca_line_names_the_host_and_no_pin_dec
         })
     };
     assert!(wants("sw1.example", 22, None));
-    assert!(wants("10.0.0.1", 2222, None), "the bare host's CA line is read off port 22");
+    assert!(
+        wants("10.0.0.1", 2222, None),
+        "the bare host's CA line is read off port 22"
+    );
     assert!(!wants("sw1.example", 22, Some("SHA256:x")));
     assert!(!wants("10.0.0.2", 2222, None));
     assert!(!wants("fw1.other", 22, None));
