@@ -371,7 +371,8 @@ fn bastion(name: &str, extra: &str) -> String {
 /// the file and line text the error points at, its words).
 #[test]
 fn bastion_mistakes_are_named_at_their_place() {
-    let cases: &[(&str, String, &str, (&str, &str), &str)] = &[
+    type Row<'a> = (&'a str, String, &'a str, (&'a str, &'a str), &'a str);
+    let cases: &[Row] = &[
         (
             "via an unknown bastion",
             String::new(),

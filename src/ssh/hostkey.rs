@@ -102,18 +102,21 @@ impl KnownHosts {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HostKeyError {
     #[error(
-        "unknown host key for {device} ({addr}): it offered {fingerprint}; {note}. After checking the \
-         fingerprint with its administrator, pin it in {pin_at} or add `{known_hosts_line}` to the \
-         site's known_hosts (`premarket trust {trust}` prints both)"
+        "unknown host key for {} ({addr}): it offered {fingerprint}; {note}. After checking the \
+         fingerprint with its administrator, pin it in {} or add `{known_hosts_line}` to the \
+         site's known_hosts (`premarket trust {}` prints both)",
+        .role.named(.device),
+        .role.pin_at(.device, .fingerprint),
+        .role.trust(.device)
     )]
     Unknown {
+        /// Its name in the site; `role` says whether a device's or a bastion's.
         device: String,
+        role: Role,
         addr: String,
         fingerprint: String,
         known_hosts_line: String,
         note: String,
-        pin_at: String,
-        trust: String,
     },
     #[error(
         "HOST KEY CHANGED for {device} ({addr})! It offered {fingerprint} but {source_} says {expected}. Someone may \
@@ -140,17 +143,20 @@ pub enum HostKeyError {
         line: usize,
     },
     #[error(
-        "known_hosts {path} line {line} is a @cert-authority entry for {device}, but it offered a plain \
+        "known_hosts {path} line {line} is a @cert-authority entry for {}, but it offered a plain \
          host key, not a certificate: give it a host certificate signed by that authority, or add its key \
-         (`{known_hosts_line}`) or pin it in {pin_at} after checking {fingerprint} with its administrator"
+         (`{known_hosts_line}`) or pin it in {} after checking {fingerprint} with its administrator",
+        .role.named(.device),
+        .role.pin_at(.device, .fingerprint)
     )]
     CertAuthority {
+        /// Its name in the site; `role` says whether a device's or a bastion's.
         device: String,
+        role: Role,
         fingerprint: String,
         path: String,
         line: usize,
         known_hosts_line: String,
-        pin_at: String,
     },
     /// A host certificate that was not accepted, and its key, judged alone, was not either (as
     /// `ssh` falls back to the plain key).
@@ -383,15 +389,13 @@ fn verify_key(
         });
     }
     let line = known_hosts_line(expected.host, expected.port, key);
-    let pin_at = expected.role.pin_at(expected.device, &offered);
     let unknown = |note: String| HostKeyError::Unknown {
-        device: device.clone(),
+        device: expected.device.to_string(),
+        role: expected.role,
         addr: addr.clone(),
         fingerprint: offered.clone(),
         known_hosts_line: line.clone(),
         note,
-        pin_at: pin_at.clone(),
-        trust: expected.role.trust(expected.device),
     };
     let (path, said) = match known {
         Known::NoFile => {
@@ -424,12 +428,12 @@ fn verify_key(
             path.display()
         ))),
         Said::CertAuthorityOnly { line: ca } => Err(HostKeyError::CertAuthority {
-            device: device.clone(),
+            device: expected.device.to_string(),
+            role: expected.role,
             fingerprint: offered,
             path: path.display().to_string(),
             line: ca,
             known_hosts_line: line,
-            pin_at,
         }),
         Said::Unlisted { note } => Err(unknown(format!("{} {note}", path.display()))),
         // Already refused above, before the pin.

@@ -109,7 +109,7 @@ fn valid_for(certificate: &Certificate, host: &str, now: u64) -> Result<(), Stri
     }
     let name = host.to_ascii_lowercase();
     let principals = certificate.valid_principals();
-    if !principals.is_empty() && !principals.iter().any(|p| *p == name) {
+    if !principals.is_empty() && !principals.contains(&name) {
         return Err(format!(
             "it is for {}, not {name}",
             principals
