@@ -103,13 +103,14 @@ impl Host {
                 hops.get(..at).map(<[String]>::to_vec)
             })
             .unwrap_or_default();
+        let login = &bastion.login;
         Ok(Host {
             name: bastion.name.clone(),
             role: Role::Bastion,
-            host: bastion.host.clone(),
-            port: bastion.port,
-            legacy: bastion.legacy_algorithms,
-            pin: bastion.host_key.clone(),
+            host: login.host.clone(),
+            port: login.port,
+            legacy: login.legacy_algorithms,
+            pin: login.host_key.clone(),
             via,
             pin_in: format!(
                 "{} under its bastions: entry ({})",

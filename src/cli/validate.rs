@@ -134,8 +134,8 @@ fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mu
     for bastion in &config.site.bastions {
         let name = &bastion.name;
         for (key, secret) in [
-            ("password", &bastion.password),
-            ("key_passphrase", &bastion.key_passphrase),
+            ("password", &bastion.login.password),
+            ("key_passphrase", &bastion.login.key_passphrase),
         ] {
             let Some(secret) = secret.as_ref() else {
                 continue;

@@ -13,7 +13,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::{BoxFuture, Collector, Outputs};
-use premarket_config::{Bastion as SiteBastion, Config, Device, SecretRef};
+use premarket_config::{Bastion as SiteBastion, Config, Connection, Device, SecretRef};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
 use premarket_plan::DevicePlan;
 use premarket_platform::fortigate;
@@ -93,26 +93,38 @@ fn jumps(config: &Config) -> Jumps {
 
 /// A bastion of site.yaml as the SSH layer needs it; its secrets are read now.
 fn bastion(site: &SiteBastion) -> Result<Bastion, CollectError> {
-    let login = Target {
-        name: site.name.clone(),
-        host: site.host.clone(),
-        port: site.port,
-        user: site.user.clone(),
-        password: optional("password", &site.password)?,
-        key_file: site.key_file.clone(),
-        key_passphrase: optional("key passphrase", &site.key_passphrase)?,
-        cert_file: site.cert_file.clone(),
-        agent: site.agent,
-        enable_secret: None,
-        host_key: site.host_key.clone(),
-        legacy_algorithms: site.legacy_algorithms,
-        vdom: None,
-        via: Vec::new(),
-    };
     Ok(Bastion {
-        login,
+        login: login(&site.name, &site.login, Vec::new())?,
         max_sessions: site.max_sessions,
         max_starts_per_s: site.max_starts_per_s,
+    })
+}
+
+/// The login `conn` describes for the device (or bastion) `name`, reached through `via`; its
+/// secrets are read now.
+fn login(name: &str, conn: &Connection, via: Vec<Arc<Bastion>>) -> Result<Target, CollectError> {
+    let enable_secret = match &conn.enable_secret {
+        Some(r) => Some(EnableSecret {
+            value: read("enable secret", r)?,
+            reference: r.to_string(),
+        }),
+        None => None,
+    };
+    Ok(Target {
+        name: name.to_string(),
+        host: conn.host.clone(),
+        port: conn.port,
+        user: conn.user.clone(),
+        password: optional("password", &conn.password)?,
+        key_file: conn.key_file.clone(),
+        key_passphrase: optional("key passphrase", &conn.key_passphrase)?,
+        cert_file: conn.cert_file.clone(),
+        agent: conn.agent,
+        enable_secret,
+        host_key: conn.host_key.clone(),
+        legacy_algorithms: conn.legacy_algorithms,
+        vdom: conn.vdom.clone(),
+        via,
     })
 }
 
@@ -157,30 +169,7 @@ pub fn target(device: &Device, jumps: &Jumps) -> Result<(Target, &'static Profil
         .iter()
         .map(|name| jumps.bastion(name))
         .collect::<Result<Vec<_>, _>>()?;
-    let enable_secret = match &conn.enable_secret {
-        Some(r) => Some(EnableSecret {
-            value: read("enable secret", r)?,
-            reference: r.to_string(),
-        }),
-        None => None,
-    };
-    let target = Target {
-        name: device.name.to_string(),
-        host: conn.host.clone(),
-        port: conn.port,
-        user: conn.user.clone(),
-        password: optional("password", &conn.password)?,
-        key_file: conn.key_file.clone(),
-        key_passphrase: optional("key passphrase", &conn.key_passphrase)?,
-        cert_file: conn.cert_file.clone(),
-        agent: conn.agent,
-        enable_secret,
-        host_key: conn.host_key.clone(),
-        legacy_algorithms: conn.legacy_algorithms,
-        vdom: conn.vdom.clone(),
-        via,
-    };
-    Ok((target, profile))
+    Ok((login(device.name.as_str(), conn, via)?, profile))
 }
 
 /// Runs `commands` on `device` in one session; one result per command, in order.

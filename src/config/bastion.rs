@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::device::Device;
+use super::device::{Connection, Device};
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 
@@ -58,16 +58,9 @@ fn port_22() -> u16 {
 #[derive(Clone, Debug)]
 pub struct Bastion {
     pub name: String,
-    pub host: String,
-    pub port: u16,
-    pub user: String,
-    pub password: Option<SecretRef>,
-    pub key_file: Option<PathBuf>,
-    pub key_passphrase: Option<SecretRef>,
-    pub cert_file: Option<PathBuf>,
-    pub agent: bool,
-    pub host_key: Option<String>,
-    pub legacy_algorithms: bool,
+    /// How premarket logs in to it, as to a device (no enable secret, VDOM or `via` of its
+    /// own: a hop list belongs to the device).
+    pub login: Connection,
     /// Device channels open through it at once.
     pub max_sessions: usize,
     /// Logins started through it per second.
@@ -164,8 +157,7 @@ pub fn validate(site: &Path, files: &[BastionFile], errors: &mut Vec<ConfigError
             ));
             continue;
         }
-        bastions.push(Bastion {
-            name: name.to_string(),
+        let login = Connection {
             host: file.host.clone(),
             port: file.port,
             user: file.user.clone(),
@@ -176,6 +168,11 @@ pub fn validate(site: &Path, files: &[BastionFile], errors: &mut Vec<ConfigError
             agent: file.agent,
             host_key: file.host_key.clone(),
             legacy_algorithms: file.legacy_algorithms,
+            ..Connection::default()
+        };
+        bastions.push(Bastion {
+            name: name.to_string(),
+            login,
             max_sessions: file.max_sessions.as_ref().map_or(MAX_SESSIONS, |l| l.value),
             max_starts_per_s: file
                 .max_starts_per_s
