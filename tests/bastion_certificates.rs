@@ -9,7 +9,6 @@
 //! Mandatory when PREMARKET_REQUIRE_OPENSSH=1 (CI); skipped with the reason otherwise.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::bastion_support::*;
 use crate::common::sshd::{self, SSHD, keygen, openssh_available, public};
@@ -96,23 +95,6 @@ fn certified(sign_args: &'static [&'static str]) -> Bastion {
     })
 }
 
-/// `premarket trust --bastion b1` on `site`: exit code and output.
-fn trust(site: &Path) -> (i32, String) {
-    let out = Command::new(assert_cmd::cargo::cargo_bin("premarket"))
-        .arg("--dir")
-        .arg(site)
-        .args(["trust", "--bastion", "b1"])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run premarket trust");
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code().unwrap_or(-1), said)
-}
-
 #[test]
 fn a_bastions_host_certificate_is_trusted_by_its_ca_as_ssh_trusts_it() {
     if !available() {
@@ -144,7 +126,7 @@ fn a_bastions_host_certificate_is_trusted_by_its_ca_as_ssh_trusts_it() {
             &bastion.path("client"),
             "ssh-ed25519-cert-v01@openssh.com,ssh-ed25519",
         );
-        let (got, said) = trust(&site);
+        let (got, said) = trust(&site, &["--bastion", "b1"]);
         if ssh != (*code == 0) {
             wrong.push(format!("{i} {case}: ssh accepts = {ssh}"));
         }

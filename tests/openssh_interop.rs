@@ -47,6 +47,16 @@ struct Sshd {
     host_pub: String,
 }
 
+/// The session settings of these tests: 5 s per command, and 20 s to connect and log in,
+/// because a debug build derives the passphrase's key (bcrypt, 16 rounds) in seconds on a
+/// loaded 2-core machine; these tests are about interop, not timing.
+fn patient(known_hosts: Option<PathBuf>) -> ssh::Settings {
+    ssh::Settings {
+        connect_timeout: Duration::from_secs(20),
+        ..settings(known_hosts, Duration::from_secs(5))
+    }
+}
+
 fn openssh_available() -> bool {
     sshd::openssh_available(&[sshd::SSHD, "ssh-keygen"])
 }
@@ -153,7 +163,7 @@ async fn key_file_with_passphrase_against_openssh() {
         return;
     }
     let sshd = Sshd::start(false);
-    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let settings = patient(Some(sshd.known_hosts()));
     let results = collect(&sshd.device(), &commands(&SWITCH_COMMANDS), &settings).await;
     assert_switch_outputs(&results);
 
@@ -182,7 +192,7 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
     let results = premarket::collect::ssh::collect(
         &sshd.device(),
         &commands(&["show version"]),
-        &settings(None, Duration::from_secs(5)),
+        &patient(None),
     )
     .await;
     let e = results[0].1.as_ref().unwrap_err().to_string();
@@ -193,12 +203,9 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
 
     let mut pinned = sshd.device();
     pinned.ssh_mut().expect("an SSH device").host_key = Some(fingerprint);
-    let results = premarket::collect::ssh::collect(
-        &pinned,
-        &commands(&["show version"]),
-        &settings(None, Duration::from_secs(5)),
-    )
-    .await;
+    let results =
+        premarket::collect::ssh::collect(&pinned, &commands(&["show version"]), &patient(None))
+            .await;
     assert!(results[0].1.is_ok(), "{:?}", results[0].1);
 }
 
@@ -208,7 +215,7 @@ async fn legacy_only_openssh_needs_legacy_algorithms() {
         return;
     }
     let sshd = Sshd::start(true);
-    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let settings = patient(Some(sshd.known_hosts()));
     let mut device = sshd.device();
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = results[0].1.as_ref().unwrap_err().to_string();
@@ -253,7 +260,7 @@ async fn ssh_agent_login_against_openssh() {
     device.ssh_mut().expect("an SSH device").key_file = None;
     device.ssh_mut().expect("an SSH device").key_passphrase = None;
     device.ssh_mut().expect("an SSH device").agent = true;
-    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let settings = patient(Some(sshd.known_hosts()));
     let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
     let _ = agent.kill();
     let _ = agent.wait();

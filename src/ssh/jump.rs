@@ -43,11 +43,14 @@ use super::target::Bastion;
 use super::transport::{self, Client};
 use premarket_core::CollectError;
 
-/// OpenSSH's `MaxSessions` default: device channels open at once through one bastion.
+/// Device channels open at once through one bastion, by default: the number of OpenSSH's
+/// `MaxSessions` default (which bounds shells, not forwarded channels; jump appliances may
+/// bound both), and it keeps the bastion's own outgoing connections few.
 pub const MAX_SESSIONS: usize = 10;
-/// Logins started per second through one bastion, by default: OpenSSH's `MaxStartups` begins
-/// refusing at 10 unauthenticated connections, and a login through a bastion is one of those
-/// at the device when the device is an OpenSSH server too.
+/// Device logins started per second through one bastion, by default. The bastion sees one
+/// login per run (its `MaxStartups` never meets a burst); the devices' logins are connections
+/// it opens, paced so that neither it nor a device's SSH server (whose own `MaxStartups`-like
+/// limit refuses a burst) sees a fleet at once.
 pub const MAX_STARTS_PER_S: u32 = 10;
 
 /// What reaching a bastion needs from the run's settings.

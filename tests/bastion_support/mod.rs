@@ -66,6 +66,14 @@ impl Bastion {
         )
     }
 
+    /// Its host key's `SHA256:...` fingerprint, as `ssh-keygen -lf` prints it.
+    pub fn fingerprint(&self) -> String {
+        let printed = run(Command::new("ssh-keygen")
+            .arg("-lf")
+            .arg(self.path("host.pub")));
+        printed.split_whitespace().nth(1).unwrap().to_string()
+    }
+
     /// Its entry of site.yaml's `bastions:`, logging in with the client key.
     pub fn entry(&self, name: &str, extra: &str) -> String {
         format!(
@@ -173,6 +181,24 @@ pub fn run_site(site: &Path, args: &[&str]) -> (Report, i32, Duration) {
         )
     });
     (report, out.status.code().unwrap_or(-1), took)
+}
+
+/// `premarket trust ARGS` on `site`: the exit code and what it said (stdout, then stderr).
+pub fn trust(site: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("premarket"))
+        .arg("--dir")
+        .arg(site)
+        .arg("trust")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run premarket trust");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), said)
 }
 
 /// Every result as `STATUS device check`, sorted.

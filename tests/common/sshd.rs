@@ -186,4 +186,40 @@ impl Sshd {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+
+    /// The CPU time (user + system) sshd spent, its ended connections' included: waits (up to
+    /// 10 s) until the listener has reaped every connection, whose time then counts in its
+    /// children's (`cutime`, `cstime` of /proc/PID/stat).
+    pub fn cpu(&self) -> Duration {
+        let pid = self.pid();
+        let started = Instant::now();
+        let children = format!("/proc/{pid}/task/{pid}/children");
+        while !std::fs::read_to_string(&children)
+            .unwrap_or_default()
+            .trim()
+            .is_empty()
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "sshd's connections did not end"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        // After "pid (comm) ": state is field 3, utime 14 .. cstime 17.
+        let fields: Vec<u64> = stat
+            .rsplit_once(") ")
+            .unwrap()
+            .1
+            .split_whitespace()
+            .skip(11)
+            .take(4)
+            .map(|f| f.parse().unwrap())
+            .collect();
+        let ticks = run(Command::new("getconf").arg("CLK_TCK"))
+            .trim()
+            .parse::<u64>()
+            .unwrap();
+        Duration::from_millis(fields.iter().sum::<u64>() * 1000 / ticks)
+    }
 }
