@@ -87,37 +87,51 @@ pub fn judge(certificate: &Certificate, listed: &Listed, host: &str, now: u64) -
     }
 }
 
+/// Why a certificate an authority line names is not valid for the host, in the words the
+/// refusal says (after "its host certificate was refused: ").
+#[derive(Debug, thiserror::Error)]
+enum Unfit {
+    #[error("its signature does not verify against its authority's key")]
+    Signature,
+    #[error("it is a user certificate, not a host certificate")]
+    UserCertificate,
+    #[error("it is not valid before {0}")]
+    NotYet(String),
+    #[error("it expired at {0}")]
+    Expired(String),
+    #[error("it is for {principals}, not {host}")]
+    OtherHost { principals: String, host: String },
+    #[error("it carries critical options ({0}), which premarket does not know")]
+    CriticalOptions(String),
+    #[error("its authority signed it with ssh-rsa (SHA-1), which OpenSSH refuses by default")]
+    Sha1,
+}
+
 /// The checks of OpenSSH's `check_host_cert` once the authority is trusted.
-fn valid_for(certificate: &Certificate, host: &str, now: u64) -> Result<(), String> {
+fn valid_for(certificate: &Certificate, host: &str, now: u64) -> Result<(), Unfit> {
     if certificate.verify_signature().is_err() {
-        return Err("its signature does not verify against its authority's key".into());
+        return Err(Unfit::Signature);
     }
     if certificate.cert_type() != CertType::Host {
-        return Err("it is a user certificate, not a host certificate".into());
+        return Err(Unfit::UserCertificate);
     }
     if now < certificate.valid_after() {
-        return Err(format!(
-            "it is not valid before {}",
-            time(certificate.valid_after())
-        ));
+        return Err(Unfit::NotYet(time(certificate.valid_after())));
     }
     if now >= certificate.valid_before() {
-        return Err(format!(
-            "it expired at {}",
-            time(certificate.valid_before())
-        ));
+        return Err(Unfit::Expired(time(certificate.valid_before())));
     }
     let name = host.to_ascii_lowercase();
     let principals = certificate.valid_principals();
     if !principals.is_empty() && !principals.contains(&name) {
-        return Err(format!(
-            "it is for {}, not {name}",
-            principals
+        return Err(Unfit::OtherHost {
+            principals: principals
                 .iter()
                 .map(|p| p.escape_debug().to_string())
                 .collect::<Vec<_>>()
-                .join(", ")
-        ));
+                .join(", "),
+            host: name,
+        });
     }
     if !certificate.critical_options().is_empty() {
         let names: Vec<String> = certificate
@@ -125,15 +139,10 @@ fn valid_for(certificate: &Certificate, host: &str, now: u64) -> Result<(), Stri
             .keys()
             .map(|k| k.escape_debug().to_string())
             .collect();
-        return Err(format!(
-            "it carries critical options ({}), which premarket does not know",
-            names.join(", ")
-        ));
+        return Err(Unfit::CriticalOptions(names.join(", ")));
     }
     if certificate.signature().algorithm() == (Algorithm::Rsa { hash: None }) {
-        return Err(
-            "its authority signed it with ssh-rsa (SHA-1), which OpenSSH refuses by default".into(),
-        );
+        return Err(Unfit::Sha1);
     }
     Ok(())
 }

@@ -40,6 +40,9 @@ fn forged() -> PublicKeyOrCertificate {
     cert(&text)
 }
 
+/// A fragment of the refusal a row expects.
+type Fragment = String;
+
 #[test]
 fn host_certificates_are_judged_as_ssh_judges_them() {
     let host_fp = fingerprint(&PublicKey::from_openssh(HOST).unwrap());
@@ -50,7 +53,7 @@ fn host_certificates_are_judged_as_ssh_judges_them() {
         String,
         PublicKeyOrCertificate,
         Option<&'a str>,
-        Result<(), String>,
+        Result<(), Fragment>,
     );
     let table: Vec<Row> = vec![
         (
