@@ -13,7 +13,9 @@
 use std::sync::{Arc, OnceLock};
 
 use super::{BoxFuture, Collector, Outputs};
-use premarket_config::{Bastion as SiteBastion, Config, Connection, Device, SecretRef};
+use premarket_config::{
+    Bastion as SiteBastion, Config, Connection, Device, Environment, SecretRef,
+};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
 use premarket_plan::DevicePlan;
 use premarket_platform::fortigate;
@@ -21,7 +23,6 @@ use premarket_spool::SpoolDir;
 use premarket_ssh::jump::{Jumps, ReadBastion};
 use premarket_ssh::profile::Profile;
 use premarket_ssh::{self as ssh, Bastion, Captured, EnableSecret, Gate, Settings, Target};
-use secrecy::SecretString;
 
 pub struct Ssh {
     settings: Settings,
@@ -85,24 +86,36 @@ pub fn settings(config: &Config) -> Settings {
 /// The site's bastions, each read when a device behind it first connects.
 fn jumps(config: &Config) -> Jumps {
     Jumps::new(config.site.bastions.iter().map(|b| {
-        let site = b.clone();
-        let read: ReadBastion = Box::new(move || bastion(&site));
+        let (site, env) = (b.clone(), config.site.environment.clone());
+        let read: ReadBastion = Box::new(move || bastion(&site, &env));
         (b.name.clone(), read)
     }))
 }
 
 /// A bastion of site.yaml as the SSH layer needs it; its secrets are read now.
-fn bastion(site: &SiteBastion) -> Result<Bastion, CollectError> {
+fn bastion(site: &SiteBastion, env: &Environment) -> Result<Bastion, CollectError> {
     Ok(Bastion {
-        login: login(&site.name, &site.login, Vec::new())?,
+        login: login(&site.name, &site.login, env, Vec::new())?,
         max_sessions: site.max_sessions,
         max_starts_per_s: site.max_starts_per_s,
     })
 }
 
 /// The login `conn` describes for the device (or bastion) `name`, reached through `via`; its
-/// secrets are read now.
-fn login(name: &str, conn: &Connection, via: Vec<Arc<Bastion>>) -> Result<Target, CollectError> {
+/// secrets are read now, `{ env: NAME }` ones from `env`.
+fn login(
+    name: &str,
+    conn: &Connection,
+    env: &Environment,
+    via: Vec<Arc<Bastion>>,
+) -> Result<Target, CollectError> {
+    let read = |what: &str, secret: &SecretRef| {
+        secret
+            .resolve(env)
+            .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
+    };
+    let optional =
+        |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
     let enable_secret = match &conn.enable_secret {
         Some(r) => Some(EnableSecret {
             value: read("enable secret", r)?,
@@ -126,17 +139,6 @@ fn login(name: &str, conn: &Connection, via: Vec<Arc<Bastion>>) -> Result<Target
         vdom: conn.vdom.clone(),
         via,
     })
-}
-
-/// The secret `secret` refers to, read now; `what` names it in the refusal.
-fn read(what: &str, secret: &SecretRef) -> Result<SecretString, CollectError> {
-    secret
-        .resolve()
-        .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
-}
-
-fn optional(what: &str, secret: &Option<SecretRef>) -> Result<Option<SecretString>, CollectError> {
-    secret.as_ref().map(|r| read(what, r)).transpose()
 }
 
 /// The site's per-command output cap (`ssh.max_output_mb`), for live and saved outputs.
@@ -169,7 +171,10 @@ pub fn target(device: &Device, jumps: &Jumps) -> Result<(Target, &'static Profil
         .iter()
         .map(|name| jumps.bastion(name))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((login(device.name.as_str(), conn, via)?, profile))
+    Ok((
+        login(device.name.as_str(), conn, &device.environment, via)?,
+        profile,
+    ))
 }
 
 /// Runs `commands` on `device` in one session; one result per command, in order.
