@@ -5,11 +5,15 @@
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
 //! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
 //! line or is shorter than 8 characters (or a URL that is not https), with the reference named
-//! and never the value. `baselines/acks.yaml` is checked too: each mistake with its position,
-//! an acknowledgement that has ended as a warning naming the entry to delete.
+//! and never the value. A device secret that the device itself prints (a number, an interface
+//! name, a word of its outputs, its own name) is a warning: premarket masks it in everything it
+//! writes (the report would show `********` for that port) and cannot compare the archive's
+//! masked records with the next run. `baselines/acks.yaml` is checked too: each mistake with its
+//! position, an acknowledgement that has ended as a warning naming the entry to delete.
 
 use std::path::Path;
 
+use secrecy::ExposeSecret;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_saphyr::Spanned;
@@ -135,11 +139,13 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
             continue;
         };
         let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
-        if let Some(e) = read_present(secret, &device.environment, &consequence, warnings) {
-            errors.push(ConfigError::new(
+        match read_present(secret, &device.environment, &consequence, warnings) {
+            None => {}
+            Some(Err(e)) => errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
-            ));
+            )),
+            Some(Ok(value)) => warnings.extend(printed(device, key, secret, value.expose_secret())),
         }
     }
 }
@@ -160,7 +166,7 @@ fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mu
                 "a live run would not log in to bastion {name} ({key}), nor reach a device behind it"
             );
             let env = &config.site.environment;
-            if let Some(e) = read_present(secret, env, &consequence, warnings) {
+            if let Some(Err(e)) = read_present(secret, env, &consequence, warnings) {
                 errors.push(ConfigError::new(
                     bastion.position.clone(),
                     format!("bastion {name}: {key}: {e}"),
@@ -170,19 +176,49 @@ fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mu
     }
 }
 
-/// Reads `secret` when it is there; a warning saying `consequence` when it is not, the error
-/// when it cannot be read.
+/// Reads `secret` when it is there (its value, or the error that it cannot be read); a
+/// warning saying `consequence` and `None` when it is not.
 fn read_present(
     secret: &crate::config::SecretRef,
     env: &Environment,
     consequence: &str,
     warnings: &mut Vec<String>,
-) -> Option<crate::config::SecretError> {
+) -> Option<Result<secrecy::SecretString, crate::config::SecretError>> {
     if !secret.is_present(env) {
         warnings.push(missing(secret, env, consequence));
         return None;
     }
-    secret.resolve(env).err()
+    Some(secret.resolve(env))
+}
+
+/// The warning for a device secret that the device prints, named by its reference.
+fn printed(
+    device: &Device,
+    key: &str,
+    secret: &crate::config::SecretRef,
+    value: &str,
+) -> Option<String> {
+    let value = value.trim();
+    let own_name = [Some(device.name.as_str()), conn_vdom(device)]
+        .into_iter()
+        .flatten()
+        .any(|name| name.eq_ignore_ascii_case(value));
+    let kind = if own_name {
+        "its own name"
+    } else {
+        crate::platform::printed(device.platform, value)?
+    };
+    Some(format!(
+        "device {}: ssh.{key} ({secret}) is {kind}, a word the device prints: premarket masks it in \
+         everything it writes, so the report shows `********` where the device printed it, and \
+         a check that compares with the archive's masked records of those outputs is an ERROR; \
+         give the device a secret it never prints",
+        device.name
+    ))
+}
+
+fn conn_vdom(device: &Device) -> Option<&str> {
+    device.ssh().and_then(|c| c.vdom.as_deref())
 }
 
 /// Reads the SMTP password when it is present; one that cannot be read is an error at its key
@@ -198,7 +234,7 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
     };
     let env = &config.site.environment;
     let consequence = "a live run could not send the email (email.password)";
-    if let Some(e) = read_present(secret, env, consequence, warnings) {
+    if let Some(Err(e)) = read_present(secret, env, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
