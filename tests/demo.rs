@@ -78,7 +78,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         ],
     ),
     // Declarative checks (checks/*.yaml).
-    // The previous scenario left healthy counters: the errors grew since.
+    // Each scenario judges against the healthy morning's references: the errors grew since.
     (
         "crc-errors",
         &[
@@ -97,8 +97,8 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("banner", &[]),
     // `slow` (every answer 2 s late: a minute of waiting) is judged by a test of its own, so
     // it waits beside this table instead of at its end.
-    // The pre-open pack (issue 12). Counter scenarios come after a run with healthy counters
-    // (a healthy morning, then the fault); `rebooted` after a run on the healthy boot.
+    // The pre-open pack (issue 12). Counter scenarios and `rebooted` judge against the healthy
+    // morning's counters and boot, whatever ran before them in the home.
     ("ptp-unlocked", &["FAIL sw1 eos.ptp.synchronised"]),
     ("no-querier", &["FAIL sw1 eos.multicast.feeds"]),
     ("microburst", &["FAIL sw1 eos.lanz.congestion"]),
@@ -116,8 +116,6 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("drop", &["ERROR sw1 *"]),
     ("auth-fail", &["ERROR sw1 *"]),
     ("host-key-changed", &["ERROR fw1 *"]),
-    // Last: the next healthy lab would "un-reboot" (its boot is earlier and its counters higher
-    // than the rebooted one's), which no real switch does.
     (
         "rebooted",
         &[
@@ -240,8 +238,8 @@ fn gives_the_expected_verdicts(home: &std::path::Path, scenario: &str, not_ok: &
         );
     }
     for (status, device, check, summary) in results.iter().map(row) {
-        // Judged against the previous scenario's configuration, which most scenarios
-        // change: `config_changes` tests them.
+        // Judged against the healthy morning's configuration, which most scenarios change:
+        // `config_changes` tests them.
         if check.ends_with(".config.unchanged") && status != "ERROR" {
             continue;
         }

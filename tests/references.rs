@@ -375,9 +375,11 @@ fn an_older_archive_with_a_fail_and_no_ok_reading_is_no_first_reading() {
     let home = home.path();
     let (_, healthy) = demo(home, &[]);
     demo(home, &["--scenario", "config-changed"]);
-    // As an older premarket left it: no reference store, and retention took the healthy run.
+    // As an older premarket left it: no reference store (nor one per scenario set), and
+    // retention took the healthy run.
     let archive = home.join("archive");
     let _ = std::fs::remove_dir_all(archive.join("references"));
+    let _ = std::fs::remove_dir_all(home.join("scenario-references"));
     let healthy = healthy["run_id"].as_str().expect("run id");
     std::fs::remove_dir_all(archive.join(healthy)).expect("remove the healthy run");
     let rerun = RERUN_CHANGED;
@@ -463,4 +465,115 @@ fn a_rerun_without_a_fix_still_fails(scenario: &str, runs: usize, device: &str, 
     );
     assert_eq!(again["standing_status"], "FAIL", "{row}");
     assert!(!last_email(home).contains("RECOVERED"), "{row}");
+}
+
+/// A healthy morning, then each scenario that moves a comparison's reference, its printed rerun
+/// with nothing fixed, and the healthy lab again, all in one home: (scenario, runs, what its
+/// last run does not find OK, the rerun's device and check). Each scenario shows only its own
+/// faults, its rerun still FAILs, and the healthy lab after it is all OK: each scenario set
+/// judges against its own copy of the healthy morning's references.
+const SEQUENCE: &[(&str, usize, &[&str], (&str, &str))] = &[
+    (
+        "rebooted",
+        1,
+        &[
+            "FAIL fw1 fortigate.uptime.stable",
+            "FAIL sw1 eos.uptime.stable",
+        ],
+        ("sw1", "eos.uptime.stable"),
+    ),
+    (
+        "config-changed",
+        1,
+        &[
+            "FAIL fw1 fortigate.config.unchanged",
+            "FAIL sw1 eos.config.unchanged",
+        ],
+        SW,
+    ),
+    (
+        "version-drift",
+        1,
+        &[
+            "FAIL fw1 fortigate.version.pinned",
+            "FAIL sw1 eos.config.unchanged",
+            "FAIL sw1 eos.version.pinned",
+        ],
+        SW,
+    ),
+    (
+        "ha-heartbeat",
+        2,
+        &[
+            "FAIL fw1 fortigate.config.unchanged",
+            "FAIL fw1 fortigate.ha.links",
+        ],
+        ("fw1", "fortigate.ha.links"),
+    ),
+    (
+        "crc-errors",
+        1,
+        &[
+            "FAIL sw1 eos.interfaces.errors",
+            "FAIL sw1 eos.ports.errors-absent",
+        ],
+        ("sw1", "eos.interfaces.errors"),
+    ),
+    (
+        "pause-frames",
+        1,
+        &["FAIL sw1 eos.interfaces.errors"],
+        ("sw1", "eos.interfaces.errors"),
+    ),
+    (
+        "microburst",
+        1,
+        &["FAIL sw1 eos.lanz.congestion"],
+        ("sw1", "eos.lanz.congestion"),
+    ),
+];
+
+#[test]
+fn healthy_then_each_scenario_its_rerun_and_healthy_again_in_one_home() {
+    std::thread::scope(|scope| {
+        for part in SEQUENCE.chunks(SEQUENCE.len().div_ceil(2)) {
+            scope.spawn(move || scenarios_in_one_home(part));
+        }
+    });
+}
+
+fn scenarios_in_one_home(part: &[(&str, usize, &[&str], (&str, &str))]) {
+    let home = tempfile::tempdir().expect("tempdir");
+    let home = home.path();
+    let healthy = |after: &str| {
+        let (code, report) = demo(home, &[]);
+        assert_eq!(
+            (code, not_ok(&report)),
+            (0, Vec::<String>::new()),
+            "the healthy lab after {after}"
+        );
+    };
+    healthy("nothing");
+    // The first scenario again at the end: later ones left nothing in its store.
+    for (scenario, runs, faults, (device, check)) in part.iter().chain(&part[..1]) {
+        let mut morning = (0, Value::Null);
+        for _ in 0..*runs {
+            morning = demo(home, &["--scenario", scenario]);
+        }
+        assert_eq!(
+            (morning.0, not_ok(&morning.1)),
+            (1, faults.iter().map(|f| f.to_string()).collect()),
+            "{scenario}: only its own faults"
+        );
+        let rerun = ["--scenario", scenario, "--check", check, "--device", device];
+        let (code, again) = demo(home, &rerun);
+        let r = result(&again, device, check);
+        assert_eq!(
+            (code, r["status"].as_str()),
+            (1, Some("FAIL")),
+            "{scenario}: the rerun without a fix: {r}"
+        );
+        assert_eq!(again["standing_status"], "FAIL", "{scenario}");
+        healthy(scenario);
+    }
 }

@@ -128,6 +128,13 @@ const DEMO_COMMAND_TIMEOUT_S: u64 = 5;
 
 pub fn run(args: Args) -> Result<u8, Stop> {
     let scenarios = Scenario::parse_all(&args.scenarios).map_err(Stop::config)?;
+    let home = args.home();
+    // In a shared temp directory another user could have made the home first, or planted a
+    // link there: the demo writes only into a directory of this user's own.
+    files::ensure_private_dir(&home).map_err(|e| Stop::config(format!("the demo's home: {e}")))?;
+    // Each scenario set judges against a reference store of its own (`demo_references`).
+    let references = super::demo_references::switch(&home, args.fleet, &scenarios)
+        .map_err(|e| Stop::config(format!("the demo's references: {e}")))?;
     // The lab's servers run on this runtime's workers while the run drives its own.
     let lab_runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
         code: crate::core::Exit::Error.code(),
@@ -147,6 +154,9 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     let outcome = add_probe(&lab).and_then(|()| inspect_lab(&lab, &args));
     let attempts = lab.config_attempts();
     lab_runtime.block_on(lab.shutdown());
+    if let Err(e) = references.finish() {
+        tracing::warn!("the demo's references: {e}");
+    }
     if !attempts.is_empty() {
         // The read-only guard should make this impossible; say so loudly if it ever happens.
         return Err(Stop {
@@ -172,9 +182,6 @@ fn add_probe(lab: &Lab) -> Result<(), Stop> {
 
 fn inspect_lab(lab: &Lab, args: &Args) -> Result<u8, Stop> {
     let home = args.home();
-    // In a shared temp directory another user could have made the home first, or planted a
-    // link there: the demo writes only into a directory of this user's own.
-    files::ensure_private_dir(&home).map_err(|e| Stop::config(format!("the demo's home: {e}")))?;
     let email = args
         .email_to_file
         .clone()

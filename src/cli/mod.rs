@@ -16,6 +16,8 @@ pub mod complete;
 #[cfg(feature = "lab")]
 mod demo;
 mod demo_home;
+#[cfg(feature = "lab")]
+mod demo_references;
 mod diff;
 mod history;
 mod inspect;
