@@ -315,7 +315,8 @@ fn gives_the_expected_verdicts(home: &std::path::Path, scenario: &str, not_ok: &
         errored,
         "{scenario}: one block per device that could not be inspected"
     );
-    // The demo's command timeout is 5 s; the slow device answers each command 2 s late.
+    // The demo waits 60 s for a command (5 s with `hang`); the slow device answers each
+    // command 2 s late.
     assert!(took < Duration::from_secs(90), "{scenario} took {took:?}");
 }
 
