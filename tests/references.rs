@@ -473,7 +473,7 @@ fn a_rerun_without_a_fix_still_fails(scenario: &str, runs: usize, device: &str, 
 /// last run does not find OK, the rerun's device and check). Each scenario shows only its own
 /// faults, its rerun still FAILs, and the healthy lab after it is all OK: each scenario set
 /// judges against its own copy of the healthy morning's references.
-const SEQUENCE: &[(&str, usize, &[&str], (&str, &str))] = &[
+const SEQUENCE: &[Step] = &[
     (
         "rebooted",
         1,
@@ -543,7 +543,15 @@ fn healthy_then_each_scenario_its_rerun_and_healthy_again_in_one_home() {
     });
 }
 
-fn scenarios_in_one_home(part: &[(&str, usize, &[&str], (&str, &str))]) {
+/// (scenario, runs, what its last run does not find OK, the rerun's (device, check)).
+type Step = (
+    &'static str,
+    usize,
+    &'static [&'static str],
+    (&'static str, &'static str),
+);
+
+fn scenarios_in_one_home(part: &[Step]) {
     let home = tempfile::tempdir().expect("tempdir");
     let home = home.path();
     let healthy = |after: &str| {
