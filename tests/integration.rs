@@ -89,6 +89,7 @@ mod redact_props;
 mod references;
 mod report_run;
 mod rule_checks;
+mod scenario_references;
 mod secret_printed;
 mod secrets_canary;
 mod sessions_at_once;
