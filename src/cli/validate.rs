@@ -5,7 +5,7 @@
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
 //! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
 //! line or is shorter than 8 characters (or a URL that is not https), with the reference named
-//! and never the value.
+//! and never the value. A secret command is not run: its program is looked up.
 
 use std::path::Path;
 
@@ -15,7 +15,9 @@ use serde_saphyr::Spanned;
 
 use super::Stop;
 use crate::collect::ssh::profile;
-use crate::config::{Config, ConfigError, ConfigErrors, Connection, Device, Position, yaml};
+use crate::config::{
+    Config, ConfigError, ConfigErrors, Connection, Device, Position, ProgramFound, SecretRef, yaml,
+};
 use crate::plan::{DevicePlan, Plan, PlanError, Selection};
 use crate::ssh::script::Script;
 
@@ -117,14 +119,8 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
         let Some(secret) = secret.as_ref() else {
             continue;
         };
-        if !secret.is_present() {
-            warnings.push(missing(
-                secret,
-                &format!("a live run would not log in to {} (ssh.{key})", device.name),
-            ));
-            continue;
-        }
-        if let Err(e) = secret.resolve() {
+        let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
+        if let Err(e) = examine(secret, &consequence, warnings) {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
@@ -144,14 +140,8 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
     else {
         return;
     };
-    if !secret.is_present() {
-        warnings.push(missing(
-            secret,
-            "a live run could not send the email (email.password)",
-        ));
-        return;
-    }
-    if let Err(e) = secret.resolve() {
+    let consequence = "a live run could not send the email (email.password)";
+    if let Err(e) = examine(secret, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -179,15 +169,49 @@ fn at(device: &Device, key: &str) -> Option<Position> {
         .map(|k| Position::from_location(&device.file, k.defined))
 }
 
+/// Reads `secret` when it is present; one that is not is a warning (offline work and `plan`
+/// need no secrets). A command is never run here: its program is looked up, and one that is
+/// there but cannot be run is an error.
+fn examine(
+    secret: &SecretRef,
+    consequence: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(), String> {
+    if !secret.is_present() {
+        warnings.push(missing(secret, consequence));
+        return Ok(());
+    }
+    match secret {
+        SecretRef::Command(command) => match command.find() {
+            ProgramFound::NotExecutable(path) => Err(format!(
+                "the secret command's program {} is not an executable file ({secret})",
+                path.display()
+            )),
+            ProgramFound::Executable(_) | ProgramFound::Missing(_) => Ok(()),
+        },
+        _ => secret.resolve().map(|_| ()).map_err(|e| e.to_string()),
+    }
+}
+
 /// A secret a live run would miss, named by its reference (its value is never read here):
 /// `PREMARKET_SW1_PASSWORD is not set: a live run would not log in to sw1 (ssh.password)`.
-fn missing(secret: &crate::config::SecretRef, consequence: &str) -> String {
+fn missing(secret: &SecretRef, consequence: &str) -> String {
     match secret {
-        crate::config::SecretRef::Env(name) => format!("{name} is not set: {consequence}"),
-        crate::config::SecretRef::File(path) => {
+        SecretRef::Env(name) => format!("{name} is not set: {consequence}"),
+        SecretRef::File(path) => {
             format!(
                 "the secret file {} does not exist: {consequence}",
                 path.display()
+            )
+        }
+        SecretRef::Command(command) => {
+            let place = match command.program().starts_with('/') {
+                true => "",
+                false => " on PATH",
+            };
+            format!(
+                "the secret command's program {} is not found{place}: {consequence}",
+                command.program()
             )
         }
     }

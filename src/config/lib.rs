@@ -14,6 +14,7 @@ mod error;
 mod metrics;
 mod notify;
 mod secret;
+mod secret_command;
 mod site;
 mod tree;
 pub mod yaml;
@@ -35,6 +36,7 @@ pub use notify::{
     check_secrets as check_notify_secrets,
 };
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
+pub use secret_command::{CommandError, Found as ProgramFound, SecretCommand};
 pub use site::SshDefaults;
 pub use tree::{Tree, TreeValue};
 

@@ -31,3 +31,20 @@ pub fn sync_file_system(dir: &Path) {
         }
     }
 }
+
+/// Sends SIGKILL to every process of group `group` (a child started as the leader of a group of
+/// its own, and whatever it started that stayed in it). Best effort: a group already gone is
+/// not an error to the caller, which only wants nothing of it left.
+pub fn kill_process_group(group: u32) {
+    let Ok(group) = i32::try_from(group) else {
+        return;
+    };
+    if group <= 1 {
+        // 0 and 1 would name this process's own group or every process: never.
+        return;
+    }
+    // SAFETY: kill takes two integers and touches no memory of this process.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
