@@ -80,6 +80,7 @@ mod readme;
 mod redact_props;
 mod report_run;
 mod rule_checks;
+mod secret_command;
 mod secrets_canary;
 mod sessions_at_once;
 mod ssh_byte_path;

@@ -14,8 +14,8 @@ use assert_cmd::Command as Bin;
 use ssh_common::device::{Device, Script};
 use ssh_common::*;
 
-const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
-const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
+pub(crate) const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
+pub(crate) const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
 
 const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "uptime": 1234.5}"#;
 const LANZ_JSON: &str = r#"{"lanzEnabled": true}"#;
@@ -23,7 +23,7 @@ const ERRORS_JSON: &str =
     r#"{"interfaceErrorCounters": {"Ethernet1": {"inErrors": 0, "fcsErrors": 0}}}"#;
 const NTP_STATUS: &str = "synchronised to NTP server (10.0.0.1) at stratum 3";
 
-fn switch() -> Script {
+pub(crate) fn switch() -> Script {
     let startup = format!(
         "! Command: show startup-config\nhostname sw1\nbanner login\nwelcome {CANARY}\nEOF\n\
          username admin privilege 15 role network-admin secret sha512 {HASH_CANARY}\n\
@@ -49,6 +49,13 @@ fn switch() -> Script {
 }
 
 fn site(dir: &Path, dev: &Device) {
+    std::fs::write(dir.join("pw"), CANARY).unwrap();
+    let password = format!("{{ file: {} }}", dir.join("pw").display());
+    site_with_password(dir, dev, &password);
+}
+
+/// The canary site, the switch's login password read through `password` (a reference).
+pub(crate) fn site_with_password(dir: &Path, dev: &Device, password: &str) {
     let baselines = dir.join("baselines");
     std::fs::create_dir_all(&baselines).unwrap();
     std::fs::create_dir_all(dir.join("checks")).unwrap();
@@ -58,7 +65,6 @@ fn site(dir: &Path, dev: &Device) {
         format!("{}\n", dev.known_hosts_line()),
     )
     .unwrap();
-    std::fs::write(dir.join("pw"), CANARY).unwrap();
     std::fs::write(dir.join("enable"), ENABLE_CANARY).unwrap();
     // A relay on a closed loopback port: the message cannot go out and waits in the outbox.
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
@@ -81,7 +87,7 @@ fn site(dir: &Path, dev: &Device) {
         baselines.join("sw1.yaml"),
         format!(
             "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {}\n  user: premarket\n\
-             \x20 password: {{ file: {} }}\n  enable_secret: {{ file: {} }}\n\
+             \x20 password: {password}\n  enable_secret: {{ file: {} }}\n\
              expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n\
              skip:\n  eos.interfaces.errors: not on this canary switch\n\
              \x20 eos.ptp.synchronised: not on this canary switch\n\
@@ -91,7 +97,6 @@ fn site(dir: &Path, dev: &Device) {
              \x20 eos.uptime.stable: not on this canary switch\n\
              \x20 eos.transceivers.light: not on this canary switch\n",
             dev.port,
-            dir.join("pw").display(),
             dir.join("enable").display()
         ),
     )
@@ -99,7 +104,7 @@ fn site(dir: &Path, dev: &Device) {
 }
 
 /// Runs the binary with the most verbose logging; returns stdout and stderr.
-fn premarket(dir: &Path, args: &[&str]) -> (String, String) {
+pub(crate) fn premarket(dir: &Path, args: &[&str]) -> (String, String) {
     let out = Bin::cargo_bin("premarket")
         .unwrap()
         .timeout(std::time::Duration::from_secs(90))
@@ -119,7 +124,7 @@ fn premarket(dir: &Path, args: &[&str]) -> (String, String) {
 
 /// Every file under `root` as text: `.zst` files decompressed, `.eml` files with each MIME part
 /// decoded (so a secret hidden in base64 or quoted-printable is found too).
-fn every_file(root: &Path, out: &mut Vec<(String, String)>) {
+pub(crate) fn every_file(root: &Path, out: &mut Vec<(String, String)>) {
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
     };

@@ -79,8 +79,10 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
             format!(
                 "Nothing was sent to {device}: the secret its baseline ({}) refers to is not \
                  there for this run. Set the variable or create the file where the run can \
-                 read it (for cron or systemd, in the unit's or crontab's environment); \
-                 `premarket validate` lists every secret a run would miss. Then rerun {rerun}.",
+                 read it (for cron or systemd, in the unit's or crontab's environment), or make \
+                 its secret command work as the run's user (run by hand, it prints the secret \
+                 and exits 0); `premarket validate` lists every secret a run would miss. Then \
+                 rerun {rerun}.",
                 plan.device.file.display()
             ),
         ),

@@ -1,0 +1,189 @@
+//! A login password printed by a command (`password: { command: [PROGRAM, ARG...] }`), through
+//! the binary over real SSH: a real program (a shell script in a temp dir) gives the switch's
+//! password, which the switch then prints back; the program runs once for the whole run
+//! although the redactors and the login each read the reference; and a program that fails
+//! with the password on its stderr, hangs or prints 10 MB makes the switch one ERROR that names
+//! the program and what happened, in bounded time. In every case the password appears in no
+//! output: terminal, `-vv` and trace logs, archive, outbox, the email written to a file.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::secrets_canary::{
+    HASH_CANARY, SMTP_CANARY, every_file, premarket, site_with_password, switch,
+};
+use crate::ssh_common::device::Device;
+use crate::ssh_common::{CANARY, ENABLE_CANARY};
+
+/// An executable shell script `name` in `dir` with `body`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Runs `premarket run` with JSON and the email to a file; returns the report, and every output
+/// and file written (the inputs, which hold the canaries, left out).
+fn run_and_collect(root: &Path, inputs: &[&str]) -> (serde_json::Value, Vec<(String, String)>) {
+    let mail = root.join("mail.eml");
+    let (stdout, stderr) = premarket(
+        root,
+        &[
+            "run",
+            "--format",
+            "json",
+            "--email-to-file",
+            mail.to_str().unwrap(),
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("a JSON report ({e}):\n{stdout}\n{stderr}"));
+    let mut files = Vec::new();
+    every_file(root, &mut files);
+    let mut written: Vec<(String, String)> = files
+        .into_iter()
+        .filter(|(name, _)| !inputs.iter().any(|i| name.contains(i)))
+        .collect();
+    written.push(("run: stdout".into(), stdout));
+    written.push(("run: -vv trace logs".into(), stderr));
+    (report, written)
+}
+
+fn assert_no_canary(written: &[(String, String)]) {
+    for canary in [CANARY, ENABLE_CANARY, SMTP_CANARY, HASH_CANARY] {
+        for (what, text) in written {
+            assert!(
+                !text.contains(canary),
+                "{canary} leaked into {what}:\n{}",
+                text.lines()
+                    .filter(|l| l.contains(canary))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+}
+
+fn results(report: &serde_json::Value) -> Vec<(String, String, String)> {
+    report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            (text("check"), text("status"), text("summary"))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_password_from_a_command_logs_in_runs_once_and_reaches_no_output() {
+    let dev = Device::start(switch()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let program = script(
+        dir.path(),
+        "getpw",
+        &format!(
+            "echo \"$1\" >> {}\nprintf '%s\\n' '{CANARY}'",
+            runs.display()
+        ),
+    );
+    site_with_password(
+        dir.path(),
+        &dev,
+        &format!("{{ command: [{}, sw1] }}", program.display()),
+    );
+    let root = dir.path().to_path_buf();
+    let (report, written) = tokio::task::spawn_blocking(move || {
+        run_and_collect(
+            &root,
+            &["/getpw", "/runs", "/enable", "/baselines/", "/checks/"],
+        )
+    })
+    .await
+    .unwrap();
+    let results = results(&report);
+    // Logged in with the command's password: the version was read and judged.
+    assert!(
+        results
+            .iter()
+            .any(|(check, status, _)| check == "eos.version.pinned" && status == "OK"),
+        "{results:#?}"
+    );
+    // The archive's redactor, the inspection's and the login read the reference: one run.
+    assert_eq!(std::fs::read_to_string(&runs).unwrap(), "sw1\n");
+    assert!(
+        written
+            .iter()
+            .any(|(_, text)| text.contains("snmp-server location")),
+        "the unsaved diff that carries the password was kept"
+    );
+    assert_no_canary(&written);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_command_that_fails_hangs_or_floods_is_an_error_naming_it() {
+    let dev = Device::start(switch()).await;
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "vault-get",
+            format!(
+                "echo \"Error: permission denied for token; password was {CANARY}\" >&2\nexit 1"
+            ),
+            "",
+            "exited with status 1; its stderr (",
+        ),
+        (
+            "stuck",
+            format!("echo '{CANARY}' >&2\nsleep 300 &\nwait"),
+            ", timeout_s: 1",
+            "did not finish within 1 s: it was stopped (its process group killed)",
+        ),
+        (
+            "flood",
+            format!("yes '{CANARY}' | head -c 10000000"),
+            "",
+            "printed more than 64 KiB: that is not a secret; it was stopped",
+        ),
+    ];
+    for (name, body, timeout, said) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let program = script(dir.path(), name, body);
+        site_with_password(
+            dir.path(),
+            &dev,
+            &format!(
+                "{{ command: [{}, -field=password, secret/net/sw1]{timeout} }}",
+                program.display()
+            ),
+        );
+        let root = dir.path().to_path_buf();
+        let started = Instant::now();
+        let input = format!("/{name}");
+        let (report, written) = tokio::task::spawn_blocking(move || {
+            run_and_collect(&root, &[&input, "/enable", "/baselines/", "/checks/"])
+        })
+        .await
+        .unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(report["status"], "ERROR", "{name}: {report:#}");
+        let results = results(&report);
+        for (check, status, summary) in results.iter().filter(|(_, s, _)| s != "SKIP") {
+            assert_eq!(status, "ERROR", "{name}: {check}: {summary}");
+            assert!(
+                summary.contains(&format!("{name} {said}"))
+                    || summary.contains(&format!("/{name} {said}")),
+                "{name}: {check}: {summary}"
+            );
+        }
+        assert!(!results.is_empty(), "{name}: {report:#}");
+        assert_no_canary(&written);
+    }
+}
