@@ -156,17 +156,17 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
     }
 }
 
-/// Where `ssh.KEY` is written in the device file.
+/// Where `ssh.KEY` is written: in the device file, or the role file it came from.
 fn at(device: &Device, key: &str) -> Option<Position> {
     #[derive(Deserialize)]
     struct File {
         ssh: std::collections::HashMap<Spanned<String>, IgnoredAny>,
     }
-    let file: File = yaml::read(&device.file).ok()?;
+    let file: File = yaml::parse(&device.file, device.baseline.text()).ok()?;
     file.ssh
         .keys()
         .find(|k| k.value == key)
-        .map(|k| Position::from_location(&device.file, k.defined))
+        .map(|k| device.baseline.position_of(k.defined))
 }
 
 /// Reads `secret` when it is present; one that is not is a warning (offline work and `plan`

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::error::{ConfigError, Position};
+use super::origins::Origins;
 use super::yaml;
 use premarket_core::DeviceName;
 
@@ -21,6 +22,9 @@ pub struct BaselineText {
     position: Position,
     /// Every key under `expect:` with where it is written, in file order.
     keys: Vec<(String, Position)>,
+    /// Where each line of `text` was written (a device that `extends:` a role file is read
+    /// from the merged text).
+    origins: Arc<Origins>,
 }
 
 /// The part of a device file a check reads: `expect:` with only the check's keys.
@@ -43,7 +47,29 @@ impl BaselineText {
             text,
             position,
             keys,
+            origins: Arc::new(Origins::own(file)),
         }
+    }
+
+    /// The baseline read from a text assembled from several files ([`Origins`]).
+    pub fn with_origins(mut self, origins: Origins) -> BaselineText {
+        self.origins = Arc::new(origins);
+        self
+    }
+
+    /// The text every check reads (the device's own, or merged with its role files).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Where each line of [`BaselineText::text`] was written.
+    pub fn origins(&self) -> &Origins {
+        &self.origins
+    }
+
+    /// Where a value serde-saphyr read from [`BaselineText::text`] was written.
+    pub fn position_of(&self, location: serde_saphyr::Location) -> Position {
+        self.origins.location(location)
     }
 
     pub fn device(&self) -> &DeviceName {
@@ -87,7 +113,7 @@ impl BaselineText {
                 let position = if e.position.line == 0 {
                     self.position.clone()
                 } else {
-                    e.position
+                    self.origins.translate(e.position)
                 };
                 ConfigError::new(position, message)
             })

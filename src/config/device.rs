@@ -13,6 +13,8 @@ use serde_saphyr::Spanned;
 
 use super::baseline::BaselineText;
 use super::error::{ConfigError, Position};
+use super::extends;
+use super::origins::Origins;
 use super::secret::SecretRef;
 use super::yaml;
 use premarket_core::{DeviceName, Platform};
@@ -141,16 +143,24 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
             format!("the baseline of device {name}: {}", e.message),
         )
     })?;
-    let header: Header = yaml::parse(path, &text)?;
+    // A device that extends a role file is read from the merged text; every position in it
+    // is turned back into the file it was written in.
+    let (text, origins) = match extends::assemble(path, &text) {
+        Ok(Some(assembled)) => (assembled.text, assembled.origins),
+        Ok(None) => (text, Origins::own(path)),
+        Err(mut errors) => return Err(errors.remove(0)),
+    };
+    let placed = |e: ConfigError| ConfigError::new(origins.translate(e.position), e.message);
+    let header: Header = yaml::parse(path, &text).map_err(placed)?;
     let platform = header.platform.value;
     let (access, expect, skip, model) = match platform {
         Platform::Eos | Platform::Fortigate => {
-            let file: SshFile = yaml::parse(path, &text)?;
+            let file: SshFile = yaml::parse(path, &text).map_err(placed)?;
             (Access::Ssh(file.ssh), file.expect, file.skip, file.model)
         }
         Platform::Probe => {
-            let file: ProbeFile = yaml::parse(path, &text)?;
-            let keys: ProbeKeys = yaml::parse(path, &text)?;
+            let file: ProbeFile = yaml::parse(path, &text).map_err(placed)?;
+            let keys: ProbeKeys = yaml::parse(path, &text).map_err(placed)?;
             let settings = file.expect.value.resolve(file.source, path);
             (
                 Access::Probe(Box::new(settings)),
@@ -163,16 +173,17 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
     let mut keys: Vec<(String, Position)> = expect
         .value
         .keys()
-        .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+        .map(|k| (k.value.clone(), origins.location(k.defined)))
         .collect();
-    keys.sort_by_key(|(_, at)| (at.line, at.column));
+    keys.sort_by(|(_, a), (_, b)| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     let baseline = BaselineText::new(
         name.clone(),
         path,
         text.into(),
-        Position::from_location(path, expect.defined),
+        origins.location(expect.defined),
         keys,
-    );
+    )
+    .with_origins(origins);
     Ok(Device {
         name: name.clone(),
         platform,

@@ -11,8 +11,10 @@ mod catalog;
 mod device;
 mod email;
 mod error;
+mod extends;
 mod metrics;
 mod notify;
+mod origins;
 mod secret;
 mod secret_command;
 mod site;
@@ -35,6 +37,7 @@ pub use notify::{
     Endpoint, NotifyError, NotifyKind, NotifyOn, PAGERDUTY_EVENTS, SecretAt, Target,
     check_secrets as check_notify_secrets,
 };
+pub use origins::Origins;
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
 pub use secret_command::{CommandError, Found as ProgramFound, SecretCommand};
 pub use site::SshDefaults;

@@ -166,7 +166,7 @@ impl Definition for Declarative {
                         })
                         .map_err(|m| {
                             ConfigError::new(
-                                Position::from_location(baseline.file(), value.referenced),
+                                baseline.position_of(value.referenced),
                                 format!(
                                     "device {}: `expect.{key}`, read by check {} as {}: {m}",
                                     baseline.device(),
