@@ -24,6 +24,7 @@ mod adding_a_check;
 mod archive_full;
 mod archive_hostile;
 mod archive_staged;
+mod baseline_roles;
 mod cli;
 mod config_changes;
 mod config_errors;

@@ -25,6 +25,7 @@ mod models;
 mod parse;
 mod plan;
 pub mod probe;
+mod show_baseline;
 mod trust;
 mod validate;
 
@@ -86,6 +87,9 @@ pub enum Command {
     Capture(capture::Args),
     /// Show the host key a device offers, and how to pin it after checking it.
     Trust(trust::Args),
+    /// Print a device's baseline as the checks read it (merged with the role files it
+    /// extends), each line with the file and line it comes from.
+    ShowBaseline(show_baseline::Args),
     /// The latency probe: analyse captures, or send and capture live.
     Probe(Box<probe::Args>),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell): it completes
@@ -166,6 +170,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Diff(args) => diff::run(&dir, args),
         Command::Capture(args) => capture::run(&dir, args),
         Command::Trust(args) => trust::run(&dir, args),
+        Command::ShowBaseline(args) => show_baseline::run(&dir, args),
         Command::Probe(args) => probe::run(&dir, *args),
         Command::Completions { shell } => {
             crate::report::terminal::print_quietly(&complete::registration(shell)?);

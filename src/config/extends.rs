@@ -197,7 +197,7 @@ impl Source {
     /// The top-level entries as nodes of file number `file`.
     fn nodes(&self, file: usize) -> Vec<Node> {
         let end = self.lines.len() as u64 + 1;
-        nodes(file, &self.root, end)
+        nodes(file, &self.lines, &self.root, end)
     }
 
     /// The file's values, `extends` left out.
@@ -216,10 +216,12 @@ impl Source {
 struct Node {
     key: String,
     file: usize,
+    /// Its first line: the comments right above the key, at the key's column, are its own.
+    start: u64,
     /// Where the key is written (1-based).
     line: u64,
     column: u64,
-    /// The first line after its value (its next sibling's, or its parent's end).
+    /// The first line after its value (its next sibling's start, or its parent's end).
     end: u64,
     shape: Shape,
 }
@@ -271,16 +273,25 @@ fn one_key_a_line(entries: &[(serde_saphyr::Spanned<String>, Tree)], line: u64) 
     })
 }
 
-fn nodes(file: usize, entries: &[(serde_saphyr::Spanned<String>, Tree)], end: u64) -> Vec<Node> {
+fn nodes(
+    file: usize,
+    lines: &[String],
+    entries: &[(serde_saphyr::Spanned<String>, Tree)],
+    end: u64,
+) -> Vec<Node> {
+    let starts: Vec<u64> = entries
+        .iter()
+        .map(|(k, _)| comments_above(lines, k.referenced.line(), k.referenced.column()))
+        .collect();
     let mut out = Vec::with_capacity(entries.len());
     for (i, (key, value)) in entries.iter().enumerate() {
         let line = key.referenced.line();
-        let next = entries.get(i + 1).map_or(end, |(k, _)| k.referenced.line());
+        let next = starts.get(i + 1).copied().unwrap_or(end);
         let shape = match &value.value {
             TreeValue::Null => Shape::Empty,
             TreeValue::Map(keys) if keys.is_empty() => Shape::Empty,
             TreeValue::Map(keys) if one_key_a_line(keys, line) => {
-                Shape::Block(nodes(file, keys, next))
+                Shape::Block(nodes(file, lines, keys, next))
             }
             TreeValue::Map(keys) => Shape::Inline {
                 secret: is_secret(keys.iter().map(|(k, _)| k.value.as_str())),
@@ -290,6 +301,7 @@ fn nodes(file: usize, entries: &[(serde_saphyr::Spanned<String>, Tree)], end: u6
         out.push(Node {
             key: key.value.clone(),
             file,
+            start: starts[i],
             line,
             column: key.referenced.column(),
             end: next,
@@ -297,6 +309,26 @@ fn nodes(file: usize, entries: &[(serde_saphyr::Spanned<String>, Tree)], end: u6
         });
     }
     out
+}
+
+/// The first line of the comments written right above 1-based `line` at `column` (the key's
+/// own: `# The exchange's querier speaks IGMPv2` above `querier_version:`); `line` if none.
+fn comments_above(lines: &[String], line: u64, column: u64) -> u64 {
+    let indent = usize::try_from(column.saturating_sub(1)).unwrap_or(0);
+    let mut start = line;
+    while start > 1 {
+        let Some(above) = usize::try_from(start - 2).ok().and_then(|i| lines.get(i)) else {
+            break;
+        };
+        let comment = above.len() > indent
+            && above.as_bytes()[..indent].iter().all(|b| *b == b' ')
+            && above[indent..].starts_with('#');
+        if !comment {
+            break;
+        }
+        start -= 1;
+    }
+    start
 }
 
 /// `child`'s keys over `parent`'s: the child's order, then the keys only the parent has.
@@ -407,10 +439,10 @@ fn render(nodes: &[Node], depth: u64, chain: &[Source], out: &mut Vec<(String, L
         };
         match &node.shape {
             Shape::Merged(keys) => {
-                emit(node.line);
+                (node.start..=node.line).for_each(&mut emit);
                 render(keys, depth + 1, chain, out);
             }
-            _ => (node.line..node.end).for_each(emit),
+            _ => (node.start..node.end).for_each(emit),
         }
     }
 }
