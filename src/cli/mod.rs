@@ -16,6 +16,8 @@ mod demo;
 mod demo_home;
 mod diff;
 mod history;
+mod import;
+mod init;
 mod inspect;
 #[cfg(feature = "lab")]
 mod lab;
@@ -87,6 +89,10 @@ pub enum Command {
     Capture(capture::Args),
     /// Show the host key a device offers, and how to pin it after checking it.
     Trust(trust::Args),
+    /// A commented starting site for a real network in DIR (one FortiGate, one switch).
+    Init(init::Args),
+    /// Devices from an inventory as baselines to fill in (`import ansible FILE`).
+    Import(import::Args),
     /// Print a device's baseline as the checks read it (merged with the role files it
     /// extends), each line with the file and line it comes from.
     ShowBaseline(show_baseline::Args),
@@ -171,6 +177,8 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Capture(args) => capture::run(&dir, args),
         Command::Trust(args) => trust::run(&dir, args),
         Command::ShowBaseline(args) => show_baseline::run(&dir, args),
+        Command::Init(args) => init::run(args),
+        Command::Import(args) => import::run(&dir, args),
         Command::Probe(args) => probe::run(&dir, *args),
         Command::Completions { shell } => {
             crate::report::terminal::print_quietly(&complete::registration(shell)?);

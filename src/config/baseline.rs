@@ -25,6 +25,9 @@ pub struct BaselineText {
     /// Where each line of `text` was written (a device that `extends:` a role file is read
     /// from the merged text).
     origins: Arc<Origins>,
+    /// `draft: true`: its expectations are not all written yet (a device just imported). A
+    /// check whose required key is missing waits for it ([`BaselineText::input_or_pending`]).
+    draft: bool,
 }
 
 /// The part of a device file a check reads: `expect:` with only the check's keys.
@@ -48,7 +51,31 @@ impl BaselineText {
             position,
             keys,
             origins: Arc::new(Origins::own(file)),
+            draft: false,
         }
+    }
+
+    /// The baseline of a device whose file says `draft: true` (or `false`).
+    pub fn drafted(mut self, draft: bool) -> BaselineText {
+        self.draft = draft;
+        self
+    }
+
+    /// Whether the device's file says `draft: true`.
+    pub fn is_draft(&self) -> bool {
+        self.draft
+    }
+
+    /// What a check of a draft baseline says while `expect.KEY` is not written: an ERROR in a
+    /// run, a warning in `validate` ("sw7: eos.version.pinned has no expect.version yet").
+    pub fn pending(&self, id: &str, key: &str) -> String {
+        format!(
+            "{}: {id} has no expect.{key} yet (the baseline is a draft: write the value in {} \
+             or the role file it extends, and remove `draft: true` once every check has its \
+             values)",
+            self.device,
+            self.file.display()
+        )
     }
 
     /// The baseline read from a text assembled from several files ([`Origins`]).
@@ -98,15 +125,36 @@ impl BaselineText {
     /// Reads the input of check `id` (a type whose fields are baseline keys). A missing or
     /// mistyped value is an error at its position that names the device and the check.
     pub fn input<I: DeserializeOwned>(&self, id: &str) -> Result<I, ConfigError> {
+        self.read(id).map_err(|(_, e)| e)
+    }
+
+    /// [`BaselineText::input`], except that in a draft baseline a required key that is not
+    /// written yet is `Ok(Err(what the check says meanwhile))` instead of a mistake.
+    pub fn input_or_pending<I: DeserializeOwned>(
+        &self,
+        id: &str,
+    ) -> Result<Result<I, String>, ConfigError> {
+        match self.read(id) {
+            Ok(input) => Ok(Ok(input)),
+            Err((Some(key), _)) if self.draft => Ok(Err(self.pending(id, &key))),
+            Err((_, e)) => Err(e),
+        }
+    }
+
+    /// The input, or the mistake and the missing key when that is what it is.
+    fn read<I: DeserializeOwned>(&self, id: &str) -> Result<I, (Option<String>, ConfigError)> {
         yaml::parse::<Expect<I>>(&self.file, &self.text)
             .map(|e| e.expect)
             .map_err(|e| {
-                let message = match e.message.strip_prefix("missing field ") {
+                let missing = e
+                    .message
+                    .strip_prefix("missing field ")
+                    .map(|field| field.trim_matches('`').to_string());
+                let message = match &missing {
                     Some(field) => format!(
-                        "device {}: check {id} needs `expect.{}` in this baseline, and it is missing \
-                         (add it, or list the check under `skip:` with a reason)",
+                        "device {}: check {id} needs `expect.{field}` in this baseline, and it is \
+                         missing (add it, or list the check under `skip:` with a reason)",
                         self.device,
-                        field.trim_matches('`')
                     ),
                     None => format!("device {}: check {id}: {}", self.device, e.message),
                 };
@@ -115,7 +163,7 @@ impl BaselineText {
                 } else {
                     self.origins.translate(e.position)
                 };
-                ConfigError::new(position, message)
+                (missing, ConfigError::new(position, message))
             })
     }
 

@@ -115,6 +115,8 @@ struct SshFile {
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
     #[serde(default)]
     skip: BTreeMap<String, String>,
+    #[serde(default)]
+    draft: bool,
 }
 
 /// A probe device file: no `ssh:` (the probe is not reached over SSH), a `source:` instead.
@@ -127,6 +129,8 @@ struct ProbeFile {
     expect: Spanned<premarket_probe::baseline::Expect>,
     #[serde(default)]
     skip: BTreeMap<String, String>,
+    #[serde(default)]
+    draft: bool,
 }
 
 /// The keys of a probe's `expect:` with their positions (the typed read above checked them).
@@ -153,10 +157,11 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
     let placed = |e: ConfigError| ConfigError::new(origins.translate(e.position), e.message);
     let header: Header = yaml::parse(path, &text).map_err(placed)?;
     let platform = header.platform.value;
-    let (access, expect, skip, model) = match platform {
+    let (access, expect, skip, model, draft) = match platform {
         Platform::Eos | Platform::Fortigate => {
             let file: SshFile = yaml::parse(path, &text).map_err(placed)?;
-            (Access::Ssh(file.ssh), file.expect, file.skip, file.model)
+            let access = Access::Ssh(file.ssh);
+            (access, file.expect, file.skip, file.model, file.draft)
         }
         Platform::Probe => {
             let file: ProbeFile = yaml::parse(path, &text).map_err(placed)?;
@@ -167,6 +172,7 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
                 keys.expect,
                 file.skip,
                 None,
+                file.draft,
             )
         }
     };
@@ -183,7 +189,8 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
         origins.location(expect.defined),
         keys,
     )
-    .with_origins(origins);
+    .with_origins(origins)
+    .drafted(draft);
     Ok(Device {
         name: name.clone(),
         platform,

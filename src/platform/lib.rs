@@ -13,6 +13,34 @@ pub use spec::PlatformSpec;
 #[cfg(test)]
 mod profile_tests;
 
+#[cfg(test)]
+mod starter_tests {
+    use super::*;
+
+    #[test]
+    fn a_starter_leaves_nothing_unfilled_and_inspected_platforms_come_from_ansible() {
+        for platform in [Platform::Eos, Platform::Fortigate] {
+            let values: Vec<(&str, &str)> = STARTER_FIELDS.iter().map(|f| (*f, "X")).collect();
+            let text = starter(platform, &values).expect("a starter");
+            let left: Vec<&str> = text
+                .split('{')
+                .skip(1)
+                .filter_map(|s| s.split_once('}').map(|(f, _)| f))
+                .filter(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic()))
+                .collect();
+            assert!(left.is_empty(), "{platform}: {left:?}");
+            assert!(text.contains(&format!("platform: {platform}")), "{text}");
+            assert_eq!(
+                from_ansible(spec(platform).ansible_network_os[0]),
+                Some(platform)
+            );
+        }
+        assert_eq!(from_ansible(" Arista.EOS.eos "), Some(Platform::Eos));
+        assert_eq!(from_ansible("cisco.ios.ios"), None);
+        assert!(starter(Platform::Probe, &[]).is_none());
+    }
+}
+
 use std::borrow::Cow;
 
 use premarket_core::Platform;
@@ -53,6 +81,33 @@ pub fn redact(platform: Platform, raw: &str) -> Cow<'_, str> {
     (spec(platform).redact)(raw)
 }
 
+/// The platform an Ansible inventory's `ansible_network_os` names, if premarket inspects it.
+pub fn from_ansible(network_os: &str) -> Option<Platform> {
+    let os = network_os.trim().to_ascii_lowercase();
+    [Platform::Eos, Platform::Fortigate]
+        .into_iter()
+        .find(|p| spec(*p).ansible_network_os.contains(&os.as_str()))
+}
+
+/// A device's starting baseline (`premarket init`, `premarket import`): the platform's
+/// commented template with `values` put in (`("name", "sw7")` fills `{name}`; the template's
+/// fields are [`STARTER_FIELDS`]). `None` for a platform not described so.
+pub fn starter(platform: Platform, values: &[(&str, &str)]) -> Option<String> {
+    let template = spec(platform).starter;
+    if template.is_empty() {
+        return None;
+    }
+    let mut text = template.to_string();
+    for (key, value) in values {
+        text = text.replace(&format!("{{{key}}}"), value);
+    }
+    Some(text)
+}
+
+/// What a starter template leaves to fill: the device's name, its role file's `extends:` line
+/// (or nothing), where and who it logs in as, its secret references.
+pub const STARTER_FIELDS: &[&str] = &["name", "extends", "host", "port", "user", "auth", "enable"];
+
 /// The one place that turns a platform into what premarket knows of it.
 pub fn spec(platform: Platform) -> &'static PlatformSpec {
     match platform {
@@ -84,4 +139,6 @@ static PROBE: PlatformSpec = PlatformSpec {
             .collect())
     },
     fortios_text: false,
+    ansible_network_os: &[],
+    starter: "",
 };

@@ -42,7 +42,7 @@ use self::grammar::{Node, Ref, Spec};
 use self::ops::{Cond, Op};
 use self::readers::RuleQuery;
 use self::ready::PreparedRule;
-use super::{BaselineText, Definition, InputError, Prepared};
+use super::{BaselineText, Definition, InputError, Pending, Prepared};
 use premarket_config::{ConfigError, Declared, Entry, Position};
 use premarket_core::{Command, Platform};
 
@@ -140,6 +140,11 @@ impl Definition for Declarative {
         } else {
             baseline.input(&self.id)?
         };
+        if baseline.is_draft()
+            && let Some(key) = self.keys().into_iter().find(|k| !values.contains_key(k))
+        {
+            return Ok(Arc::new(Pending(baseline.pending(&self.id, &key))));
+        }
         let mut errors: Vec<ConfigError> = Vec::new();
         let mut build = |spec: &Spec| -> Result<Test, ConfigError> {
             match &spec.value {
