@@ -84,6 +84,7 @@ mod rule_checks;
 mod secret_command;
 mod secrets_canary;
 mod sessions_at_once;
+mod site_start;
 mod ssh_byte_path;
 mod ssh_cli;
 mod ssh_driver;

@@ -188,3 +188,28 @@ fn local_timezone() -> String {
         })
         .unwrap_or_else(|| "UTC".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalog_written_is_the_one_shipped() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checks");
+        let mut shipped: Vec<(String, String)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+            .map(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        shipped.sort();
+        let written: Vec<(String, String)> = CATALOG
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        assert_eq!(written, shipped, "CATALOG must list every file of checks/");
+    }
+}
