@@ -58,19 +58,8 @@ fn premarket(site: &Site, args: &[&str]) -> (i32, String, String) {
 /// Each result's check, device, status, summary, expected and actual.
 fn verdicts(site: &Site, saved: &str) -> Vec<[String; 6]> {
     let saved = common::fixture(&format!("site/{saved}"));
-    let (code, stdout, stderr) = premarket(
-        site,
-        &[
-            "run",
-            "--offline",
-            saved.to_str().unwrap(),
-            "--format",
-            "json",
-            "--no-email",
-        ],
-    );
+    let (code, report, stderr) = common::offline_report(site.path(), &saved);
     assert!(code != 3, "{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
     report["results"]
         .as_array()
         .expect("results")

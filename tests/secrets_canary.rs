@@ -14,8 +14,8 @@ use assert_cmd::Command as Bin;
 use ssh_common::device::{Device, Script};
 use ssh_common::*;
 
-pub(crate) const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
-pub(crate) const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
+const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
+const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
 
 const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "uptime": 1234.5}"#;
 const LANZ_JSON: &str = r#"{"lanzEnabled": true}"#;
@@ -228,8 +228,13 @@ async fn no_secret_reaches_any_output() {
         "the device output was kept"
     );
 
-    for canary in [CANARY, ENABLE_CANARY, SMTP_CANARY, HASH_CANARY] {
-        for (what, text) in outputs.iter().chain(written.iter().copied()) {
+    assert_no_canary(outputs.iter().chain(written.iter().copied()));
+}
+
+/// No canary in any of `texts` (what, text); a leak is shown by its lines.
+pub(crate) fn assert_no_canary<'a>(texts: impl Iterator<Item = &'a (String, String)>) {
+    for (what, text) in texts {
+        for canary in [CANARY, ENABLE_CANARY, SMTP_CANARY, HASH_CANARY] {
             assert!(
                 !text.contains(canary),
                 "{canary} leaked into {what}:\n{}",

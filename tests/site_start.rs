@@ -118,21 +118,7 @@ fn a_draft_device_is_error_wherever_a_value_is_missing_never_ok() {
     let healthy = common::fixture("site/healthy");
     common::copy_dir(&healthy.join("fw1"), &saved.join("example-fw"));
     common::copy_dir(&healthy.join("sw1"), &saved.join("example-sw"));
-    let (code, stdout, stderr) = premarket(
-        &[
-            "--dir",
-            dir.to_str().unwrap(),
-            "run",
-            "--offline",
-            saved.to_str().unwrap(),
-            "--format",
-            "json",
-            "--no-email",
-        ],
-        None,
-    );
-    let report: serde_json::Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+    let (code, report, _) = common::offline_report(&dir, &saved);
     assert_ne!(code, 0, "{report:#}");
     assert_ne!(report["status"], "OK");
     let results = report["results"].as_array().expect("results");

@@ -13,34 +13,6 @@ pub use spec::PlatformSpec;
 #[cfg(test)]
 mod profile_tests;
 
-#[cfg(test)]
-mod starter_tests {
-    use super::*;
-
-    #[test]
-    fn a_starter_leaves_nothing_unfilled_and_inspected_platforms_come_from_ansible() {
-        for platform in [Platform::Eos, Platform::Fortigate] {
-            let values: Vec<(&str, &str)> = STARTER_FIELDS.iter().map(|f| (*f, "X")).collect();
-            let text = starter(platform, &values).expect("a starter");
-            let left: Vec<&str> = text
-                .split('{')
-                .skip(1)
-                .filter_map(|s| s.split_once('}').map(|(f, _)| f))
-                .filter(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic()))
-                .collect();
-            assert!(left.is_empty(), "{platform}: {left:?}");
-            assert!(text.contains(&format!("platform: {platform}")), "{text}");
-            assert_eq!(
-                from_ansible(spec(platform).ansible_network_os[0]),
-                Some(platform)
-            );
-        }
-        assert_eq!(from_ansible(" Arista.EOS.eos "), Some(Platform::Eos));
-        assert_eq!(from_ansible("cisco.ios.ios"), None);
-        assert!(starter(Platform::Probe, &[]).is_none());
-    }
-}
-
 use std::borrow::Cow;
 
 use premarket_core::Platform;
@@ -142,3 +114,31 @@ static PROBE: PlatformSpec = PlatformSpec {
     ansible_network_os: &[],
     starter: "",
 };
+
+#[cfg(test)]
+mod starter_tests {
+    use super::*;
+
+    #[test]
+    fn a_starter_leaves_nothing_unfilled_and_inspected_platforms_come_from_ansible() {
+        for platform in [Platform::Eos, Platform::Fortigate] {
+            let values: Vec<(&str, &str)> = STARTER_FIELDS.iter().map(|f| (*f, "X")).collect();
+            let text = starter(platform, &values).expect("a starter");
+            let left: Vec<&str> = text
+                .split('{')
+                .skip(1)
+                .filter_map(|s| s.split_once('}').map(|(f, _)| f))
+                .filter(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic()))
+                .collect();
+            assert!(left.is_empty(), "{platform}: {left:?}");
+            assert!(text.contains(&format!("platform: {platform}")), "{text}");
+            assert_eq!(
+                from_ansible(spec(platform).ansible_network_os[0]),
+                Some(platform)
+            );
+        }
+        assert_eq!(from_ansible(" Arista.EOS.eos "), Some(Platform::Eos));
+        assert_eq!(from_ansible("cisco.ios.ios"), None);
+        assert!(starter(Platform::Probe, &[]).is_none());
+    }
+}
