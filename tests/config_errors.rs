@@ -278,7 +278,9 @@ fn a_wrong_secret_reference_is_never_echoed() {
             "{wrong}: expected {position} in:\n{stderr}"
         );
         assert!(
-            stderr.contains("a secret reference must be { env: NAME } or { file: PATH }"),
+            stderr.contains(
+                "a secret reference must be { env: NAME }, { file: PATH } or { command: [PROGRAM, ARG...] }"
+            ),
             "{wrong}: {stderr}"
         );
         assert!(!stderr.contains("s3cret"), "{wrong}: echoed in:\n{stderr}");

@@ -182,8 +182,8 @@ impl<C: Check> Definition for Builtin<C> {
         // A draft's missing value is not remembered: another device's block may be the same
         // text without being a draft.
         let input: C::Input = match baseline.input_or_pending(C::ID)? {
-            Ok(input) => input,
-            Err(waiting) => return Ok(Arc::new(Pending(waiting))),
+            premarket_config::Reading::Ready(input) => input,
+            premarket_config::Reading::Pending(waiting) => return Ok(Arc::new(Pending(waiting))),
         };
         C::validate(&input).map_err(|message| baseline.invalid(C::ID, message.0))?;
         let ready: Arc<dyn Prepared> = Arc::new(PreparedBuiltin::<C> { input });

@@ -125,7 +125,7 @@ impl Report {
         dir: &Path,
         from: &Path,
         hosts: &[InventoryHost],
-        added: Result<usize, String>,
+        added: Result<usize, site_list::ListError>,
         to_list: &[(String, String)],
     ) {
         let baselines = dir.join("baselines");

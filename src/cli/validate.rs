@@ -134,7 +134,7 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
             continue;
         };
         let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
-        if let Err(e) = examine(secret, &consequence, warnings) {
+        if let Some(e) = examine(secret, &consequence, warnings) {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
@@ -155,7 +155,7 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
         return;
     };
     let consequence = "a live run could not send the email (email.password)";
-    if let Err(e) = examine(secret, consequence, warnings) {
+    if let Some(e) = examine(secret, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -183,27 +183,23 @@ fn at(device: &Device, key: &str) -> Option<Position> {
         .map(|k| device.baseline.position_of(k.defined))
 }
 
-/// Reads `secret` when it is present; one that is not is a warning (offline work and `plan`
-/// need no secrets). A command is never run here: its program is looked up, and one that is
-/// there but cannot be run is an error.
-fn examine(
-    secret: &SecretRef,
-    consequence: &str,
-    warnings: &mut Vec<String>,
-) -> Result<(), String> {
+/// Reads `secret` when it is present, and says what is wrong with it; one that is not present
+/// is a warning (offline work and `plan` need no secrets). A command is never run here: its
+/// program is looked up, and one that is there but cannot be run is a mistake.
+fn examine(secret: &SecretRef, consequence: &str, warnings: &mut Vec<String>) -> Option<String> {
     if !secret.is_present() {
         warnings.push(missing(secret, consequence));
-        return Ok(());
+        return None;
     }
     match secret {
         SecretRef::Command(command) => match command.find() {
-            ProgramFound::NotExecutable(path) => Err(format!(
+            ProgramFound::NotExecutable(path) => Some(format!(
                 "the secret command's program {} is not an executable file ({secret})",
                 path.display()
             )),
-            ProgramFound::Executable(_) | ProgramFound::Missing(_) => Ok(()),
+            ProgramFound::Executable(_) | ProgramFound::Missing(_) => None,
         },
-        _ => secret.resolve().map(|_| ()).map_err(|e| e.to_string()),
+        _ => secret.resolve().err().map(|e| e.to_string()),
     }
 }
 

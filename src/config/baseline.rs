@@ -30,6 +30,13 @@ pub struct BaselineText {
     draft: bool,
 }
 
+/// A check's input as read from a baseline: ready, or (in a draft) waiting for a value.
+pub enum Reading<I> {
+    Ready(I),
+    /// What the check says until the value is written ([`BaselineText::pending`]).
+    Pending(String),
+}
+
 /// The part of a device file a check reads: `expect:` with only the check's keys.
 #[derive(Deserialize)]
 struct Expect<I> {
@@ -129,14 +136,14 @@ impl BaselineText {
     }
 
     /// [`BaselineText::input`], except that in a draft baseline a required key that is not
-    /// written yet is `Ok(Err(what the check says meanwhile))` instead of a mistake.
+    /// written yet is [`Reading::Pending`] instead of a mistake.
     pub fn input_or_pending<I: DeserializeOwned>(
         &self,
         id: &str,
-    ) -> Result<Result<I, String>, ConfigError> {
+    ) -> Result<Reading<I>, ConfigError> {
         match self.read(id) {
-            Ok(input) => Ok(Ok(input)),
-            Err((Some(key), _)) if self.draft => Ok(Err(self.pending(id, &key))),
+            Ok(input) => Ok(Reading::Ready(input)),
+            Err((Some(key), _)) if self.draft => Ok(Reading::Pending(self.pending(id, &key))),
             Err((_, e)) => Err(e),
         }
     }

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use archive::ArchiveSettings;
-pub use baseline::BaselineText;
+pub use baseline::{BaselineText, Reading};
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
 pub use device::{Access, Connection, Device};

@@ -162,25 +162,34 @@ impl<'de> Deserialize<'de> for SecretRef {
     }
 }
 
+/// Why a `{ command: ... }` reference is refused.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BadCommand(String);
+
 /// `{ command: ARGV, timeout_s: N }` checked: a program to find as the run will (a bare name on
 /// `PATH`, or an absolute path; a relative path would depend on where cron starts premarket).
-fn command_ref(argv: Vec<String>, timeout: Option<u64>) -> Result<SecretRef, String> {
+fn command_ref(argv: Vec<String>, timeout: Option<u64>) -> Result<SecretRef, BadCommand> {
     let Some(program) = argv.first() else {
-        return Err(
+        return Err(BadCommand(
             "command: the list is empty; it starts with the program, e.g. \
-                    { command: [vault, kv, get, -field=password, secret/net/fw1] }"
+             { command: [vault, kv, get, -field=password, secret/net/fw1] }"
                 .into(),
-        );
+        ));
     };
     if program.is_empty() || (program.contains('/') && !program.starts_with('/')) {
-        return Err(format!(
+        return Err(BadCommand(format!(
             "command: the program {program:?} is neither a name looked up on PATH nor an \
              absolute path (a relative path would depend on the directory cron starts in)"
-        ));
+        )));
     }
     let timeout = match timeout {
         None => secret_command::DEFAULT_TIMEOUT,
-        Some(0) => return Err("timeout_s: a whole number of seconds, 1 or more".into()),
+        Some(0) => {
+            return Err(BadCommand(
+                "timeout_s: a whole number of seconds, 1 or more".into(),
+            ));
+        }
         Some(s) => std::time::Duration::from_secs(s),
     };
     Ok(SecretRef::Command(SecretCommand { argv, timeout }))

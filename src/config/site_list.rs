@@ -20,9 +20,23 @@ pub fn listed(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// `text` with `devices` (name, baseline file) added to its `devices:` list; an error says why
-/// the list cannot be added to by hand-like editing (the operator then adds the entries).
-pub fn add(text: &str, devices: &[(String, String)]) -> Result<String, String> {
+/// Why the entries could not be added as a person would (the operator then adds them).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    #[error(
+        "site.yaml lists its devices inline (devices: [...]); write them as a block list (one \
+         `- name:` a line)"
+    )]
+    Inline,
+    #[error(
+        "site.yaml's devices: list could not be added to (it does not read as a list of \
+         name/baseline entries after the edit)"
+    )]
+    Unreadable,
+}
+
+/// `text` with `devices` (name, baseline file) added to its `devices:` list.
+pub fn add(text: &str, devices: &[(String, String)]) -> Result<String, ListError> {
     if devices.is_empty() {
         return Ok(text.to_string());
     }
@@ -57,13 +71,7 @@ pub fn add(text: &str, devices: &[(String, String)]) -> Result<String, String> {
             match rest {
                 "" => {}
                 "[]" => out[at] = "devices:".into(),
-                _ => {
-                    return Err(
-                        "site.yaml lists its devices inline (devices: [...]); write them as a \
-                         block list (one `- name:` a line)"
-                            .into(),
-                    );
-                }
+                _ => return Err(ListError::Inline),
             }
             // The indentation of the first entry's dash and of its keys.
             let (dash, key) = block
@@ -90,11 +98,7 @@ pub fn add(text: &str, devices: &[(String, String)]) -> Result<String, String> {
     let now = listed(&result);
     match devices.iter().all(|(name, _)| now.contains(name)) {
         true => Ok(result),
-        false => Err(
-            "site.yaml's devices: list could not be added to (it does not read as \
-                      a list of name/baseline entries after the edit)"
-                .into(),
-        ),
+        false => Err(ListError::Unreadable),
     }
 }
 
