@@ -422,7 +422,10 @@ fn render(nodes: &[Node], depth: u64, chain: &[Source], out: &mut Vec<(String, L
             i64::try_from(2 * depth + 1).unwrap_or(0) - i64::try_from(node.column).unwrap_or(0);
         let lines = &chain[node.file].lines;
         let mut emit = |line: u64| {
-            let Some(text) = usize::try_from(line - 1).ok().and_then(|i| lines.get(i)) else {
+            let Some(text) = line
+                .checked_sub(1)
+                .and_then(|i| lines.get(usize::try_from(i).ok()?))
+            else {
                 return;
             };
             if text == "---" || text == "..." {

@@ -209,7 +209,12 @@ fn run(command: &SecretCommand) -> Result<String, CommandError> {
         }
         Err(why)
     };
-    while stdout.is_none() || stderr.is_none() || status.is_none() {
+    // Until the program has exited and both its outputs have ended (a child it left behind
+    // may hold them open: the timeout ends that too).
+    let (stdout, stderr, status) = loop {
+        if let (Some(_), Some(_), Some(_)) = (&stdout, &stderr, &status) {
+            break (stdout, stderr, status);
+        }
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
             Ok(Event::Stdout(Ok(bytes))) if bytes.len() as u64 > MAX_OUTPUT => {
@@ -223,9 +228,10 @@ fn run(command: &SecretCommand) -> Result<String, CommandError> {
                 return stop(CommandError::TimedOut { program, timeout }, &rx);
             }
         }
-    }
+    };
     let (Some(stdout), Some(stderr), Some(status)) = (stdout, stderr, status) else {
-        unreachable!("the loop ends only when all three are in");
+        let timeout = command.timeout;
+        return stop(CommandError::TimedOut { program, timeout }, &rx);
     };
     let failed = |ended: String| CommandError::Failed {
         program: program.clone(),
