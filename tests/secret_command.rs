@@ -5,11 +5,14 @@
 //! with the password on its stderr, hangs or prints 10 MB makes the switch one ERROR that names
 //! the program and what happened, in bounded time. In every case the password appears in no
 //! output: terminal, `-vv` and trace logs, archive, outbox, the email written to a file.
+//! `validate` looks each program up and never runs it: one not found is a warning, one that is
+//! there but not executable is a mistake at the reference's file:line:column.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::common::Site;
 use crate::secrets_canary::{assert_no_canary, every_file, premarket, site_with_password, switch};
 use crate::ssh_common::CANARY;
 use crate::ssh_common::device::Device;
@@ -169,4 +172,96 @@ async fn a_command_that_fails_hangs_or_floods_is_an_error_naming_it() {
         assert!(!results.is_empty(), "{name}: {report:#}");
         assert_no_canary(written.iter());
     }
+}
+
+/// `premarket validate` on the example site with its switch's password from `sw1` and its
+/// firewall's from `fw1` (both `{ command: ... }` lists): exit code and stderr, with no
+/// `PREMARKET_` variable of the caller's.
+fn validate_with_commands(sw1: &str, fw1: &str) -> (Site, i32, String) {
+    let site = Site::example();
+    for (device, command) in [("sw1", sw1), ("fw1", fw1)] {
+        let file = format!("baselines/{device}.yaml");
+        let env = format!("{{ env: PREMARKET_{}_PASSWORD }}", device.to_uppercase());
+        let text = site.read(&file);
+        assert!(text.contains(&env), "{file} refers to {env}");
+        site.write(
+            &file,
+            &text.replace(&env, &format!("{{ command: {command} }}")),
+        );
+    }
+    let mut command = assert_cmd::Command::cargo_bin("premarket").unwrap();
+    for (name, _) in std::env::vars().filter(|(n, _)| n.starts_with("PREMARKET_")) {
+        command.env_remove(name);
+    }
+    let out = command
+        .arg("--dir")
+        .arg(site.path())
+        .arg("validate")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (site, out.status.code().unwrap_or(-1), stderr)
+}
+
+#[test]
+fn validate_looks_a_secret_command_up_without_running_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("ran");
+    let getpw = script(
+        dir.path(),
+        "getpw",
+        &format!("touch {}\nprintf '%s\\n' '{CANARY}'", ran.display()),
+    );
+    // There and executable: nothing to say, and it is not run.
+    let (_site, code, stderr) = validate_with_commands(
+        &format!("[{}, sw1]", getpw.display()),
+        &format!("[{}, fw1]", getpw.display()),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("getpw"), "{stderr}");
+    assert!(!ran.exists(), "validate ran the secret command");
+    assert!(!stderr.contains(CANARY), "{stderr}");
+
+    // Not found, on PATH or at its absolute path: a warning each (as for a variable not set),
+    // naming the program and what a run would miss; the site still validates.
+    let gone = dir.path().join("gone");
+    let (_site, code, stderr) = validate_with_commands(
+        "[no-such-vault-cli, kv, get, -field=password, secret/net/sw1]",
+        &format!("[{}, fw1]", gone.display()),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    for said in [
+        "warning: the secret command's program no-such-vault-cli is not found on PATH: a live \
+         run would not log in to sw1 (ssh.password)"
+            .to_string(),
+        format!(
+            "warning: the secret command's program {} is not found: a live run would not log \
+             in to fw1 (ssh.password)",
+            gone.display()
+        ),
+    ] {
+        assert!(stderr.contains(&said), "{said}\n{stderr}");
+    }
+
+    // There but not executable: a mistake at the reference's place, and nothing ran.
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, format!("#!/bin/sh\ntouch {}\n", ran.display())).unwrap();
+    let (site, code, stderr) = validate_with_commands(
+        &format!("[{}, sw1]", getpw.display()),
+        &format!("[{}, fw1]", plain.display()),
+    );
+    assert_eq!(code, 3, "{stderr}");
+    let line = site
+        .read("baselines/fw1.yaml")
+        .lines()
+        .position(|l| l.contains("command:"))
+        .unwrap()
+        + 1;
+    let said = format!(
+        "fw1.yaml:{line}:3: device fw1: ssh.password: the secret command's program {} is not an \
+         executable file",
+        plain.display()
+    );
+    assert!(stderr.contains(&said), "{said}\n{stderr}");
+    assert!(!ran.exists(), "validate ran a secret command");
 }

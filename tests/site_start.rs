@@ -92,6 +92,41 @@ fn init_writes_a_site_that_validates_warning_about_each_unset_secret() {
     }
 }
 
+/// The `--site` name is written into site.yaml as it is: a name init accepts must come back
+/// from `validate` unchanged, and one YAML would read otherwise (an alias, a tag, a list item,
+/// a directive, a reserved character, a comment) is refused before anything is written.
+#[test]
+fn init_writes_only_a_site_name_that_reads_back_as_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["tokyo-colo", "NY4_colo.2", "Tokyo colo"] {
+        let dir = tmp.path().join(name.replace(' ', "_"));
+        init(&dir, name);
+        let site = read(&dir, "baselines/site.yaml");
+        // The comments after the values stay in one column whatever the value's length.
+        let column = |key: &str| {
+            let line = site.lines().find(|l| l.starts_with(key)).unwrap();
+            line.find(" # ").unwrap_or_else(|| panic!("{line}"))
+        };
+        assert_eq!(column("site:"), column("timezone:"), "{site}");
+        let (code, stdout, stderr) = premarket(&["--dir", dir.to_str().unwrap(), "validate"], None);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(
+            stdout.contains(&format!("configuration OK: site {name}, ")),
+            "{name}: {stdout}"
+        );
+    }
+    for name in [
+        "*x", "&x", "!x", "- x", "%x", "@x", "`x", "x ", " x", "x: y", "x #y", "",
+    ] {
+        let dir = tmp.path().join("refused");
+        let flag = format!("--site={name}");
+        let (code, _, stderr) = premarket(&["init", dir.to_str().unwrap(), &flag], None);
+        assert_eq!(code, 3, "{name:?}: {stderr}");
+        assert!(stderr.contains("--site"), "{name:?}: {stderr}");
+        assert!(!dir.exists(), "{name:?}: nothing written");
+    }
+}
+
 #[test]
 fn init_refuses_a_directory_with_files_unless_forced() {
     let tmp = tempfile::tempdir().unwrap();
@@ -291,6 +326,49 @@ fn import_reads_a_real_inventory_and_writes_no_secret() {
     assert!(!read(&dir, "baselines/sw7.yaml").contains("# mine"));
     assert!(read(&dir, "baselines/leaf.yaml").contains("4.33.1F"));
     assert_eq!(read(&dir, "baselines/site.yaml"), listed);
+}
+
+/// An inventory's values are the operator's text, not YAML: a key file path, a user and an
+/// address holding `#`, `: `, spaces or a word YAML reads as a boolean are written so that the
+/// baseline reads back each value as the inventory had it.
+#[test]
+fn import_writes_each_value_so_that_it_reads_back_as_the_inventory_had_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("site");
+    init(&dir, "odd");
+    let key = tmp.path().join("my keys/#id: rsa");
+    std::fs::create_dir_all(key.parent().unwrap()).unwrap();
+    let hostvars = serde_json::json!({
+        "sw2": {
+            "ansible_network_os": "eos",
+            "ansible_host": "yes",
+            "ansible_user": "ops: #1",
+            "ansible_ssh_private_key_file": key.to_str().unwrap(),
+        }
+    });
+    let json = serde_json::json!({
+        "_meta": { "hostvars": hostvars },
+        "all": { "children": ["ungrouped"] },
+        "ungrouped": { "hosts": ["sw2"] },
+    })
+    .to_string();
+    let site = dir.to_str().unwrap();
+    let (code, _, stderr) = premarket(&["--dir", site, "import", "ansible", "-"], Some(&json));
+    assert_eq!(code, 0, "{stderr}");
+    // The key file does not exist yet: validate names it, as the baseline holds it.
+    let (code, _, warned) = premarket(&["--dir", site, "validate"], None);
+    assert_eq!(code, 0, "{warned}");
+    let missing = format!(
+        "the key file {} does not exist: a live run would not log in to sw2 (ssh.key_file)",
+        key.display()
+    );
+    assert!(warned.contains(&missing), "{missing}\n{warned}");
+    let (code, shown, stderr) =
+        premarket(&["--dir", site, "show-baseline", "--device", "sw2"], None);
+    assert_eq!(code, 0, "{stderr}");
+    for value in ["host: \"yes\"", "user: \"ops: #1\""] {
+        assert!(shown.contains(value), "{value} in\n{shown}");
+    }
 }
 
 #[test]

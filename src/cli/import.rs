@@ -162,7 +162,7 @@ impl Report {
         }
         match added {
             Ok(0) => {}
-            Ok(n) => outln!("site.yaml: {n} device(s) added to devices:"),
+            Ok(n) => outln!("site.yaml: {n} device(s) added to its `devices:` list"),
             Err(why) => {
                 outln!("site.yaml was not changed: {why}; add these entries to devices: yourself:");
                 for (name, file) in to_list {
@@ -293,7 +293,8 @@ fn baseline(
     }
     let auth = match &host.key_file {
         Some(key) => format!(
-            "  key_file: {key}\n  # key_passphrase: {{ env: PREMARKET_{var}_KEY_PASSPHRASE }}   if the key has one\n"
+            "  key_file: {}\n  # key_passphrase: {{ env: PREMARKET_{var}_KEY_PASSPHRASE }}   if the key has one\n",
+            yaml_scalar(key)
         ),
         None => format!(
             "  # Where the password is, never the value: {{ env: NAME }}, {{ file: /path }}, or a\n  \

@@ -49,13 +49,10 @@ pub const CATALOG: &[(&str, &str)] = &[
 pub fn run(args: Args) -> Result<u8, Stop> {
     let dir = super::absolute(&args.dir);
     let site = args.site.as_deref().unwrap_or("my-site");
-    if site.is_empty()
-        || site
-            .chars()
-            .any(|c| c.is_control() || "\"'#:{}[]".contains(c))
-    {
+    if !plain_name(site) {
         return Err(Stop::config(format!(
-            "--site {site:?}: a short name without quotes, `#`, `:` or brackets (e.g. tokyo-colo)"
+            "--site {site:?}: a short name of letters, digits, `-`, `_`, `.` and inner spaces, \
+             starting with a letter or digit (e.g. tokyo-colo)"
         )));
     }
     if !args.force && has_files(&dir) {
@@ -74,8 +71,7 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     let mut written: Vec<(PathBuf, String)> = vec![
         (
             baselines.join("site.yaml"),
-            SITE.replace("{site}", site)
-                .replace("{timezone}", &local_timezone()),
+            fill(&fill(SITE, "site", site), "timezone", &local_timezone()),
         ),
         (
             baselines.join("known_hosts"),
@@ -129,6 +125,39 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     );
     outln!("     15 8 * * *  {premarket} --dir {shown} run >>{shown}/run.log 2>&1");
     Ok(0)
+}
+
+/// Whether `name` is written into site.yaml as a plain YAML scalar that reads back as itself:
+/// a first character that YAML takes for an alias, a tag, a list item or a directive, or a
+/// `#`, `:` or quote inside, would make the new site fail to load (or load another name).
+fn plain_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_alphanumeric())
+        && !name.ends_with(' ')
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_. ".contains(c))
+}
+
+/// `template` with its first `{key}` replaced by `value`, the spaces after the placeholder shortened or
+/// lengthened so that a comment after it stays in its column (at least one space before it).
+fn fill(template: &str, key: &str, value: &str) -> String {
+    let placeholder = format!("{{{key}}}");
+    let Some(start) = template.find(&placeholder) else {
+        return template.to_string();
+    };
+    let after = &template[start + placeholder.len()..];
+    let spaces = after.len() - after.trim_start_matches(' ').len();
+    let width = placeholder.len() + spaces;
+    let padding = match after[spaces..].starts_with('#') {
+        true => width.saturating_sub(value.chars().count()).max(1),
+        false => spaces,
+    };
+    format!(
+        "{}{value}{}{}",
+        &template[..start],
+        " ".repeat(padding),
+        &after[spaces..]
+    )
 }
 
 /// Whether `dir` holds anything (a missing directory holds nothing).
@@ -192,6 +221,33 @@ fn local_timezone() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_filled_in_value_keeps_the_comment_in_its_column() {
+        let template = "site: {site}          # the name\nx: {site}\n";
+        assert_eq!(
+            fill(template, "site", "tokyo"),
+            "site: tokyo           # the name\nx: {site}\n"
+        );
+        assert_eq!(
+            fill(template, "site", "a-very-long-site-name"),
+            "site: a-very-long-site-name # the name\nx: {site}\n"
+        );
+        assert_eq!(fill("a: {b}\n", "b", "c"), "a: c\n");
+        assert_eq!(fill("a: {b}\n", "z", "c"), "a: {b}\n");
+    }
+
+    #[test]
+    fn a_site_name_is_one_yaml_reads_back_as_itself() {
+        for name in ["tokyo-colo", "NY4_colo.2", "Tokyo colo", "東京"] {
+            assert!(plain_name(name), "{name}");
+        }
+        for name in [
+            "", "*x", "&x", "!x", "- x", "%x", "@x", "x ", "x: y", "x #y", "'x'",
+        ] {
+            assert!(!plain_name(name), "{name:?}");
+        }
+    }
 
     #[test]
     fn the_catalog_written_is_the_one_shipped() {

@@ -124,10 +124,20 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
     };
     let Connection {
         password,
+        key_file,
         key_passphrase,
         enable_secret,
         ..
     } = conn;
+    // A key file is not a secret reference, but a missing one is as sure a failed login (an
+    // imported device's path is the Ansible control node's, which may not be this host's).
+    if let Some(path) = key_file.as_ref().filter(|p| !p.exists()) {
+        warnings.push(format!(
+            "the key file {} does not exist: a live run would not log in to {} (ssh.key_file)",
+            path.display(),
+            device.name
+        ));
+    }
     for (key, secret) in [
         ("password", password),
         ("key_passphrase", key_passphrase),
