@@ -5,7 +5,7 @@
 //! whole; a secret reference (`{ env: }`, `{ file: }`, `{ command: }`) is one value; a key left
 //! empty (`expect:` or `expect: {}`) takes the role's map. A role file may extend another (the
 //! chain is followed, a loop refused). `extends:` names a file relative to the file that says
-//! it.
+//! it, in its folder or below (no absolute path, no `..`): roles are the site's own files.
 //!
 //! The merge is done on the text, not on parsed values: the result is one YAML text made of the
 //! files' own lines (each moved to its depth), with the file and line each came from
@@ -54,6 +54,20 @@ pub fn assemble(path: &Path, text: &str) -> Result<Option<Assembled>, Vec<Config
     }
     let mut chain = vec![Source::read(path, text.to_string())?];
     while let Some((name, at)) = chain.last().and_then(|s| s.extends.clone()) {
+        // Roles are the site's own files: an absolute path or `..` would read (and merge, and
+        // quote in errors) any file this user can read.
+        let inside = Path::new(&name)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside {
+            return Err(vec![ConfigError::new(
+                at,
+                format!(
+                    "extends: {name}: a role file is a file of baselines/, named from the file \
+                     that extends it without `/` at the start or `..` (leaf.yaml, roles/leaf.yaml)"
+                ),
+            )]);
+        }
         let last = chain.last().map_or(path, |s| s.path.as_path());
         let next = last.parent().unwrap_or(Path::new("")).join(&name);
         if let Some(i) = chain.iter().position(|s| same_file(&s.path, &next)) {

@@ -154,6 +154,14 @@ fn mistakes_of_the_chain_are_errors_at_their_place() {
             "sw7.yaml:2:10: extends: spine.yaml: there is no such file",
         ),
         (
+            &[("sw7.yaml", "extends: /etc/hostname\n")],
+            "sw7.yaml:1:10: extends: /etc/hostname: a role file is a file of baselines/",
+        ),
+        (
+            &[("sw7.yaml", "extends: ../leaf.yaml\n")],
+            "sw7.yaml:1:10: extends: ../leaf.yaml: a role file is a file of baselines/",
+        ),
+        (
             &[("sw7.yaml", "extends: [a.yaml]\n")],
             "sw7.yaml:1:10: extends: the name of a role file",
         ),
