@@ -18,7 +18,8 @@ use serde_saphyr::Spanned;
 use super::Stop;
 use crate::collect::ssh::profile;
 use crate::config::{
-    Config, ConfigError, ConfigErrors, Connection, Device, Position, ProgramFound, SecretRef, yaml,
+    Config, ConfigError, ConfigErrors, Connection, Device, Environment, Position, ProgramFound,
+    SecretRef, yaml,
 };
 use crate::plan::{DevicePlan, Plan, PlanError, Selection};
 use crate::ssh::script::Script;
@@ -26,21 +27,31 @@ use crate::ssh::script::Script;
 pub fn run(dir: &Path) -> Result<u8, Stop> {
     let (config, mut errors) = Config::load_partial(dir)?;
     let mut warnings = Vec::new();
-    // Planning every check also finds checks whose baseline values are missing.
-    let planned = match Plan::new(&config, &Selection::default()) {
+    // Planning every check also finds checks whose baseline values are missing; the devices
+    // whose baselines are right are planned (and their commands guarded) all the same.
+    let planned = match Plan::sparing(&config, &Selection::default()) {
         Ok(plan) => {
             for device in &plan.devices {
                 guard(device, &mut errors);
                 pending(device, &mut warnings);
             }
+            errors.extend(plan.invalid.iter().flat_map(|d| d.mistakes.iter().cloned()));
             plan.check_count()
         }
         Err(PlanError::Config(ConfigErrors(more))) => {
             errors.extend(more);
             0
         }
-        // With devices already broken, "nothing selected" is only a consequence of those errors.
-        Err(_) if !errors.is_empty() => 0,
+        // With the site already broken, "nothing selected" is only a consequence of that.
+        Err(_) if !errors.is_empty() => {
+            errors.extend(
+                config
+                    .rejected
+                    .iter()
+                    .flat_map(|r| r.mistakes.iter().cloned()),
+            );
+            0
+        }
         Err(other) => return Err(other.into()),
     };
     for device in &config.devices {
@@ -48,6 +59,8 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
     }
     smtp_secret(&config, &mut errors, &mut warnings);
     acknowledgements(&config, &mut errors, &mut warnings);
+    // Not refused (they worked yesterday), but others may read them.
+    warnings.extend(config.exposed_secret_files());
     // Not errors: offline work and `plan` need no secrets. A live run would miss them.
     for w in &warnings {
         errln!("warning: {w}");
@@ -147,7 +160,7 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
             continue;
         };
         let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
-        if let Some(e) = examine(secret, &consequence, warnings) {
+        if let Some(e) = examine(secret, &device.environment, &consequence, warnings) {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
@@ -168,7 +181,7 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
         return;
     };
     let consequence = "a live run could not send the email (email.password)";
-    if let Some(e) = examine(secret, consequence, warnings) {
+    if let Some(e) = examine(secret, &config.site.environment, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -212,9 +225,14 @@ fn at(device: &Device, key: &str) -> Option<Position> {
 /// Reads `secret` when it is present, and says what is wrong with it; one that is not present
 /// is a warning (offline work and `plan` need no secrets). A command is never run here: its
 /// program is looked up, and one that is there but cannot be run is a mistake.
-fn examine(secret: &SecretRef, consequence: &str, warnings: &mut Vec<String>) -> Option<String> {
-    if !secret.is_present() {
-        warnings.push(missing(secret, consequence));
+fn examine(
+    secret: &SecretRef,
+    env: &Environment,
+    consequence: &str,
+    warnings: &mut Vec<String>,
+) -> Option<String> {
+    if !secret.is_present(env) {
+        warnings.push(missing(secret, env, consequence));
         return None;
     }
     match secret {
@@ -225,15 +243,21 @@ fn examine(secret: &SecretRef, consequence: &str, warnings: &mut Vec<String>) ->
             )),
             ProgramFound::Executable(_) | ProgramFound::Missing(_) => None,
         },
-        _ => secret.resolve().err().map(|e| e.to_string()),
+        _ => secret.resolve(env).err().map(|e| e.to_string()),
     }
 }
 
 /// A secret a live run would miss, named by its reference (its value is never read here):
 /// `PREMARKET_SW1_PASSWORD is not set: a live run would not log in to sw1 (ssh.password)`.
-fn missing(secret: &SecretRef, consequence: &str) -> String {
+fn missing(secret: &SecretRef, env: &Environment, consequence: &str) -> String {
     match secret {
-        SecretRef::Env(name) => format!("{name} is not set: {consequence}"),
+        SecretRef::Env(name) => match env.file() {
+            Some(file) => format!(
+                "{name} is not set, neither here nor in the environment file {}: {consequence}",
+                file.display()
+            ),
+            None => format!("{name} is not set: {consequence}"),
+        },
         SecretRef::File(path) => {
             format!(
                 "the secret file {} does not exist: {consequence}",

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::error::Position;
+use super::error::{ConfigError, Position};
 
 /// The files of an assembled baseline and, for each of its lines, where that line was written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -88,6 +88,17 @@ impl Origins {
             }
             _ => position,
         }
+    }
+
+    /// Each of `errors` at the place it was written ([`Origins::translate`]).
+    pub(crate) fn translate_all(&self, errors: Vec<ConfigError>) -> Vec<ConfigError> {
+        errors
+            .into_iter()
+            .map(|e| ConfigError {
+                position: self.translate(e.position),
+                ..e
+            })
+            .collect()
     }
 
     /// The origin of each line of the assembled text (1-based line of the text, its file and

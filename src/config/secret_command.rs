@@ -10,6 +10,9 @@
 //! tool that echoes its input when it fails), so it is counted and never kept or shown: a
 //! failure says the exit status and how long the stderr was.
 //!
+//! It runs with the process environment and the variables the site's `environment_file:` sets
+//! (a vault CLI's `VAULT_ADDR` and `VAULT_TOKEN` kept there reach it as they reach `{ env: }`).
+//!
 //! Each command runs once per process: the redactor, each device's login and the email read the
 //! same reference, and share the first result, failure included (a vault that refused once is
 //! not asked forty times in one morning).
@@ -25,7 +28,9 @@ use std::sync::mpsc;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
+
+use super::environment::Environment;
 
 use premarket_files::Size;
 
@@ -105,8 +110,9 @@ impl SecretCommand {
             .unwrap_or_else(|| Found::Missing(program.into()))
     }
 
-    /// The secret, from this process's first run of the command (run now if it is the first).
-    pub(crate) fn output(&self) -> Result<SecretString, CommandError> {
+    /// The secret, from this process's first run of the command (run now if it is the first),
+    /// with the process environment and the variables only `env`'s file sets.
+    pub(crate) fn output(&self, env: &Environment) -> Result<SecretString, CommandError> {
         static RAN: LazyLock<Mutex<HashMap<SecretCommand, Arc<OnceLock<Outcome>>>>> =
             LazyLock::new(Default::default);
         let cell = RAN
@@ -116,7 +122,7 @@ impl SecretCommand {
             .or_default()
             .clone();
         // Those who ask while it runs wait for its result (the lock above is not held).
-        cell.get_or_init(|| run(self).map(SecretString::from))
+        cell.get_or_init(|| run(self, env).map(SecretString::from))
             .clone()
     }
 }
@@ -162,10 +168,15 @@ enum Event {
 }
 
 /// Runs `command` once: bounded in time and in what it may print.
-fn run(command: &SecretCommand) -> Result<String, CommandError> {
+fn run(command: &SecretCommand, env: &Environment) -> Result<String, CommandError> {
     let program = command.program().to_string();
     let mut child = Command::new(&program)
         .args(&command.argv[1..])
+        .envs(
+            env.file_only()
+                .into_iter()
+                .map(|(name, value)| (name, value.expose_secret())),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -258,6 +269,7 @@ mod tests {
     use secrecy::ExposeSecret;
 
     use super::*;
+    use crate::error::Position;
 
     /// An executable shell script `name` in `dir` with `body`.
     fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -290,15 +302,33 @@ mod tests {
         command.argv.push("Pw word".into());
         let started = Instant::now();
         // `cat` ends at once: stdin is /dev/null, not the test's terminal.
-        let secret = command.output().unwrap();
+        let secret = command.output(&Environment::process()).unwrap();
         assert_eq!(secret.expose_secret(), "Pw word-Q7zV9\n");
         assert!(started.elapsed() < Duration::from_secs(5));
-        assert_eq!(command.output().unwrap().expose_secret(), "Pw word-Q7zV9\n");
+        assert_eq!(command.output(&Environment::process()).unwrap().expose_secret(), "Pw word-Q7zV9\n");
         assert_eq!(std::fs::read_to_string(&runs).unwrap(), "ran\n");
         assert_eq!(
             command.to_string(),
             format!("{} \"Pw word\"", program.display())
         );
+    }
+
+    #[test]
+    fn the_site_s_environment_file_reaches_the_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("environment");
+        std::fs::write(&file, "PREMARKET_TEST_VAULT_TOKEN=token-Q7zV9-from-the-file\n").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let env = Environment::load(&file, &Position::file_start(&file)).unwrap();
+        let program = script(
+            dir.path(),
+            "token",
+            "printf '%s\\n' \"$PREMARKET_TEST_VAULT_TOKEN\"",
+        );
+        let secret = command(&program, Duration::from_secs(10))
+            .output(&env)
+            .unwrap();
+        assert_eq!(secret.expose_secret(), "token-Q7zV9-from-the-file\n");
     }
 
     #[test]
@@ -310,7 +340,7 @@ mod tests {
             "echo 'CANARY-stderr-Q7zV9 permission denied' >&2\necho CANARY-stdout\nexit 3",
         );
         let e = command(&program, Duration::from_secs(10))
-            .output()
+            .output(&Environment::process())
             .unwrap_err();
         let said = e.to_string();
         assert!(said.contains("exited with status 3"), "{said}");
@@ -330,7 +360,7 @@ mod tests {
         );
         let started = Instant::now();
         let e = command(&program, Duration::from_millis(500))
-            .output()
+            .output(&Environment::process())
             .unwrap_err();
         assert!(
             started.elapsed() < Duration::from_secs(4),
@@ -359,7 +389,7 @@ mod tests {
             let program = script(dir.path(), name, body);
             let started = Instant::now();
             let e = command(&program, Duration::from_secs(20))
-                .output()
+                .output(&Environment::process())
                 .unwrap_err();
             assert!(matches!(e, CommandError::TooLong { .. }), "{name}: {e}");
             assert!(e.to_string().contains("more than 64 KiB"), "{e}");
@@ -372,7 +402,7 @@ mod tests {
         );
         assert_eq!(
             command(&longest, Duration::from_secs(20))
-                .output()
+                .output(&Environment::process())
                 .unwrap()
                 .expose_secret()
                 .len(),
@@ -414,7 +444,7 @@ mod tests {
             argv: vec!["/nonexistent/vault".into()],
             timeout: DEFAULT_TIMEOUT,
         }
-        .output()
+        .output(&Environment::process())
         .unwrap_err();
         assert!(
             e.to_string().starts_with("cannot start /nonexistent/vault"),
