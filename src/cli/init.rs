@@ -120,8 +120,8 @@ pub fn run(args: Args) -> Result<u8, Stop> {
     outln!("  5. premarket --dir {shown} run                     inspect, report and email");
     outln!(
         "  6. Every trading morning, from the crontab of the user that runs it (the time is the \
-         system's zone; before the open, leaving the run time to finish), the secrets in its \
-         environment:"
+         system's zone; before the open, leaving the run time to finish), the secrets in the \
+         site's environment_file (the crontab need not load it):"
     );
     outln!("     15 8 * * *  {premarket} --dir {shown} run >>{shown}/run.log 2>&1");
     Ok(0)

@@ -305,7 +305,13 @@ mod tests {
         let secret = command.output(&Environment::process()).unwrap();
         assert_eq!(secret.expose_secret(), "Pw word-Q7zV9\n");
         assert!(started.elapsed() < Duration::from_secs(5));
-        assert_eq!(command.output(&Environment::process()).unwrap().expose_secret(), "Pw word-Q7zV9\n");
+        assert_eq!(
+            command
+                .output(&Environment::process())
+                .unwrap()
+                .expose_secret(),
+            "Pw word-Q7zV9\n"
+        );
         assert_eq!(std::fs::read_to_string(&runs).unwrap(), "ran\n");
         assert_eq!(
             command.to_string(),
@@ -317,7 +323,11 @@ mod tests {
     fn the_site_s_environment_file_reaches_the_command() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("environment");
-        std::fs::write(&file, "PREMARKET_TEST_VAULT_TOKEN=token-Q7zV9-from-the-file\n").unwrap();
+        std::fs::write(
+            &file,
+            "PREMARKET_TEST_VAULT_TOKEN=token-Q7zV9-from-the-file\n",
+        )
+        .unwrap();
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
         let env = Environment::load(&file, &Position::file_start(&file)).unwrap();
         let program = script(
