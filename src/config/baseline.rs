@@ -43,6 +43,12 @@ struct Expect<I> {
     expect: I,
 }
 
+/// Why a check's input could not be read: the mistake, and the key when one is missing.
+struct Unread {
+    missing: Option<String>,
+    error: ConfigError,
+}
+
 impl BaselineText {
     pub fn new(
         device: DeviceName,
@@ -132,7 +138,7 @@ impl BaselineText {
     /// Reads the input of check `id` (a type whose fields are baseline keys). A missing or
     /// mistyped value is an error at its position that names the device and the check.
     pub fn input<I: DeserializeOwned>(&self, id: &str) -> Result<I, ConfigError> {
-        self.read(id).map_err(|(_, e)| e)
+        self.read(id).map_err(|u| u.error)
     }
 
     /// [`BaselineText::input`], except that in a draft baseline a required key that is not
@@ -143,13 +149,15 @@ impl BaselineText {
     ) -> Result<Reading<I>, ConfigError> {
         match self.read(id) {
             Ok(input) => Ok(Reading::Ready(input)),
-            Err((Some(key), _)) if self.draft => Ok(Reading::Pending(self.pending(id, &key))),
-            Err((_, e)) => Err(e),
+            Err(unread) => match unread.missing {
+                Some(key) if self.draft => Ok(Reading::Pending(self.pending(id, &key))),
+                _ => Err(unread.error),
+            },
         }
     }
 
     /// The input, or the mistake and the missing key when that is what it is.
-    fn read<I: DeserializeOwned>(&self, id: &str) -> Result<I, (Option<String>, ConfigError)> {
+    fn read<I: DeserializeOwned>(&self, id: &str) -> Result<I, Box<Unread>> {
         yaml::parse::<Expect<I>>(&self.file, &self.text)
             .map(|e| e.expect)
             .map_err(|e| {
@@ -170,7 +178,10 @@ impl BaselineText {
                 } else {
                     self.origins.translate(e.position)
                 };
-                (missing, ConfigError::new(position, message))
+                Box::new(Unread {
+                    missing,
+                    error: ConfigError::new(position, message),
+                })
             })
     }
 
