@@ -5,12 +5,16 @@
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
 //! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
 //! line or is shorter than 8 characters (or a URL that is not https), with the reference named
-//! and never the value. A secret command is not run: its program is looked up.
-//! `baselines/acks.yaml` is checked too: each mistake with its position, an acknowledgement
-//! that has ended as a warning naming the entry to delete.
+//! and never the value. A secret command is not run: its program is looked up. A device
+//! secret that the device itself prints (a number, an interface name, a word of its outputs,
+//! its own name) is a warning: premarket masks it in everything it writes (the report would
+//! show `********` for that port) and cannot compare the archive's masked records with the next
+//! run. `baselines/acks.yaml` is checked too: each mistake with its position, an
+//! acknowledgement that has ended as a warning naming the entry to delete.
 
 use std::path::Path;
 
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_saphyr::Spanned;
@@ -160,13 +164,47 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
             continue;
         };
         let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
-        if let Some(e) = examine(secret, &device.environment, &consequence, warnings) {
-            errors.push(ConfigError::new(
+        match examine(secret, &device.environment, &consequence, warnings) {
+            Err(e) => errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
-            ));
+            )),
+            Ok(Some(value)) => {
+                warnings.extend(printed(device, key, secret, value.expose_secret()));
+            }
+            Ok(None) => {}
         }
     }
+}
+
+/// The warning for a device secret that the device prints, named by its reference.
+fn printed(
+    device: &Device,
+    key: &str,
+    secret: &crate::config::SecretRef,
+    value: &str,
+) -> Option<String> {
+    let value = value.trim();
+    let own_name = [Some(device.name.as_str()), conn_vdom(device)]
+        .into_iter()
+        .flatten()
+        .any(|name| name.eq_ignore_ascii_case(value));
+    let kind = if own_name {
+        "its own name"
+    } else {
+        crate::platform::printed(device.platform, value)?
+    };
+    Some(format!(
+        "device {}: ssh.{key} ({secret}) is {kind}, a word the device prints: premarket masks it in \
+         everything it writes, so the report shows `********` where the device printed it, and \
+         a check that compares with the archive's masked records of those outputs is an ERROR; \
+         give the device a secret it never prints",
+        device.name
+    ))
+}
+
+fn conn_vdom(device: &Device) -> Option<&str> {
+    device.ssh().and_then(|c| c.vdom.as_deref())
 }
 
 /// Reads the SMTP password when it is present; one that cannot be read is an error at its key
@@ -181,7 +219,7 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
         return;
     };
     let consequence = "a live run could not send the email (email.password)";
-    if let Some(e) = examine(secret, &config.site.environment, consequence, warnings) {
+    if let Err(e) = examine(secret, &config.site.environment, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -222,7 +260,7 @@ fn at(device: &Device, key: &str) -> Option<Position> {
         .map(|k| device.baseline.position_of(k.defined))
 }
 
-/// Reads `secret` when it is present, and says what is wrong with it; one that is not present
+/// Reads `secret` when it is present: its value, or what is wrong with it; one that is not present
 /// is a warning (offline work and `plan` need no secrets). A command is never run here: its
 /// program is looked up, and one that is there but cannot be run is a mistake.
 fn examine(
@@ -230,20 +268,20 @@ fn examine(
     env: &Environment,
     consequence: &str,
     warnings: &mut Vec<String>,
-) -> Option<String> {
+) -> Result<Option<SecretString>, String> {
     if !secret.is_present(env) {
         warnings.push(missing(secret, env, consequence));
-        return None;
+        return Ok(None);
     }
     match secret {
         SecretRef::Command(command) => match command.find() {
-            ProgramFound::NotExecutable(path) => Some(format!(
+            ProgramFound::NotExecutable(path) => Err(format!(
                 "the secret command's program {} is not an executable file ({secret})",
                 path.display()
             )),
-            ProgramFound::Executable(_) | ProgramFound::Missing(_) => None,
+            ProgramFound::Executable(_) | ProgramFound::Missing(_) => Ok(None),
         },
-        _ => secret.resolve(env).err().map(|e| e.to_string()),
+        _ => secret.resolve(env).map(Some).map_err(|e| e.to_string()),
     }
 }
 
