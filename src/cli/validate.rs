@@ -61,6 +61,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
     for device in &config.devices {
         secrets(device, &mut errors, &mut warnings);
     }
+    bastion_secrets(&config, &mut errors, &mut warnings);
     smtp_secret(&config, &mut errors, &mut warnings);
     acknowledgements(&config, &mut errors, &mut warnings);
     // Not refused (they worked yesterday), but others may read them.
@@ -173,6 +174,32 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
                 warnings.extend(printed(device, key, secret, value.expose_secret()));
             }
             Ok(None) => {}
+        }
+    }
+}
+
+/// A bastion's secrets, as a device's: one not there is a warning, one that cannot be read
+/// an error at the bastion's entry in site.yaml.
+fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
+    for bastion in &config.site.bastions {
+        let name = &bastion.name;
+        for (key, secret) in [
+            ("password", &bastion.login.password),
+            ("key_passphrase", &bastion.login.key_passphrase),
+        ] {
+            let Some(secret) = secret.as_ref() else {
+                continue;
+            };
+            let consequence = format!(
+                "a live run would not log in to bastion {name} ({key}), nor reach a device behind it"
+            );
+            let env = &config.site.environment;
+            if let Err(e) = examine(secret, env, &consequence, warnings) {
+                errors.push(ConfigError::new(
+                    bastion.position.clone(),
+                    format!("bastion {name}: {key}: {e}"),
+                ));
+            }
         }
     }
 }
