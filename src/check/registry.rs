@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use super::site::{SiteBuiltin, SiteDefinition};
 use super::{Builtin, Definition, eos, fortigate, probe};
 
 /// All built-in checks, in catalog order.
@@ -38,11 +39,21 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
     ]
 }
 
+/// The checks over several devices (`platform: site` in the catalog).
+pub fn site() -> Vec<Arc<dyn SiteDefinition>> {
+    vec![]
+}
+
 /// The built-in check with this id.
 pub fn find(id: &str) -> Option<Arc<dyn Definition>> {
     builtin().into_iter().find(|c| c.id() == id)
 }
 
+/// Every built-in id, the site checks' too.
 pub fn ids() -> Vec<String> {
-    builtin().iter().map(|c| c.id().to_string()).collect()
+    builtin()
+        .iter()
+        .map(|c| c.id().to_string())
+        .chain(site().iter().map(|c| c.id().to_string()))
+        .collect()
 }

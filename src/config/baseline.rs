@@ -1,5 +1,6 @@
-//! A device's `expect:`, kept as the file's text with the positions of its keys, so that each
-//! check can read exactly its own keys from it with serde-saphyr's `file:line:column` errors.
+//! A device's `expect:` (or the site's, in `site.yaml`, read by the checks over several
+//! devices), kept as the file's text with the positions of its keys, so that each check can
+//! read exactly its own keys from it with serde-saphyr's `file:line:column` errors.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,10 +12,28 @@ use super::error::{ConfigError, Position};
 use super::yaml;
 use premarket_core::DeviceName;
 
-/// The baseline of one device, as written.
+/// Whose `expect:` a baseline is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Device(DeviceName),
+    /// The site's own (`site.yaml`), named by the site.
+    Site(String),
+}
+
+/// `device sw1`, `site lab`: how messages name the baseline's owner.
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Device(name) => write!(f, "device {name}"),
+            Owner::Site(name) => write!(f, "site {name}"),
+        }
+    }
+}
+
+/// The baseline of one device (or of the site), as written.
 #[derive(Clone, Debug)]
 pub struct BaselineText {
-    device: DeviceName,
+    owner: Owner,
     file: PathBuf,
     text: Arc<str>,
     /// Where `expect:` starts.
@@ -31,14 +50,14 @@ struct Expect<I> {
 
 impl BaselineText {
     pub fn new(
-        device: DeviceName,
+        owner: Owner,
         file: &Path,
         text: Arc<str>,
         position: Position,
         keys: Vec<(String, Position)>,
     ) -> BaselineText {
         BaselineText {
-            device,
+            owner,
             file: file.to_path_buf(),
             text,
             position,
@@ -46,8 +65,9 @@ impl BaselineText {
         }
     }
 
-    pub fn device(&self) -> &DeviceName {
-        &self.device
+    /// Whose baseline it is (`device sw1`, `site lab`).
+    pub fn owner(&self) -> &Owner {
+        &self.owner
     }
 
     pub fn file(&self) -> &Path {
@@ -77,12 +97,12 @@ impl BaselineText {
             .map_err(|e| {
                 let message = match e.message.strip_prefix("missing field ") {
                     Some(field) => format!(
-                        "device {}: check {id} needs `expect.{}` in this baseline, and it is missing \
+                        "{}: check {id} needs `expect.{}` in this baseline, and it is missing \
                          (add it, or list the check under `skip:` with a reason)",
-                        self.device,
+                        self.owner,
                         field.trim_matches('`')
                     ),
-                    None => format!("device {}: check {id}: {}", self.device, e.message),
+                    None => format!("{}: check {id}: {}", self.owner, e.message),
                 };
                 let position = if e.position.line == 0 {
                     self.position.clone()
@@ -119,7 +139,7 @@ impl BaselineText {
     pub fn invalid(&self, id: &str, message: String) -> ConfigError {
         ConfigError::new(
             self.position.clone(),
-            format!("device {}: check {id}: {message}", self.device),
+            format!("{}: check {id}: {message}", self.owner),
         )
     }
 }
@@ -131,7 +151,7 @@ mod tests {
     fn baseline(text: &str) -> BaselineText {
         let file = Path::new("sw1.yaml");
         BaselineText::new(
-            DeviceName::new("sw1").expect("a valid name"),
+            Owner::Device(DeviceName::new("sw1").expect("a valid name")),
             file,
             text.into(),
             Position::new(file, 1, 1),

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::baseline::BaselineText;
+use super::baseline::{BaselineText, Owner};
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 use super::yaml;
@@ -148,6 +148,15 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
             let file: SshFile = yaml::parse(path, &text)?;
             (Access::Ssh(file.ssh), file.expect, file.skip, file.model)
         }
+        Platform::Site => {
+            return Err(ConfigError::new(
+                Position::from_location(path, header.platform.defined),
+                format!(
+                    "device {name}: `platform: site` is the scope of the checks over several \
+                     devices, not a kind of device (use eos, fortigate or probe)"
+                ),
+            ));
+        }
         Platform::Probe => {
             let file: ProbeFile = yaml::parse(path, &text)?;
             let keys: ProbeKeys = yaml::parse(path, &text)?;
@@ -167,7 +176,7 @@ pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
         .collect();
     keys.sort_by_key(|(_, at)| (at.line, at.column));
     let baseline = BaselineText::new(
-        name.clone(),
+        Owner::Device(name.clone()),
         path,
         text.into(),
         Position::from_location(path, expect.defined),

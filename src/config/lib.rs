@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use archive::ArchiveSettings;
-pub use baseline::BaselineText;
+pub use baseline::{BaselineText, Owner};
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
 pub use device::{Access, Connection, Device};
@@ -70,6 +70,8 @@ pub struct Site {
     pub notify: Vec<Endpoint>,
     /// What a run whose deadline passed less than 12 hours ago still gets.
     pub deadline_grace: std::time::Duration,
+    /// `site.yaml`'s `expect:`, read by the checks over several devices.
+    pub baseline: BaselineText,
 }
 
 impl Config {
@@ -88,7 +90,8 @@ impl Config {
         let mut errors = Vec::new();
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
-        let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(|e| {
+        let site_text = yaml::read_text(&site_path);
+        let site_file = site_text.clone().and_then(|text| yaml::parse::<site::SiteFile>(&site_path, &text)).map_err(|e| {
             let mut errors = ConfigErrors::from(e);
             // The usual cause: premarket was started outside the configuration directory.
             if !site_path.exists() {
@@ -101,7 +104,8 @@ impl Config {
             }
             errors
         })?;
-        let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
+        let site_text = site_text.unwrap_or_default();
+        let site = validate_site(&site_path, &baselines, &site_file, &site_text, &mut errors);
         let site = site.map(|mut site| {
             site.email = site_file
                 .email
@@ -202,6 +206,7 @@ fn validate_site(
     path: &Path,
     baselines: &Path,
     file: &site::SiteFile,
+    text: &str,
     errors: &mut Vec<ConfigError>,
 ) -> Option<Site> {
     let timezone = match file.timezone.value.parse::<chrono_tz::Tz>() {
@@ -251,7 +256,38 @@ fn validate_site(
         calendar: None,
         notify: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
+        baseline: site_baseline(path, file, text),
     })
+}
+
+/// The site's `expect:` as a baseline its checks read. A site without one reads as an empty
+/// block, so a site check's optional keys take their defaults (the block is added after the
+/// file's own text: every position in the file stays as written).
+fn site_baseline(path: &Path, file: &site::SiteFile, text: &str) -> BaselineText {
+    let (text, position, keys) = match &file.expect {
+        Some(expect) => {
+            let mut keys: Vec<(String, Position)> = expect
+                .value
+                .keys()
+                .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+                .collect();
+            keys.sort_by_key(|(_, at)| (at.line, at.column));
+            let at = Position::from_location(path, expect.defined);
+            (text.to_string(), at, keys)
+        }
+        None => (
+            format!("{text}\nexpect: {{}}\n"),
+            Position::file_start(path),
+            Vec::new(),
+        ),
+    };
+    BaselineText::new(
+        Owner::Site(file.site.clone()),
+        path,
+        text.into(),
+        position,
+        keys,
+    )
 }
 
 fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {

@@ -11,13 +11,15 @@
 //! collected is judged. After judging, a device that could not be inspected becomes one block
 //! ([`down`]), a check whose FAIL another check's FAIL explains is tied to its cause (the
 //! catalog's `explains:`), and the probe's packets are set beside the firewall's own account
-//! ([`corroborate`]). Device text is escaped here, once, before any renderer sees it. A large
+//! ([`corroborate`]). The checks over several devices are judged last, once, over the facts of
+//! the devices they read ([`site`]). Device text is escaped here, once, before any renderer sees it. A large
 //! output stays on disk from collection to the archive: the parse stage streams it and the
 //! report holds its redacted head.
 
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod site;
 mod task;
 
 use std::borrow::Cow;
@@ -30,11 +32,11 @@ use tokio::sync::Semaphore;
 use premarket_check::bounded::{self, GaveUp};
 use premarket_check::box_facts;
 use premarket_collect::Collector;
-use premarket_config::Config;
+use premarket_config::{Config, Entry};
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
 use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
-use premarket_plan::{DevicePlan, Plan, PlannedCheck};
+use premarket_plan::{DevicePlan, Plan};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
 use premarket_report::changed::{self, BoxFacts, FactChange};
@@ -87,6 +89,8 @@ struct Inspected {
     raw: DeviceOutputs,
     down: Option<DeviceDown>,
     probe: Option<ProbeFigures>,
+    /// The device's facts, kept when a site check reads them.
+    facts: Option<Arc<Facts>>,
 }
 
 /// Runs the plan with `collector` and returns the report.
@@ -131,8 +135,9 @@ pub async fn inspect_staging(
             let (staged, writers, sessions) = (staged.clone(), writers.clone(), sessions.clone());
             async move {
                 let device = &plan.devices[i];
+                let keep = plan.site_reads(&device.device.name);
                 let inspected =
-                    inspect_device(device, collector, &limits, &sessions, &redactor).await;
+                    inspect_device(device, collector, &limits, &sessions, &redactor, keep).await;
                 match staged {
                     Some(staged) => {
                         // Never closed: an error here cannot happen, and only skips staging.
@@ -149,7 +154,14 @@ pub async fn inspect_staging(
         }
     });
     // Every device's task is started at once; each waits for a session slot.
-    let devices: Vec<Inspected> = futures::future::join_all(tasks).await;
+    let mut devices: Vec<Inspected> = futures::future::join_all(tasks).await;
+    let mut site_facts = premarket_check::site::SiteFacts::default();
+    for (plan, device) in plan.devices.iter().zip(&mut devices) {
+        if let Some(facts) = device.facts.take() {
+            site_facts.insert(&plan.device.name, facts);
+        }
+    }
+    let site_results = site::judge(&plan, site_facts, limits, &redactor).await;
     let finished = Utc::now();
     let tz = config.site.timezone;
     let mut results = Vec::new();
@@ -168,6 +180,7 @@ pub async fn inspect_staging(
         down.extend(device.down);
         probe.extend(device.probe);
     }
+    results.extend(site_results);
     corroborate::probe_and_firewall(&mut results, &probe);
     let mut report = Report::new(
         run_id(started, tz),
@@ -194,7 +207,7 @@ impl Inspected {
         let results = plan
             .checks
             .iter()
-            .map(|check| result(check, name, verdict.clone(), platform, redactor))
+            .map(|check| result(&check.entry, name, verdict.clone(), platform, redactor))
             .collect();
         Inspected {
             results,
@@ -203,6 +216,7 @@ impl Inspected {
             raw: empty_outputs(&plan.device.name, plan.device.platform),
             down: None,
             probe: None,
+            facts: None,
         }
     }
 }
@@ -213,6 +227,7 @@ async fn inspect_device(
     limits: &Limits,
     sessions: &Semaphore,
     redactor: &Redactor,
+    keep_facts: bool,
 ) -> Inspected {
     // When the device's session began: after it waited for one of the site's `concurrency`
     // slots, which it holds only while collecting (parsing, judging and archiving need none).
@@ -282,7 +297,7 @@ async fn inspect_device(
         .iter()
         .zip(judged)
         .map(|(check, (verdict, eval_ms))| {
-            let mut result = result(check, &plan.device.name, verdict, platform, redactor);
+            let mut result = result(&check.entry, &plan.device.name, verdict, platform, redactor);
             result.duration_ms = collected_ms + eval_ms;
             result
         })
@@ -302,6 +317,7 @@ async fn inspect_device(
         raw,
         down,
         probe,
+        facts: keep_facts.then_some(facts),
     }
 }
 
@@ -464,33 +480,33 @@ fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output 
 
 /// The result as the report keeps it: redacted, control characters escaped.
 fn result(
-    check: &PlannedCheck,
+    entry: &Entry,
     device: &str,
     verdict: Verdict,
     platform: Platform,
     redactor: &Redactor,
 ) -> CheckResult {
-    let remedy = remedy(&verdict, check, device);
+    let remedy = remedy(&verdict, entry, device);
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
     let device_text = |text: &str| control(&redact::device_text(redactor, platform, text));
     let own_words = |text: &str| control(&redactor.literals(text));
-    let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
-    result.title = check.entry.title.clone();
+    let mut result = CheckResult::new(&entry.id, device, verdict.status, "");
+    result.title = entry.title.clone();
     result.summary = own_words(&verdict.summary);
     result.expected = own_words(&verdict.expected);
     result.actual = device_text(&verdict.actual);
     result.evidence = device_text(&verdict.evidence);
     result.remedy = own_words(&remedy);
-    result.severity = check.entry.severity;
+    result.severity = entry.severity;
     result.lead = verdict.lead.as_deref().map(own_words).unwrap_or_default();
     result.when = verdict
         .when
         .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
-        result.finding = check.entry.finding.clone().unwrap_or_default();
+        result.finding = entry.finding.clone().unwrap_or_default();
     }
     result
 }
@@ -537,14 +553,19 @@ fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
 }
 
 /// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.
-fn remedy(verdict: &Verdict, check: &PlannedCheck, device: &str) -> String {
+fn remedy(verdict: &Verdict, entry: &Entry, device: &str) -> String {
     match (verdict.status, &verdict.remedy) {
         (_, Some(specific)) => specific.clone(),
-        (Status::Fail, None) => check.entry.remedy.clone(),
+        (Status::Fail, None) => entry.remedy.clone(),
         (Status::Error, None) => format!(
             "premarket could not tell. Fix the cause above (reachability, credentials, saved output), then rerun \
-             `premarket check {} --device {device}`.",
-            check.entry.id
+             `premarket check {}{}`.",
+            entry.id,
+            if entry.platform == Platform::Site {
+                String::new()
+            } else {
+                format!(" --device {device}")
+            }
         ),
         (Status::Ok | Status::Skip, None) => String::new(),
     }

@@ -6,6 +6,10 @@
 //! command needed by five checks is sent once. A command that exists on some models only comes
 //! after the identity command that tells the model ([`model`]).
 //!
+//! A check over several devices (a site check) is planned once per run: it names the queries it
+//! needs on each device taking part, which join that device's session (a device that takes part
+//! only for the site check is planned with no check of its own).
+//!
 //! A query may be the second sample of a command (the same read-only line again, some seconds
 //! later, to see a counter move): its first sample goes first in the session after the identity
 //! commands, and the second last, so the other commands fill the gap and the session waits only
@@ -16,7 +20,7 @@ pub mod hint;
 mod model;
 mod select;
 
-pub use catalog::{Catalog, Resolved};
+pub use catalog::{Catalog, Resolved, ResolvedSite};
 pub use model::Known;
 /// What a device says it is ([`premarket_parse::model`]): the collectors learn it from the
 /// identity command.
@@ -26,6 +30,7 @@ pub use select::Selection;
 use std::sync::Arc;
 
 use premarket_check::Prepared;
+use premarket_check::site::SitePrepared;
 use premarket_config::{Config, ConfigError, ConfigErrors, Device, Entry};
 use premarket_core::Command;
 use premarket_parse::{AnyQuery, Previous};
@@ -59,10 +64,24 @@ pub struct DevicePlan {
     pub model: Option<Known>,
 }
 
+/// A check over several devices, planned once per run.
+#[derive(Clone)]
+pub struct SitePlanned {
+    /// The catalog's entry.
+    pub entry: Arc<Entry>,
+    pub prepared: Arc<dyn SitePrepared>,
+    /// The devices that take part, each with the queries it is sent for this check.
+    pub needs: Vec<(String, Vec<Arc<dyn AnyQuery>>)>,
+}
+
 /// The whole run.
 #[derive(Clone)]
 pub struct Plan {
     pub devices: Vec<DevicePlan>,
+    /// The checks over several devices, judged after the devices (empty with `--device`).
+    pub site: Vec<SitePlanned>,
+    /// The site's name: the "device" its checks' verdicts stand under.
+    pub site_name: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -93,39 +112,59 @@ impl Plan {
         for device in &config.devices {
             catalog.check_keys(device, &mut errors);
         }
+        catalog.check_site_keys(config, &mut errors);
+        let site = plan_site(&catalog, config, selection, &mut errors);
         let mut devices = Vec::new();
         for device in &config.devices {
             if !selection.wants_device(&device.name) {
                 continue;
             }
             let checks = plan_checks(&catalog, device, selection, &mut errors);
-            if !checks.is_empty() {
-                devices.push(DevicePlan::new(Arc::new(device.clone()), checks));
+            let extra = site_queries(&site, &device.name);
+            if !checks.is_empty() || !extra.is_empty() {
+                devices.push(DevicePlan::new(Arc::new(device.clone()), checks, extra));
             }
         }
         if !errors.is_empty() {
             return Err(ConfigErrors(errors).into());
         }
-        if devices.is_empty() {
+        if devices.is_empty() && site.is_empty() {
             return Err(PlanError::NothingSelected {
                 why: hint::nothing_selected(config, selection),
             });
         }
-        Ok(Plan { devices })
+        Ok(Plan {
+            devices,
+            site,
+            site_name: config.site.name.clone(),
+        })
     }
 
     /// Keeps only the checks that `keep(device, check id)` accepts (`--last-failed` selects
     /// exact pairs), recomputing each device's queries; devices left with none are dropped.
+    /// A site check is kept by `keep(site name, check id)`.
     pub fn retain(&mut self, keep: impl Fn(&str, &str) -> bool) {
+        let site_name = self.site_name.clone();
+        self.site.retain(|s| keep(&site_name, &s.entry.id));
         for device in &mut self.devices {
             let name = device.device.name.clone();
             let checks = std::mem::take(&mut device.checks)
                 .into_iter()
                 .filter(|c| keep(&name, &c.entry.id))
                 .collect();
-            *device = DevicePlan::new(device.device.clone(), checks);
+            let extra = site_queries(&self.site, &name);
+            *device = DevicePlan::new(device.device.clone(), checks, extra);
         }
-        self.devices.retain(|d| !d.checks.is_empty());
+        self.devices
+            .retain(|d| !d.checks.is_empty() || !d.queries.is_empty());
+    }
+
+    /// Whether a site check reads the facts of device `name` (they are kept until the site is
+    /// judged).
+    pub fn site_reads(&self, name: &str) -> bool {
+        self.site
+            .iter()
+            .any(|s| s.needs.iter().any(|(device, _)| device == name))
     }
 
     /// Gives each device that needs it (a query the archive keeps) what earlier runs
@@ -145,14 +184,22 @@ impl Plan {
     }
 
     pub fn check_count(&self) -> usize {
-        self.devices.iter().map(|d| d.checks.len()).sum()
+        self.devices.iter().map(|d| d.checks.len()).sum::<usize>() + self.site.len()
     }
 }
 
 impl DevicePlan {
-    fn new(device: Arc<Device>, checks: Vec<PlannedCheck>) -> DevicePlan {
-        let needed: Vec<Arc<dyn AnyQuery>> =
-            checks.iter().flat_map(|c| c.queries.clone()).collect();
+    /// The device's checks, and `extra` queries site checks need here.
+    fn new(
+        device: Arc<Device>,
+        checks: Vec<PlannedCheck>,
+        extra: Vec<Arc<dyn AnyQuery>>,
+    ) -> DevicePlan {
+        let needed: Vec<Arc<dyn AnyQuery>> = checks
+            .iter()
+            .flat_map(|c| c.queries.clone())
+            .chain(extra)
+            .collect();
         // The identity commands first: the model decides whether the others are sent.
         // Each query's key built once (it formats the command): the checks of a device name
         // the same few queries many times over.
@@ -218,6 +265,56 @@ fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
         .chain(firsts)
         .chain(others)
         .chain(seconds)
+        .collect()
+}
+
+/// The selected site checks, their inputs built from the site's and its devices' baselines.
+/// None with `--device`: a site check judges the site as a whole, not one device.
+fn plan_site(
+    catalog: &Catalog,
+    config: &Config,
+    selection: &Selection,
+    errors: &mut Vec<ConfigError>,
+) -> Vec<SitePlanned> {
+    if !selection.devices.is_empty() {
+        return Vec::new();
+    }
+    let mut planned = Vec::new();
+    for ResolvedSite { entry, definition } in &catalog.site {
+        if !selection.wants(entry) {
+            continue;
+        }
+        let devices: Vec<(&str, &premarket_config::BaselineText)> = config
+            .devices
+            .iter()
+            .filter(|d| definition.platforms().contains(&d.platform))
+            .map(|d| (d.name.as_str(), &d.baseline))
+            .collect();
+        match definition.prepare(&config.site.baseline, &devices) {
+            Ok(prepared) => {
+                let needs = prepared
+                    .needs()
+                    .into_iter()
+                    .map(|(name, queries)| (name, queries.into_iter().map(Arc::from).collect()))
+                    .collect();
+                planned.push(SitePlanned {
+                    entry: entry.clone(),
+                    prepared,
+                    needs,
+                });
+            }
+            Err(mistakes) => errors.extend(mistakes),
+        }
+    }
+    planned
+}
+
+/// The queries the site checks need on device `name`.
+fn site_queries(site: &[SitePlanned], name: &str) -> Vec<Arc<dyn AnyQuery>> {
+    site.iter()
+        .flat_map(|s| &s.needs)
+        .filter(|(device, _)| device == name)
+        .flat_map(|(_, queries)| queries.iter().cloned())
         .collect()
 }
 

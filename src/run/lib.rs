@@ -201,7 +201,7 @@ async fn inspect_and_report(
             Ok(Pick::Pairs(message, pairs)) => {
                 messages.push(message);
                 plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
-                if plan.devices.is_empty() {
+                if plan.devices.is_empty() && plan.site.is_empty() {
                     return Outcome {
                         code: Exit::Ok.code(),
                         messages: vec![
@@ -279,6 +279,10 @@ async fn inspect_and_report(
     // this run), not after: at a thousand devices that was a tenth of a second at the end.
     let history = req.archive.then(|| {
         let archive = archive.clone();
+        let site = plan
+            .site
+            .iter()
+            .map(|s| (s.entry.id.clone(), plan.site_name.clone()));
         let pairs = plan
             .devices
             .iter()
@@ -288,6 +292,7 @@ async fn inspect_and_report(
                     .iter()
                     .map(move |c| (c.entry.id.clone(), device.clone()))
             })
+            .chain(site)
             .collect();
         tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });

@@ -1,0 +1,43 @@
+//! The checks over several devices, judged once per run after every device was: each reads the
+//! facts of the devices it needs ([`premarket_check::site`]), bounded like any check (its
+//! budget, the deadline, a stop signal); its verdict stands under the site's name.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use premarket_check::bounded;
+use premarket_check::site::{SiteFacts, bind};
+use premarket_core::Platform;
+use premarket_parse::Facts;
+use premarket_plan::Plan;
+use premarket_report::CheckResult;
+use premarket_report::redact::Redactor;
+
+use super::{Limits, elapsed_ms, give_up, result};
+
+/// Every site check of `plan`, judged over `facts` (the devices' facts kept for them).
+pub(super) async fn judge(
+    plan: &Plan,
+    facts: SiteFacts,
+    limits: &Limits,
+    redactor: &Redactor,
+) -> Vec<CheckResult> {
+    let facts = Arc::new(facts);
+    let mut results = Vec::with_capacity(plan.site.len());
+    for check in &plan.site {
+        let started = Instant::now();
+        let rerun = format!("premarket check {}", check.entry.id);
+        let bound = bind(check.prepared.clone(), facts.clone());
+        let verdict = bounded::evaluate(
+            bound,
+            Arc::new(Facts::default()),
+            give_up(limits),
+            &rerun,
+        )
+        .await;
+        let mut judged = result(&check.entry, &plan.site_name, verdict, Platform::Site, redactor);
+        judged.duration_ms = elapsed_ms(started);
+        results.push(judged);
+    }
+    results
+}
