@@ -20,6 +20,12 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<eos::TransceiversLight>::new()),
         Arc::new(Builtin::<eos::NtpSynchronised>::new()),
         Arc::new(Builtin::<eos::ConfigUnchanged>::new()),
+        Arc::new(Builtin::<eos::BgpPeers>::new()),
+        Arc::new(Builtin::<eos::BfdPeers>::new()),
+        Arc::new(Builtin::<eos::PimNeighbors>::new()),
+        Arc::new(Builtin::<eos::MulticastRoutes>::new()),
+        Arc::new(Builtin::<eos::MlagHealthy>::new()),
+        Arc::new(Builtin::<eos::HardwareDropsCheck>::new()),
         Arc::new(Builtin::<fortigate::VersionPinned>::new()),
         Arc::new(Builtin::<fortigate::HaState>::new()),
         Arc::new(Builtin::<fortigate::HaLinksUp>::new()),
@@ -41,7 +47,7 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
 
 /// The checks over several devices (`platform: site` in the catalog).
 pub fn site() -> Vec<Arc<dyn SiteDefinition>> {
-    vec![]
+    vec![Arc::new(SiteBuiltin::<eos::FeedsIndependent>::new())]
 }
 
 /// The built-in check with this id.

@@ -40,7 +40,11 @@ pub trait SiteCheck: Send + Sync + 'static {
         Ok(())
     }
 
-    /// The queries it needs on a device; none when the device takes no part.
+    /// Whether a device takes part (its baseline gives the check something to judge).
+    fn takes_part(input: &Self::Input, device: &Self::DeviceInput) -> bool;
+
+    /// The queries it needs on a device that takes part (possibly none: its baseline alone
+    /// may be what the check reads).
     fn queries(input: &Self::Input, device: &Self::DeviceInput) -> Vec<Box<dyn AnyQuery>>;
 
     /// The verdict over the devices that take part, in the site's order.
@@ -52,7 +56,8 @@ pub struct Member<'a, D> {
     pub name: &'a str,
     /// What its baseline says, for this check.
     pub input: &'a D,
-    /// Its facts; `None` when it was not inspected in this run.
+    /// Its facts; `None` when it was not inspected in this run (or the check asked for none
+    /// on it).
     pub facts: Option<&'a Facts>,
 }
 
@@ -67,7 +72,9 @@ impl<D> Member<'_, D> {
                      cannot be judged",
                     self.name
                 ))
-                .remedy("Run the site check on its own (`premarket check ID`), without `--device`."),
+                .remedy(
+                    "Run the site check on its own (`premarket check ID`), without `--device`.",
+                ),
             ));
         };
         facts
@@ -142,6 +149,7 @@ impl<C: SiteCheck> SitePrepared for PreparedSite<C> {
     fn needs(&self) -> Vec<(String, Vec<Box<dyn AnyQuery>>)> {
         self.devices
             .iter()
+            .filter(|(_, device)| C::takes_part(&self.input, device))
             .map(|(name, device)| (name.clone(), C::queries(&self.input, device)))
             .filter(|(_, queries)| !queries.is_empty())
             .collect()
@@ -151,7 +159,7 @@ impl<C: SiteCheck> SitePrepared for PreparedSite<C> {
         let members: Vec<Member<'_, C::DeviceInput>> = self
             .devices
             .iter()
-            .filter(|(_, device)| !C::queries(&self.input, device).is_empty())
+            .filter(|(_, device)| C::takes_part(&self.input, device))
             .map(|(name, input)| Member {
                 name,
                 input,
@@ -172,7 +180,10 @@ impl<C: SiteCheck> SiteDefinition for SiteBuiltin<C> {
     }
 
     fn keys(&self) -> Vec<String> {
-        keys_of::<C::Input>().iter().map(|k| k.to_string()).collect()
+        keys_of::<C::Input>()
+            .iter()
+            .map(|k| k.to_string())
+            .collect()
     }
 
     fn device_keys(&self) -> Vec<String> {

@@ -31,13 +31,24 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         return Ok(0);
     }
     for entry in &config.catalog {
-        if let Some(site) = plan.site.iter().find(|s| s.entry.id == entry.id) {
+        if let Some(site) = plan
+            .site
+            .iter()
+            .find(|s| s.entry.id == entry.id && s.judged())
+        {
             outln!("{}  {}", entry.id, entry.title);
             outln!("  tags: {}", tags(entry));
             for (device, queries) in &site.needs {
-                let commands: Vec<String> =
-                    queries.iter().map(|q| q.key().command.to_string()).collect();
-                outln!("  {} (for site {}): {}", device, plan.site_name, commands.join(" | "));
+                let commands: Vec<String> = queries
+                    .iter()
+                    .map(|q| q.key().command.to_string())
+                    .collect();
+                outln!(
+                    "  {} (for site {}): {}",
+                    device,
+                    plan.site_name,
+                    commands.join(" | ")
+                );
             }
             continue;
         }

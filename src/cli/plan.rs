@@ -71,8 +71,10 @@ fn site(plan: &Plan) {
             .needs
             .iter()
             .map(|(device, queries)| {
-                let commands: Vec<String> =
-                    queries.iter().map(|q| q.key().command.to_string()).collect();
+                let commands: Vec<String> = queries
+                    .iter()
+                    .map(|q| q.key().command.to_string())
+                    .collect();
                 format!("{device}: {}", commands.join(" | "))
             })
             .collect();
@@ -81,7 +83,15 @@ fn site(plan: &Plan) {
         } else {
             reads.join("; ")
         };
-        outln!("  {}  reads {reads}", check.entry.id);
+        let judged = if check.judged() {
+            String::new()
+        } else {
+            format!(
+                " (not judged: the selection leaves out {})",
+                check.left_out.join(", ")
+            )
+        };
+        outln!("  {}  reads {reads}{judged}", check.entry.id);
     }
 }
 

@@ -42,10 +42,12 @@ pub struct BaselineText {
     keys: Vec<(String, Position)>,
 }
 
-/// The part of a device file a check reads: `expect:` with only the check's keys.
+/// The part of a device file a check reads: `expect:` with only the check's keys (absent or
+/// empty, an empty block: a check's optional keys take their defaults).
 #[derive(Deserialize)]
 struct Expect<I> {
-    expect: I,
+    #[serde(default = "Option::default")]
+    expect: Option<I>,
 }
 
 impl BaselineText {
@@ -93,7 +95,10 @@ impl BaselineText {
     /// mistyped value is an error at its position that names the device and the check.
     pub fn input<I: DeserializeOwned>(&self, id: &str) -> Result<I, ConfigError> {
         yaml::parse::<Expect<I>>(&self.file, &self.text)
-            .map(|e| e.expect)
+            .and_then(|e| match e.expect {
+                Some(input) => Ok(input),
+                None => yaml::parse::<I>(&self.file, "{}"),
+            })
             .map_err(|e| {
                 let message = match e.message.strip_prefix("missing field ") {
                     Some(field) => format!(

@@ -91,19 +91,22 @@ impl Config {
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
         let site_text = yaml::read_text(&site_path);
-        let site_file = site_text.clone().and_then(|text| yaml::parse::<site::SiteFile>(&site_path, &text)).map_err(|e| {
-            let mut errors = ConfigErrors::from(e);
-            // The usual cause: premarket was started outside the configuration directory.
-            if !site_path.exists() {
-                for error in &mut errors.0 {
-                    error.message.push_str(
-                        " (premarket reads DIR/baselines/site.yaml: give the configuration \
+        let site_file = site_text
+            .clone()
+            .and_then(|text| yaml::parse::<site::SiteFile>(&site_path, &text))
+            .map_err(|e| {
+                let mut errors = ConfigErrors::from(e);
+                // The usual cause: premarket was started outside the configuration directory.
+                if !site_path.exists() {
+                    for error in &mut errors.0 {
+                        error.message.push_str(
+                            " (premarket reads DIR/baselines/site.yaml: give the configuration \
                          directory with --dir DIR or PREMARKET_DIR=DIR, or run it from there)",
-                    );
+                        );
+                    }
                 }
-            }
-            errors
-        })?;
+                errors
+            })?;
         let site_text = site_text.unwrap_or_default();
         let site = validate_site(&site_path, &baselines, &site_file, &site_text, &mut errors);
         let site = site.map(|mut site| {
@@ -260,27 +263,21 @@ fn validate_site(
     })
 }
 
-/// The site's `expect:` as a baseline its checks read. A site without one reads as an empty
-/// block, so a site check's optional keys take their defaults (the block is added after the
-/// file's own text: every position in the file stays as written).
+/// The site's `expect:` as a baseline its checks read (a site without one: an empty block,
+/// where a site check's optional keys take their defaults).
 fn site_baseline(path: &Path, file: &site::SiteFile, text: &str) -> BaselineText {
-    let (text, position, keys) = match &file.expect {
-        Some(expect) => {
-            let mut keys: Vec<(String, Position)> = expect
+    let (position, mut keys) = match &file.expect {
+        Some(expect) => (
+            Position::from_location(path, expect.defined),
+            expect
                 .value
                 .keys()
                 .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
-                .collect();
-            keys.sort_by_key(|(_, at)| (at.line, at.column));
-            let at = Position::from_location(path, expect.defined);
-            (text.to_string(), at, keys)
-        }
-        None => (
-            format!("{text}\nexpect: {{}}\n"),
-            Position::file_start(path),
-            Vec::new(),
+                .collect(),
         ),
+        None => (Position::file_start(path), Vec::new()),
     };
+    keys.sort_by_key(|(_, at): &(String, Position)| (at.line, at.column));
     BaselineText::new(
         Owner::Site(file.site.clone()),
         path,

@@ -24,18 +24,19 @@ pub(super) async fn judge(
 ) -> Vec<CheckResult> {
     let facts = Arc::new(facts);
     let mut results = Vec::with_capacity(plan.site.len());
-    for check in &plan.site {
+    for check in plan.site.iter().filter(|s| s.judged()) {
         let started = Instant::now();
         let rerun = format!("premarket check {}", check.entry.id);
         let bound = bind(check.prepared.clone(), facts.clone());
-        let verdict = bounded::evaluate(
-            bound,
-            Arc::new(Facts::default()),
-            give_up(limits),
-            &rerun,
-        )
-        .await;
-        let mut judged = result(&check.entry, &plan.site_name, verdict, Platform::Site, redactor);
+        let verdict =
+            bounded::evaluate(bound, Arc::new(Facts::default()), give_up(limits), &rerun).await;
+        let mut judged = result(
+            &check.entry,
+            &plan.site_name,
+            verdict,
+            Platform::Site,
+            redactor,
+        );
         judged.duration_ms = elapsed_ms(started);
         results.push(judged);
     }

@@ -189,7 +189,11 @@ fn resolve_site(
                 format!(
                     "unknown site check {} (known: {})",
                     entry.id,
-                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
                 ),
             )
         })

@@ -72,13 +72,23 @@ pub struct SitePlanned {
     pub prepared: Arc<dyn SitePrepared>,
     /// The devices that take part, each with the queries it is sent for this check.
     pub needs: Vec<(String, Vec<Arc<dyn AnyQuery>>)>,
+    /// Devices taking part that the selection (`--device`) leaves out: the check is then not
+    /// judged (its queries still go to the selected devices, so a capture holds them).
+    pub left_out: Vec<String>,
+}
+
+impl SitePlanned {
+    /// Judged in this run: every device taking part is inspected.
+    pub fn judged(&self) -> bool {
+        self.left_out.is_empty()
+    }
 }
 
 /// The whole run.
 #[derive(Clone)]
 pub struct Plan {
     pub devices: Vec<DevicePlan>,
-    /// The checks over several devices, judged after the devices (empty with `--device`).
+    /// The checks over several devices, judged after the devices.
     pub site: Vec<SitePlanned>,
     /// The site's name: the "device" its checks' verdicts stand under.
     pub site_name: String,
@@ -128,7 +138,7 @@ impl Plan {
         if !errors.is_empty() {
             return Err(ConfigErrors(errors).into());
         }
-        if devices.is_empty() && site.is_empty() {
+        if devices.is_empty() && !site.iter().any(SitePlanned::judged) {
             return Err(PlanError::NothingSelected {
                 why: hint::nothing_selected(config, selection),
             });
@@ -164,6 +174,7 @@ impl Plan {
     pub fn site_reads(&self, name: &str) -> bool {
         self.site
             .iter()
+            .filter(|s| s.judged())
             .any(|s| s.needs.iter().any(|(device, _)| device == name))
     }
 
@@ -184,7 +195,8 @@ impl Plan {
     }
 
     pub fn check_count(&self) -> usize {
-        self.devices.iter().map(|d| d.checks.len()).sum::<usize>() + self.site.len()
+        let site = self.site.iter().filter(|s| s.judged()).count();
+        self.devices.iter().map(|d| d.checks.len()).sum::<usize>() + site
     }
 }
 
@@ -269,16 +281,14 @@ fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
 }
 
 /// The selected site checks, their inputs built from the site's and its devices' baselines.
-/// None with `--device`: a site check judges the site as a whole, not one device.
+/// One whose devices `--device` does not all select is not judged (the site as a whole is not
+/// inspected), but still sends its queries to those selected.
 fn plan_site(
     catalog: &Catalog,
     config: &Config,
     selection: &Selection,
     errors: &mut Vec<ConfigError>,
 ) -> Vec<SitePlanned> {
-    if !selection.devices.is_empty() {
-        return Vec::new();
-    }
     let mut planned = Vec::new();
     for ResolvedSite { entry, definition } in &catalog.site {
         if !selection.wants(entry) {
@@ -292,15 +302,21 @@ fn plan_site(
             .collect();
         match definition.prepare(&config.site.baseline, &devices) {
             Ok(prepared) => {
-                let needs = prepared
+                let needs: Vec<(String, Vec<Arc<dyn AnyQuery>>)> = prepared
                     .needs()
                     .into_iter()
                     .map(|(name, queries)| (name, queries.into_iter().map(Arc::from).collect()))
+                    .collect();
+                let left_out = needs
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .filter(|name| !selection.wants_device(name))
                     .collect();
                 planned.push(SitePlanned {
                     entry: entry.clone(),
                     prepared,
                     needs,
+                    left_out,
                 });
             }
             Err(mistakes) => errors.extend(mistakes),

@@ -201,7 +201,7 @@ async fn inspect_and_report(
             Ok(Pick::Pairs(message, pairs)) => {
                 messages.push(message);
                 plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
-                if plan.devices.is_empty() && plan.site.is_empty() {
+                if plan.devices.is_empty() && !plan.site.iter().any(|s| s.judged()) {
                     return Outcome {
                         code: Exit::Ok.code(),
                         messages: vec![
@@ -282,6 +282,7 @@ async fn inspect_and_report(
         let site = plan
             .site
             .iter()
+            .filter(|s| s.judged())
             .map(|s| (s.entry.id.clone(), plan.site_name.clone()));
         let pairs = plan
             .devices

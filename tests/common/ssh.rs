@@ -44,7 +44,7 @@ pub fn device(name: &str, platform: Platform, ssh: Connection) -> Device {
     let file = PathBuf::from(format!("baselines/{name}.yaml"));
     let name = DeviceName::new(name).expect("a plain device name");
     let baseline = BaselineText::new(
-        name.clone(),
+        premarket::config::Owner::Device(name.clone()),
         &file,
         "expect: {}\n".into(),
         Position::file_start(&file),

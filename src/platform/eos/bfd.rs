@@ -109,7 +109,11 @@ pub fn parse(raw: &str) -> Result<BfdPeers, ParseError> {
 fn from_json(doc: Json, raw: &str) -> Result<BfdPeers, ParseError> {
     let mut sessions = Vec::new();
     for (vrf, families) in doc.vrfs {
-        for (peer, p) in families.ipv4_neighbors.into_iter().chain(families.ipv6_neighbors) {
+        for (peer, p) in families
+            .ipv4_neighbors
+            .into_iter()
+            .chain(families.ipv6_neighbors)
+        {
             for (key, stats) in p.peer_stats {
                 let last_down_us = stats
                     .last_down
@@ -286,7 +290,12 @@ mod tests {
         assert_eq!(b.sessions.len(), 3);
         let up = b.to("default", "10.1.1.1").next().unwrap();
         assert_eq!(
-            (up.status.as_str(), up.remote_disc, up.interface.as_deref(), up.last_down_us),
+            (
+                up.status.as_str(),
+                up.remote_disc,
+                up.interface.as_deref(),
+                up.last_down_us
+            ),
             ("up", Some(3_940_685_114), Some("Ethernet1"), None)
         );
         let down = b.to("default", "192.0.255.7").next().unwrap();
@@ -330,7 +339,10 @@ mod tests {
             DstAddr       MyDisc    YourDisc  Interface/Transport    Type          LastUp         LastDown            LastDiag    State\n\
             10.1.1.1      1         2         Et1                    normal        06/21/22 12:34 NA             No Diagnostic       Up\n";
         let b = parse(wide).unwrap();
-        assert_eq!((b.sessions[0].status.as_str(), b.sessions[0].remote_disc), ("up", Some(2)));
+        assert_eq!(
+            (b.sessions[0].status.as_str(), b.sessions[0].remote_disc),
+            ("up", Some(2))
+        );
         for bad in [
             WRAPPED.replace("         NA       No Diagnostic       Up\n", ""),
             WRAPPED.replace("348880801", "many"),

@@ -224,10 +224,7 @@ fn from_json(doc: Json, raw: &str) -> Result<BgpSummary, ParseError> {
 /// The text form: a block per VRF, each a header and its table.
 fn from_text(raw: &str) -> Result<BgpSummary, ParseError> {
     let lines = body(raw);
-    if lines
-        .first()
-        .is_some_and(|l| l.trim() == "% BGP inactive")
-    {
+    if lines.first().is_some_and(|l| l.trim() == "% BGP inactive") {
         return Ok(BgpSummary {
             vrfs: BTreeMap::new(),
             inactive: true,
@@ -267,7 +264,9 @@ fn from_text(raw: &str) -> Result<BgpSummary, ParseError> {
             continue;
         }
         if !in_table {
-            return Err(at(format!("not a line of `show ip bgp summary`: {trimmed}")));
+            return Err(at(format!(
+                "not a line of `show ip bgp summary`: {trimmed}"
+            )));
         }
         let (key, peer) = row(trimmed).map_err(at)?;
         out.vrfs.entry(current).or_default().peers.insert(key, peer);
@@ -307,19 +306,20 @@ fn row(line: &str) -> Result<(String, BgpPeer), String> {
             })
             .transpose()
     };
-    let peer = BgpPeer {
-        state,
-        reason,
-        asn: Some(fields[2].to_string()),
-        description,
-        changed_us: None,
-        changed_ago_s: Some(elapsed(fields[7]).ok_or_else(|| {
-            format!("Up/Down {:?} is not hh:mm:ss or 1d04h: {line}", fields[7])
-        })?),
-        prefixes_received: number(9)?,
-        prefixes_accepted: number(10)?,
-        families: BTreeMap::new(),
-    };
+    let peer =
+        BgpPeer {
+            state,
+            reason,
+            asn: Some(fields[2].to_string()),
+            description,
+            changed_us: None,
+            changed_ago_s: Some(elapsed(fields[7]).ok_or_else(|| {
+                format!("Up/Down {:?} is not hh:mm:ss or 1d04h: {line}", fields[7])
+            })?),
+            prefixes_received: number(9)?,
+            prefixes_accepted: number(10)?,
+            families: BTreeMap::new(),
+        };
     Ok((fields[0].to_string(), peer))
 }
 
@@ -355,12 +355,21 @@ mod tests {
         assert_eq!(vrf.asn.as_deref(), Some("65001"));
         let up = &vrf.peers["10.0.0.1"];
         assert!(up.established());
-        assert_eq!((up.prefixes_received, up.prefixes_accepted), (Some(3), Some(3)));
+        assert_eq!(
+            (up.prefixes_received, up.prefixes_accepted),
+            (Some(3), Some(3))
+        );
         assert_eq!(up.changed_us, Some(1_721_080_527_052_693));
         let idle = &vrf.peers["10.0.0.3"];
-        assert_eq!((idle.state.as_str(), idle.reason.as_deref()), ("Idle", Some("NoInterface")));
+        assert_eq!(
+            (idle.state.as_str(), idle.reason.as_deref()),
+            ("Idle", Some("NoInterface"))
+        );
         for bad in [
-            OLDER.replace("\"peerState\": \"Established\"", "\"state\": \"Established\""),
+            OLDER.replace(
+                "\"peerState\": \"Established\"",
+                "\"state\": \"Established\"",
+            ),
             OLDER.replace("1721080527.052693", "-5"),
             OLDER.replace("\"prefixAccepted\": 3", "\"prefixAccepted\": \"3\""),
             r#"{"peers": {}}"#.to_string(),
@@ -396,7 +405,10 @@ mod tests {
         assert_eq!(peers["10.106.0.153"].reason.as_deref(), Some("NoIf"));
         let up = &peers["10.106.0.157"];
         assert!(up.established());
-        assert_eq!((up.prefixes_received, up.prefixes_accepted), (Some(1), Some(1)));
+        assert_eq!(
+            (up.prefixes_received, up.prefixes_accepted),
+            (Some(1), Some(1))
+        );
         assert_eq!(up.changed_ago_s, Some(79 * 86_400 + 5 * 3600));
         let avd = "BGP summary information for VRF tenant_a\nRouter identifier 192.168.255.13, local AS number 65101\n\
             Neighbor Status Codes: m - Under maintenance\n\
@@ -405,11 +417,24 @@ mod tests {
             \x20                          172.31.253.25 4 65101            262       268    0    0 03:27:37 Estab(NotNegotiated)\n";
         let s = parse(avd).unwrap();
         let peers = &s.vrfs["tenant_a"].peers;
-        assert_eq!(peers["172.31.253.23"].description.as_deref(), Some("avd-leaf1b"));
-        assert_eq!(peers["172.31.253.23"].changed_ago_s, Some(3 * 3600 + 27 * 60 + 37));
-        assert_eq!(peers["172.31.253.25"].reason.as_deref(), Some("NotNegotiated"));
+        assert_eq!(
+            peers["172.31.253.23"].description.as_deref(),
+            Some("avd-leaf1b")
+        );
+        assert_eq!(
+            peers["172.31.253.23"].changed_ago_s,
+            Some(3 * 3600 + 27 * 60 + 37)
+        );
+        assert_eq!(
+            peers["172.31.253.25"].reason.as_deref(),
+            Some("NotNegotiated")
+        );
         assert_eq!(peers["172.31.253.25"].prefixes_accepted, None);
-        assert!(parse("sw1#show ip bgp summary\n% BGP inactive\nsw1#").unwrap().inactive);
+        assert!(
+            parse("sw1#show ip bgp summary\n% BGP inactive\nsw1#")
+                .unwrap()
+                .inactive
+        );
         assert!(parse(r#"{"errors": ["BGP inactive"]}"#).unwrap().inactive);
         for bad in [
             ntc.replace("79d05h Active", "79x05h Active"),

@@ -103,7 +103,10 @@ mod tests {
         assert!(e3.sends() && !e3.honours());
         assert_eq!(e3.rx_pause, 5);
         for bad in [
-            raw.replace("\"txPause\": 0, \"rxOperState\": \"unknown\"", "\"rxOperState\": \"unknown\""),
+            raw.replace(
+                "\"txPause\": 0, \"rxOperState\": \"unknown\"",
+                "\"rxOperState\": \"unknown\"",
+            ),
             raw.replace("interfaceFlowControls", "flowControls"),
             "Port  Send FlowControl  Receive FlowControl".to_string(),
         ] {

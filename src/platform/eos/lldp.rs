@@ -140,7 +140,9 @@ fn from_json(doc: Json, raw: &str) -> Result<LldpNeighbors, ParseError> {
                         .or(n.chassis_id)
                         .ok_or_else(|| {
                             ParseError::new(
-                                format!("the neighbour on {port} has no systemName and no chassisId"),
+                                format!(
+                                    "the neighbour on {port} has no systemName and no chassisId"
+                                ),
                                 raw,
                             )
                         })?;
@@ -201,7 +203,9 @@ fn from_text(raw: &str) -> Result<LldpNeighbors, ParseError> {
                 ))
             })
             .flatten()
-            .filter(|(port, device, id, _)| !port.is_empty() && !device.is_empty() && !id.is_empty());
+            .filter(|(port, device, id, _)| {
+                !port.is_empty() && !device.is_empty() && !id.is_empty()
+            });
         let (port, device, neighbor_port, ttl) = match (by_columns, words.as_slice()) {
             (Some(row), _) => row,
             (None, [port, device, id, ttl]) => (*port, *device, *id, *ttl),
@@ -249,10 +253,19 @@ mod tests {
         assert_eq!(n.neighbors.len(), 2);
         let one: Vec<&LldpNeighbor> = n.on("Ethernet1").collect();
         assert_eq!(
-            (one[0].device.as_str(), one[0].neighbor_port.as_str(), one[0].ttl),
+            (
+                one[0].device.as_str(),
+                one[0].neighbor_port.as_str(),
+                one[0].ttl
+            ),
             ("carrier-a-pe1", "xe-0/0/1", Some(120))
         );
-        assert!(parse(r#"{"lldpNeighbors": []}"#).unwrap().neighbors.is_empty());
+        assert!(
+            parse(r#"{"lldpNeighbors": []}"#)
+                .unwrap()
+                .neighbors
+                .is_empty()
+        );
         for bad in [
             LIST.replace("\"neighborDevice\": \"precise64\", ", ""),
             LIST.replace("lldpNeighbors", "neighbors"),

@@ -160,9 +160,10 @@ fn from_text(raw: &str) -> Result<Mlag, ParseError> {
         };
         let value = value.trim().to_string();
         let count = || {
-            value.parse::<u64>().map(Some).map_err(|_| {
-                ParseError::at_line(format!("{value:?} is not a port count"), &all, i)
-            })
+            value
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| ParseError::at_line(format!("{value:?} is not a port count"), &all, i))
         };
         match key.trim() {
             "state" => m.state = json_word(&value),
@@ -198,7 +199,10 @@ mod tests {
             "mlagPorts": {"Disabled": 0, "Active-partial": 4, "Inactive": 3, "Configured": 0, "Active-full": 0}}"#;
         let m = parse(partial).unwrap();
         assert!(m.configured());
-        assert_eq!((m.ports.inactive, m.ports.active_partial), (Some(3), Some(4)));
+        assert_eq!(
+            (m.ports.inactive, m.ports.active_partial),
+            (Some(3), Some(4))
+        );
         assert_eq!(m.config_sanity.as_deref(), Some("inconsistent"));
         let disabled = r#"{"localInterface": "", "state": "disabled", "reloadDelay": 300, "peerLink": "",
             "mlagPorts": {"Disabled": 0, "Active-partial": 0, "Inactive": 0, "Configured": 0, "Active-full": 0}}"#;
@@ -226,12 +230,19 @@ mod tests {
             Active-partial      :                   0\nActive-full         :                   0\n";
         let m = parse(raw).unwrap();
         assert_eq!(
-            (m.state.as_str(), m.neg_status.as_deref(), m.peer_link_status.as_deref()),
+            (
+                m.state.as_str(),
+                m.neg_status.as_deref(),
+                m.peer_link_status.as_deref()
+            ),
             ("inactive", Some("connecting"), Some("lowerLayerDown"))
         );
         assert_eq!(m.ports.active_full, Some(0));
         for bad in [
-            raw.replace("Inactive            :                   0", "Inactive : none"),
+            raw.replace(
+                "Inactive            :                   0",
+                "Inactive : none",
+            ),
             raw.replace("state               :            Inactive\n", ""),
             "% Invalid input".to_string(),
         ] {

@@ -149,7 +149,10 @@ fn from_text(raw: &str) -> Result<MlagSanity, ParseError> {
         ));
     }
     if lines.is_empty() {
-        return Err(ParseError::new("`show mlag config-sanity` printed nothing", raw));
+        return Err(ParseError::new(
+            "`show mlag config-sanity` printed nothing",
+            raw,
+        ));
     }
     let inactive = lines
         .iter()

@@ -121,7 +121,10 @@ impl<T> ByVrf<T> {
                     .map_err(|_| format!("group {} is not an IPv4 address", quote(&group)))?;
                 for (source, entry) in sources.group_sources {
                     let s: Ipv4Addr = source.parse().map_err(|_| {
-                        format!("group {group}: source {} is not an IPv4 address", quote(&source))
+                        format!(
+                            "group {group}: source {} is not an IPv4 address",
+                            quote(&source)
+                        )
                     })?;
                     out.push((vrf.clone(), g, s, entry));
                 }
@@ -261,7 +264,10 @@ fn from_text(raw: &str) -> Result<Mroutes, ParseError> {
     }
     if let Some(r) = routes.iter().find(|r| r.incoming.is_empty()) {
         return Err(ParseError::new(
-            format!("({}, {}) has no `Incoming interface:` line", r.source, r.group),
+            format!(
+                "({}, {}) has no `Incoming interface:` line",
+                r.source, r.group
+            ),
             raw,
         ));
     }
@@ -306,7 +312,10 @@ mod tests {
         let m = parse(JSON).unwrap();
         let g: Ipv4Addr = "239.1.1.1".parse().unwrap();
         let r = m.route(g, "10.10.1.10".parse().unwrap()).unwrap();
-        assert_eq!((r.incoming.as_str(), r.outgoing.as_slice()), ("Ethernet1", &["Vlan200".to_string()][..]));
+        assert_eq!(
+            (r.incoming.as_str(), r.outgoing.as_slice()),
+            ("Ethernet1", &["Vlan200".to_string()][..])
+        );
         assert!(r.programmed());
         assert_eq!(m.of(g).count(), 2);
         let vrfs = format!("{{\"vrfs\": {{\"MD\": {JSON}}}}}");
@@ -321,7 +330,12 @@ mod tests {
             let e = parse(&bad).unwrap_err();
             assert!(!e.excerpt.is_empty(), "{bad}");
         }
-        assert!(parse(r#"{"routes": 1}"#).unwrap_err().reason.contains("modelled"));
+        assert!(
+            parse(r#"{"routes": 1}"#)
+                .unwrap_err()
+                .reason
+                .contains("modelled")
+        );
     }
 
     const TEXT: &str = "VRF:default\nPIM Sparse Mode Multicast Routing Table\n\
@@ -356,14 +370,21 @@ mod tests {
         let m = parse(TEXT).unwrap();
         assert_eq!(m.routes.len(), 3);
         let star = &m.routes[0];
-        assert_eq!((star.flags.as_str(), star.incoming.as_str()), ("W", "Register"));
+        assert_eq!(
+            (star.flags.as_str(), star.incoming.as_str()),
+            ("W", "Register")
+        );
         assert_eq!(star.outgoing, ["Ethernet2/1", "Ethernet2/2"]);
         let sg = &m.routes[1];
         assert_eq!(sg.incoming, "Ethernet10");
         assert_eq!(sg.outgoing, ["Ethernet2/1"]);
         assert_eq!(sg.uptime_s, Some(8 * 3600 + 57 * 60 + 21));
-        assert_eq!((m.routes[2].vrf.as_str(), m.routes[2].incoming.as_str()), ("FOO", "Null"));
-        let legend_only = "PIM Sparse Mode Multicast Routing Table\nFlags: E - Entry forwarding on the RPT\n";
+        assert_eq!(
+            (m.routes[2].vrf.as_str(), m.routes[2].incoming.as_str()),
+            ("FOO", "Null")
+        );
+        let legend_only =
+            "PIM Sparse Mode Multicast Routing Table\nFlags: E - Entry forwarding on the RPT\n";
         assert!(parse(legend_only).unwrap().routes.is_empty());
         for bad in [
             TEXT.replace("8:57:21, flags: SP", "8:57:21, SP"),

@@ -41,7 +41,9 @@ pub struct PimNeighbor {
 impl PimNeighbors {
     /// The neighbours on `interface` (any VRF).
     pub fn on<'a>(&'a self, interface: &'a str) -> impl Iterator<Item = &'a PimNeighbor> {
-        self.neighbors.iter().filter(move |n| n.interface == interface)
+        self.neighbors
+            .iter()
+            .filter(move |n| n.interface == interface)
     }
 }
 
@@ -149,7 +151,9 @@ fn from_text(raw: &str) -> Result<PimNeighbors, ParseError> {
         }
         let at = |why: String| ParseError::at_line(why, &all, i);
         let Some(current) = vrf.clone() else {
-            return Err(at("no `PIM Neighbor Table for` line before the table".into()));
+            return Err(at(
+                "no `PIM Neighbor Table for` line before the table".into()
+            ));
         };
         let [address, interface, uptime, _expires, _mode, _transport] =
             trimmed.split_whitespace().collect::<Vec<_>>()[..]
@@ -188,7 +192,10 @@ mod tests {
             "lastRefreshTime": 1790000100.0, "holdTime": 105, "mode": {"mode": "sparse"}, "transport": "datagram"}}}"#;
         let p = parse(raw).unwrap();
         let n = p.on("Ethernet1").next().unwrap();
-        assert_eq!((n.vrf.as_str(), n.address.as_str()), ("default", "10.1.1.1"));
+        assert_eq!(
+            (n.vrf.as_str(), n.address.as_str()),
+            ("default", "10.1.1.1")
+        );
         assert_eq!(n.since_us, Some(1_790_000_000_500_000));
         let vrfs = r#"{"vrfs": {"MD": {"neighbors": {"10.2.2.2": {"interface": "Vlan100"}}}}}"#;
         assert_eq!(parse(vrfs).unwrap().neighbors[0].vrf, "MD");

@@ -91,7 +91,10 @@ pub fn elapsed(text: &str) -> Option<u64> {
         total = total.checked_add(digits.parse::<u64>().ok()?.checked_mul(unit)?)?;
         digits.clear();
     }
-    digits.is_empty().then_some(total).filter(|_| !text.is_empty())
+    digits
+        .is_empty()
+        .then_some(total)
+        .filter(|_| !text.is_empty())
 }
 
 #[cfg(test)]
@@ -127,7 +130,15 @@ mod tests {
         assert_eq!(elapsed("03:27:45"), Some(3 * 3600 + 27 * 60 + 45));
         assert_eq!(elapsed("79d05h"), Some(79 * 86_400 + 5 * 3600));
         assert_eq!(elapsed("5w2d"), Some(37 * 86_400));
-        for bad in ["", "79x05h", "1d04", "a:b:c", "12", "18446744073709551615w", "d"] {
+        for bad in [
+            "",
+            "79x05h",
+            "1d04",
+            "a:b:c",
+            "12",
+            "18446744073709551615w",
+            "d",
+        ] {
             assert_eq!(elapsed(bad), None, "{bad}");
         }
     }
