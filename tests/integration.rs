@@ -34,6 +34,7 @@ mod email_aiosmtpd;
 mod email_smtp;
 mod eos_checks;
 mod eos_handoff;
+mod eos_handoff_parse;
 mod eos_market;
 mod eos_parse;
 mod eos_releases;

@@ -75,7 +75,8 @@ struct Json {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct JsonVrf {
-    #[serde(default)]
+    /// Printed for every VRF (empty without sessions): what tells this document from other
+    /// per-VRF replies.
     ipv4_neighbors: BTreeMap<String, JsonPeer>,
     #[serde(default)]
     ipv6_neighbors: BTreeMap<String, JsonPeer>,
@@ -185,7 +186,7 @@ fn from_text(raw: &str) -> Result<BfdPeers, ParseError> {
         match block {
             1 | 3 => {
                 let [peer, _, your, intf, _, rest @ ..] = words.as_slice() else {
-                    return Err(at(format!("not a BFD peer row: {trimmed}")));
+                    return Err(at(format!("not a BFD peer row: {}", quote(trimmed))));
                 };
                 let first = FirstHalf {
                     peer: peer.to_string(),
@@ -210,10 +211,21 @@ fn from_text(raw: &str) -> Result<BfdPeers, ParseError> {
                 sessions.push(second_half(&current, first, &words, trimmed).map_err(at)?);
                 seconds += 1;
             }
-            _ => return Err(at(format!("not a line of `show bfd peers`: {trimmed}"))),
+            _ => {
+                return Err(at(format!(
+                    "not a line of `show bfd peers`: {}",
+                    quote(trimmed)
+                )));
+            }
         }
     }
     finish(&vrf, &firsts, seconds, &all, lines.len().saturating_sub(1))?;
+    if vrf.is_none() {
+        return Err(ParseError::new(
+            "`show bfd peers` prints no `VRF name:` table",
+            raw,
+        ));
+    }
     Ok(BfdPeers { sessions })
 }
 
@@ -255,10 +267,10 @@ fn second_half(
 ) -> Result<BfdSession, String> {
     let after_down = skip_time(words);
     let [diag @ .., state] = after_down else {
-        return Err(format!("no LastDiag and State in: {line}"));
+        return Err(format!("no LastDiag and State in: {}", quote(line)));
     };
     if diag.is_empty() {
-        return Err(format!("no LastDiag in: {line}"));
+        return Err(format!("no LastDiag in: {}", quote(line)));
     }
     let mut status: Vec<char> = state.chars().collect();
     if let Some(c) = status.first_mut() {
@@ -348,6 +360,7 @@ mod tests {
             WRAPPED.replace("348880801", "many"),
             WRAPPED.replace("VRF name: default\n", ""),
             "% Invalid input".to_string(),
+            "sw1#show bfd peers\nsw1#".to_string(),
         ] {
             assert!(parse(&bad).is_err(), "{bad}");
         }

@@ -115,7 +115,8 @@ struct JsonVrf {
     router_id: Option<String>,
     #[serde(default)]
     asn: Option<String>,
-    #[serde(default)]
+    /// Printed for every VRF with BGP (empty without peers): what tells this document from
+    /// other per-VRF replies.
     peers: BTreeMap<String, JsonPeer>,
 }
 
@@ -170,7 +171,10 @@ fn from_json(doc: Json, raw: &str) -> Result<BgpSummary, ParseError> {
         let mut peers = BTreeMap::new();
         for (key, p) in vrf.peers {
             let error = |why: String| {
-                ParseError::new(format!("VRF {name}, peer {}: {why}", quote(&key)), raw)
+                ParseError::new(
+                    format!("VRF {}, peer {}: {why}", quote(&name), quote(&key)),
+                    raw,
+                )
             };
             let changed_us = p
                 .up_down_time
@@ -184,7 +188,7 @@ fn from_json(doc: Json, raw: &str) -> Result<BgpSummary, ParseError> {
                     continue;
                 }
                 let f: JsonFamily = serde_json::from_value(value)
-                    .map_err(|e| error(format!("address family {family}: {e}")))?;
+                    .map_err(|e| error(format!("address family {}: {e}", quote(&family))))?;
                 families.insert(
                     family,
                     BgpFamily {
@@ -250,7 +254,7 @@ fn from_text(raw: &str) -> Result<BgpSummary, ParseError> {
         if let Some(rest) = trimmed.strip_prefix("Router identifier ") {
             let (id, asn) = rest
                 .split_once(", local AS number ")
-                .ok_or_else(|| at(format!("not a router identifier line: {trimmed}")))?;
+                .ok_or_else(|| at(format!("not a router identifier line: {}", quote(trimmed))))?;
             let entry = out.vrfs.entry(current).or_default();
             entry.router_id = Some(id.trim().to_string());
             entry.asn = Some(asn.trim().to_string());
@@ -290,10 +294,13 @@ fn row(line: &str) -> Result<(String, BgpPeer), String> {
     };
     let start = (0..words.len())
         .find(|&i| is_address(words[i]) && words.get(i + 1) == Some(&"4"))
-        .ok_or_else(|| format!("no neighbour address in the row: {line}"))?;
+        .ok_or_else(|| format!("no neighbour address in the row: {}", quote(line)))?;
     let fields = &words[start..];
     if fields.len() < 9 {
-        return Err(format!("a row of fewer columns than the table's: {line}"));
+        return Err(format!(
+            "a row of fewer columns than the table's: {}",
+            quote(line)
+        ));
     }
     let description = (start > 0).then(|| words[..start].join(" "));
     let (state, reason) = state_word(fields[8]);
@@ -302,24 +309,27 @@ fn row(line: &str) -> Result<(String, BgpPeer), String> {
             .get(i)
             .map(|w| {
                 w.parse::<u64>()
-                    .map_err(|_| format!("{w:?} is not a prefix count: {line}"))
+                    .map_err(|_| format!("{w:?} is not a prefix count: {}", quote(line)))
             })
             .transpose()
     };
-    let peer =
-        BgpPeer {
-            state,
-            reason,
-            asn: Some(fields[2].to_string()),
-            description,
-            changed_us: None,
-            changed_ago_s: Some(elapsed(fields[7]).ok_or_else(|| {
-                format!("Up/Down {:?} is not hh:mm:ss or 1d04h: {line}", fields[7])
-            })?),
-            prefixes_received: number(9)?,
-            prefixes_accepted: number(10)?,
-            families: BTreeMap::new(),
-        };
+    let peer = BgpPeer {
+        state,
+        reason,
+        asn: Some(fields[2].to_string()),
+        description,
+        changed_us: None,
+        changed_ago_s: Some(elapsed(fields[7]).ok_or_else(|| {
+            format!(
+                "Up/Down {:?} is not hh:mm:ss or 1d04h: {}",
+                fields[7],
+                quote(line)
+            )
+        })?),
+        prefixes_received: number(9)?,
+        prefixes_accepted: number(10)?,
+        families: BTreeMap::new(),
+    };
     Ok((fields[0].to_string(), peer))
 }
 

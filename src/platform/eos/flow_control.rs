@@ -23,7 +23,6 @@ pub struct FlowControl {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct PortFlowControl {
     pub tx_admin_state: String,
     pub rx_admin_state: String,
@@ -74,14 +73,38 @@ impl Query for ShowFlowControl {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Json {
-    interface_flow_controls: BTreeMap<String, PortFlowControl>,
+    interface_flow_controls: BTreeMap<String, JsonPort>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonPort {
+    tx_admin_state: String,
+    rx_admin_state: String,
+    tx_oper_state: String,
+    rx_oper_state: String,
+    tx_pause: u64,
+    rx_pause: u64,
 }
 
 pub fn parse(raw: &str) -> Result<FlowControl, ParseError> {
     let j: Json = required(raw, "show interfaces flow-control")?;
-    Ok(FlowControl {
-        ports: j.interface_flow_controls,
-    })
+    let ports = j
+        .interface_flow_controls
+        .into_iter()
+        .map(|(port, p)| {
+            let fc = PortFlowControl {
+                tx_admin_state: p.tx_admin_state,
+                rx_admin_state: p.rx_admin_state,
+                tx_oper_state: p.tx_oper_state,
+                rx_oper_state: p.rx_oper_state,
+                tx_pause: p.tx_pause,
+                rx_pause: p.rx_pause,
+            };
+            (port, fc)
+        })
+        .collect();
+    Ok(FlowControl { ports })
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use super::json::json;
 use super::port_names::long_name;
 use super::text::{body, device_error};
 use premarket_core::Command;
+use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
 
 /// The switch's LLDP neighbours, in the order printed.
@@ -141,7 +142,8 @@ fn from_json(doc: Json, raw: &str) -> Result<LldpNeighbors, ParseError> {
                         .ok_or_else(|| {
                             ParseError::new(
                                 format!(
-                                    "the neighbour on {port} has no systemName and no chassisId"
+                                    "the neighbour on {} has no systemName and no chassisId",
+                                    quote(&port)
                                 ),
                                 raw,
                             )
@@ -212,7 +214,7 @@ fn from_text(raw: &str) -> Result<LldpNeighbors, ParseError> {
             (None, [port, device, id]) => (*port, *device, *id, ""),
             _ => {
                 return Err(ParseError::at_line(
-                    format!("not a row of the LLDP neighbour table: {}", line.trim()),
+                    format!("not a row of the LLDP neighbour table: {}", quote(line)),
                     &lines.join("\n"),
                     i,
                 ));

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::json::json;
 use super::text::{body, device_error};
 use premarket_core::Command;
+use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,7 +154,10 @@ fn from_text(raw: &str) -> Result<Mlag, ParseError> {
         }
         let Some((key, value)) = trimmed.split_once(':') else {
             return Err(ParseError::at_line(
-                format!("not a `key : value` line of `show mlag`: {trimmed}"),
+                format!(
+                    "not a `key : value` line of `show mlag`: {}",
+                    quote(trimmed)
+                ),
                 &all,
                 i,
             ));
@@ -181,8 +185,11 @@ fn from_text(raw: &str) -> Result<Mlag, ParseError> {
             _ => {}
         }
     }
-    if m.state.is_empty() {
-        return Err(ParseError::new("`show mlag` prints no `state :` line", raw));
+    if !lines.iter().any(|l| l.trim() == "MLAG Status:") || m.state.is_empty() {
+        return Err(ParseError::new(
+            "`show mlag` prints no `MLAG Status:` block with a `state :` line",
+            raw,
+        ));
     }
     Ok(m)
 }

@@ -2,7 +2,8 @@
 //! `eos.mlag.healthy` names when `show mlag` says `configSanity: inconsistent`.
 //!
 //! Shapes read: the JSON (ANTA's data, trimmed to its keys): `mlagActive`, `mlagConnected`,
-//! `globalConfiguration.<feature>.globalParameters.<param>.{localValue, peerValue}`,
+//! `globalConfiguration.<feature>.globalParameters.<param>.{localValue, peerValue}`
+//! (`mlagActive` required, the rest optional),
 //! `interfaceConfiguration."<param> mlagNN".interface.<port>.{localValue, peerValue}`, empty
 //! objects when consistent; and the text of a consistent pair (`No global configuration
 //! inconsistencies found.`) or of a switch without MLAG (`Command not applicable for inactive
@@ -16,6 +17,7 @@ use serde_json::Value;
 use super::json::json;
 use super::text::{body, device_error};
 use premarket_core::Command;
+use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,8 +58,8 @@ impl Query for ShowMlagConfigSanity {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Json {
-    #[serde(default)]
-    mlag_active: Option<bool>,
+    /// Present in every reply (ANTA's data, the lab's): what tells this document from others.
+    mlag_active: bool,
     #[serde(default)]
     global_configuration: BTreeMap<String, JsonFeature>,
     #[serde(default)]
@@ -122,7 +124,7 @@ pub fn parse(raw: &str) -> Result<MlagSanity, ParseError> {
         }
     }
     Ok(MlagSanity {
-        active: j.mlag_active.unwrap_or(true),
+        active: j.mlag_active,
         inconsistencies,
     })
 }
@@ -142,7 +144,7 @@ fn from_text(raw: &str) -> Result<MlagSanity, ParseError> {
             format!(
                 "a config-sanity line premarket does not read (only the JSON lists \
                  inconsistencies): {}",
-                other.trim()
+                quote(other)
             ),
             &lines.join("\n"),
             i,
@@ -181,6 +183,7 @@ mod tests {
         let clean = r#"{"globalConfiguration": {}, "interfaceConfiguration": {}, "mlagActive": true, "mlagConnected": true}"#;
         assert!(parse(clean).unwrap().inconsistencies.is_empty());
         assert!(parse(r#"{"mlagActive": "yes"}"#).is_err());
+        assert!(parse(r#"{"globalConfiguration": {}}"#).is_err());
     }
 
     #[test]

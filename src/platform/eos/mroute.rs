@@ -122,7 +122,8 @@ impl<T> ByVrf<T> {
                 for (source, entry) in sources.group_sources {
                     let s: Ipv4Addr = source.parse().map_err(|_| {
                         format!(
-                            "group {group}: source {} is not an IPv4 address",
+                            "group {}: source {} is not an IPv4 address",
+                            quote(&group),
                             quote(&source)
                         )
                     })?;
@@ -226,13 +227,16 @@ fn from_text(raw: &str) -> Result<Mroutes, ParseError> {
             match trimmed.parse::<Ipv4Addr>() {
                 Ok(g) if g.is_multicast() => group = Some(g),
                 _ if group.is_none() => {}
-                _ => return Err(at(format!("not a group line: {trimmed}"))),
+                _ => return Err(at(format!("not a group line: {}", quote(trimmed)))),
             }
             continue;
         }
         let Some(current) = group else {
             if indent == 2 && source_line(&vrf, Ipv4Addr::UNSPECIFIED, trimmed).is_ok() {
-                return Err(at(format!("a source line before any group: {trimmed}")));
+                return Err(at(format!(
+                    "a source line before any group: {}",
+                    quote(trimmed)
+                )));
             }
             continue;
         };
@@ -244,7 +248,7 @@ fn from_text(raw: &str) -> Result<Mroutes, ParseError> {
         let route = routes
             .last_mut()
             .filter(|r| r.group == current)
-            .ok_or_else(|| at(format!("no source line before: {trimmed}")))?;
+            .ok_or_else(|| at(format!("no source line before: {}", quote(trimmed))))?;
         if let Some(name) = trimmed.strip_prefix("Incoming interface:") {
             route.incoming = interface(name);
             list = List::Other;
@@ -282,11 +286,11 @@ fn source_line(vrf: &str, group: Ipv4Addr, line: &str) -> Result<Mroute, String>
         parts.get(1),
         parts.last().and_then(|f| f.strip_prefix("flags:")),
     ) else {
-        return Err(format!("not a source line: {line}"));
+        return Err(format!("not a source line: {}", quote(line)));
     };
     let source: Ipv4Addr = source
         .parse()
-        .map_err(|_| format!("{source:?} is not a source address: {line}"))?;
+        .map_err(|_| format!("{source:?} is not a source address: {}", quote(line)))?;
     Ok(Mroute {
         vrf: vrf.to_string(),
         group,
@@ -295,7 +299,9 @@ fn source_line(vrf: &str, group: Ipv4Addr, line: &str) -> Result<Mroute, String>
         incoming: String::new(),
         outgoing: Vec::new(),
         since_us: None,
-        uptime_s: Some(elapsed(uptime).ok_or_else(|| format!("uptime {uptime:?}: {line}"))?),
+        uptime_s: Some(
+            elapsed(uptime).ok_or_else(|| format!("uptime {uptime:?}: {}", quote(line)))?,
+        ),
     })
 }
 

@@ -158,7 +158,7 @@ fn from_text(raw: &str) -> Result<PimNeighbors, ParseError> {
         let [address, interface, uptime, _expires, _mode, _transport] =
             trimmed.split_whitespace().collect::<Vec<_>>()[..]
         else {
-            return Err(at(format!("not a PIM neighbour row: {trimmed}")));
+            return Err(at(format!("not a PIM neighbour row: {}", quote(trimmed))));
         };
         if address.parse::<std::net::IpAddr>().is_err() {
             return Err(at(format!("{address:?} is not a neighbour address")));
