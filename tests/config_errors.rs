@@ -100,7 +100,7 @@ const CASES: &[Case] = &[
         from: "  lanz: true\n",
         to: "",
         // serde-saphyr reports a missing field at the last entry of the mapping.
-        line_with: "  max_in_errors:",
+        line_with: "  flow_control:",
         column: 3,
         words: "needs `expect.lanz`",
     },

@@ -22,7 +22,12 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
         &["sw1 eos.ptp.synchronised"],
         "grandmaster clock class 7 (holdover within specification), allowed [6]",
     ),
-    ("feed-stalled", &["sw1 eos.multicast.flowing"], "239.2.1.1"),
+    // The stalled side's route forwards nothing either (its counter holds still).
+    (
+        "feed-stalled",
+        &["sw1 eos.multicast.flowing", "sw1 eos.multicast.routes"],
+        "239.2.1.1",
+    ),
     (
         "ntp-offset",
         &["fw1 fortigate.ntp.synchronised", "sw1 eos.ntp.synchronised"],

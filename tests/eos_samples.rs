@@ -98,12 +98,18 @@ const HANDOFF: &[(&str, &str, Result<(&str, &str), &str>)] = &[
     (
         "handoff/eos/show-bgp-summary-vrf-all-json-anta-multi-afi-newer-shape.txt",
         "show bgp summary vrf all",
-        Ok(("/vrfs/default/peers/10.1.0.1/families/l2VpnEvpn/accepted", "42")),
+        Ok((
+            "/vrfs/default/peers/10.1.0.1/families/l2VpnEvpn/accepted",
+            "42",
+        )),
     ),
     (
         "handoff/eos/show-ip-bgp-summary-vrf-all-text-ceoslab-4.27.2F-avd-leaf1a-three-vrfs.txt",
         "show ip bgp summary vrf all",
-        Ok(("/vrfs/tenant_a_project01/peers/172.31.253.23/prefixes_accepted", "10")),
+        Ok((
+            "/vrfs/tenant_a_project01/peers/172.31.253.23/prefixes_accepted",
+            "10",
+        )),
     ),
     (
         "handoff/eos/show-ip-bgp-summary-text-ntc-active-idle-noif-estab.txt",

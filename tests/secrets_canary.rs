@@ -89,7 +89,13 @@ fn site(dir: &Path, dev: &Device) {
              \x20 eos.multicast.flowing: not on this canary switch\n\
              \x20 eos.lanz.congestion: not on this canary switch\n\
              \x20 eos.uptime.stable: not on this canary switch\n\
-             \x20 eos.transceivers.light: not on this canary switch\n",
+             \x20 eos.transceivers.light: not on this canary switch\n\
+             \x20 eos.bgp.peers: not on this canary switch\n\
+             \x20 eos.bfd.peers: not on this canary switch\n\
+             \x20 eos.pim.neighbors: not on this canary switch\n\
+             \x20 eos.multicast.routes: not on this canary switch\n\
+             \x20 eos.mlag.healthy: not on this canary switch\n\
+             \x20 eos.hardware.drops: not on this canary switch\n",
             dev.port,
             dir.join("pw").display(),
             dir.join("enable").display()

@@ -90,7 +90,13 @@ fn site_with(dir: &Path, port: u16, known_hosts_line: &str, password: &str, more
              \x20 eos.multicast.flowing: not on this test switch\n\
              \x20 eos.lanz.congestion: not on this test switch\n\
              \x20 eos.uptime.stable: not on this test switch\n\
-             \x20 eos.transceivers.light: not on this test switch\n",
+             \x20 eos.transceivers.light: not on this test switch\n\
+             \x20 eos.bgp.peers: not on this test switch\n\
+             \x20 eos.bfd.peers: not on this test switch\n\
+             \x20 eos.pim.neighbors: not on this test switch\n\
+             \x20 eos.multicast.routes: not on this test switch\n\
+             \x20 eos.mlag.healthy: not on this test switch\n\
+             \x20 eos.hardware.drops: not on this test switch\n",
         ),
     )
     .unwrap();
@@ -190,8 +196,8 @@ async fn capture_then_run_offline_agrees_with_run_over_ssh() {
             "json",
         ],
     );
-    // Seven inspected checks and seven skipped by the baseline.
-    assert_eq!(statuses(&over_ssh.1).len(), 14, "{}", over_ssh.1);
+    // Seven inspected checks and thirteen skipped by the baseline.
+    assert_eq!(statuses(&over_ssh.1).len(), 20, "{}", over_ssh.1);
     assert_eq!(statuses(&over_ssh.1), statuses(&offline.1));
     assert_eq!(over_ssh.0, offline.0);
     assert!(

@@ -56,17 +56,33 @@ pub struct Member<'a, D> {
     pub name: &'a str,
     /// What its baseline says, for this check.
     pub input: &'a D,
-    /// Its facts; `None` when it was not inspected in this run (or the check asked for none
-    /// on it).
-    pub facts: Option<&'a Facts>,
+    /// Its facts, or why there are none.
+    pub facts: Inspected<'a>,
+}
+
+/// What became of a device's inspection, as a site check sees it.
+#[derive(Clone, Copy)]
+pub enum Inspected<'a> {
+    Facts(&'a Facts),
+    /// Its inspection ended without facts (a bug in premarket): why.
+    Failed(&'a str),
+    /// Not inspected in this run (the selection left it out), or the check asked for nothing
+    /// on it.
+    NotInRun,
 }
 
 impl<D> Member<'_, D> {
     /// The fact `query` read on this device; otherwise the part's ERROR (SKIP where its model
     /// lacks the command) naming the device.
     pub fn get<Q: Query>(&self, query: &Q) -> Result<&Q::Fact, Box<Verdict>> {
-        let Some(facts) = self.facts else {
-            return Err(Box::new(
+        match self.facts {
+            Inspected::Facts(facts) => facts
+                .get(query)
+                .map_err(|e| Box::new(part_error(self.name, &e))),
+            Inspected::Failed(why) => {
+                Err(Box::new(Verdict::error(format!("{}: {why}", self.name))))
+            }
+            Inspected::NotInRun => Err(Box::new(
                 Verdict::error(format!(
                     "{}: not inspected in this run (the selection left it out), so the site \
                      cannot be judged",
@@ -75,27 +91,29 @@ impl<D> Member<'_, D> {
                 .remedy(
                     "Run the site check on its own (`premarket check ID`), without `--device`.",
                 ),
-            ));
-        };
-        facts
-            .get(query)
-            .map_err(|e| Box::new(part_error(self.name, &e)))
+            )),
+        }
     }
 }
 
-/// The facts of the devices inspected in this run, by device name: what site checks read.
+/// The facts of the devices inspected in this run, by device name (or why a device has none):
+/// what site checks read.
 #[derive(Default)]
 pub struct SiteFacts {
-    devices: HashMap<String, Arc<Facts>>,
+    devices: HashMap<String, Result<Arc<Facts>, String>>,
 }
 
 impl SiteFacts {
-    pub fn insert(&mut self, device: &str, facts: Arc<Facts>) {
+    pub fn insert(&mut self, device: &str, facts: Result<Arc<Facts>, String>) {
         self.devices.insert(device.to_string(), facts);
     }
 
-    pub fn get(&self, device: &str) -> Option<&Facts> {
-        self.devices.get(device).map(|f| f.as_ref())
+    pub fn get(&self, device: &str) -> Inspected<'_> {
+        match self.devices.get(device) {
+            Some(Ok(facts)) => Inspected::Facts(facts),
+            Some(Err(why)) => Inspected::Failed(why),
+            None => Inspected::NotInRun,
+        }
     }
 }
 

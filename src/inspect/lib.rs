@@ -89,8 +89,8 @@ struct Inspected {
     raw: DeviceOutputs,
     down: Option<DeviceDown>,
     probe: Option<ProbeFigures>,
-    /// The device's facts, kept when a site check reads them.
-    facts: Option<Arc<Facts>>,
+    /// The device's facts, kept when a site check reads them (or why there are none).
+    facts: Option<Result<Arc<Facts>, String>>,
 }
 
 /// Runs the plan with `collector` and returns the report.
@@ -202,7 +202,7 @@ impl Inspected {
     /// A device whose inspection ended in a bug (a panic): every check ERROR saying so.
     fn bug(plan: &DevicePlan, why: task::Ended, redactor: &Redactor) -> Inspected {
         let why = format!("premarket could not inspect this device (a bug in premarket): {why}");
-        let verdict = Verdict::error(why);
+        let verdict = Verdict::error(why.clone());
         let (name, platform) = (&plan.device.name, plan.device.platform);
         let results = plan
             .checks
@@ -216,7 +216,7 @@ impl Inspected {
             raw: empty_outputs(&plan.device.name, plan.device.platform),
             down: None,
             probe: None,
-            facts: None,
+            facts: Some(Err(why)),
         }
     }
 }
@@ -317,7 +317,7 @@ async fn inspect_device(
         raw,
         down,
         probe,
-        facts: keep_facts.then_some(facts),
+        facts: keep_facts.then_some(Ok(facts)),
     }
 }
 

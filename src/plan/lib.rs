@@ -282,7 +282,8 @@ fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
 
 /// The selected site checks, their inputs built from the site's and its devices' baselines.
 /// One whose devices `--device` does not all select is not judged (the site as a whole is not
-/// inspected), but still sends its queries to those selected.
+/// inspected), but still sends its queries to those selected; one whose devices it selects
+/// none of is left out.
 fn plan_site(
     catalog: &Catalog,
     config: &Config,
@@ -307,11 +308,15 @@ fn plan_site(
                     .into_iter()
                     .map(|(name, queries)| (name, queries.into_iter().map(Arc::from).collect()))
                     .collect();
-                let left_out = needs
+                let left_out: Vec<String> = needs
                     .iter()
                     .map(|(name, _)| name.clone())
                     .filter(|name| !selection.wants_device(name))
                     .collect();
+                // `--device` naming none of the devices taking part: nothing of it runs here.
+                if !selection.devices.is_empty() && left_out.len() == needs.len() {
+                    continue;
+                }
                 planned.push(SitePlanned {
                     entry: entry.clone(),
                     prepared,

@@ -287,8 +287,13 @@ fn count_word(count: Count) -> &'static str {
     }
 }
 
+/// Why a peer's prefix count is not known.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct NoCount(String);
+
 /// The count the range applies to: the older shape's, else the baseline's address family's.
-fn prefixes(p: &Peer, b: &BgpPeer) -> Result<u64, String> {
+fn prefixes(p: &Peer, b: &BgpPeer) -> Result<u64, NoCount> {
     let older = match p.count {
         Count::Accepted => b.prefixes_accepted,
         Count::Received => b.prefixes_received,
@@ -300,10 +305,10 @@ fn prefixes(p: &Peer, b: &BgpPeer) -> Result<u64, String> {
         return Ok(0);
     }
     let family = b.families.get(&p.family).ok_or_else(|| {
-        format!(
+        NoCount(format!(
             "`show ip bgp summary` prints no prefix count and no {} family for it",
             p.family
-        )
+        ))
     })?;
     if family.state != "negotiated" {
         return Ok(0);
@@ -312,7 +317,7 @@ fn prefixes(p: &Peer, b: &BgpPeer) -> Result<u64, String> {
         Count::Accepted => family.accepted,
         Count::Received => family.received,
     }
-    .ok_or_else(|| format!("its {} family prints no prefix count", p.family))
+    .ok_or_else(|| NoCount(format!("its {} family prints no prefix count", p.family)))
 }
 
 /// Whether the session's last state change is later than in the reference run: said with

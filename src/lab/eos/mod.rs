@@ -121,7 +121,7 @@ impl EosCli {
             _ => None,
         };
         let text = match (cmd, json.is_some()) {
-            _ if lacks.is_some() => lacks.unwrap_or(INCOMPLETE).to_string(),
+            _ if let Some(lack) = lacks => lack.to_string(),
             (Cmd::ShowVersion, false) => outputs::show_version(&s, now),
             (Cmd::ShowVersion, true) => outputs::show_version_json(&s, now),
             (Cmd::ShowLanzStatus, false) => outputs::lanz_status(&s),

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use super::json::{epoch_us, json};
 use super::port_names::long_name;
-use super::text::{body, device_error};
+use super::text::{BadLine, body, device_error};
 use premarket_core::Command;
 use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
@@ -201,14 +201,15 @@ fn from_text(raw: &str) -> Result<BfdPeers, ParseError> {
                 }
                 // One wide row: LastUp, then LastDown, LastDiag and State.
                 let after_up = skip_time(rest);
-                let session = second_half(&current, &first, after_up, trimmed).map_err(at)?;
+                let session =
+                    second_half(&current, &first, after_up, trimmed).map_err(|e| at(e.0))?;
                 sessions.push(session);
             }
             2 => {
                 let first = firsts
                     .get(seconds)
                     .ok_or_else(|| at("more rows in the second block than in the first".into()))?;
-                sessions.push(second_half(&current, first, &words, trimmed).map_err(at)?);
+                sessions.push(second_half(&current, first, &words, trimmed).map_err(|e| at(e.0))?);
                 seconds += 1;
             }
             _ => {
@@ -264,13 +265,16 @@ fn second_half(
     first: &FirstHalf,
     words: &[&str],
     line: &str,
-) -> Result<BfdSession, String> {
+) -> Result<BfdSession, BadLine> {
     let after_down = skip_time(words);
     let [diag @ .., state] = after_down else {
-        return Err(format!("no LastDiag and State in: {}", quote(line)));
+        return Err(BadLine(format!(
+            "no LastDiag and State in: {}",
+            quote(line)
+        )));
     };
     if diag.is_empty() {
-        return Err(format!("no LastDiag in: {}", quote(line)));
+        return Err(BadLine(format!("no LastDiag in: {}", quote(line))));
     }
     let mut status: Vec<char> = state.chars().collect();
     if let Some(c) = status.first_mut() {

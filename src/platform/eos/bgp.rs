@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::json::{epoch_us, json};
-use super::text::{body, device_error, elapsed};
+use super::text::{BadLine, body, device_error, elapsed};
 use premarket_core::Command;
 use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
@@ -272,7 +272,7 @@ fn from_text(raw: &str) -> Result<BgpSummary, ParseError> {
                 "not a line of `show ip bgp summary`: {trimmed}"
             )));
         }
-        let (key, peer) = row(trimmed).map_err(at)?;
+        let (key, peer) = row(trimmed).map_err(|e| at(e.0))?;
         out.vrfs.entry(current).or_default().peers.insert(key, peer);
     }
     if out.vrfs.is_empty() {
@@ -286,7 +286,7 @@ fn from_text(raw: &str) -> Result<BgpSummary, ParseError> {
 
 /// One row: `[Description] Neighbor V AS MsgRcvd MsgSent InQ OutQ Up/Down State [PfxRcd
 /// PfxAcc]`; the neighbour is the first word that is an address followed by the version `4`.
-fn row(line: &str) -> Result<(String, BgpPeer), String> {
+fn row(line: &str) -> Result<(String, BgpPeer), BadLine> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let is_address = |w: &str| {
         let bare = w.split('%').next().unwrap_or(w);
@@ -294,22 +294,22 @@ fn row(line: &str) -> Result<(String, BgpPeer), String> {
     };
     let start = (0..words.len())
         .find(|&i| is_address(words[i]) && words.get(i + 1) == Some(&"4"))
-        .ok_or_else(|| format!("no neighbour address in the row: {}", quote(line)))?;
+        .ok_or_else(|| BadLine(format!("no neighbour address in the row: {}", quote(line))))?;
     let fields = &words[start..];
     if fields.len() < 9 {
-        return Err(format!(
+        return Err(BadLine(format!(
             "a row of fewer columns than the table's: {}",
             quote(line)
-        ));
+        )));
     }
     let description = (start > 0).then(|| words[..start].join(" "));
     let (state, reason) = state_word(fields[8]);
-    let number = |i: usize| -> Result<Option<u64>, String> {
+    let number = |i: usize| -> Result<Option<u64>, BadLine> {
         fields
             .get(i)
             .map(|w| {
                 w.parse::<u64>()
-                    .map_err(|_| format!("{w:?} is not a prefix count: {}", quote(line)))
+                    .map_err(|_| BadLine(format!("{w:?} is not a prefix count: {}", quote(line))))
             })
             .transpose()
     };
@@ -320,11 +320,11 @@ fn row(line: &str) -> Result<(String, BgpPeer), String> {
         description,
         changed_us: None,
         changed_ago_s: Some(elapsed(fields[7]).ok_or_else(|| {
-            format!(
+            BadLine(format!(
                 "Up/Down {:?} is not hh:mm:ss or 1d04h: {}",
                 fields[7],
                 quote(line)
-            )
+            ))
         })?),
         prefixes_received: number(9)?,
         prefixes_accepted: number(10)?,

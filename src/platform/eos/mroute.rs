@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::json::{epoch_us, json};
 use super::port_names::long_name;
-use super::text::{body, device_error, elapsed};
+use super::text::{BadLine, body, device_error, elapsed};
 use premarket_core::Command;
 use premarket_parse::text::quote;
 use premarket_parse::{ParseError, Query, Raw};
@@ -108,7 +108,7 @@ pub(super) struct Group<T> {
 
 impl<T> ByVrf<T> {
     /// Every (vrf, group, source, entry), addresses read; a key that is no address is an error.
-    pub(super) fn entries(self) -> Result<Vec<(String, Ipv4Addr, Ipv4Addr, T)>, String> {
+    pub(super) fn entries(self) -> Result<Vec<(String, Ipv4Addr, Ipv4Addr, T)>, BadLine> {
         let vrfs = match self {
             ByVrf::Default { groups } => vec![("default".to_string(), groups)],
             ByVrf::Vrfs { vrfs } => vrfs.into_iter().map(|(k, v)| (k, v.groups)).collect(),
@@ -116,16 +116,16 @@ impl<T> ByVrf<T> {
         let mut out = Vec::new();
         for (vrf, groups) in vrfs {
             for (group, sources) in groups {
-                let g: Ipv4Addr = group
-                    .parse()
-                    .map_err(|_| format!("group {} is not an IPv4 address", quote(&group)))?;
+                let g: Ipv4Addr = group.parse().map_err(|_| {
+                    BadLine(format!("group {} is not an IPv4 address", quote(&group)))
+                })?;
                 for (source, entry) in sources.group_sources {
                     let s: Ipv4Addr = source.parse().map_err(|_| {
-                        format!(
+                        BadLine(format!(
                             "group {}: source {} is not an IPv4 address",
                             quote(&group),
                             quote(&source)
-                        )
+                        ))
                     })?;
                     out.push((vrf.clone(), g, s, entry));
                 }
@@ -165,7 +165,7 @@ pub fn parse(raw: &str) -> Result<Mroutes, ParseError> {
         Some(doc) => doc.map_err(|e| modelled(e, "show ip mroute", model))?,
         None => return from_text(raw),
     };
-    let entries = doc.entries().map_err(|why| ParseError::new(why, raw))?;
+    let entries = doc.entries().map_err(|why| ParseError::new(why.0, raw))?;
     let mut routes = Vec::new();
     for (vrf, group, source, r) in entries {
         let since_us = r
@@ -241,7 +241,7 @@ fn from_text(raw: &str) -> Result<Mroutes, ParseError> {
             continue;
         };
         if indent == 2 {
-            routes.push(source_line(&vrf, current, trimmed).map_err(at)?);
+            routes.push(source_line(&vrf, current, trimmed).map_err(|e| at(e.0))?);
             list = List::Other;
             continue;
         }
@@ -279,18 +279,21 @@ fn from_text(raw: &str) -> Result<Mroutes, ParseError> {
 }
 
 /// `169.254.132.172, 118d18h, flags: PE` or `0.0.0.0, 38d14h, RP 204.14.0.136, flags: W`.
-fn source_line(vrf: &str, group: Ipv4Addr, line: &str) -> Result<Mroute, String> {
+fn source_line(vrf: &str, group: Ipv4Addr, line: &str) -> Result<Mroute, BadLine> {
     let parts: Vec<&str> = line.split(", ").collect();
     let (Some(source), Some(uptime), Some(flags)) = (
         parts.first(),
         parts.get(1),
         parts.last().and_then(|f| f.strip_prefix("flags:")),
     ) else {
-        return Err(format!("not a source line: {}", quote(line)));
+        return Err(BadLine(format!("not a source line: {}", quote(line))));
     };
-    let source: Ipv4Addr = source
-        .parse()
-        .map_err(|_| format!("{source:?} is not a source address: {}", quote(line)))?;
+    let source: Ipv4Addr = source.parse().map_err(|_| {
+        BadLine(format!(
+            "{source:?} is not a source address: {}",
+            quote(line)
+        ))
+    })?;
     Ok(Mroute {
         vrf: vrf.to_string(),
         group,
@@ -300,7 +303,8 @@ fn source_line(vrf: &str, group: Ipv4Addr, line: &str) -> Result<Mroute, String>
         outgoing: Vec::new(),
         since_us: None,
         uptime_s: Some(
-            elapsed(uptime).ok_or_else(|| format!("uptime {uptime:?}: {}", quote(line)))?,
+            elapsed(uptime)
+                .ok_or_else(|| BadLine(format!("uptime {uptime:?}: {}", quote(line))))?,
         ),
     })
 }

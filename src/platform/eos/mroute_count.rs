@@ -88,7 +88,7 @@ pub fn parse(raw: &str) -> Result<MrouteCounts, ParseError> {
         .map_err(|e| modelled(e, "show ip mroute count", model))?;
     let counts = doc
         .entries()
-        .map_err(|why| ParseError::new(why, raw))?
+        .map_err(|why| ParseError::new(why.0, raw))?
         .into_iter()
         .map(|(vrf, group, source, c)| MrouteCount {
             vrf,

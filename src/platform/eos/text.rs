@@ -62,6 +62,11 @@ pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
     }
 }
 
+/// Why a line (or a key) of an output does not read: said in the parser's error at it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadLine(pub String);
+
 /// A time EOS tables print as how long ago or for how long (`03:27:45` under a day, then
 /// `79d05h`, `1d04h`, `5w2d`): seconds.
 pub fn elapsed(text: &str) -> Option<u64> {
