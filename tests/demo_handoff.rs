@@ -3,16 +3,7 @@
 //! naming the fault (the peer, the session, the RPF interface, the shared uplink), and the
 //! healthy demo, standard and mixed fleet, has no FAIL and no ERROR.
 
-use std::path::Path;
-use std::time::Duration;
-
-use assert_cmd::Command;
-
-fn bin() -> std::path::PathBuf {
-    std::env::var_os("PREMARKET_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
-}
+use crate::demo_market::{demo_with as demo, each_fault_fails_exactly, starting};
 
 /// (scenario, the FAIL lines' `device check`, words every such FAIL line must hold).
 const FAULTS: &[(&str, &[&str], &str)] = &[
@@ -42,30 +33,6 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
         "side A (sw1 Ethernet1) and side B (sw1 Ethernet9) share an uplink: both arrive from carrier-a-pe1",
     ),
 ];
-
-/// The demo's exit code and its text report's lines.
-fn demo(args: &[&str], home: &Path) -> (i32, Vec<String>) {
-    let out = Command::new(bin())
-        .arg("demo")
-        .args(args)
-        .arg("--home")
-        .arg(home)
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("demo runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    (
-        out.status.code().unwrap_or(-1),
-        text.lines().map(str::to_string).collect(),
-    )
-}
-
-fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with(&format!("{word} ")))
-        .collect()
-}
 
 /// No FAIL, no ERROR; every hand-off check is there (OK, or MLAG's SKIP where none is
 /// configured, saying so).
@@ -101,28 +68,7 @@ fn healthy(lines: &[String], code: i32, what: &str) {
 
 #[test]
 fn each_hand_off_fault_fails_its_check_naming_the_fault_and_healthy_has_no_fail() {
-    let home = tempfile::tempdir().expect("tempdir");
-    for (scenario, checks, words) in FAULTS {
-        let (code, lines) = demo(&[], home.path());
-        healthy(&lines, code, &format!("healthy before {scenario}"));
-
-        let (code, lines) = demo(&["--scenario", scenario], home.path());
-        let report = lines.join("\n");
-        assert_eq!(code, 1, "{scenario}:\n{report}");
-        assert!(
-            starting(&lines, "ERROR").is_empty(),
-            "{scenario}:\n{report}"
-        );
-        let fails = starting(&lines, "FAIL");
-        assert_eq!(fails.len(), checks.len(), "{scenario}:\n{report}");
-        for check in *checks {
-            let line = fails
-                .iter()
-                .find(|l| l.starts_with(&format!("FAIL {check} ")))
-                .unwrap_or_else(|| panic!("{scenario}: no FAIL {check}:\n{report}"));
-            assert!(line.contains(words), "{scenario}: {line:?} lacks {words:?}");
-        }
-    }
+    each_fault_fails_exactly(FAULTS, healthy);
 }
 
 /// The mixed fleet: side A on sw1 (a 7280R3 on 4.31), side B on sw2 (a 7050X on 4.22, one of

@@ -89,7 +89,7 @@ fn shared_samples_parse() {
 
 /// (sample under `../shared/samples/`, command, JSON pointer into the fact and its value, or the
 /// words of the error): the exchange hand-off's public outputs (issue 35).
-const HANDOFF: &[(&str, &str, Result<(&str, &str), &str>)] = &[
+const HANDOFF: &[(&str, &str, Expected)] = &[
     (
         "handoff/eos/show-ip-bgp-summary-vrf-all-json-napalm-established-and-active.txt",
         "show ip bgp summary vrf all | json",

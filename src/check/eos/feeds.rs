@@ -20,6 +20,37 @@ use serde::Deserialize;
 
 use crate::Invalid;
 
+/// The gap between the two reads of a sampled counter when the baseline sets none: long
+/// enough for EOS to refresh its counters (a few seconds, research §6.2) and for a
+/// heartbeat-only feed to send.
+pub const DEFAULT_GAP_S: u32 = 10;
+
+/// `expect:` keys read by the checks that follow the feeds on one switch (flowing now, their
+/// routes): the feeds and the gap between the two samples.
+#[derive(Deserialize)]
+pub struct Input {
+    pub market_feeds: Vec<Feed>,
+    #[serde(default)]
+    pub feed_sample_gap_s: Option<u32>,
+}
+
+impl Input {
+    pub fn gap_s(&self) -> u32 {
+        self.feed_sample_gap_s.unwrap_or(DEFAULT_GAP_S)
+    }
+
+    /// For a check's `validate`: the gap is 1-300 s, and the feeds read ([`validate`]).
+    pub fn validate(&self) -> Result<(), Invalid> {
+        if !(1..=300).contains(&self.gap_s()) {
+            return Err(Invalid(format!(
+                "`expect.feed_sample_gap_s` {} is not 1-300 seconds",
+                self.gap_s()
+            )));
+        }
+        validate(&self.market_feeds)
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Feed {

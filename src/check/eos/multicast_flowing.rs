@@ -1,6 +1,4 @@
-use serde::Deserialize;
-
-use super::feeds::{self, Feed, Letter, Side, describe, sides};
+use super::feeds::{Input, Letter, Side, describe, sides};
 use crate::outcome::{combine, part_error};
 use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
@@ -28,42 +26,13 @@ use premarket_platform::eos::{InterfaceCounters, ShowInterfacePort};
 /// `expect.feed_sample_gap_s: 10` (optional, default 10).
 pub struct MulticastFlowing;
 
-/// The gap between the two reads when the baseline sets none: long enough for EOS to refresh
-/// its counters (a few seconds, research §6.2) and for a heartbeat-only feed to send.
-pub const DEFAULT_GAP_S: u32 = 10;
-
-/// `expect:` keys read.
-#[derive(Deserialize)]
-pub struct Input {
-    market_feeds: Vec<Feed>,
-    #[serde(default)]
-    feed_sample_gap_s: Option<u32>,
-}
-
-impl Input {
-    fn gap_s(&self) -> u32 {
-        self.feed_sample_gap_s.unwrap_or(DEFAULT_GAP_S)
-    }
-}
-
-/// The gap's rule, for each check that samples twice `feed_sample_gap_s` apart.
-pub fn validate_gap(gap_s: u32) -> Result<(), Invalid> {
-    if !(1..=300).contains(&gap_s) {
-        return Err(Invalid(format!(
-            "`expect.feed_sample_gap_s` {gap_s} is not 1-300 seconds"
-        )));
-    }
-    Ok(())
-}
-
 impl Check for MulticastFlowing {
     const ID: &'static str = "eos.multicast.flowing";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
-        validate_gap(input.gap_s())?;
-        feeds::validate(&input.market_feeds)
+        input.validate()
     }
 
     fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {

@@ -3,10 +3,7 @@
 
 use std::net::Ipv4Addr;
 
-use serde::Deserialize;
-
-use super::feeds::{self, Feed, Letter, Side, describe, sides};
-use super::multicast_flowing::{DEFAULT_GAP_S, validate_gap};
+use super::feeds::{Input, Letter, Side, describe, sides};
 use crate::outcome::{combine, part_error};
 use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
@@ -31,28 +28,13 @@ use premarket_platform::eos::{Mroute, Mroutes, ShowMroute, ShowMrouteCount};
 /// here), `expect.feed_sample_gap_s` (default 10).
 pub struct MulticastRoutes;
 
-/// `expect:` keys read.
-#[derive(Deserialize)]
-pub struct Input {
-    market_feeds: Vec<Feed>,
-    #[serde(default)]
-    feed_sample_gap_s: Option<u32>,
-}
-
-impl Input {
-    fn gap_s(&self) -> u32 {
-        self.feed_sample_gap_s.unwrap_or(DEFAULT_GAP_S)
-    }
-}
-
 impl Check for MulticastRoutes {
     const ID: &'static str = "eos.multicast.routes";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
-        validate_gap(input.gap_s())?;
-        feeds::validate(&input.market_feeds)
+        input.validate()
     }
 
     fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
