@@ -19,6 +19,7 @@
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod result;
 mod site;
 mod task;
 
@@ -32,7 +33,7 @@ use tokio::sync::Semaphore;
 use premarket_check::bounded::{self, GaveUp};
 use premarket_check::box_facts;
 use premarket_collect::Collector;
-use premarket_config::{Config, Entry};
+use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
 use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
@@ -45,6 +46,7 @@ use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
 pub use interrupt::Interrupt;
+use result::result;
 
 /// The longest one check's evaluation may take: a thousand times what the example site's
 /// checks take, a fraction of any run's window.
@@ -263,6 +265,7 @@ async fn inspect_device(
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
+    facts.set_device(&plan.device.name);
     let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
@@ -296,9 +299,11 @@ async fn inspect_device(
         .checks
         .iter()
         .zip(judged)
-        .map(|(check, (verdict, eval_ms))| {
+        .map(|(check, (verdict, took))| {
             let mut result = result(&check.entry, &plan.device.name, verdict, platform, redactor);
-            result.duration_ms = collected_ms + eval_ms;
+            let eval_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+            result.duration_ms = collected_ms.saturating_add(eval_ms);
+            result.eval_us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
             result
         })
         .collect();
@@ -355,7 +360,12 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
 /// Every check of the device: the prepared ones judged one after another on one evaluation
 /// thread, each bounded on its own ([`bounded::evaluate_each`]); a skipped one says why. Each
 /// verdict comes with its evaluation's milliseconds.
-async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Verdict, u64)> {
+/// Each check's verdict and how long its evaluation took (zero for a check not evaluated).
+async fn judge(
+    plan: &DevicePlan,
+    facts: Arc<Facts>,
+    limits: &Limits,
+) -> Vec<(Verdict, std::time::Duration)> {
     let prepared = plan
         .checks
         .iter()
@@ -375,16 +385,18 @@ async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Ve
     plan.checks
         .iter()
         .map(|check| match (&check.prepared, &check.skip) {
-            (Some(_), _) => judged.next().map_or_else(
-                || (Verdict::error("not judged (a bug in premarket)"), 0),
-                |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
-            ),
+            (Some(_), _) => judged.next().unwrap_or_else(|| {
+                (
+                    Verdict::error("not judged (a bug in premarket)"),
+                    std::time::Duration::ZERO,
+                )
+            }),
             (None, reason) => (
                 Verdict::skip(format!(
                     "skipped by the baseline: {}",
                     reason.as_deref().unwrap_or("no reason given")
                 )),
-                0,
+                std::time::Duration::ZERO,
             ),
         })
         .collect()
@@ -478,41 +490,6 @@ fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output 
     }
 }
 
-/// The result as the report keeps it: redacted, control characters escaped.
-fn result(
-    entry: &Entry,
-    device: &str,
-    verdict: Verdict,
-    platform: Platform,
-    redactor: &Redactor,
-) -> CheckResult {
-    let remedy = remedy(&verdict, entry, device);
-    // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
-    // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
-    // would lose everything after EOS's `key`.
-    // Each value is kept up to its cap (a device can print a 60 MB string), after the
-    // redaction: a cut never leaves part of a secret behind.
-    let device_text = |text: &str| capped(control(&redact::device_text(redactor, platform, text)));
-    let own_words = |text: &str| capped(control(&redactor.literals(text)));
-    let mut result = CheckResult::new(&entry.id, device, verdict.status, "");
-    result.title = entry.title.clone();
-    result.summary = own_words(&verdict.summary);
-    result.expected = own_words(&verdict.expected);
-    result.actual = device_text(&verdict.actual);
-    result.evidence = device_text(&verdict.evidence);
-    result.remedy = own_words(&remedy);
-    result.severity = entry.severity;
-    result.lead = verdict.lead.as_deref().map(own_words).unwrap_or_default();
-    result.when = verdict
-        .when
-        .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
-        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-    if verdict.status == Status::Fail {
-        result.finding = entry.finding.clone().unwrap_or_default();
-    }
-    result
-}
-
 /// Ties each FAIL that another FAIL on this device explains (catalog `explains:`) to it.
 fn explain(plan: &DevicePlan, results: &mut [CheckResult]) {
     let failing: Vec<String> = results
@@ -552,25 +529,6 @@ fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
         steady_median_ns: l.steady.median_ns.map(|n| n.0),
         steady_p99_ns: l.steady.p99_ns.map(|n| n.0),
     })
-}
-
-/// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.
-fn remedy(verdict: &Verdict, entry: &Entry, device: &str) -> String {
-    match (verdict.status, &verdict.remedy) {
-        (_, Some(specific)) => specific.clone(),
-        (Status::Fail, None) => entry.remedy.clone(),
-        (Status::Error, None) => format!(
-            "premarket could not tell. Fix the cause above (reachability, credentials, saved output), then rerun \
-             `premarket check {}{}`.",
-            entry.id,
-            if entry.platform == Platform::Site {
-                String::new()
-            } else {
-                format!(" --device {device}")
-            }
-        ),
-        (Status::Ok | Status::Skip, None) => String::new(),
-    }
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

@@ -38,6 +38,7 @@ pub(super) async fn judge(
             redactor,
         );
         judged.duration_ms = elapsed_ms(started);
+        judged.eval_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         results.push(judged);
     }
     results
