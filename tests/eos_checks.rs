@@ -663,6 +663,7 @@ async fn every_row() {
             result.summary,
             row.summary
         );
+        crate::subjects::assert_about(&result);
         if matches!(result.status, Status::Fail | Status::Error) {
             assert!(
                 !result.remedy.is_empty(),

@@ -44,6 +44,8 @@ pub(super) fn result(
             Some(own) => own_words(own),
             None => entry.finding.clone().unwrap_or_default(),
         };
+        // Names read from the device (ports, configuration lines) are device text.
+        result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
     }
     result
 }

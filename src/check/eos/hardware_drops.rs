@@ -116,13 +116,14 @@ fn drops(now: &HardwareDrops, previous: Before<HardwareDrops>) -> Verdict {
         .collect::<Vec<_>>()
         .join("\n");
     let evidence = format!("totalAdverseDrops {}\n{evidence}", now.total_adverse);
-    let recent = || -> Vec<String> {
+    // Each counter that grew: (the counter, what it did).
+    let recent = || -> Vec<(String, String)> {
         adverse
             .iter()
             .filter_map(|c| {
                 c.last_ten_minutes
                     .filter(|n| *n > 0)
-                    .map(|n| format!("+{n} {} in the last ten minutes", id(c)))
+                    .map(|n| (id(c), format!("+{n} {} in the last ten minutes", id(c))))
             })
             .collect()
     };
@@ -138,7 +139,10 @@ fn drops(now: &HardwareDrops, previous: Before<HardwareDrops>) -> Verdict {
                     .map_or(0, |o| o.drops);
                 match c.drops.checked_sub(was) {
                     Some(0) => {}
-                    Some(by) => grown.push(format!("+{by} {} since the previous run ({run_id})", id(c))),
+                    Some(by) => grown.push((
+                        id(c),
+                        format!("+{by} {} since the previous run ({run_id})", id(c)),
+                    )),
                     None => restarted = true,
                 }
             }
@@ -152,7 +156,9 @@ fn drops(now: &HardwareDrops, previous: Before<HardwareDrops>) -> Verdict {
         Before::NotComparable(why) => (recent(), Some(format!("{why}: growth is judged again from the next run"))),
     };
     if !grown.is_empty() {
-        return Verdict::fail(format!("hardware drop counters: {}", grown.join("; ")))
+        let (about, said): (Vec<String>, Vec<String>) = grown.into_iter().unzip();
+        return Verdict::fail(format!("hardware drop counters: {}", said.join("; ")))
+            .about(about)
             .evidence(evidence)
             .remedy("Adverse drops are a hardware fault, not load: note the counter and chip, check `show logging` for the chip's errors and `show hardware counter drop rates`, and open a case with Arista (with `show tech-support`); move the trading hand-offs off the affected chip's ports if it keeps counting. Rerun `premarket check eos.hardware.drops`.");
     }
@@ -168,7 +174,8 @@ fn drops(now: &HardwareDrops, previous: Before<HardwareDrops>) -> Verdict {
 
 fn flow_control(fc: &FlowControl, input: &Input) -> Verdict {
     let want_on = input.flow_control == Setting::On;
-    let mut wrong = Vec::new();
+    // Each port not as the baseline says: (the port, what is wrong).
+    let mut wrong: Vec<(&str, String)> = Vec::new();
     let mut lines = Vec::new();
     let mut errors = Vec::new();
     let mut judged = 0;
@@ -191,9 +198,12 @@ fn flow_control(fc: &FlowControl, input: &Input) -> Verdict {
         ));
         let (sends, honours) = (p.sends(), p.honours());
         if want_on && !(sends && honours) {
-            wrong.push(format!(
-                "{port}: flow control not on (send {}, receive {})",
-                p.tx_oper_state, p.rx_oper_state
+            wrong.push((
+                port,
+                format!(
+                    "{port}: flow control not on (send {}, receive {})",
+                    p.tx_oper_state, p.rx_oper_state
+                ),
             ));
         }
         if !want_on && (sends || honours) {
@@ -202,19 +212,24 @@ fn flow_control(fc: &FlowControl, input: &Input) -> Verdict {
                 .filter(|(on, _)| *on)
                 .map(|(_, w)| *w)
                 .collect();
-            wrong.push(format!(
-                "{port}: flow control {} on (send {}/{}, receive {}/{}), the baseline says off",
-                which.join(" and "),
-                p.tx_oper_state,
-                p.tx_admin_state,
-                p.rx_oper_state,
-                p.rx_admin_state
+            wrong.push((
+                port,
+                format!(
+                    "{port}: flow control {} on (send {}/{}, receive {}/{}), the baseline says off",
+                    which.join(" and "),
+                    p.tx_oper_state,
+                    p.tx_admin_state,
+                    p.rx_oper_state,
+                    p.rx_admin_state
+                ),
             ));
         }
     }
     let evidence = lines.join("\n");
     if !wrong.is_empty() {
-        return Verdict::fail(format!("flow control: {}", wrong.join("; ")))
+        let (ports, said): (Vec<&str>, Vec<String>) = wrong.into_iter().unzip();
+        return Verdict::fail(format!("flow control: {}", said.join("; ")))
+            .about(ports)
             .evidence(evidence)
             .remedy(if want_on {
                 "Turn flow control on as designed (`flowcontrol send on`, `flowcontrol receive on`) on the named ports. Rerun `premarket check eos.hardware.drops`."
