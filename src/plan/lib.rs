@@ -194,6 +194,25 @@ impl Plan {
         premarket_core::in_halves(self.devices.iter_mut().collect(), attach);
     }
 
+    /// Every (check id, device) the run judges; a site check's device is the site's name.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        let site = self
+            .site
+            .iter()
+            .filter(|s| s.judged())
+            .map(|s| (s.entry.id.clone(), self.site_name.clone()));
+        self.devices
+            .iter()
+            .flat_map(|d| {
+                let device = d.device.name.to_string();
+                d.checks
+                    .iter()
+                    .map(move |c| (c.entry.id.clone(), device.clone()))
+            })
+            .chain(site)
+            .collect()
+    }
+
     pub fn check_count(&self) -> usize {
         let site = self.site.iter().filter(|s| s.judged()).count();
         self.devices.iter().map(|d| d.checks.len()).sum::<usize>() + site

@@ -279,22 +279,7 @@ async fn inspect_and_report(
     // this run), not after: at a thousand devices that was a tenth of a second at the end.
     let history = req.archive.then(|| {
         let archive = archive.clone();
-        let site = plan
-            .site
-            .iter()
-            .filter(|s| s.judged())
-            .map(|s| (s.entry.id.clone(), plan.site_name.clone()));
-        let pairs = plan
-            .devices
-            .iter()
-            .flat_map(|d| {
-                let device = d.device.name.to_string();
-                d.checks
-                    .iter()
-                    .map(move |c| (c.entry.id.clone(), device.clone()))
-            })
-            .chain(site)
-            .collect();
+        let pairs = plan.pairs();
         tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });
     // The fleet's secrets read once for the archive: the devices staged as they are judged and
