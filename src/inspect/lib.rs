@@ -163,6 +163,12 @@ pub async fn inspect_staging(
             site_facts.insert(&plan.device.name, facts);
         }
     }
+    // A device set aside for its baseline's mistakes is named by the site checks it takes part
+    // in, never judged as absent.
+    for device in &plan.invalid {
+        let why = "premarket did not inspect this device: its baseline has mistakes (see its block)";
+        site_facts.insert(&device.name, Err(why.to_string()));
+    }
     let site_results = site::judge(&plan, site_facts, limits, &redactor).await;
     let finished = Utc::now();
     let tz = config.site.timezone;
@@ -181,6 +187,11 @@ pub async fn inspect_staging(
         raw.push(device.raw);
         down.extend(device.down);
         probe.extend(device.probe);
+    }
+    for device in &plan.invalid {
+        let (blocked, block) = down::invalid(device, &config.dir);
+        results.extend(blocked);
+        down.push(block);
     }
     results.extend(site_results);
     corroborate::probe_and_firewall(&mut results, &probe);

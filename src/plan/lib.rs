@@ -6,9 +6,13 @@
 //! command needed by five checks is sent once. A command that exists on some models only comes
 //! after the identity command that tells the model ([`model`]).
 //!
-//! A check over several devices (a site check) is planned once per run: it names the queries it
-//! needs on each device taking part, which join that device's session (a device that takes part
-//! only for the site check is planned with no check of its own).
+//! A check over several devices (a site check) is planned once per run ([`site`]): it names
+//! the queries it needs on each device taking part, which join that device's session.
+//!
+//! A device whose baseline has a mistake (found when it was loaded, or here when a check reads
+//! its keys) is not planned: [`Plan::sparing`] sets it aside with its mistakes and the checks
+//! it would have run ([`InvalidDevice`]), so a run reports it as one ERROR and inspects the
+//! others; [`Plan::new`] refuses the whole plan, as `plan`, `list` and `capture` want.
 //!
 //! A query may be the second sample of a command (the same read-only line again, some seconds
 //! later, to see a counter move): its first sample goes first in the session after the identity
@@ -19,6 +23,7 @@ mod catalog;
 pub mod hint;
 mod model;
 mod select;
+mod site;
 
 pub use catalog::{Catalog, Resolved, ResolvedSite};
 pub use model::Known;
@@ -26,13 +31,15 @@ pub use model::Known;
 /// identity command.
 pub use premarket_parse::Model;
 pub use select::Selection;
+pub use site::SitePlanned;
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use premarket_check::Prepared;
-use premarket_check::site::SitePrepared;
-use premarket_config::{Config, ConfigError, ConfigErrors, Device, Entry};
-use premarket_core::Command;
+use premarket_config::{BaselineText, Config, ConfigError, ConfigErrors, Device, Entry, Skip};
+use premarket_core::{Command, DeviceName, Platform};
 use premarket_parse::{AnyQuery, Previous};
 
 /// One check planned on one device.
@@ -64,34 +71,47 @@ pub struct DevicePlan {
     pub model: Option<Known>,
 }
 
-/// A check over several devices, planned once per run.
-#[derive(Clone)]
-pub struct SitePlanned {
-    /// The catalog's entry.
-    pub entry: Arc<Entry>,
-    pub prepared: Arc<dyn SitePrepared>,
-    /// The devices that take part, each with the queries it is sent for this check.
-    pub needs: Vec<(String, Vec<Arc<dyn AnyQuery>>)>,
-    /// Devices taking part that the selection (`--device`) leaves out: the check is then not
-    /// judged (its queries still go to the selected devices, so a capture holds them).
-    pub left_out: Vec<String>,
-}
-
-impl SitePlanned {
-    /// Judged in this run: every device taking part is inspected.
-    pub fn judged(&self) -> bool {
-        self.left_out.is_empty()
-    }
-}
-
 /// The whole run.
 #[derive(Clone)]
 pub struct Plan {
     pub devices: Vec<DevicePlan>,
+    /// Selected devices whose baseline has mistakes: not inspected ([`Plan::sparing`]).
+    pub invalid: Vec<InvalidDevice>,
     /// The checks over several devices, judged after the devices.
     pub site: Vec<SitePlanned>,
     /// The site's name: the "device" its checks' verdicts stand under.
     pub site_name: String,
+}
+
+/// A selected device whose baseline has mistakes: every one found, and the selected checks it
+/// would have run (none when its platform is not known).
+#[derive(Clone, Debug)]
+pub struct InvalidDevice {
+    pub name: DeviceName,
+    pub file: PathBuf,
+    pub platform: Option<Platform>,
+    pub checks: Vec<Arc<Entry>>,
+    /// In file order.
+    pub mistakes: Vec<ConfigError>,
+}
+
+/// What the plan reads of a device: a loaded one's, or what could be read of a rejected one.
+pub struct Baseline<'a> {
+    pub name: &'a DeviceName,
+    pub platform: Platform,
+    pub baseline: &'a BaselineText,
+    pub skip: &'a BTreeMap<String, Skip>,
+}
+
+impl<'a> From<&'a Device> for Baseline<'a> {
+    fn from(d: &'a Device) -> Self {
+        Baseline {
+            name: &d.name,
+            platform: d.platform,
+            baseline: &d.baseline,
+            skip: &d.skip,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -107,47 +127,125 @@ pub enum PlanError {
 
 impl Plan {
     /// Plans the selected checks. Every configuration mistake found on the way (an unknown
-    /// check, a baseline key no check reads, a missing or mistyped value) is returned at once.
+    /// check, a baseline key no check reads, a missing or mistyped value, a device's baseline
+    /// that did not load) is returned at once.
     pub fn new(config: &Config, selection: &Selection) -> Result<Plan, PlanError> {
+        let (plan, mut others) = Plan::build(config, selection)?;
+        if plan.invalid.is_empty() && others.is_empty() {
+            return Ok(plan);
+        }
+        let mut errors: Vec<ConfigError> =
+            plan.invalid.into_iter().flat_map(|d| d.mistakes).collect();
+        errors.append(&mut others);
+        Err(ConfigErrors(errors).into())
+    }
+
+    /// Plans the selected checks on the devices whose baselines are right, and sets aside the
+    /// selected devices whose baselines have mistakes ([`Plan::invalid`]). A mistake in the
+    /// catalog is every device's: it is an error here (with every device's mistakes).
+    pub fn sparing(config: &Config, selection: &Selection) -> Result<Plan, PlanError> {
+        Plan::build(config, selection).map(|(plan, _)| plan)
+    }
+
+    /// The plan, and the mistakes of the devices not selected.
+    fn build(
+        config: &Config,
+        selection: &Selection,
+    ) -> Result<(Plan, Vec<ConfigError>), PlanError> {
         for name in &selection.devices {
-            if config.device(name).is_none() {
+            if !config.lists(name) {
                 return Err(PlanError::UnknownDevice {
                     name: name.clone(),
                     why: hint::unknown_device(config, name),
                 });
             }
         }
-        let mut errors = Vec::new();
-        let catalog = Catalog::resolve(config, &mut errors);
+        let mut site_errors = Vec::new();
+        let catalog = Catalog::resolve(config, &mut site_errors);
+        catalog.check_site_keys(config, &mut site_errors);
+        let mut selected = Vec::new();
+        let mut loaded = Vec::new();
+        let mut invalid = Vec::new();
+        let mut others = Vec::new();
         for device in &config.devices {
-            catalog.check_keys(device, &mut errors);
-        }
-        catalog.check_site_keys(config, &mut errors);
-        let site = plan_site(&catalog, config, selection, &mut errors);
-        let mut devices = Vec::new();
-        for device in &config.devices {
-            if !selection.wants_device(&device.name) {
-                continue;
+            let view = Baseline::from(device);
+            let wanted = selection.wants_device(&device.name);
+            let (checks, mut mistakes) = read(config, &catalog, Some(&view), wanted, selection);
+            loaded.push((device, mistakes.is_empty()));
+            match (mistakes.is_empty(), wanted) {
+                (true, true) => selected.push((device, checks)),
+                (true, false) => {}
+                (false, true) => {
+                    invalid.push(InvalidDevice {
+                        name: device.name.clone(),
+                        file: device.file.clone(),
+                        platform: Some(device.platform),
+                        checks: blocked(&catalog, device.platform, &device.skip, selection),
+                        mistakes: merged(Vec::new(), mistakes),
+                    });
+                }
+                (false, false) => others.append(&mut mistakes),
             }
-            let checks = plan_checks(&catalog, device, selection, &mut errors);
-            let extra = site_queries(&site, &device.name);
-            if !checks.is_empty() || !extra.is_empty() {
-                devices.push(DevicePlan::new(Arc::new(device.clone()), checks, extra));
+        }
+        for rejected in &config.rejected {
+            let view =
+                rejected
+                    .platform
+                    .zip(rejected.baseline.as_ref())
+                    .map(|(platform, baseline)| Baseline {
+                        name: &rejected.name,
+                        platform,
+                        baseline,
+                        skip: &rejected.skip,
+                    });
+            let wanted = selection.wants_device(&rejected.name);
+            let (_, found) = read(config, &catalog, view.as_ref(), wanted, selection);
+            let mut mistakes = merged(rejected.mistakes.clone(), found);
+            if let Some(platform) = rejected.platform {
+                mistakes.iter_mut().for_each(|e| catalog.place(platform, e));
+            }
+            let checks = rejected
+                .platform
+                .map(|p| blocked(&catalog, p, &rejected.skip, selection))
+                .unwrap_or_default();
+            if wanted && (rejected.platform.is_none() || !checks.is_empty()) {
+                invalid.push(InvalidDevice {
+                    name: rejected.name.clone(),
+                    file: rejected.file.clone(),
+                    platform: rejected.platform,
+                    checks,
+                    mistakes,
+                });
+            } else if !wanted {
+                others.append(&mut mistakes);
             }
         }
-        if !errors.is_empty() {
-            return Err(ConfigErrors(errors).into());
+        let site = site::plan(&catalog, config, selection, &loaded, &mut site_errors);
+        let devices: Vec<DevicePlan> = selected
+            .into_iter()
+            .filter_map(|(device, checks)| {
+                let extra = site::queries(&site, &device.name);
+                (!checks.is_empty() || !extra.is_empty())
+                    .then(|| DevicePlan::new(Arc::new(device.clone()), checks, extra))
+            })
+            .collect();
+        if !site_errors.is_empty() {
+            site_errors.extend(invalid.into_iter().flat_map(|d| d.mistakes));
+            site_errors.append(&mut others);
+            return Err(ConfigErrors(site_errors).into());
         }
-        if devices.is_empty() && !site.iter().any(SitePlanned::judged) {
+        if devices.is_empty() && invalid.is_empty() && !site.iter().any(SitePlanned::judged) {
             return Err(PlanError::NothingSelected {
                 why: hint::nothing_selected(config, selection),
             });
         }
-        Ok(Plan {
+        let plan = Plan {
             devices,
+            invalid,
             site,
             site_name: config.site.name.clone(),
-        })
+        };
+        Ok((plan, others))
     }
 
     /// Keeps only the checks that `keep(device, check id)` accepts (`--last-failed` selects
@@ -162,7 +260,7 @@ impl Plan {
                 .into_iter()
                 .filter(|c| keep(&name, &c.entry.id))
                 .collect();
-            let extra = site_queries(&self.site, &name);
+            let extra = site::queries(&self.site, &name);
             *device = DevicePlan::new(device.device.clone(), checks, extra);
         }
         self.devices
@@ -299,69 +397,84 @@ fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
         .collect()
 }
 
-/// The selected site checks, their inputs built from the site's and its devices' baselines.
-/// One whose devices `--device` does not all select is not judged (the site as a whole is not
-/// inspected), but still sends its queries to those selected; one whose devices it selects
-/// none of is left out.
-fn plan_site(
-    catalog: &Catalog,
+/// What the plan reads of one device: its keys and its skips (every device), and its selected
+/// checks with their inputs (a selected one); the mistakes found on the way.
+fn read(
     config: &Config,
+    catalog: &Catalog,
+    device: Option<&Baseline<'_>>,
+    wanted: bool,
     selection: &Selection,
-    errors: &mut Vec<ConfigError>,
-) -> Vec<SitePlanned> {
-    let mut planned = Vec::new();
-    for ResolvedSite { entry, definition } in &catalog.site {
-        if !selection.wants(entry) {
-            continue;
-        }
-        let devices: Vec<(&str, &premarket_config::BaselineText)> = config
-            .devices
-            .iter()
-            .filter(|d| definition.platforms().contains(&d.platform))
-            .map(|d| (d.name.as_str(), &d.baseline))
-            .collect();
-        match definition.prepare(&config.site.baseline, &devices) {
-            Ok(prepared) => {
-                let needs: Vec<(String, Vec<Arc<dyn AnyQuery>>)> = prepared
-                    .needs()
-                    .into_iter()
-                    .map(|(name, queries)| (name, queries.into_iter().map(Arc::from).collect()))
-                    .collect();
-                let left_out: Vec<String> = needs
-                    .iter()
-                    .map(|(name, _)| name.clone())
-                    .filter(|name| !selection.wants_device(name))
-                    .collect();
-                // `--device` naming none of the devices taking part: nothing of it runs here.
-                if !selection.devices.is_empty() && left_out.len() == needs.len() {
-                    continue;
-                }
-                planned.push(SitePlanned {
-                    entry: entry.clone(),
-                    prepared,
-                    needs,
-                    left_out,
-                });
-            }
-            Err(mistakes) => errors.extend(mistakes),
-        }
-    }
-    planned
+) -> (Vec<PlannedCheck>, Vec<ConfigError>) {
+    let mut mistakes = Vec::new();
+    let Some(device) = device else {
+        return (Vec::new(), mistakes);
+    };
+    catalog.check_keys(device, &mut mistakes);
+    check_skips(config, device, &mut mistakes);
+    let checks = if wanted {
+        plan_checks(catalog, device, selection, &mut mistakes)
+    } else {
+        Vec::new()
+    };
+    (checks, mistakes)
 }
 
-/// The queries the site checks need on device `name`.
-fn site_queries(site: &[SitePlanned], name: &str) -> Vec<Arc<dyn AnyQuery>> {
-    site.iter()
-        .flat_map(|s| &s.needs)
-        .filter(|(device, _)| device == name)
-        .flat_map(|(_, queries)| queries.iter().cloned())
+/// A device's mistakes from loading and from planning, in file order, each once.
+fn merged(mut loaded: Vec<ConfigError>, found: Vec<ConfigError>) -> Vec<ConfigError> {
+    for e in found {
+        if !loaded.contains(&e) {
+            loaded.push(e);
+        }
+    }
+    loaded.sort_by(|a, b| {
+        (&a.position.file, a.position.line, a.position.column).cmp(&(
+            &b.position.file,
+            b.position.line,
+            b.position.column,
+        ))
+    });
+    loaded
+}
+
+/// The selected checks of `platform` a device does not skip: what an invalid device blocks.
+fn blocked(
+    catalog: &Catalog,
+    platform: Platform,
+    skip: &BTreeMap<String, Skip>,
+    selection: &Selection,
+) -> Vec<Arc<Entry>> {
+    catalog
+        .for_platform(platform)
+        .filter(|r| selection.wants(&r.entry) && !skip.contains_key(&r.entry.id))
+        .map(|r| r.entry.clone())
         .collect()
+}
+
+/// Every check `skip:` names must be in the catalog: a typo would leave the check running.
+fn check_skips(config: &Config, device: &Baseline<'_>, errors: &mut Vec<ConfigError>) {
+    for (id, skip) in device.skip {
+        if config.catalog.iter().any(|e| &e.id == id) {
+            continue;
+        }
+        let ids = config.catalog.iter().map(|e| e.id.as_str());
+        let meant = premarket_core::closest(id, ids)
+            .map(|m| format!("; did you mean {m}?"))
+            .unwrap_or_default();
+        errors.push(ConfigError::new(
+            skip.position.clone(),
+            format!(
+                "device {}: skip names check {id}, which is not in the catalog{meant}",
+                device.name
+            ),
+        ));
+    }
 }
 
 /// The selected checks of one device, their inputs built from its baseline.
 fn plan_checks(
     catalog: &Catalog,
-    device: &Device,
+    device: &Baseline<'_>,
     selection: &Selection,
     errors: &mut Vec<ConfigError>,
 ) -> Vec<PlannedCheck> {
@@ -370,16 +483,16 @@ fn plan_checks(
         if !selection.wants(entry) {
             continue;
         }
-        if let Some(reason) = device.skip.get(&entry.id) {
+        if let Some(skip) = device.skip.get(&entry.id) {
             checks.push(PlannedCheck {
                 entry: entry.clone(),
                 prepared: None,
-                skip: Some(reason.clone()),
+                skip: Some(skip.reason.clone()),
                 queries: Vec::new(),
             });
             continue;
         }
-        match definition.prepare(&device.baseline) {
+        match definition.prepare(device.baseline) {
             Ok(prepared) => checks.push(PlannedCheck {
                 entry: entry.clone(),
                 queries: prepared.queries().into_iter().map(Arc::from).collect(),
