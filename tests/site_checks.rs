@@ -271,3 +271,50 @@ fn the_site_keys_mistakes_are_at_their_place_and_device_selection_leaves_it_unju
     );
     assert!(!plan.site_reads("sw1"));
 }
+
+/// A switch set aside for a mistake in its baseline (a run inspects the others) is named by the
+/// site check, never judged as if the selection had left it out; a mistake in its feeds plans
+/// the check over the other switch (that mistake stays sw2's), and it still cannot say OK.
+#[tokio::test]
+async fn a_switch_set_aside_for_its_baseline_s_mistakes_is_named_by_the_site_check() {
+    let run = |site: &common::Site| {
+        let config = Config::load(site.path()).expect("the site loads");
+        let plan = Plan::sparing(&config, &Selection::default()).expect("a plan sparing sw2");
+        assert_eq!(plan.invalid.len(), 1, "sw2 is set aside");
+        assert_eq!(plan.invalid[0].name.as_str(), "sw2");
+        assert_eq!(plan.site.len(), 1, "the site check is planned");
+        let healthy = outputs(&[], &[]);
+        let limits = Limits::from_config(&config);
+        async move {
+            let offline = Arc::new(Offline::new(healthy.path()));
+            let report = inspect(&config, plan, offline, &limits).await;
+            let site = report.results.iter().find(|r| r.device == "lab");
+            site.expect("the site check's verdict").clone()
+        }
+    };
+    let typo = two_switches(SIDE_A, SIDE_B, None);
+    let sw2 = typo.read("baselines/sw2.yaml");
+    typo.write(
+        "baselines/sw2.yaml",
+        &sw2.replace("  max_in_errors: 10\n", "  max_in_errorz: 10\n"),
+    );
+    let result = run(&typo).await;
+    assert_eq!(result.status, Status::Error, "{result:#?}");
+    assert!(
+        result
+            .summary
+            .contains("sw2: premarket did not inspect this device: its baseline has mistakes"),
+        "{}",
+        result.summary
+    );
+    let feeds = two_switches(SIDE_A, &SIDE_B.replace("vlan: 100", "vlan: hundred"), None);
+    let result = run(&feeds).await;
+    assert_eq!(result.status, Status::Error, "{result:#?}");
+    assert!(
+        result
+            .summary
+            .contains("sw2: premarket did not inspect this device: its baseline has mistakes"),
+        "{}",
+        result.summary
+    );
+}

@@ -166,7 +166,8 @@ pub async fn inspect_staging(
     // A device set aside for its baseline's mistakes is named by the site checks it takes part
     // in, never judged as absent.
     for device in &plan.invalid {
-        let why = "premarket did not inspect this device: its baseline has mistakes (see its block)";
+        let why =
+            "premarket did not inspect this device: its baseline has mistakes (see its block)";
         site_facts.insert(&device.name, Err(why.to_string()));
     }
     let site_results = site::judge(&plan, site_facts, limits, &redactor).await;

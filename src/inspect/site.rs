@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use premarket_check::bounded;
 use premarket_check::site::{SiteFacts, bind};
-use premarket_core::Platform;
+use premarket_core::{Platform, Status, Verdict};
 use premarket_parse::Facts;
 use premarket_plan::Plan;
 use premarket_report::CheckResult;
@@ -30,6 +30,7 @@ pub(super) async fn judge(
         let bound = bind(check.prepared.clone(), facts.clone());
         let verdict =
             bounded::evaluate(bound, Arc::new(Facts::default()), give_up(limits), &rerun).await;
+        let verdict = set_aside(verdict, &check.set_aside);
         let mut judged = result(
             &check.entry,
             &plan.site_name,
@@ -42,4 +43,18 @@ pub(super) async fn judge(
         results.push(judged);
     }
     results
+}
+
+/// A check planned without devices whose baselines have mistakes cannot say OK (nor SKIP, for
+/// want of their part): ERROR naming them. A FAIL among the others stands.
+fn set_aside(verdict: Verdict, devices: &[String]) -> Verdict {
+    if devices.is_empty() || verdict.status == Status::Fail {
+        return verdict;
+    }
+    Verdict::error(format!(
+        "{}: premarket did not inspect this device: its baseline has mistakes (see its block), \
+         so its part in this check is not known",
+        devices.join(", ")
+    ))
+    .remedy("Correct the baseline's mistakes (`premarket validate` names each at its file:line:column), then rerun this check.")
 }

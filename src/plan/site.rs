@@ -22,6 +22,9 @@ pub struct SitePlanned {
     /// Devices taking part that the selection (`--device`) leaves out: the check is then not
     /// judged (its queries still go to the selected devices, so a capture holds them).
     pub left_out: Vec<String>,
+    /// Devices taking part whose baselines have mistakes and whose part of the input could not
+    /// be built (the check was planned without them): it cannot be judged OK.
+    pub set_aside: Vec<String>,
 }
 
 impl SitePlanned {
@@ -61,9 +64,17 @@ pub(crate) fn plan(
                 .collect();
             definition.prepare(&config.site.baseline, &taking_part)
         };
+        let mut set_aside = Vec::new();
         let prepared = match over(false) {
             Ok(prepared) => Ok(prepared),
-            Err(_) if devices.iter().any(|(_, valid)| !valid) => over(true),
+            Err(_) if devices.iter().any(|(_, valid)| !valid) => {
+                set_aside = devices
+                    .iter()
+                    .filter(|(d, valid)| !valid && definition.platforms().contains(&d.platform))
+                    .map(|(d, _)| d.name.to_string())
+                    .collect();
+                over(true)
+            }
             Err(mistakes) => Err(mistakes),
         };
         let prepared = match prepared {
@@ -92,6 +103,7 @@ pub(crate) fn plan(
             prepared,
             needs,
             left_out,
+            set_aside,
         });
     }
     planned
