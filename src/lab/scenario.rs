@@ -99,6 +99,13 @@ pub enum Fault {
     /// EOS: LLDP shows carrier A's router at the far end of Ethernet9 too: both feed sides
     /// ride one carrier.
     FeedsShareUplink,
+    /// FortiGate: a box with VDOMs (`root`, `trading`; the lab's site sets `ssh.vdom: trading`)
+    /// whose CLI falls back to VDOM root after the third command typed in `trading`: the
+    /// prompt turns to `fw1 (root) # ` under the session.
+    VdomDropped,
+    /// EOS: privileged mode is lost after the third command typed at `sw1#`: the prompt
+    /// turns to `sw1>` under the session.
+    PrivilegeDropped,
 }
 
 /// How long `slow` delays each answer.
@@ -114,7 +121,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 39] = [
+    pub const ALL: [Fault; 41] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -154,6 +161,8 @@ impl Fault {
         Fault::BfdDown,
         Fault::MrouteWrongRpf,
         Fault::FeedsShareUplink,
+        Fault::VdomDropped,
+        Fault::PrivilegeDropped,
     ];
 
     pub fn name(self) -> &'static str {
@@ -197,6 +206,8 @@ impl Fault {
             Fault::BfdDown => "bfd-down",
             Fault::MrouteWrongRpf => "mroute-wrong-rpf",
             Fault::FeedsShareUplink => "feeds-share-uplink",
+            Fault::VdomDropped => "vdom-dropped",
+            Fault::PrivilegeDropped => "privilege-dropped",
         }
     }
 
@@ -226,7 +237,8 @@ impl Fault {
             | Fault::BgpPrefixesLow
             | Fault::BfdDown
             | Fault::MrouteWrongRpf
-            | Fault::FeedsShareUplink => Target::Device("sw1".into()),
+            | Fault::FeedsShareUplink
+            | Fault::PrivilegeDropped => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
             | Fault::NewSourcePort
@@ -239,7 +251,8 @@ impl Fault {
             | Fault::SflowEnabled
             | Fault::HugeSessionList
             | Fault::EncRotated
-            | Fault::HaHeartbeat => Target::Device("fw1".into()),
+            | Fault::HaHeartbeat
+            | Fault::VdomDropped => Target::Device("fw1".into()),
         }
     }
 
@@ -299,6 +312,10 @@ impl Fault {
             Fault::FeedsShareUplink => {
                 "switch: LLDP shows carrier A's router behind both hand-offs"
             }
+            Fault::VdomDropped => {
+                "firewall: VDOMs root and trading; after 3 commands in trading the prompt is root's"
+            }
+            Fault::PrivilegeDropped => "switch: after 3 commands at sw1# the prompt is sw1>",
         }
     }
 
@@ -311,6 +328,18 @@ impl Fault {
             _ => &[],
         }
     }
+
+    /// `ssh:` keys the lab's site writes for a device this fault applies to: how premarket
+    /// reaches a box that the fault makes different (a VDOM to enter).
+    pub fn ssh(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Fault::VdomDropped => &[("vdom", super::fortigate::DROPPED_VDOM)],
+            _ => &[],
+        }
+    }
+
+    /// Commands typed in the fault's context before the device leaves it under the session.
+    pub const CONTEXT_LASTS: usize = 3;
 }
 
 impl fmt::Display for Fault {

@@ -32,6 +32,7 @@ pub mod ntp_associations;
 pub mod ntp_status;
 pub mod pim;
 mod port_names;
+pub mod printed;
 pub mod ptp;
 pub mod ptp_masters;
 pub mod queue_detail;
