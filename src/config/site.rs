@@ -52,6 +52,9 @@ pub struct SiteFile {
     /// reads its own keys, as a device's checks read its `expect:`.
     #[serde(default)]
     pub expect: Option<Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>>,
+    /// Jump hosts devices are reached through (`ssh: { via: NAME }`).
+    #[serde(default)]
+    pub bastions: Vec<super::bastion::BastionFile>,
 }
 
 /// `metrics:`: where the run's Prometheus text file is written (write, then rename).
