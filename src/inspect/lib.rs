@@ -121,6 +121,7 @@ pub async fn inspect_staging(
     staged: Option<Arc<Staged>>,
 ) -> Report {
     let started = Utc::now();
+    let clock = Instant::now();
     let plan: Arc<Plan> = plan.into();
     let redactor = Arc::new(redact::from_config(config));
     let shared_limits = Arc::new(limits.clone());
@@ -172,7 +173,7 @@ pub async fn inspect_staging(
             "premarket did not inspect this device: its baseline has mistakes (see its block)";
         site_facts.insert(&device.name, Err(why.to_string()));
     }
-    let site_results = site::judge(&plan, site_facts, limits, &redactor).await;
+    let site_results = site::judge(&plan, site_facts, limits, &redactor, clock).await;
     let finished = Utc::now();
     let tz = config.site.timezone;
     let mut results = Vec::new();

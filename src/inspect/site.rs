@@ -21,6 +21,7 @@ pub(super) async fn judge(
     facts: SiteFacts,
     limits: &Limits,
     redactor: &Redactor,
+    run_started: Instant,
 ) -> Vec<CheckResult> {
     let facts = Arc::new(facts);
     let mut results = Vec::with_capacity(plan.site.len());
@@ -38,7 +39,9 @@ pub(super) async fn judge(
             Platform::Site,
             redactor,
         );
-        judged.duration_ms = elapsed_ms(started);
+        // A site check waits for its devices: its time is the run's until its verdict (a
+        // device's is its collection and checks), its own evaluation is `eval_us`.
+        judged.duration_ms = elapsed_ms(run_started);
         judged.eval_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         results.push(judged);
     }
