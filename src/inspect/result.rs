@@ -2,23 +2,34 @@
 //! finding, the remedy (the check's own, the catalog's, or how to get an answer next time),
 //! device text redacted with the platform's rules and every secret known, premarket's own
 //! sentences with the secrets known only, control characters escaped and each value capped.
-//! Every device check's verdict and every site check's goes through here.
+//! Every device check's verdict and every site check's goes through here; a device check that
+//! compares with a reference says how to make this reading the reference, and when it was
+//! accepted ([`super::reference`]).
 
 use premarket_config::Entry;
 use premarket_core::{Platform, Status, Verdict};
+use premarket_plan::PlannedCheck;
 use premarket_report::CheckResult;
 use premarket_report::escape::{capped, control};
 use premarket_report::redact::{self, Redactor};
 
 /// The result as the report keeps it: redacted, control characters escaped.
+/// `planned`: the device check as planned (none for a site check).
 pub(super) fn result(
     entry: &Entry,
+    planned: Option<&PlannedCheck>,
     device: &str,
     verdict: Verdict,
     platform: Platform,
     redactor: &Redactor,
 ) -> CheckResult {
-    let remedy = remedy(&verdict, entry, device);
+    let mut remedy = remedy(&verdict, entry, device);
+    if let Some(hint) = planned
+        .and_then(|check| super::reference::accept_hint(check, device))
+        .filter(|_| verdict.status == Status::Fail)
+    {
+        remedy = format!("{remedy} {hint}");
+    }
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
@@ -47,6 +58,14 @@ pub(super) fn result(
         // Names read from the device (ports, configuration lines) are device text.
         result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
     }
+    result.accepted = planned
+        .and_then(|check| super::reference::accepted(check, verdict.status))
+        .map(|a| premarket_core::Accepted {
+            by: own_words(&a.by),
+            at: own_words(&a.at),
+            reason: own_words(&a.reason),
+            ticket: a.ticket.as_deref().map(own_words),
+        });
     result
 }
 

@@ -29,11 +29,11 @@ pub(super) async fn judge(
         let started = Instant::now();
         let rerun = format!("premarket check {}", check.entry.id);
         let bound = bind(check.prepared.clone(), facts.clone());
-        let verdict =
-            bounded::evaluate(bound, Arc::new(Facts::default()), give_up(limits), &rerun).await;
+        let verdict = bounded::evaluate(bound, Facts::default(), give_up(limits), &rerun).await;
         let verdict = set_aside(verdict, &check.set_aside);
         let mut judged = result(
             &check.entry,
+            None,
             &plan.site_name,
             verdict,
             Platform::Site,
