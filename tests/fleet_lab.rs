@@ -30,6 +30,10 @@ const HEALTHY_SKIPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "sw1 eos.mlag.healthy",
+        &["MLAG is not configured on this switch (state: disabled)"],
+    ),
+    (
         "sw2 eos.transceivers.light",
         &[
             "Ethernet4: no DOM: DAC or passive module; Port-Channel10: a port-channel has no optic of its own",
@@ -65,6 +69,15 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("low-light@sw2", &["FAIL sw2 eos.transceivers.light"]),
     // VOQ drops on sw1, egress queue drops on sw2; each after a healthy run.
     ("microburst@sw1", &["FAIL sw1 eos.lanz.congestion"]),
+    // The exchange hand-off (issue 35): side A on sw1, side B on sw2.
+    ("bgp-down@sw2", &["FAIL sw2 eos.bgp.peers"]),
+    ("bgp-prefixes-low@sw1", &["FAIL sw1 eos.bgp.peers"]),
+    ("bfd-down@sw2", &["FAIL sw2 eos.bfd.peers"]),
+    ("mroute-wrong-rpf@sw1", &["FAIL sw1 eos.multicast.routes"]),
+    (
+        "feeds-share-uplink@sw2",
+        &["FAIL lab site.feeds.independent"],
+    ),
     ("healthy", &[]),
     ("microburst@sw2", &["FAIL sw2 eos.lanz.congestion"]),
     ("healthy", &[]),
@@ -203,8 +216,15 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         ],
     ),
     // A device that cannot be inspected: every one of its checks, one block.
-    ("drop@sw2", &["ERROR sw2 *"]),
-    ("auth-fail@sw2", &["ERROR sw2 *"]),
+    // The site check over both switches cannot tell either: ERROR naming sw2.
+    (
+        "drop@sw2",
+        &["ERROR sw2 *", "ERROR lab site.feeds.independent"],
+    ),
+    (
+        "auth-fail@sw2",
+        &["ERROR sw2 *", "ERROR lab site.feeds.independent"],
+    ),
     (
         "rebooted",
         &[
@@ -214,6 +234,9 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw4 fortigate.uptime.stable",
             "FAIL sw1 eos.uptime.stable",
             "FAIL sw2 eos.uptime.stable",
+            // Every BGP session restarted with the switch (eos.uptime.stable explains it).
+            "FAIL sw1 eos.bgp.peers",
+            "FAIL sw2 eos.bgp.peers",
         ],
     ),
 ];
@@ -254,7 +277,7 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
             .iter()
             .filter_map(|r| r["device"].as_str())
             .collect();
-        for device in ["sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "probe1"] {
+        for device in ["sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "probe1", "lab"] {
             assert!(devices.contains(&device), "{scenario}: no {device}");
         }
         let mut wrong = Vec::new();

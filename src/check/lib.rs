@@ -8,7 +8,8 @@
 //! that input, and a pure `evaluate(input, facts)`. It never talks to a device and never
 //! formats a report. [`registry`] lists the built-in checks; a catalog entry with `command` and
 //! `rule` instead is a declarative check ([`rule`]) and plugs into the same [`Prepared`] shape.
-//! The run evaluates each check where it can give up on it ([`bounded`]).
+//! The run evaluates each check where it can give up on it ([`bounded`]). A check over several
+//! devices' facts is a [`site`] check, judged once per run after the devices.
 
 pub mod bounded;
 pub mod box_facts;
@@ -23,6 +24,7 @@ pub mod probe;
 pub mod reboot;
 pub mod registry;
 pub mod rule;
+pub mod site;
 mod version_pin;
 
 use std::collections::HashMap;

@@ -44,6 +44,7 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../checks/fortigate.yaml"),
     ),
     ("probe.yaml", include_str!("../../checks/probe.yaml")),
+    ("site.yaml", include_str!("../../checks/site.yaml")),
 ];
 
 pub fn run(args: Args) -> Result<u8, Stop> {

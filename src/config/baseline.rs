@@ -1,5 +1,6 @@
-//! A device's `expect:`, kept as the file's text with the positions of its keys, so that each
-//! check can read exactly its own keys from it with serde-saphyr's `file:line:column` errors.
+//! A device's `expect:` (or the site's, in `site.yaml`, read by the checks over several
+//! devices), kept as the file's text with the positions of its keys, so that each check can
+//! read exactly its own keys from it with serde-saphyr's `file:line:column` errors.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,10 +13,28 @@ use super::origins::Origins;
 use super::yaml;
 use premarket_core::DeviceName;
 
-/// The baseline of one device, as written.
+/// Whose `expect:` a baseline is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Device(DeviceName),
+    /// The site's own (`site.yaml`), named by the site.
+    Site(String),
+}
+
+/// `device sw1`, `site lab`: how messages name the baseline's owner.
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Device(name) => write!(f, "device {name}"),
+            Owner::Site(name) => write!(f, "site {name}"),
+        }
+    }
+}
+
+/// The baseline of one device (or of the site), as written.
 #[derive(Clone, Debug)]
 pub struct BaselineText {
-    device: DeviceName,
+    owner: Owner,
     file: PathBuf,
     text: Arc<str>,
     /// Where `expect:` starts.
@@ -37,10 +56,12 @@ pub enum Reading<I> {
     Pending(String),
 }
 
-/// The part of a device file a check reads: `expect:` with only the check's keys.
+/// The part of a device file a check reads: `expect:` with only the check's keys (absent or
+/// empty, an empty block: a check's optional keys take their defaults).
 #[derive(Deserialize)]
 struct Expect<I> {
-    expect: I,
+    #[serde(default = "Option::default")]
+    expect: Option<I>,
 }
 
 /// Why a check's input could not be read: the mistake, and the key when one is missing.
@@ -51,14 +72,14 @@ struct Unread {
 
 impl BaselineText {
     pub fn new(
-        device: DeviceName,
+        owner: Owner,
         file: &Path,
         text: Arc<str>,
         position: Position,
         keys: Vec<(String, Position)>,
     ) -> BaselineText {
         BaselineText {
-            device,
+            owner,
             file: file.to_path_buf(),
             text,
             position,
@@ -86,7 +107,10 @@ impl BaselineText {
             "{}: {id} has no expect.{key} yet (the baseline is a draft: write the value in {} \
              or the role file it extends, and remove `draft: true` once every check has its \
              values)",
-            self.device,
+            match &self.owner {
+                Owner::Device(name) => name.to_string(),
+                site => site.to_string(),
+            },
             self.file.display()
         )
     }
@@ -112,8 +136,9 @@ impl BaselineText {
         self.origins.location(location)
     }
 
-    pub fn device(&self) -> &DeviceName {
-        &self.device
+    /// Whose baseline it is (`device sw1`, `site lab`).
+    pub fn owner(&self) -> &Owner {
+        &self.owner
     }
 
     pub fn file(&self) -> &Path {
@@ -159,7 +184,10 @@ impl BaselineText {
     /// The input, or the mistake and the missing key when that is what it is.
     fn read<I: DeserializeOwned>(&self, id: &str) -> Result<I, Box<Unread>> {
         yaml::parse::<Expect<I>>(&self.file, &self.text)
-            .map(|e| e.expect)
+            .and_then(|e| match e.expect {
+                Some(input) => Ok(input),
+                None => yaml::parse::<I>(&self.file, "{}"),
+            })
             .map_err(|e| {
                 let missing = e
                     .message
@@ -167,11 +195,11 @@ impl BaselineText {
                     .map(|field| field.trim_matches('`').to_string());
                 let message = match &missing {
                     Some(field) => format!(
-                        "device {}: check {id} needs `expect.{field}` in this baseline, and it is \
+                        "{}: check {id} needs `expect.{field}` in this baseline, and it is \
                          missing (add it, or list the check under `skip:` with a reason)",
-                        self.device,
+                        self.owner,
                     ),
-                    None => format!("device {}: check {id}: {}", self.device, e.message),
+                    None => format!("{}: check {id}: {}", self.owner, e.message),
                 };
                 let position = if e.position.line == 0 {
                     self.position.clone()
@@ -211,7 +239,7 @@ impl BaselineText {
     pub fn invalid(&self, id: &str, message: String) -> ConfigError {
         ConfigError::new(
             self.position.clone(),
-            format!("device {}: check {id}: {message}", self.device),
+            format!("{}: check {id}: {message}", self.owner),
         )
     }
 }
@@ -223,7 +251,7 @@ mod tests {
     fn baseline(text: &str) -> BaselineText {
         let file = Path::new("sw1.yaml");
         BaselineText::new(
-            DeviceName::new("sw1").expect("a valid name"),
+            Owner::Device(DeviceName::new("sw1").expect("a valid name")),
             file,
             text.into(),
             Position::new(file, 1, 1),

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::baseline::BaselineText;
+use super::baseline::{BaselineText, Owner};
 use super::bastion::Via;
 use super::environment::Environment;
 use super::error::{ConfigError, Position};
@@ -221,11 +221,23 @@ pub fn load(
     };
     // The header reads the whole file, and the text as it read is what the rest reads.
     let (header, _, text) = recover::first::<Header>(path, raw, &[], &mut mistakes);
-    let Some(platform) = header.map(|h| h.platform.value) else {
+    let Some(header) = header else {
         return Err(rejected.with(origins.translate_all(mistakes)));
     };
-    rejected.platform = Some(platform);
+    let platform = header.platform.value;
+    // A device file that says `site` is not a device: no check of any device is planned on it.
+    rejected.platform = (platform != Platform::Site).then_some(platform);
     let read = match platform {
+        Platform::Site => {
+            mistakes.push(ConfigError::new(
+                Position::from_location(path, header.platform.defined),
+                format!(
+                    "device {name}: `platform: site` is the scope of the checks over several \
+                     devices, not a kind of device (use eos, fortigate or probe)"
+                ),
+            ));
+            None
+        }
         Platform::Eos | Platform::Fortigate => {
             let (file, left_out) =
                 recover::read::<SshFile>(path, &text, SSH_PLACEHOLDERS, &mut mistakes);
@@ -272,7 +284,7 @@ pub fn load(
             (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column))
         });
         BaselineText::new(
-            name.clone(),
+            Owner::Device(name.clone()),
             path,
             text.into(),
             origins.location(expect.defined),

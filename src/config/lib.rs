@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use archive::ArchiveSettings;
-pub use baseline::{BaselineText, Reading};
+pub use baseline::{BaselineText, Owner, Reading};
 pub use bastion::{Bastion, Via};
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Severity};
@@ -96,6 +96,8 @@ pub struct Site {
     pub deadline_grace: std::time::Duration,
     /// Where `{ env: NAME }` secrets are read: the process, then `environment_file:`.
     pub environment: Environment,
+    /// `site.yaml`'s `expect:`, read by the checks over several devices.
+    pub baseline: BaselineText,
 }
 
 impl Config {
@@ -120,7 +122,7 @@ impl Config {
         let mut errors = Vec::new();
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
-        let (site_file, left_out) =
+        let (site_file, left_out, site_text) =
             recover::read_file::<site::SiteFile>(&site_path, SITE_PLACEHOLDERS, &mut errors);
         let Some(site_file) = site_file else {
             // The usual cause: premarket was started outside the configuration directory.
@@ -140,6 +142,7 @@ impl Config {
             &site_path,
             &baselines,
             &site_file,
+            &site_text,
             devices_read,
             &mut errors,
         );
@@ -262,6 +265,7 @@ fn validate_site(
     path: &Path,
     baselines: &Path,
     file: &site::SiteFile,
+    text: &str,
     devices_read: bool,
     errors: &mut Vec<ConfigError>,
 ) -> Option<Site> {
@@ -314,7 +318,32 @@ fn validate_site(
         bastions: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
         environment: Environment::process(),
+        baseline: site_baseline(path, file, text),
     })
+}
+
+/// The site's `expect:` as a baseline its checks read (a site without one: an empty block,
+/// where a site check's optional keys take their defaults).
+fn site_baseline(path: &Path, file: &site::SiteFile, text: &str) -> BaselineText {
+    let (position, mut keys) = match &file.expect {
+        Some(expect) => (
+            Position::from_location(path, expect.defined),
+            expect
+                .value
+                .keys()
+                .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+                .collect(),
+        ),
+        None => (Position::file_start(path), Vec::new()),
+    };
+    keys.sort_by_key(|(_, at): &(String, Position)| (at.line, at.column));
+    BaselineText::new(
+        Owner::Site(file.site.clone()),
+        path,
+        text.into(),
+        position,
+        keys,
+    )
 }
 
 /// The site's `environment_file:` (relative to the site directory `dir`), read now; without
@@ -353,7 +382,7 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut seen: HashMap<String, Position> = HashMap::new();
     for file in files {
-        let (list, _) = recover::read_file::<Vec<catalog::EntryFile>>(&file, &[], errors);
+        let (list, _, _) = recover::read_file::<Vec<catalog::EntryFile>>(&file, &[], errors);
         let Some(list) = list else {
             continue;
         };

@@ -121,6 +121,36 @@ pub const MIXED: &[Row] = &[
     },
 ];
 
+/// `expect:` lines the mixed fleet's site writes for one device, besides its model's: feed A
+/// and feed B land on different switches (sw1 takes side A, sw2 side B), as on a floor whose
+/// design keeps the two sides apart.
+const MIXED_EXPECT: &[(&str, &[(&str, &str)])] = &[
+    (
+        "sw1",
+        &[(
+            "market_feeds",
+            "[{ name: exchange-md, a: { group: 239.1.1.1, source: 10.10.1.10, port: Ethernet1, vlan: 100, outgoing: [Ethernet4] } }]",
+        )],
+    ),
+    (
+        "sw2",
+        &[(
+            "market_feeds",
+            "[{ name: exchange-md, b: { group: 239.2.1.1, source: 10.10.2.10, port: Ethernet9, vlan: 100, outgoing: [Ethernet4] } }]",
+        )],
+    ),
+];
+
+/// `expect:` lines a fleet's site writes into `site.yaml` instead of the example's: the mixed
+/// fleet, with two switches, requires feed sides apart at every level (the example site, one
+/// switch, at the port and the uplink only).
+pub fn site_expect(fleet: Fleet) -> &'static [(&'static str, &'static str)] {
+    match fleet {
+        Fleet::Standard => &[],
+        Fleet::Mixed => &[("feed_independence", "[switch, port, uplink]")],
+    }
+}
+
 /// One device to start: its name, model and its index among its platform's devices (for
 /// unique serials and MACs).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +158,8 @@ pub struct Member {
     pub name: String,
     pub model: Model,
     pub index: usize,
+    /// `expect:` lines of this device in its fleet, besides its model's.
+    pub expect: &'static [(&'static str, &'static str)],
 }
 
 /// The devices of `fleet`; `devices` counts the standard fleet's (half of each platform, at
@@ -146,6 +178,7 @@ pub fn members(fleet: Fleet, devices: usize) -> Vec<Member> {
                         name: topology::device_name(model.platform(), i),
                         model: *model,
                         index: i,
+                        expect: &[],
                     })
                 })
                 .collect()
@@ -160,6 +193,10 @@ pub fn members(fleet: Fleet, devices: usize) -> Vec<Member> {
                         name: row.name.to_string(),
                         model: row.model,
                         index: seen.iter().filter(|p| **p == row.model.platform()).count(),
+                        expect: MIXED_EXPECT
+                            .iter()
+                            .find(|(name, _)| *name == row.name)
+                            .map_or(&[], |(_, keys)| keys),
                     }
                 })
                 .collect()

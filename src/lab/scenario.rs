@@ -87,6 +87,18 @@ pub enum Fault {
     /// scenario), whose secondary's heartbeat link ha2 counts receive errors and drops (a
     /// failing optic): they grow between two runs.
     HaHeartbeat,
+    /// EOS: the BGP session to exchange-a (10.1.1.1) dropped ten minutes before the run and
+    /// stays Active.
+    BgpDown,
+    /// EOS: exchange-a is Established but announces 1 prefix (12 on a healthy day).
+    BgpPrefixesLow,
+    /// EOS: the BFD session to exchange-b (10.1.9.1 on Ethernet9) is down, the peer silent.
+    BfdDown,
+    /// EOS: side A's route (10.10.1.10, 239.1.1.1) arrives on side B's hand-off, Ethernet9.
+    MrouteWrongRpf,
+    /// EOS: LLDP shows carrier A's router at the far end of Ethernet9 too: both feed sides
+    /// ride one carrier.
+    FeedsShareUplink,
     /// FortiGate: a box with VDOMs (`root`, `trading`; the lab's site sets `ssh.vdom: trading`)
     /// whose CLI falls back to VDOM root after the third command typed in `trading`: the
     /// prompt turns to `fw1 (root) # ` under the session.
@@ -109,7 +121,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 36] = [
+    pub const ALL: [Fault; 41] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -144,6 +156,11 @@ impl Fault {
         Fault::ConfigChanged,
         Fault::EncRotated,
         Fault::HaHeartbeat,
+        Fault::BgpDown,
+        Fault::BgpPrefixesLow,
+        Fault::BfdDown,
+        Fault::MrouteWrongRpf,
+        Fault::FeedsShareUplink,
         Fault::VdomDropped,
         Fault::PrivilegeDropped,
     ];
@@ -184,6 +201,11 @@ impl Fault {
             Fault::ConfigChanged => "config-changed",
             Fault::EncRotated => "enc-rotated",
             Fault::HaHeartbeat => "ha-heartbeat",
+            Fault::BgpDown => "bgp-down",
+            Fault::BgpPrefixesLow => "bgp-prefixes-low",
+            Fault::BfdDown => "bfd-down",
+            Fault::MrouteWrongRpf => "mroute-wrong-rpf",
+            Fault::FeedsShareUplink => "feeds-share-uplink",
             Fault::VdomDropped => "vdom-dropped",
             Fault::PrivilegeDropped => "privilege-dropped",
         }
@@ -211,6 +233,11 @@ impl Fault {
             | Fault::PtpHoldover
             | Fault::FeedStalled
             | Fault::PauseFrames
+            | Fault::BgpDown
+            | Fault::BgpPrefixesLow
+            | Fault::BfdDown
+            | Fault::MrouteWrongRpf
+            | Fault::FeedsShareUplink
             | Fault::PrivilegeDropped => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
@@ -275,6 +302,15 @@ impl Fault {
             Fault::EncRotated => "firewall: every ENC secret re-encrypted, nothing else changed",
             Fault::HaHeartbeat => {
                 "firewall: HA A-P cluster; the secondary's heartbeat ha2 counts receive errors"
+            }
+            Fault::BgpDown => "switch: BGP to exchange-a (10.1.1.1) Active for ten minutes",
+            Fault::BgpPrefixesLow => "switch: exchange-a announces 1 prefix (12 when healthy)",
+            Fault::BfdDown => "switch: BFD to exchange-b (10.1.9.1, Ethernet9) down",
+            Fault::MrouteWrongRpf => {
+                "switch: feed side A's route (239.1.1.1) arrives on side B's Ethernet9"
+            }
+            Fault::FeedsShareUplink => {
+                "switch: LLDP shows carrier A's router behind both hand-offs"
             }
             Fault::VdomDropped => {
                 "firewall: VDOMs root and trading; after 3 commands in trading the prompt is root's"

@@ -115,8 +115,39 @@ pub fn spec(platform: Platform) -> &'static PlatformSpec {
         Platform::Eos => &eos::spec::SPEC,
         Platform::Fortigate => &fortigate::spec::SPEC,
         Platform::Probe => &PROBE,
+        Platform::Site => &SITE,
     }
 }
+
+/// The site is no device: nothing is sent to it. Its checks read the devices' facts, and their
+/// evidence quotes several platforms' outputs, so every platform's secrets are hidden in it.
+static SITE: PlatformSpec = PlatformSpec {
+    platform: Platform::Site,
+    queries: &[],
+    query_for: |_| None,
+    model_examples: &[],
+    releases: ("", None),
+    profile: None,
+    allowlist: |_| {
+        Err("a site check reads its devices' facts and sends nothing itself: it is built-in".into())
+    },
+    redact: |raw| match (eos::spec::SPEC.redact)(raw) {
+        Cow::Borrowed(raw) => (fortigate::spec::SPEC.redact)(raw),
+        Cow::Owned(once) => Cow::Owned((fortigate::spec::SPEC.redact)(&once).into_owned()),
+    },
+    // Its evidence quotes both platforms' outputs: a word either prints.
+    printed: |secret| {
+        (eos::spec::SPEC.printed)(secret).or_else(|| (fortigate::spec::SPEC.printed)(secret))
+    },
+    text_lines: |raw| {
+        Ok(premarket_parse::text::lines(raw)
+            .map(str::to_string)
+            .collect())
+    },
+    fortios_text: false,
+    ansible_network_os: &[],
+    starter: "",
+};
 
 /// The probe is configured, not sent commands: it has facts of its own and nothing to redact.
 static PROBE: PlatformSpec = PlatformSpec {

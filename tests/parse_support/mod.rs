@@ -239,6 +239,77 @@ pub const PARSERS: &[Parser] = &[
         "healthy.txt",
         eos::ntp_associations::parse
     ),
+    // EOS, the exchange hand-off (issue 35)
+    new!(
+        Eos,
+        "show ip bgp summary vrf all | json",
+        "eos/show-ip-bgp-summary-vrf-all",
+        "healthy.txt",
+        eos::bgp::parse
+    ),
+    new!(
+        Eos,
+        "show bfd peers | json",
+        "eos/show-bfd-peers",
+        "healthy.txt",
+        eos::bfd::parse
+    ),
+    new!(
+        Eos,
+        "show ip pim neighbor | json",
+        "eos/show-ip-pim-neighbor",
+        "healthy.txt",
+        eos::pim::parse
+    ),
+    new!(
+        Eos,
+        "show ip mroute | json",
+        "eos/show-ip-mroute",
+        "healthy.txt",
+        eos::mroute::parse
+    ),
+    new!(
+        Eos,
+        "show ip mroute count | json",
+        "eos/show-ip-mroute-count",
+        "sample-1.txt",
+        eos::mroute_count::parse
+    ),
+    new!(
+        Eos,
+        "show mlag | json",
+        "eos/show-mlag",
+        "active.txt",
+        eos::mlag::parse
+    ),
+    new!(
+        Eos,
+        "show mlag config-sanity | json",
+        "eos/show-mlag-config-sanity",
+        "trunk-native-vlan-mismatch.txt",
+        eos::mlag_sanity::parse
+    ),
+    new!(
+        Eos,
+        "show hardware counter drop | json",
+        "eos/show-hardware-counter-drop",
+        "healthy.txt",
+        eos::hardware_drops::parse
+    ),
+    new!(
+        Eos,
+        "show interfaces flow-control | json",
+        "eos/show-interfaces-flow-control",
+        "off.txt",
+        eos::flow_control::parse
+    ),
+    new!(
+        Eos,
+        "show lldp neighbors | json",
+        "eos/show-lldp-neighbors",
+        "healthy.txt",
+        eos::lldp::parse
+    ),
     // FortiGate, existing
     old!(
         Fortigate,

@@ -156,10 +156,10 @@ impl Definition for Declarative {
                         return Err(ConfigError::new(
                             at.clone(),
                             format!(
-                                "check {}: device {} ({}) has no `expect.{key}`, which this rule reads: \
+                                "check {}: {} ({}) has no `expect.{key}`, which this rule reads: \
                                  add it, or list the check under `skip:` with a reason",
                                 self.id,
-                                baseline.device(),
+                                baseline.owner(),
                                 baseline.file().display()
                             ),
                         ));
@@ -173,8 +173,8 @@ impl Definition for Declarative {
                             ConfigError::new(
                                 baseline.position_of(value.referenced),
                                 format!(
-                                    "device {}: `expect.{key}`, read by check {} as {}: {m}",
-                                    baseline.device(),
+                                    "{}: `expect.{key}`, read by check {} as {}: {m}",
+                                    baseline.owner(),
                                     self.id,
                                     spec.op.name()
                                 ),
