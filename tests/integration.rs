@@ -41,6 +41,7 @@ mod eval_bounds;
 mod fleet_defects;
 mod fleet_lab;
 mod fortigate_checks;
+mod fortigate_dataplane;
 mod fortigate_market;
 mod fortigate_parse;
 mod fortigate_releases;

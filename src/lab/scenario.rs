@@ -87,6 +87,11 @@ pub enum Fault {
     /// scenario), whose secondary's heartbeat link ha2 counts receive errors and drops (a
     /// failing optic): they grow between two runs.
     HaHeartbeat,
+    /// FortiGate: x1's optic fails: receive (CRC) errors grow between any two runs.
+    FwPortErrors,
+    /// FortiGate (the mixed fleet's 200E, two NP6Lite chips that do not offload across chips):
+    /// the trading port x2 is cabled to a port of the other chip than x1.
+    NpCrossChip,
 }
 
 /// How long `slow` delays each answer.
@@ -102,7 +107,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 34] = [
+    pub const ALL: [Fault; 36] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -137,6 +142,8 @@ impl Fault {
         Fault::ConfigChanged,
         Fault::EncRotated,
         Fault::HaHeartbeat,
+        Fault::FwPortErrors,
+        Fault::NpCrossChip,
     ];
 
     pub fn name(self) -> &'static str {
@@ -175,6 +182,8 @@ impl Fault {
             Fault::ConfigChanged => "config-changed",
             Fault::EncRotated => "enc-rotated",
             Fault::HaHeartbeat => "ha-heartbeat",
+            Fault::FwPortErrors => "fw-port-errors",
+            Fault::NpCrossChip => "np-cross-chip",
         }
     }
 
@@ -212,7 +221,11 @@ impl Fault {
             | Fault::SflowEnabled
             | Fault::HugeSessionList
             | Fault::EncRotated
-            | Fault::HaHeartbeat => Target::Device("fw1".into()),
+            | Fault::HaHeartbeat
+            | Fault::FwPortErrors => Target::Device("fw1".into()),
+            // The mixed fleet's 200E: the only lab model with chips that do not offload
+            // across each other.
+            Fault::NpCrossChip => Target::Device("fw5".into()),
         }
     }
 
@@ -262,6 +275,10 @@ impl Fault {
             Fault::EncRotated => "firewall: every ENC secret re-encrypted, nothing else changed",
             Fault::HaHeartbeat => {
                 "firewall: HA A-P cluster; the secondary's heartbeat ha2 counts receive errors"
+            }
+            Fault::FwPortErrors => "firewall: x1's optic fails, CRC errors grow (after a run)",
+            Fault::NpCrossChip => {
+                "firewall (--fleet mixed, the 200E): x2 on the other NP6Lite chip than x1"
             }
         }
     }

@@ -381,6 +381,49 @@ pub const PARSERS: &[Parser] = &[
         "synchronized.txt",
         fortigate::ntp_status::parse
     ),
+    // FortiGate, the firewall's data path (issue 35)
+    new!(
+        Fortigate,
+        "diagnose hardware deviceinfo nic x1",
+        "fortigate/diagnose-hardware-deviceinfo-nic",
+        "x1-v76-healthy.txt",
+        fortigate::nic::parse
+    ),
+    new!(
+        Fortigate,
+        "get router info bgp summary",
+        "fortigate/get-router-info-bgp-summary",
+        "v76-two-peers-established.txt",
+        fortigate::bgp_summary::parse
+    ),
+    new!(
+        Fortigate,
+        "diagnose sys ha checksum cluster",
+        "fortigate/diagnose-sys-ha-checksum-cluster",
+        "ap-in-sync.txt",
+        fortigate::ha_checksum::parse
+    ),
+    new!(
+        Fortigate,
+        "diagnose npu np6xlite npu-feature",
+        "fortigate/diagnose-npu-npu-feature",
+        "np6xlite-100f-default.txt",
+        fortigate::npu_feature::parse_features
+    ),
+    new!(
+        Fortigate,
+        "diagnose npu np6lite npu-feature",
+        "fortigate/diagnose-npu-npu-feature",
+        "np6lite-200e-two-chips.txt",
+        fortigate::npu_feature::parse_features
+    ),
+    old!(
+        Fortigate,
+        "show system np6xlite",
+        "fortigate/show-system-np6xlite",
+        "100f-default.txt",
+        fortigate::ShowSystemNp6xlite
+    ),
 ];
 
 /// The parser of `command`.

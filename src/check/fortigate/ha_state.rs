@@ -3,12 +3,16 @@ use serde::Deserialize;
 use crate::Check;
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
-use premarket_platform::fortigate::GetHaStatus;
+use premarket_platform::fortigate::{DiagHaChecksum, GetHaStatus};
 
 /// The HA mode is the baseline's; in a cluster the health is OK and every member's
 /// configuration is in sync (a failover to an out-of-sync member can bring back old policies).
 /// 7.0 and later print health problems one per line under `HA Health Status:`
-/// (`WARNING: <serial> has hbdev down;`): each one is named in the FAIL.
+/// (`WARNING: <serial> has hbdev down;`): each one is named in the FAIL. An out-of-sync member
+/// is named with the tables that differ from the primary's (`diagnose sys ha checksum
+/// cluster`): checksums are cumulative, so the first differing table is the one to fix and
+/// `all` differs whenever anything does (KB 193061). A table whose two digests differ inside
+/// one member is a checksum calculation error (`diagnose sys ha checksum recalculate`).
 ///
 /// ```yaml
 /// - id: fortigate.ha.state
@@ -59,7 +63,7 @@ impl Check for HaState {
     type Input = Input;
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
-        vec![Box::new(GetHaStatus)]
+        vec![Box::new(GetHaStatus), Box::new(DiagHaChecksum)]
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
@@ -83,7 +87,8 @@ impl Check for HaState {
             ));
         }
         let mut remedies = Vec::new();
-        if want.mode != HaMode::Standalone {
+        let cluster = want.mode != HaMode::Standalone || ha.mode != HaMode::Standalone.as_str();
+        if cluster {
             // 7.0+ prints each problem on its own line under `HA Health Status:`.
             if !ha.health_messages.is_empty() {
                 problems.push(format!("cluster health: {}", ha.health_messages.join(" ")));
@@ -108,9 +113,10 @@ impl Check for HaState {
                 match m.in_sync {
                     Some(true) => {}
                     Some(false) => problems.push(format!(
-                        "member {} configuration is {}",
+                        "member {} configuration is {}{}",
                         m.serial,
-                        m.sync_status.as_deref().unwrap_or("out of sync")
+                        m.sync_status.as_deref().unwrap_or("out of sync"),
+                        tables_differing(&m.serial, facts)
                     )),
                     None => problems.push(format!(
                         "member {} has no configuration status line",
@@ -118,7 +124,8 @@ impl Check for HaState {
                     )),
                 }
             }
-            if let Some(n) = want.members
+            if want.mode != HaMode::Standalone
+                && let Some(n) = want.members
                 && ha.members.len() != n
             {
                 problems.push(format!(
@@ -174,5 +181,51 @@ impl Check for HaState {
             .expected(expected)
             .actual(actual)
             .evidence(evidence.trim_end()))
+    }
+}
+
+/// ` (differs from the primary FG..817 in root, then all)` for an out-of-sync member, from
+/// `diagnose sys ha checksum cluster`; what could not be read is said instead.
+fn tables_differing(serial: &str, facts: &Facts) -> String {
+    let sums = match facts.get(&DiagHaChecksum) {
+        Ok(s) => s,
+        Err(e) => return format!(" (the tables that differ could not be read: {e})"),
+    };
+    let (Some(reference), Some(member)) = (
+        sums.reference(),
+        sums.members.iter().find(|m| m.serial == serial),
+    ) else {
+        return format!(" (`{}` does not list it)", DiagHaChecksum::TEXT);
+    };
+    let mut said = Vec::new();
+    if reference.serial != member.serial {
+        let differ = member.differing(reference);
+        let first = differ.iter().find(|t| **t != "all").or(differ.first());
+        match first {
+            Some(first) => said.push(format!(
+                "its checksums differ from {}'s first in `{first}` (tables differing: {}; `all` differs whenever anything does)",
+                reference.serial,
+                differ.join(", ")
+            )),
+            None => said.push(format!("its checksums equal {}'s now", reference.serial)),
+        }
+    }
+    for m in [member, reference] {
+        let wrong = m.miscalculated();
+        if !wrong.is_empty() {
+            said.push(format!(
+                "{}'s debugzone and checksum differ in {} (a calculation error: `diagnose sys ha checksum recalculate`)",
+                m.serial,
+                wrong.join(", ")
+            ));
+        }
+        if reference.serial == member.serial {
+            break;
+        }
+    }
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", said.join("; "))
     }
 }
