@@ -112,6 +112,8 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         ],
     ),
     ("low-light", &["FAIL sw1 eos.transceivers.light"]),
+    // x1's optic fails: its CRC errors grew since the run before.
+    ("fw-port-errors", &["FAIL fw1 fortigate.ports.errors"]),
     ("hang", &["ERROR fw1 *"]),
     ("drop", &["ERROR sw1 *"]),
     ("auth-fail", &["ERROR sw1 *"]),
@@ -127,7 +129,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ),
 ];
 
-const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 15), ("sw1", 14), ("probe1", 1)];
+const CHECKS_PER_DEVICE: [(&str, usize); 3] = [("fw1", 17), ("sw1", 14), ("probe1", 1)];
 
 /// (scenario, the first blocks as "STATUS device check", in order).
 const FIRST: &[(&str, &[&str])] = &[

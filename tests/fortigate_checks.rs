@@ -64,11 +64,23 @@ fn fixture_dir(command: &Command) -> &'static str {
         ),
         // The NP6 generation's port lists share one folder, as their layout.
         ("diagnose npu np6 port-list", "diagnose-npu-np6-port-list"),
-        ("diagnose npu np6lite port-list", "diagnose-npu-np6-port-list"),
-        ("diagnose npu np6xlite port-list", "diagnose-npu-np6-port-list"),
+        (
+            "diagnose npu np6lite port-list",
+            "diagnose-npu-np6-port-list",
+        ),
+        (
+            "diagnose npu np6xlite port-list",
+            "diagnose-npu-np6-port-list",
+        ),
         ("diagnose npu np6 npu-feature", "diagnose-npu-npu-feature"),
-        ("diagnose npu np6lite npu-feature", "diagnose-npu-npu-feature"),
-        ("diagnose npu np6xlite npu-feature", "diagnose-npu-npu-feature"),
+        (
+            "diagnose npu np6lite npu-feature",
+            "diagnose-npu-npu-feature",
+        ),
+        (
+            "diagnose npu np6xlite npu-feature",
+            "diagnose-npu-npu-feature",
+        ),
         ("show system np6xlite", "show-system-np6xlite"),
         // Last: every `show ...` above is matched first.
         ("show", "show"),

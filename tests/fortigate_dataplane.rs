@@ -25,12 +25,10 @@ const X1_BEFORE: &[(&str, &str)] = &[(
     "diagnose-hardware-deviceinfo-nic/x1-v76-healthy-an-hour-before",
 )];
 /// The trading VLAN on an aggregate of port3 and port4, whose ports the list leaves out.
-const VLAN_PORTS_LEFT_OUT: &[(&str, &str)] = &[
-    (
-        "trading_interfaces: [x1, x2]",
-        "trading_interfaces: [md-feed-a, x2]\n  trading_ports: [x1, x2]",
-    ),
-];
+const VLAN_PORTS_LEFT_OUT: &[(&str, &str)] = &[(
+    "trading_interfaces: [x1, x2]",
+    "trading_interfaces: [md-feed-a, x2]\n  trading_ports: [x1, x2]",
+)];
 const AP: &[(&str, &str)] = &[("ha: { mode: standalone }", "ha: { mode: a-p, members: 2 }")];
 const NO_PEERS: &[(&str, &str)] = &[(
     "  bgp_peers:\n    - peer: 10.20.0.1\n      name: exchange\n      remote_as: 65010\n      min_prefixes: 4\n      max_prefixes: 64\n    - peer: 10.20.0.5\n      name: broker\n      remote_as: 65020\n      min_prefixes: 1\n      max_prefixes: 16\n",
@@ -127,7 +125,10 @@ fn port_rows() -> Vec<Row> {
             previous: &[(NIC1, "diagnose-hardware-deviceinfo-nic/x1-np6xlite-healthy")],
             ..row(
                 PORTS,
-                &[(NIC1, "diagnose-hardware-deviceinfo-nic/x1-np6xlite-host-drops")],
+                &[(
+                    NIC1,
+                    "diagnose-hardware-deviceinfo-nic/x1-np6xlite-host-drops",
+                )],
                 Fail,
                 &["x1: +4211 Host Rx dropped since the previous run"],
             )
@@ -138,12 +139,18 @@ fn port_rows() -> Vec<Row> {
                 PORTS,
                 &[(NIC1, "diagnose-hardware-deviceinfo-nic/x1-np6xlite-healthy")],
                 Ok,
-                &["all 2 trading ports as expected", "evidence:x1 (NP layout, FortiASIC NP6XLITE Adapter): link up, admin up, 10000 Mbps full"],
+                &[
+                    "all 2 trading ports as expected",
+                    "evidence:x1 (NP layout, FortiASIC NP6XLITE Adapter): link up, admin up, 10000 Mbps full",
+                ],
             )
         },
         row(
             PORTS,
-            &[(NIC1, "diagnose-hardware-deviceinfo-nic/x1-np6-doc-counters-only")],
+            &[(
+                NIC1,
+                "diagnose-hardware-deviceinfo-nic/x1-np6-doc-counters-only",
+            )],
             Error,
             &["x1: prints no link state"],
         ),
@@ -183,7 +190,12 @@ fn bgp_rows() -> Vec<Row> {
         ),
         Row {
             previous: BGP_BEFORE,
-            ..row(BGP, &[(SUMMARY, "v64-two-peers-established")], Ok, &["all 2 BGP peers as expected"])
+            ..row(
+                BGP,
+                &[(SUMMARY, "v64-two-peers-established")],
+                Ok,
+                &["all 2 BGP peers as expected"],
+            )
         },
         row(
             BGP,
@@ -221,7 +233,9 @@ fn bgp_rows() -> Vec<Row> {
                 BGP,
                 &[(SUMMARY, "v76-exchange-reset-12-min-ago")],
                 Fail,
-                &["10.20.0.1 (exchange): reset since the previous run (20261130T081500.000, 60 min ago): up for 00:12:41 only"],
+                &[
+                    "10.20.0.1 (exchange): reset since the previous run (20261130T081500.000, 60 min ago): up for 00:12:41 only",
+                ],
             )
         },
         Row {
@@ -239,12 +253,19 @@ fn bgp_rows() -> Vec<Row> {
                 BGP,
                 &[],
                 Fail,
-                &["10.20.0.9 (carrier): not in `get router info bgp summary`: no such neighbor configured"],
+                &[
+                    "10.20.0.9 (carrier): not in `get router info bgp summary`: no such neighbor configured",
+                ],
             )
         },
         Row {
             baseline: NO_PEERS,
-            ..row(BGP, &[], Skip, &["the baseline lists no BGP peer (`bgp_peers`)"])
+            ..row(
+                BGP,
+                &[],
+                Skip,
+                &["the baseline lists no BGP peer (`bgp_peers`)"],
+            )
         },
         row(
             BGP,
@@ -252,7 +273,12 @@ fn bgp_rows() -> Vec<Row> {
             Error,
             &["`Total number of neighbors` says 3, the table lists 2"],
         ),
-        row(BGP, &[(SUMMARY, "unknown-action")], Error, &["Unknown action"]),
+        row(
+            BGP,
+            &[(SUMMARY, "unknown-action")],
+            Error,
+            &["Unknown action"],
+        ),
     ]
 }
 
@@ -277,7 +303,9 @@ fn np6_rows() -> Vec<Row> {
                 BLOCK,
                 with(F200E, [(NP6, "200e-np6lite-x2-on-other-chip")]),
                 Fail,
-                &["NP chips: md-unicast, md-multicast enter on x1 (np6lite_1) and leave on x2 (np6lite_0): this FortiGate-200E does not offload between NP chips"],
+                &[
+                    "NP chips: md-unicast, md-multicast enter on x1 (np6lite_1) and leave on x2 (np6lite_0): this FortiGate-200E does not offload between NP chips",
+                ],
             )
         },
         Row {
@@ -286,12 +314,19 @@ fn np6_rows() -> Vec<Row> {
                 BLOCK,
                 with(F200E, [(FEATURE, "np6lite-200e-fastpath-disabled")]),
                 Fail,
-                &["NP fast path: np_0 Fastpath Disabled (`diagnose npu np6lite npu-feature`); np_1 Fastpath Disabled"],
+                &[
+                    "NP fast path: np_0 Fastpath Disabled (`diagnose npu np6lite npu-feature`); np_1 Fastpath Disabled",
+                ],
             )
         },
         Row {
             baseline: NP6XLITE_ON,
-            ..row(BLOCK, F100F, Ok, &["evidence:show system np6xlite: edit np6xlite_0: defaults"])
+            ..row(
+                BLOCK,
+                F100F,
+                Ok,
+                &["evidence:show system np6xlite: edit np6xlite_0: defaults"],
+            )
         },
         Row {
             baseline: NP6XLITE_ON,
@@ -346,7 +381,9 @@ fn ha_rows() -> Vec<Row> {
                 HA,
                 &[OUT_OF_SYNC, (SUMS, "ap-root-and-all-differ")],
                 Fail,
-                &["FG201GTK24000818 configuration is out-of-sync (its checksums differ from FG201GTK24000817's first in `root` (tables differing: root, all"],
+                &[
+                    "FG201GTK24000818 configuration is out-of-sync (checksum tables differing from FG201GTK24000817: `root` first, then `all`)",
+                ],
             )
         },
         Row {
@@ -355,7 +392,7 @@ fn ha_rows() -> Vec<Row> {
                 HA,
                 &[OUT_OF_SYNC, (SUMS, "ap-all-differs")],
                 Fail,
-                &["first in `all` (tables differing: all"],
+                &["(checksum table differing from FG201GTK24000817: `all`)"],
             )
         },
         Row {
@@ -364,7 +401,19 @@ fn ha_rows() -> Vec<Row> {
                 HA,
                 &[OUT_OF_SYNC, (SUMS, "v64-master-wording")],
                 Fail,
-                &["first in `root`"],
+                &["`root` first, then `all`"],
+            )
+        },
+        // Debugzone and checksum disagree inside a unit: a calculation error, said as such.
+        Row {
+            baseline: AP,
+            ..row(
+                HA,
+                &[OUT_OF_SYNC, (SUMS, "ap-debugzone-differs")],
+                Fail,
+                &[
+                    "FG201GTK24000818's debugzone and checksum differ in root (a calculation error: `diagnose sys ha checksum recalculate`)",
+                ],
             )
         },
         Row {
@@ -381,11 +430,19 @@ fn ha_rows() -> Vec<Row> {
             HA,
             &[OUT_OF_SYNC, (SUMS, "ap-root-and-all-differ")],
             Fail,
-            &["HA mode is a-p, the baseline says standalone", "first in `root`"],
+            &[
+                "HA mode is a-p, the baseline says standalone",
+                "`root` first",
+            ],
         ),
         Row {
             baseline: AP,
-            ..row(HA, &[("get-system-ha-status", "ap-in-sync"), (SUMS, "ap-in-sync")], Ok, &["HA a-p"])
+            ..row(
+                HA,
+                &[("get-system-ha-status", "ap-in-sync"), (SUMS, "ap-in-sync")],
+                Ok,
+                &["HA a-p"],
+            )
         },
     ]
 }

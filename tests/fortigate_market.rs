@@ -192,13 +192,19 @@ pub(crate) fn rows() -> Vec<Row> {
             NTP,
             &[(DIAG, "v6x-one-server-no-selected")],
             Ok,
-            &["synchronized to 10.0.0.7 (no `selected` mark", "offset 0.957 ms"],
+            &[
+                "synchronized to 10.0.0.7 (no `selected` mark",
+                "offset 0.957 ms",
+            ],
         ),
         row(
             NTP,
             &[(DIAG, "reachable-none-selected")],
             Ok,
-            &["synchronized to 10.0.0.1 (no `selected` mark", "offset 0.810 ms"],
+            &[
+                "synchronized to 10.0.0.1 (no `selected` mark",
+                "offset 0.810 ms",
+            ],
         ),
         // Unmarked, the nearest reachable server is judged: both are far off here.
         row(

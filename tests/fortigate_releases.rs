@@ -453,7 +453,10 @@ const ROWS: &[(&[&str], &str, &str, Want)] = &[
         ALL,
         "diagnose npu np6xlite npu-feature",
         "np6xlite-100f-default.txt",
-        Facts(&[("/chips", v!(["np_0"])), ("/features/Fastpath", v!(["Enabled"]))]),
+        Facts(&[
+            ("/chips", v!(["np_0"])),
+            ("/features/Fastpath", v!(["Enabled"])),
+        ]),
     ),
     (
         &["6.4", "7.0"],

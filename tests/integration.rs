@@ -28,6 +28,7 @@ mod config_changes;
 mod config_errors;
 mod deadline;
 mod demo;
+mod demo_dataplane;
 mod demo_market;
 mod device_bug;
 mod email_aiosmtpd;

@@ -119,9 +119,13 @@ impl Check for BgpPeers {
         let summary = facts.get(&GetBgpSummary)?;
         let before = earlier(facts, &GetBgpSummary);
         let elapsed = match (&before, facts.collected_at()) {
-            (Earlier::Run { collected_at: Some(then), .. }, Some(now)) => {
-                u64::try_from((now - *then).num_seconds()).ok()
-            }
+            (
+                Earlier::Run {
+                    collected_at: Some(then),
+                    ..
+                },
+                Some(now),
+            ) => u64::try_from((now - *then).num_seconds()).ok(),
             _ => None,
         };
         let mut notes = Vec::new();
@@ -192,7 +196,11 @@ fn judge(
     if let Some(asn) = &want.remote_as
         && asn.text() != peer.remote_as
     {
-        problems.push(format!("remote AS {}, the baseline says {}", peer.remote_as, asn.text()));
+        problems.push(format!(
+            "remote AS {}, the baseline says {}",
+            peer.remote_as,
+            asn.text()
+        ));
     }
     let Some(prefixes) = peer.prefixes else {
         problems.push(format!(

@@ -184,7 +184,7 @@ impl Check for HaState {
     }
 }
 
-/// ` (differs from the primary FG..817 in root, then all)` for an out-of-sync member, from
+/// ` (checksum tables differing from FG..817: `root` first, then `all`)` for an out-of-sync member, from
 /// `diagnose sys ha checksum cluster`; what could not be read is said instead.
 fn tables_differing(serial: &str, facts: &Facts) -> String {
     let sums = match facts.get(&DiagHaChecksum) {
@@ -200,17 +200,28 @@ fn tables_differing(serial: &str, facts: &Facts) -> String {
     let mut said = Vec::new();
     if reference.serial != member.serial {
         let differ = member.differing(reference);
-        let first = differ.iter().find(|t| **t != "all").or(differ.first());
-        match first {
-            Some(first) => said.push(format!(
-                "its checksums differ from {}'s first in `{first}` (tables differing: {}; `all` differs whenever anything does)",
-                reference.serial,
-                differ.join(", ")
-            )),
-            None => said.push(format!("its checksums equal {}'s now", reference.serial)),
+        // The first table that differs is the one to fix; `all` differs whenever anything does.
+        let first = differ.iter().position(|t| *t != "all").unwrap_or(0);
+        let mut ordered: Vec<String> = differ.iter().map(|t| format!("`{t}`")).collect();
+        if !ordered.is_empty() {
+            let head = ordered.remove(first);
+            ordered.insert(0, head);
         }
+        said.push(match ordered.as_slice() {
+            [] => format!("its checksums equal {}'s now", reference.serial),
+            [one] => format!("checksum table differing from {}: {one}", reference.serial),
+            [head, rest @ ..] => format!(
+                "checksum tables differing from {}: {head} first, then {}",
+                reference.serial,
+                rest.join(", ")
+            ),
+        });
     }
-    for m in [member, reference] {
+    let mut units = vec![member];
+    if reference.serial != member.serial {
+        units.push(reference);
+    }
+    for m in units {
         let wrong = m.miscalculated();
         if !wrong.is_empty() {
             said.push(format!(
@@ -218,9 +229,6 @@ fn tables_differing(serial: &str, facts: &Facts) -> String {
                 m.serial,
                 wrong.join(", ")
             ));
-        }
-        if reference.serial == member.serial {
-            break;
         }
     }
     if said.is_empty() {

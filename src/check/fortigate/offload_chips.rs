@@ -76,11 +76,17 @@ pub(super) fn fastpath(np: Np, facts: &Facts) -> Option<Verdict> {
             Err(e) => errors.push((ShowSystemNp6xlite::TEXT, e)),
             Ok(config) => {
                 for (chip, settings) in &config.chips {
-                    let set: Vec<String> =
-                        settings.iter().map(|(k, v)| format!("set {k} {v}")).collect();
+                    let set: Vec<String> = settings
+                        .iter()
+                        .map(|(k, v)| format!("set {k} {v}"))
+                        .collect();
                     evidence.push(format!(
                         "show system np6xlite: edit {chip}: {}",
-                        if set.is_empty() { "defaults".into() } else { set.join(", ") }
+                        if set.is_empty() {
+                            "defaults".into()
+                        } else {
+                            set.join(", ")
+                        }
                     ));
                     if settings.get("fastpath").map(String::as_str) == Some("disable") {
                         problems.push(format!(
@@ -187,7 +193,12 @@ pub(super) fn chips(
                 if pa.np_group == pb.np_group || !no_cross {
                     continue;
                 }
-                let key = (a.clone(), pa.np_group.clone(), b.clone(), pb.np_group.clone());
+                let key = (
+                    a.clone(),
+                    pa.np_group.clone(),
+                    b.clone(),
+                    pb.np_group.clone(),
+                );
                 match crossings.iter_mut().find(|(k, _)| *k == key) {
                     Some((_, labels)) => labels.push(path.label.clone()),
                     None => crossings.push((key, vec![path.label.clone()])),

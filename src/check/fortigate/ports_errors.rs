@@ -77,9 +77,34 @@ impl Check for PortsErrors {
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
-        let mut parts: Vec<Verdict> = coverage(input, facts);
+        let shown = facts.get(&ShowSystemInterface).ok();
+        let switches = facts
+            .get(&ShowVirtualSwitch)
+            .map_err(|e| format!("`show system virtual-switch`: {e}"));
+        let topology = shown.map(|interfaces| Topology {
+            interfaces,
+            switches: switches.clone(),
+        });
+        let mut parts: Vec<Verdict> = topology
+            .as_ref()
+            .map(|t| coverage(input, t))
+            .unwrap_or_default();
         let mut notes = Vec::new();
         for port in input.ports() {
+            // A logical name has no NIC: say what it is instead of the firewall's parse error.
+            if let Some(resolved) = topology.as_ref().and_then(|t| t.resolve(port).ok())
+                && resolved.ports != [port.clone()]
+            {
+                parts.push(
+                    Verdict::error(format!(
+                        "{port}: not a physical port ({}): list its ports ({}) under `trading_ports`",
+                        resolved.describe(),
+                        resolved.ports.join(", ")
+                    ))
+                    .remedy(LIST_PORTS),
+                );
+                continue;
+            }
             let query = DiagNic(port.clone());
             let (verdict, note) = match facts.get(&query) {
                 Err(e) => (part_error(port, &e), None),
@@ -100,21 +125,17 @@ impl Check for PortsErrors {
     }
 }
 
+const LIST_PORTS: &str = "List every physical port of the trading interfaces (a VLAN's parent, an aggregate's members) under `trading_ports` in the baseline.";
+
 /// An ERROR part for each physical port of a trading interface that `trading_ports` leaves
-/// out (so its counters are not read), and for an interface that cannot be resolved.
-fn coverage(input: &Input, facts: &Facts) -> Vec<Verdict> {
-    let Ok(shown) = facts.get(&ShowSystemInterface) else {
-        // Without the configuration the listed ports are still judged; the gap is not known.
-        return Vec::new();
-    };
-    let topology = Topology {
-        interfaces: shown,
-        switches: facts
-            .get(&ShowVirtualSwitch)
-            .map_err(|e| format!("`show system virtual-switch`: {e}")),
-    };
+/// out (so its counters are not read), and for an interface that cannot be resolved. A
+/// trading interface listed among the ports itself is said once, by the port's own part.
+fn coverage(input: &Input, topology: &Topology<'_>) -> Vec<Verdict> {
     let mut out = Vec::new();
     for name in &input.trading_interfaces {
+        if input.ports().contains(name) {
+            continue;
+        }
         match topology.resolve(name) {
             Ok(resolved) => {
                 let missing: Vec<&str> = resolved
@@ -130,7 +151,7 @@ fn coverage(input: &Input, facts: &Facts) -> Vec<Verdict> {
                             missing.join(", ")
                         ))
                         .evidence(resolved.describe())
-                        .remedy("List every physical port of the trading interfaces under `trading_ports` in the baseline."),
+                        .remedy(LIST_PORTS),
                     );
                 }
             }
@@ -144,17 +165,14 @@ fn coverage(input: &Input, facts: &Facts) -> Vec<Verdict> {
 
 /// One port: link, speed, duplex and counter growth. The second value says the counters
 /// were recorded or restarted rather than judged.
-fn judge(
-    port: &str,
-    nic: &Nic,
-    input: &Input,
-    before: Earlier<Nic>,
-) -> (Verdict, Option<String>) {
+fn judge(port: &str, nic: &Nic, input: &Input, before: Earlier<Nic>) -> (Verdict, Option<String>) {
     let evidence = describe(port, nic);
     let Some(link_up) = nic.link_up else {
         return (
-            Verdict::error(format!("{port}: prints no link state: cannot tell whether it is up"))
-                .evidence(evidence),
+            Verdict::error(format!(
+                "{port}: prints no link state: cannot tell whether it is up"
+            ))
+            .evidence(evidence),
             None,
         );
     };
@@ -173,8 +191,10 @@ fn judge(
                 Some(mbps) => problems.push(format!("up at {mbps} Mbps, the baseline says {want}")),
                 None => {
                     return (
-                        Verdict::error(format!("{port}: prints no speed, the baseline says {want}"))
-                            .evidence(evidence),
+                        Verdict::error(format!(
+                            "{port}: prints no speed, the baseline says {want}"
+                        ))
+                        .evidence(evidence),
                         None,
                     );
                 }
@@ -202,9 +222,12 @@ fn judge(
                 .counters
                 .iter()
                 .any(|(k, v)| fact.counters.get(k).is_some_and(|was| v < was))
-                || [(nic.rx_packets, fact.rx_packets), (nic.tx_packets, fact.tx_packets)]
-                    .iter()
-                    .any(|(now, was)| matches!((now, was), (Some(n), Some(w)) if n < w));
+                || [
+                    (nic.rx_packets, fact.rx_packets),
+                    (nic.tx_packets, fact.tx_packets),
+                ]
+                .iter()
+                .any(|(now, was)| matches!((now, was), (Some(n), Some(w)) if n < w));
             if went_down {
                 note = Some(format!(
                     "{port}: counters restarted since the previous run ({run_id}: reboot or clear)"
@@ -235,21 +258,34 @@ fn judge(
     } else {
         Verdict::fail(format!("{port}: {}", problems.join("; ")))
     };
-    (verdict.evidence(evidence), note.filter(|_| problems.is_empty()))
+    (
+        verdict.evidence(evidence),
+        note.filter(|_| problems.is_empty()),
+    )
 }
 
-/// `x1 (Linux layout, ixgbe): link up, admin up, 10000 Mbps full; Rx errors=3, ...`.
+/// `x1 (Linux layout, ixgbe): link up, admin up, 10000 Mbps full; Rx errors=3 (the other
+/// error and drop counters 0)`.
 fn describe(port: &str, nic: &Nic) -> String {
     let onoff = |v: Option<bool>| match v {
         Some(true) => "up",
         Some(false) => "down",
         None => "-",
     };
-    let counters: Vec<String> = nic
+    let counted: Vec<String> = nic
         .counters
         .iter()
+        .filter(|(_, v)| **v > 0)
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
+    let counters = if counted.is_empty() {
+        format!("{} error and drop counters, all 0", nic.counters.len())
+    } else {
+        format!(
+            "{} (the other error and drop counters 0)",
+            counted.join(", ")
+        )
+    };
     format!(
         "{port} ({} layout, {}): link {}, admin {}, {} Mbps {}; {}",
         match nic.layout {
@@ -261,6 +297,6 @@ fn describe(port: &str, nic: &Nic) -> String {
         onoff(nic.admin_up),
         nic.speed_mbps.map_or("-".to_string(), |m| m.to_string()),
         nic.duplex.as_deref().unwrap_or("-"),
-        counters.join(", ")
+        counters
     )
 }

@@ -256,7 +256,9 @@ impl FortiCli {
                         .collect();
                     self.output(format!("The following NICs are available:\n{names}"), pipes)
                 }
-                Some(None) => Answer::text(parse_error(args.first().map(String::as_str).unwrap_or_default())),
+                Some(None) => Answer::text(parse_error(
+                    args.first().map(String::as_str).unwrap_or_default(),
+                )),
             },
             Cmd::BgpSummary => {
                 let text = bgp::summary(&s);

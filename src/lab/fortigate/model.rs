@@ -89,6 +89,7 @@ pub const FG_600E: FirewallModel = FirewallModel {
         ("version", "{ exact: 6.4.14 }"),
         ("np", "np6"),
         ("trading_interfaces", "[md-feed, x2]"),
+        ("trading_ports", "[x1, x2]"),
     ],
 };
 
@@ -112,6 +113,7 @@ pub const FG_601F: FirewallModel = FirewallModel {
         ("version", "{ exact: 7.4.8 }"),
         ("np", "np7"),
         ("trading_interfaces", "[md-feed, x2]"),
+        ("trading_ports", "[x1, x3, x2]"),
         ("ull_ports", "[]"),
     ],
 };
@@ -134,6 +136,7 @@ pub const FG_100F: FirewallModel = FirewallModel {
         ("version", "{ exact: 7.6.3 }"),
         ("np", "np6xlite"),
         ("trading_interfaces", "[x1, x2, port1]"),
+        ("trading_port_speed", "{ x1: 10G, x2: 10G, port1: 1G }"),
     ],
 };
 

@@ -151,16 +151,27 @@ mod tests {
     fn layouts_by_model_and_the_failing_optic() {
         let ok = FgState::new("fw1", 1, &Faults::default());
         let x1 = nic(&ok, "x1").unwrap();
-        assert!(x1.contains("Rx errors:               3\n") && x1.contains("Speed:           10000full"));
+        assert!(
+            x1.contains("Rx errors:               3\n")
+                && x1.contains("Speed:           10000full")
+        );
         assert!(nic(&ok, "md-lag").is_none());
         let bad = FgState::new("fw1", 1, &Faults::only(Fault::FwPortErrors));
         let crc = nic(&bad, "x1").unwrap();
         assert!(!crc.contains("Rx Crc err:            0\n"), "{crc}");
-        assert!(nic(&bad, "x2").unwrap().contains("Rx Crc err:            0\n"));
+        assert!(
+            nic(&bad, "x2")
+                .unwrap()
+                .contains("Rx Crc err:            0\n")
+        );
         let f100 = FgState::of_model("fw4", 4, &Faults::default(), &FG_100F);
         let port1 = nic(&f100, "port1").unwrap();
         assert!(port1.starts_with("Description     :FortiASIC NP6XLITE Adapter\n"));
         assert!(port1.contains("Speed           :1000\n"));
-        assert!(nic(&f100, "mgmt").unwrap().starts_with("Name:            mgmt\n"));
+        assert!(
+            nic(&f100, "mgmt")
+                .unwrap()
+                .starts_with("Name:            mgmt\n")
+        );
     }
 }

@@ -68,13 +68,20 @@ fn np6_port_list(np: Np, cross_chip_fault: bool) -> String {
         .copied()
         .filter(|n| !matches!(*n, "mgmt" | "ha"))
         .collect();
-    let chips = if matches!(np, Np::Np6 | Np::Np6lite) { 2 } else { 1 };
+    let chips = if matches!(np, Np::Np6 | Np::Np6lite) {
+        2
+    } else {
+        1
+    };
     let per_chip = ports.len().div_ceil(chips);
     let mut groups: Vec<Vec<&str>> = ports.chunks(per_chip).map(<[&str]>::to_vec).collect();
     if cross_chip_fault && groups.len() == 2 {
         // x2 trades places with the first chip's last port.
         let (first, second) = groups.split_at_mut(1);
-        if let (Some(a), Some(b)) = (first[0].last_mut(), second[0].iter_mut().find(|p| **p == "x2")) {
+        if let (Some(a), Some(b)) = (
+            first[0].last_mut(),
+            second[0].iter_mut().find(|p| **p == "x2"),
+        ) {
             std::mem::swap(a, b);
         }
     }
@@ -146,7 +153,8 @@ pub fn npu_feature(np: Np) -> String {
 }
 
 /// `show system np6xlite` of a factory NP6XLite box: its one chip, no non-default setting.
-pub const NP6XLITE_CONFIG: &str = "config system np6xlite\n    edit \"np6xlite_0\"\n    next\nend\n";
+pub const NP6XLITE_CONFIG: &str =
+    "config system np6xlite\n    edit \"np6xlite_0\"\n    next\nend\n";
 
 /// `diagnose npu np7lite port-list`: the data ports on NP#0; MGMT and HA are not on the NP.
 pub fn np7lite_port_list() -> String {
@@ -196,9 +204,17 @@ mod tests {
             let mut chip = String::new();
             for line in list.lines() {
                 if line.starts_with("np6") {
-                    chip = line.split_whitespace().next().unwrap_or_default().to_string();
+                    chip = line
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
                 }
-                if line.split_whitespace().nth(if line.starts_with("np6") { 2 } else { 1 }) == Some(port) {
+                if line
+                    .split_whitespace()
+                    .nth(if line.starts_with("np6") { 2 } else { 1 })
+                    == Some(port)
+                {
                     return chip;
                 }
             }
@@ -206,10 +222,18 @@ mod tests {
         };
         let healthy = port_list(Np::Np6lite, false);
         assert!(healthy.contains(" NO\n"));
-        assert_eq!((chip(&healthy, "x1"), chip(&healthy, "x2")), ("np6lite_1".into(), "np6lite_1".into()));
+        assert_eq!(
+            (chip(&healthy, "x1"), chip(&healthy, "x2")),
+            ("np6lite_1".into(), "np6lite_1".into())
+        );
         let moved = port_list(Np::Np6lite, true);
-        assert_eq!((chip(&moved, "x1"), chip(&moved, "x2")), ("np6lite_1".into(), "np6lite_0".into()));
-        assert!(npu_feature(Np::Np6xlite).starts_with("                    np_0\n-------------------"));
+        assert_eq!(
+            (chip(&moved, "x1"), chip(&moved, "x2")),
+            ("np6lite_1".into(), "np6lite_0".into())
+        );
+        assert!(
+            npu_feature(Np::Np6xlite).starts_with("                    np_0\n-------------------")
+        );
         assert!(npu_feature(Np::Np6lite).contains("\nFastpath            Enabled   Enabled\n"));
     }
 }
