@@ -518,15 +518,25 @@ pub fn same_format(a: &str, b: &str) -> bool {
         "show system interface",
         "show system virtual-switch",
     ];
-    let npu_ttl = ["show system npu", "show system session-ttl"];
+    let npu_ttl = [
+        "show system npu",
+        "show system session-ttl",
+        "show system np6xlite",
+    ];
     // One parser reads every NP generation's port list (by its header).
     let port_lists = [
         "diagnose npu np7lite port-list",
         "diagnose npu np7 port-list",
         "diagnose npu np6 port-list",
     ];
+    // One parser reads every NP6-generation feature table.
+    let features = [
+        "diagnose npu np6xlite npu-feature",
+        "diagnose npu np6lite npu-feature",
+    ];
     (tree.contains(&a) && (tree.contains(&b) || npu_ttl.contains(&b)))
         || (port_lists.contains(&a) && port_lists.contains(&b))
+        || (features.contains(&a) && features.contains(&b))
         || (a == "show queue-monitor length status | json"
             && b == "show queue-monitor length | json")
 }

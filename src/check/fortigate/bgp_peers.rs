@@ -155,8 +155,10 @@ impl Check for BgpPeers {
     }
 }
 
-/// The peer's row, or why there is none.
-fn find<'a>(want: &PeerExpect, summary: &'a BgpSummary) -> Result<&'a BgpPeer, String> {
+/// The peer's row, or the verdict of its absence: FAIL when it is not configured, ERROR when
+/// the baseline does not say which of several VRFs' sessions it means.
+fn find<'a>(want: &PeerExpect, summary: &'a BgpSummary) -> Result<&'a BgpPeer, Box<Verdict>> {
+    let label = want.label();
     let rows: Vec<&BgpPeer> = summary
         .peers
         .iter()
@@ -164,17 +166,19 @@ fn find<'a>(want: &PeerExpect, summary: &'a BgpSummary) -> Result<&'a BgpPeer, S
         .collect();
     match rows.as_slice() {
         [one] => Ok(one),
-        [] => Err(match want.vrf {
-            Some(v) => format!("not in `get router info bgp summary` (VRF {v})"),
-            None => "not in `get router info bgp summary`: no such neighbor configured".into(),
-        }),
-        many => Err(format!(
-            "listed in VRFs {}: set `vrf` for it in the baseline",
+        [] => Err(Box::new(Verdict::fail(match want.vrf {
+            Some(v) => format!("{label}: not in `get router info bgp summary` (VRF {v})"),
+            None => format!(
+                "{label}: not in `get router info bgp summary`: no such neighbor configured"
+            ),
+        }))),
+        many => Err(Box::new(Verdict::error(format!(
+            "{label}: listed in VRFs {}: set `vrf` for it in the baseline",
             many.iter()
                 .map(|p| p.vrf.map_or("-".into(), |v| v.to_string()))
                 .collect::<Vec<_>>()
                 .join(", ")
-        )),
+        )))),
     }
 }
 
@@ -187,10 +191,7 @@ fn judge(
     let label = want.label();
     let peer = match find(want, summary) {
         Ok(p) => p,
-        Err(why) if why.contains("set `vrf`") => {
-            return (Verdict::error(format!("{label}: {why}")), None);
-        }
-        Err(why) => return (Verdict::fail(format!("{label}: {why}")), None),
+        Err(verdict) => return (*verdict, None),
     };
     let mut problems = Vec::new();
     if let Some(asn) = &want.remote_as

@@ -117,6 +117,9 @@ pub(super) fn fastpath(np: Np, facts: &Facts) -> Option<Verdict> {
     Some(Verdict::ok("NP fast path: enabled on every chip").evidence(evidence))
 }
 
+/// A port pair on two chips: (in port, its chip, out port, its chip).
+type Crossing = (String, String, String, String);
+
 /// Where a trading flow enters and leaves, as physical ports.
 struct Path {
     label: String,
@@ -168,7 +171,10 @@ pub(super) fn chips(
     if unresolved {
         for (i, a) in trading_interfaces.iter().enumerate() {
             for b in &trading_interfaces[i + 1..] {
-                if let (Some(ins), Some(outs)) = (ports_of(&[a.clone()]), ports_of(&[b.clone()])) {
+                if let (Some(ins), Some(outs)) = (
+                    ports_of(std::slice::from_ref(a)),
+                    ports_of(std::slice::from_ref(b)),
+                ) {
                     paths.push(Path {
                         label: format!("traffic between {a} and {b}"),
                         ins,
@@ -178,8 +184,7 @@ pub(super) fn chips(
             }
         }
     }
-    // (in port, its chip, out port, its chip) -> the flows crossing there.
-    let mut crossings: Vec<((String, String, String, String), Vec<String>)> = Vec::new();
+    let mut crossings: Vec<(Crossing, Vec<String>)> = Vec::new();
     let mut seen = Vec::new();
     for path in &paths {
         for a in &path.ins {

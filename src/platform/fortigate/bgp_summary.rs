@@ -159,7 +159,9 @@ pub fn parse(raw: &str) -> Result<BgpSummary, ParseError> {
             }
             None => line.to_string(),
         };
-        summary.peers.push(peer(&row, vrf.flatten()).map_err(at)?);
+        summary
+            .peers
+            .push(peer(&row, vrf.flatten()).map_err(|e| at(e.0))?);
         counted += 1;
     }
     if let Some(address) = pending {
@@ -184,7 +186,7 @@ pub fn parse(raw: &str) -> Result<BgpSummary, ParseError> {
 }
 
 /// `10.15.0.252 4 65100 189 221 4 0 0 01:00:56 6`.
-fn peer(row: &str, vrf: Option<u32>) -> Result<BgpPeer, String> {
+fn peer(row: &str, vrf: Option<u32>) -> Result<BgpPeer, BadRow> {
     let cells: Vec<&str> = row.split_whitespace().collect();
     let [
         neighbor,
@@ -199,22 +201,22 @@ fn peer(row: &str, vrf: Option<u32>) -> Result<BgpPeer, String> {
         state @ ..,
     ] = cells.as_slice()
     else {
-        return Err(format!(
+        return Err(BadRow(format!(
             "a neighbor row of {} cells, want 10: {}",
             cells.len(),
             quote(row)
-        ));
+        )));
     };
     if state.is_empty() {
-        return Err(format!(
+        return Err(BadRow(format!(
             "a neighbor row without State/PfxRcd: {}",
             quote(row)
-        ));
+        )));
     }
     let neighbor = neighbor
         .parse::<IpAddr>()
-        .map_err(|_| format!("{} is not a neighbor address", quote(neighbor)))?;
-    let count = |v: &str| counter(v).map_err(|e| e.to_string());
+        .map_err(|_| BadRow(format!("{} is not a neighbor address", quote(neighbor))))?;
+    let count = |v: &str| counter(v).map_err(|e| BadRow(e.to_string()));
     let (state, prefixes) = match state {
         [n] if n.bytes().all(|b| b.is_ascii_digit()) => {
             ("Established".to_string(), Some(count(n)?))
@@ -228,10 +230,10 @@ fn peer(row: &str, vrf: Option<u32>) -> Result<BgpPeer, String> {
             (words.join(" "), None)
         }
         _ => {
-            return Err(format!(
+            return Err(BadRow(format!(
                 "State/PfxRcd {} is neither a count nor a state",
                 quote(&state.join(" "))
-            ));
+            )));
         }
     };
     Ok(BgpPeer {
@@ -247,16 +249,21 @@ fn peer(row: &str, vrf: Option<u32>) -> Result<BgpPeer, String> {
     })
 }
 
+/// A neighbor row that does not read, and why.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadRow(String);
+
 /// `01:04:33`, `1d02h`, `09w3d01h`, `never`.
-pub fn up_for(text: &str) -> Result<Option<UpFor>, String> {
+pub fn up_for(text: &str) -> Result<Option<UpFor>, BadRow> {
     if text == "never" {
         return Ok(None);
     }
     let bad = || {
-        format!(
+        BadRow(format!(
             "Up/Down {} is not hh:mm:ss, 1d02h, 09w3d01h or never",
             quote(text)
-        )
+        ))
     };
     if let [h, m, s] = text.split(':').collect::<Vec<_>>().as_slice() {
         let n = |v: &str| {

@@ -131,7 +131,7 @@ pub fn parse(raw: &str) -> Result<Nic, ParseError> {
     let mut np = false;
     let mut known = 0;
     for (i, line) in lines.iter().enumerate() {
-        let at = |e: String| ParseError::at_line(e, &text, i);
+        let at = |e: Unreadable| ParseError::at_line(e.0, &text, i);
         let line = line.trim();
         if line.starts_with("===") {
             np |= line.contains("Link Status") || line.contains("Counters");
@@ -173,10 +173,10 @@ pub fn parse(raw: &str) -> Result<Nic, ParseError> {
                 let n = count(value).map_err(at)?;
                 match nic.counters.get(key) {
                     Some(old) if *old != n => {
-                        return Err(at(format!(
+                        return Err(at(Unreadable(format!(
                             "{} printed twice with different values",
                             quote(key)
-                        )));
+                        ))));
                     }
                     _ => {
                         nic.counters.insert(key.to_string(), n);
@@ -204,21 +204,29 @@ fn put<T: PartialEq + std::fmt::Debug>(
     slot: &mut Option<T>,
     value: T,
     key: &str,
-) -> Result<(), String> {
-    set_once(slot, value).map_err(|e| format!("{key} {e}"))
+) -> Result<(), Unreadable> {
+    set_once(slot, value).map_err(|e| Unreadable(format!("{key} {e}")))
 }
 
+/// Why a line of the NIC report does not read, in words for its [`ParseError`].
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Unreadable(String);
+
 /// `up`/`Up`/`down`/`Down`.
-fn up(value: &str) -> Result<bool, String> {
+fn up(value: &str) -> Result<bool, Unreadable> {
     match value.to_ascii_lowercase().as_str() {
         "up" => Ok(true),
         "down" => Ok(false),
-        _ => Err(format!("link state {} is not up or down", quote(value))),
+        _ => Err(Unreadable(format!(
+            "link state {} is not up or down",
+            quote(value)
+        ))),
     }
 }
 
-fn count(value: &str) -> Result<u64, String> {
-    counter(value).map_err(|e| e.to_string())
+fn count(value: &str) -> Result<u64, Unreadable> {
+    counter(value).map_err(|e| Unreadable(e.to_string()))
 }
 
 /// `10000` (NP, Mbps), `10000full` / `1000half` (Linux), `10G`; anything else (`Unknown!
