@@ -4,40 +4,7 @@
 //! on the mixed fleet `--scenario np-cross-chip` FAILs `fortigate.offload.blockers` alone on the
 //! 200E, naming both ports and both chips.
 
-use std::path::Path;
-use std::time::Duration;
-
-use assert_cmd::Command;
-
-fn bin() -> std::path::PathBuf {
-    std::env::var_os("PREMARKET_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("premarket"))
-}
-
-/// The demo's exit code and its text report's lines.
-fn demo(args: &[&str], home: &Path) -> (i32, Vec<String>) {
-    let out = Command::new(bin())
-        .arg("demo")
-        .args(args)
-        .arg("--home")
-        .arg(home)
-        .timeout(Duration::from_secs(180))
-        .output()
-        .expect("demo runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    (
-        out.status.code().unwrap_or(-1),
-        text.lines().map(str::to_string).collect(),
-    )
-}
-
-fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with(&format!("{word} ")))
-        .collect()
-}
+use crate::demo_market::{demo_with as demo, starting};
 
 /// A healthy run (no FAIL, no ERROR), then the fault: exactly one FAIL, `check` on `device`,
 /// its line holding every one of `words`.

@@ -37,8 +37,15 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
 
 /// The demo's exit code and its text report's lines.
 fn demo(scenario: &str, home: &Path) -> (i32, Vec<String>) {
+    demo_with(&["--scenario", scenario], home)
+}
+
+/// The same with any `demo` arguments (`--fleet mixed`, several scenarios).
+pub(crate) fn demo_with(args: &[&str], home: &Path) -> (i32, Vec<String>) {
     let out = Command::new(bin())
-        .args(["demo", "--scenario", scenario, "--home"])
+        .arg("demo")
+        .args(args)
+        .arg("--home")
         .arg(home)
         .timeout(Duration::from_secs(120))
         .output()
@@ -50,7 +57,7 @@ fn demo(scenario: &str, home: &Path) -> (i32, Vec<String>) {
     )
 }
 
-fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
+pub(crate) fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
     lines
         .iter()
         .filter(|l| l.starts_with(&format!("{word} ")))

@@ -4,30 +4,19 @@
 //! and `config system np6xlite` on NP6XLite models). The NP7 generation has one logical NP per
 //! box behind its switch fabric and its fast path in `config system npu`: nothing here applies.
 
+use super::flows::{policy_of, policy_queries};
 use crate::outcome::part_error;
 use premarket_core::Verdict;
-use premarket_parse::{AnyQuery, FactError, Facts};
+use premarket_parse::{AnyQuery, Facts};
 use premarket_platform::fortigate::topology::Topology;
 use premarket_platform::fortigate::{
-    DiagNpuFeature, Flow, Np, NpuPortList, PolicyShow, ShowMulticastPolicy, ShowPolicy,
-    ShowSystemNp6xlite,
+    DiagNpuFeature, Flow, Np, NpuPortList, PolicyShow, ShowSystemNp6xlite,
 };
 
 /// The queries the NP6 judgements need: each flow's policy (where its traffic enters and
 /// leaves), the chips' features and, on NP6XLite, its fast-path configuration.
 pub(super) fn queries(np: Np, flows: &[Flow]) -> Vec<Box<dyn AnyQuery>> {
-    let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
-    for flow in flows {
-        let Some(id) = flow.policy else { continue };
-        let query: Box<dyn AnyQuery> = if flow.is_multicast() {
-            Box::new(ShowMulticastPolicy(id))
-        } else {
-            Box::new(ShowPolicy(id))
-        };
-        if !out.iter().any(|q| q.key() == query.key()) {
-            out.push(query);
-        }
-    }
+    let mut out = policy_queries(flows);
     if let Some(features) = DiagNpuFeature::of(np) {
         out.push(Box::new(features));
     }
@@ -152,7 +141,7 @@ pub(super) fn chips(
     let mut paths = Vec::new();
     let mut unresolved = flows.is_empty();
     for flow in flows {
-        let show = flow.policy.map(|id| policy(flow, id, facts));
+        let show = flow.policy.map(|id| policy_of(flow, id).0.show(facts));
         let path = match show {
             Some(Ok(PolicyShow { policy: Some(p) })) => {
                 ports_of(&p.srcintf).zip(ports_of(&p.dstintf))
@@ -245,12 +234,4 @@ pub(super) fn chips(
         .evidence(evidence)
         .remedy("Move the trading link so that each flow enters and leaves on ports of the same NP chip (`diagnose npu <np> port-list`: the Chip column), or route it through a model that offloads across chips; rerun `premarket check fortigate.offload.blockers`."),
     )
-}
-
-fn policy<'f>(flow: &Flow, id: u32, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
-    if flow.is_multicast() {
-        facts.get(&ShowMulticastPolicy(id))
-    } else {
-        facts.get(&ShowPolicy(id))
-    }
 }

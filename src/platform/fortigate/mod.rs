@@ -56,7 +56,7 @@ pub use ha::{GetHaStatus, HaStatus, Member};
 pub use ha_checksum::{ChecksumMember, DiagHaChecksum, HaChecksums, TableSum};
 pub use ha_links::{HaLink, HaLinks, LinkCounters, LinkRole};
 pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
-pub use nic::{DiagNic, GetHardwareNic, Nic, NicLayout};
+pub use nic::{DiagNic, Nic, NicLayout};
 pub use npu::{NpuSettings, ShowSystemNpu};
 pub use npu_feature::{DiagNpuFeature, Np6xliteSettings, NpuFeatures, ShowSystemNp6xlite};
 pub use npu_port_list::{DiagNpuPortList, Np, NpuPort, NpuPortList};
@@ -108,7 +108,7 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6XLITE)),
     QuerySpec::of::<DiagNtpStatus>(Shape::Exact(DiagNtpStatus::TEXT)),
     QuerySpec::of::<DiagNic>(Shape::WithArg(DiagNic::TEXT, Arg::Name)),
-    QuerySpec::of::<GetHardwareNic>(Shape::WithArg(GetHardwareNic::TEXT, Arg::Name)),
+    QuerySpec::of::<DiagNic>(Shape::WithArg(DiagNic::GET_TEXT, Arg::Name)),
     QuerySpec::of::<GetBgpSummary>(Shape::Exact(GetBgpSummary::TEXT)),
     QuerySpec::of::<DiagHaChecksum>(Shape::Exact(DiagHaChecksum::TEXT)),
     QuerySpec::of::<DiagNpuFeature>(Shape::Exact(DiagNpuFeature::NP6)),

@@ -75,25 +75,9 @@ impl Query for DiagNic {
 
 impl DiagNic {
     pub const TEXT: &'static str = "diagnose hardware deviceinfo nic";
-}
-
-/// `get hardware nic <port>`: the same report (read for `premarket parse` and declarative
-/// checks; the checks send [`DiagNic`]).
-pub struct GetHardwareNic(pub String);
-
-impl Query for GetHardwareNic {
-    const KIND: &'static str = "fortigate.get-hardware-nic";
-    type Fact = Nic;
-    fn command(&self) -> Command {
-        Command::new(format!("{} {}", Self::TEXT, self.0))
-    }
-    fn parse(raw: &mut Raw<'_>) -> Result<Nic, ParseError> {
-        parse(raw.text()?)
-    }
-}
-
-impl GetHardwareNic {
-    pub const TEXT: &'static str = "get hardware nic";
+    /// `get hardware nic <port>` prints the same report: `premarket parse` and declarative
+    /// checks read it with this query's parser (the checks send [`DiagNic::TEXT`]).
+    pub const GET_TEXT: &'static str = "get hardware nic";
 }
 
 /// Whether a counter's name says it counts errors or drops.
