@@ -100,3 +100,83 @@ fn devices_are_archived_as_judged_and_the_report_keeps_only_what_it_reads() {
         assert!(hidden.is_empty(), "{fixture}: {hidden:?}");
     }
 }
+
+/// Answers like the offline collector, but holds fw1 until sw1 is in the run's staged
+/// directory (its facts are written last), then deletes the whole archive directory under the
+/// running run.
+struct DeletesTheArchive {
+    saved: premarket::collect::offline::Offline,
+    archive: std::path::PathBuf,
+}
+
+impl premarket::collect::Collector for DeletesTheArchive {
+    fn collect<'a>(
+        &'a self,
+        plan: &'a premarket::plan::DevicePlan,
+    ) -> premarket::collect::BoxFuture<'a, premarket::core::Outputs> {
+        Box::pin(async move {
+            if plan.device.name == "fw1" {
+                let staged = || {
+                    std::fs::read_dir(&self.archive)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Result::ok)
+                        .any(|e| e.path().join("facts/sw1.json").is_file())
+                };
+                for _ in 0..400 {
+                    if staged() {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                assert!(staged(), "sw1 was never staged");
+                std::fs::remove_dir_all(&self.archive).unwrap();
+            }
+            self.saved.collect(plan).await
+        })
+    }
+}
+
+#[test]
+fn a_run_whose_archive_lost_a_device_says_so_and_history_marks_it() {
+    let site = common::Site::example();
+    let archive = site.path().join("archive");
+    let outcome = drive(Request {
+        dir: site.path().to_path_buf(),
+        collector: Some(std::sync::Arc::new(DeletesTheArchive {
+            saved: premarket::collect::offline::Offline::new(common::fixture("site/healthy")),
+            archive: archive.clone(),
+        })),
+        email: Some(EmailMode::Off),
+        archive: true,
+        ..Request::default()
+    });
+    let report = outcome.report.expect("a report");
+    let said = outcome.messages.join("\n");
+    assert!(said.contains("sw1 not archived"), "{said}");
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.contains("sw1 not archived")),
+        "{:?}",
+        report.problems
+    );
+    assert_eq!(outcome.code, 2, "a healthy run whose archive is incomplete");
+    let run = archive.join(&report.run_id);
+    let marker = std::fs::read_to_string(run.join("INCOMPLETE")).expect("the marker");
+    assert!(marker.contains("sw1"), "{marker}");
+    assert!(run.join("raw/fw1").is_dir(), "what could be archived is");
+    let history = assert_cmd::Command::cargo_bin("premarket")
+        .unwrap()
+        .arg("--dir")
+        .arg(site.path())
+        .arg("history")
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&history.stdout);
+    assert!(
+        listing.contains("incomplete: sw1 not archived"),
+        "{listing}"
+    );
+}

@@ -8,9 +8,8 @@
 
 use crate::email_support;
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use email_support::*;
@@ -90,30 +89,21 @@ struct Aiosmtpd {
 impl Aiosmtpd {
     fn start(mode: &str) -> Aiosmtpd {
         let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("server.py");
-        std::fs::write(&script, SERVER).unwrap();
         let (cert, key) = certificate(dir.path());
         let out = dir.path().join("mail");
         std::fs::create_dir(&out).unwrap();
         let port = free_port();
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .args([mode, &port.to_string()])
-            .arg(&cert)
-            .arg(&key)
-            .arg(&out)
-            .arg(SMTP_PASSWORD)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start python3");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line.trim(), "READY", "aiosmtpd did not start");
+        let port_arg = port.to_string();
+        let args = [
+            mode.as_ref(),
+            port_arg.as_ref(),
+            cert.as_os_str(),
+            key.as_os_str(),
+            out.as_os_str(),
+            SMTP_PASSWORD.as_ref(),
+        ];
         Aiosmtpd {
-            child,
+            child: python_peer(dir.path(), SERVER, &args),
             port,
             out,
             cert,

@@ -57,6 +57,22 @@ pub(crate) const ROWS: &[Row] = &[
         status: Status::Fail,
         summary: "mean path delay 2310 ns, beyond 2000 ns",
     },
+    // A clock that contradicts itself (it reads 1970, or an hour before its own last sync)
+    // cannot say how long ago it synchronised: never "last sync 0 s ago".
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/clock-reads-1970.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "the switch's PTP clock reads 1970-01-01T00:00:05Z, 1796025155 s before its own last sync",
+    },
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs: &[(SHOW_PTP, Some("show-ptp/clock-before-last-sync.txt"))],
+        previous: None,
+        status: Status::Error,
+        summary: "3600 s before its own last sync",
+    },
     Row {
         check: "eos.ptp.synchronised",
         outputs: &[(PTP_MASTERS, Some("show-version/garbage.txt"))],

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use email_support::{SMTP_PASSWORD, SW1_PASSWORD, Site, bin, scenario, text};
+use email_support::{Site, outputs, scenario, text};
 
 /// Enough for any run of the test site (a demo run needs under 500 MB of address space).
 const ADDRESS_SPACE_KIB: u64 = 1 << 20;
@@ -62,20 +62,12 @@ impl Hazard {
 
 /// `premarket --dir DIR ARGS` with bounded memory and time; panics when it did not finish.
 fn premarket(dir: &Path, args: &[&str]) -> Output {
-    let mut cmd = assert_cmd::Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!(
-            "ulimit -v {ADDRESS_SPACE_KIB} && exec \"$0\" \"$@\""
-        ))
-        .arg(bin())
+    let out = email_support::limited(ADDRESS_SPACE_KIB, TIME_LIMIT)
         .arg("--dir")
         .arg(dir)
         .args(args)
-        .env("PREMARKET_SW1_PASSWORD", SW1_PASSWORD)
-        .env("PREMARKET_SMTP_PASSWORD", SMTP_PASSWORD)
-        .env("NO_COLOR", "1")
-        .timeout(TIME_LIMIT);
-    let out = cmd.output().expect("run premarket");
+        .output()
+        .expect("run premarket");
     assert!(
         out.status.code().is_some(),
         "premarket {args:?} did not finish by itself within {TIME_LIMIT:?} (blocked, or killed \
@@ -89,18 +81,6 @@ fn premarket(dir: &Path, args: &[&str]) -> Output {
 
 fn both(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
-}
-
-/// The test site's outputs, copied so that one can be replaced.
-fn outputs(name: &str, into: &Path) -> PathBuf {
-    let dir = into.join("outputs");
-    let sw1 = dir.join("sw1");
-    std::fs::create_dir_all(&sw1).unwrap();
-    for entry in std::fs::read_dir(scenario(name).join("sw1")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), sw1.join(entry.file_name())).unwrap();
-    }
-    dir
 }
 
 #[test]

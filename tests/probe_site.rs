@@ -112,3 +112,47 @@ fn the_routing_collector_keeps_the_chart_for_the_email() {
     assert_eq!(charts[0].device, "probe1");
     assert_eq!(&charts[0].png[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+/// The offloaded capture rewritten as pcapng whose interfaces claim `tsresol`, each stamp
+/// `stamp(ns)` in the file's units as that clock would have written it.
+fn rewrite_as_pcapng(root: &Path, tsresol: u8, stamp: fn(i64) -> i64) {
+    use premarket::probe::format::Records;
+    use premarket::probe::pcapng::Writer;
+    use premarket::probe::record::Endian;
+
+    let path = root.join("baselines/captures/open.pcap");
+    let bytes = std::fs::read(&path).unwrap();
+    let mut out = Vec::new();
+    let mut writer = Writer::new(&mut out, Endian::Little).unwrap();
+    let id = writer.interface(Some(tsresol)).unwrap();
+    for record in Records::open(&bytes).unwrap() {
+        let record = record.unwrap();
+        let ts = premarket::probe::Nanos(stamp(record.ts.0));
+        writer.write(id, ts, record.data).unwrap();
+    }
+    drop(writer);
+    std::fs::write(&path, out).unwrap();
+}
+
+#[test]
+fn a_capture_clock_that_cannot_measure_the_threshold_is_an_error_naming_it() {
+    // (tsresol byte, the clock as the ERROR names it, how a stamp becomes the file's value):
+    // a clock that claims 2^-63 s units but counts nanoseconds (every difference reads as
+    // nothing), and one that stamps whole seconds. Both gave "offloaded ... median -437 ns".
+    fn nanos_as_2_63(ns: i64) -> i64 {
+        (i128::from(ns) * 1_000_000_000 / (1i128 << 63)) as i64
+    }
+    type Stamp = fn(i64) -> i64;
+    let cases: [(u8, &str, Stamp); 2] =
+        [(0x80 | 63, "2^-63 s", nanos_as_2_63), (0, "1 s", |ns| ns)];
+    for (tsresol, clock, stamp) in cases {
+        let (_dir, root) = site(Profile::Offloaded);
+        rewrite_as_pcapng(&root, tsresol, stamp);
+        let (code, report) = run(&root);
+        let result = &report["results"][0];
+        assert_eq!(result["status"], "ERROR", "{clock}: {result:#}");
+        assert_eq!(code, Some(2), "{clock}");
+        let summary = result["summary"].as_str().unwrap();
+        assert!(summary.contains(clock), "{clock}: {summary}");
+    }
+}

@@ -199,7 +199,7 @@ fn pcapng_with_two_interfaces_gives_the_same_figures() {
     };
     let a = offline::analyze_files(&[path], &options).unwrap();
     let b = offline::analyze_files(&[ng], &options).unwrap();
-    assert_eq!(b.format, "pcapng");
+    assert_eq!(b.format, "pcapng (units of 10^-9 s, 2^-32 s)");
     assert_eq!((a.pairs, a.verdict), (b.pairs, b.verdict));
     assert!((a.all.median_ns.unwrap().0 - b.all.median_ns.unwrap().0).abs() <= 1);
 }

@@ -245,3 +245,52 @@ fn a_closed_pipe_ends_quietly() {
         "{stderr}"
     );
 }
+
+/// A value a device prints without end (an 8 MB serial number, as text, in `show version |
+/// json`) is kept in the report only up to its cap, marked as cut: in the check's `actual` and
+/// in what changed since the previous run. Before, it was copied whole into report.json (a
+/// 60 MB string twice: 120 MB).
+#[test]
+fn the_report_keeps_a_bounded_part_of_one_value_and_says_it_was_cut() {
+    let site = Site::new("");
+    let first = site.run("healthy", &["--no-email"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let copied = tempfile::tempdir().unwrap();
+    let outputs = outputs("healthy", copied.path());
+    let version = outputs.join("sw1/show-version-json.txt");
+    let huge = "7".repeat(8 << 20);
+    let text_before = std::fs::read_to_string(&version).unwrap();
+    std::fs::write(&version, text_before.replace("JPE00000001", &huge)).unwrap();
+    let out = site
+        .cmd(&[
+            "run",
+            "--offline",
+            outputs.to_str().unwrap(),
+            "--archive",
+            "--no-email",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.stdout.len() < 1 << 20,
+        "the JSON report is {} bytes",
+        out.stdout.len()
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pinned = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["check"] == "eos.version.pinned")
+        .unwrap();
+    let actual = pinned["actual"].as_str().unwrap();
+    assert!(
+        actual.contains("7777") && actual.contains("[cut:"),
+        "{}",
+        &actual[actual.len() - 200..]
+    );
+    let after = report["changed_facts"][0]["after"].as_str().unwrap();
+    assert!(after.contains("[cut:"), "{}", &after[after.len() - 200..]);
+}

@@ -40,7 +40,7 @@ const STARTUP: &str = "! Command: show startup-config\n! device: sw1 (DCS-7280SR
 /// The whole configuration (`eos.config.unchanged`), as cEOS prints it.
 const RUNNING: &str = "! Command: show running-config\n! device: sw1 (DCS-7280SR3-48YC8, EOS-4.31.6M)\n!\nhostname sw1\n!\nqueue-monitor length\n!\nend";
 
-fn switch() -> Script {
+pub(crate) fn switch() -> Script {
     let mut script = Script::eos("sw1", CANARY)
         .answer("show version | json", VERSION_JSON)
         .answer("show queue-monitor length status | json", LANZ_JSON)
@@ -56,7 +56,7 @@ fn switch() -> Script {
 }
 
 /// A site directory with one switch at `port`, the repository's EOS catalog, and a known_hosts.
-fn site(dir: &Path, port: u16, known_hosts_line: &str) {
+pub(crate) fn site(dir: &Path, port: u16, known_hosts_line: &str) {
     let password = format!("{{ file: {} }}", dir.join("pw").display());
     site_with(dir, port, known_hosts_line, &password, "");
 }
@@ -96,11 +96,15 @@ fn site_with(dir: &Path, port: u16, known_hosts_line: &str, password: &str, more
     .unwrap();
 }
 
-fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {
     premarket_env(dir, args, &[])
 }
 
-fn premarket_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+pub(crate) fn premarket_env(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
     let out = Bin::cargo_bin("premarket")
         .unwrap()
         .timeout(std::time::Duration::from_secs(60))
@@ -124,7 +128,7 @@ fn premarket_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, Strin
 }
 
 /// The statuses of a JSON report, as (check, status) pairs.
-fn statuses(json: &str) -> Vec<(String, String)> {
+pub(crate) fn statuses(json: &str) -> Vec<(String, String)> {
     let report: serde_json::Value =
         serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     report["results"]

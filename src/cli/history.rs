@@ -2,7 +2,8 @@
 //! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
 //! from the whole archive, so a result older than the window is never called a "first run";
 //! offline replays and reruns are marked as such. Runs are listed in the order the archive wrote
-//! them, not by their clock; one dated in the future is flagged. What the archive says is
+//! them, not by their clock; one dated in the future is flagged, and so is one whose archive lacks
+//! devices ("incomplete: sw1 not archived"). What the archive says is
 //! shown escaped, one value per line, never obeyed by the terminal.
 //!
 //! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
@@ -124,9 +125,16 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         } else {
             ""
         };
+        // A run whose archive lacks devices says so: its raw outputs cannot replay it whole.
+        let incomplete = if r.not_archived.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = r.not_archived.iter().map(|d| line(d)).collect();
+            format!("  (incomplete: {} not archived)", names.join(", "))
+        };
         let _ = writeln!(
             out,
-            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}",
+            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}{incomplete}",
             when(&r.started_at),
             r.status.as_str(),
             c.ok,

@@ -38,7 +38,7 @@ use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
 use premarket_report::changed::{self, BoxFacts, FactChange};
-use premarket_report::escape::control;
+use premarket_report::escape::{capped, control};
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 
@@ -391,7 +391,7 @@ pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
 }
 
 /// The box facts this run read on the device (to archive) and those that differ from the
-/// previous run's record; values are device text, shown redacted and escaped.
+/// previous run's record; values are device text, shown redacted, escaped and bounded.
 fn box_changes(
     plan: &DevicePlan,
     facts: &Facts,
@@ -407,7 +407,7 @@ fn box_changes(
         .get(&box_facts::key())
         .and_then(|r| r.fact.read().ok())
         .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| control(&redactor.literals(&v)));
+    let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
     let changed = changed::compare(&plan.device.name, &before, &now)
         .into_iter()
         .map(|c| FactChange {
@@ -474,8 +474,10 @@ fn result(
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
-    let device_text = |text: &str| control(&redact::device_text(redactor, platform, text));
-    let own_words = |text: &str| control(&redactor.literals(text));
+    // Each value is kept up to its cap (a device can print a 60 MB string), after the
+    // redaction: a cut never leaves part of a secret behind.
+    let device_text = |text: &str| capped(control(&redact::device_text(redactor, platform, text)));
+    let own_words = |text: &str| capped(control(&redactor.literals(text)));
     let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
     result.title = check.entry.title.clone();
     result.summary = own_words(&verdict.summary);

@@ -44,6 +44,14 @@ pub struct Latency {
     /// Where the chart was written, when the baseline asked for a file.
     #[serde(default)]
     pub chart_png: Option<String>,
+    /// The least latency of all pairs.
+    #[serde(default)]
+    pub min_ns: Option<Nanos>,
+    /// The capture's clock: its format (`pcapng (units of 10^-9 s)`) and coarsest unit.
+    #[serde(default)]
+    pub format: Option<String>,
+    #[serde(default)]
+    pub tick_ns: Option<Nanos>,
 }
 
 /// The probe's one "command": measure (from the device's `source:`) and hand on the analysis as

@@ -53,13 +53,14 @@ impl Decoder {
         }
     }
 
-    pub fn format(&self) -> &'static str {
+    /// The format and its clock: `pcap (microsecond)`, `pcapng (units of 10^-9 s)`.
+    pub fn format(&self) -> String {
         match self {
             Decoder::Pcap(d) => match d.resolution {
-                pcap::Resolution::Micro => "pcap (microsecond)",
-                pcap::Resolution::Nano => "pcap (nanosecond)",
+                pcap::Resolution::Micro => "pcap (microsecond)".to_string(),
+                pcap::Resolution::Nano => "pcap (nanosecond)".to_string(),
             },
-            Decoder::Pcapng(_) => "pcapng",
+            Decoder::Pcapng(d) => d.describe(),
         }
     }
 }
@@ -90,7 +91,7 @@ impl<'a> Records<'a> {
         self.decoder.tick()
     }
 
-    pub fn format(&self) -> &'static str {
+    pub fn format(&self) -> String {
         self.decoder.format()
     }
 }

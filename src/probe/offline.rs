@@ -99,12 +99,13 @@ impl Inputs {
 
     /// The formats read and the coarsest time stamp unit.
     fn formats(&self) -> (String, Nanos) {
-        let mut formats: Vec<&'static str> = Vec::new();
+        let mut formats: Vec<String> = Vec::new();
         let mut tick = Nanos(1);
         for file in self.merge.files() {
             tick = tick.max(file.tick());
-            if !formats.contains(&file.format()) {
-                formats.push(file.format());
+            let format = file.format();
+            if !formats.contains(&format) {
+                formats.push(format);
             }
         }
         (formats.join(", "), tick)

@@ -60,12 +60,25 @@ fn per_second(tsresol: u8) -> Option<u64> {
     }
 }
 
+/// An `if_tsresol` value as the unit it names: `2^-63 s`, `10^-9 s`, `1 s`.
+fn unit(tsresol: u8) -> String {
+    let v = tsresol & 0x7f;
+    match (tsresol & 0x80 != 0, v) {
+        (_, 0) => "1 s".to_string(),
+        (true, v) => format!("2^-{v} s"),
+        (false, v) => format!("10^-{v} s"),
+    }
+}
+
 /// What the current section said: byte order and the interfaces described so far.
 #[derive(Clone, Debug)]
 pub struct Decoder {
     endian: Endian,
     interfaces: Vec<Interface>,
     coarsest: Nanos,
+    /// The `if_tsresol` values met so far (6: the option left out), each once: the clock a
+    /// verdict names.
+    resolutions: Vec<u8>,
 }
 
 impl Decode for Decoder {
@@ -80,6 +93,7 @@ impl Default for Decoder {
             endian: Endian::Little,
             interfaces: Vec::new(),
             coarsest: Nanos(1),
+            resolutions: Vec::new(),
         }
     }
 }
@@ -95,6 +109,15 @@ impl Decoder {
     /// The coarsest time stamp unit among the interfaces read so far.
     pub fn coarsest_tick(&self) -> Nanos {
         self.coarsest
+    }
+
+    /// The format and its clock as a person reads it: `pcapng (units of 2^-63 s)`.
+    pub fn describe(&self) -> String {
+        if self.resolutions.is_empty() {
+            return "pcapng".to_string();
+        }
+        let units: Vec<String> = self.resolutions.iter().map(|v| unit(*v)).collect();
+        format!("pcapng (units of {})", units.join(", "))
     }
 
     /// The block at the start of `buf` (`offset`: where `buf` starts in the file). Section
@@ -156,6 +179,7 @@ impl Decoder {
         }
         let linktype = e.u16(&body[0..2]);
         let mut per = 1_000_000u64;
+        let mut tsresol = 6;
         let mut opts = &body[8..];
         while opts.len() >= 4 {
             let (code, len) = (e.u16(&opts[0..2]), usize::from(e.u16(&opts[2..4])));
@@ -172,6 +196,7 @@ impl Decoder {
                 per = per_second(v)
                     .filter(|p| *p > 0)
                     .ok_or_else(|| bad(offset, format!("if_tsresol {v:#x} out of range")))?;
+                tsresol = v;
             }
             let padded = (4 + len).div_ceil(4) * 4;
             opts = opts.get(padded..).unwrap_or(&[]);
@@ -182,6 +207,9 @@ impl Decoder {
         };
         self.coarsest = self.coarsest.max(iface.tick());
         self.interfaces.push(iface);
+        if !self.resolutions.contains(&tsresol) {
+            self.resolutions.push(tsresol);
+        }
         Ok(())
     }
 

@@ -78,7 +78,7 @@ impl<R: Read> CaptureFile<R> {
         self.decoder.tick()
     }
 
-    pub fn format(&self) -> &'static str {
+    pub fn format(&self) -> String {
         self.decoder.format()
     }
 

@@ -1,6 +1,11 @@
 //! The probe's verdict: what the latencies say about the firewall, with the reason in words.
 //!
 //! Rules, in order (thresholds are [`Rules`], defaults from the lab):
+//! 0. a clock that cannot have measured this: inconclusive, naming the capture's clock. Its
+//!    unit too coarse for the slow threshold (fewer than [`TICKS_PER_THRESHOLD`] ticks in it),
+//!    or a latency below the physical floor ([`FLOOR_NS`]): a firewall cannot forward a frame
+//!    faster than the frame takes to arrive, so such a figure says the clock (or the
+//!    calibration) is wrong, not that the firewall is fast;
 //! 1. too few pairs, or time stamps of mixed kinds: inconclusive;
 //! 2. more requests lost than allowed: loss;
 //! 3. nearly every packet opens its own session (source port per packet) and they are slow:
@@ -30,6 +35,40 @@ pub struct Decided {
     pub reason: String,
     pub indicative: bool,
     pub notes: Vec<String>,
+}
+
+/// The least latency a pair can show: the difference is first bit to first bit, so it holds
+/// the probe's 64-byte frame's serialization at the firewall's ingress, 51.2 ns at 10 Gb/s.
+/// (No firewall forwards in less at any speed.)
+pub const FLOOR_NS: f64 = 51.2;
+
+/// The slow threshold must span at least this many ticks of the capture's clock for a
+/// latency to be told fast or slow.
+pub const TICKS_PER_THRESHOLD: i64 = 4;
+
+/// Why the capture's clock cannot have measured `a`, naming the clock; `None` when it can.
+fn clock_cannot_tell(a: &Analysis) -> Option<String> {
+    let clock = format!("the capture's clock ({}, unit {})", a.format, a.tick_ns);
+    if a.tick_ns.0.saturating_mul(TICKS_PER_THRESHOLD) > a.slow.threshold_ns.0 {
+        return Some(format!(
+            "{clock} is too coarse to tell a latency against the {} threshold (at least {TICKS_PER_THRESHOLD} ticks in it are needed)",
+            a.slow.threshold_ns
+        ));
+    }
+    let below = a
+        .samples
+        .latencies()
+        .take_while(|l| (l.0 as f64) < FLOOR_NS)
+        .count();
+    (below > 0).then(|| {
+        format!(
+            "{below} of {} latencies are below the physical floor of {FLOOR_NS} ns (min {}, median {}): {clock} or the calibration ({} ns subtracted) cannot be right",
+            a.pairs,
+            show(a.all.min_ns),
+            show(a.all.median_ns),
+            a.calibration.total_ns
+        )
+    })
 }
 
 fn pct(f: f64) -> String {
@@ -93,6 +132,9 @@ pub fn decide(a: &Analysis, rules: &Rules) -> Decided {
     }
     if let Some(problem) = &a.problem {
         return d(Kind::Inconclusive, problem.clone());
+    }
+    if let Some(why) = clock_cannot_tell(a) {
+        return d(Kind::Inconclusive, why);
     }
     if a.pairs < rules.min_pairs.max(1) {
         return d(
@@ -319,5 +361,68 @@ mod tests {
             assert_eq!(d.indicative, ts == TsSource::Software, "{name}");
             assert!(!d.reason.is_empty());
         }
+    }
+
+    fn analysed(latencies: &[i64], format: &str, tick: Nanos, calibration_ns: f64) -> Decided {
+        let options = Options {
+            calibration: crate::calibration::Calibration::fixed(calibration_ns),
+            ..Options::default()
+        };
+        let a = analyze(
+            pairing(latencies, false, 0),
+            vec![],
+            format.into(),
+            tick,
+            &options,
+        );
+        decide(&a, &Rules::default())
+    }
+
+    #[test]
+    fn a_clock_that_cannot_have_measured_this_is_named_and_decides_nothing() {
+        // Both copies read the same time (a clock that claims 2^-63 s but counts
+        // nanoseconds): after the calibration, every latency is -437 ns.
+        let d = analysed(&[0; 1_000], "pcapng (units of 2^-63 s)", Nanos(1), 436.8);
+        assert_eq!(d.kind, Kind::Inconclusive, "{}", d.reason);
+        assert!(
+            d.reason
+                .contains("1000 of 1000 latencies are below the physical floor of 51.2 ns")
+                && d.reason.contains("pcapng (units of 2^-63 s)"),
+            "{}",
+            d.reason
+        );
+        // One impossible pair is enough: the clock or the calibration is wrong.
+        let mut one = offloaded(1_000);
+        one[500] = 40;
+        let d = analysed(&one, "pcap (nanosecond)", Nanos(1), 0.0);
+        assert!(d.reason.contains("1 of 1000 latencies"), "{}", d.reason);
+        // Whole seconds cannot tell 4 us from 40 us.
+        let d = analysed(
+            &offloaded(1_000),
+            "pcapng (units of 1 s)",
+            Nanos(1_000_000_000),
+            0.0,
+        );
+        assert_eq!(d.kind, Kind::Inconclusive);
+        assert!(
+            d.reason.contains("too coarse") && d.reason.contains("units of 1 s"),
+            "{}",
+            d.reason
+        );
+        // A microsecond pcap still can (indicative only), and so can a nanosecond one.
+        let d = analysed(&offloaded(1_000), "pcap (microsecond)", Nanos(1_000), 0.0);
+        assert_eq!(
+            (d.kind, d.indicative),
+            (Kind::Offloaded, true),
+            "{}",
+            d.reason
+        );
+        let d = analysed(&offloaded(1_000), "pcap (nanosecond)", Nanos(1), 0.0);
+        assert_eq!(
+            (d.kind, d.indicative),
+            (Kind::Offloaded, false),
+            "{}",
+            d.reason
+        );
     }
 }

@@ -47,6 +47,8 @@ pub const DIFFS: &str = "diffs";
 const TMP_PREFIX: &str = ".tmp-";
 /// Beside an output that was empty when collected (the offline collector reads it as such).
 pub const EMPTY_MARK: &str = ".empty";
+/// In a run's directory whose archive lacks devices: which, and a file each lacks.
+pub const INCOMPLETE: &str = "INCOMPLETE";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
@@ -62,6 +64,20 @@ pub enum ArchiveError {
     },
     #[error("{0}")]
     File(#[from] FileError),
+}
+
+impl ArchiveError {
+    /// Whether the archive's disk (or the user's quota on it) is full.
+    pub fn is_full(&self) -> bool {
+        let source = match self {
+            ArchiveError::Write { source, .. } | ArchiveError::Read { source, .. } => source,
+            ArchiveError::File(_) => return false,
+        };
+        matches!(
+            source.kind(),
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+        )
+    }
 }
 
 /// The archive directory of a site.
@@ -120,7 +136,7 @@ impl Archive {
         let rest: Vec<&DeviceOutputs> = report
             .raw
             .iter()
-            .filter(|d| !written.contains(&d.device))
+            .filter(|d| !written.contains_key(&d.device))
             .collect();
         raw::write_all(&tmp.join("raw"), &rest, redactor)?;
         for device in rest {
@@ -128,6 +144,13 @@ impl Archive {
         }
         beside::write_charts(&tmp, &report.charts)?;
         beside::write_diffs(&tmp, &report.diffs)?;
+        // The devices written as they were judged are checked for still being there: the
+        // archive directory may have been deleted or cleaned under the run meanwhile, and a
+        // run is never announced as archived without saying what it lacks.
+        let lost = stage::vanished(&tmp, &written);
+        if !lost.is_empty() {
+            self.mark_incomplete(&tmp, report, &lost)?;
+        }
         // One flush for all raw outputs instead of one fsync per file (a 200-device site writes
         // over a thousand), before report.json and the rename make the run visible.
         os::sync_file_system(&tmp);
@@ -172,6 +195,33 @@ impl Archive {
         })
     }
 
+    /// Says in `report` (its problems, `not_archived`) and in a marker file beside it which
+    /// devices the run's archive lacks.
+    fn mark_incomplete(
+        &self,
+        tmp: &Path,
+        report: &mut Report,
+        lost: &[(String, PathBuf)],
+    ) -> Result<(), ArchiveError> {
+        report.not_archived = lost.iter().map(|(device, _)| device.clone()).collect();
+        let names: Vec<String> = lost
+            .iter()
+            .map(|(d, _)| format!("{d} not archived"))
+            .collect();
+        report.problems.push(format!(
+            "this run's archive is incomplete: {} (its files vanished from {} while the run was being written; the report judged them all the same)",
+            names.join(", "),
+            self.root.display()
+        ));
+        let mut marker = String::from(
+            "This run's archive is incomplete: these devices were judged, but their files vanished\nfrom the archive while the run was being written (the report judged them all the same).\n",
+        );
+        for (device, file) in lost {
+            marker.push_str(&format!("{device}: {} is missing\n", file.display()));
+        }
+        write_synced(&tmp.join(INCOMPLETE), marker.as_bytes())
+    }
+
     /// A fresh directory for a run being written, with a name nobody could guess and plant a
     /// link at; removed when dropped, kept once it is renamed into place. The pid at the end
     /// tells the leftover cleaning whether its writer is still alive.
@@ -184,7 +234,9 @@ impl Archive {
     }
 
     /// Removes temporary directories and files that a run killed mid-write (or stopped by a
-    /// full disk) left: those whose writer process is gone, or older than a day.
+    /// full disk) left: those whose writer process is gone, or older than a day, but never
+    /// this process's own (after the clock stepped forward a day, the run's own staged
+    /// directory and spools look that old).
     pub fn clean_leftovers(&self) {
         let Ok(entries) = fs::read_dir(&self.root) else {
             return;
@@ -195,11 +247,11 @@ impl Archive {
             if !name.starts_with(TMP_PREFIX) {
                 continue;
             }
-            let writer_gone = name
-                .rsplit('-')
-                .next()
-                .and_then(|pid| pid.parse::<i32>().ok())
-                .is_some_and(|pid| pid != std::process::id() as i32 && !os::process_exists(pid));
+            let writer = writer_of(&name);
+            if writer == Some(std::process::id() as i32) {
+                continue;
+            }
+            let writer_gone = writer.is_some_and(|pid| !os::process_exists(pid));
             let old = entry
                 .metadata()
                 .and_then(|m| m.modified())
@@ -247,6 +299,7 @@ impl Archive {
             let is_tmp = name.starts_with(TMP_PREFIX);
             if name == OUTBOX
                 || (name.starts_with('.') && !is_tmp)
+                || (is_tmp && writer_of(&name) == Some(std::process::id() as i32))
                 || !entry.file_type().is_ok_and(|t| t.is_dir())
             {
                 continue;
@@ -298,6 +351,11 @@ impl Archive {
         }
         Ok(removed)
     }
+}
+
+/// The process that writes a temporary entry: the pid its name ends with (`-<pid>`).
+fn writer_of(name: &str) -> Option<i32> {
+    name.rsplit('-').next()?.parse().ok()
 }
 
 /// The disk space `dir` takes, as `du` counts it: the blocks of every file and directory under
@@ -352,9 +410,19 @@ impl super::channel::Channel for ArchiveChannel {
             let mut done = super::channel::Delivered::default();
             let staged = self.staged.as_deref();
             match self.archive.write_staged(report, &self.redactor, staged) {
+                Ok(path) if !report.not_archived.is_empty() => done.problem(format!(
+                    "archived in {}, incomplete: {} not archived (their files vanished from the archive while the run was being written)",
+                    path.display(),
+                    report.not_archived.join(", ")
+                )),
                 Ok(path) => done.note(format!("archived in {}", path.display())),
                 Err(e) => {
-                    let problem = format!("{e}: this run is not archived");
+                    let full = if e.is_full() {
+                        "the archive's disk is full: "
+                    } else {
+                        ""
+                    };
+                    let problem = format!("{full}{e}: this run is not archived");
                     report.problems.push(problem.clone());
                     done.problem(problem);
                 }

@@ -44,6 +44,29 @@ fn needs_escape(c: char) -> bool {
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// The most of one value (a result's summary, actual, evidence; a changed fact) the report
+/// keeps: a device can print a 60 MB string, and every channel copies what the report holds.
+pub const VALUE_MAX: usize = 64 << 10;
+
+/// `text` cut to [`VALUE_MAX`] bytes (at a character boundary), the cut said at the end:
+/// `... [cut: 8388608 more bytes; the whole output is in the run's archive]`.
+pub fn capped(mut text: String) -> String {
+    if text.len() <= VALUE_MAX {
+        return text;
+    }
+    let mut at = VALUE_MAX;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let more = text.len() - at;
+    text.truncate(at);
+    text.shrink_to_fit();
+    text.push_str(&format!(
+        "... [cut: {more} more bytes; the whole output is in the run's archive]"
+    ));
+    text
+}
+
 /// HTML-escapes device text and configuration words.
 pub fn html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -60,9 +83,34 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// Device text as Markdown reads it literally (Teams cards render Markdown in every text):
+/// each ASCII punctuation mark that can open markup is backslash-escaped, CommonMark's escape,
+/// so `[Click](https://evil.example)` shows as typed instead of as a link. `]` and `(` are both
+/// escaped: a renderer that ignored backslashes still never sees `](`.
+pub fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    // At the start of a line (spaces aside) `-`, `+`, `=` and `1.` open lists and headings.
+    let mut line_start = true;
+    let mut leading_digits = false;
+    for c in text.chars() {
+        let opens = matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '<' | '>' | '!' | '~' | '|' | '#'
+        ) || (line_start && matches!(c, '-' | '+' | '='))
+            || (leading_digits && matches!(c, '.' | ')'));
+        if opens {
+            out.push('\\');
+        }
+        out.push(c);
+        leading_digits = c.is_ascii_digit() && (line_start || leading_digits);
+        line_start = c == '\n' || (line_start && c == ' ');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::control;
+    use super::{control, markdown};
 
     #[test]
     fn control_characters_are_shown_not_obeyed() {
@@ -79,6 +127,45 @@ mod tests {
         for (raw, shown) in cases {
             assert_eq!(control(raw), shown, "{raw:?}");
         }
+    }
+
+    #[test]
+    fn markdown_shows_as_typed() {
+        let cases = [
+            (
+                "[Click](https://evil.example/x)",
+                r"\[Click\]\(https://evil.example/x\)",
+            ),
+            ("**b** _i_ `c` ~s~", r"\*\*b\*\* \_i\_ \`c\` \~s\~"),
+            (
+                "<https://evil.example> ![x](y)",
+                r"\<https://evil.example\> \!\[x\]\(y\)",
+            ),
+            ("- item\n  + more\n# head", "\\- item\n  \\+ more\n\\# head"),
+            ("a-b 4.31.6M", "a-b 4.31.6M"),
+            ("1. one\n22) two", "1\\. one\n22\\) two"),
+            (r"back\slash", r"back\\slash"),
+        ];
+        for (raw, shown) in cases {
+            assert_eq!(markdown(raw), shown, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_is_kept_up_to_its_cap_and_the_cut_is_said() {
+        use super::{VALUE_MAX, capped};
+        assert_eq!(capped("short".into()), "short");
+        let long = format!("{}é{}", "x".repeat(VALUE_MAX - 1), "y".repeat(100));
+        let kept = capped(long.clone());
+        assert!(
+            kept.starts_with(&"x".repeat(VALUE_MAX - 1)),
+            "cut at a character boundary"
+        );
+        assert!(
+            kept.ends_with("... [cut: 102 more bytes; the whole output is in the run's archive]"),
+            "{}",
+            &kept[VALUE_MAX - 10..]
+        );
     }
 
     #[test]

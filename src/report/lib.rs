@@ -203,6 +203,10 @@ pub struct Report {
     /// shows the trend; see [`trend::drift`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drift: Option<String>,
+    /// Devices judged in this run whose outputs and facts are not in its archive (the archive
+    /// directory was deleted or cleaned while the run was writing it); `history` marks the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_archived: Vec<String>,
     /// The run's charts as files (`latency-probe1.svg`, ...), which the archive keeps beside
     /// the run in `charts/`; not in report.json.
     #[serde(skip)]
@@ -331,6 +335,7 @@ impl Report {
             closed: None,
             changed_facts: Vec::new(),
             drift: None,
+            not_archived: Vec::new(),
             charts: Vec::new(),
             raw: Vec::new(),
             invocation: Invocation::default(),

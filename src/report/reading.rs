@@ -75,6 +75,7 @@ impl Report {
             problems: self.problems.clone(),
             closed: self.closed.clone(),
             changed_facts: self.changed_facts.clone(),
+            not_archived: self.not_archived.clone(),
             drift: self.drift.clone(),
             charts: Vec::new(),
             raw: Vec::new(),

@@ -9,14 +9,16 @@
 //! cuts the run short but still reports, within a grace ([`stop`]). The inspection never depends on
 //! the archive: a lock or an archive that cannot be written is a problem the report states,
 //! never a reason not to inspect. Outputs too large to hold are spooled to a directory of the
-//! run's own (in the archive when it is written, so a spool is next to where it is copied;
-//! otherwise the system's temporary directory), removed when the run is over.
+//! run's own ([`spooled`]: in the archive when it is written, so a spool is next to where it is
+//! copied; otherwise, or when that disk is full, the system's temporary directory; memory
+//! last), removed when the run is over.
 
 mod charts;
 pub mod deadline;
 mod earlier;
 mod last_failed;
 mod outputs;
+mod spooled;
 pub mod stop;
 
 use std::path::PathBuf;
@@ -41,7 +43,6 @@ use premarket_report::redact;
 use premarket_report::terminal::{Format, Terminal};
 use premarket_report::trend::Sources;
 use premarket_report::{Invocation, Report};
-use premarket_spool::SpoolDir;
 
 use last_failed::{Pick, last_failed};
 
@@ -259,11 +260,7 @@ async fn inspect_and_report(
             previous.of(device, wanted.get(device).map_or(&[], Vec::as_slice))
         });
     }
-    let spool = if req.archive {
-        SpoolDir::under(archive.root())
-    } else {
-        SpoolDir::temporary()
-    };
+    let spool = spooled::dir(req.archive, archive.root());
     let max_output = premarket_collect::ssh::max_output(config);
     let devices: Arc<dyn Collector> = match (&req.collector, &req.offline) {
         (Some(c), _) => c.clone(),
@@ -298,6 +295,13 @@ async fn inspect_and_report(
         .as_ref()
         .and_then(|redactor| staged(config, &archive, redactor.clone()));
     let mut report = inspect_staging(config, plan, routing.clone(), &limits, staged.clone()).await;
+    // Where large outputs went when a disk would not take them: said, never a reason to stop.
+    problems.extend(
+        spool
+            .fallbacks()
+            .iter()
+            .map(|f| spooled::said(f, archive.root())),
+    );
     if let Some(signalled) = interrupt.get() {
         problems.push(format!(
             "premarket was stopped ({}) during the inspection: what had not finished is ERROR \

@@ -81,11 +81,7 @@ impl SpoolFile for OnDisk {
         };
         Ok(Box::new(BufReader::with_capacity(
             64 << 10,
-            Capped {
-                inner: text,
-                left: self.cap.bytes(),
-                cap: self.cap,
-            },
+            Capped::new(text, self.cap),
         )))
     }
 }
@@ -98,10 +94,20 @@ impl OnDisk {
 }
 
 /// A reader that fails once more than the cap has been read.
-struct Capped<R> {
+pub(crate) struct Capped<R> {
     inner: R,
     left: u64,
     cap: Megabytes,
+}
+
+impl<R> Capped<R> {
+    pub(crate) fn new(inner: R, cap: Megabytes) -> Capped<R> {
+        Capped {
+            inner,
+            left: cap.bytes(),
+            cap,
+        }
+    }
 }
 
 impl<R: Read> Read for Capped<R> {

@@ -15,16 +15,18 @@
 //! [`Spool`](premarket_core::spool::Spool) an [`Output`](premarket_core::Output) can be, and the
 //! [`SpoolFile`](premarket_core::spool::SpoolFile) it reads through, which this crate
 //! implements. The parts: `disk` (a spool's file, the cap, the head kept in memory), `dir` (the
-//! run's spool directory), `writer` (an output as it arrives), `saved` (a saved output where it
-//! lies), `pieces` (reading in whole-line pieces).
+//! run's spool directory and where it falls back to), `sink` (a spool's bytes moving on when a
+//! disk refuses them; memory last), `writer` (an output as it arrives), `saved` (a saved output
+//! where it lies), `pieces` (reading in whole-line pieces).
 
 mod dir;
 mod disk;
 mod pieces;
 mod saved;
+mod sink;
 mod writer;
 
-pub use dir::SpoolDir;
+pub use dir::{Fallback, SpoolDir};
 pub use disk::{HEAD, IN_MEMORY, SpoolError};
 pub use pieces::{PIECE, for_each_piece};
 pub use saved::{SavedError, read_saved};
@@ -176,5 +178,118 @@ mod tests {
         assert!(path.exists(), "a spool keeps its directory");
         drop(output);
         assert!(!path.exists(), "and the directory goes with the last one");
+    }
+
+    /// Text that zstd shrinks about twofold: lines of pseudo-random hex.
+    fn hex_lines(bytes: usize) -> Vec<u8> {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut out = Vec::with_capacity(bytes + 80);
+        while out.len() < bytes {
+            for _ in 0..8 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                out.extend_from_slice(format!("{x:016x}").as_bytes());
+            }
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// A tmpfs of `kib` KiB on a fresh directory (unmounted when the guard goes); `None` when
+    /// this process may not mount (not root), unless PREMARKET_REQUIRE_TMPFS=1.
+    fn tmpfs(kib: u64) -> Option<(tempfile::TempDir, impl Drop)> {
+        struct Unmount(std::path::PathBuf);
+        impl Drop for Unmount {
+            fn drop(&mut self) {
+                let _ = std::process::Command::new("umount")
+                    .arg("-l")
+                    .arg(&self.0)
+                    .status();
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            assert!(
+                std::env::var("PREMARKET_REQUIRE_TMPFS").as_deref() != Ok("1"),
+                "PREMARKET_REQUIRE_TMPFS=1 but a tmpfs cannot be mounted (not root?)"
+            );
+            eprintln!("SKIP: cannot mount a tmpfs (needs root)");
+            return None;
+        }
+        let guard = Unmount(dir.path().to_path_buf());
+        Some((dir, guard))
+    }
+
+    #[test]
+    fn a_disk_that_fills_while_a_spool_is_written_hands_it_on_whole() {
+        let Some((small, _mounted)) = tmpfs(256) else {
+            return;
+        };
+        let dir = SpoolDir::under(small.path());
+        let text = hex_lines(3 << 20);
+        let mut writer = SpoolWriter::new(&dir, Megabytes(64));
+        for piece in text.chunks(64 << 10) {
+            writer
+                .write(piece)
+                .expect("the spool moves on, the output goes on arriving");
+        }
+        let output = writer.finish().unwrap();
+        assert_eq!(read_all(&output).unwrap(), text, "nothing lost in the move");
+        let fallbacks = dir.fallbacks();
+        assert_eq!(fallbacks.len(), 1, "{fallbacks:?}");
+        assert!(
+            fallbacks[0].full && fallbacks[0].left == small.path(),
+            "{fallbacks:?}"
+        );
+        assert_eq!(
+            fallbacks[0].to.as_deref(),
+            Some(std::env::temp_dir().as_path())
+        );
+        // The next spool starts where the last one went.
+        let mut next = SpoolWriter::new(&dir, Megabytes(64));
+        next.write(&text[..(IN_MEMORY + 1)]).unwrap();
+        let Output::Spooled(spool) = next.finish().unwrap() else {
+            panic!("spooled");
+        };
+        assert!(spool.path().starts_with(std::env::temp_dir()), "{spool:?}");
+        assert_eq!(dir.fallbacks().len(), 1, "said once");
+    }
+
+    #[test]
+    fn with_no_disk_left_a_spool_is_held_in_memory_and_reads_back() {
+        let Some((small, _mounted)) = tmpfs(256) else {
+            return;
+        };
+        let dir = SpoolDir::under(small.path());
+        let text = hex_lines(3 << 20);
+        let mut writer = SpoolWriter::new(&dir, Megabytes(64));
+        writer.write(&text).unwrap();
+        // The archive's place failed first; then the temporary directory, made to fail here by
+        // taking its place's error by hand (the system's /tmp is not this test's to fill).
+        dir.failed(
+            dir::TEMPORARY,
+            &std::io::Error::from(std::io::ErrorKind::StorageFull),
+        );
+        let mut held = SpoolWriter::new(&dir, Megabytes(64));
+        held.write(&text).unwrap();
+        let output = held.finish().unwrap();
+        let Output::Spooled(spool) = &output else {
+            panic!("spooled");
+        };
+        assert!(
+            spool.path().to_string_lossy().starts_with("(in memory"),
+            "{spool:?}"
+        );
+        assert_eq!(read_all(&output).unwrap(), text);
+        assert_eq!(read_all(&writer.finish().unwrap()).unwrap(), text);
+        let to: Vec<_> = dir.fallbacks().into_iter().map(|f| f.to).collect();
+        assert_eq!(to, [Some(std::env::temp_dir()), None]);
     }
 }

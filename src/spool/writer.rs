@@ -1,13 +1,13 @@
 //! One output as it arrives from a device: in memory up to [`IN_MEMORY`] bytes, then a
-//! zstd-compressed file in the run's [`SpoolDir`], refusing to grow past the per-command cap.
+//! zstd-compressed spool in the run's [`SpoolDir`] (a file, or memory when no disk takes it:
+//! [`Sink`]), refusing to grow past the per-command cap.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::dir::SpoolDir;
-use super::disk::{IN_MEMORY, OnDisk, SpoolError, head_of};
+use super::disk::{IN_MEMORY, SpoolError, head_of};
+use super::sink::Sink;
 use premarket_core::{Megabytes, Output};
 
 /// Spools are compressed for speed, not size: a session list still shrinks about tenfold.
@@ -22,10 +22,8 @@ pub struct SpoolWriter {
 }
 
 struct Spilled {
-    path: PathBuf,
-    dir: Arc<tempfile::TempDir>,
     head: String,
-    encoder: zstd::stream::write::Encoder<'static, BufWriter<File>>,
+    encoder: zstd::stream::write::Encoder<'static, BufWriter<Sink>>,
 }
 
 impl SpoolWriter {
@@ -66,22 +64,17 @@ impl SpoolWriter {
     }
 
     fn spill(&mut self) -> Result<(), SpoolError> {
-        let (path, dir, file) = self.dir.create()?;
+        let sink = Sink::new(&self.dir)?;
         let io = |e: io::Error| SpoolError::Io(e.to_string());
         let mut encoder = zstd::stream::write::Encoder::new(
-            BufWriter::with_capacity(256 << 10, file),
+            BufWriter::with_capacity(256 << 10, sink),
             SPOOL_LEVEL,
         )
         .map_err(io)?;
         encoder.write_all(&self.memory).map_err(io)?;
         let head = head_of(&self.memory);
         self.memory = Vec::new();
-        self.file = Some(Spilled {
-            path,
-            dir,
-            head,
-            encoder,
-        });
+        self.file = Some(Spilled { head, encoder });
         Ok(())
     }
 
@@ -98,15 +91,12 @@ impl SpoolWriter {
             return Ok(Output::Text(text));
         };
         let io = |e: io::Error| SpoolError::Io(e.to_string());
-        let mut out = spilled.encoder.finish().map_err(io)?;
-        out.flush().map_err(io)?;
-        let file = OnDisk {
-            path: spilled.path,
-            compressed: true,
-            size: Some(self.size),
-            cap: self.cap,
-            temporary: Some(spilled.dir),
-        };
-        Ok(Output::Spooled(file.spool(spilled.head)))
+        let out = spilled.encoder.finish().map_err(io)?;
+        let sink = out.into_inner().map_err(|e| io(e.into_error()))?;
+        Ok(Output::Spooled(sink.spool(
+            spilled.head,
+            self.size,
+            self.cap,
+        )))
     }
 }

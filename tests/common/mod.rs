@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod tmpfs;
+
 use std::path::{Path, PathBuf};
 
 pub fn repo() -> PathBuf {

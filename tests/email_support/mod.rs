@@ -103,6 +103,55 @@ impl Site {
     }
 }
 
+/// The scenario `name`'s outputs copied into `into/outputs`, so that one can be replaced.
+pub fn outputs(name: &str, into: &Path) -> PathBuf {
+    let dir = into.join("outputs");
+    let sw1 = dir.join("sw1");
+    std::fs::create_dir_all(&sw1).unwrap();
+    for entry in std::fs::read_dir(scenario(name).join("sw1")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), sw1.join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
+/// `premarket ARGS...` (add them) with `kib` KiB of address space (`ulimit -v`: a reader that
+/// takes without bound aborts instead of eating the machine's memory), the test site's secrets
+/// in the environment and its own time limit.
+pub fn limited(kib: u64, limit: std::time::Duration) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(bin())
+        .env("PREMARKET_SW1_PASSWORD", SW1_PASSWORD)
+        .env("PREMARKET_SMTP_PASSWORD", SMTP_PASSWORD)
+        .env("NO_COLOR", "1")
+        .timeout(limit);
+    cmd
+}
+
+/// A Python peer started from `script` (written into `dir`) with `args`, once it printed
+/// `READY` on its stdout.
+pub fn python_peer(dir: &Path, script: &str, args: &[&std::ffi::OsStr]) -> std::process::Child {
+    let path = dir.join("peer.py");
+    std::fs::write(&path, script).unwrap();
+    let mut child = std::process::Command::new("python3")
+        .arg(&path)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start python3");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "READY", "the Python peer did not start");
+    child
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

@@ -158,6 +158,14 @@ impl Drop for Recorder {
     }
 }
 
+/// `cmd` without the proxy variables of the environment it was started from: the endpoints
+/// are on loopback.
+pub fn clear_proxies(cmd: &mut assert_cmd::Command) {
+    for proxy in ["ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY"] {
+        cmd.env_remove(proxy).env_remove(proxy.to_lowercase());
+    }
+}
+
 /// The URL paths of the four endpoints (the tokens are in them).
 pub fn slack_path() -> String {
     format!("/services/T0CANARY/B0CANARY/{SLACK_TOKEN}")

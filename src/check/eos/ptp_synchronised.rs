@@ -67,9 +67,12 @@ impl Check for PtpSynchronised {
                 .actual(format!("ptpMode {mode}"))
                 .remedy("Configure PTP on the switch as designed (`ptp mode boundary`, `ptp enable` on the trading ports), then rerun."));
         };
-        let age = match (clock.current_ptp_system_time_s, clock.last_sync_time_s) {
-            (Some(now), Some(last)) => Some(now.saturating_sub(last)),
-            _ => None,
+        // Both times are the switch's own clock: one that reads before its own last sync (it
+        // reads 1970, or was stepped back) cannot say how long ago it synchronised.
+        let (age, contradiction) = match (clock.current_ptp_system_time_s, clock.last_sync_time_s) {
+            (Some(now), Some(last)) if now < last => (None, Some(contradicts(now, last))),
+            (Some(now), Some(last)) => (Some(now - last), None),
+            _ => (None, None),
         };
         let evidence = format!(
             "ptpMode {mode}; clockIdentity {}; gmClockIdentity {}; stepsRemoved {}; numberOfSlavePorts {}; slavePort {}; offsetFromMaster {} ns; meanPathDelay {} ns; lastSyncTime {} / currentPtpSystemTime {}",
@@ -84,7 +87,7 @@ impl Check for PtpSynchronised {
             opt(clock.current_ptp_system_time_s),
         );
         let mut problems = Vec::new();
-        let mut unknown = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
         if clock.gm_clock_identity == clock.clock_identity {
             problems.push(format!(
                 "the switch is its own grandmaster ({}): it lost the upstream grandmaster and runs free",
@@ -112,7 +115,7 @@ impl Check for PtpSynchronised {
                 want.max_offset_ns
             )),
             Some(_) => {}
-            None => unknown.push("`show ptp` printed no offsetFromMaster"),
+            None => unknown.push("`show ptp` printed no offsetFromMaster".into()),
         }
         match age {
             Some(a) if a > want.max_sync_age_s => problems.push(format!(
@@ -120,7 +123,9 @@ impl Check for PtpSynchronised {
                 want.max_sync_age_s
             )),
             Some(_) => {}
-            None => unknown.push("`show ptp` printed no lastSyncTime/currentPtpSystemTime"),
+            None => unknown.push(contradiction.unwrap_or_else(|| {
+                "`show ptp` printed no lastSyncTime/currentPtpSystemTime".into()
+            })),
         }
         want.judge_path(clock.mean_path_delay_ns, clock.steps_removed, &mut problems);
         let mut evidence = evidence;
@@ -137,7 +142,7 @@ impl Check for PtpSynchronised {
                 masters.clock_class.to_string()
             }
             Err(e) => {
-                unknown.push("no grandmaster clock class from `show ptp masters`");
+                unknown.push("no grandmaster clock class from `show ptp masters`".into());
                 evidence.push_str(&format!("; {e}"));
                 "?".to_string()
             }
@@ -168,6 +173,26 @@ impl Check for PtpSynchronised {
         };
         Ok(verdict.expected(expected).actual(actual).evidence(evidence))
     }
+}
+
+/// `the switch's PTP clock reads 1970-01-01T00:00:05Z, 1796025155 s before its own last sync
+/// (2026-11-30T...)`.
+fn contradicts(now: u64, last: u64) -> String {
+    let at = |s: u64| {
+        i64::try_from(s)
+            .ok()
+            .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
+            .map_or_else(
+                || format!("{s} s"),
+                |t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            )
+    };
+    format!(
+        "the switch's PTP clock reads {}, {} s before its own last sync ({}): a clock that contradicts itself cannot say when it last synchronised",
+        at(now),
+        last - now,
+        at(last)
+    )
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {

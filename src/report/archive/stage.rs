@@ -11,8 +11,8 @@
 //! a `.tmp-` directory that this run removes when it ends without archiving and the next run
 //! removes if this one was killed.
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::raw::RawWriter;
@@ -23,6 +23,51 @@ use crate::redact::Redactor;
 /// Devices whose outputs the report reads after the run, whatever their verdicts: the probes
 /// (the cross-check with the firewall may still fail one) and the devices the trend draws.
 pub type Keep = HashSet<String>;
+
+/// The devices staged, each with the files it left in the run's directory and their lengths.
+pub(super) type Written = HashMap<String, Vec<(PathBuf, u64)>>;
+
+/// The files `device` left under the run's directory `dir` (its raw outputs and facts),
+/// relative to it, with their lengths.
+fn files_of(dir: &Path, device: &str) -> Vec<(PathBuf, u64)> {
+    let name = super::file_safe(device);
+    let raw = Path::new("raw").join(&name);
+    let mut files: Vec<(PathBuf, u64)> = std::fs::read_dir(dir.join(&raw))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| Some((raw.join(e.file_name()), e.metadata().ok()?.len())))
+        .collect();
+    let facts = Path::new(super::FACTS).join(format!("{name}.json"));
+    if let Ok(meta) = std::fs::metadata(dir.join(&facts)) {
+        files.push((facts, meta.len()));
+    }
+    files
+}
+
+/// The staged devices some of whose files are no longer in the run's directory `dir` (the
+/// archive directory deleted or cleaned under the running run), each with one file it lacks.
+pub(super) fn vanished(dir: &Path, written: &Written) -> Vec<(String, PathBuf)> {
+    let mut lost: Vec<(String, PathBuf)> = written
+        .iter()
+        .filter_map(|(device, files)| {
+            let gone = files.iter().find(|(file, len)| {
+                std::fs::symlink_metadata(dir.join(file)).map_or(true, |m| m.len() != *len)
+            });
+            // A device that left no file at all cannot be told apart from one whose directory
+            // went: its raw directory must still be there.
+            let dir_gone =
+                files.is_empty() && !dir.join("raw").join(super::file_safe(device)).is_dir();
+            match gone {
+                Some((file, _)) => Some((device.clone(), file.clone())),
+                None if dir_gone => Some((device.clone(), Path::new("raw").join(device))),
+                None => None,
+            }
+        })
+        .collect();
+    lost.sort();
+    lost
+}
 
 /// The run's archive directory while devices are being written into it.
 pub struct Staged {
@@ -36,8 +81,9 @@ pub struct Staged {
 struct State {
     /// `None` once [`Staged::finish`] took it.
     dir: Option<tempfile::TempDir>,
-    /// The devices written.
-    written: HashSet<String>,
+    /// The devices written, each with the files it left (relative to the run's directory)
+    /// and their lengths: what the last step checks is still there.
+    written: HashMap<String, Vec<(PathBuf, u64)>>,
     /// The first failure: the run is then not archived (the report says why), and every
     /// device keeps its outputs.
     failed: Option<ArchiveError>,
@@ -54,7 +100,7 @@ impl Archive {
         Ok(Staged {
             state: Mutex::new(State {
                 dir: Some(dir),
-                written: HashSet::new(),
+                written: HashMap::new(),
                 failed: None,
             }),
             redactor,
@@ -85,10 +131,16 @@ impl Staged {
                 written
             })
             .and_then(|()| write_facts(&dir, device));
+        let files = written
+            .as_ref()
+            .ok()
+            .map(|()| files_of(&dir, &device.device));
         let mut state = self.lock();
         match written {
             Ok(()) => {
-                state.written.insert(device.device.clone());
+                state
+                    .written
+                    .insert(device.device.clone(), files.unwrap_or_default());
                 if !failing && !self.keep.contains(&device.device) {
                     device.outputs = Vec::new();
                     device.facts = Vec::new();
@@ -109,9 +161,9 @@ impl Staged {
         }
     }
 
-    /// The directory and the devices in it, for the archive's last step; the first failure
-    /// instead, if there was one (the directory is then removed).
-    pub(super) fn finish(&self) -> Result<(tempfile::TempDir, HashSet<String>), ArchiveError> {
+    /// The directory and the devices in it (with the files each left), for the archive's
+    /// last step; the first failure instead, if there was one (the directory is then removed).
+    pub(super) fn finish(&self) -> Result<(tempfile::TempDir, Written), ArchiveError> {
         let mut state = self.lock();
         if let Some(e) = state.failed.take() {
             state.dir = None;

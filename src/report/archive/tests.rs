@@ -314,3 +314,72 @@ fn a_staging_failure_keeps_the_outputs_and_the_run_is_not_archived() {
     let (reports, _) = archive.reports().unwrap();
     assert!(reports.is_empty());
 }
+
+/// The hidden directories of the run that is writing them, as the leftover cleaning sees them
+/// after the clock stepped more than a day forward: they look a day old, and are this
+/// process's own.
+fn age_own_leftovers(archive: &Archive) {
+    let two_days_ago = std::time::SystemTime::now() - Duration::from_secs(2 * 86_400);
+    for entry in fs::read_dir(archive.root()).unwrap().filter_map(Result::ok) {
+        if entry.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
+            fs::File::open(entry.path())
+                .unwrap()
+                .set_modified(two_days_ago)
+                .unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_running_runs_own_directories_survive_a_clock_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path().join("a"));
+    let staged = archive.stage(Redactor::default(), Keep::new()).unwrap();
+    let mut sw1 = device("sw1", "{\"v\": 1}");
+    staged.device(&mut sw1, false);
+    age_own_leftovers(&archive);
+    archive.clean_leftovers();
+    archive.prune(30).unwrap();
+    let mut report = morning_report();
+    report.raw = vec![sw1];
+    let run = archive
+        .write_staged(&mut report, &Redactor::default(), Some(&staged))
+        .unwrap();
+    assert!(
+        run.join("raw/sw1/show-version-json.txt.zst").is_file(),
+        "the run's own staged device is in its archive"
+    );
+}
+
+/// The archive directory deleted while the run was still writing it: what was staged is
+/// gone, the rest is archived, and the run says what it lacks (the report's problems, a
+/// marker in the run's directory, `not_archived`).
+#[test]
+fn a_run_whose_staged_devices_vanished_says_what_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::new(dir.path().join("a"));
+    let staged = archive.stage(Redactor::default(), Keep::new()).unwrap();
+    let mut sw1 = device("sw1", "{\"v\": 1}");
+    staged.device(&mut sw1, false);
+    fs::remove_dir_all(archive.root()).unwrap();
+    let mut report = morning_report();
+    report.raw = vec![sw1, device("fw1", "{\"v\": 2}")];
+    let run = archive
+        .write_staged(&mut report, &Redactor::default(), Some(&staged))
+        .unwrap();
+    assert!(run.join("raw/fw1/show-version-json.txt.zst").is_file());
+    assert_eq!(report.not_archived, ["sw1"]);
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.contains("sw1 not archived")),
+        "{:?}",
+        report.problems
+    );
+    let marker = fs::read_to_string(run.join(INCOMPLETE)).unwrap();
+    assert!(marker.contains("sw1"), "{marker}");
+    let written: Report =
+        serde_json::from_str(&fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
+    assert_eq!(written.not_archived, ["sw1"]);
+}

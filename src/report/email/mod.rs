@@ -13,6 +13,7 @@ mod digest;
 pub(crate) mod html;
 mod message;
 pub mod outbox;
+mod relay;
 pub mod send;
 mod subject;
 mod text;

@@ -1,20 +1,20 @@
-//! Delivery through the site's SMTP relay (lettre over tokio and rustls).
+//! Delivery through the site's SMTP relay (lettre over tokio and rustls, one connection per
+//! attempt with a bound on what is read from it: [`super::relay`]).
 //!
-//! Each attempt is bounded as a whole, connect to QUIT: lettre's own timeout covers only the
-//! TCP connect, and a relay that accepts and then stalls must not hold the report past the
-//! deadline. Transient failures are retried with backoff until `until`; a permanent answer
-//! (5xx: bad credentials, refused recipient) is not retried.
+//! Each attempt is bounded as a whole, connect to QUIT: a relay that accepts and then stalls
+//! must not hold the report past the deadline. Transient failures are retried with backoff
+//! until `until`; a permanent answer (5xx: bad credentials, refused recipient) is not retried.
 
 use std::time::Duration;
 
 use lettre::address::Envelope;
-use lettre::transport::smtp::authentication::{Credentials, Mechanism};
-use lettre::transport::smtp::client::{Certificate, CertificateStore, Tls, TlsParameters};
-use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, CertificateStore, TlsParameters};
 use secrecy::ExposeSecret;
 use tokio::time::Instant;
 
 use super::EmailError;
+use super::relay::{self, Encryption, Failed};
 use premarket_config::{Relay, TlsMode};
 
 /// Why one attempt failed.
@@ -38,7 +38,7 @@ pub struct Delivery {
 
 /// A configured relay.
 pub struct Sender {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    relay: relay::Relay,
     timeout: Duration,
     describe: String,
 }
@@ -52,10 +52,7 @@ impl Sender {
             relay: describe.clone(),
             reason,
         };
-        let mut builder =
-            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(relay.host.clone())
-                .port(relay.port)
-                .timeout(Some(timeout));
+        let mut encryption = Encryption::None;
         if relay.tls != TlsMode::None {
             let mut params = TlsParameters::builder(relay.host.clone());
             if let Some(path) = &relay.ca_file {
@@ -68,24 +65,28 @@ impl Sender {
                     .add_root_certificate(cert);
             }
             let params = params.build_rustls().map_err(|e| fail(e.to_string()))?;
-            builder = builder.tls(match relay.tls {
-                TlsMode::Starttls => Tls::Required(params),
-                _ => Tls::Wrapper(params),
-            });
+            encryption = match relay.tls {
+                TlsMode::Starttls => Encryption::Starttls(params),
+                _ => Encryption::Implicit(params),
+            };
         }
+        let mut credentials = None;
         if let Some((user, password)) = &relay.auth {
             let password = password
                 .resolve()
                 .map_err(|e| fail(format!("SMTP password: {e}")))?;
-            builder = builder
-                .credentials(Credentials::new(
-                    user.clone(),
-                    password.expose_secret().to_string(),
-                ))
-                .authentication(vec![Mechanism::Plain, Mechanism::Login]);
+            credentials = Some(Credentials::new(
+                user.clone(),
+                password.expose_secret().to_string(),
+            ));
         }
         Ok(Sender {
-            transport: builder.build(),
+            relay: relay::Relay {
+                host: relay.host.clone(),
+                port: relay.port,
+                encryption,
+                credentials,
+            },
             timeout,
             describe,
         })
@@ -106,11 +107,16 @@ impl Sender {
         let bound = self
             .timeout
             .min(until.saturating_duration_since(Instant::now()));
-        match tokio::time::timeout(bound, self.transport.send_raw(envelope, bytes)).await {
+        match tokio::time::timeout(bound, self.relay.send(envelope, bytes)).await {
             Err(_) => Err(SendError::Timeout(bound.as_secs())),
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) if e.is_permanent() => Err(SendError::Permanent(e.to_string())),
-            Ok(Err(e)) => Err(SendError::Transient(e.to_string())),
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(Failed::Smtp(e))) if e.is_permanent() => {
+                Err(SendError::Permanent(e.to_string()))
+            }
+            Ok(Err(Failed::Smtp(e))) => Err(SendError::Transient(smtp_error(&e))),
+            Ok(Err(Failed::Connect(e))) => {
+                Err(SendError::Transient(format!("Connection error: {e}")))
+            }
         }
     }
 
@@ -145,6 +151,15 @@ impl Sender {
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(Duration::from_secs(30));
         }
+    }
+}
+
+/// lettre's error with its cause: "network error" alone does not say that the relay's reply
+/// never ended.
+fn smtp_error(e: &lettre::transport::smtp::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+        _ => e.to_string(),
     }
 }
 

@@ -101,6 +101,14 @@ impl NotifyChannel {
                 }
             }
         }
+        for (endpoint, runs) in box_.cap(outbox::KEPT_PER_ENDPOINT) {
+            done.problem(format!(
+                "notify {endpoint}: the outbox keeps at most {} messages per endpoint; dropped the oldest {} that never went out (runs {})",
+                outbox::KEPT_PER_ENDPOINT,
+                runs.len(),
+                runs.join(", ")
+            ));
+        }
         let mut queues: BTreeMap<String, Vec<Item>> = BTreeMap::new();
         for path in box_.pending() {
             match Outbox::load(&path) {

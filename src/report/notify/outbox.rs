@@ -9,6 +9,12 @@
 //! What the notifications remember between runs (the latest status they announced and the
 //! PagerDuty incidents still open) is `<archive>/.notify-state.json`.
 //!
+//! An endpoint that stays down does not grow the outbox without end: each endpoint keeps at
+//! most [`KEPT_PER_ENDPOINT`] messages, and the oldest beyond that are dropped (and said) when a
+//! run keeps its own. Two mornings of a down chat room are worth reposting; a fortnight of
+//! stale verdicts is not, and PagerDuty's incidents are resolved from the state file whatever
+//! was dropped.
+//!
 //! Two runs never post the same message twice: delivering holds `outbox/notify/.lock`; a run
 //! that finds it held waits for it within its time to deliver.
 
@@ -30,6 +36,8 @@ pub const DIR: &str = "notify";
 /// The state file, at the archive's root (hidden: not a run).
 pub const STATE: &str = ".notify-state.json";
 const LOCK: &str = ".lock";
+/// The most messages one endpoint keeps waiting (one per run while it is down).
+pub const KEPT_PER_ENDPOINT: usize = 10;
 
 /// One message waiting for its endpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -122,6 +130,42 @@ impl Outbox {
             .unwrap_or_default();
         list.sort();
         list
+    }
+
+    /// Drops each endpoint's oldest messages beyond `max`; returns, per endpoint that lost
+    /// some, the runs whose messages went. Read from the file names alone
+    /// (`<seq>-<run id>-<endpoint>.json`).
+    pub fn cap(&self, max: usize) -> Vec<(String, Vec<String>)> {
+        let mut by_endpoint: std::collections::BTreeMap<String, Vec<(PathBuf, String)>> =
+            Default::default();
+        for path in self.pending() {
+            let Some(name) = path.file_stem().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            let mut parts = name.splitn(3, '-');
+            let (Some(_), Some(run), Some(endpoint)) = (parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
+            let (run, endpoint) = (run.to_string(), endpoint.to_string());
+            by_endpoint.entry(endpoint).or_default().push((path, run));
+        }
+        let mut dropped = Vec::new();
+        for (endpoint, kept) in by_endpoint {
+            let over = kept.len().saturating_sub(max);
+            if over == 0 {
+                continue;
+            }
+            let runs = kept[..over]
+                .iter()
+                .map(|(path, run)| {
+                    Outbox::remove(path);
+                    run.clone()
+                })
+                .collect();
+            dropped.push((endpoint, runs));
+        }
+        dropped
     }
 
     /// Reads a kept message; what is wrong with it, in words.
@@ -239,6 +283,42 @@ mod tests {
         // Not a message: the lock, a stray file.
         std::fs::write(outbox.dir().join("notes.txt"), "x").unwrap();
         assert_eq!(outbox.pending().len(), 3);
+    }
+
+    #[test]
+    fn each_endpoint_keeps_at_most_its_cap_oldest_out_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::in_outbox(dir.path());
+        for run in ["r1", "r2", "r3", "r4"] {
+            outbox.keep(&message("slack", run)).unwrap();
+            outbox.keep(&message("team-room", run)).unwrap();
+        }
+        outbox.keep(&message("pager", "r4")).unwrap();
+        let dropped = outbox.cap(2);
+        assert_eq!(
+            dropped,
+            [
+                (
+                    "slack".to_string(),
+                    vec!["r1".to_string(), "r2".to_string()]
+                ),
+                (
+                    "team-room".to_string(),
+                    vec!["r1".to_string(), "r2".to_string()]
+                ),
+            ]
+        );
+        let kept: Vec<(String, String)> = outbox
+            .pending()
+            .iter()
+            .map(|p| Outbox::load(p).unwrap())
+            .map(|m| (m.endpoint, m.run_id))
+            .collect();
+        assert_eq!(kept.len(), 5);
+        assert!(
+            !kept.iter().any(|(_, run)| run == "r1" || run == "r2"),
+            "{kept:?}"
+        );
     }
 
     #[test]

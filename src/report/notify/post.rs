@@ -34,6 +34,9 @@ pub struct Poster {
     timeout: Duration,
 }
 
+/// The most of an answer's status line and headers premarket reads.
+const MAX_ANSWER_HEAD: usize = 64 << 10;
+
 /// How much of an endpoint's answer a message quotes (Slack's `invalid_payload`, PagerDuty's
 /// `Event object is invalid`).
 const ANSWER_EXCERPT: usize = 200;
@@ -53,6 +56,10 @@ impl Poster {
             .max_redirects(0)
             .max_redirects_will_error(false)
             .user_agent(concat!("premarket/", env!("CARGO_PKG_VERSION")))
+            // An answer's status line and headers are read into a buffer of their own and
+            // refused past this: a peer whose line never ends cannot make premarket read on
+            // (ureq's default, said here so that it stays the bound).
+            .max_response_header_size(MAX_ANSWER_HEAD)
             .timeout_global(Some(timeout))
             .build()
             .new_agent();

@@ -3,10 +3,15 @@
 //! MessageCard is not accepted there). One column that reads on a phone: the headline in the
 //! verdict's colour, one container per finding with its remedy and rerun command, then the
 //! site, run and counts.
+//!
+//! Teams renders Markdown in every TextBlock and fact value, so every text is escaped
+//! ([`markdown`]): a device that prints `[Click to resync](https://evil.example)` shows that
+//! text, never a link.
 
 use serde_json::{Value, json};
 
 use super::notice::{Notice, footer, tone};
+use crate::escape::markdown;
 use premarket_config::NotifyOn;
 
 pub const CONTENT_TYPE: &str = "application/vnd.microsoft.card.adaptive";
@@ -14,36 +19,36 @@ pub const CONTENT_TYPE: &str = "application/vnd.microsoft.card.adaptive";
 pub fn card(n: &Notice) -> Value {
     let mut body = vec![json!({
         "type": "TextBlock",
-        "text": n.headline,
+        "text": markdown(&n.headline),
         "weight": "Bolder",
         "size": "Medium",
         "wrap": true,
         "color": tone(n.status, n.event),
     })];
     for f in &n.findings {
-        let title = format!(
+        let title = markdown(&format!(
             "{} {} {}",
             f.status,
             f.device,
             f.check.as_deref().unwrap_or("(device)")
-        );
+        ));
         let mut items = vec![
             json!({ "type": "TextBlock", "text": title, "weight": "Bolder", "wrap": true,
                     "color": tone(f.status, NotifyOn::Fail) }),
-            json!({ "type": "TextBlock", "text": f.text, "wrap": true }),
+            json!({ "type": "TextBlock", "text": markdown(&f.text), "wrap": true }),
         ];
         if let Some(note) = &f.note {
             items
-                .push(json!({ "type": "TextBlock", "text": note, "wrap": true, "isSubtle": true }));
+                .push(json!({ "type": "TextBlock", "text": markdown(note), "wrap": true, "isSubtle": true }));
         }
         let mut facts = Vec::new();
         if !f.blocked.is_empty() {
-            facts.push(json!({ "title": "Blocked", "value": f.blocked.join(", ") }));
+            facts.push(json!({ "title": "Blocked", "value": markdown(&f.blocked.join(", ")) }));
         }
         if !f.remedy.is_empty() {
-            facts.push(json!({ "title": "Remedy", "value": f.remedy }));
+            facts.push(json!({ "title": "Remedy", "value": markdown(&f.remedy) }));
         }
-        facts.push(json!({ "title": "Rerun", "value": f.rerun }));
+        facts.push(json!({ "title": "Rerun", "value": markdown(&f.rerun) }));
         items.push(json!({ "type": "FactSet", "facts": facts }));
         body.push(json!({ "type": "Container", "separator": true, "items": items }));
     }
@@ -57,10 +62,10 @@ pub fn card(n: &Notice) -> Value {
         });
     }
     for note in notes {
-        body.push(json!({ "type": "TextBlock", "text": note, "wrap": true }));
+        body.push(json!({ "type": "TextBlock", "text": markdown(&note), "wrap": true }));
     }
     body.push(json!({
-        "type": "TextBlock", "text": footer(n), "wrap": true, "isSubtle": true, "size": "Small",
+        "type": "TextBlock", "text": markdown(&footer(n)), "wrap": true, "isSubtle": true, "size": "Small",
     }));
     json!({
         "type": "message",
