@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use std::io::IsTerminal;
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use premarket::cli::{self, Cli};
 use premarket::core::Exit;
 
@@ -18,7 +18,7 @@ fn main() -> ExitCode {
     // A shell asking for completions (`COMPLETE=bash premarket -- ...`) is answered and the
     // process ends here; otherwise this does nothing.
     clap_complete::CompleteEnv::with_factory(Cli::command).complete();
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_args() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();

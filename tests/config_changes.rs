@@ -174,7 +174,10 @@ fn first_run_records_then_unchanged_reencrypted_and_changed() {
             .find(|a| a.attachment_name() == Some(name.as_str()))
             .unwrap_or_else(|| panic!("no {name} attached"));
         let text = String::from_utf8_lossy(part.contents()).replace("\r\n", "\n");
-        assert!(text.starts_with("--- previous run "), "{text}");
+        assert!(
+            text.starts_with(&format!("--- {device} ")) && text.contains(", run of "),
+            "{text}"
+        );
         let run = changed["run_id"].as_str().expect("run id");
         let kept = std::fs::read_to_string(
             home.path()

@@ -20,7 +20,7 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
     (
         "ptp-holdover",
         &["sw1 eos.ptp.synchronised"],
-        "grandmaster clock class 7 (holdover within specification), allowed [6]",
+        "grandmaster 0xec:46:70:ff:fe:00:ff:a8 in holdover (clock class 7)",
     ),
     ("feed-stalled", &["sw1 eos.multicast.flowing"], "239.2.1.1"),
     (

@@ -621,57 +621,7 @@ fn every_check_has_ok_fail_and_error_rows() {
 async fn every_row() {
     let config = Config::load(&common::repo()).expect("example site loads");
     for row in all_rows() {
-        let outputs = tempfile::tempdir().expect("tempdir");
-        let device_dir = outputs.path().join("sw1");
-        std::fs::create_dir_all(&device_dir).expect("mkdir");
-        for (command, fixture) in HEALTHY {
-            let replaced = row
-                .outputs
-                .iter()
-                .find(|(c, _)| *c == command)
-                .map(|(_, f)| *f);
-            let Some(fixture) = replaced.unwrap_or(Some(fixture)) else {
-                continue;
-            };
-            std::fs::copy(
-                common::fixture(&format!("eos/{fixture}")),
-                device_dir.join(file_name(command)),
-            )
-            .expect("copy fixture");
-        }
-        let selection = Selection {
-            checks: vec![row.check.into()],
-            devices: vec!["sw1".into()],
-            tags: vec![],
-        };
-        let mut plan = Plan::new(&config, &selection).expect("plan");
-        if let Some(overrides) = row.previous {
-            let before: Vec<(Command, String)> = HEALTHY
-                .iter()
-                .filter(|(command, _)| !command.ends_with(SECOND))
-                .filter_map(|(command, fixture)| {
-                    let replaced = overrides
-                        .iter()
-                        .find(|(c, _)| c == command)
-                        .map(|(_, f)| *f);
-                    let fixture = replaced.unwrap_or(Some(fixture))?;
-                    let text = std::fs::read_to_string(common::fixture(&format!("eos/{fixture}")))
-                        .expect("previous fixture");
-                    Some((Command::new(*command), text))
-                })
-                .collect();
-            plan.devices[0].previous =
-                previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
-        }
-        let report = inspect(
-            &config,
-            plan.clone(),
-            Arc::new(Offline::new(outputs.path())),
-            &Limits::from_config(&config),
-        )
-        .await;
-        assert_eq!(report.results.len(), 1, "{}", row.check);
-        let result = &report.results[0];
+        let result = judge(&config, row).await;
         assert_eq!(
             result.status, row.status,
             "{} with {:?}: {result:#?}",
@@ -699,6 +649,62 @@ async fn every_row() {
             );
         }
     }
+}
+
+/// `row`'s check judged on sw1 of the example site over the healthy fixtures with the row's
+/// replaced, through the whole pipeline: its one result.
+pub(crate) async fn judge(config: &Config, row: &Row) -> premarket::report::CheckResult {
+    let outputs = tempfile::tempdir().expect("tempdir");
+    let device_dir = outputs.path().join("sw1");
+    std::fs::create_dir_all(&device_dir).expect("mkdir");
+    for (command, fixture) in HEALTHY {
+        let replaced = row
+            .outputs
+            .iter()
+            .find(|(c, _)| *c == command)
+            .map(|(_, f)| *f);
+        let Some(fixture) = replaced.unwrap_or(Some(fixture)) else {
+            continue;
+        };
+        std::fs::copy(
+            common::fixture(&format!("eos/{fixture}")),
+            device_dir.join(file_name(command)),
+        )
+        .expect("copy fixture");
+    }
+    let selection = Selection {
+        checks: vec![row.check.into()],
+        devices: vec!["sw1".into()],
+        tags: vec![],
+    };
+    let mut plan = Plan::new(config, &selection).expect("plan");
+    if let Some(overrides) = row.previous {
+        let before: Vec<(Command, String)> = HEALTHY
+            .iter()
+            .filter(|(command, _)| !command.ends_with(SECOND))
+            .filter_map(|(command, fixture)| {
+                let replaced = overrides
+                    .iter()
+                    .find(|(c, _)| c == command)
+                    .map(|(_, f)| *f);
+                let fixture = replaced.unwrap_or(Some(fixture))?;
+                let text = std::fs::read_to_string(common::fixture(&format!("eos/{fixture}")))
+                    .expect("previous fixture");
+                Some((Command::new(*command), text))
+            })
+            .collect();
+        plan.devices[0].previous =
+            previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
+    }
+    let mut report = inspect(
+        config,
+        plan.clone(),
+        Arc::new(Offline::new(outputs.path())),
+        &Limits::from_config(config),
+    )
+    .await;
+    assert_eq!(report.results.len(), 1, "{}", row.check);
+    report.results.remove(0)
 }
 
 #[tokio::test]

@@ -174,3 +174,104 @@ pub(crate) const ROWS: &[Row] = &[
         summary: "the querier's version \"version two\" is not one premarket reads",
     },
 ];
+
+/// Rows for the PTP leads below: (what replaces the healthy outputs).
+fn ptp(outputs: crate::eos_checks::Outputs) -> Row {
+    Row {
+        check: "eos.ptp.synchronised",
+        outputs,
+        previous: None,
+        status: Status::Fail,
+        summary: "",
+    }
+}
+
+/// The switch follows the right grandmaster 11 ns off, and the grandmaster announces clock
+/// class 7: the fault is the grandmaster's, and the result leads with it (`ptp-holdover`): the
+/// sentence, the subject's words and the remedy start at the grandmaster, not at the switch.
+/// A grandmaster that announces a locked class (6, or 13 for an application-specific
+/// timescale) never reads as holdover, and a switch that lost the grandmaster (its own
+/// grandmaster, free-running) is the switch's fault, never blamed on a grandmaster.
+#[tokio::test]
+async fn a_grandmaster_in_holdover_leads_and_a_locked_class_never_reads_as_holdover() {
+    let config = premarket::config::Config::load(&crate::common::repo()).expect("site");
+    let gm = "0xec:46:70:ff:fe:00:ff:a8";
+
+    let holdover = crate::eos_checks::judge(
+        &config,
+        &ptp(&[(PTP_MASTERS, Some("show-ptp-masters/gm-holdover-class7.txt"))]),
+    )
+    .await;
+    assert_eq!(holdover.status, Status::Fail);
+    assert_eq!(
+        holdover.lead,
+        format!("grandmaster {gm} in holdover (clock class 7)")
+    );
+    assert_eq!(holdover.finding, "PTP grandmaster in holdover");
+    assert!(
+        holdover
+            .remedy
+            .starts_with(&format!("Start at the grandmaster {gm}")),
+        "{}",
+        holdover.remedy
+    );
+    assert!(
+        holdover.summary.contains("the switch follows it"),
+        "{}",
+        holdover.summary
+    );
+
+    let freerun = crate::eos_checks::judge(
+        &config,
+        &ptp(&[(
+            PTP_MASTERS,
+            Some("show-ptp-masters/gm-freerun-class248.txt"),
+        )]),
+    )
+    .await;
+    assert_eq!(freerun.status, Status::Fail);
+    assert_eq!(
+        freerun.lead,
+        format!("grandmaster {gm} free-running (clock class 248)")
+    );
+
+    // Locked classes: 6 passes as the baseline allows; 13 is not allowed by this site's
+    // baseline, and says what it is, never holdover.
+    for (row, status) in [
+        (
+            ptp(&[(PTP_MASTERS, Some("show-ptp-masters/gm-class6-gps.txt"))]),
+            Status::Ok,
+        ),
+        (
+            ptp(&[(
+                PTP_MASTERS,
+                Some("show-ptp-masters/gm-class13-app-specific.txt"),
+            )]),
+            Status::Fail,
+        ),
+    ] {
+        let r = crate::eos_checks::judge(&config, &row).await;
+        assert_eq!(r.status, status, "{:?}: {r:#?}", row.outputs);
+        for text in [&r.lead, &r.summary, &r.finding, &r.remedy] {
+            assert!(!text.contains("holdover"), "{:?}: {text}", row.outputs);
+        }
+    }
+
+    // The switch is its own grandmaster: its fault leads, with the catalog's words.
+    let own = crate::eos_checks::judge(
+        &config,
+        &ptp(&[
+            (SHOW_PTP, Some("show-ptp/unlocked-own-gm.txt")),
+            (PTP_MASTERS, Some("show-ptp-masters/own-clock-freerun.txt")),
+        ]),
+    )
+    .await;
+    assert_eq!(own.status, Status::Fail);
+    assert_eq!(own.finding, "PTP not locked");
+    assert!(!own.lead.contains("grandmaster 0x"), "{}", own.lead);
+    assert!(
+        !own.remedy.starts_with("Start at the grandmaster"),
+        "{}",
+        own.remedy
+    );
+}

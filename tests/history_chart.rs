@@ -298,3 +298,62 @@ fn a_median_up_on_the_week_puts_the_trend_in_the_email() {
     let (report, eml) = demo(&site, None);
     assert!(trend_in(&eml).1.is_none(), "{:?}", report.get("drift"));
 }
+
+/// The x labels of a trend SVG: the texts that read as a time (`04:07`, `04:07:31`).
+fn time_labels(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let inner = t.split_once('>')?.1.split("</text>").next()?.trim();
+            let shape = inner.len() >= 5
+                && inner.split(':').count() >= 2
+                && inner
+                    .split(':')
+                    .all(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit()));
+            shape.then(|| inner.to_string())
+        })
+        .collect()
+}
+
+/// Five mornings within a minute or two: each is named apart on the trend's axis (to the
+/// second where runs share a minute). The fourth drifted (offload disabled: the probe's median
+/// up) and the fifth, the latest, has no probe figure: the trend says nothing drifted of the
+/// latest run rather than showing the fourth's drift as if it were now.
+#[test]
+fn runs_of_one_minute_are_named_apart_and_only_the_latest_run_s_drift_is_shown() {
+    let (_dir, site) = site();
+    let mut last = None;
+    for scenario in [None, None, None, Some("offload-disabled"), None] {
+        last = Some(demo(&site, scenario).0);
+    }
+    let run = run_dir(&site, &last.expect("a run"));
+    let removed = [
+        run.join("raw/probe1/probe-measure.txt"),
+        run.join("raw/probe1/probe-measure.txt.zst"),
+    ]
+    .iter()
+    .filter(|p| std::fs::remove_file(p).is_ok())
+    .count();
+    assert_eq!(removed, 1);
+    let out_dir = tempfile::tempdir().unwrap();
+    let svg_path = out_dir.path().join("trend.svg");
+    let out = history(&site, &["--chart-svg", svg_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    keep("history-one-minute.svg", svg.as_bytes());
+    let labels = time_labels(&svg);
+    // Three panels over the same five runs.
+    assert_eq!(labels.len(), 15, "{labels:?}");
+    for panel in labels.chunks(5) {
+        assert_eq!(panel, &labels[..5], "{labels:?}");
+        for (i, a) in panel.iter().enumerate() {
+            assert!(!panel[i + 1..].contains(a), "{a} twice: {labels:?}");
+        }
+    }
+    assert!(!svg.contains("DRIFT"), "the latest run has no probe figure");
+    assert!(
+        !svg.contains("no drift against the week before"),
+        "it cannot tell"
+    );
+    assert!(svg.contains("the latest run has no probe figures"), "{svg}");
+}

@@ -69,6 +69,7 @@ mod notify_markup;
 mod notify_outbox;
 mod notify_transport;
 mod oncall;
+mod oncall_reads;
 mod openssh_interop;
 mod parse_props;
 mod probe_chart;

@@ -29,13 +29,13 @@ for suite in xml:
         results = [{"kind": type(r).__name__, "message": r.message, "text": r.text} for r in case.result]
         cases.append({"classname": case.classname, "name": case.name, "time": case.time, "results": results})
     suites.append({
-        "name": suite.name, "tests": suite.tests, "failures": suite.failures,
+        "name": suite.name, "tests": suite.tests, "failures": suite.failures, "time": suite.time,
         "errors": suite.errors, "skipped": suite.skipped,
         "properties": {p.name: p.value for p in suite.properties()},
         "cases": cases,
     })
 print(json.dumps({"tests": xml.tests, "failures": xml.failures, "errors": xml.errors,
-                  "skipped": xml.skipped, "suites": suites}))
+                  "skipped": xml.skipped, "time": xml.time, "suites": suites}))
 "#;
 
 /// junitparser is importable; or, when CI requires it, a failure.
@@ -318,5 +318,69 @@ fn check_and_demo_write_it_too_and_a_broken_configuration_is_a_suite_of_errors()
     assert!(
         error["message"].as_str().unwrap().contains("sw1.yaml:"),
         "file:line:column: {error}"
+    );
+}
+
+/// Seconds from `started_at` to `finished_at` of a JSON report.
+fn wall_time(report: &Value) -> f64 {
+    let at = |key: &str| {
+        chrono::DateTime::parse_from_rfc3339(report[key].as_str().unwrap())
+            .unwrap_or_else(|e| panic!("{key}: {e}"))
+    };
+    (at("finished_at") - at("started_at"))
+        .num_microseconds()
+        .unwrap() as f64
+        / 1e6
+}
+
+/// A demo over SSH: `<testsuites time>` is the run's wall time (as the JSON report's start and
+/// end say), each device's `<testsuite time>` no more than it, and each `<testcase time>` that
+/// check's own evaluation (`eval_us` in the JSON report; 0 where a check has none), never the
+/// device's collection counted again for every check (a 2 s run read as 58 s).
+#[test]
+fn times_are_the_run_s_wall_time_and_each_check_s_own_evaluation() {
+    if !available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut demo = assert_cmd::Command::new(bin());
+    demo.args(["demo", "--home"])
+        .arg(home.path())
+        .timeout(std::time::Duration::from_secs(120));
+    let (code, report, junit) = junit_run(&mut demo, home.path());
+    assert_eq!(code, Some(0), "{report}");
+    assert_matches(&junit, &report);
+    let wall = wall_time(&report);
+    let total = junit["time"].as_f64().unwrap();
+    assert!(
+        (total - wall).abs() < 0.002,
+        "testsuites {total} s, the run {wall} s"
+    );
+    let results = report["results"].as_array().unwrap();
+    let mut cases = 0.0;
+    for suite in junit["suites"].as_array().unwrap() {
+        let time = suite["time"].as_f64().unwrap();
+        assert!(
+            time > 0.0 && time <= wall + 0.001,
+            "{}: {time} s of {wall} s",
+            suite["name"]
+        );
+        for case in suite["cases"].as_array().unwrap() {
+            let result = results
+                .iter()
+                .find(|r| r["device"] == suite["name"] && r["check"] == case["name"])
+                .unwrap_or_else(|| panic!("{case}"));
+            let own = result["eval_us"].as_u64().unwrap_or(0) as f64 / 1e6;
+            let time = case["time"].as_f64().unwrap();
+            assert!(
+                (time - own).abs() < 0.000_001,
+                "{case}: {time} s, evaluated in {own} s"
+            );
+            cases += time;
+        }
+    }
+    assert!(
+        cases < wall,
+        "the checks' own times add up to {cases} s of a {wall} s run"
     );
 }

@@ -219,7 +219,8 @@ async fn trust_prints_the_key_and_writes_nothing() {
             .await
             .unwrap();
 
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    // No key known yet: a script can tell (1), and the key is printed to be checked and pinned.
+    assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
         stdout.contains(&premarket::ssh::hostkey::fingerprint(&dev.host_key)),
         "{stdout}"
@@ -244,6 +245,40 @@ async fn trust_prints_the_key_and_writes_nothing() {
             .unwrap();
     assert_eq!(code, 2);
     assert!(stdout.contains("unknown host key for sw1"), "{stdout}");
+}
+
+/// `trust` tells a script what it found by its exit code: 0 the offered key is the known one,
+/// 3 it is not (HOST KEY CHANGED), as `trust --help` says.
+#[tokio::test(flavor = "multi_thread")]
+async fn trust_exits_3_when_the_offered_key_is_not_the_known_one() {
+    let dev = Device::start(switch()).await;
+    let other = Device::start(switch()).await;
+    let dir = tempfile::tempdir().unwrap();
+    // The other device's key, written for this device's address: a changed key.
+    let changed = other
+        .known_hosts_line()
+        .replace(&format!("]:{} ", other.port), &format!("]:{} ", dev.port));
+    assert_ne!(changed, dev.known_hosts_line());
+    for (line, code, words) in [
+        (changed.as_str(), 3, "HOST KEY CHANGED"),
+        (dev.known_hosts_line().as_str(), 0, "already trusted"),
+    ] {
+        site(dir.path(), dev.port, line);
+        let root = dir.path().to_path_buf();
+        let (got, stdout, stderr) =
+            tokio::task::spawn_blocking(move || premarket(&root, &["trust", "--device", "sw1"]))
+                .await
+                .unwrap();
+        assert_eq!(got, code, "{line}:\n{stdout}{stderr}");
+        assert!(stdout.contains(words), "{stdout}");
+    }
+    assert!(dev.received().is_empty(), "trust never logs in");
+
+    let (code, help, _) = premarket(dir.path(), &["trust", "--help"]);
+    assert_eq!(code, 0);
+    for words in ["Exit codes:", "0 ", "1 ", "3 "] {
+        assert!(help.contains(words), "{help}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

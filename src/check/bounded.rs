@@ -140,8 +140,8 @@ pub async fn evaluate(
 }
 
 /// Evaluates one device's checks in order on one evaluation thread (one hop per device, not
-/// per check: the hops cost more than most judging), each with its verdict and how long it
-/// took. Each check is bounded on its own: `give_up()` starts as the run begins waiting for
+/// per check: the hops cost more than most judging), each with its verdict and how long its
+/// evaluation took on that thread (for a check given up on, how long it was waited for). Each check is bounded on its own: `give_up()` starts as the run begins waiting for
 /// its verdict. A check given up on is ERROR as in [`evaluate`]; its thread is left to it, and
 /// the checks after it go on a fresh thread.
 pub async fn evaluate_each<F: Future<Output = GaveUp>>(
@@ -162,7 +162,10 @@ pub async fn evaluate_each<F: Future<Output = GaveUp>>(
                 if !on_thread.start() {
                     return;
                 }
-                if tx.send(check.evaluate_watched(&facts, &on_thread)).is_err() {
+                // The check's own time, on its thread: the run may read the verdict later.
+                let started = std::time::Instant::now();
+                let verdict = check.evaluate_watched(&facts, &on_thread);
+                if tx.send((verdict, started.elapsed())).is_err() {
                     return;
                 }
             }
@@ -186,7 +189,7 @@ pub async fn evaluate_each<F: Future<Output = GaveUp>>(
                     break;
                 }
             };
-            let Some(verdict) = verdict else {
+            let Some((verdict, took)) = verdict else {
                 // The thread ended without this verdict: the check panicked.
                 judged.push((
                     Verdict::error(
@@ -197,7 +200,7 @@ pub async fn evaluate_each<F: Future<Output = GaveUp>>(
                 ));
                 break;
             };
-            judged.push((verdict, waiting.elapsed()));
+            judged.push((verdict, took));
         }
     }
     judged

@@ -67,11 +67,46 @@ fn kept<'a>(lines: &'a [String], ignore: &[Ignore]) -> Vec<&'a str> {
         .collect()
 }
 
+/// What a configuration is called in a diff's header: the device, the configuration (`what`:
+/// `running-config`) and the run, `sw1 running-config, run of 12-04 02:17:05`.
+pub struct Named<'a> {
+    pub device: Option<&'a str>,
+    pub what: &'a str,
+}
+
+impl Named<'_> {
+    /// One side of the diff: `sw1 running-config, run of 12-04 02:17:05` or `..., this run`.
+    pub fn side(&self, run: &str) -> String {
+        match self.device {
+            Some(device) => format!("{device} {}, {run}", self.what),
+            None => format!("{}, {run}", self.what),
+        }
+    }
+}
+
+/// `run of 12-04 02:17:05` from a run id (`20261204T021705.123`, the site's local time), with
+/// the year when `with_year`; `run <id>` for an id that is not a time.
+pub fn run_of(run_id: &str, with_year: bool) -> String {
+    let format = if with_year {
+        "%Y-%m-%d %H:%M:%S"
+    } else {
+        "%m-%d %H:%M:%S"
+    };
+    match run_id
+        .get(..15)
+        .and_then(|t| chrono::NaiveDateTime::parse_from_str(t, "%Y%m%dT%H%M%S").ok())
+    {
+        Some(at) => format!("run of {}", at.format(format)),
+        None => format!("run {run_id}"),
+    }
+}
+
 /// The verdict on `current` given the previous run's record of it (`None` on the first run).
 pub fn judge(
     current: &ConfigLines,
     previous: Option<(Result<ConfigLines, serde_json::Error>, &Recorded)>,
     ignore: &[Ignore],
+    named: &Named<'_>,
 ) -> Verdict {
     let now = kept(&current.lines, ignore);
     let Some((before, record)) = previous else {
@@ -98,8 +133,8 @@ pub fn judge(
         record.run_id,
         lines(then.len())
     );
-    let old_name = format!("previous run {}", record.run_id);
-    match diff(&then, &now, &old_name, "this run") {
+    let old_name = named.side(&run_of(&record.run_id, false));
+    match diff(&then, &now, &old_name, &named.side("this run")) {
         None => Verdict::ok(format!(
             "unchanged since the previous run ({when}): {}",
             lines(now.len())
@@ -161,6 +196,11 @@ mod tests {
         }
     }
 
+    const FW1: Named<'static> = Named {
+        device: Some("fw1"),
+        what: "configuration",
+    };
+
     const BEFORE: &[&str] = &[
         "config firewall policy",
         "    edit 1",
@@ -172,17 +212,17 @@ mod tests {
     #[test]
     fn first_run_records_equal_is_ok_a_change_fails_with_the_diff() {
         let r = record();
-        let first = judge(&config(BEFORE), None, &[]);
+        let first = judge(&config(BEFORE), None, &[], &FW1);
         assert_eq!(first.status, Status::Ok);
         assert!(first.summary.contains("first run"), "{}", first.summary);
 
-        let same = judge(&config(BEFORE), Some((Ok(config(BEFORE)), &r)), &[]);
+        let same = judge(&config(BEFORE), Some((Ok(config(BEFORE)), &r)), &[], &FW1);
         assert_eq!(same.status, Status::Ok, "{}", same.summary);
         assert!(same.summary.contains("(08:31)"), "{}", same.summary);
 
         let mut after = BEFORE.to_vec();
         after[2] = "        set srcaddr \"feed-B\"";
-        let changed = judge(&config(&after), Some((Ok(config(BEFORE)), &r)), &[]);
+        let changed = judge(&config(&after), Some((Ok(config(BEFORE)), &r)), &[], &FW1);
         assert_eq!(changed.status, Status::Fail);
         assert_eq!(
             changed.summary,
@@ -197,7 +237,19 @@ mod tests {
             lines.contains(&"+        set srcaddr \"feed-B\""),
             "{lines:?}"
         );
-        assert!(lines[0].starts_with("--- previous run"), "{lines:?}");
+        // The header names the device, the configuration and the runs.
+        assert_eq!(
+            lines[..2],
+            [
+                "--- fw1 configuration, run of 12-02 08:31:02",
+                "+++ fw1 configuration, this run"
+            ]
+        );
+        assert_eq!(
+            run_of("20261202T083102.120", true),
+            "run of 2026-12-02 08:31:02"
+        );
+        assert_eq!(run_of("not-a-run", false), "run not-a-run");
         assert_eq!(
             changed.attachment.as_deref().map(str::trim_end),
             Some(changed.evidence.as_str())
@@ -215,6 +267,7 @@ mod tests {
             &config(&after),
             Some((Ok(config(BEFORE)), &r)),
             &ignore.config_ignore,
+            &FW1,
         );
         assert_eq!(v.status, Status::Ok, "{}", v.summary);
     }
@@ -225,7 +278,7 @@ mod tests {
         let before: Vec<String> = (0..200).map(|i| format!("line {i}")).collect();
         let after: Vec<String> = (0..200).map(|i| format!("line {}", i * 7)).collect();
         let to = |v: &Vec<String>| ConfigLines { lines: v.clone() };
-        let v = judge(&to(&after), Some((Ok(to(&before)), &r)), &[]);
+        let v = judge(&to(&after), Some((Ok(to(&before)), &r)), &[], &FW1);
         assert_eq!(v.status, Status::Fail);
         assert_eq!(v.evidence.lines().count(), EVIDENCE_LINES + 1);
         assert!(v.evidence.ends_with("more diff lines in the attached diff"));

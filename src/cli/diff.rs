@@ -39,8 +39,11 @@ pub struct Args {
     pub home: Option<PathBuf>,
 }
 
-/// The query kinds whose fact is a device's normalised configuration.
-const CONFIG_KINDS: [&str; 2] = [RunningConfigLines::KIND, ShowConfig::KIND];
+/// The query kinds whose fact is a device's normalised configuration, with what it is called.
+const CONFIG_KINDS: [(&str, &str); 2] = [
+    (RunningConfigLines::KIND, RunningConfigLines::NAME),
+    (ShowConfig::KIND, ShowConfig::NAME),
+];
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let root = if args.demo {
@@ -92,10 +95,20 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         for c in &facts {
             out.push(c.line());
         }
-        if let (Some(a), Some(b)) = (config_of(&before), config_of(&after)) {
+        if let (Some((a, what)), Some((b, _))) = (config_of(&before), config_of(&after)) {
             let a: Vec<&str> = a.lines.iter().map(String::as_str).collect();
             let b: Vec<&str> = b.lines.iter().map(String::as_str).collect();
-            if let Some(d) = config_diff::diff(&a, &b, &from, &to) {
+            let named = config_diff::Named {
+                device: Some(device),
+                what,
+            };
+            // The year only when the two runs are of different years.
+            let with_year = from.get(..4) != to.get(..4);
+            let (old, new) = (
+                named.side(&config_diff::run_of(&from, with_year)),
+                named.side(&config_diff::run_of(&to, with_year)),
+            );
+            if let Some(d) = config_diff::diff(&a, &b, &old, &new) {
                 out.push(format!("configuration: {}", d.describe()));
                 out.push(d.unified.trim_end().to_string());
             }
@@ -124,9 +137,10 @@ fn box_of(records: &[Recorded]) -> BoxFacts {
         .unwrap_or_default()
 }
 
-fn config_of(records: &[Recorded]) -> Option<ConfigLines> {
-    records
-        .iter()
-        .find(|r| CONFIG_KINDS.contains(&r.key.kind.as_str()))
-        .and_then(|r| r.fact.read().ok())
+/// The device's configuration in a run, and what it is called.
+fn config_of(records: &[Recorded]) -> Option<(ConfigLines, &'static str)> {
+    records.iter().find_map(|r| {
+        let (_, what) = CONFIG_KINDS.iter().find(|(kind, _)| *kind == r.key.kind)?;
+        Some((r.fact.read().ok()?, *what))
+    })
 }

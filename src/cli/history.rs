@@ -1,15 +1,18 @@
 //! `premarket history [--last N] [--check ID]`: recent runs and, per check and device, the
 //! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
 //! from the whole archive, so a result older than the window is never called a "first run";
-//! offline replays and reruns are marked as such. Runs are listed in the order the archive wrote
-//! them, not by their clock; one dated in the future is flagged, and so is one whose archive lacks
-//! devices ("incomplete: sw1 not archived"). What the archive says is
+//! the checks whose status never changed in the window are counted in one line (a FAIL or
+//! ERROR that stood throughout is listed), and runs are named by their minute, to the second
+//! where two share one; offline replays and reruns are marked as such. Runs are listed in the
+//! order the archive wrote them, not by their clock; one dated in the future is flagged, and so
+//! is one whose archive lacks devices ("incomplete: sw1 not archived"). What the archive says is
 //! shown escaped, one value per line, never obeyed by the terminal.
 //!
 //! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
 //! N full runs instead (30 unless told): the probe's steady median and p99 and the FortiGate's
 //! offloaded sessions and setup rate, with the baselines' limits ([`crate::report::trend`]).
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -17,9 +20,11 @@ use chrono::DateTime;
 
 use super::{Stop, load};
 use crate::config::Config;
+use crate::core::Status;
 use crate::report::archive::Archive;
 use crate::report::email::offset;
 use crate::report::escape::line;
+use crate::report::human::by_minute_or_second;
 use crate::report::trend::{self, DEFAULT_RUNS, Points, Sources};
 use crate::report::{Report, history};
 
@@ -94,14 +99,34 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let tz = config.site.timezone;
     // Everything below comes from the archive: each value is shown on its line, escaped,
     // never obeyed (an escape sequence in a report.json must not reach the terminal).
+    // Runs are named by their minute, to the second where two runs of the archive share one.
+    let starts: Vec<DateTime<chrono_tz::Tz>> = reports
+        .iter()
+        .filter_map(|r| DateTime::parse_from_rfc3339(&r.started_at).ok())
+        .map(|t| t.with_timezone(&tz))
+        .collect();
+    let names: HashMap<DateTime<chrono_tz::Tz>, String> = starts
+        .iter()
+        .copied()
+        .zip(by_minute_or_second(&starts, "%Y-%m-%d %H:%M"))
+        .collect();
     let when = |at: &str| {
         DateTime::parse_from_rfc3339(at)
             .map(|t| {
                 let t = t.with_timezone(&tz);
-                format!("{} {}", t.format("%Y-%m-%d %H:%M"), offset(&t))
+                let name = names
+                    .get(&t)
+                    .cloned()
+                    .unwrap_or_else(|| t.format("%Y-%m-%d %H:%M").to_string());
+                format!("{name} {}", offset(&t))
             })
             .unwrap_or_else(|_| line(at))
     };
+    let width = reports
+        .iter()
+        .map(|r| when(&r.started_at).chars().count())
+        .max()
+        .unwrap_or(0);
     let now = chrono::Utc::now();
     let mut out = String::new();
     let _ = writeln!(
@@ -134,7 +159,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         };
         let _ = writeln!(
             out,
-            "  {}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}{incomplete}",
+            "  {:<width$}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}{incomplete}",
             when(&r.started_at),
             r.status.as_str(),
             c.ok,
@@ -145,24 +170,54 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         );
     }
     let _ = writeln!(out, "\nChanges per check (within these runs):");
+    // A check whose status never changed in these runs is counted, not listed (a FAIL or ERROR
+    // that stood throughout is listed: on-call wants it in view).
+    let mut unchanged: BTreeMap<Status, usize> = BTreeMap::new();
     for ((check, device), story) in history::timeline(&reports, start, wanted) {
+        let changed = story.steps.len() > usize::from(story.before.is_none());
+        let status = story
+            .before
+            .as_ref()
+            .map(|(s, _)| *s)
+            .or_else(|| story.steps.first().map(|s| s.status));
+        if !changed && let Some(status) = status {
+            if !history::is_failing(status) {
+                *unchanged.entry(status).or_default() += 1;
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "  {} on {}: {status} in every one of these runs",
+                line(&check),
+                line(&device)
+            );
+            continue;
+        }
         let _ = writeln!(out, "  {} on {}", line(&check), line(&device));
         if let Some((status, at)) = &story.before {
             let _ = writeln!(out, "    before these runs: {status} (as of {})", when(at));
         }
-        if story.steps.is_empty() {
-            let _ = writeln!(out, "    no change");
-        }
         for step in story.steps {
             let _ = writeln!(
                 out,
-                "    {}  {:<5} {}  ({})",
+                "    {:<width$}  {:<5} {}  ({})",
                 when(&step.at),
                 step.status.as_str(),
                 step.label,
                 line(&step.run_id)
             );
         }
+    }
+    if !unchanged.is_empty() {
+        let counts: Vec<String> = unchanged
+            .iter()
+            .map(|(status, n)| format!("{n} check{} {status}", if *n == 1 { "" } else { "s" }))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  No change in these runs: {} throughout",
+            counts.join(", ")
+        );
     }
     crate::report::terminal::print_quietly(&out);
     Ok(0)

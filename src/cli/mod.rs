@@ -54,6 +54,11 @@ pub struct Cli {
     pub verbose: u8,
     #[command(subcommand)]
     pub command: Command,
+    /// `--dir` was written on the command line (not taken from `PREMARKET_DIR`): the commands
+    /// that use their own site (`demo`, `lab`, `history --demo`, `diff --demo`) refuse it
+    /// rather than ignore it.
+    #[arg(skip)]
+    pub dir_on_command_line: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -84,7 +89,9 @@ pub enum Command {
     Diff(diff::Args),
     /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
     Capture(capture::Args),
-    /// Show the host key a device offers, and how to pin it after checking it.
+    /// Show the host key a device offers, and how to pin it after checking it; exit 0 known
+    /// key, 1 none known yet, 3 not the known one.
+    #[command(after_help = trust::EXIT_CODES)]
     Trust(trust::Args),
     /// The latency probe: analyse captures, or send and capture live.
     Probe(Box<probe::Args>),
@@ -127,6 +134,39 @@ impl From<crate::plan::PlanError> for Stop {
 }
 
 impl Cli {
+    /// Parses the process's arguments, as `Cli::try_parse` does, and remembers whether `--dir`
+    /// was given on the command line.
+    pub fn try_parse_args() -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let mut matches = Cli::command().try_get_matches()?;
+        let given = matches.value_source("dir") == Some(clap::parser::ValueSource::CommandLine);
+        let mut cli =
+            Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))?;
+        cli.dir_on_command_line = given;
+        Ok(cli)
+    }
+
+    /// Why this command would ignore a `--dir` given on the command line, if it would.
+    fn ignores_dir(&self) -> Option<&'static str> {
+        const DEMO_HOME: &str = "--demo reads the demo's runs (its --home), not a site's: drop \
+                                 --dir, or drop --demo to read the site in DIR";
+        match &self.command {
+            #[cfg(feature = "lab")]
+            Command::Demo(_) => Some(
+                "`demo` inspects the lab with its built-in example site, not a site directory: \
+                 drop --dir (to inspect the site in DIR: `premarket run --dir DIR`)",
+            ),
+            #[cfg(feature = "lab")]
+            Command::Lab(_) => Some(
+                "`lab` serves its built-in example site, not a site directory: drop --dir \
+                 (`lab serve --site-dir DIR` writes the lab's site where you say)",
+            ),
+            Command::History(args) if args.demo => Some(DEMO_HOME),
+            Command::Diff(args) if args.demo => Some(DEMO_HOME),
+            _ => None,
+        }
+    }
+
     /// The configuration directory: `--dir`, else `PREMARKET_DIR`, else the current directory.
     pub fn dir(&self) -> PathBuf {
         self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
@@ -149,6 +189,9 @@ pub fn absolute(path: &std::path::Path) -> PathBuf {
 
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> Result<u8, Stop> {
+    if let Some(why) = cli.ignores_dir().filter(|_| cli.dir_on_command_line) {
+        return Err(Stop::config(why));
+    }
     let dir = cli.dir();
     let invocation = cli.invocation();
     match cli.command {

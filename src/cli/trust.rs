@@ -1,11 +1,13 @@
 //! `premarket trust --device D`: show the host key a device offers so an operator can check it
 //! out of band and pin it. It only prints: premarket never adds a key by itself (no trust on
-//! first use), so a changed key can never be accepted silently.
+//! first use), so a changed key can never be accepted silently. Its exit code says what it
+//! found, for a script ([`EXIT_CODES`]): the known key, no known key yet, or another key.
 
 use std::path::Path;
 use std::time::Duration;
 
 use super::{Stop, load};
+use crate::core::Exit;
 use crate::ssh::hostkey::{self, Expected, HostKeyError, KnownHosts};
 use crate::ssh::transport;
 
@@ -15,6 +17,14 @@ pub struct Args {
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(super::complete::device_names))]
     pub device: String,
 }
+
+/// `trust --help`'s exit codes.
+pub const EXIT_CODES: &str = "Exit codes:
+  0  the offered key is the known one (it matches the pin or the known_hosts entry)
+  1  no key is known for the device yet: check the fingerprint, then pin it
+  2  the device's key could not be read (unreachable, no SSH answer)
+  3  the offered key is NOT the known one (HOST KEY CHANGED, or a revoked key), or a
+     configuration error (unknown device, unreadable known_hosts)";
 
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let config = load(dir)?;
@@ -29,7 +39,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     })?;
     let timeout = Duration::from_secs(config.site.ssh.connect_timeout_s.max(1));
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Stop {
-        code: crate::core::Exit::Error.code(),
+        code: Exit::Error.code(),
         message: format!("cannot start: {e}"),
     })?;
     let key = runtime
@@ -40,7 +50,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             timeout,
         ))
         .map_err(|e| Stop {
-            code: crate::core::Exit::Error.code(),
+            code: Exit::Error.code(),
             message: format!("{}: {e}", device.name),
         })?;
     let fingerprint = hostkey::fingerprint(&key);
@@ -52,10 +62,15 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         pin: conn.host_key.as_deref(),
         known_hosts: known_hosts.as_ref(),
     };
-    let status = match hostkey::verify(&expected, &key) {
-        Ok(()) => "already trusted (it matches the pin or the known_hosts entry)".to_string(),
-        Err(HostKeyError::Unknown { .. }) => "not trusted yet".to_string(),
-        Err(e) => e.to_string(),
+    let (status, code) = match hostkey::verify(&expected, &key) {
+        Ok(()) => (
+            "already trusted (it matches the pin or the known_hosts entry)".to_string(),
+            Exit::Ok,
+        ),
+        Err(HostKeyError::Unknown { .. }) => ("not trusted yet".to_string(), Exit::Fail),
+        // Another key than the known one (changed, revoked), or a known_hosts premarket
+        // does not read: never a code a script could take for "fine".
+        Err(e) => (e.to_string(), Exit::NotRun),
     };
     let known_hosts = config
         .site
@@ -84,5 +99,5 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         hostkey::known_hosts_line(&conn.host, conn.port, &key)
     );
     outln!("premarket does not write either for you.");
-    Ok(0)
+    Ok(code.code())
 }

@@ -52,6 +52,9 @@ pub struct Verdict {
     /// sender opens a new socket per send: 10,000 sessions in 9 s`); the summary follows as
     /// the detail. Absent: the catalog's finding words lead.
     pub lead: Option<String>,
+    /// The few words the subject names the fault by (`PTP grandmaster in holdover`), when the
+    /// catalog's `finding` would blame the wrong box. Absent: the catalog's finding.
+    pub finding: Option<String>,
     /// When what the verdict is about happened (a reboot, a burst), in Unix seconds: the report
     /// shows it in the site's time and notices two devices that restarted together.
     pub when: Option<i64>,
@@ -70,6 +73,7 @@ impl Verdict {
             evidence: String::new(),
             remedy: None,
             lead: None,
+            finding: None,
             when: None,
             attachment: None,
         }
@@ -113,6 +117,11 @@ impl Verdict {
 
     pub fn lead(mut self, lead: impl Into<String>) -> Self {
         self.lead = Some(lead.into());
+        self
+    }
+
+    pub fn finding(mut self, finding: impl Into<String>) -> Self {
+        self.finding = Some(finding.into());
         self
     }
 

@@ -248,6 +248,7 @@ async fn inspect_device(
     let mut facts = premarket_parse::parse(&outputs, &queries);
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
+    facts.set_device(&plan.device.name);
     let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
@@ -281,9 +282,11 @@ async fn inspect_device(
         .checks
         .iter()
         .zip(judged)
-        .map(|(check, (verdict, eval_ms))| {
+        .map(|(check, (verdict, took))| {
             let mut result = result(check, &plan.device.name, verdict, platform, redactor);
-            result.duration_ms = collected_ms + eval_ms;
+            let eval_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+            result.duration_ms = collected_ms.saturating_add(eval_ms);
+            result.eval_us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
             result
         })
         .collect();
@@ -339,7 +342,12 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
 /// Every check of the device: the prepared ones judged one after another on one evaluation
 /// thread, each bounded on its own ([`bounded::evaluate_each`]); a skipped one says why. Each
 /// verdict comes with its evaluation's milliseconds.
-async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Verdict, u64)> {
+/// Each check's verdict and how long its evaluation took (zero for a check not evaluated).
+async fn judge(
+    plan: &DevicePlan,
+    facts: Arc<Facts>,
+    limits: &Limits,
+) -> Vec<(Verdict, std::time::Duration)> {
     let prepared = plan
         .checks
         .iter()
@@ -359,16 +367,18 @@ async fn judge(plan: &DevicePlan, facts: Arc<Facts>, limits: &Limits) -> Vec<(Ve
     plan.checks
         .iter()
         .map(|check| match (&check.prepared, &check.skip) {
-            (Some(_), _) => judged.next().map_or_else(
-                || (Verdict::error("not judged (a bug in premarket)"), 0),
-                |(verdict, took)| (verdict, u64::try_from(took.as_millis()).unwrap_or(u64::MAX)),
-            ),
+            (Some(_), _) => judged.next().unwrap_or_else(|| {
+                (
+                    Verdict::error("not judged (a bug in premarket)"),
+                    std::time::Duration::ZERO,
+                )
+            }),
             (None, reason) => (
                 Verdict::skip(format!(
                     "skipped by the baseline: {}",
                     reason.as_deref().unwrap_or("no reason given")
                 )),
-                0,
+                std::time::Duration::ZERO,
             ),
         })
         .collect()
@@ -492,7 +502,10 @@ fn result(
         .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
     if verdict.status == Status::Fail {
-        result.finding = check.entry.finding.clone().unwrap_or_default();
+        result.finding = match &verdict.finding {
+            Some(own) => own_words(own),
+            None => check.entry.finding.clone().unwrap_or_default(),
+        };
     }
     result
 }

@@ -70,6 +70,8 @@ pub struct Facts {
     collected_at: Option<DateTime<Utc>>,
     /// What the device said it is (its identity query's fact), when a planned query says.
     model: Option<Model>,
+    /// The device's name in the site (set by the run driver), for words a person reads.
+    device: Option<String>,
 }
 
 /// One archived fact: which query read it, in which run, and its value as JSON.
@@ -277,6 +279,16 @@ impl Facts {
     /// Sets when the outputs were collected (the run driver's clock, not the check's).
     pub fn set_collected_at(&mut self, at: DateTime<Utc>) {
         self.collected_at = Some(at);
+    }
+
+    /// Sets the device's name in the site (the run driver's; no check judges by it).
+    pub fn set_device(&mut self, name: &str) {
+        self.device = Some(name.to_string());
+    }
+
+    /// The device's name in the site, when the run driver set it: a diff's header names it.
+    pub fn device(&self) -> Option<&str> {
+        self.device.as_deref()
     }
 
     /// When the outputs were collected, for checks that compare with an earlier run's time

@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 use super::Report;
 use premarket_core::Status;
 
+mod by_device;
 mod reach;
+pub use by_device::{Group, Line, by_device};
 pub use reach::Reach;
 
 /// A check on a device: the unit whose history is followed.
@@ -62,6 +64,10 @@ pub struct Transition {
     pub since: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since_run_id: Option<String>,
+    /// Not judged because its device could not be inspected: in this run (failing now) or in
+    /// the run before (fixed now). On-call reads these one line per device ([`by_device`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocked: bool,
 }
 
 pub fn is_failing(status: Status) -> bool {
@@ -113,6 +119,9 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
                 None => (None, None),
             }
         };
+        // Blocked now when failing now; when fixed now, blocked in the run it was judged before.
+        let blocked_in = |report: &Report| blocked(report, &result.device, &result.check);
+        let was_blocked = past.last().is_some_and(|(_, r, _)| blocked_in(r));
         let transition = |since: (Option<String>, Option<String>)| Transition {
             check: result.check.clone(),
             device: result.device.clone(),
@@ -120,6 +129,11 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
             to: result.status,
             since: since.0,
             since_run_id: since.1,
+            blocked: if is_failing(result.status) {
+                blocked_in(current)
+            } else {
+                was_blocked
+            },
         };
         match (
             before.map(is_failing),
@@ -137,6 +151,14 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
     }
     changes.previous_run_id = previous_run.map(|(_, r)| r.run_id.clone());
     Some(changes)
+}
+
+/// Whether `report` left `check` on `device` ERROR because the device could not be inspected.
+fn blocked(report: &Report, device: &str, check: &str) -> bool {
+    report
+        .devices_not_inspected
+        .iter()
+        .any(|d| d.device == device && d.blocked.iter().any(|c| c == check))
 }
 
 /// Each earlier report's results by (check, device): a site with hundreds of devices has

@@ -28,6 +28,28 @@ static RUN_ID: LazyLock<Regex> =
 static BYTES: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(\d{4,}) bytes\b").expect("static regex"));
 
+/// Names for runs that started at `times`, each formatted with `minute` (a chrono format that
+/// ends in the minute, `%H:%M`), and to the second (`%H:%M:%S`) where two runs share a minute:
+/// six runs at 02:17 read 02:17:05, 02:17:31 ..., never six times "02:17".
+pub fn by_minute_or_second<Tz: TimeZone>(times: &[DateTime<Tz>], minute: &str) -> Vec<String>
+where
+    Tz::Offset: std::fmt::Display,
+{
+    let minutes: Vec<String> = times.iter().map(|t| t.format(minute).to_string()).collect();
+    let second = format!("{minute}:%S");
+    times
+        .iter()
+        .zip(&minutes)
+        .map(|(t, m)| {
+            if minutes.iter().filter(|other| *other == m).count() > 1 {
+                t.format(&second).to_string()
+            } else {
+                m.clone()
+            }
+        })
+        .collect()
+}
+
 /// Rewrites text for a reader in the site's zone, on the day of the run at hand.
 #[derive(Clone, Debug)]
 pub struct Human {
@@ -146,6 +168,17 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(h.text(text), want);
         }
+        // Runs that share a minute are named to the second; the others by their minute.
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap();
+        let runs = [
+            at("2026-12-04T02:17:05+08:00"),
+            at("2026-12-04T02:17:31+08:00"),
+            at("2026-12-04T02:18:02+08:00"),
+        ];
+        assert_eq!(
+            by_minute_or_second(&runs, "%H:%M"),
+            ["02:17:05", "02:17:31", "02:18"]
+        );
         // Evidence keeps the device's bytes.
         assert_eq!(
             h.annotations("queueLength 3145728 bytes in 20261202T094507.501"),

@@ -8,6 +8,12 @@
 //! configuration that stopped the run is one suite, `configuration`, with an `<error>` per
 //! mistake. The counts are those of the JSON report.
 //!
+//! Times: `<testsuites time>` is the run's wall time (its start to its end), a device's
+//! `<testsuite time>` that device's own (its collection and its checks, the longest
+//! `duration_ms` of its results: devices are inspected at once, so the suites overlap), and a
+//! `<testcase time>` the check's own evaluation (`eval_us`; 0 where it has none), never the
+//! device's collection counted again for each of its checks.
+//!
 //! Every text is device text or made from it: control characters are written out (`\x1b`) and
 //! every known secret masked before it is escaped for XML; characters XML 1.0 cannot carry
 //! are written out too.
@@ -52,7 +58,10 @@ impl Channel for Junit {
 /// One `<testcase>`.
 struct Case {
     name: String,
+    /// The check's own evaluation.
     seconds: f64,
+    /// The device's time up to this verdict (its collection and this evaluation).
+    device_seconds: f64,
     /// `(element, message, body)`; `None` for a passed test.
     outcome: Option<(&'static str, String, String)>,
 }
@@ -73,6 +82,7 @@ pub fn render(report: &Report, redactor: &Redactor) -> String {
             cases.push(Case {
                 name,
                 seconds: 0.0,
+                device_seconds: 0.0,
                 outcome: Some((
                     "error",
                     clean(error),
@@ -104,7 +114,14 @@ pub fn render(report: &Report, redactor: &Redactor) -> String {
             .filter(|c| c.outcome.as_ref().is_some_and(|o| o.0 == what))
             .count()
     };
-    let seconds: f64 = all.iter().map(|c| c.seconds).sum();
+    let wall = |from: &str, to: &str| {
+        let at = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+        let (from, to) = (at(from)?, at(to)?);
+        Some((to - from).num_microseconds()?.max(0) as f64 / 1e6)
+    };
+    // The run's wall time; where the report's times do not read, the longest device's.
+    let seconds = wall(&report.started_at, &report.finished_at)
+        .unwrap_or_else(|| all.iter().map(|c| c.device_seconds).fold(0.0, f64::max));
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         xml,
@@ -124,7 +141,7 @@ pub fn render(report: &Report, redactor: &Redactor) -> String {
             count(cases, "failure"),
             count(cases, "error"),
             count(cases, "skipped"),
-            cases.iter().map(|c| c.seconds).sum::<f64>(),
+            cases.iter().map(|c| c.device_seconds).fold(0.0, f64::max),
             attr(&clean(&report.started_at)),
         );
         xml.push_str("    <properties>\n");
@@ -138,7 +155,7 @@ pub fn render(report: &Report, redactor: &Redactor) -> String {
         xml.push_str("    </properties>\n");
         for c in cases {
             let open = format!(
-                "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6}\"",
                 attr(device),
                 attr(&c.name),
                 c.seconds
@@ -176,7 +193,8 @@ pub fn render(report: &Report, redactor: &Redactor) -> String {
 }
 
 fn case(report: &Report, r: &CheckResult, name: String, clean: &dyn Fn(&str) -> String) -> Case {
-    let seconds = r.duration_ms as f64 / 1000.0;
+    let seconds = r.eval_us as f64 / 1e6;
+    let device_seconds = r.duration_ms as f64 / 1000.0;
     let body = || {
         let mut body = String::new();
         if let Some(note) = report.cause_note(r).or_else(|| report.mark(r)) {
@@ -205,6 +223,7 @@ fn case(report: &Report, r: &CheckResult, name: String, clean: &dyn Fn(&str) -> 
     Case {
         name,
         seconds,
+        device_seconds,
         outcome,
     }
 }
@@ -254,6 +273,34 @@ fn is_xml_char(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_suites_take_the_run_s_wall_time_and_a_case_its_check_s_evaluation() {
+        let mut results = Vec::new();
+        for (check, device, duration_ms, eval_us) in [
+            ("a", "sw1", 2000, 40),
+            ("b", "sw1", 2001, 1500),
+            ("c", "fw1", 900, 0),
+        ] {
+            let mut r = CheckResult::new(check, device, Status::Ok, "");
+            r.duration_ms = duration_ms;
+            r.eval_us = eval_us;
+            results.push(r);
+        }
+        let report = Report::new(
+            "r1".into(),
+            "lab".into(),
+            "2026-12-04T02:17:05.000+08:00".into(),
+            "2026-12-04T02:17:07.070+08:00".into(),
+            results,
+        );
+        let xml = render(&report, &Redactor::default());
+        assert!(xml.contains("<testsuites name=\"premarket lab\" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"2.070\">"), "{xml}");
+        assert!(xml.contains("<testsuite name=\"sw1\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"2.001\""), "{xml}");
+        assert!(xml.contains("name=\"a\" time=\"0.000040\""), "{xml}");
+        assert!(xml.contains("name=\"b\" time=\"0.001500\""), "{xml}");
+        assert!(xml.contains("name=\"c\" time=\"0.000000\""), "{xml}");
+    }
 
     #[test]
     fn markup_and_control_characters_cannot_break_the_document() {

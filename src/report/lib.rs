@@ -52,7 +52,13 @@ pub struct CheckResult {
     pub actual: String,
     pub evidence: String,
     pub remedy: String,
+    /// From the start of the device's inspection to this verdict: the device's collection
+    /// (shared by all its checks) and this check's evaluation.
     pub duration_ms: u64,
+    /// This check's own evaluation, in microseconds; absent (0) where a check has no time of
+    /// its own (skipped by the baseline, synthesized). JUnit's testcase time.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub eval_us: u64,
     /// FAIL: the catalog's few words for what is wrong (`LANZ not saved`), the start of the
     /// headline and of the email subject.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -80,6 +86,10 @@ pub struct CheckResult {
     pub when: Option<String>,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl CheckResult {
     /// A result with only its identity and verdict set (tests, synthesized findings).
     pub fn new(check: &str, device: &str, status: Status, summary: &str) -> Self {
@@ -94,6 +104,7 @@ impl CheckResult {
             evidence: String::new(),
             remedy: String::new(),
             duration_ms: 0,
+            eval_us: 0,
             finding: String::new(),
             severity: Severity::default(),
             explained_by: None,

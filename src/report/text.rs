@@ -10,7 +10,7 @@ use std::fmt::Write;
 use owo_colors::OwoColorize;
 
 use super::blocks::Block;
-use super::history::Transition;
+use super::history::{self, Group, Line, Transition};
 use super::reading::RECOVERED;
 use super::{CheckResult, DeviceDown, Report};
 use premarket_core::Status;
@@ -179,57 +179,63 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
             .map(|s| format!("was {s}"))
             .unwrap_or_else(|| "first time judged".into())
     };
+    let when = |t: &Transition| {
+        t.since.as_deref().map(|s| {
+            chrono::DateTime::parse_from_rfc3339(s)
+                .map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
+                .unwrap_or_else(|_| s.to_string())
+        })
+    };
     let since = |t: &Transition| {
-        t.since
-            .as_deref()
-            .map(|s| {
-                let shown = chrono::DateTime::parse_from_rfc3339(s)
-                    .map(|t| t.with_timezone(&tz).format("%Y-%m-%d %H:%M").to_string())
-                    .unwrap_or_else(|_| s.to_string());
-                format!(", failing since {shown}")
-            })
+        when(t)
+            .map(|shown| format!(", failing since {shown}"))
             .unwrap_or_default()
     };
-    for t in &changes.newly_failing {
-        let _ = writeln!(
-            out,
-            "  newly failing: {} {} on {} ({})",
-            t.to,
-            t.check,
-            t.device,
-            was(t)
-        );
-    }
-    for t in &changes.changed {
-        let _ = writeln!(
-            out,
-            "  changed: {} on {} is {} ({}{})",
-            t.check,
-            t.device,
-            t.to,
-            was(t),
-            since(t)
-        );
-    }
-    for t in &changes.fixed {
-        let _ = writeln!(
-            out,
-            "  fixed: {} on {} ({}{})",
-            t.check,
-            t.device,
-            was(t),
-            since(t)
-        );
-    }
-    for t in &changes.still_failing {
-        let _ = writeln!(
-            out,
-            "  still failing: {} {} on {}{}",
-            t.to,
-            t.check,
-            t.device,
-            since(t)
-        );
+    for (group, line) in history::by_device(changes) {
+        let t = match line {
+            Line::Device(d) => {
+                let since = d.earliest().and_then(when);
+                let label = group.label().to_lowercase();
+                let _ = writeln!(out, "  {label}: {}", d.words(since.as_deref()));
+                continue;
+            }
+            Line::Check(t) => t,
+        };
+        let _ = match group {
+            Group::NewlyFailing => writeln!(
+                out,
+                "  newly failing: {} {} on {} ({})",
+                t.to,
+                t.check,
+                t.device,
+                was(t)
+            ),
+            Group::Changed => writeln!(
+                out,
+                "  changed: {} on {} is {} ({}{})",
+                t.check,
+                t.device,
+                t.to,
+                was(t),
+                since(t)
+            ),
+            Group::Fixed => writeln!(
+                out,
+                "  fixed: {} on {} ({}{})",
+                t.check,
+                t.device,
+                was(t),
+                since(t)
+            ),
+            Group::StillFailing => writeln!(
+                out,
+                "  still failing: {} {} on {}{}",
+                t.to,
+                t.check,
+                t.device,
+                since(t)
+            ),
+        };
     }
 }
 

@@ -29,6 +29,15 @@ impl Check for ConfigUnchanged {
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
         let now = facts.get(&RunningConfigLines)?;
         let previous = facts.previous(&RunningConfigLines);
-        Ok(config_diff::judge(now, previous, &input.config_ignore))
+        let named = config_diff::Named {
+            device: facts.device(),
+            what: RunningConfigLines::NAME,
+        };
+        Ok(config_diff::judge(
+            now,
+            previous,
+            &input.config_ignore,
+            &named,
+        ))
     }
 }

@@ -12,7 +12,9 @@ use serde::Deserialize;
 
 use crate::Invalid;
 use premarket_platform::eos::PtpMasters;
-use premarket_platform::eos::ptp_masters::{accuracy_meaning, class_meaning};
+use premarket_platform::eos::ptp_masters::{
+    ClassState, accuracy_meaning, class_meaning, class_state,
+};
 
 pub const DEFAULT_MAX_OFFSET_NS: u64 = 1000;
 pub const DEFAULT_MAX_MEAN_PATH_DELAY_NS: u64 = 2000;
@@ -45,6 +47,14 @@ pub struct PtpExpect {
     pub max_clock_accuracy: u8,
     #[serde(default)]
     pub slave_port: Option<String>,
+}
+
+/// A grandmaster that is not good while the switch follows it: the result's lead, the
+/// subject's words and a remedy that starts at the grandmaster.
+pub struct GmFault {
+    pub lead: String,
+    pub finding: &'static str,
+    pub remedy: String,
 }
 
 fn max_offset_ns() -> u64 {
@@ -118,6 +128,81 @@ impl PtpExpect {
                 accuracy_meaning(self.max_clock_accuracy)
             ));
         }
+    }
+
+    /// When the switch follows an allowed grandmaster and that grandmaster is not good (its
+    /// class or accuracy), the fault is the grandmaster's: the words that lead with it. `gm`
+    /// is its identity, `via` how the switch follows it (`Ethernet1, offset -11 ns`).
+    pub fn grandmaster_fault(&self, gm: &str, m: &PtpMasters, via: &str) -> Option<GmFault> {
+        let class = m.clock_class;
+        let class_bad = !self.allowed_clock_classes.contains(&class);
+        let accuracy_bad = m.clock_accuracy.filter(|a| *a > self.max_clock_accuracy);
+        let (lead, finding, what) = match (class_bad, class_state(class), accuracy_bad) {
+            (true, ClassState::Holdover, _) => (
+                format!("grandmaster {gm} in holdover (clock class {class})"),
+                "PTP grandmaster in holdover",
+                format!(
+                    "it announces clock class {class} ({}), so it lost its reference and keeps time on its own oscillator, drifting",
+                    class_meaning(class)
+                ),
+            ),
+            (true, ClassState::FreeRunning, _) => (
+                format!("grandmaster {gm} free-running (clock class {class})"),
+                "PTP grandmaster free-running",
+                format!(
+                    "it announces clock class {class} ({}), so its time is traceable to nothing",
+                    class_meaning(class)
+                ),
+            ),
+            (true, _, _) => (
+                format!(
+                    "grandmaster {gm} announces clock class {class} ({})",
+                    class_meaning(class)
+                ),
+                "PTP grandmaster clock class not allowed",
+                format!(
+                    "it announces clock class {class} ({}), which this site does not allow",
+                    class_meaning(class)
+                ),
+            ),
+            (false, _, Some(a)) => (
+                format!(
+                    "grandmaster {gm} accuracy 0x{a:02X} ({}), limit 0x{:02X}",
+                    accuracy_meaning(a),
+                    self.max_clock_accuracy
+                ),
+                "PTP grandmaster accuracy",
+                format!(
+                    "it announces clock accuracy 0x{a:02X} ({}), worse than the limit 0x{:02X} ({})",
+                    accuracy_meaning(a),
+                    self.max_clock_accuracy,
+                    accuracy_meaning(self.max_clock_accuracy)
+                ),
+            ),
+            (false, _, None) => return None,
+        };
+        let classes = self
+            .allowed_clock_classes
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let backups: Vec<String> = self.allowed().into_iter().filter(|g| g != gm).collect();
+        let backup = match backups.as_slice() {
+            [] => String::new(),
+            b => format!(
+                ", or fail over to the backup grandmaster ({})",
+                b.join(", ")
+            ),
+        };
+        let remedy = format!(
+            "Start at the grandmaster {gm}: {what}. Check its reference (GNSS antenna, cable and receiver lock) and its alarms{backup}. The switch follows it correctly ({via}): nothing to change on the switch. Timestamps of orders and market data drift until the grandmaster is locked again; once it announces clock class {classes}, rerun `premarket check eos.ptp.synchronised`."
+        );
+        Some(GmFault {
+            lead,
+            finding,
+            remedy,
+        })
     }
 
     /// Problems with the path to the grandmaster (mean path delay, steps removed).

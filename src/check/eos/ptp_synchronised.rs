@@ -14,7 +14,12 @@ use super::ptp_quality::PtpExpect;
 /// (`currentPtpSystemTime - lastSyncTime`, both the switch's clock); and the grandmaster itself
 /// good: its clock class allowed (a GM in holdover keeps its identity, only the class drops
 /// from 6 to 7) and its accuracy within the limit (`show ptp masters`). Order and market-data
-/// timestamps drift otherwise. Defaults and their sources: [`super::ptp_quality`].
+/// timestamps drift otherwise. When the switch follows an allowed grandmaster correctly and
+/// only that grandmaster's time is bad (holdover, free-running, its accuracy), the result leads
+/// with the grandmaster (`grandmaster 0xec:...:a8 in holdover (clock class 7)`) and its remedy
+/// starts there: the switch is not the box to fix. Only the holdover classes read as holdover
+/// ([`premarket_platform::eos::ptp_masters::class_state`]); a locked class (6, 13) never does.
+/// Defaults and their sources: [`super::ptp_quality`].
 ///
 /// ```yaml
 /// - id: eos.ptp.synchronised
@@ -128,9 +133,29 @@ impl Check for PtpSynchronised {
             })),
         }
         want.judge_path(clock.mean_path_delay_ns, clock.steps_removed, &mut problems);
+        // The switch follows an allowed grandmaster through its slave port and heard from it
+        // recently: whatever is wrong with that grandmaster's time is the grandmaster's fault.
+        let follows = clock.gm_clock_identity != clock.clock_identity
+            && allowed.contains(&clock.gm_clock_identity)
+            && clock.number_of_slave_ports > 0
+            && age.is_some_and(|a| a <= want.max_sync_age_s);
+        let via = format!(
+            "through {}, offset {} ns",
+            clock.slave_port.as_deref().unwrap_or("its slave port"),
+            opt(clock.offset_from_master_ns)
+        );
+        let mut gm_fault = None;
         let mut evidence = evidence;
         let class = match facts.get(&ShowPtpMasters) {
             Ok(masters) => {
+                // Only when both outputs name the same grandmaster is the class its.
+                let same_gm = masters
+                    .gm_clock_identity
+                    .as_ref()
+                    .is_none_or(|g| *g == clock.gm_clock_identity);
+                if follows && same_gm {
+                    gm_fault = want.grandmaster_fault(&clock.gm_clock_identity, masters, &via);
+                }
                 want.judge_quality(masters, &mut problems);
                 evidence.push_str(&format!(
                     "; show ptp masters: clockClass {}, clockAccuracy {}",
@@ -168,6 +193,15 @@ impl Check for PtpSynchronised {
                 opt(clock.mean_path_delay_ns),
                 opt(age)
             ))
+        } else if let Some(fault) = gm_fault {
+            Verdict::fail(format!(
+                "the grandmaster's time is not good: {}; the switch follows it ({via}, last sync {} s ago)",
+                problems.join("; "),
+                opt(age)
+            ))
+            .lead(fault.lead)
+            .finding(fault.finding)
+            .remedy(fault.remedy)
         } else {
             Verdict::fail(format!("PTP not synchronised: {}", problems.join("; "))).remedy(REMEDY)
         };

@@ -97,6 +97,31 @@ pub fn class_meaning(class: u8) -> &'static str {
     }
 }
 
+/// What a grandmaster announcing a clock class is doing, as far as the class tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassState {
+    /// Locked to its reference: 6 (a primary reference: GNSS), 13 (an application-specific
+    /// source). The classes grandmasters announce when locked, in every profile.
+    Locked,
+    /// Lost its reference and keeps time on its oscillator: 7 and 14 within specification,
+    /// 52, 58, 187 and 193 out of it (IEEE 1588 table 5), 135 to 165 (ITU-T G.8275.1).
+    Holdover,
+    /// 248: never locked, or lost every reference and left holdover.
+    FreeRunning,
+    /// Reserved, alternate-profile or slave-only classes.
+    Other,
+}
+
+/// The state a clock class announces.
+pub fn class_state(class: u8) -> ClassState {
+    match class {
+        6 | 13 => ClassState::Locked,
+        7 | 14 | 52 | 58 | 187 | 193 | 135 | 140 | 150 | 160 | 165 => ClassState::Holdover,
+        248 => ClassState::FreeRunning,
+        _ => ClassState::Other,
+    }
+}
+
 /// The accuracy an IEEE 1588 clockAccuracy code stands for (table 6), for messages.
 pub fn accuracy_meaning(code: u8) -> String {
     const STEPS: [&str; 18] = [
@@ -135,6 +160,20 @@ mod tests {
         assert_eq!(accuracy_meaning(0x21), "within 100 ns");
         assert_eq!(accuracy_meaning(0x31), "within > 10 s");
         assert_eq!(accuracy_meaning(0xFE), "unknown");
+    }
+
+    #[test]
+    fn a_locked_class_is_never_holdover() {
+        for class in [6, 13] {
+            assert_eq!(class_state(class), ClassState::Locked, "{class}");
+            assert!(!class_meaning(class).contains("holdover"), "{class}");
+        }
+        for class in [7, 14, 52, 58, 187, 193, 135, 140, 150, 160, 165] {
+            assert_eq!(class_state(class), ClassState::Holdover, "{class}");
+            assert!(class_meaning(class).contains("holdover"), "{class}");
+        }
+        assert_eq!(class_state(248), ClassState::FreeRunning);
+        assert_eq!(class_state(255), ClassState::Other);
     }
 
     #[test]

@@ -37,6 +37,11 @@ impl Query for RunningConfigLines {
     }
 }
 
+impl RunningConfigLines {
+    /// What a diff of it is called (`--- sw1 running-config, run of 12-04 02:17:05`).
+    pub const NAME: &'static str = "running-config";
+}
+
 /// Header comments that change on every read.
 const VOLATILE: [&str; 4] = [
     "! Command:",

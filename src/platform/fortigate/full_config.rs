@@ -47,6 +47,8 @@ impl Query for ShowConfig {
 
 impl ShowConfig {
     pub const TEXT: &'static str = "show";
+    /// What a diff of it is called (`--- fw1 configuration, run of 12-04 02:17:05`).
+    pub const NAME: &'static str = "configuration";
 }
 
 /// Header lines that change on every read (`conf_file_ver` counts saves) or with the software

@@ -5,7 +5,7 @@
 use chrono::DateTime;
 
 use super::context::Context;
-use crate::history::Transition;
+use crate::history::{self, Group, Line, Transition};
 use crate::{CheckResult, Report};
 use premarket_core::Status;
 
@@ -45,73 +45,70 @@ pub fn movement(report: &Report, result: &CheckResult, ctx: &Context) -> Option<
 
 /// ` since 11-29 08:15 (1 d 2 h)`, measured up to this run.
 pub fn since(t: &Transition, report: &Report, ctx: &Context) -> String {
-    let (Some(since), Ok(now)) = (
-        t.since.as_deref(),
-        DateTime::parse_from_rfc3339(&report.started_at),
-    ) else {
-        return String::new();
-    };
-    match DateTime::parse_from_rfc3339(since) {
-        Ok(at) => format!(
-            " since {} ({})",
-            ctx.short_time(at),
-            duration((now - at).num_seconds())
-        ),
-        Err(_) => String::new(),
-    }
+    since_when(t, report, ctx)
+        .map(|s| format!(" since {s}"))
+        .unwrap_or_default()
 }
 
-/// One line per change, grouped: newly failing, changed, fixed, still failing.
+/// `11-29 08:15 (1 d 2 h)`: when the failure began, and how long ago as of this run.
+fn since_when(t: &Transition, report: &Report, ctx: &Context) -> Option<String> {
+    let now = DateTime::parse_from_rfc3339(&report.started_at).ok()?;
+    let at = DateTime::parse_from_rfc3339(t.since.as_deref()?).ok()?;
+    Some(format!(
+        "{} ({})",
+        ctx.short_time(at),
+        duration((now - at).num_seconds())
+    ))
+}
+
+/// One line per change, grouped: newly failing, changed, fixed, still failing; a device
+/// that could not be inspected is one line, not one per blocked check.
 pub fn change_lines(report: &Report, ctx: &Context) -> Option<Vec<(&'static str, String)>> {
     let changes = report.changes.as_ref()?;
-    let mut lines = Vec::new();
-    for t in &changes.newly_failing {
-        let was = t
-            .from
-            .map(|s| format!("was {s}"))
-            .unwrap_or_else(|| "first time judged".into());
-        lines.push((
-            "Newly failing",
-            format!("{} {} on {} ({was})", t.to, t.check, t.device),
-        ));
-    }
-    for t in &changes.changed {
-        lines.push((
-            "Changed",
-            format!(
-                "{} on {}: now {}, was {}{}",
-                t.check,
-                t.device,
-                t.to,
-                t.from.map(Status::as_str).unwrap_or("-"),
-                since(t, report, ctx)
-            ),
-        ));
-    }
-    for t in &changes.fixed {
-        lines.push((
-            "Fixed",
-            format!(
-                "{} on {}: now OK, was {}{}",
-                t.check,
-                t.device,
-                t.from.map(Status::as_str).unwrap_or("failing"),
-                since(t, report, ctx)
-            ),
-        ));
-    }
-    for t in &changes.still_failing {
-        lines.push((
-            "Still failing",
-            format!(
-                "{} {} on {}{}",
-                t.to,
-                t.check,
-                t.device,
-                since(t, report, ctx)
-            ),
-        ));
-    }
+    let lines = history::by_device(changes)
+        .into_iter()
+        .map(|(group, line)| {
+            let t = match line {
+                Line::Device(d) => {
+                    let since = d.earliest().and_then(|t| since_when(t, report, ctx));
+                    return (group.label(), d.words(since.as_deref()));
+                }
+                Line::Check(t) => t,
+            };
+            let from = t.from.map(Status::as_str);
+            let text = match group {
+                Group::NewlyFailing => {
+                    let was = from
+                        .map(|s| format!("was {s}"))
+                        .unwrap_or_else(|| "first time judged".into());
+                    format!("{} {} on {} ({was})", t.to, t.check, t.device)
+                }
+                Group::Changed => format!(
+                    "{} on {}: now {}, was {}{}",
+                    t.check,
+                    t.device,
+                    t.to,
+                    from.unwrap_or("-"),
+                    since(t, report, ctx)
+                ),
+                Group::Fixed => format!(
+                    "{} on {}: now OK, was {}{}",
+                    t.check,
+                    t.device,
+                    from.unwrap_or("failing"),
+                    since(t, report, ctx)
+                ),
+                Group::StillFailing => format!(
+                    "{} {} on {}{}",
+                    t.to,
+                    t.check,
+                    t.device,
+                    since(t, report, ctx)
+                ),
+            };
+            (group.label(), text)
+        })
+        .collect();
     Some(lines)
 }
 

@@ -47,6 +47,8 @@ struct TrendChart<'a> {
     statuses: &'a [(String, Status)],
     /// Every run of either series, oldest first: the x axis.
     runs: Vec<(DateTime<FixedOffset>, String)>,
+    /// Each run's label on the axis, in `runs`' order.
+    labels: Vec<String>,
 }
 
 const HEIGHT: u32 = 1300;
@@ -71,12 +73,22 @@ impl<'a> TrendChart<'a> {
         let mut runs: Vec<(DateTime<FixedOffset>, String)> =
             runs.into_iter().map(|(id, at)| (at, id)).collect();
         runs.sort();
+        // Its time when all the runs are of one day, else its day and time; to the second
+        // where runs share a minute.
+        let one_day = match (runs.first(), runs.last()) {
+            (Some((first, _)), Some((last, _))) => first.date_naive() == last.date_naive(),
+            _ => true,
+        };
+        let format = if one_day { "%H:%M" } else { "%m-%d %H:%M" };
+        let times: Vec<DateTime<FixedOffset>> = runs.iter().map(|(at, _)| *at).collect();
+        let labels = crate::human::by_minute_or_second(&times, format);
         TrendChart {
             probe,
             firewall,
             limits,
             statuses,
             runs,
+            labels,
         }
     }
 
@@ -97,16 +109,11 @@ impl<'a> TrendChart<'a> {
         }
     }
 
-    /// A run's label: its time when all the runs are of one day, else its day and time.
+    /// A run's label (see [`TrendChart::labels`]).
     fn date(&self, x: f64) -> String {
-        let one_day = match (self.runs.first(), self.runs.last()) {
-            (Some((first, _)), Some((last, _))) => first.date_naive() == last.date_naive(),
-            _ => true,
-        };
-        let format = if one_day { "%H:%M" } else { "%m-%d %H:%M" };
-        self.runs
+        self.labels
             .get(x.round().max(0.0) as usize)
-            .map(|(at, _)| at.format(format).to_string())
+            .cloned()
             .unwrap_or_default()
     }
 
@@ -125,13 +132,39 @@ impl<'a> TrendChart<'a> {
                 palette::TEXT,
             ));
         }
+        // A drift is said of the latest run only: an older run's drift, shown above a latest
+        // run that has no figure, would read as the state now.
+        let latest = self.runs.last().map(|(_, id)| id.as_str());
         let rule = DriftRule::default();
         let drifts: Vec<String> = probe_drifts(self.probe, &rule)
             .iter()
             .chain(&firewall_drifts(self.firewall, &rule))
+            .filter(|d| Some(d.run_id.as_str()) == latest)
             .map(Drift::said)
             .collect();
-        if drifts.is_empty() {
+        let probe_missing = !self.probe.is_empty()
+            && !self.probe.iter().any(|p| {
+                Some(p.run_id.as_str()) == latest && (p.median_ns.is_some() || p.p99_ns.is_some())
+            });
+        let firewall_missing = !self.firewall.is_empty()
+            && !self.firewall.iter().any(|p| {
+                Some(p.run_id.as_str()) == latest
+                    && (p.npu_session_count.is_some() || p.setup_rate.is_some())
+            });
+        let missing: Vec<&str> = [(probe_missing, "probe"), (firewall_missing, "FortiGate")]
+            .iter()
+            .filter(|(m, _)| *m)
+            .map(|(_, what)| *what)
+            .collect();
+        if !missing.is_empty() {
+            lines.push((
+                format!(
+                    "the latest run has no {} figures: no drift said of it",
+                    missing.join(" or ")
+                ),
+                palette::TEXT,
+            ));
+        } else if drifts.is_empty() {
             lines.push(("no drift against the week before".into(), palette::GREEN));
         }
         for d in drifts {

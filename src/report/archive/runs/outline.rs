@@ -1,5 +1,6 @@
-//! An archived report read in outline: the run's own fields and each result's check, device
-//! and status. Everything else in the file (summaries, evidence, remedies: most of its bytes)
+//! An archived report read in outline: the run's own fields, each result's check, device and
+//! status, and the devices that could not be inspected with the checks they blocked (what
+//! "since the previous run" groups by device). Everything else in the file (summaries, evidence, remedies: most of its bytes)
 //! is skipped by the JSON reader without being kept, and what is kept is escaped as a whole
 //! report's strings are.
 
@@ -20,6 +21,8 @@ pub(super) struct Outline {
     partial: bool,
     #[serde(default)]
     offline: bool,
+    #[serde(default)]
+    devices_not_inspected: Vec<Down>,
 }
 
 /// An archived report's own fields alone (its results skipped as they are read): what the
@@ -48,6 +51,7 @@ impl Heading {
             results: Vec::new(),
             partial: self.partial,
             offline: self.offline,
+            devices_not_inspected: Vec::new(),
         }
         .report()
     }
@@ -58,6 +62,13 @@ struct Line {
     check: String,
     device: String,
     status: Status,
+}
+
+/// A device that could not be inspected: which, and the checks it blocked.
+#[derive(Deserialize)]
+struct Down {
+    device: String,
+    blocked: Vec<String>,
 }
 
 impl Outline {
@@ -78,6 +89,20 @@ impl Outline {
         report.status = self.status;
         report.partial = self.partial;
         report.offline = self.offline;
+        report.devices_not_inspected = self
+            .devices_not_inspected
+            .iter()
+            .map(|d| crate::DeviceDown {
+                device: clean(&d.device),
+                cause: String::new(),
+                what: String::new(),
+                command: None,
+                remedy: String::new(),
+                blocked: d.blocked.iter().map(|b| clean(b)).collect(),
+                judged_in: None,
+                judged_at: None,
+            })
+            .collect();
         report
     }
 }
