@@ -634,6 +634,7 @@ async fn every_row() {
             result.summary,
             row.summary
         );
+        crate::subjects::assert_about(&result);
         if result.status != Status::Ok {
             assert!(
                 !result.remedy.is_empty(),

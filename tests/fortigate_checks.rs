@@ -1079,6 +1079,7 @@ fn rows_through_the_pipeline() {
     let mut failures = Vec::new();
     for row in rows() {
         let result = run(&row);
+        failures.extend(crate::subjects::wrong_about(&result));
         let wrong_status = result.status != row.status;
         let missing: Vec<&&str> = row
             .needles

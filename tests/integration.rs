@@ -20,6 +20,8 @@ mod previous_support;
 #[path = "common/ssh.rs"]
 mod ssh_common;
 
+mod acks;
+mod acks_lab;
 mod adding_a_check;
 mod archive_full;
 mod archive_hostile;
@@ -93,3 +95,4 @@ mod ssh_safety;
 mod ssh_samples;
 mod ssh_screen_props;
 mod stop_signal;
+mod subjects;

@@ -82,7 +82,13 @@ fn read(file: &Path) -> Value {
 fn assert_matches(junit: &Value, report: &Value) {
     let counts = &report["counts"];
     let n = |v: &Value| v.as_u64().unwrap();
-    let total = n(&counts["ok"]) + n(&counts["fail"]) + n(&counts["error"]) + n(&counts["skip"]);
+    // A FAIL acknowledged until a date is a skipped testcase (absent: none).
+    let acknowledged = counts["acknowledged"].as_u64().unwrap_or(0);
+    let total = n(&counts["ok"])
+        + n(&counts["fail"])
+        + n(&counts["error"])
+        + n(&counts["skip"])
+        + acknowledged;
     let mut kinds = std::collections::BTreeMap::<String, u64>::new();
     let mut cases = 0;
     for suite in junit["suites"].as_array().unwrap() {
@@ -117,7 +123,11 @@ fn assert_matches(junit: &Value, report: &Value) {
     let kind = |k: &str| kinds.get(k).copied().unwrap_or(0);
     assert_eq!(kind("Failure"), n(&counts["fail"]), "{junit}");
     assert_eq!(kind("Error"), n(&counts["error"]), "{junit}");
-    assert_eq!(kind("Skipped"), n(&counts["skip"]), "{junit}");
+    assert_eq!(
+        kind("Skipped"),
+        n(&counts["skip"]) + acknowledged,
+        "{junit}"
+    );
     assert_eq!(
         (
             n(&junit["tests"]),
@@ -129,7 +139,7 @@ fn assert_matches(junit: &Value, report: &Value) {
             total,
             n(&counts["fail"]),
             n(&counts["error"]),
-            n(&counts["skip"])
+            n(&counts["skip"]) + acknowledged
         )
     );
     let devices: BTreeSet<&str> = report["results"]
@@ -318,6 +328,52 @@ fn check_and_demo_write_it_too_and_a_broken_configuration_is_a_suite_of_errors()
     assert!(
         error["message"].as_str().unwrap().contains("sw1.yaml:"),
         "file:line:column: {error}"
+    );
+}
+
+#[test]
+fn a_fail_acknowledged_until_a_date_is_a_skipped_testcase_saying_until_when_by_whom_and_why() {
+    if !available() {
+        return;
+    }
+    let site = Site::new("archive:\n  dir: archive\n");
+    let failed = site.run("lanz-unsaved", &["--no-email"]);
+    assert_eq!(failed.status.code(), Some(1), "{}", text(&failed.stderr));
+    site.ack("eos.lanz.persisted", "saved in tonight's window", "CHG77");
+    let until = tomorrow();
+    let offline = scenario("lanz-unsaved");
+    let mut cmd = site.cmd(&[
+        "run",
+        "--offline",
+        offline.to_str().unwrap(),
+        "--archive",
+        "--no-email",
+    ]);
+    let (code, report, junit) = junit_run(&mut cmd, site.path());
+    // eos.config.saved is not acknowledged: still a FAIL.
+    assert_eq!(code, Some(1));
+    assert_eq!(report["counts"]["acknowledged"], 1, "{report}");
+    assert_matches(&junit, &report);
+    let lanz = junit["suites"][0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "eos.lanz.persisted")
+        .unwrap();
+    let skipped = &lanz["results"][0];
+    assert_eq!(skipped["kind"], "Skipped", "{lanz}");
+    let message = skipped["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("acknowledged until {until} by "))
+            && message.ends_with("(CHG77): saved in tonight's window"),
+        "{message}"
+    );
+    assert!(
+        skipped["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("FAIL: LANZ not saved"),
+        "{skipped}"
     );
 }
 

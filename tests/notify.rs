@@ -579,3 +579,55 @@ fn at_line(site: &Site, line: usize, column: usize) -> String {
         base.lines().count() + line
     )
 }
+
+#[test]
+fn fails_acknowledged_until_a_date_page_nobody_and_resolve_the_incident() {
+    let recorder = Recorder::start();
+    let site = Site::new(&notify_yaml(""));
+    let first = run(&site, &recorder, "lanz-unsaved", &["--notify", "--archive"]);
+    assert_eq!(first.status.code(), Some(1), "{}", text(&first.stderr));
+    let trigger = recorder.to(PAGERDUTY_PATH)[0].json();
+    assert_eq!(trigger["event_action"], "trigger");
+    recorder.clear();
+    for check in ["eos.lanz.persisted", "eos.config.saved"] {
+        site.ack(check, "saved in tonight's window", "CHG77");
+    }
+    let second = run(&site, &recorder, "lanz-unsaved", &["--notify", "--archive"]);
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let hook = recorder.to("/hooks/")[0].json();
+    assert_eq!(hook["status"], "OK", "{hook}");
+    assert_eq!(hook["event"], "recovered", "{hook}");
+    assert_eq!(hook["counts"]["fail"], 0, "{hook}");
+    assert_eq!(hook["counts"]["acknowledged"], 2, "{hook}");
+    assert_eq!(
+        hook["findings"],
+        serde_json::json!([]),
+        "nothing to act on: {hook}"
+    );
+    // Never "everything is OK again" while a FAIL stands, even a known one.
+    let headline = hook["headline"].as_str().unwrap();
+    assert!(
+        headline.contains("recovered: nothing needs attention")
+            && headline.contains("2 FAIL acknowledged until a date"),
+        "{headline}"
+    );
+    let slack = serde_json::to_string(&recorder.to("/services/")[0].json()).unwrap();
+    assert!(
+        slack.contains("Nothing needs attention: 2 FAIL acknowledged until a date")
+            && !slack.contains("OK again"),
+        "{slack}"
+    );
+    let acked: Vec<&serde_json::Value> = hook["results"].as_array().unwrap().iter().collect();
+    assert_eq!(acked.len(), 2, "{hook}");
+    assert!(
+        acked
+            .iter()
+            .all(|r| r["status"] == "FAIL" && r["acknowledged"]["ticket"] == "CHG77"),
+        "{hook}"
+    );
+    let resolve = recorder.to(PAGERDUTY_PATH);
+    assert_eq!(resolve.len(), 1, "{resolve:#?}");
+    let resolve = resolve[0].json();
+    assert_eq!(resolve["event_action"], "resolve");
+    assert_eq!(resolve["dedup_key"], trigger["dedup_key"]);
+}

@@ -214,6 +214,7 @@ async fn every_row() {
             result.summary,
             row.summary
         );
+        crate::subjects::assert_about(result);
         let detail = format!("{}\n{}", result.actual, result.evidence);
         assert!(
             detail.contains(row.detail),

@@ -157,6 +157,7 @@ pub fn judge(
             .expected(expected)
             .actual(d.describe())
             .evidence(evidence)
+            .about(d.changed_lines())
             .attachment(d.unified)
         }
     }
@@ -227,6 +228,10 @@ mod tests {
         assert_eq!(
             changed.summary,
             "configuration changed since the previous run (08:31): 2 lines"
+        );
+        assert_eq!(
+            changed.subjects,
+            ["- set srcaddr \"feed-A\"", "+ set srcaddr \"feed-B\""]
         );
         let lines: Vec<&str> = changed.evidence.lines().collect();
         assert!(

@@ -32,6 +32,20 @@ impl Diff {
     pub fn describe(&self) -> String {
         format!("{} added, {} removed", lines(self.added), self.removed)
     }
+
+    /// Each line added or removed, trimmed, after its sign: `+ set srcaddr "feed-B"`, `-
+    /// description uplink`. What a configuration FAIL is about: an acknowledgement of one
+    /// change never covers another.
+    pub fn changed_lines(&self) -> impl Iterator<Item = String> + '_ {
+        // The header's two lines (`--- old`, `+++ new`) come first.
+        self.unified
+            .lines()
+            .skip(2)
+            .filter_map(|l| match l.split_at_checked(1) {
+                Some((sign @ ("+" | "-"), rest)) => Some(format!("{sign} {}", rest.trim())),
+                _ => None,
+            })
+    }
 }
 
 /// `1 line`, `2 lines`.

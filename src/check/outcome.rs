@@ -1,7 +1,9 @@
 //! Checks over several parts (flows, policies, services, ports, feeds) judge each one as a [`Verdict`] whose
 //! summary starts with the part's name, then fold the parts into one verdict: FAIL if any part
 //! fails, else ERROR, else SKIP, else OK. A part that could not be judged never hides behind
-//! another part's OK.
+//! another part's OK. A FAIL is about the parts that fail ([`Verdict::subjects`]): each part's
+//! own subjects when it names them, else its name, so an acknowledgement of one failing port
+//! never covers another.
 
 use premarket_core::{Status, Verdict};
 use premarket_parse::FactError;
@@ -22,6 +24,11 @@ fn rank(status: Status) -> u8 {
         Status::Skip => 1,
         Status::Ok => 0,
     }
+}
+
+/// A part's name: its summary up to the first `": "`.
+fn name_of(part: &Verdict) -> &str {
+    part.summary.split(": ").next().unwrap_or_default()
 }
 
 /// One verdict from the parts; `noun` names a part in the plural summary (`flows`).
@@ -54,13 +61,7 @@ pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> 
     } else {
         let each: Vec<String> = parts
             .iter()
-            .map(|p| {
-                format!(
-                    "{} {}",
-                    p.summary.split(": ").next().unwrap_or_default(),
-                    p.status
-                )
-            })
+            .map(|p| format!("{} {}", name_of(p), p.status))
             .collect();
         each.join(", ")
     };
@@ -89,6 +90,17 @@ pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> 
             n => format!("{lead} (and {} more {noun})", n - 1),
         });
     let when = flagged.iter().find_map(|p| p.when);
+    let subjects: Vec<String> = if worst == Status::Fail {
+        flagged
+            .iter()
+            .flat_map(|p| match p.subjects.is_empty() {
+                true => vec![name_of(p).to_string()],
+                false => p.subjects.clone(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut verdict = match worst {
         Status::Ok => Verdict::ok(summary),
         Status::Fail => Verdict::fail(summary),
@@ -97,7 +109,8 @@ pub fn combine(parts: Vec<Verdict>, noun: &str, expected: impl Into<String>) -> 
     }
     .expected(expected)
     .actual(actual)
-    .evidence(evidence.join("\n\n"));
+    .evidence(evidence.join("\n\n"))
+    .about(subjects);
     verdict.lead = lead;
     verdict.when = when;
     if remedies.is_empty() {
@@ -134,6 +147,17 @@ mod tests {
             (v.status, v.summary.as_str(), v.remedy.as_deref()),
             (Status::Fail, "1 of 2 flows failing: b: bad", Some("fix b"))
         );
+        assert_eq!(v.subjects, ["b"], "a FAIL is about its failing parts");
+        let named = combine(
+            vec![
+                Verdict::fail("Ethernet1/1: down").about(["Ethernet1/1", "Ethernet1/2"]),
+                Verdict::fail("c: bad"),
+                Verdict::ok("d: fine"),
+            ],
+            "ports",
+            "x",
+        );
+        assert_eq!(named.subjects, ["Ethernet1/1", "Ethernet1/2", "c"]);
         assert_eq!(combine(Vec::new(), "flows", "x").status, Status::Skip);
         assert_eq!(
             combine(vec![Verdict::ok("a"), Verdict::ok("b")], "flows", "x").status,

@@ -150,6 +150,10 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         } else {
             ""
         };
+        let acknowledged = match c.acknowledged {
+            0 => String::new(),
+            n => format!(", {n} acknowledged"),
+        };
         // A run whose archive lacks devices says so: its raw outputs cannot replay it whole.
         let incomplete = if r.not_archived.is_empty() {
             String::new()
@@ -159,7 +163,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         };
         let _ = writeln!(
             out,
-            "  {:<width$}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP  {}{future}{incomplete}",
+            "  {:<width$}  {:<5} {kind}  {} OK, {} FAIL, {} ERROR, {} SKIP{acknowledged}  {}{future}{incomplete}",
             when(&r.started_at),
             r.status.as_str(),
             c.ok,

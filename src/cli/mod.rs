@@ -9,6 +9,7 @@
 #[macro_use]
 pub mod print;
 
+mod ack;
 mod capture;
 pub mod complete;
 #[cfg(feature = "lab")]
@@ -71,6 +72,8 @@ pub enum Command {
     List(list::Args),
     /// Load and validate every configuration file; contacts nothing.
     Validate,
+    /// Acknowledge a known FAIL until a date (baselines/acks.yaml); --list, --remove.
+    Ack(ack::Args),
     /// Dry run: the exact commands that would be sent to each device, in order.
     Plan(plan::Args),
     /// Emulated devices on loopback SSH (`lab serve`).
@@ -199,6 +202,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Check(args) => inspect::check(&dir, invocation, args),
         Command::List(args) => list::run(&dir, args),
         Command::Validate => validate::run(&dir),
+        Command::Ack(args) => ack::run(&dir, invocation, args),
         Command::Plan(args) => plan::run(&dir, args),
         #[cfg(feature = "lab")]
         Command::Lab(args) => lab::run(args),

@@ -5,7 +5,8 @@
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
 //! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
 //! line or is shorter than 8 characters (or a URL that is not https), with the reference named
-//! and never the value.
+//! and never the value. `baselines/acks.yaml` is checked too: each mistake with its position,
+//! an acknowledgement that has ended as a warning naming the entry to delete.
 
 use std::path::Path;
 
@@ -42,6 +43,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         secrets(device, &mut errors, &mut warnings);
     }
     smtp_secret(&config, &mut errors, &mut warnings);
+    acknowledgements(&config, &mut errors, &mut warnings);
     // Not errors: offline work and `plan` need no secrets. A live run would miss them.
     for w in &warnings {
         errln!("warning: {w}");
@@ -163,6 +165,19 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
             .map(|k| Position::from_location(&site, k.defined))
             .unwrap_or_else(|| Position::file_start(&site));
         errors.push(ConfigError::new(at, format!("email.password: {e}")));
+    }
+}
+
+/// Every mistake in `baselines/acks.yaml`; an acknowledgement whose day has come is a warning
+/// naming the entry to delete.
+fn acknowledgements(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
+    let acks = crate::config::acks::Acks::load(config);
+    errors.extend(acks.errors.iter().cloned());
+    for a in acks.expired(chrono::Utc::now(), config.site.timezone) {
+        warnings.push(format!(
+            "{}: the acknowledgement of {} on {} expired at the start of {}: it covers nothing; delete the entry (`premarket ack --remove {}`)",
+            a.position, a.check, a.device, a.until, a.number
+        ));
     }
 }
 

@@ -4,6 +4,8 @@
 //! device and the catalog `checks/*.yaml`. Loading collects *every* problem (so `validate`
 //! shows them all at once) and each one names `file:line:column`.
 
+pub mod acks;
+pub mod acks_file;
 mod archive;
 mod baseline;
 mod calendar;

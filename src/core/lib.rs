@@ -14,6 +14,7 @@ mod name;
 mod output;
 mod platform;
 pub mod spool;
+mod typo;
 mod units;
 mod verdict;
 
@@ -23,5 +24,6 @@ pub use halves::in_halves;
 pub use name::{CheckId, DeviceName, NameError};
 pub use output::{CollectError, Output, Outputs};
 pub use platform::Platform;
+pub use typo::{closest, distance};
 pub use units::{Bytes, Grouped, Megabytes, Percent, Seconds};
-pub use verdict::{Status, Verdict};
+pub use verdict::{SUBJECTS_MAX, Status, Verdict, subjects_cut};

@@ -61,6 +61,22 @@ pub struct Verdict {
     /// The whole text the evidence is the head of, when it is too long for a finding (a
     /// configuration diff): attached to the email as `DEVICE.diff` and kept in the archive.
     pub attachment: Option<String>,
+    /// What a FAIL is about when a check can name several things (ports, flows, members,
+    /// servers, changed lines): an acknowledgement binds to these, so a FAIL that names
+    /// anything else is not covered by it. Empty: the check on the device as a whole.
+    /// At most [`SUBJECTS_MAX`], the last then saying how many more there were.
+    pub subjects: Vec<String>,
+}
+
+/// The most subjects a verdict names one by one (a hostile output can fail on thousands of
+/// nodes); past it the last subject is `(and N more)`, which no acknowledgement covers.
+pub const SUBJECTS_MAX: usize = 100;
+
+/// Whether `subjects` were cut at [`SUBJECTS_MAX`] (the last says how many more).
+pub fn subjects_cut(subjects: &[String]) -> bool {
+    subjects
+        .last()
+        .is_some_and(|s| s.starts_with("(and ") && s.ends_with(" more)"))
 }
 
 impl Verdict {
@@ -76,6 +92,7 @@ impl Verdict {
             finding: None,
             when: None,
             attachment: None,
+            subjects: Vec::new(),
         }
     }
 
@@ -134,5 +151,52 @@ impl Verdict {
     pub fn attachment(mut self, text: impl Into<String>) -> Self {
         self.attachment = Some(text.into());
         self
+    }
+
+    /// What the verdict is about (see [`Verdict::subjects`]): each named once, in order.
+    pub fn about<S: Into<String>>(mut self, subjects: impl IntoIterator<Item = S>) -> Self {
+        self.subjects = named_once(subjects);
+        self
+    }
+}
+
+/// `subjects` without repeats, in their first order, cut at [`SUBJECTS_MAX`].
+fn named_once<S: Into<String>>(subjects: impl IntoIterator<Item = S>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut more = 0usize;
+    for s in subjects {
+        let s = s.into();
+        if !seen.insert(s.clone()) {
+            continue;
+        }
+        if out.len() < SUBJECTS_MAX {
+            out.push(s);
+        } else {
+            more += 1;
+        }
+    }
+    if more > 0 {
+        out.push(format!("(and {more} more)"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects_are_named_once_and_cut_at_the_maximum() {
+        let v = Verdict::fail("x").about(["Ethernet1", "Ethernet2", "Ethernet1"]);
+        assert_eq!(v.subjects, ["Ethernet1", "Ethernet2"]);
+        assert!(!subjects_cut(&v.subjects));
+        let many = Verdict::fail("x").about((0..SUBJECTS_MAX + 7).map(|i| format!("p{i}")));
+        assert_eq!(many.subjects.len(), SUBJECTS_MAX + 1);
+        assert_eq!(
+            many.subjects.last().map(String::as_str),
+            Some("(and 7 more)")
+        );
+        assert!(subjects_cut(&many.subjects));
     }
 }

@@ -31,3 +31,40 @@ pub fn sync_file_system(dir: &Path) {
         }
     }
 }
+
+/// Who is running premarket, for what it records in files people review (an acknowledgement's
+/// `by:`): the login name of the real user id from the password database (`getpwuid_r`), else
+/// `$LOGNAME`, else `$USER`, else `uid N`. The real uid, not the environment first: `sudo -E`
+/// or a copied profile must not put another name on the record.
+pub fn login_name() -> String {
+    let uid = uid();
+    password_entry_name(uid)
+        .or_else(|| std::env::var("LOGNAME").ok().filter(|n| !n.is_empty()))
+        .or_else(|| std::env::var("USER").ok().filter(|n| !n.is_empty()))
+        .unwrap_or_else(|| format!("uid {uid}"))
+}
+
+/// The `pw_name` of `uid`'s entry in the password database, if it has one.
+fn password_entry_name(uid: u32) -> Option<String> {
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: a zeroed passwd is a valid value for getpwuid_r to fill.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is to memory this function owns for the whole call, and the buffer's
+    // length is the one passed; getpwuid_r writes only within them.
+    let rc = unsafe {
+        libc::getpwuid_r(
+            uid,
+            &raw mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &raw mut found,
+        )
+    };
+    if rc != 0 || found.is_null() || entry.pw_name.is_null() {
+        return None;
+    }
+    // SAFETY: on success pw_name points to a NUL-terminated string inside `buffer`, alive here.
+    let name = unsafe { std::ffi::CStr::from_ptr(entry.pw_name) };
+    Some(name.to_string_lossy().into_owned()).filter(|n| !n.is_empty())
+}

@@ -213,3 +213,13 @@ fn directories_premarket_fills_are_never_links() {
         Err(FileError::NotDirectory { .. })
     ));
 }
+
+#[test]
+fn the_login_name_is_the_password_database_s_for_the_real_uid() {
+    let id = std::process::Command::new("id").arg("-un").output();
+    let Some(id) = id.ok().filter(|o| o.status.success()) else {
+        return; // no `id` here: nothing to compare with
+    };
+    let expected = String::from_utf8_lossy(&id.stdout).trim().to_string();
+    assert_eq!(os::login_name(), expected);
+}

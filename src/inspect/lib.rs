@@ -506,6 +506,8 @@ fn result(
             Some(own) => own_words(own),
             None => check.entry.finding.clone().unwrap_or_default(),
         };
+        // Names read from the device (ports, configuration lines) are device text.
+        result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
     }
     result
 }

@@ -5,7 +5,8 @@
 //! A device that could not be inspected is one block standing for all the checks it blocked
 //! (ten ERROR blocks saying "timed out" would bury the one command that hung). A rerun's view
 //! is the standing state: what it rechecked and, marked as not rechecked, the latest result of
-//! everything else, so it never reads all clear while a FAIL stands.
+//! everything else, so it never reads all clear while a FAIL stands. A FAIL acknowledged until a
+//! date ([`crate::ack`]) is not a block: it is listed apart, with who acknowledged it and why.
 
 use super::{CheckResult, DeviceDown, Report, order};
 use premarket_core::Status;
@@ -23,6 +24,8 @@ pub enum Block<'a> {
 #[derive(Debug, Default)]
 pub struct View<'a> {
     pub attention: Vec<Block<'a>>,
+    /// FAILs acknowledged until a date, in reading order.
+    pub acknowledged: Vec<&'a CheckResult>,
     /// OK then SKIP.
     pub fine: Vec<&'a CheckResult>,
 }
@@ -38,6 +41,7 @@ impl Report {
             let r = all[i];
             match r.status {
                 Status::Ok | Status::Skip => view.fine.push(r),
+                Status::Fail if r.acknowledged.is_some() => view.acknowledged.push(r),
                 Status::Fail | Status::Error => {
                     let down = self.devices_not_inspected.iter().find(|d| {
                         r.status == Status::Error
@@ -97,6 +101,7 @@ impl Report {
         for (n, what) in [
             (c.fail, "FAIL"),
             (c.error, "ERROR"),
+            (c.acknowledged, "acknowledged"),
             (c.ok, "OK"),
             (c.skip, "SKIP"),
         ] {
@@ -143,6 +148,9 @@ impl Report {
             .chain(&self.standing)
             .find(|c| c.check == cause && c.device == r.device)?;
         Some(match now.status {
+            Status::Fail if now.acknowledged.is_some() => format!(
+                "Explained by {cause}, which is acknowledged (listed under Acknowledged): act on that first."
+            ),
             Status::Fail => format!("Explained by {cause} above: act on that first."),
             status => format!(
                 "Its cause, {cause}, is {status} now: recheck this one (`{}`).",

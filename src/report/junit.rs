@@ -4,7 +4,9 @@
 //! merged: merged duplicates make a report that looks right and is wrong). FAIL is a
 //! `<failure>` whose message is the headline and whose body holds expected, actual, evidence,
 //! remedy and the rerun command; ERROR is an `<error>` with the same; SKIP is `<skipped>` with
-//! the reason. The run id, site, status and offline flag are each suite's properties. A
+//! the reason. A FAIL acknowledged until a date is `<skipped>` too (the run's exit code does not
+//! count it, so neither does the pipeline), its message saying until when, by whom and why,
+//! its body the FAIL. The run id, site, status and offline flag are each suite's properties. A
 //! configuration that stopped the run is one suite, `configuration`, with an `<error>` per
 //! mistake. The counts are those of the JSON report.
 //!
@@ -164,11 +166,19 @@ pub fn render(report: &Report, redactor: &Redactor) -> String {
                 None => {
                     let _ = writeln!(xml, "{open}/>");
                 }
-                Some(("skipped", message, _)) => {
+                Some(("skipped", message, body)) if body.is_empty() => {
                     let _ = writeln!(
                         xml,
                         "{open}>\n      <skipped message=\"{}\"/>\n    </testcase>",
                         attr(message)
+                    );
+                }
+                Some(("skipped", message, body)) => {
+                    let _ = writeln!(
+                        xml,
+                        "{open}>\n      <skipped message=\"{}\">{}</skipped>\n    </testcase>",
+                        attr(message),
+                        text(body)
                     );
                 }
                 Some((element, message, body)) => {
@@ -216,6 +226,13 @@ fn case(report: &Report, r: &CheckResult, name: String, clean: &dyn Fn(&str) -> 
     };
     let outcome = match r.status {
         Status::Ok => None,
+        // Known and acknowledged until a date: the pipeline does not fail on it, as the run's
+        // exit code does not; the message says until when, by whom and why.
+        Status::Fail if r.acknowledged.is_some() => Some((
+            "skipped",
+            clean(&acknowledged(r)),
+            format!("FAIL: {}\n{}", clean(&r.headline()), body()),
+        )),
         Status::Fail => Some(("failure", clean(&r.headline()), body())),
         Status::Error => Some(("error", clean(&r.headline()), body())),
         Status::Skip => Some(("skipped", clean(&r.summary), String::new())),
@@ -226,6 +243,23 @@ fn case(report: &Report, r: &CheckResult, name: String, clean: &dyn Fn(&str) -> 
         device_seconds,
         outcome,
     }
+}
+
+/// `acknowledged until 2026-12-10 by alice (CHG123): optic on order`.
+fn acknowledged(r: &CheckResult) -> String {
+    let Some(a) = &r.acknowledged else {
+        return String::new();
+    };
+    let by =
+        a.by.as_deref()
+            .map(|b| format!(" by {b}"))
+            .unwrap_or_default();
+    let ticket = a
+        .ticket
+        .as_deref()
+        .map(|t| format!(" ({t})"))
+        .unwrap_or_default();
+    format!("acknowledged until {}{by}{ticket}: {}", a.until, a.reason)
 }
 
 /// `name`, or `name (2)`, `name (3)` ... when a case of the suite already has it.

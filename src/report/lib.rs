@@ -7,6 +7,7 @@
 //! Each way out of the run ([`channel`]: terminal, archive, email, metrics, JUnit XML,
 //! notifications) is one file or folder.
 
+pub mod ack;
 pub mod archive;
 pub mod blocks;
 pub mod changed;
@@ -84,6 +85,15 @@ pub struct CheckResult {
     /// When what the result is about happened (a reboot, a burst), RFC 3339 in UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// A FAIL's subjects: the ports, flows, members, servers or changed lines it names, when
+    /// the check can name several ([`premarket_core::Verdict::subjects`]). An
+    /// acknowledgement binds to them. Absent: the check on the device as a whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<String>,
+    /// A FAIL acknowledged until a date (`baselines/acks.yaml`): listed apart, counted in
+    /// `counts.acknowledged`, not in the status or the exit code ([`ack`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acknowledged: Option<ack::Acknowledged>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -113,6 +123,8 @@ impl CheckResult {
             judged_at: None,
             lead: String::new(),
             when: None,
+            subjects: Vec::new(),
+            acknowledged: None,
         }
     }
 
@@ -137,9 +149,17 @@ impl CheckResult {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub ok: usize,
+    /// FAILs not acknowledged.
     pub fail: usize,
     pub error: usize,
     pub skip: usize,
+    /// FAILs acknowledged until a date ([`ack`]): they keep their status but count here.
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub acknowledged: usize,
+}
+
+fn is_none(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -148,6 +168,7 @@ impl Counts {
         for r in results {
             match r.status {
                 Status::Ok => counts.ok += 1,
+                Status::Fail if r.acknowledged.is_some() => counts.acknowledged += 1,
                 Status::Fail => counts.fail += 1,
                 Status::Error => counts.error += 1,
                 Status::Skip => counts.skip += 1,
@@ -363,6 +384,13 @@ impl Report {
         order::sort(&mut self.standing, &blocked);
         self.counts = Counts::of(&self.results);
         self.status = overall(&self.counts);
+    }
+
+    /// A rerun's `standing_status`: the site's status counting what it rechecked and what
+    /// stands from earlier runs as one.
+    pub fn stand(&mut self) {
+        let all: Vec<CheckResult> = self.results.iter().chain(&self.standing).cloned().collect();
+        self.standing_status = Some(overall(&Counts::of(&all)));
     }
 
     /// (check, device) of every result left ERROR by an uninspectable device.

@@ -6,7 +6,9 @@
 //!
 //! The series are a contract (alert rules depend on them):
 //! - `premarket_check_result{site,device,check,result}`: 1 for the current result of each
-//!   check on each device (`ok`, `fail`, `error`, `skip`), 0 for the other three;
+//!   check on each device (`ok`, `fail`, `error`, `skip`, or `acknowledged` for a FAIL
+//!   acknowledged until a date: as a silence in Alertmanager, an alert on `fail` stops for it),
+//!   0 for the others;
 //! - `premarket_checks{site,result}`: how many checks have each result;
 //! - `premarket_run_timestamp_seconds{site}`, `premarket_run_duration_seconds{site}`;
 //! - `premarket_probe_latency_seconds{site,device,quantile}`: the probe's steady-state median
@@ -55,12 +57,18 @@ struct CountLabels {
     result: String,
 }
 
-const RESULTS: [(Status, &str); 4] = [
-    (Status::Ok, "ok"),
-    (Status::Fail, "fail"),
-    (Status::Error, "error"),
-    (Status::Skip, "skip"),
-];
+const RESULTS: [&str; 5] = ["ok", "fail", "error", "skip", "acknowledged"];
+
+/// The `result` label of `r`.
+fn result_of(r: &CheckResult) -> &'static str {
+    match r.status {
+        Status::Ok => "ok",
+        Status::Fail if r.acknowledged.is_some() => "acknowledged",
+        Status::Fail => "fail",
+        Status::Error => "error",
+        Status::Skip => "skip",
+    }
+}
 
 /// Writes the metrics file.
 pub struct Metrics {
@@ -96,7 +104,7 @@ pub fn render(report: &Report) -> String {
     let config_errors = Family::<Site, F64>::default();
     registry.register(
         "premarket_check_result",
-        "1 for the current result of a check on a device (ok, fail, error, skip), 0 for the others",
+        "1 for the current result of a check on a device (ok, fail, error, skip, acknowledged), 0 for the others",
         results.clone(),
     );
     registry.register(
@@ -127,7 +135,8 @@ pub fn render(report: &Report) -> String {
     let current: Vec<&CheckResult> = report.results.iter().chain(&report.standing).collect();
     let s = || Site { site: site.clone() };
     for r in &current {
-        for (status, name) in RESULTS {
+        let now = result_of(r);
+        for name in RESULTS {
             results
                 .get_or_create(&CheckLabels {
                     site: site.clone(),
@@ -135,12 +144,12 @@ pub fn render(report: &Report) -> String {
                     check: r.check.clone(),
                     result: name.to_string(),
                 })
-                .set(if r.status == status { 1.0 } else { 0.0 });
+                .set(if name == now { 1.0 } else { 0.0 });
         }
     }
     if report.closed.is_none() && report.config_errors.is_empty() {
-        for (status, name) in RESULTS {
-            let n = current.iter().filter(|r| r.status == status).count();
+        for name in RESULTS {
+            let n = current.iter().filter(|r| result_of(r) == name).count();
             counts
                 .get_or_create(&CountLabels {
                     site: site.clone(),

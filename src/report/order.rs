@@ -5,7 +5,8 @@
 //! both FAIL, and the explained one is placed right under it: the LANZ incident reads "LANZ not
 //! saved" before "running-config not saved", whose `write memory` would otherwise save LANZ off.
 //! The rest: FAIL, then ERROR from a device that could not be inspected, then other ERROR, then
-//! OK and SKIP; within what needs attention, critical before warning, then device and check
+//! the FAILs acknowledged until a date (known, listed apart; their symptoms stand on their own),
+//! then OK and SKIP; within what needs attention, critical before warning, then device and check
 //! id (the fine list by device and check id). One level
 //! only: a cause that is itself explained is shown under its own cause, and its symptoms
 //! stand on their own, so no result can be lost to a loop.
@@ -33,7 +34,7 @@ pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> 
     // report has tens of thousands of results.
     let mut failing: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, r) in results.iter().enumerate() {
-        if r.status == Status::Fail {
+        if r.status == Status::Fail && r.acknowledged.is_none() {
             failing.entry((&r.check, &r.device)).or_insert(i);
         }
     }
@@ -52,14 +53,15 @@ pub fn reading_order(results: &[&CheckResult], blocked: &[(String, String)]) -> 
         let r = results[i];
         let is_blocked = blocked.iter().any(|(c, d)| *c == r.check && *d == r.device);
         let class = match r.status {
+            Status::Fail if r.acknowledged.is_some() => 3,
             Status::Fail => 0,
             Status::Error if is_blocked => 1,
             Status::Error => 2,
-            Status::Ok => 3,
-            Status::Skip => 4,
+            Status::Ok => 4,
+            Status::Skip => 5,
         };
         // Severity orders what needs attention; the fine list reads by device.
-        let severity = if class < 3 {
+        let severity = if class < 4 {
             severity_rank(r.severity)
         } else {
             0

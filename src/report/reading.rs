@@ -145,10 +145,12 @@ impl Report {
     /// `r`'s evidence without the lines already shown under its cause, and a note saying so.
     pub fn evidence_for(&self, r: &CheckResult) -> (String, Option<String>) {
         let cause = r.explained_by.as_deref().and_then(|cause| {
-            self.results
-                .iter()
-                .chain(&self.standing)
-                .find(|c| c.check == cause && c.device == r.device && c.status == Status::Fail)
+            self.results.iter().chain(&self.standing).find(|c| {
+                c.check == cause
+                    && c.device == r.device
+                    && c.status == Status::Fail
+                    && c.acknowledged.is_none()
+            })
         });
         let Some(cause) = cause.filter(|_| r.status == Status::Fail) else {
             return (r.evidence.clone(), None);
@@ -225,12 +227,15 @@ impl Report {
         ))
     }
 
-    /// A rerun after which nothing fails any more, having fixed what failed before.
+    /// A rerun after which nothing fails any more, having fixed what failed before (a FAIL
+    /// acknowledged until a date still fails: no banner says otherwise).
     pub fn recovered(&self) -> bool {
+        let view = self.view();
         self.partial
             && self.standing_status == Some(Status::Ok)
             && self.config_errors.is_empty()
-            && self.view().attention.is_empty()
+            && view.attention.is_empty()
+            && view.acknowledged.is_empty()
             && self.changes.as_ref().is_some_and(|c| !c.fixed.is_empty())
     }
 }

@@ -2,13 +2,15 @@
 //! (see [`super::order`]): each block's first line starts at column 0 with the verdict word,
 //! the device and the check id (`FAIL sw1 eos.lanz.persisted — LANZ not saved: ...`), so
 //! `grep '^FAIL'` finds every finding and nothing else does: every other line is indented or
-//! starts with another word. Then what changed, then one line per check that is fine. Colour
-//! only on a terminal and never with `NO_COLOR`.
+//! starts with another word. Then the FAILs acknowledged until a date (`Acknowledged (until
+//! 12-10, CHG123): ...`, with who and why), then what changed, then one line per check that is
+//! fine. Colour only on a terminal and never with `NO_COLOR`.
 
 use std::fmt::Write;
 
 use owo_colors::OwoColorize;
 
+use super::ack::Listed;
 use super::blocks::Block;
 use super::history::{self, Group, Line, Transition};
 use super::reading::RECOVERED;
@@ -74,6 +76,9 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     if view.attention.is_empty() {
         drift(&mut out, report);
     }
+    for r in &view.acknowledged {
+        acknowledged(&mut out, r, tz);
+    }
     changes(&mut out, report, tz);
     if !view.fine.is_empty() {
         out.push('\n');
@@ -136,6 +141,13 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, tz: chrono_tz::Tz,
         let _ = writeln!(out, "  {}", lower_first(&note));
     }
     block(out, "evidence", &evidence);
+}
+
+/// An acknowledged FAIL: known, so one line and who and why, and no FAIL at column 0.
+fn acknowledged(out: &mut String, r: &CheckResult, tz: chrono_tz::Tz) {
+    if let Some(listed) = Listed::of(r, tz) {
+        out.push_str(&listed.plain(r, "  ", "covers"));
+    }
 }
 
 fn device(out: &mut String, report: &Report, d: &DeviceDown, colour: bool) {
@@ -204,11 +216,12 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
         let _ = match group {
             Group::NewlyFailing => writeln!(
                 out,
-                "  newly failing: {} {} on {} ({})",
+                "  newly failing: {} {} on {} ({}){}",
                 t.to,
                 t.check,
                 t.device,
-                was(t)
+                was(t),
+                report.acknowledged_note(&t.check, &t.device)
             ),
             Group::Changed => writeln!(
                 out,
@@ -229,11 +242,12 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
             ),
             Group::StillFailing => writeln!(
                 out,
-                "  still failing: {} {} on {}{}",
+                "  still failing: {} {} on {}{}{}",
                 t.to,
                 t.check,
                 t.device,
-                since(t)
+                since(t),
+                report.acknowledged_note(&t.check, &t.device)
             ),
         };
     }

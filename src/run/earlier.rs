@@ -2,7 +2,7 @@
 //! what still stands. They are read while the devices are inspected.
 
 use premarket_report::archive::{Archive, ArchiveError};
-use premarket_report::{Counts, Report, history, overall};
+use premarket_report::{Report, history};
 
 /// The archived reports a run compares with. A full run reads them in outline (their statuses
 /// are all it compares), only as far back as "what changed" needs for the checks it judges,
@@ -51,13 +51,7 @@ pub(super) fn read_history(
                         report.devices_not_inspected.push(down);
                     }
                 }
-                let all: Vec<_> = report
-                    .results
-                    .iter()
-                    .chain(&report.standing)
-                    .cloned()
-                    .collect();
-                report.standing_status = Some(overall(&Counts::of(&all)));
+                report.stand();
                 report.sort();
             }
             earlier

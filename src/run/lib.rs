@@ -4,7 +4,8 @@
 //! between happens here, in this order: load and validate the configuration (a mistake still
 //! reports: an ERROR email and metrics listing every error, exit 3), ask the calendar (a
 //! closed market is said and nothing is contacted), take the run lock, fix the deadline, plan,
-//! inspect, read the history (what changed; for a rerun, what still stands), and deliver
+//! inspect, read the history (what changed; for a rerun, what still stands), acknowledge the
+//! known FAILs (`baselines/acks.yaml`, a bad entry a problem that silences nothing), and deliver
 //! through the channels (archive, terminal, email, metrics). A stop signal (SIGTERM, SIGINT)
 //! cuts the run short but still reports, within a grace ([`stop`]). The inspection never depends on
 //! the archive: a lock or an archive that cannot be written is a problem the report states,
@@ -13,6 +14,7 @@
 //! copied; otherwise, or when that disk is full, the system's temporary directory; memory
 //! last), removed when the run is over.
 
+mod acks;
 mod charts;
 pub mod deadline;
 mod earlier;
@@ -218,6 +220,7 @@ async fn inspect_and_report(
     let s = &req.selection;
     let full = s.checks.is_empty() && s.devices.is_empty() && s.tags.is_empty() && !req.last_failed;
     let mut problems: Vec<String> = Vec::new();
+    let acks = acks::load(config, &mut problems);
     let _lock = match (full && req.archive).then(|| lock(config)) {
         None => None,
         Some(Ok(lock)) => Some(lock),
@@ -327,6 +330,7 @@ async fn inspect_and_report(
         }
         None => Vec::new(),
     };
+    messages.extend(acks::apply(config, &acks, &mut report));
     if let Some(t) = target.filter(|t| t.passed) {
         messages.push(format!(
             "the deadline {} had already passed when this run began; it ran bounded by {} s of grace",
@@ -352,6 +356,7 @@ async fn inspect_and_report(
         .standing
         .iter()
         .filter(|r| matches!(r.status, Status::Fail | Status::Error))
+        .filter(|r| !premarket_report::ack::is_acknowledged(r))
         .count();
     if standing_failures > 0 {
         messages.push(format!(

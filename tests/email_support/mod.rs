@@ -3,6 +3,8 @@
 //! MIME parse of what a server received.
 #![allow(dead_code)]
 
+pub mod aiosmtpd;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -150,6 +152,37 @@ pub fn python_peer(dir: &Path, script: &str, args: &[&std::ffi::OsStr]) -> std::
     .unwrap();
     assert_eq!(line.trim(), "READY", "the Python peer did not start");
     child
+}
+
+/// Tomorrow in the test sites' time zone (Asia/Taipei), `YYYY-MM-DD`: an acknowledgement until
+/// then holds now.
+pub fn tomorrow() -> String {
+    (chrono::Utc::now().with_timezone(&chrono_tz::Asia::Taipei) + chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+impl Site {
+    /// `premarket ack CHECK --device sw1 --until tomorrow --reason REASON --ticket TICKET`,
+    /// which must succeed.
+    pub fn ack(&self, check: &str, reason: &str, ticket: &str) {
+        let out = self
+            .cmd(&[
+                "ack",
+                check,
+                "--device",
+                "sw1",
+                "--until",
+                &tomorrow(),
+                "--reason",
+                reason,
+                "--ticket",
+                ticket,
+            ])
+            .output()
+            .expect("premarket ack");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
 }
 
 pub fn text(bytes: &[u8]) -> String {

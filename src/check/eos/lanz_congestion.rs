@@ -163,6 +163,8 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
     }
     let mut note = String::new();
     let mut grown_drops: Vec<u64> = Vec::new();
+    // What a FAIL is about: the ports that congested or dropped.
+    let mut ports: Vec<&str> = congested.iter().map(|r| r.interface.as_str()).collect();
     let label = drops.label;
     match &previous {
         _ if drops.now.is_empty() => {}
@@ -193,6 +195,7 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
                     Change::Grew(grown) => {
                         for (_, by) in grown {
                             grown_drops.push(by);
+                            ports.push(port);
                             problems.push(format!(
                                 "+{by} {label} on {port} since the previous run ({run_id})"
                             ));
@@ -235,7 +238,8 @@ fn judge(input: &Input, facts: &Facts, lanz: &LanzRecords, drops: &Found) -> Ver
             "{}: microbursts on the trading path drop or delay packets{note}",
             problems.join("; ")
         ))
-        .lead(lead);
+        .lead(lead)
+        .about(ports);
         let verdict = match when {
             Some((_, at)) => verdict.when(at),
             None => verdict,

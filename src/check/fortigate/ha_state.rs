@@ -79,7 +79,11 @@ impl Check for HaState {
             .actual(ha.mode.clone()));
         }
         let mut problems = Vec::new();
+        // What each problem is about, for an acknowledgement to bind to: one member's sync,
+        // one health message, the mode, the member count.
+        let mut about: Vec<String> = Vec::new();
         if ha.mode != want.mode.as_str() {
+            about.push("HA mode".into());
             problems.push(format!(
                 "HA mode is {}, the baseline says {}",
                 ha.mode,
@@ -91,6 +95,7 @@ impl Check for HaState {
         if cluster {
             // 7.0+ prints each problem on its own line under `HA Health Status:`.
             if !ha.health_messages.is_empty() {
+                about.extend(ha.health_messages.iter().map(|m| m.trim().to_string()));
                 problems.push(format!("cluster health: {}", ha.health_messages.join(" ")));
                 let text = ha.health_messages.join(" ");
                 if text.contains("hbdev down") {
@@ -107,9 +112,13 @@ impl Check for HaState {
                 .as_deref()
                 .filter(|h| !h.is_empty() && !h.starts_with("OK"))
             {
+                about.push("cluster health".into());
                 problems.push(format!("cluster health: {health}"));
             }
             for m in &ha.members {
+                if m.in_sync != Some(true) {
+                    about.push(format!("member {}", m.serial));
+                }
                 match m.in_sync {
                     Some(true) => {}
                     Some(false) => problems.push(format!(
@@ -128,6 +137,7 @@ impl Check for HaState {
                 && let Some(n) = want.members
                 && ha.members.len() != n
             {
+                about.push("member count".into());
                 problems.push(format!(
                     "{} member(s) listed, the baseline says {n}",
                     ha.members.len()
@@ -173,9 +183,11 @@ impl Check for HaState {
         let verdict = if problems.is_empty() {
             Verdict::ok(format!("HA {} as expected", ha.mode))
         } else if remedies.is_empty() {
-            Verdict::fail(problems.join("; "))
+            Verdict::fail(problems.join("; ")).about(about)
         } else {
-            Verdict::fail(problems.join("; ")).remedy(remedies.join("\n"))
+            Verdict::fail(problems.join("; "))
+                .remedy(remedies.join("\n"))
+                .about(about)
         };
         Ok(verdict
             .expected(expected)

@@ -99,7 +99,8 @@ impl PreparedRule {
             return Verdict::fail(capped(&failures, 3, "failing").join("; "))
                 .expected(&self.expected)
                 .actual(actual.join("\n"))
-                .evidence(evidence());
+                .evidence(evidence())
+                .about(subjects(&outcome.failures));
         }
         if !outcome.errors.is_empty() {
             return Verdict::error(format!(
@@ -116,6 +117,22 @@ impl PreparedRule {
         }
         Verdict::ok(format!("holds: {}{notes}", self.expected)).expected(&self.expected)
     }
+}
+
+/// What a FAIL is about: the `each` nodes that fail (`Ethernet3`); a failure outside any node
+/// beside them is named by its path. A rule without `each` names nothing: it is about the
+/// device's output as a whole.
+fn subjects(failures: &[eval::Failure]) -> Vec<String> {
+    if failures.iter().all(|f| f.node.is_none()) {
+        return Vec::new();
+    }
+    failures
+        .iter()
+        .map(|f| match &f.node {
+            Some(node) => node.clone(),
+            None => f.text.split(' ').next().unwrap_or_default().to_string(),
+        })
+        .collect()
 }
 
 /// How many failing nodes a report lists one by one (a hostile output can make thousands).
@@ -218,6 +235,9 @@ mod tests {
                 .summary
                 .starts_with("Ethernet1: $.inErrors = 1, wanted at most 0;")
         );
+        assert_eq!(verdict.subjects.len(), premarket_core::SUBJECTS_MAX + 1);
+        assert_eq!(verdict.subjects[0], "Ethernet1");
+        assert!(premarket_core::subjects_cut(&verdict.subjects));
         assert!(
             verdict.evidence.lines().count() <= 12,
             "{}",

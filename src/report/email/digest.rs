@@ -81,7 +81,13 @@ pub fn change_lines(report: &Report, ctx: &Context) -> Option<Vec<(&'static str,
                     let was = from
                         .map(|s| format!("was {s}"))
                         .unwrap_or_else(|| "first time judged".into());
-                    format!("{} {} on {} ({was})", t.to, t.check, t.device)
+                    format!(
+                        "{} {} on {} ({was}){}",
+                        t.to,
+                        t.check,
+                        t.device,
+                        report.acknowledged_note(&t.check, &t.device)
+                    )
                 }
                 Group::Changed => format!(
                     "{} on {}: now {}, was {}{}",
@@ -99,11 +105,12 @@ pub fn change_lines(report: &Report, ctx: &Context) -> Option<Vec<(&'static str,
                     since(t, report, ctx)
                 ),
                 Group::StillFailing => format!(
-                    "{} {} on {}{}",
+                    "{} {} on {}{}{}",
                     t.to,
                     t.check,
                     t.device,
-                    since(t, report, ctx)
+                    since(t, report, ctx),
+                    report.acknowledged_note(&t.check, &t.device)
                 ),
             };
             (group.label(), text)
@@ -163,10 +170,13 @@ pub fn all_clear(report: &Report) -> Option<&'static str> {
     let clear = report.config_errors.is_empty()
         && report.shown_status() == Status::Ok
         && report.view().attention.is_empty();
-    clear.then_some(if report.partial {
-        "Nothing needs attention: every check, rechecked or standing, is OK."
-    } else {
-        "Nothing needs attention."
+    let acknowledged = !report.view().acknowledged.is_empty();
+    clear.then_some(match (report.partial, acknowledged) {
+        (_, true) => {
+            "Nothing needs attention but the FAILs acknowledged below, known until their date."
+        }
+        (true, false) => "Nothing needs attention: every check, rechecked or standing, is OK.",
+        (false, false) => "Nothing needs attention.",
     })
 }
 

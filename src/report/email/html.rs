@@ -13,6 +13,7 @@ use std::fmt::Write;
 use super::attach::Attachment;
 use super::context::Context;
 use super::digest;
+use crate::ack::Listed;
 use crate::blocks::Block;
 use crate::reading::RECOVERED;
 use crate::{CheckResult, DeviceDown, Report};
@@ -146,6 +147,7 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
     if view.attention.is_empty() {
         drift(&mut out, report, &mut pictures);
     }
+    acknowledged(&mut out, &view.acknowledged, ctx);
     if let Some(lines) = digest::change_lines(report, ctx) {
         let _ = write!(out, "<h2 style=\"{H2}\">Since the previous run</h2>");
         if lines.is_empty() {
@@ -277,6 +279,40 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
         );
     }
     pre(out, "Evidence", &evidence);
+}
+
+/// The FAILs acknowledged until a date: known, so grey, one block each with who and why.
+fn acknowledged(out: &mut String, results: &[&CheckResult], ctx: &Context) {
+    if results.is_empty() {
+        return;
+    }
+    let _ = write!(
+        out,
+        "<h2 style=\"{H2}\">Acknowledged ({})</h2>",
+        results.len()
+    );
+    for r in results {
+        let Some(listed) = Listed::of(r, ctx.tz) else {
+            continue;
+        };
+        let _ = write!(
+            out,
+            "<div style=\"border-left:4px solid {};padding:2px 0 2px 10px;margin:12px 0\">\
+             <div><b>{}</b> <b>{}</b> {}</div><div style=\"{SMALL};overflow-wrap:anywhere\">{} on {}</div>\
+             <div style=\"margin:4px 0\">{}</div>",
+            colour(Status::Skip),
+            esc(&listed.heading),
+            esc(&r.device),
+            md(&listed.what),
+            esc(&r.check),
+            esc(&r.device),
+            esc(&listed.who)
+        );
+        if let Some(covers) = &listed.covers {
+            field(out, "Covers", covers);
+        }
+        out.push_str("</div>");
+    }
 }
 
 fn device(out: &mut String, report: &Report, d: &DeviceDown) {

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::context::Context;
 use super::digest;
+use crate::ack::Listed;
 use crate::blocks::Block;
 use crate::reading::RECOVERED;
 use crate::{CheckResult, DeviceDown, Report};
@@ -65,6 +66,14 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     }
     if view.attention.is_empty() {
         drift(&mut out, report);
+    }
+    if !view.acknowledged.is_empty() {
+        let _ = writeln!(out, "\n== Acknowledged ({}) ==", view.acknowledged.len());
+    }
+    for r in &view.acknowledged {
+        if let Some(listed) = Listed::of(r, ctx.tz) {
+            out.push_str(&listed.plain(r, "", "Covers"));
+        }
     }
     if let Some(lines) = digest::change_lines(report, ctx) {
         let _ = writeln!(out, "\n== Since the previous run ==");

@@ -135,6 +135,8 @@ pub struct Notice {
     pub findings: Vec<Finding>,
     /// Blocks past [`MAX_FINDINGS`].
     pub more: usize,
+    /// FAILs acknowledged until a date (the rerun's standing ones too): not findings.
+    pub acknowledged: usize,
     /// The non-OK results (and a rerun's standing ones) as in report.json.
     pub results: Vec<CheckResult>,
     pub devices_not_inspected: Vec<DeviceDown>,
@@ -165,12 +167,16 @@ impl Notice {
         let recovered_from = (event == NotifyOn::Recovered)
             .then(|| before.status.zip(before.run_id.clone()))
             .flatten();
-        if let Some((status, run)) = &recovered_from {
-            headline.push_str(&format!(
-                " — recovered: everything is OK again after {status} in run {run}"
-            ));
-        }
         let view = report.view();
+        let acknowledged = view.acknowledged.len();
+        if let Some((status, run)) = &recovered_from {
+            headline.push_str(&match acknowledged {
+                0 => format!(" — recovered: everything is OK again after {status} in run {run}"),
+                n => format!(
+                    " — recovered: nothing needs attention after {status} in run {run} ({n} FAIL acknowledged until a date)"
+                ),
+            });
+        }
         let findings: Vec<Finding> = view
             .attention
             .iter()
@@ -184,9 +190,14 @@ impl Notice {
             .filter(not_ok)
             .map(|r| cleaned(r, &clean))
             .collect();
-        let severity = if results.iter().any(|r| r.severity == Severity::Critical) {
+        // A FAIL acknowledged until a date pages nobody.
+        let paging: Vec<&CheckResult> = results
+            .iter()
+            .filter(|r| !crate::ack::is_acknowledged(r))
+            .collect();
+        let severity = if paging.iter().any(|r| r.severity == Severity::Critical) {
             "critical"
-        } else if results.iter().any(|r| r.severity == Severity::Warning) {
+        } else if paging.iter().any(|r| r.severity == Severity::Warning) {
             "warning"
         } else {
             "error"
@@ -209,6 +220,7 @@ impl Notice {
             partial: report.partial,
             findings: findings.into_iter().take(MAX_FINDINGS).collect(),
             more,
+            acknowledged,
             results,
             devices_not_inspected: report
                 .devices_not_inspected
@@ -230,6 +242,20 @@ impl Notice {
             dedup_key: dedup_key(report),
             resolve,
             severity,
+        }
+    }
+
+    /// What a message says when nothing needs attention: all OK again, or only FAILs
+    /// acknowledged until a date (never "OK" while a FAIL stands, even a known one).
+    pub fn quiet_words(&self) -> String {
+        match (self.event, self.acknowledged) {
+            (_, n) if n > 0 => {
+                format!(
+                    "Nothing needs attention: {n} FAIL acknowledged until a date (see the email)."
+                )
+            }
+            (NotifyOn::Recovered, _) => "Everything that failed is OK again.".to_string(),
+            _ => "Every check is OK.".to_string(),
         }
     }
 
@@ -282,6 +308,7 @@ fn cleaned(r: &CheckResult, clean: &dyn Fn(&str) -> String) -> CheckResult {
         remedy: clean(&r.remedy),
         finding: clean(&r.finding),
         rerun: r.rerun.as_deref().map(clean),
+        subjects: r.subjects.iter().map(|s| clean(s)).collect(),
         ..r.clone()
     }
 }
@@ -289,11 +316,15 @@ fn cleaned(r: &CheckResult, clean: &dyn Fn(&str) -> String) -> CheckResult {
 /// The line under the findings: the site, the run and the counts.
 pub fn footer(n: &Notice) -> String {
     let c = &n.counts;
+    let acknowledged = match c.acknowledged {
+        0 => String::new(),
+        n => format!(", {n} acknowledged"),
+    };
     let mut parts = vec![
         format!("site {}", n.site),
         format!("run {}", n.run_id),
         format!(
-            "{} FAIL, {} ERROR, {} OK, {} SKIP",
+            "{} FAIL, {} ERROR, {} OK, {} SKIP{acknowledged}",
             c.fail, c.error, c.ok, c.skip
         ),
     ];

@@ -99,10 +99,7 @@ fn slack(n: &Notice) -> Value {
     notes.extend(n.more_line());
     notes.extend(n.problems.iter().map(|p| format!("_{}_", mrkdwn(p))));
     if n.findings.is_empty() && notes.is_empty() {
-        notes.push(match n.event {
-            NotifyOn::Recovered => "Everything that failed is OK again.".to_string(),
-            _ => "Every check is OK.".to_string(),
-        });
+        notes.push(n.quiet_words());
     }
     if !notes.is_empty() {
         blocks.push(json!({

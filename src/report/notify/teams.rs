@@ -56,10 +56,7 @@ pub fn card(n: &Notice) -> Value {
     notes.extend(n.more_line());
     notes.extend(n.problems.iter().cloned());
     if n.findings.is_empty() && notes.is_empty() {
-        notes.push(match n.event {
-            NotifyOn::Recovered => "Everything that failed is OK again.".to_string(),
-            _ => "Every check is OK.".to_string(),
-        });
+        notes.push(n.quiet_words());
     }
     for note in notes {
         body.push(json!({ "type": "TextBlock", "text": markdown(&note), "wrap": true }));
