@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex};
 use serde::de::DeserializeOwned;
 
 pub use bounded::Watch;
-pub use input::{BaselineText, InputError, keys_of};
+pub use input::{BaselineText, InputError, keys_of, paths_of};
 pub use version_pin::VersionPin;
 
 use premarket_core::{Platform, Verdict};
@@ -88,6 +88,11 @@ pub trait Definition: Send + Sync {
     fn platform(&self) -> Platform;
     /// The baseline keys it reads (a key no check reads is a typo).
     fn keys(&self) -> Vec<String>;
+    /// Every key it reads, dotted, the nested ones too (`ptp.max_clock_accuracy`): where a key
+    /// written at the wrong depth belongs.
+    fn key_paths(&self) -> Vec<String> {
+        self.keys()
+    }
     /// Builds the input from one device's baseline.
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError>;
 }
@@ -145,6 +150,10 @@ impl<C: Check> Definition for Builtin<C> {
             .iter()
             .map(|k| k.to_string())
             .collect()
+    }
+
+    fn key_paths(&self) -> Vec<String> {
+        paths_of::<C::Input>()
     }
 
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError> {

@@ -7,8 +7,8 @@
 //! Integration tests, `premarket lab serve` and `premarket demo` run against it.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), premarket::lab::LabError> {
-//! use premarket::lab::{Lab, Scenario};
+//! # async fn demo() -> Result<(), premarket_lab::LabError> {
+//! use premarket_lab::{Lab, Scenario};
 //! let lab = Lab::start(&["lanz-unsaved".parse::<Scenario>().unwrap()], 2).await?;
 //! println!("site: {}", lab.site_dir.display()); // premarket run --dir <site_dir>
 //! for d in &lab.devices {
