@@ -92,6 +92,13 @@ pub enum Fault {
     /// FortiGate (the mixed fleet's 200E, two NP6Lite chips that do not offload across chips):
     /// the trading port x2 is cabled to a port of the other chip than x1.
     NpCrossChip,
+    /// FortiGate: a box with VDOMs (`root`, `trading`; the lab's site sets `ssh.vdom: trading`)
+    /// whose CLI falls back to VDOM root after the third command typed in `trading`: the
+    /// prompt turns to `fw1 (root) # ` under the session.
+    VdomDropped,
+    /// EOS: privileged mode is lost after the third command typed at `sw1#`: the prompt
+    /// turns to `sw1>` under the session.
+    PrivilegeDropped,
 }
 
 /// How long `slow` delays each answer.
@@ -144,6 +151,8 @@ impl Fault {
         Fault::HaHeartbeat,
         Fault::FwPortErrors,
         Fault::NpCrossChip,
+        Fault::VdomDropped,
+        Fault::PrivilegeDropped,
     ];
 
     pub fn name(self) -> &'static str {
@@ -184,6 +193,8 @@ impl Fault {
             Fault::HaHeartbeat => "ha-heartbeat",
             Fault::FwPortErrors => "fw-port-errors",
             Fault::NpCrossChip => "np-cross-chip",
+            Fault::VdomDropped => "vdom-dropped",
+            Fault::PrivilegeDropped => "privilege-dropped",
         }
     }
 
@@ -208,7 +219,8 @@ impl Fault {
             | Fault::LowLight
             | Fault::PtpHoldover
             | Fault::FeedStalled
-            | Fault::PauseFrames => Target::Device("sw1".into()),
+            | Fault::PauseFrames
+            | Fault::PrivilegeDropped => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
             | Fault::NewSourcePort
@@ -222,7 +234,8 @@ impl Fault {
             | Fault::HugeSessionList
             | Fault::EncRotated
             | Fault::HaHeartbeat
-            | Fault::FwPortErrors => Target::Device("fw1".into()),
+            | Fault::FwPortErrors
+            | Fault::VdomDropped => Target::Device("fw1".into()),
             // The mixed fleet's 200E: the only lab model with chips that do not offload
             // across each other.
             Fault::NpCrossChip => Target::Device("fw5".into()),
@@ -280,6 +293,10 @@ impl Fault {
             Fault::NpCrossChip => {
                 "firewall (--fleet mixed, the 200E): x2 on the other NP6Lite chip than x1"
             }
+            Fault::VdomDropped => {
+                "firewall: VDOMs root and trading; after 3 commands in trading the prompt is root's"
+            }
+            Fault::PrivilegeDropped => "switch: after 3 commands at sw1# the prompt is sw1>",
         }
     }
 
@@ -292,6 +309,18 @@ impl Fault {
             _ => &[],
         }
     }
+
+    /// `ssh:` keys the lab's site writes for a device this fault applies to: how premarket
+    /// reaches a box that the fault makes different (a VDOM to enter).
+    pub fn ssh(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Fault::VdomDropped => &[("vdom", super::fortigate::DROPPED_VDOM)],
+            _ => &[],
+        }
+    }
+
+    /// Commands typed in the fault's context before the device leaves it under the session.
+    pub const CONTEXT_LASTS: usize = 3;
 }
 
 impl fmt::Display for Fault {

@@ -9,7 +9,9 @@
 //! ([`read_saved`]); `<file>.zst` is read through zstd. Parsers read a spool through
 //! [`Spool::open`](premarket_core::spool::Spool::open), which decompresses as it goes and stops
 //! with "output exceeded N MB" at the cap. A spool that premarket wrote is removed when its last
-//! handle goes, and its directory with the run.
+//! handle goes, and its directory with the run. It holds the output as the device printed it
+//! (outputs are judged as read): its directory is private to the user, and whatever copies it
+//! out masks it (the archive).
 //!
 //! This crate is the machinery (zstd, the spool directory, the cap); `premarket-core` names the
 //! [`Spool`](premarket_core::spool::Spool) an [`Output`](premarket_core::Output) can be, and the
