@@ -114,7 +114,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 36] = [
+    pub const ALL: [Fault; 38] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
