@@ -1,7 +1,7 @@
 //! Stage 3 of the pipeline, over SSH: the only code that talks to devices.
 //!
 //! Layers, bottom up (the scrapli split): [`transport`] (russh connection, algorithms, host
-//! key check via [`hostkey`], login via [`auth`]) -> [`shell`] (PTY, prompt and pager reading
+//! key check via [`hostkey`], login via [`auth`]; directly or through bastions, [`jump`]) -> [`shell`] (PTY, prompt and pager reading
 //! on a [`screen`], every wait and write bounded, each reply streamed into a [`body`] that
 //! spools it when large) -> [`driver`] (runs a [`script`]: privilege,
 //! VDOM, context groups, device errors; which command each byte belongs to; asks a [`gate`]
@@ -19,6 +19,7 @@ mod framing;
 pub mod gate;
 pub mod guard;
 pub mod hostkey;
+pub mod jump;
 pub mod known_hosts;
 pub mod profile;
 pub mod redact;
@@ -34,4 +35,4 @@ mod test_profiles;
 
 pub use gate::Gate;
 pub use session::{Settings, collect, collect_gated};
-pub use target::{Captured, EnableSecret, Target};
+pub use target::{Bastion, Captured, EnableSecret, Target};
