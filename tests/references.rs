@@ -424,6 +424,8 @@ const COMPARISONS: &[(&str, usize, &str, &str)] = &[
     ("rebooted", 1, "sw1", "eos.uptime.stable"),
     ("rebooted", 1, "fw1", "fortigate.uptime.stable"),
     ("ha-heartbeat", 2, "fw1", "fortigate.ha.links"),
+    // x1's CRC errors grow from the day's maintenance minute on.
+    ("fw-port-errors", 1, "fw1", "fortigate.ports.errors"),
 ];
 
 /// For each comparison: a healthy morning, the fault's morning FAILs it, and the printed rerun

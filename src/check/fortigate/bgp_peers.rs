@@ -90,6 +90,7 @@ impl Check for BgpPeers {
     const ID: &'static str = "fortigate.bgp.peers";
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
         for p in &input.bgp_peers {

@@ -56,6 +56,7 @@ impl Check for PortsErrors {
     const ID: &'static str = "fortigate.ports.errors";
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
         if input.ports().is_empty() {
