@@ -45,7 +45,7 @@ fn demo(scenario: &str, home: &Path) -> (i32, Vec<String>) {
     demo_with(&["--scenario", scenario], home)
 }
 
-/// [`demo`] with any arguments (`--fleet mixed`; none for a healthy run).
+/// The same with any `demo` arguments (`--fleet mixed`, several scenarios).
 pub(crate) fn demo_with(args: &[&str], home: &Path) -> (i32, Vec<String>) {
     let out = Command::new(bin())
         .arg("demo")
@@ -68,6 +68,17 @@ pub(crate) fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
         .iter()
         .filter(|l| l.starts_with(&format!("{word} ")))
         .collect()
+}
+
+/// A faulty run (`args` name the scenario): exit 1 and no ERROR; its FAIL lines, and the whole
+/// report for the messages.
+pub(crate) fn faulty_run(args: &[&str], home: &Path) -> (Vec<String>, String) {
+    let (code, lines) = demo_with(args, home);
+    let report = lines.join("\n");
+    assert_eq!(code, 1, "{args:?}:\n{report}");
+    assert!(starting(&lines, "ERROR").is_empty(), "{args:?}:\n{report}");
+    let fails = starting(&lines, "FAIL").into_iter().cloned().collect();
+    (fails, report)
 }
 
 #[test]
@@ -98,14 +109,7 @@ pub(crate) fn each_fault_fails_exactly(
         let (code, lines) = demo_with(&[], home.path());
         healthy(&lines, code, &format!("healthy before {scenario}"));
 
-        let (code, lines) = demo(scenario, home.path());
-        let report = lines.join("\n");
-        assert_eq!(code, 1, "{scenario}:\n{report}");
-        assert!(
-            starting(&lines, "ERROR").is_empty(),
-            "{scenario}:\n{report}"
-        );
-        let fails = starting(&lines, "FAIL");
+        let (fails, report) = faulty_run(&["--scenario", scenario], home.path());
         assert_eq!(fails.len(), checks.len(), "{scenario}:\n{report}");
         for check in *checks {
             let line = fails
@@ -140,13 +144,9 @@ fn heartbeat_errors_fail_ha_links_on_the_next_run_naming_member_port_and_counter
         );
     }
 
-    let (code, lines) = demo("ha-heartbeat", home.path());
-    let report = lines.join("\n");
-    assert_eq!(code, 1, "second run:\n{report}");
-    assert!(starting(&lines, "ERROR").is_empty(), "{report}");
-    let fails = starting(&lines, "FAIL");
+    let (fails, report) = faulty_run(&["--scenario", "ha-heartbeat"], home.path());
     assert_eq!(fails.len(), 1, "{report}");
-    let line = fails[0];
+    let line = &fails[0];
     assert!(line.starts_with("FAIL fw1 fortigate.ha.links "), "{line}");
     for words in [
         "ha2 on FG201GTK24000009: heartbeat interface, +",

@@ -1,6 +1,7 @@
 //! The mixed fleet over real SSH on loopback (issue 18): `premarket demo --fleet mixed` starts
 //! a 7280R3 on EOS 4.31 (sw1), a 7050X on EOS 4.22 with a DAC, a port-channel and a routed
-//! subinterface on its trading path (sw2), and the FortiGate 201G (fw1), each answering only
+//! subinterface on its trading path (sw2), the FortiGate 201G (fw1) and four other FortiGate
+//! models (a 600E on 6.4, a 601F, a 100F, a 200E with two NP6Lite chips), each answering only
 //! what its model answers, and inspects them with the normal collector. Healthy, every check
 //! on every device is OK or SKIP with a reason: zero FAIL, zero ERROR. Each fault scenario
 //! FAILs the right check on every model it applies to. The plan says which commands depend on
@@ -103,6 +104,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw2 fortigate.version.pinned",
             "FAIL fw3 fortigate.version.pinned",
             "FAIL fw4 fortigate.version.pinned",
+            "FAIL fw5 fortigate.version.pinned",
             "FAIL sw1 eos.version.pinned",
             "FAIL sw2 eos.version.pinned",
         ],
@@ -114,6 +116,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw2 fortigate.ntp.synchronised",
             "FAIL fw3 fortigate.ntp.synchronised",
             "FAIL fw4 fortigate.ntp.synchronised",
+            "FAIL fw5 fortigate.ntp.synchronised",
             "FAIL sw1 eos.ntp.synchronised",
             "FAIL sw2 eos.ntp.synchronised",
         ],
@@ -183,10 +186,27 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw4 fortigate.offload.blockers",
         ],
     ),
+    (
+        "sflow-enabled@fw5",
+        &[
+            "FAIL fw5 fortigate.flows.offloaded",
+            "FAIL fw5 fortigate.sessions.npu",
+            "FAIL fw5 fortigate.offload.blockers",
+        ],
+    ),
+    // The 200E's trading ports on two NP6Lite chips that do not offload across each other.
+    ("np-cross-chip", &["FAIL fw5 fortigate.offload.blockers"]),
+    // A failing optic on x1, in each NIC layout: the kernel driver's (201G, 601F: CRC
+    // errors) and the NP's (600E, 100F, 200E: host receive drops). Each after a run.
+    ("fw-port-errors", &["FAIL fw1 fortigate.ports.errors"]),
+    ("fw-port-errors@fw2", &["FAIL fw2 fortigate.ports.errors"]),
+    ("fw-port-errors@fw3", &["FAIL fw3 fortigate.ports.errors"]),
+    ("fw-port-errors@fw5", &["FAIL fw5 fortigate.ports.errors"]),
     ("ha-mismatch", &["FAIL fw1 fortigate.ha.state"]),
     ("ha-mismatch@fw2", &["FAIL fw2 fortigate.ha.state"]),
     ("ha-mismatch@fw3", &["FAIL fw3 fortigate.ha.state"]),
     ("ha-mismatch@fw4", &["FAIL fw4 fortigate.ha.state"]),
+    ("ha-mismatch@fw5", &["FAIL fw5 fortigate.ha.state"]),
     (
         "cpu-high",
         &[
@@ -232,6 +252,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw2 fortigate.uptime.stable",
             "FAIL fw3 fortigate.uptime.stable",
             "FAIL fw4 fortigate.uptime.stable",
+            "FAIL fw5 fortigate.uptime.stable",
             "FAIL sw1 eos.uptime.stable",
             "FAIL sw2 eos.uptime.stable",
             // Every BGP session restarted with the switch (eos.uptime.stable explains it).
@@ -277,7 +298,9 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
             .iter()
             .filter_map(|r| r["device"].as_str())
             .collect();
-        for device in ["sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "probe1", "lab"] {
+        for device in [
+            "sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "fw5", "probe1", "lab",
+        ] {
             assert!(devices.contains(&device), "{scenario}: no {device}");
         }
         let mut wrong = Vec::new();

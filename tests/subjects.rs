@@ -54,6 +54,8 @@ pub(crate) const ABOUT: &[(&str, Option<&str>)] = &[
         Some("trading interfaces and NP settings"),
     ),
     ("fortigate.ntp.synchronised", None),
+    ("fortigate.ports.errors", Some("trading interfaces' ports")),
+    ("fortigate.bgp.peers", Some("peers")),
     ("probe.latency.offloaded", None),
 ];
 

@@ -20,6 +20,8 @@ mod input;
 pub mod line_diff;
 mod ntp_limits;
 pub mod outcome;
+pub mod port_speed;
+pub mod previous;
 pub mod probe;
 pub mod reboot;
 pub mod registry;

@@ -40,6 +40,8 @@ pub fn builtin() -> Vec<Arc<dyn Definition>> {
         Arc::new(Builtin::<fortigate::UptimeStable>::new()),
         Arc::new(Builtin::<fortigate::OffloadBlockers>::new()),
         Arc::new(Builtin::<fortigate::NtpSynchronised>::new()),
+        Arc::new(Builtin::<fortigate::PortsErrors>::new()),
+        Arc::new(Builtin::<fortigate::BgpPeers>::new()),
         Arc::new(Builtin::<fortigate::ConfigUnchanged>::new()),
         Arc::new(Builtin::<probe::LatencyOffloaded>::new()),
     ]

@@ -92,8 +92,9 @@ pub struct Row {
 /// The mixed fleet: a VOQ switch on EOS 4.3x (the lab notes' sw1), a Trident switch on EOS
 /// 4.2x with a DAC, a port-channel and a subinterface on its trading path (sw2), the lab
 /// notes' FortiGate (fw1), a 600E on FortiOS 6.4 with a VLAN trading interface (fw2), a 601F
-/// on 7.4 with a VLAN on an aggregate (fw3) and a 100F on 7.6 with a hardware-switch port on
-/// its trading path (fw4).
+/// on 7.4 with a VLAN on an aggregate (fw3), a 100F on 7.6 with a hardware-switch port on
+/// its trading path (fw4) and a 200E on 7.0 with two NP6Lite chips that do not offload across
+/// each other (fw5).
 pub const MIXED: &[Row] = &[
     Row {
         name: "sw1",
@@ -118,6 +119,10 @@ pub const MIXED: &[Row] = &[
     Row {
         name: "fw4",
         model: Model::Firewall(&firewalls::FG_100F),
+    },
+    Row {
+        name: "fw5",
+        model: Model::Firewall(&firewalls::FG_200E),
     },
 ];
 
@@ -225,7 +230,8 @@ mod tests {
                 ("fw1", 1),
                 ("fw2", 2),
                 ("fw3", 3),
-                ("fw4", 4)
+                ("fw4", 4),
+                ("fw5", 5)
             ]
         );
         assert_eq!(mixed[1].model.name(), "DCS-7050SX-64-R");

@@ -99,6 +99,11 @@ pub enum Fault {
     /// EOS: LLDP shows carrier A's router at the far end of Ethernet9 too: both feed sides
     /// ride one carrier.
     FeedsShareUplink,
+    /// FortiGate: x1's optic fails: receive (CRC) errors grow between any two runs.
+    FwPortErrors,
+    /// FortiGate (the mixed fleet's 200E, two NP6Lite chips that do not offload across chips):
+    /// the trading port x2 is cabled to a port of the other chip than x1.
+    NpCrossChip,
     /// FortiGate: a box with VDOMs (`root`, `trading`; the lab's site sets `ssh.vdom: trading`)
     /// whose CLI falls back to VDOM root after the third command typed in `trading`: the
     /// prompt turns to `fw1 (root) # ` under the session.
@@ -121,7 +126,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 41] = [
+    pub const ALL: [Fault; 43] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -161,6 +166,8 @@ impl Fault {
         Fault::BfdDown,
         Fault::MrouteWrongRpf,
         Fault::FeedsShareUplink,
+        Fault::FwPortErrors,
+        Fault::NpCrossChip,
         Fault::VdomDropped,
         Fault::PrivilegeDropped,
     ];
@@ -206,6 +213,8 @@ impl Fault {
             Fault::BfdDown => "bfd-down",
             Fault::MrouteWrongRpf => "mroute-wrong-rpf",
             Fault::FeedsShareUplink => "feeds-share-uplink",
+            Fault::FwPortErrors => "fw-port-errors",
+            Fault::NpCrossChip => "np-cross-chip",
             Fault::VdomDropped => "vdom-dropped",
             Fault::PrivilegeDropped => "privilege-dropped",
         }
@@ -252,7 +261,11 @@ impl Fault {
             | Fault::HugeSessionList
             | Fault::EncRotated
             | Fault::HaHeartbeat
+            | Fault::FwPortErrors
             | Fault::VdomDropped => Target::Device("fw1".into()),
+            // The mixed fleet's 200E: the only lab model with chips that do not offload
+            // across each other.
+            Fault::NpCrossChip => Target::Device("fw5".into()),
         }
     }
 
@@ -311,6 +324,10 @@ impl Fault {
             }
             Fault::FeedsShareUplink => {
                 "switch: LLDP shows carrier A's router behind both hand-offs"
+            }
+            Fault::FwPortErrors => "firewall: x1's optic fails, CRC errors grow (after a run)",
+            Fault::NpCrossChip => {
+                "firewall (--fleet mixed, the 200E): x2 on the other NP6Lite chip than x1"
             }
             Fault::VdomDropped => {
                 "firewall: VDOMs root and trading; after 3 commands in trading the prompt is root's"
