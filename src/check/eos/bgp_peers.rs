@@ -107,6 +107,7 @@ impl Check for BgpPeers {
     const ID: &'static str = "eos.bgp.peers";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
         if input.bgp_peers.is_empty() {

@@ -56,6 +56,7 @@ impl Check for HardwareDropsCheck {
     const ID: &'static str = "eos.hardware.drops";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
         require(&input.trading_ports)
