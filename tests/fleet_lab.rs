@@ -320,6 +320,9 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
             {
                 continue;
             }
+            if common::told_only_after_a_minute(scenario, &status, &check) {
+                continue;
+            }
             let faulted = not_ok.iter().any(|p| matches(p, &status, &device, &check));
             let device_down = not_ok
                 .iter()
