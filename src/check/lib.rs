@@ -42,7 +42,7 @@ pub trait Check: Send + Sync + 'static {
     const ID: &'static str;
     const PLATFORM: Platform;
     /// What the check reads from `expect:` (each field one baseline key).
-    type Input: DeserializeOwned + Send + Sync + 'static;
+    type Input: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static;
 
     /// Rules the input's types cannot say (e.g. "a unicast UDP flow needs a service").
     fn validate(_input: &Self::Input) -> Result<(), Invalid> {
@@ -86,6 +86,9 @@ pub trait Definition: Send + Sync {
     fn platform(&self) -> Platform;
     /// The baseline keys it reads (a key no check reads is a typo).
     fn keys(&self) -> Vec<String>;
+    /// The same keys with their types, defaults and meanings, and the keys nested in them
+    /// (`premarket explain`), from the same source as [`Definition::keys`].
+    fn reference(&self) -> Vec<premarket_config::reference::Key>;
     /// Builds the input from one device's baseline.
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError>;
 }
@@ -143,6 +146,10 @@ impl<C: Check> Definition for Builtin<C> {
             .iter()
             .map(|k| k.to_string())
             .collect()
+    }
+
+    fn reference(&self) -> Vec<premarket_config::reference::Key> {
+        premarket_config::reference::keys_of::<C::Input>()
     }
 
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError> {

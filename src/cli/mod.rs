@@ -16,6 +16,7 @@ pub mod complete;
 mod demo;
 mod demo_home;
 mod diff;
+mod explain;
 mod history;
 mod inspect;
 #[cfg(feature = "lab")]
@@ -29,6 +30,7 @@ pub mod probe;
 mod trust;
 mod validate;
 
+pub use explain::{baseline_text as explain_baseline, check_text as explain_check};
 pub use list::markdown as list_markdown;
 pub use models::markdown as models_markdown;
 
@@ -70,6 +72,9 @@ pub enum Command {
     Check(inspect::CheckArgs),
     /// List checks, their devices, commands and tags.
     List(list::Args),
+    /// What a check proves, sends, reads and how to fix it; --baseline: every key of the site
+    /// and device files.
+    Explain(explain::Args),
     /// Load and validate every configuration file; contacts nothing.
     Validate,
     /// Acknowledge a known FAIL until a date (baselines/acks.yaml); --list, --remove.
@@ -201,6 +206,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Run(args) => inspect::run(&dir, invocation, args),
         Command::Check(args) => inspect::check(&dir, invocation, args),
         Command::List(args) => list::run(&dir, args),
+        Command::Explain(args) => explain::run(&dir, args),
         Command::Validate => validate::run(&dir),
         Command::Ack(args) => ack::run(&dir, invocation, args),
         Command::Plan(args) => plan::run(&dir, args),

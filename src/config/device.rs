@@ -18,7 +18,7 @@ use super::yaml;
 use premarket_core::{DeviceName, Platform};
 
 /// How premarket logs in. Secrets are references, never values.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Connection {
     pub host: String,
@@ -102,7 +102,7 @@ struct Header {
 }
 
 /// An SSH device's file: everything but `expect:` strictly typed.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SshFile {
     #[allow(dead_code)]
@@ -110,18 +110,22 @@ struct SshFile {
     #[serde(default)]
     model: Option<String>,
     ssh: Connection,
+    /// What the device should look like: the keys its checks read (`premarket explain
+    /// --baseline` lists them per platform).
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
     #[serde(default)]
     skip: BTreeMap<String, String>,
 }
 
 /// A probe device file: no `ssh:` (the probe is not reached over SSH), a `source:` instead.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ProbeFile {
     #[allow(dead_code)]
     platform: Platform,
     source: premarket_probe::baseline::Source,
+    #[schemars(with = "premarket_probe::baseline::Expect")]
     expect: Spanned<premarket_probe::baseline::Expect>,
     #[serde(default)]
     skip: BTreeMap<String, String>,
@@ -131,6 +135,15 @@ struct ProbeFile {
 #[derive(Deserialize)]
 struct ProbeKeys {
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
+}
+
+/// The keys of a device file of `platform` (`premarket explain --baseline`), from the types
+/// [`load`] reads it with; `expect:` is the checks' (each lists its own keys).
+pub fn reference(platform: Platform) -> Vec<super::reference::Key> {
+    match platform {
+        Platform::Eos | Platform::Fortigate => super::reference::keys_of::<SshFile>(),
+        Platform::Probe => super::reference::keys_of::<ProbeFile>(),
+    }
 }
 
 /// Reads a device file; `name` comes from `site.yaml`.

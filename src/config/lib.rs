@@ -15,6 +15,7 @@ mod email;
 mod error;
 mod metrics;
 mod notify;
+pub mod reference;
 mod secret;
 mod site;
 mod tree;
@@ -27,8 +28,8 @@ use std::path::{Path, PathBuf};
 pub use archive::ArchiveSettings;
 pub use baseline::BaselineText;
 pub use calendar::Calendar;
-pub use catalog::{Declared, Entry, Severity};
-pub use device::{Access, Connection, Device};
+pub use catalog::{Declared, Entry, Examples, Severity};
+pub use device::{Access, Connection, Device, reference as device_reference};
 pub use email::{Email, Relay, TlsMode};
 pub use error::{ConfigError, ConfigErrors, Position};
 pub use metrics::Metrics;
@@ -37,7 +38,7 @@ pub use notify::{
     check_secrets as check_notify_secrets,
 };
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
-pub use site::SshDefaults;
+pub use site::{SshDefaults, reference as site_reference};
 pub use tree::{Tree, TreeValue};
 
 use premarket_core::{CheckId, DeviceName};

@@ -24,7 +24,7 @@ use premarket_platform::eos::{LanzRecord, LanzRecords, ShowLanzRecords, ShowVers
 pub struct LanzCongestion;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     lanz_queue_max_bytes: u64,
     trading_ports: TradingPorts,

@@ -33,14 +33,14 @@ pub struct MulticastFlowing;
 pub const DEFAULT_GAP_S: u32 = 10;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     market_feeds: Vec<Feed>,
     #[serde(default)]
     feed_sample_gap_s: Option<u32>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Feed {
     name: String,
@@ -49,7 +49,7 @@ pub struct Feed {
     b: Option<Side>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Side {
     group: Ipv4Addr,

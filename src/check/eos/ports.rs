@@ -55,6 +55,20 @@ impl<'de> Deserialize<'de> for Speed {
     }
 }
 
+/// Written as text: `10G`.
+impl schemars::JsonSchema for Speed {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Speed".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "a link speed: a number and G or M (10G, 25G, 100G, 1G, 100M)"
+        })
+    }
+}
+
 /// `trading_ports`: the port names, as EOS spells them (`Ethernet1`).
 pub type TradingPorts = Vec<String>;
 
@@ -91,7 +105,7 @@ pub fn require(ports: &TradingPorts) -> Result<(), Invalid> {
 }
 
 /// `trading_port_speed`: one speed for every trading port, or one per port.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum PortSpeeds {
     All(Speed),

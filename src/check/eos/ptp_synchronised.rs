@@ -32,7 +32,7 @@ use super::ptp_quality::PtpExpect;
 pub struct PtpSynchronised;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     ptp: PtpExpect,
 }

@@ -43,7 +43,7 @@ use premarket_platform::fortigate::{
 pub struct OffloadBlockers;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     trading_interfaces: Vec<String>,
     np: Option<Np>,
