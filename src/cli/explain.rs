@@ -63,7 +63,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
 
 /// The site `explain` answers from, and how to call it: the one in `dir`, else the example
 /// site compiled into the binary.
-fn site(dir: &Path) -> Result<(Config, String), Stop> {
+pub(super) fn site(dir: &Path) -> Result<(Config, String), Stop> {
     match Config::load(dir) {
         Ok(config) => Ok((config, format!("the site in {}", dir.display()))),
         Err(e) => example(e),
@@ -294,7 +294,11 @@ pub fn baseline_text(config: &Config, whose: &str) -> String {
             "\n  expect: keys of {platform} (read by the checks of the catalog of {whose})"
         );
         let mut seen: Vec<(Key, Vec<String>)> = Vec::new();
-        for resolved in catalog.for_platform(platform) {
+        // A built-in check's key carries its type; a declarative rule's only the operator's
+        // kind of value: the first check to list a key describes it.
+        let mut checks: Vec<_> = catalog.for_platform(platform).collect();
+        checks.sort_by_key(|r| r.entry.declared.is_some());
+        for resolved in checks {
             for key in resolved.definition.reference() {
                 match seen.iter_mut().find(|(k, _)| k.path == key.path) {
                     Some((_, by)) => by.push(resolved.entry.id.clone()),

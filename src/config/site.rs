@@ -167,7 +167,10 @@ fn yes() -> bool {
 }
 
 /// How the SMTP connection is protected.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+// Serialize: the reference (`explain --baseline`) prints the default as it is written.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TlsMode {
     /// Plain SMTP: only for a relay on the same host or a trusted segment.
