@@ -2,7 +2,7 @@
 //! that returns the process exit code. `main` only sets up logging and maps errors to exit
 //! codes. Shell completions and the man page are generated from these definitions
 //! (`premarket completions SHELL`, `premarket man`). Nothing here prints with `println!`: a
-//! closed terminal must not panic a run ([`print`]).
+//! closed terminal must not panic a run ([`print`](mod@print)).
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -95,7 +95,7 @@ pub enum Command {
     /// What changed between two archived runs: configuration diff and box facts; exit 0 no
     /// change, 1 changed, 3 no such run.
     Diff(diff::Args),
-    /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
+    /// Save every planned command's raw output as `DIR/<device>/<file>` (the offline layout).
     Capture(capture::Args),
     /// Show the host key a device offers, and how to pin it after checking it; exit 0 known
     /// key, 1 none known yet, 3 not the known one.
@@ -224,7 +224,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
             crate::report::terminal::print_quietly(&complete::registration(shell)?);
             Ok(0)
         }
-        Command::Man(args) => man::run(args),
+        Command::Man(args) => man::run(&dir, args),
     }
 }
 
