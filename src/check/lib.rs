@@ -1,12 +1,4 @@
-//! Stage 5 of the pipeline: checks judge parsed facts against the baseline.
-//!
-//! A built-in check ([`Check`]) declares the typed input it reads from the device's `expect:`
-//! (built once, when the run is planned: a missing or mistyped value is a configuration error
-//! at its `file:line:column`, never a second validation later), the queries it needs given
-//! that input, and a pure `evaluate(input, facts)`. It never talks to a device and never
-//! formats a report. [`registry`] lists the built-in checks; a catalog entry with `command` and
-//! `rule` instead is a declarative check ([`rule`]) and plugs into the same [`Prepared`] shape.
-//! The run evaluates each check where it can give up on it ([`bounded`]).
+#![doc = include_str!("README.md")]
 
 pub mod bounded;
 pub mod box_facts;

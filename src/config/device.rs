@@ -138,7 +138,7 @@ struct ProbeKeys {
 }
 
 /// The keys of a device file of `platform` (`premarket explain --baseline`), from the types
-/// [`load`] reads it with; `expect:` is the checks' (each lists its own keys).
+/// `load` reads it with; `expect:` is the checks' (each lists its own keys).
 pub fn reference(platform: Platform) -> Vec<super::reference::Key> {
     match platform {
         Platform::Eos | Platform::Fortigate => super::reference::keys_of::<SshFile>(),

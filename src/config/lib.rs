@@ -1,8 +1,4 @@
-//! Stage 1 of the pipeline: load and validate what should be true.
-//!
-//! A configuration directory holds `baselines/site.yaml`, one `baselines/<device>.yaml` per
-//! device and the catalog `checks/*.yaml`. Loading collects *every* problem (so `validate`
-//! shows them all at once) and each one names `file:line:column`.
+#![doc = include_str!("README.md")]
 
 pub mod acks;
 pub mod acks_file;

@@ -1,11 +1,4 @@
-//! The ground floor: the words every stage of the pipeline shares, and nothing else.
-//!
-//! A command and the platform it is sent to, a verdict, the names of checks and devices, the
-//! process exit code, a device's collected outputs (in memory, or spooled to disk when large)
-//! and why one is missing; and [`in_halves`], the one way a run shares its work alone between
-//! the two cores. Every module above may use these; this module uses none of them, so
-//! no stage needs another stage just to name a thing. How files are read and written is the
-//! `premarket-files` crate beside this one; how large outputs are spooled, `premarket-spool`.
+#![doc = include_str!("README.md")]
 
 mod command;
 mod exit;

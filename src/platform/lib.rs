@@ -1,6 +1,4 @@
-//! What each kind of device knows: its commands (as queries), prompts and errors, its output
-//! parsers and its secrets' shapes. One folder per platform; no FortiOS or EOS string lives
-//! elsewhere.
+#![doc = include_str!("README.md")]
 
 pub mod config_lines;
 pub mod eos;

@@ -1,7 +1,7 @@
-//! Checks of Arista EOS switches. The port checks share [`ports`] (the baseline's trading
-//! ports and their speeds); the checks that judge growth share [`since`] (the previous run's
+//! Checks of Arista EOS switches. The port checks share `ports` (the baseline's trading
+//! ports and their speeds); the checks that judge growth share `since` (the previous run's
 //! counters, within one boot), and the congestion check reads the drop counter the switch's
-//! family has through [`drops`].
+//! family has through `drops`.
 
 mod config_saved;
 mod config_unchanged;

@@ -23,7 +23,7 @@ use premarket_platform::fortigate::{
 /// interface` and `show system virtual-switch` ([`Topology`]); the NP port list, which names
 /// physical ports only, judges those ports (every member of an aggregate), and sFlow is judged
 /// on every layer crossed, where it is set (a VLAN, its parent, a hardware switch for its
-/// ports). A software switch is never offloaded: FAIL. Per interface: [`interface_part`].
+/// ports). A software switch is never offloaded: FAIL. Per interface: `interface_part`.
 ///
 /// On a model with ultra-low-latency ports (600F/601F and 400F/401F: x5-x8; 3700F/3701F:
 /// port1-port4; [`Family::ull_ports`]) every physical port of a trading interface must be one

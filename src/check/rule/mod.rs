@@ -16,11 +16,11 @@
 //!
 //! When the catalog is resolved, the entry becomes a [`Declarative`] (a [`Definition`] like a
 //! built-in check): the command must pass the platform's read-only allowlist, the output must
-//! have a reader ([`readers`]), and the rule must read ([`grammar`]); every mistake is a
+//! have a reader (`readers`), and the rule must read (`grammar`); every mistake is a
 //! configuration error at its `file:line:column`. When a device's run is planned, its
-//! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is [`eval`],
-//! the verdict [`ready`]. What a rule may cost (its paths' nesting, the size of what it
-//! judges) is [`budget`].
+//! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is `eval`,
+//! the verdict `ready`. What a rule may cost (its paths' nesting, the size of what it
+//! judges) is `budget`.
 
 mod budget;
 mod entry;
