@@ -359,3 +359,214 @@ fn a_missing_baseline_reference_points_at_the_catalog_and_names_the_device_file(
     let (code, stderr) = validate(&site);
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// The line of `stderr` that holds `at` (`file:line:column: `).
+fn said_at<'a>(stderr: &'a str, at: &str) -> &'a str {
+    stderr
+        .lines()
+        .find(|l| l.contains(at))
+        .unwrap_or_else(|| panic!("expected {at} in:\n{stderr}"))
+}
+
+/// Replaces the first `from` in `text` by `to`; the fixture line must be there.
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "fixture text {from:?}");
+    text.replacen(from, to, 1)
+}
+
+/// The ptp block of sw1 with `max_clock_accuracy` written at the depth of `ptp` itself, above
+/// the last key of the block: the YAML parser stops one line further down ("mapping values are
+/// not allowed"), at a line that is right.
+fn sw1_with_a_key_at_the_wrong_depth(text: &str) -> String {
+    let text = edit(text, "    max_clock_accuracy: 0x27\n", "");
+    edit(
+        &text,
+        "    max_sync_age_s: 10\n",
+        "  max_clock_accuracy: 0x27\n    max_sync_age_s: 10\n",
+    )
+}
+
+#[test]
+fn validate_lists_every_mistake_of_every_file_in_one_go() {
+    let site = Site::example();
+    let sw1 = site.read("baselines/sw1.yaml");
+    let sw1 = edit(&sw1, "port: 2201", "port: 33573x");
+    let sw1 = edit(&sw1, "  lanz: true", "  lanz: treu");
+    let sw1 = sw1_with_a_key_at_the_wrong_depth(&sw1);
+    site.write("baselines/sw1.yaml", &sw1);
+    let fw1 = edit(
+        &site.read("baselines/fw1.yaml"),
+        "cpu_max_percent: 50",
+        "cpu_max_percent: fifty",
+    );
+    site.write("baselines/fw1.yaml", &fw1);
+    let site_yaml = edit(
+        &site.read("baselines/site.yaml"),
+        "connect_timeout_s: 10",
+        "connect_timeout_s: ten",
+    );
+    site.write("baselines/site.yaml", &site_yaml);
+    let (code, stderr) = validate(&site);
+    assert_eq!(code, 3, "{stderr}");
+    for (file, text, line_with, column, words) in [
+        (
+            "site.yaml",
+            &site_yaml,
+            "connect_timeout_s: ten",
+            22,
+            "ssh.connect_timeout_s: a whole number, not \"ten\"",
+        ),
+        (
+            "sw1.yaml",
+            &sw1,
+            "port: 33573x",
+            9,
+            "ssh.port: a port number 1-65535, not \"33573x\"",
+        ),
+        (
+            "sw1.yaml",
+            &sw1,
+            "  max_clock_accuracy",
+            3,
+            "`max_clock_accuracy` belongs under `expect.ptp`",
+        ),
+        (
+            "sw1.yaml",
+            &sw1,
+            "lanz: treu",
+            9,
+            "expect.lanz: true or false, not \"treu\"",
+        ),
+        (
+            "fw1.yaml",
+            &fw1,
+            "cpu_max_percent: fifty",
+            20,
+            "expect.cpu_max_percent: a number such as 80, not \"fifty\"",
+        ),
+    ] {
+        let at = format!("baselines/{file}:{}:{column}: ", line_of(text, line_with));
+        let said = said_at(&stderr, &at);
+        assert!(said.contains(words), "expected {words:?} in {said}");
+    }
+    assert!(
+        !stderr.contains("mapping values are not allowed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_key_at_the_wrong_depth_is_named_on_its_own_line_with_where_it_belongs() {
+    let site = Site::example();
+    let dedented = sw1_with_a_key_at_the_wrong_depth(&site.read("baselines/sw1.yaml"));
+    // Written valid but under the wrong parent (`expect` itself, after the block): the same.
+    let after = edit(
+        &dedented,
+        "  max_clock_accuracy: 0x27\n    max_sync_age_s: 10\n",
+        "    max_sync_age_s: 10\n  max_clock_accuracy: 0x27\n",
+    );
+    for sw1 in [dedented, after] {
+        site.write("baselines/sw1.yaml", &sw1);
+        let (code, stderr) = validate(&site);
+        assert_eq!(code, 3, "{stderr}");
+        let at = format!(
+            "baselines/sw1.yaml:{}:3: ",
+            line_of(&sw1, "  max_clock_accuracy")
+        );
+        let said = said_at(&stderr, &at);
+        assert!(
+            said.contains("`max_clock_accuracy` belongs under `expect.ptp`"),
+            "{said}"
+        );
+        assert_eq!(
+            stderr.matches("sw1.yaml:").count(),
+            1,
+            "one mistake: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_typo_under_skip_is_pointed_at_with_the_check_it_meant() {
+    let site = Site::example();
+    let sw1 = format!(
+        "{}skip:\n  eos.transceivers.light: no optics in the lab\n  eos.lanz.persistd: the lab's LANZ is not saved\n",
+        site.read("baselines/sw1.yaml")
+    );
+    site.write("baselines/sw1.yaml", &sw1);
+    let (code, stderr) = validate(&site);
+    assert_eq!(code, 3, "{stderr}");
+    let at = format!(
+        "baselines/sw1.yaml:{}:3: ",
+        line_of(&sw1, "eos.lanz.persistd")
+    );
+    let said = said_at(&stderr, &at);
+    assert!(
+        said.contains("eos.lanz.persistd") && said.contains("did you mean eos.lanz.persisted?"),
+        "{said}"
+    );
+}
+
+/// A mistake in one device's baseline makes that device one ERROR block and every other device
+/// is still inspected; a mistake in the catalog still stops the run (exit 3).
+#[test]
+fn one_device_s_baseline_mistake_is_that_device_s_error_and_the_others_are_inspected() {
+    let site = Site::example();
+    let sw1 = edit(
+        &site.read("baselines/sw1.yaml"),
+        "  lanz: true",
+        "  lanz: treu",
+    );
+    site.write("baselines/sw1.yaml", &sw1);
+    let run = |site: &Site| {
+        let out = Command::cargo_bin("premarket")
+            .expect("binary")
+            .arg("--dir")
+            .arg(site.path())
+            .args(["run", "--device", "fw1", "--device", "sw1", "--offline"])
+            .arg(common::fixture("site/healthy"))
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = run(&site);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    let block = format!(
+        "ERROR sw1 (device) — baseline invalid: sw1.yaml:{}:9 expect.lanz: true or false, not \"treu\"",
+        line_of(&sw1, "lanz: treu")
+    );
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("ERROR"))
+            .collect::<Vec<_>>(),
+        vec![block.as_str()],
+        "{stdout}"
+    );
+    assert!(stdout.contains("OK    fw1 fortigate.ha.state"), "{stdout}");
+    assert!(!stdout.contains("configuration errors"), "{stdout}");
+    assert!(
+        stdout.contains("rerun: premarket run --device sw1 --offline"),
+        "{stdout}"
+    );
+
+    // The catalog is every device's: a mistake there still stops the run.
+    let catalog = edit(
+        &site.read("checks/eos.yaml"),
+        "- id: eos.config.saved",
+        "- id: eos.config.savd",
+    );
+    site.write("checks/eos.yaml", &catalog);
+    let (code, stdout, stderr) = run(&site);
+    assert_eq!(code, Some(3), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("unknown check id eos.config.savd"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("expect.lanz: true or false"), "{stderr}");
+}

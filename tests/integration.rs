@@ -35,6 +35,7 @@ mod demo_market;
 mod device_bug;
 mod email_aiosmtpd;
 mod email_smtp;
+mod environment_file;
 mod eos_checks;
 mod eos_market;
 mod eos_parse;

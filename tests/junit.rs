@@ -312,9 +312,11 @@ fn check_and_demo_write_it_too_and_a_broken_configuration_is_a_suite_of_errors()
     assert_matches(&junit, &report);
     assert_eq!(junit["suites"][0]["properties"]["offline"], "false");
 
-    let sw1 = site.path().join("baselines/sw1.yaml");
-    let baseline = std::fs::read_to_string(&sw1).unwrap();
-    std::fs::write(&sw1, format!("{baseline}  lanzz: true\n")).unwrap();
+    // A mistake of the site's stops the run (one in a device's baseline would be that device's
+    // ERROR, the others inspected).
+    let site_yaml = site.path().join("baselines/site.yaml");
+    let text_before = std::fs::read_to_string(&site_yaml).unwrap();
+    std::fs::write(&site_yaml, format!("{text_before}colour: red\n")).unwrap();
     let file = site.path().join("config.xml");
     let out = site
         .cmd(&["run", "--no-email", "--junit", file.to_str().unwrap()])
@@ -326,7 +328,7 @@ fn check_and_demo_write_it_too_and_a_broken_configuration_is_a_suite_of_errors()
     assert_eq!(junit["errors"], 1, "{junit}");
     let error = &junit["suites"][0]["cases"][0]["results"][0];
     assert!(
-        error["message"].as_str().unwrap().contains("sw1.yaml:"),
+        error["message"].as_str().unwrap().contains("site.yaml:"),
         "file:line:column: {error}"
     );
 }

@@ -427,7 +427,12 @@ async fn site_dir_loads_and_matches_the_lab() {
             (ssh.host.as_str(), ssh.port),
             ("127.0.0.1", lab_device.addr.port())
         );
-        let secret = ssh.password.as_ref().unwrap().resolve().unwrap();
+        let secret = ssh
+            .password
+            .as_ref()
+            .unwrap()
+            .resolve(&device.environment)
+            .unwrap();
         use secrecy::ExposeSecret;
         assert_eq!(secret.expose_secret(), password(lab_device));
     }

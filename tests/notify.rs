@@ -103,9 +103,14 @@ fn a_fail_run_notifies_every_endpoint_and_the_healthy_run_after_resolves_and_flu
         ["eos.lanz.persisted", "eos.config.saved"],
         "the FAILs in reading order, no OK"
     );
+    // Complete for this run, as the terminal's and the email's rerun lines are.
     assert_eq!(
         hook["findings"][0]["rerun"],
-        "premarket check eos.lanz.persisted --device sw1"
+        format!(
+            "premarket check eos.lanz.persisted --device sw1 --offline {} --dir {}",
+            scenario("lanz-unsaved").display(),
+            site.path().display()
+        )
     );
 
     // Slack: text plus a header and one section per finding with its check id and device.
@@ -122,7 +127,8 @@ fn a_fail_run_notifies_every_endpoint_and_the_healthy_run_after_resolves_and_flu
         "{first_finding}"
     );
     assert!(
-        first_finding.contains("*Rerun:* `premarket check eos.lanz.persisted --device sw1`"),
+        first_finding
+            .contains("*Rerun:* `premarket check eos.lanz.persisted --device sw1 --offline "),
         "{first_finding}"
     );
     assert_eq!(blocks.last().unwrap()["type"], "context");

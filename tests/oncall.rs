@@ -19,6 +19,27 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// `cmd` (premarket, its directory and environment set) running sw1 over the saved outputs of
+/// the LANZ incident: its report, which FAILs.
+fn offline_lanz_incident(mut cmd: Command) -> String {
+    let out = cmd
+        .args(["run", "--device", "sw1", "--offline"])
+        .arg(common::fixture("site/lanz-incident"))
+        .output()
+        .expect("run");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    stdout
+}
+
+/// The rerun lines of a text report.
+fn reruns(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("rerun: "))
+        .collect()
+}
+
 /// `line` (a command the report printed, starting with `premarket`), run by `sh` in `cwd`
 /// as a person pasting it would: the binary in place of the word `premarket`.
 fn paste(line: &str, cwd: &Path) -> std::process::Output {
@@ -65,24 +86,14 @@ fn reruns_of_a_run_with_dir_and_offline_work_when_pasted_elsewhere() {
         } else {
             cmd.args(["--dir", "my site"]);
         }
-        let out = cmd
-            .args(["run", "--device", "sw1", "--offline"])
-            .arg(&saved)
-            .output()
-            .expect("run");
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
-        let reruns: Vec<&str> = stdout
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("rerun: "))
-            .collect();
-        let lanz = reruns
-            .iter()
+        let stdout = offline_lanz_incident(cmd);
+        let lanz = reruns(&stdout)
+            .into_iter()
             .find(|l| l.contains("eos.lanz.persisted"))
             .unwrap_or_else(|| panic!("no rerun line for the cause:\n{stdout}"));
         let site = root.path().join("my site");
         assert_eq!(
-            *lanz,
+            lanz,
             format!(
                 "premarket check eos.lanz.persisted --device sw1 --offline {} --dir '{}'",
                 saved.display(),
@@ -282,4 +293,65 @@ fn without_secrets() -> Command {
         }
     }
     cmd
+}
+
+/// A run started inside the site directory, as cron's `cd /etc/premarket/site && premarket run`
+/// does: every command it prints names the site (absolute), so on-call can paste it from `~`.
+/// With an absolute `PREMARKET_DIR` naming the site, the shell that has the variable needs no
+/// `--dir`, and none is printed.
+#[test]
+fn printed_commands_name_the_site_when_the_run_was_started_inside_it() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let site = copy_site(root.path(), "site");
+    let run = |premarket_dir: Option<&Path>| {
+        let mut cmd = Command::new(bin());
+        cmd.current_dir(&site)
+            .env("NO_COLOR", "1")
+            .env_remove("PREMARKET_DIR");
+        if let Some(dir) = premarket_dir {
+            cmd.env("PREMARKET_DIR", dir);
+        }
+        offline_lanz_incident(cmd)
+    };
+    let stdout = run(None);
+    let reruns = reruns(&stdout);
+    assert!(!reruns.is_empty(), "{stdout}");
+    let named = format!("--dir {}", site.display());
+    for rerun in &reruns {
+        assert!(rerun.ends_with(&named), "{rerun}\n{stdout}");
+    }
+    // Every `premarket ...` a remedy names is complete too.
+    for command in stdout.split('`').skip(1).step_by(2) {
+        if command.starts_with("premarket ") {
+            assert!(command.contains(&named), "{command}\n{stdout}");
+        }
+    }
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let again = paste(reruns[0], elsewhere.path());
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{}\n{}{}",
+        reruns[0],
+        text(&again.stdout),
+        text(&again.stderr)
+    );
+
+    let stdout = run(Some(&site));
+    assert!(stdout.contains("rerun: premarket check"), "{stdout}");
+    assert!(!stdout.contains("--dir"), "{stdout}");
+
+    // The hint of `--last-failed` with nothing archived yet is complete as well.
+    let out = Command::new(bin())
+        .current_dir(&site)
+        .env_remove("PREMARKET_DIR")
+        .args(["run", "--last-failed", "--no-email"])
+        .output()
+        .expect("run --last-failed");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!("`premarket run {named}`")),
+        "{stderr}"
+    );
 }

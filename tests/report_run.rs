@@ -1,4 +1,4 @@
-//! The run as on-call and monitoring meet it, through the binary: a configuration mistake
+//! The run as on-call and monitoring meet it, through the binary: a mistake in the catalog
 //! still reports (an ERROR email and metrics listing every error, exit 3), a closed market
 //! contacts nothing but still tells the metrics, an archive that cannot be written never stops
 //! the inspection, offline runs stay out of the live history, device control characters are
@@ -13,10 +13,18 @@ fn lines_starting(text: &str, word: &str) -> usize {
 }
 
 #[test]
-fn a_broken_baseline_still_emails_every_error_and_exits_3() {
+fn a_broken_catalog_still_emails_every_error_and_exits_3() {
     let site = Site::new("metrics:\n  textfile: metrics/premarket.prom\n");
     let eml = site.path().join("config-error.eml");
-    // Two mistakes in the device file: a typo in a key and a value of the wrong type.
+    // A mistake in the catalog (every device's) stops the run; the one in the device file
+    // (alone it would make sw1 one ERROR) is listed with it.
+    let catalog = site.path().join("checks/eos.yaml");
+    let text_before = std::fs::read_to_string(&catalog).unwrap();
+    std::fs::write(
+        &catalog,
+        text_before.replacen("- id: eos.lanz.running", "- id: eos.lanz.runing", 1),
+    )
+    .unwrap();
     let sw1 = site.path().join("baselines/sw1.yaml");
     let text_before = std::fs::read_to_string(&sw1).unwrap();
     std::fs::write(&sw1, format!("{text_before}  lanzz: true\n")).unwrap();
@@ -41,6 +49,10 @@ fn a_broken_baseline_still_emails_every_error_and_exits_3() {
         mail.subject
     );
     for body in [&mail.text, &mail.html] {
+        assert!(
+            body.contains("explains eos.lanz.running, which is not in the catalog"),
+            "{body}"
+        );
         assert!(body.contains("unknown key `expect.lanzz`"), "{body}");
         assert!(
             body.contains("sw1.yaml:"),
@@ -51,7 +63,7 @@ fn a_broken_baseline_still_emails_every_error_and_exits_3() {
     let metrics = std::fs::read_to_string(site.path().join("metrics/premarket.prom"))
         .expect("metrics written");
     assert!(
-        metrics.contains("premarket_config_errors{site=\"lab\"} 1"),
+        metrics.contains("premarket_config_errors{site=\"lab\"} 2"),
         "{metrics}"
     );
 }

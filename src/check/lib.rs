@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use serde::de::DeserializeOwned;
 
 pub use bounded::Watch;
-pub use input::{BaselineText, InputError, keys_of};
+pub use input::{BaselineText, InputError, keys_of, paths_of};
 pub use version_pin::VersionPin;
 
 use premarket_core::{Platform, Verdict};
@@ -81,6 +81,11 @@ pub trait Definition: Send + Sync {
     /// The same keys with their types, defaults and meanings, and the keys nested in them
     /// (`premarket explain`), from the same source as [`Definition::keys`].
     fn reference(&self) -> Vec<premarket_config::reference::Key>;
+    /// Every key it reads, dotted, the nested ones too (`ptp.max_clock_accuracy`): where a key
+    /// written at the wrong depth belongs.
+    fn key_paths(&self) -> Vec<String> {
+        self.keys()
+    }
     /// Builds the input from one device's baseline.
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError>;
 }
@@ -142,6 +147,10 @@ impl<C: Check> Definition for Builtin<C> {
 
     fn reference(&self) -> Vec<premarket_config::reference::Key> {
         premarket_config::reference::keys_of::<C::Input>()
+    }
+
+    fn key_paths(&self) -> Vec<String> {
+        paths_of::<C::Input>()
     }
 
     fn prepare(&self, baseline: &BaselineText) -> Result<Arc<dyn Prepared>, InputError> {

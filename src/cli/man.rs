@@ -52,8 +52,9 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "PREMARKET_<DEVICE>_PASSWORD and the like",
-        "secrets, by whatever names the baselines give them ({ env: NAME }); `premarket validate` \
-         says which a run would miss",
+        "secrets, by whatever names the baselines give them ({ env: NAME }), looked up here \
+         first, then in the site's environment_file; `premarket validate` says which a run \
+         would miss",
     ),
     ("RUST_LOG", "the log filter (overrides -v)"),
     (
@@ -79,6 +80,11 @@ const FILES: &[(&str, &str)] = &[
     (
         "DIR/baselines/<device>.yaml",
         "how to reach one device and what it should look like",
+    ),
+    (
+        "DIR/<environment_file>",
+        "the secrets (systemd EnvironmentFile syntax, no shell expansion), named in site.yaml; \
+         refused unless owned by the user premarket runs as and chmod 600",
     ),
     ("DIR/checks/*.yaml", "the check catalog"),
     (

@@ -181,10 +181,17 @@ impl Cli {
     }
 
     /// How this run was started, for the commands its report prints: the configuration
-    /// directory when one was given (made absolute, so a command pasted elsewhere works).
+    /// directory, made absolute (a run started inside the site directory, as cron's `cd SITE
+    /// && premarket run` does, prints it too, so a command pasted from `~` works), unless an
+    /// absolute `PREMARKET_DIR` names it (a shell with the variable finds the site without it;
+    /// a relative one means another directory elsewhere, so the path is printed).
     pub fn invocation(&self) -> crate::report::Invocation {
+        let dir = absolute(&self.dir());
+        let named_by_env = std::env::var_os("PREMARKET_DIR")
+            .map(PathBuf::from)
+            .is_some_and(|env| env.is_absolute() && absolute(&env) == dir);
         crate::report::Invocation {
-            dir: self.dir.as_deref().map(absolute),
+            dir: (!named_by_env).then_some(dir),
             mode: crate::report::Mode::Site,
         }
     }

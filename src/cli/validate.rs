@@ -16,26 +16,38 @@ use serde_saphyr::Spanned;
 
 use super::Stop;
 use crate::collect::ssh::profile;
-use crate::config::{Config, ConfigError, ConfigErrors, Connection, Device, Position, yaml};
+use crate::config::{
+    Config, ConfigError, ConfigErrors, Connection, Device, Environment, Position, yaml,
+};
 use crate::plan::{DevicePlan, Plan, PlanError, Selection};
 use crate::ssh::script::Script;
 
 pub fn run(dir: &Path) -> Result<u8, Stop> {
     let (config, mut errors) = Config::load_partial(dir)?;
-    // Planning every check also finds checks whose baseline values are missing.
-    let planned = match Plan::new(&config, &Selection::default()) {
+    // Planning every check also finds checks whose baseline values are missing; the devices
+    // whose baselines are right are planned (and their commands guarded) all the same.
+    let planned = match Plan::sparing(&config, &Selection::default()) {
         Ok(plan) => {
             for device in &plan.devices {
                 guard(device, &mut errors);
             }
+            errors.extend(plan.invalid.iter().flat_map(|d| d.mistakes.iter().cloned()));
             plan.check_count()
         }
         Err(PlanError::Config(ConfigErrors(more))) => {
             errors.extend(more);
             0
         }
-        // With devices already broken, "nothing selected" is only a consequence of those errors.
-        Err(_) if !errors.is_empty() => 0,
+        // With the site already broken, "nothing selected" is only a consequence of that.
+        Err(_) if !errors.is_empty() => {
+            errors.extend(
+                config
+                    .rejected
+                    .iter()
+                    .flat_map(|r| r.mistakes.iter().cloned()),
+            );
+            0
+        }
         Err(other) => return Err(other.into()),
     };
     let mut warnings = Vec::new();
@@ -44,6 +56,8 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
     }
     smtp_secret(&config, &mut errors, &mut warnings);
     acknowledgements(&config, &mut errors, &mut warnings);
+    // Not refused (they worked yesterday), but others may read them.
+    warnings.extend(config.exposed_secret_files());
     // Not errors: offline work and `plan` need no secrets. A live run would miss them.
     for w in &warnings {
         errln!("warning: {w}");
@@ -119,14 +133,15 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
         let Some(secret) = secret.as_ref() else {
             continue;
         };
-        if !secret.is_present() {
+        if !secret.is_present(&device.environment) {
             warnings.push(missing(
                 secret,
+                &device.environment,
                 &format!("a live run would not log in to {} (ssh.{key})", device.name),
             ));
             continue;
         }
-        if let Err(e) = secret.resolve() {
+        if let Err(e) = secret.resolve(&device.environment) {
             errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
@@ -146,14 +161,16 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
     else {
         return;
     };
-    if !secret.is_present() {
+    let env = &config.site.environment;
+    if !secret.is_present(env) {
         warnings.push(missing(
             secret,
+            env,
             "a live run could not send the email (email.password)",
         ));
         return;
     }
-    if let Err(e) = secret.resolve() {
+    if let Err(e) = secret.resolve(env) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -196,9 +213,15 @@ fn at(device: &Device, key: &str) -> Option<Position> {
 
 /// A secret a live run would miss, named by its reference (its value is never read here):
 /// `PREMARKET_SW1_PASSWORD is not set: a live run would not log in to sw1 (ssh.password)`.
-fn missing(secret: &crate::config::SecretRef, consequence: &str) -> String {
+fn missing(secret: &crate::config::SecretRef, env: &Environment, consequence: &str) -> String {
     match secret {
-        crate::config::SecretRef::Env(name) => format!("{name} is not set: {consequence}"),
+        crate::config::SecretRef::Env(name) => match env.file() {
+            Some(file) => format!(
+                "{name} is not set, neither here nor in the environment file {}: {consequence}",
+                file.display()
+            ),
+            None => format!("{name} is not set: {consequence}"),
+        },
         crate::config::SecretRef::File(path) => {
             format!(
                 "the secret file {} does not exist: {consequence}",

@@ -103,7 +103,7 @@ pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectErro
     })?;
     let read = |what: &str, secret: &SecretRef| {
         secret
-            .resolve()
+            .resolve(&device.environment)
             .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
     };
     let optional =

@@ -227,6 +227,8 @@ fn validate(
     let device_of = device.as_deref().and_then(|name| config.device(name));
     if let (Some(name), Some(spanned)) = (&device, &e.device) {
         match device_of {
+            // A device whose baseline has mistakes is listed all the same: those are its own.
+            None if config.lists(name) => {}
             None => {
                 let names = config.devices.iter().map(|d| d.name.as_str());
                 let hint = match premarket_core::closest(name, names) {

@@ -4,6 +4,11 @@
 //! or a probe's `source:`) and the checks it skips. `expect:` is kept as text with the
 //! positions of its keys: each check reads its own keys from it when the run is planned
 //! ([`BaselineText`]), and a key that no check reads is reported there as a typo.
+//!
+//! A file with mistakes is read past them ([`recover`]): every mistake is found in one read,
+//! and the device is [`Rejected`] with what could be read of it (its platform, `expect:`,
+//! `skip:`), so that the plan still finds the mistakes under `expect:` and the run reports the
+//! device as one ERROR while it inspects the others.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -12,7 +17,9 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::baseline::BaselineText;
+use super::environment::Environment;
 use super::error::{ConfigError, Position};
+use super::recover;
 use super::secret::SecretRef;
 use super::yaml;
 use premarket_core::{DeviceName, Platform};
@@ -72,11 +79,13 @@ pub struct Device {
     pub access: Access,
     pub baseline: BaselineText,
     /// Checks deliberately not run on this device, with the reason shown as SKIP.
-    pub skip: BTreeMap<String, String>,
+    pub skip: BTreeMap<String, Skip>,
     /// The model the site says this is (`model: DCS-7050SX-64`), so `plan` can resolve the
     /// commands that exist on some models only before the device has answered once. The
     /// device's own `show version` / `get system status` decides at run time.
     pub model: Option<String>,
+    /// Where its `{ env: NAME }` secrets are read (the site's).
+    pub environment: Environment,
 }
 
 impl Device {
@@ -114,9 +123,14 @@ struct SshFile {
     /// --baseline` lists them per platform).
     #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
+    /// Checks this device does not run: check id to the reason, shown as its SKIP.
     #[serde(default)]
-    skip: BTreeMap<String, String>,
+    #[schemars(with = "BTreeMap<String, String>")]
+    skip: HashMap<Spanned<String>, String>,
 }
+
+/// What stands for a block left out of an SSH device's file, so that the rest still reads.
+const SSH_PLACEHOLDERS: &[(&str, &str)] = &[("ssh", "{ host: '', user: '' }"), ("expect", "{}")];
 
 /// A probe device file: no `ssh:` (the probe is not reached over SSH), a `source:` instead.
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -127,8 +141,10 @@ struct ProbeFile {
     source: premarket_probe::baseline::Source,
     #[schemars(with = "premarket_probe::baseline::Expect")]
     expect: Spanned<premarket_probe::baseline::Expect>,
+    /// Checks this device does not run: check id to the reason, shown as its SKIP.
     #[serde(default)]
-    skip: BTreeMap<String, String>,
+    #[schemars(with = "BTreeMap<String, String>")]
+    skip: HashMap<Spanned<String>, String>,
 }
 
 /// The keys of a probe's `expect:` with their positions (the typed read above checked them).
@@ -146,53 +162,133 @@ pub fn reference(platform: Platform) -> Vec<super::reference::Key> {
     }
 }
 
-/// Reads a device file; `name` comes from `site.yaml`.
-pub fn load(name: &DeviceName, path: &Path) -> Result<Device, ConfigError> {
-    let text = yaml::read_text(path).map_err(|e| {
-        ConfigError::new(
-            e.position,
-            format!("the baseline of device {name}: {}", e.message),
-        )
-    })?;
-    let header: Header = yaml::parse(path, &text)?;
-    let platform = header.platform.value;
-    let (access, expect, skip, model) = match platform {
-        Platform::Eos | Platform::Fortigate => {
-            let file: SshFile = yaml::parse(path, &text)?;
-            (Access::Ssh(file.ssh), file.expect, file.skip, file.model)
-        }
-        Platform::Probe => {
-            let file: ProbeFile = yaml::parse(path, &text)?;
-            let keys: ProbeKeys = yaml::parse(path, &text)?;
-            let settings = file.expect.value.resolve(file.source, path);
-            (
-                Access::Probe(Box::new(settings)),
-                keys.expect,
-                file.skip,
-                None,
-            )
+/// A check a device does not run, and why (shown as its SKIP).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    pub reason: String,
+    /// Where the check's id is written under `skip:`.
+    pub position: Position,
+}
+
+/// A device of `site.yaml` whose baseline has mistakes: it is not inspected (the run shows it
+/// as one ERROR and inspects the others). What could be read of it is kept, so that the plan
+/// finds the mistakes of its `expect:` as well and the run names the checks it would have run.
+#[derive(Clone, Debug)]
+pub struct Rejected {
+    pub name: DeviceName,
+    pub file: PathBuf,
+    /// `None` when the file does not say (or does not read far enough to).
+    pub platform: Option<Platform>,
+    /// `expect:` as read, when it could be.
+    pub baseline: Option<BaselineText>,
+    pub skip: BTreeMap<String, Skip>,
+    /// Every mistake found in the file, in file order.
+    pub mistakes: Vec<ConfigError>,
+}
+
+/// Reads a device file; `name` comes from `site.yaml`. A file with mistakes gives every
+/// mistake found in one read ([`recover`]) and what could be read despite them.
+pub fn load(
+    name: &DeviceName,
+    path: &Path,
+    environment: &Environment,
+) -> Result<Device, Box<Rejected>> {
+    let mut mistakes = Vec::new();
+    let mut rejected = Rejected {
+        name: name.clone(),
+        file: path.to_path_buf(),
+        platform: None,
+        baseline: None,
+        skip: BTreeMap::new(),
+        mistakes: Vec::new(),
+    };
+    let raw = match yaml::read_text(path) {
+        Ok(text) => text,
+        Err(e) => {
+            let message = format!("the baseline of device {name}: {}", e.message);
+            return Err(rejected.with(vec![ConfigError::new(e.position, message)]));
         }
     };
-    let mut keys: Vec<(String, Position)> = expect
-        .value
-        .keys()
-        .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+    // The header reads the whole file, and the text as it read is what the rest reads.
+    let (header, _, text) = recover::first::<Header>(path, raw, &[], &mut mistakes);
+    let Some(platform) = header.map(|h| h.platform.value) else {
+        return Err(rejected.with(mistakes));
+    };
+    rejected.platform = Some(platform);
+    let read = match platform {
+        Platform::Eos | Platform::Fortigate => {
+            let (file, left_out) =
+                recover::read::<SshFile>(path, &text, SSH_PLACEHOLDERS, &mut mistakes);
+            file.map(|f| {
+                let expect = (!left_out.iter().any(|k| k == "expect")).then_some(f.expect);
+                (Access::Ssh(f.ssh), expect, f.skip, f.model)
+            })
+        }
+        Platform::Probe => {
+            let (file, _) = recover::read::<ProbeFile>(path, &text, &[], &mut mistakes);
+            let keys = file
+                .as_ref()
+                .and_then(|_| yaml::parse::<ProbeKeys>(path, &text).ok());
+            file.zip(keys).map(|(file, keys)| {
+                let settings = file.expect.value.resolve(file.source, path);
+                (
+                    Access::Probe(Box::new(settings)),
+                    Some(keys.expect),
+                    file.skip,
+                    None,
+                )
+            })
+        }
+    };
+    let Some((access, expect, skip, model)) = read else {
+        return Err(rejected.with(mistakes));
+    };
+    let skip: BTreeMap<String, Skip> = skip
+        .into_iter()
+        .map(|(id, reason)| {
+            let position = Position::from_location(path, id.referenced);
+            (id.value, Skip { reason, position })
+        })
         .collect();
-    keys.sort_by_key(|(_, at)| (at.line, at.column));
-    let baseline = BaselineText::new(
-        name.clone(),
-        path,
-        text.into(),
-        Position::from_location(path, expect.defined),
-        keys,
-    );
-    Ok(Device {
-        name: name.clone(),
-        platform,
-        file: path.to_path_buf(),
-        access,
-        baseline,
-        skip,
-        model,
-    })
+    let baseline = expect.map(|expect| {
+        let mut keys: Vec<(String, Position)> = expect
+            .value
+            .keys()
+            .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+            .collect();
+        keys.sort_by_key(|(_, at)| (at.line, at.column));
+        BaselineText::new(
+            name.clone(),
+            path,
+            text.into(),
+            Position::from_location(path, expect.defined),
+            keys,
+        )
+    });
+    match baseline {
+        Some(baseline) if mistakes.is_empty() => Ok(Device {
+            name: name.clone(),
+            platform,
+            file: path.to_path_buf(),
+            access,
+            baseline,
+            skip,
+            model,
+            environment: environment.clone(),
+        }),
+        baseline => {
+            rejected.baseline = baseline;
+            rejected.skip = skip;
+            Err(rejected.with(mistakes))
+        }
+    }
+}
+
+impl Rejected {
+    fn with(mut self, mut mistakes: Vec<ConfigError>) -> Box<Rejected> {
+        mistakes.sort_by_key(|e| (e.position.line, e.position.column));
+        mistakes.dedup();
+        self.mistakes = mistakes;
+        Box::new(self)
+    }
 }

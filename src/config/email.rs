@@ -10,6 +10,7 @@ use std::time::Duration;
 use lettre::message::Mailbox;
 use serde_saphyr::Spanned;
 
+use super::environment::Environment;
 use super::error::{ConfigError, Position};
 use super::secret::SecretRef;
 use super::site::EmailFile;
@@ -25,6 +26,8 @@ pub struct Relay {
     pub auth: Option<(String, SecretRef)>,
     /// CA certificates (PEM) trusted instead of the system store, resolved against `baselines/`.
     pub ca_file: Option<PathBuf>,
+    /// Where an `{ env: NAME }` password is read (the site's).
+    pub environment: Environment,
 }
 
 /// Validated email settings.
@@ -55,6 +58,7 @@ pub(super) fn validate(
     path: &Path,
     baselines: &Path,
     file: &EmailFile,
+    environment: &Environment,
     errors: &mut Vec<ConfigError>,
 ) -> Option<Email> {
     let before = errors.len();
@@ -131,6 +135,7 @@ pub(super) fn validate(
             tls: file.tls,
             auth,
             ca_file: file.ca_file.as_ref().map(|p| baselines.join(&p.value)),
+            environment: environment.clone(),
         },
         from: from?,
         to: to.into_iter().collect::<Option<_>>()?,

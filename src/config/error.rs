@@ -42,6 +42,16 @@ impl fmt::Display for Position {
 pub struct ConfigError {
     pub position: Position,
     pub message: String,
+    /// A key written at the wrong depth: which, so that a stage that knows where it belongs
+    /// (the checks know a baseline's keys) can say so.
+    pub misplaced: Option<MisplacedKey>,
+}
+
+/// A key at the wrong depth and the keys it is written under (`expect`; empty at the top).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisplacedKey {
+    pub key: String,
+    pub under: String,
 }
 
 impl ConfigError {
@@ -49,6 +59,7 @@ impl ConfigError {
         ConfigError {
             position,
             message: message.into(),
+            misplaced: None,
         }
     }
 }

@@ -8,10 +8,15 @@ mod calendar;
 mod catalog;
 mod device;
 mod email;
+mod env_file;
+mod environment;
 mod error;
+mod indentation;
 mod metrics;
 mod notify;
+mod recover;
 pub mod reference;
+mod references;
 mod secret;
 mod site;
 mod tree;
@@ -25,14 +30,16 @@ pub use archive::ArchiveSettings;
 pub use baseline::BaselineText;
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Examples, Severity};
-pub use device::{Access, Connection, Device, reference as device_reference};
+pub use device::{Access, Connection, Device, Rejected, Skip, reference as device_reference};
 pub use email::{Email, Relay, TlsMode};
-pub use error::{ConfigError, ConfigErrors, Position};
+pub use environment::Environment;
+pub use error::{ConfigError, ConfigErrors, MisplacedKey, Position};
 pub use metrics::Metrics;
 pub use notify::{
     Endpoint, NotifyError, NotifyKind, NotifyOn, PAGERDUTY_EVENTS, SecretAt, Target,
     check_secrets as check_notify_secrets,
 };
+pub use references::Reference;
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
 pub use site::{SshDefaults, reference as site_reference};
 pub use tree::{Tree, TreeValue};
@@ -45,6 +52,8 @@ pub struct Config {
     pub dir: PathBuf,
     pub site: Site,
     pub devices: Vec<Device>,
+    /// The devices whose baseline has mistakes, in `site.yaml` order: not in `devices`.
+    pub rejected: Vec<Rejected>,
     pub catalog: Vec<Entry>,
 }
 
@@ -69,43 +78,60 @@ pub struct Site {
     pub notify: Vec<Endpoint>,
     /// What a run whose deadline passed less than 12 hours ago still gets.
     pub deadline_grace: std::time::Duration,
+    /// Where `{ env: NAME }` secrets are read: the process, then `environment_file:`.
+    pub environment: Environment,
 }
 
 impl Config {
-    /// Loads `dir/baselines/site.yaml`, the device files it names, and `dir/checks/*.yaml`.
+    /// Loads `dir/baselines/site.yaml`, the device files it names, and `dir/checks/*.yaml`;
+    /// any mistake, a device's too, is an error.
     pub fn load(dir: &Path) -> Result<Config, ConfigErrors> {
         match Config::load_partial(dir)? {
-            (config, errors) if errors.is_empty() => Ok(config),
-            (_, errors) => Err(ConfigErrors(errors)),
+            (config, errors) if errors.is_empty() && config.rejected.is_empty() => Ok(config),
+            (config, mut errors) => {
+                errors.extend(config.rejected.into_iter().flat_map(|r| r.mistakes));
+                Err(ConfigErrors(errors))
+            }
         }
     }
 
     /// Like [`Config::load`], but keeps what did load next to the problems found, so that
-    /// `validate` can go on to plan it and report every problem at once. Errs only when the
-    /// site file itself cannot be read.
+    /// `validate` can go on to plan it and report every problem at once, and a run can inspect
+    /// the devices whose baselines are right. The errors returned are the site's (`site.yaml`,
+    /// the catalog); a device's are in [`Config::rejected`]. Errs only when the site file
+    /// itself cannot be read.
     pub fn load_partial(dir: &Path) -> Result<(Config, Vec<ConfigError>), ConfigErrors> {
         let mut errors = Vec::new();
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
-        let site_file = yaml::read::<site::SiteFile>(&site_path).map_err(|e| {
-            let mut errors = ConfigErrors::from(e);
+        let (site_file, left_out) =
+            recover::read_file::<site::SiteFile>(&site_path, SITE_PLACEHOLDERS, &mut errors);
+        let Some(site_file) = site_file else {
             // The usual cause: premarket was started outside the configuration directory.
             if !site_path.exists() {
-                for error in &mut errors.0 {
+                for error in &mut errors {
                     error.message.push_str(
                         " (premarket reads DIR/baselines/site.yaml: give the configuration \
                          directory with --dir DIR or PREMARKET_DIR=DIR, or run it from there)",
                     );
                 }
             }
-            errors
-        })?;
-        let site = validate_site(&site_path, &baselines, &site_file, &mut errors);
+            return Err(ConfigErrors(errors));
+        };
+        let environment = environment(&site_path, dir, &site_file, &mut errors);
+        let devices_read = !left_out.iter().any(|k| k == "devices");
+        let site = validate_site(
+            &site_path,
+            &baselines,
+            &site_file,
+            devices_read,
+            &mut errors,
+        );
         let site = site.map(|mut site| {
-            site.email = site_file
-                .email
-                .as_ref()
-                .and_then(|e| email::validate(&site_path, &baselines, e, &mut errors));
+            site.environment = environment.clone();
+            site.email = site_file.email.as_ref().and_then(|e| {
+                email::validate(&site_path, &baselines, e, &environment, &mut errors)
+            });
             site.archive =
                 archive::validate(&site_path, dir, site_file.archive.as_ref(), &mut errors);
             site.metrics = site_file
@@ -116,7 +142,8 @@ impl Config {
                 .calendar
                 .as_ref()
                 .and_then(|c| calendar::validate(&site_path, c, &mut errors));
-            site.notify = notify::validate(&site_path, &site_file.notify, &mut errors);
+            site.notify =
+                notify::validate(&site_path, &site_file.notify, &environment, &mut errors);
             site
         });
 
@@ -159,10 +186,10 @@ impl Config {
         }
         // Baselines are read and parsed on two threads: a thousand of them took a fifth of a
         // second before the first device was reached.
-        let mut devices = Vec::new();
+        let (mut devices, mut rejected) = (Vec::new(), Vec::new());
         let load = |half: Vec<Result<(DeviceName, PathBuf), ConfigError>>| -> Vec<_> {
             half.into_iter()
-                .map(|listed| listed.and_then(|(name, path)| device::load(&name, &path)))
+                .map(|listed| listed.map(|(name, path)| device::load(&name, &path, &environment)))
                 .collect()
         };
         for loaded in premarket_core::in_halves(listed, load)
@@ -170,13 +197,13 @@ impl Config {
             .flatten()
         {
             match loaded {
-                Ok(device) => devices.push(device),
+                Ok(Ok(device)) => devices.push(device),
+                Ok(Err(device)) => rejected.push(*device),
                 Err(e) => errors.push(e),
             }
         }
 
         let catalog = load_catalog(&dir.join("checks"), &mut errors);
-        validate_skips(&devices, &catalog, &mut errors);
         validate_explains(&catalog, &mut errors);
         match site {
             Some(site) => Ok((
@@ -184,6 +211,7 @@ impl Config {
                     dir: dir.to_path_buf(),
                     site,
                     devices,
+                    rejected,
                     catalog,
                 },
                 errors,
@@ -195,12 +223,22 @@ impl Config {
     pub fn device(&self, name: &str) -> Option<&Device> {
         self.devices.iter().find(|d| d.name == *name)
     }
+
+    /// Whether `site.yaml` lists a device of that name (loaded or rejected).
+    pub fn lists(&self, name: &str) -> bool {
+        self.device(name).is_some() || self.rejected.iter().any(|r| r.name == *name)
+    }
 }
+
+/// What stands for a block of `site.yaml` left out for a mistake, so that the rest still reads.
+const SITE_PLACEHOLDERS: &[(&str, &str)] =
+    &[("site", "''"), ("timezone", "UTC"), ("devices", "[]")];
 
 fn validate_site(
     path: &Path,
     baselines: &Path,
     file: &site::SiteFile,
+    devices_read: bool,
     errors: &mut Vec<ConfigError>,
 ) -> Option<Site> {
     let timezone = match file.timezone.value.parse::<chrono_tz::Tz>() {
@@ -231,7 +269,7 @@ fn validate_site(
     };
     let market_open = time(&file.market_open, "market_open");
     let deadline = time(&file.deadline, "deadline");
-    if file.devices.is_empty() {
+    if file.devices.is_empty() && devices_read {
         errors.push(ConfigError::new(
             Position::file_start(path),
             "the site lists no devices",
@@ -250,6 +288,25 @@ fn validate_site(
         calendar: None,
         notify: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
+        environment: Environment::process(),
+    })
+}
+
+/// The site's `environment_file:` (relative to the site directory `dir`), read now; without
+/// one, or when it is refused (an error), the process environment alone.
+fn environment(
+    site_path: &Path,
+    dir: &Path,
+    file: &site::SiteFile,
+    errors: &mut Vec<ConfigError>,
+) -> Environment {
+    let Some(named) = &file.environment_file else {
+        return Environment::process();
+    };
+    let position = Position::from_location(site_path, named.referenced);
+    Environment::load(&dir.join(&named.value), &position).unwrap_or_else(|e| {
+        errors.push(e);
+        Environment::process()
     })
 }
 
@@ -271,12 +328,9 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut seen: HashMap<String, Position> = HashMap::new();
     for file in files {
-        let list = match yaml::read::<Vec<catalog::EntryFile>>(&file) {
-            Ok(list) => list,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
+        let (list, _) = recover::read_file::<Vec<catalog::EntryFile>>(&file, &[], errors);
+        let Some(list) = list else {
+            continue;
         };
         for entry in list {
             let position = Position::from_location(&file, entry.id.defined);
@@ -319,19 +373,6 @@ fn validate_explains(catalog: &[Entry], errors: &mut Vec<ConfigError>) {
                     format!("{}: a check cannot explain itself", entry.id),
                 )),
                 Some(_) => {}
-            }
-        }
-    }
-}
-
-fn validate_skips(devices: &[Device], catalog: &[Entry], errors: &mut Vec<ConfigError>) {
-    for device in devices {
-        for id in device.skip.keys() {
-            if !catalog.iter().any(|e| &e.id == id) {
-                errors.push(ConfigError::new(
-                    Position::file_start(&device.file),
-                    format!("skip names check {id}, which is not in the catalog"),
-                ));
             }
         }
     }

@@ -15,6 +15,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use super::environment::Environment;
 use super::error::{ConfigError, Position};
 use super::secret::{self, SecretError, SecretRef};
 
@@ -137,6 +138,8 @@ pub struct Endpoint {
     pub retry_for: Duration,
     /// Where the entry is (its `kind:`).
     pub position: Position,
+    /// Where its `{ env: NAME }` secrets are read (the site's).
+    pub environment: Environment,
 }
 
 /// An endpoint's secrets, resolved to post. Only [`Target::host`] may be shown.
@@ -207,11 +210,13 @@ impl Endpoint {
     pub fn target(&self) -> Result<Target, NotifyError> {
         let (url, reference, at) = match &self.url {
             Some(s) => (
-                s.secret.resolve().map_err(|source| NotifyError::Secret {
-                    what: "url",
-                    at: s.at.clone(),
-                    source,
-                })?,
+                s.secret
+                    .resolve(&self.environment)
+                    .map_err(|source| NotifyError::Secret {
+                        what: "url",
+                        at: s.at.clone(),
+                        source,
+                    })?,
                 s.secret.to_string(),
                 s.at.clone(),
             ),
@@ -223,14 +228,17 @@ impl Endpoint {
         };
         let (host, path_and_query) = check_url(url.expose_secret())
             .map_err(|why| NotifyError::Url { reference, at, why })?;
-        let routing_key = match &self.routing_key {
-            Some(s) => Some(s.secret.resolve().map_err(|source| NotifyError::Secret {
-                what: "routing_key",
-                at: s.at.clone(),
-                source,
-            })?),
-            None => None,
-        };
+        let routing_key =
+            match &self.routing_key {
+                Some(s) => Some(s.secret.resolve(&self.environment).map_err(|source| {
+                    NotifyError::Secret {
+                        what: "routing_key",
+                        at: s.at.clone(),
+                        source,
+                    }
+                })?),
+                None => None,
+            };
         let mut masked = Vec::new();
         if self.url.is_some() {
             masked.push(url.clone());
@@ -253,7 +261,7 @@ impl Endpoint {
         [&self.url, &self.routing_key]
             .into_iter()
             .flatten()
-            .all(|s| s.secret.is_present())
+            .all(|s| s.secret.is_present(&self.environment))
     }
 }
 
@@ -296,6 +304,7 @@ fn is_loopback(host: &str) -> bool {
 pub(super) fn validate(
     path: &Path,
     files: &[NotifyFile],
+    environment: &Environment,
     errors: &mut Vec<ConfigError>,
 ) -> Vec<Endpoint> {
     let mut endpoints: Vec<Endpoint> = Vec::new();
@@ -412,6 +421,7 @@ pub(super) fn validate(
             timeout: Duration::from_secs(file.timeout_s.as_ref().map_or(10, |t| t.value)),
             retry_for: Duration::from_secs(file.retry_for_s.unwrap_or(120)),
             position,
+            environment: environment.clone(),
         });
     }
     endpoints

@@ -11,10 +11,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, RwLock};
 
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
+use super::environment::Environment;
 use premarket_ssh::redact::Redactor;
 
 /// `{ env: NAME }` or `{ file: /path }`.
@@ -158,8 +159,12 @@ impl<'de> Deserialize<'de> for SecretRef {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SecretError {
-    #[error("environment variable {0} is not set (it should hold the secret)")]
-    EnvMissing(String),
+    /// `file`: the site's environment file, which does not set it either.
+    #[error(
+        "environment variable {name} is not set (it should hold the secret){}",
+        file.as_ref().map(|f| format!(", neither here nor in the environment file {}", f.display())).unwrap_or_default()
+    )]
+    EnvMissing { name: String, file: Option<PathBuf> },
     /// The value is never shown, only where it is.
     #[error(
         "secret {0} holds a line break or another control character: a secret is one line (typed at a prompt, its later lines would run as commands)"
@@ -178,13 +183,19 @@ pub enum SecretError {
 }
 
 impl SecretRef {
-    /// Reads the secret; the value is never logged. A file's one final line ending is dropped;
-    /// any other control character (CR, LF, ESC, ...) refuses the secret.
-    pub fn resolve(&self) -> Result<SecretString, SecretError> {
+    /// Reads the secret, a variable from `env` (the process's, else the site's environment
+    /// file); the value is never logged. A file's one final line ending is dropped; any other
+    /// control character (CR, LF, ESC, ...) refuses the secret.
+    pub fn resolve(&self, env: &Environment) -> Result<SecretString, SecretError> {
         let value = match self {
-            SecretRef::Env(name) => {
-                std::env::var(name).map_err(|_| SecretError::EnvMissing(name.clone()))?
-            }
+            SecretRef::Env(name) => env
+                .var(name)
+                .ok_or_else(|| SecretError::EnvMissing {
+                    name: name.clone(),
+                    file: env.file().map(Path::to_path_buf),
+                })?
+                .expose_secret()
+                .to_string(),
             SecretRef::File(path) => {
                 let mut text = read_secret_file(path).map_err(|source| SecretError::File {
                     path: path.clone(),
@@ -211,11 +222,11 @@ impl SecretRef {
         Ok(SecretString::from(value))
     }
 
-    /// Whether the secret is there to read (the variable is set, the file exists): `validate`
-    /// reads only those, since offline work needs no secrets.
-    pub fn is_present(&self) -> bool {
+    /// Whether the secret is there to read (the variable is set in `env`, the file exists):
+    /// `validate` reads only those, since offline work needs no secrets.
+    pub fn is_present(&self, env: &Environment) -> bool {
         match self {
-            SecretRef::Env(name) => std::env::var_os(name).is_some(),
+            SecretRef::Env(name) => env.is_set(name),
             SecretRef::File(path) => path.exists(),
         }
     }
@@ -270,8 +281,6 @@ impl fmt::Display for SecretRef {
 
 #[cfg(test)]
 mod tests {
-    use secrecy::ExposeSecret;
-
     use super::*;
 
     #[test]
@@ -295,7 +304,7 @@ mod tests {
             let path = dir.path().join(format!("secret{i}"));
             std::fs::write(&path, content).unwrap();
             let reference = SecretRef::File(path.clone());
-            match (reference.resolve(), want) {
+            match (reference.resolve(&Environment::process()), want) {
                 (Ok(value), Some(want)) => assert_eq!(value.expose_secret(), *want),
                 (Err(e), None) => {
                     let message = e.to_string();
@@ -330,7 +339,7 @@ mod tests {
         }
         for (path, refused) in cases {
             let started = std::time::Instant::now();
-            let got = SecretRef::File(path.clone()).resolve();
+            let got = SecretRef::File(path.clone()).resolve(&Environment::process());
             assert!(started.elapsed().as_secs() < 5, "{}", path.display());
             match (got, refused) {
                 (Ok(_), None) => {}
@@ -353,7 +362,10 @@ mod tests {
         ] {
             let path = dir.path().join("secret");
             std::fs::write(&path, format!("{value}\n")).unwrap();
-            match (SecretRef::File(path.clone()).resolve(), ok) {
+            match (
+                SecretRef::File(path.clone()).resolve(&Environment::process()),
+                ok,
+            ) {
                 (Ok(secret), true) => assert_eq!(secret.expose_secret(), value),
                 (Err(e), false) => {
                     let message = e.to_string();

@@ -13,6 +13,11 @@ use super::secret::SecretRef;
 pub struct SiteFile {
     /// Short name shown in the email subject, e.g. `taipei-colo`.
     pub site: String,
+    /// The secrets' environment (systemd `EnvironmentFile` syntax), relative to the site
+    /// directory: read by premarket itself, after the process environment.
+    #[serde(default)]
+    #[schemars(with = "Option<PathBuf>")]
+    pub environment_file: Option<Spanned<PathBuf>>,
     /// IANA time zone, e.g. `Asia/Taipei`; every timestamp a person reads is in it.
     #[schemars(with = "String")]
     pub timezone: Spanned<String>,

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use premarket_core::Megabytes;
 
 pub mod os;
+pub mod private;
 pub mod write;
 
 pub use write::{
@@ -42,6 +43,8 @@ impl Kind {
     /// A few lines premarket wrote for itself: a run's sequence number, a `.error` note beside
     /// a saved output, an outbox envelope, a lock's holder.
     pub const NOTE: Kind = Kind::new("note", 1 << 20);
+    /// The site's environment file (`environment_file:`): a few secrets, one a line.
+    pub const ENVIRONMENT: Kind = Kind::new("environment file", 1 << 20);
     /// A packet capture (`probe analyze`, a probe device's `source:`): read as a stream, so it
     /// may be as large as the disk; it must still be a regular file.
     pub const CAPTURE: Kind = Kind::new("capture file", u64::MAX);

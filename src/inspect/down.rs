@@ -5,11 +5,14 @@
 //!
 //! A device is down from the first command whose output is missing for a session-wide reason
 //! (connect, host key, login, no answer, deadline, a stop signal), or from its first command, when no command
-//! after that produced anything; checks that were judged before keep their results.
+//! after that produced anything; checks that were judged before keep their results. A device
+//! whose baseline has mistakes is down before anything is sent ([`invalid`]).
+
+use std::path::Path;
 
 use super::CheckResult;
 use premarket_core::{CollectError, Outputs, Status};
-use premarket_plan::DevicePlan;
+use premarket_plan::{DevicePlan, InvalidDevice};
 use premarket_report::DeviceDown;
 
 /// The device's block, when it could not be inspected.
@@ -78,8 +81,9 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
             format!("premarket cannot log in to {device}: {m}"),
             format!(
                 "Nothing was sent to {device}: the secret its baseline ({}) refers to is not \
-                 there for this run. Set the variable or create the file where the run can \
-                 read it (for cron or systemd, in the unit's or crontab's environment); \
+                 there for this run. Keep the site's secrets in the file `environment_file:` \
+                 names in site.yaml (premarket reads it itself, so cron, systemd and a pasted \
+                 rerun see the same), or create the secret file its reference names; \
                  `premarket validate` lists every secret a run would miss. Then rerun {rerun}.",
                 plan.device.file.display()
             ),
@@ -167,4 +171,73 @@ fn session_wide(e: &CollectError) -> bool {
             | CollectError::Deadline
             | CollectError::Interrupted(_)
     )
+}
+
+/// A device whose baseline has mistakes: nothing was sent to it, each of its selected checks is
+/// ERROR, and its block names each mistake where it is (`sw2.yaml:43:9 expect.lanz: true or
+/// false, not "treu"`, the file as the site's `baselines/` names it). `dir` is the site's.
+pub fn invalid(device: &InvalidDevice, dir: &Path) -> (Vec<CheckResult>, DeviceDown) {
+    let baselines = dir.join("baselines");
+    let own = format!("device {}: ", device.name);
+    let mut said: Vec<(&premarket_config::Position, String)> = Vec::new();
+    for e in &device.mistakes {
+        // Two checks reading the same wrong value say it twice, each its own way: once here.
+        if said.iter().any(|(at, _)| **at == e.position) {
+            continue;
+        }
+        let message = e.message.strip_prefix(&own).unwrap_or(&e.message);
+        let message = match message.strip_prefix("check ") {
+            Some(rest) => rest.split_once(": ").map_or(message, |(_, m)| m),
+            None => message,
+        };
+        let file = e
+            .position
+            .file
+            .strip_prefix(&baselines)
+            .unwrap_or(&e.position.file);
+        let at = format!(
+            "{}:{}:{}",
+            file.display(),
+            e.position.line,
+            e.position.column
+        );
+        said.push((&e.position, format!("{at} {message}")));
+    }
+    let what: Vec<String> = said.into_iter().map(|(_, m)| m).collect();
+    let name = device.name.to_string();
+    let file = device.file.strip_prefix(dir).unwrap_or(&device.file);
+    let remedy = format!(
+        "Nothing was sent to {name}: its baseline ({}) has {} mistake{}. Fix {} (`premarket \
+         validate` lists every mistake of every file), then rerun `premarket run --device {name}`.",
+        file.display(),
+        what.len(),
+        if what.len() == 1 { "" } else { "s" },
+        if what.len() == 1 { "it" } else { "them" },
+    );
+    let summary = format!(
+        "baseline invalid: {}",
+        what.first().map_or("", String::as_str)
+    );
+    let results = device
+        .checks
+        .iter()
+        .map(|entry| {
+            let mut result = CheckResult::new(&entry.id, &name, Status::Error, &summary);
+            result.title = entry.title.clone();
+            result.severity = entry.severity;
+            result.remedy = remedy.clone();
+            result
+        })
+        .collect();
+    let down = DeviceDown {
+        device: name,
+        cause: "baseline invalid".into(),
+        what: what.join("; "),
+        command: None,
+        remedy,
+        blocked: device.checks.iter().map(|e| e.id.clone()).collect(),
+        judged_in: None,
+        judged_at: None,
+    };
+    (results, down)
 }

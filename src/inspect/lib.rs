@@ -153,6 +153,11 @@ pub async fn inspect_staging(
         down.extend(device.down);
         probe.extend(device.probe);
     }
+    for device in &plan.invalid {
+        let (blocked, block) = down::invalid(device, &config.dir);
+        results.extend(blocked);
+        down.push(block);
+    }
     corroborate::probe_and_firewall(&mut results, &probe);
     let mut report = Report::new(
         run_id(started, tz),

@@ -7,8 +7,10 @@ use std::sync::Arc;
 
 use premarket_check::rule::Declarative;
 use premarket_check::{Definition, registry};
-use premarket_config::{Config, ConfigError, Device, Entry};
+use premarket_config::{Config, ConfigError, Entry};
 use premarket_core::Platform;
+
+use crate::Baseline;
 
 /// A catalog entry and its check.
 pub struct Resolved {
@@ -95,24 +97,77 @@ impl Catalog {
             .collect()
     }
 
-    /// A key under `expect:` that no check of the device's platform reads is a typo (or a
-    /// check that is not in the catalog): an error at the key.
-    pub fn check_keys(&self, device: &Device, errors: &mut Vec<ConfigError>) {
+    /// A key under `expect:` that no check of the device's platform reads is a typo, or a key
+    /// written at the wrong depth (named with where it belongs): an error at the key.
+    pub fn check_keys(&self, device: &Baseline<'_>, errors: &mut Vec<ConfigError>) {
         let known = self.keys(device.platform);
         for (key, position) in device.baseline.keys() {
-            if !known.contains(key) {
-                let list: Vec<&str> = known.iter().map(String::as_str).collect();
-                errors.push(ConfigError::new(
-                    position.clone(),
-                    format!(
-                        "device {}: unknown key `expect.{key}`: no {} check in the catalog reads it \
-                         (keys read: {})",
-                        device.name,
-                        device.platform,
-                        list.join(", ")
-                    ),
-                ));
+            if known.contains(key) {
+                continue;
             }
+            let homes = self.homes(device.platform, key);
+            let list: Vec<&str> = known.iter().map(String::as_str).collect();
+            let message = if !homes.is_empty() {
+                format!(
+                    "device {}: `{key}` belongs under {}, not directly under `expect`",
+                    device.name,
+                    homes.join(" or ")
+                )
+            } else if let Some(meant) = premarket_core::closest(key, list.iter().copied()) {
+                format!(
+                    "device {}: unknown key `expect.{key}`: no {} check in the catalog reads it; \
+                     did you mean `{meant}`?",
+                    device.name, device.platform
+                )
+            } else {
+                format!(
+                    "device {}: unknown key `expect.{key}`: no {} check in the catalog reads it \
+                     (keys read: {})",
+                    device.name,
+                    device.platform,
+                    list.join(", ")
+                )
+            };
+            errors.push(ConfigError::new(position.clone(), message));
+        }
+    }
+
+    /// Where a check of `platform` reads `key` below the top of `expect:`: `expect.ptp`, as
+    /// the operator would write it.
+    pub fn homes(&self, platform: Platform, key: &str) -> Vec<String> {
+        let mut homes: Vec<String> = self
+            .for_platform(platform)
+            .flat_map(|r| r.definition.key_paths())
+            .filter_map(|path| {
+                let (parent, last) = path.rsplit_once('.')?;
+                (last == key).then(|| format!("`expect.{parent}`"))
+            })
+            .collect();
+        homes.sort();
+        homes.dedup();
+        homes
+    }
+
+    /// A key the file's indentation put at the wrong depth under `expect:`, said with where a
+    /// check reads it (when that is elsewhere).
+    pub fn place(&self, platform: Platform, error: &mut ConfigError) {
+        let Some(m) = &error.misplaced else {
+            return;
+        };
+        if m.under != "expect" && !m.under.starts_with("expect.") {
+            return;
+        }
+        let here = format!("`{}`", m.under);
+        let homes: Vec<String> = if self.keys(platform).contains(&m.key) {
+            vec!["`expect`".to_string()]
+        } else {
+            self.homes(platform, &m.key)
+        };
+        let homes: Vec<String> = homes.into_iter().filter(|h| *h != here).collect();
+        if !homes.is_empty() {
+            // "`KEY` is at the wrong depth: it is written under ..." without its subject.
+            let detail = error.message.split_once(": ").map_or("", |(_, d)| d);
+            error.message = format!("`{}` belongs under {}; {detail}", m.key, homes.join(" or "));
         }
     }
 }

@@ -12,11 +12,13 @@ pub use model::Known;
 pub use premarket_parse::Model;
 pub use select::Selection;
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use premarket_check::Prepared;
-use premarket_config::{Config, ConfigError, ConfigErrors, Device, Entry};
-use premarket_core::Command;
+use premarket_config::{BaselineText, Config, ConfigError, ConfigErrors, Device, Entry, Skip};
+use premarket_core::{Command, DeviceName, Platform};
 use premarket_parse::{AnyQuery, Previous};
 
 /// One check planned on one device.
@@ -52,6 +54,39 @@ pub struct DevicePlan {
 #[derive(Clone)]
 pub struct Plan {
     pub devices: Vec<DevicePlan>,
+    /// Selected devices whose baseline has mistakes: not inspected ([`Plan::sparing`]).
+    pub invalid: Vec<InvalidDevice>,
+}
+
+/// A selected device whose baseline has mistakes: every one found, and the selected checks it
+/// would have run (none when its platform is not known).
+#[derive(Clone, Debug)]
+pub struct InvalidDevice {
+    pub name: DeviceName,
+    pub file: PathBuf,
+    pub platform: Option<Platform>,
+    pub checks: Vec<Arc<Entry>>,
+    /// In file order.
+    pub mistakes: Vec<ConfigError>,
+}
+
+/// What the plan reads of a device: a loaded one's, or what could be read of a rejected one.
+pub struct Baseline<'a> {
+    pub name: &'a DeviceName,
+    pub platform: Platform,
+    pub baseline: &'a BaselineText,
+    pub skip: &'a BTreeMap<String, Skip>,
+}
+
+impl<'a> From<&'a Device> for Baseline<'a> {
+    fn from(d: &'a Device) -> Self {
+        Baseline {
+            name: &d.name,
+            platform: d.platform,
+            baseline: &d.baseline,
+            skip: &d.skip,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -67,40 +102,109 @@ pub enum PlanError {
 
 impl Plan {
     /// Plans the selected checks. Every configuration mistake found on the way (an unknown
-    /// check, a baseline key no check reads, a missing or mistyped value) is returned at once.
+    /// check, a baseline key no check reads, a missing or mistyped value, a device's baseline
+    /// that did not load) is returned at once.
     pub fn new(config: &Config, selection: &Selection) -> Result<Plan, PlanError> {
+        let (plan, mut others) = Plan::build(config, selection)?;
+        if plan.invalid.is_empty() && others.is_empty() {
+            return Ok(plan);
+        }
+        let mut errors: Vec<ConfigError> =
+            plan.invalid.into_iter().flat_map(|d| d.mistakes).collect();
+        errors.append(&mut others);
+        Err(ConfigErrors(errors).into())
+    }
+
+    /// Plans the selected checks on the devices whose baselines are right, and sets aside the
+    /// selected devices whose baselines have mistakes ([`Plan::invalid`]). A mistake in the
+    /// catalog is every device's: it is an error here (with every device's mistakes).
+    pub fn sparing(config: &Config, selection: &Selection) -> Result<Plan, PlanError> {
+        Plan::build(config, selection).map(|(plan, _)| plan)
+    }
+
+    /// The plan, and the mistakes of the devices not selected.
+    fn build(
+        config: &Config,
+        selection: &Selection,
+    ) -> Result<(Plan, Vec<ConfigError>), PlanError> {
         for name in &selection.devices {
-            if config.device(name).is_none() {
+            if !config.lists(name) {
                 return Err(PlanError::UnknownDevice {
                     name: name.clone(),
                     why: hint::unknown_device(config, name),
                 });
             }
         }
-        let mut errors = Vec::new();
-        let catalog = Catalog::resolve(config, &mut errors);
-        for device in &config.devices {
-            catalog.check_keys(device, &mut errors);
-        }
+        let mut site_errors = Vec::new();
+        let catalog = Catalog::resolve(config, &mut site_errors);
         let mut devices = Vec::new();
+        let mut invalid = Vec::new();
+        let mut others = Vec::new();
         for device in &config.devices {
-            if !selection.wants_device(&device.name) {
-                continue;
-            }
-            let checks = plan_checks(&catalog, device, selection, &mut errors);
-            if !checks.is_empty() {
-                devices.push(DevicePlan::new(Arc::new(device.clone()), checks));
+            let view = Baseline::from(device);
+            let wanted = selection.wants_device(&device.name);
+            let (checks, mut mistakes) = read(config, &catalog, Some(&view), wanted, selection);
+            match (mistakes.is_empty(), wanted) {
+                (true, true) if !checks.is_empty() => {
+                    devices.push(DevicePlan::new(Arc::new(device.clone()), checks));
+                }
+                (true, _) => {}
+                (false, true) => {
+                    invalid.push(InvalidDevice {
+                        name: device.name.clone(),
+                        file: device.file.clone(),
+                        platform: Some(device.platform),
+                        checks: blocked(&catalog, device.platform, &device.skip, selection),
+                        mistakes: merged(Vec::new(), mistakes),
+                    });
+                }
+                (false, false) => others.append(&mut mistakes),
             }
         }
-        if !errors.is_empty() {
-            return Err(ConfigErrors(errors).into());
+        for rejected in &config.rejected {
+            let view =
+                rejected
+                    .platform
+                    .zip(rejected.baseline.as_ref())
+                    .map(|(platform, baseline)| Baseline {
+                        name: &rejected.name,
+                        platform,
+                        baseline,
+                        skip: &rejected.skip,
+                    });
+            let wanted = selection.wants_device(&rejected.name);
+            let (_, found) = read(config, &catalog, view.as_ref(), wanted, selection);
+            let mut mistakes = merged(rejected.mistakes.clone(), found);
+            if let Some(platform) = rejected.platform {
+                mistakes.iter_mut().for_each(|e| catalog.place(platform, e));
+            }
+            let checks = rejected
+                .platform
+                .map(|p| blocked(&catalog, p, &rejected.skip, selection))
+                .unwrap_or_default();
+            if wanted && (rejected.platform.is_none() || !checks.is_empty()) {
+                invalid.push(InvalidDevice {
+                    name: rejected.name.clone(),
+                    file: rejected.file.clone(),
+                    platform: rejected.platform,
+                    checks,
+                    mistakes,
+                });
+            } else if !wanted {
+                others.append(&mut mistakes);
+            }
         }
-        if devices.is_empty() {
+        if !site_errors.is_empty() {
+            site_errors.extend(invalid.into_iter().flat_map(|d| d.mistakes));
+            site_errors.append(&mut others);
+            return Err(ConfigErrors(site_errors).into());
+        }
+        if devices.is_empty() && invalid.is_empty() {
             return Err(PlanError::NothingSelected {
                 why: hint::nothing_selected(config, selection),
             });
         }
-        Ok(Plan { devices })
+        Ok((Plan { devices, invalid }, others))
     }
 
     /// Keeps only the checks that `keep(device, check id)` accepts (`--last-failed` selects
@@ -210,10 +314,84 @@ fn sample_order(commands: Vec<Command>, identity: &[Command]) -> Vec<Command> {
         .collect()
 }
 
+/// What the plan reads of one device: its keys and its skips (every device), and its selected
+/// checks with their inputs (a selected one); the mistakes found on the way.
+fn read(
+    config: &Config,
+    catalog: &Catalog,
+    device: Option<&Baseline<'_>>,
+    wanted: bool,
+    selection: &Selection,
+) -> (Vec<PlannedCheck>, Vec<ConfigError>) {
+    let mut mistakes = Vec::new();
+    let Some(device) = device else {
+        return (Vec::new(), mistakes);
+    };
+    catalog.check_keys(device, &mut mistakes);
+    check_skips(config, device, &mut mistakes);
+    let checks = if wanted {
+        plan_checks(catalog, device, selection, &mut mistakes)
+    } else {
+        Vec::new()
+    };
+    (checks, mistakes)
+}
+
+/// A device's mistakes from loading and from planning, in file order, each once.
+fn merged(mut loaded: Vec<ConfigError>, found: Vec<ConfigError>) -> Vec<ConfigError> {
+    for e in found {
+        if !loaded.contains(&e) {
+            loaded.push(e);
+        }
+    }
+    loaded.sort_by(|a, b| {
+        (&a.position.file, a.position.line, a.position.column).cmp(&(
+            &b.position.file,
+            b.position.line,
+            b.position.column,
+        ))
+    });
+    loaded
+}
+
+/// The selected checks of `platform` a device does not skip: what an invalid device blocks.
+fn blocked(
+    catalog: &Catalog,
+    platform: Platform,
+    skip: &BTreeMap<String, Skip>,
+    selection: &Selection,
+) -> Vec<Arc<Entry>> {
+    catalog
+        .for_platform(platform)
+        .filter(|r| selection.wants(&r.entry) && !skip.contains_key(&r.entry.id))
+        .map(|r| r.entry.clone())
+        .collect()
+}
+
+/// Every check `skip:` names must be in the catalog: a typo would leave the check running.
+fn check_skips(config: &Config, device: &Baseline<'_>, errors: &mut Vec<ConfigError>) {
+    for (id, skip) in device.skip {
+        if config.catalog.iter().any(|e| &e.id == id) {
+            continue;
+        }
+        let ids = config.catalog.iter().map(|e| e.id.as_str());
+        let meant = premarket_core::closest(id, ids)
+            .map(|m| format!("; did you mean {m}?"))
+            .unwrap_or_default();
+        errors.push(ConfigError::new(
+            skip.position.clone(),
+            format!(
+                "device {}: skip names check {id}, which is not in the catalog{meant}",
+                device.name
+            ),
+        ));
+    }
+}
+
 /// The selected checks of one device, their inputs built from its baseline.
 fn plan_checks(
     catalog: &Catalog,
-    device: &Device,
+    device: &Baseline<'_>,
     selection: &Selection,
     errors: &mut Vec<ConfigError>,
 ) -> Vec<PlannedCheck> {
@@ -222,16 +400,16 @@ fn plan_checks(
         if !selection.wants(entry) {
             continue;
         }
-        if let Some(reason) = device.skip.get(&entry.id) {
+        if let Some(skip) = device.skip.get(&entry.id) {
             checks.push(PlannedCheck {
                 entry: entry.clone(),
                 prepared: None,
-                skip: Some(reason.clone()),
+                skip: Some(skip.reason.clone()),
                 queries: Vec::new(),
             });
             continue;
         }
-        match definition.prepare(&device.baseline) {
+        match definition.prepare(device.baseline) {
             Ok(prepared) => checks.push(PlannedCheck {
                 entry: entry.clone(),
                 queries: prepared.queries().into_iter().map(Arc::from).collect(),

@@ -59,6 +59,14 @@ impl Report {
                 }
             }
         }
+        // A device whose checks are not known (its baseline does not say its platform) blocks
+        // no result, and is shown all the same.
+        view.attention.extend(
+            self.devices_not_inspected
+                .iter()
+                .filter(|d| d.blocked.is_empty())
+                .map(Block::Device),
+        );
         view
     }
 

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 /// Where the run came from, as far as a command to rerun it must say.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Invocation {
-    /// The configuration directory, when one was given (`--dir`, `PREMARKET_DIR`): absolute.
+    /// The configuration directory the printed commands name (absolute), unless the run's
+    /// environment names it (`PREMARKET_DIR`) or the run has none of its own (the demo).
     pub dir: Option<PathBuf>,
     pub mode: Mode,
 }

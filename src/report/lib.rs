@@ -377,6 +377,16 @@ impl Report {
         order::sort(&mut self.standing, &blocked);
         self.counts = Counts::of(&self.results);
         self.status = overall(&self.counts);
+        // A device not inspected that blocks no result of its own (its checks are not known)
+        // still means the inspection could not tell.
+        if self.status == Status::Ok
+            && self
+                .devices_not_inspected
+                .iter()
+                .any(|d| d.blocked.is_empty() && d.judged_in.is_none())
+        {
+            self.status = Status::Error;
+        }
     }
 
     /// A rerun's `standing_status`: the site's status counting what it rechecked and what

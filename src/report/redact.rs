@@ -9,28 +9,19 @@ use std::borrow::Cow;
 
 use secrecy::ExposeSecret;
 
-use premarket_config::{Config, SecretRef};
+use premarket_config::Config;
 use premarket_core::Platform;
 pub use premarket_ssh::redact::{MASK, Redactor, Stream};
 
 /// Resolves every secret reference in `config` (unresolvable ones are skipped: they cannot
 /// leak what premarket never read).
 pub fn from_config(config: &Config) -> Redactor {
-    let mut refs: Vec<&SecretRef> = Vec::new();
-    for ssh in config.devices.iter().filter_map(|d| d.ssh()) {
-        refs.extend(&ssh.password);
-        refs.extend(&ssh.key_passphrase);
-        refs.extend(&ssh.enable_secret);
-    }
-    if let Some((_, password)) = config
-        .site
-        .email
-        .as_ref()
-        .and_then(|e| e.relay.auth.as_ref())
-    {
-        refs.push(password);
-    }
-    let resolved: Vec<_> = refs.into_iter().filter_map(|r| r.resolve().ok()).collect();
+    let env = &config.site.environment;
+    let resolved: Vec<_> = config
+        .secret_references()
+        .into_iter()
+        .filter_map(|r| r.secret.resolve(env).ok())
+        .collect();
     let mut redactor = Redactor::default();
     redactor.add_all(resolved.iter().map(|s| s.expose_secret()));
     // A webhook's URL, its path and query alone (the token), a routing key.

@@ -55,7 +55,8 @@ pub fn render(report: &Report, tz: chrono_tz::Tz, colour: bool) -> String {
     if !report.config_errors.is_empty() {
         let _ = writeln!(
             out,
-            "\nconfiguration errors (fix them, then `premarket validate`):"
+            "\nconfiguration errors (fix them, then `{}`):",
+            report.invocation.complete("premarket validate")
         );
         for e in &report.config_errors {
             let _ = writeln!(out, "  {e}");

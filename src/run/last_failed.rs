@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use premarket_report::Invocation;
 use premarket_report::archive::{Archive, ArchiveError};
 use premarket_report::history;
 
@@ -17,15 +18,22 @@ pub(crate) enum Pick {
 pub(crate) enum LastFailedError {
     #[error(transparent)]
     Archive(#[from] ArchiveError),
-    #[error("--last-failed: the archive {} holds no run yet; run `premarket run` first", .0.display())]
-    NoRun(PathBuf),
+    /// `run` is the command to start with, complete for this site (`premarket run --dir ...`).
+    #[error("--last-failed: the archive {} holds no run yet; run `{run}` first", archive.display())]
+    NoRun { archive: PathBuf, run: String },
 }
 
-pub(crate) fn last_failed(archive: &Archive) -> Result<Pick, LastFailedError> {
+pub(crate) fn last_failed(
+    archive: &Archive,
+    invocation: &Invocation,
+) -> Result<Pick, LastFailedError> {
     // The newest full run and the reruns since are all it reads; older runs' own fields only.
     let (reports, _) = archive.history_reaching(|report| report.partial)?;
     let Some((run, pairs)) = history::last_failed(&reports) else {
-        return Err(LastFailedError::NoRun(archive.root().to_path_buf()));
+        return Err(LastFailedError::NoRun {
+            archive: archive.root().to_path_buf(),
+            run: invocation.complete("premarket run"),
+        });
     };
     if pairs.is_empty() {
         return Ok(Pick::Nothing(format!(

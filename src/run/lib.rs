@@ -5,6 +5,7 @@ mod charts;
 pub mod deadline;
 mod earlier;
 mod last_failed;
+mod mistakes;
 mod outputs;
 mod spooled;
 pub mod stop;
@@ -17,11 +18,11 @@ use chrono::{NaiveTime, Utc};
 use premarket_collect::Collector;
 use premarket_collect::offline::Offline;
 use premarket_collect::probe::Routing;
-use premarket_config::{Config, ConfigError};
+use premarket_config::Config;
 use premarket_core::{Exit, Platform, Status};
 use premarket_inspect::interrupt::Signalled;
 use premarket_inspect::{Interrupt, Limits, inspect_staging, run_id, timestamp};
-use premarket_plan::{Plan, PlanError, Selection};
+use premarket_plan::{Plan, Selection};
 use premarket_report::archive::{Archive, ArchiveChannel, ArchiveError, Staged};
 use premarket_report::channel::{Channel, Context, deliver_all};
 use premarket_report::email::{EmailChannel, EmailMode};
@@ -33,6 +34,7 @@ use premarket_report::trend::Sources;
 use premarket_report::{Invocation, Report};
 
 use last_failed::{Pick, last_failed};
+use mistakes::Stop;
 
 /// A tweak to the loaded configuration (the demo points the archive at its own home).
 pub type Adjust = Box<dyn Fn(&mut Config) + Send + Sync>;
@@ -119,7 +121,7 @@ async fn drive_async(req: Request) -> Outcome {
     } else {
         Interrupt::default()
     };
-    let (mut config, mut errors) = match Config::load_partial(&req.dir) {
+    let (mut config, errors) = match Config::load_partial(&req.dir) {
         Ok(loaded) => loaded,
         Err(e) => {
             return Outcome::stop(format!(
@@ -133,19 +135,10 @@ async fn drive_async(req: Request) -> Outcome {
     // A cause rechecked alone would leave the checks it explains standing as FAIL from the
     // earlier run: they are judged again with it.
     let (selection, explained) = req.selection.and_explained(&config.catalog);
-    let plan = match Plan::new(&config, &selection) {
-        Ok(plan) => Some(plan),
-        Err(PlanError::Config(more)) => {
-            errors.extend(more.0);
-            None
-        }
-        // With the configuration already broken, "nothing selected" is only a consequence.
-        Err(_) if !errors.is_empty() => None,
-        Err(usage) => return Outcome::stop(usage.to_string()),
-    };
-    let plan = match plan {
-        Some(plan) if errors.is_empty() => plan,
-        _ => return config_error(&config, errors, &req).await,
+    let plan = match mistakes::plan(&config, &selection, errors) {
+        Ok(plan) => plan,
+        Err(Stop::Usage(usage)) => return Outcome::stop(usage),
+        Err(Stop::Mistakes(errors)) => return mistakes::report(&config, errors, &req).await,
     };
     if req.calendar
         && !req.force
@@ -178,7 +171,7 @@ async fn inspect_and_report(
     let mut messages = Vec::new();
     let archive = Archive::new(&config.site.archive.dir);
     if req.last_failed {
-        match last_failed(&archive) {
+        match last_failed(&archive, &req.invocation) {
             Err(e) => return Outcome::stop(e.to_string()),
             Ok(Pick::Nothing(message)) => {
                 return Outcome {
@@ -303,6 +296,8 @@ async fn inspect_and_report(
     report.invocation = req.invocation.clone();
     report.deadline = target.map(|t| t.note());
     report.problems.extend(problems.iter().cloned());
+    // Said, not counted against the exit code: a secret file others may read.
+    report.problems.extend(config.exposed_secret_files());
     // The archived reports, read once for the history and the trend.
     let earlier = match history {
         Some(read) => {
@@ -477,63 +472,13 @@ fn metrics(config: &Config, req: &Request) -> Option<Box<dyn Channel>> {
     Some(Box::new(Metrics { path }))
 }
 
-/// A configuration that does not load or plan still reports: an ERROR email and metrics
-/// listing every mistake, and exit 3, so a typo in a baseline never silences the morning.
-async fn config_error(config: &Config, mut errors: Vec<ConfigError>, req: &Request) -> Outcome {
-    errors.sort_by(|a, b| {
-        (&a.position.file, a.position.line).cmp(&(&b.position.file, b.position.line))
-    });
-    let mut messages = Vec::new();
-    let email = email_mode(req);
-    if email == EmailMode::Send && config.site.email.is_none() {
-        messages.push(
-            "no email can report this: the email: section of site.yaml is missing or has errors of its own (below)"
-                .to_string(),
-        );
-    }
-    let mut report = empty_report(config);
-    report.invocation = req.invocation.clone();
-    report.config_errors = errors.iter().map(ToString::to_string).collect();
-    report.status = Status::Error;
-    let mut channels = Vec::new();
-    if req.format == Some(Format::Json) {
-        channels.push(Box::new(Terminal {
-            format: Format::Json,
-        }) as Box<dyn Channel>);
-    }
-    let archive = Archive::new(&config.site.archive.dir);
-    channels.extend(email_and_metrics(config, req, &archive, email, None));
-    // A configuration that stops the run is an ERROR the pager hears of too.
-    channels.extend(outputs::notify(config, req, &archive, None));
-    let ctx = Context {
-        tz: config.site.timezone,
-        deadline: None,
-        attachments: Vec::new(),
-        prune: false,
-    };
-    let delivered = deliver_all(&channels, &mut report, &ctx).await;
-    messages.push(premarket_config::ConfigErrors(errors).to_string());
-    messages.extend(delivered.notes);
-    messages.extend(delivered.problems);
-    Outcome {
-        code: Exit::NotRun.code(),
-        messages,
-        report: Some(report),
-    }
-}
-
 /// The market is closed: nothing is contacted; the metrics still say the run happened.
 async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
     let mut report = empty_report(config);
     report.closed = Some(why.clone());
     let archive = Archive::new(&config.site.archive.dir);
     let channels = email_and_metrics(config, req, &archive, EmailMode::Off, None);
-    let ctx = Context {
-        tz: config.site.timezone,
-        deadline: None,
-        attachments: Vec::new(),
-        prune: false,
-    };
+    let ctx = not_inspected(config);
     let delivered = deliver_all(&channels, &mut report, &ctx).await;
     premarket_report::terminal::print_quietly(&format!(
         "premarket {}: market closed: {why}; nothing was inspected (--force inspects anyway)\n",
@@ -545,6 +490,16 @@ async fn closed(config: &Config, req: &Request, why: String) -> Outcome {
         code: Exit::Ok.code(),
         messages,
         report: Some(report),
+    }
+}
+
+/// What the channels of a run that inspected nothing need: no deadline, no charts.
+fn not_inspected(config: &Config) -> Context {
+    Context {
+        tz: config.site.timezone,
+        deadline: None,
+        attachments: Vec::new(),
+        prune: false,
     }
 }
 

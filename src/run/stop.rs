@@ -192,6 +192,7 @@ mod tests {
                 tls: premarket_config::TlsMode::None,
                 auth: None,
                 ca_file: None,
+                environment: Default::default(),
             },
             from: "a@b.test".parse().unwrap(),
             to: vec![],

@@ -58,6 +58,7 @@ pub fn device(name: &str, platform: Platform, ssh: Connection) -> Device {
         baseline,
         skip: Default::default(),
         model: None,
+        environment: Default::default(),
     }
 }
 

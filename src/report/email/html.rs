@@ -103,7 +103,7 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
             out,
             "<h2 style=\"{H2}\">Configuration errors ({})</h2><p style=\"margin:4px 0\">Nothing was inspected. Fix these, check with {}, then run again.</p>",
             report.config_errors.len(),
-            code("premarket validate")
+            code(&report.invocation.complete("premarket validate"))
         );
         for e in &report.config_errors {
             let _ = write!(out, "<pre style=\"{PRE}\">{}</pre>", esc(e));

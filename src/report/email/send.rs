@@ -73,7 +73,7 @@ impl Sender {
         let mut credentials = None;
         if let Some((user, password)) = &relay.auth {
             let password = password
-                .resolve()
+                .resolve(&relay.environment)
                 .map_err(|e| fail(format!("SMTP password: {e}")))?;
             credentials = Some(Credentials::new(
                 user.clone(),

@@ -36,8 +36,9 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     if !report.config_errors.is_empty() {
         let _ = writeln!(
             out,
-            "\n== Configuration errors ({}) ==\nNothing was inspected. Fix these, check with `premarket validate`, then run again:",
-            report.config_errors.len()
+            "\n== Configuration errors ({}) ==\nNothing was inspected. Fix these, check with `{}`, then run again:",
+            report.config_errors.len(),
+            report.invocation.complete("premarket validate")
         );
         for e in &report.config_errors {
             let _ = writeln!(out, "- {e}");

@@ -276,8 +276,8 @@ fn finding(report: &Report, block: &Block<'_>, clean: &dyn Fn(&str) -> String) -
                 .cause_note(r)
                 .or_else(|| report.mark(r))
                 .map(|n| clean(&n)),
-            remedy: clean(&r.remedy),
-            rerun: clean(&r.rerun_command()),
+            remedy: clean(&report.remedy_for(r)),
+            rerun: clean(&report.rerun_for(r)),
             blocked: Vec::new(),
         },
         Block::Device(d) => Finding {
@@ -289,8 +289,8 @@ fn finding(report: &Report, block: &Block<'_>, clean: &dyn Fn(&str) -> String) -
                 None => format!("{}: {}", d.cause, d.what),
             }),
             note: report.device_mark(d).map(|n| clean(&n)),
-            remedy: clean(&d.remedy),
-            rerun: clean(&d.rerun_command()),
+            remedy: clean(&report.device_remedy(d)),
+            rerun: clean(&report.device_rerun(d)),
             blocked: d.blocked.iter().map(|b| clean(b)).collect(),
         },
     }
