@@ -246,17 +246,14 @@ fn variant_docs(schema: &Value) -> Option<String> {
             Some(format!("{name}: {}", describe(o)?.trim_end_matches('.')))
         })
         .collect();
-    (!said.is_empty()).then(|| said.join("; "))
+    (!said.is_empty()).then(|| format!("{}.", said.join("; ")))
 }
 
 fn join_sentences(first: &str, second: &str) -> String {
     match (first.is_empty(), second.is_empty()) {
         (true, _) => second.to_string(),
         (_, true) => first.to_string(),
-        _ => format!(
-            "{} {second}.",
-            first.trim_end_matches('.').to_string() + "."
-        ),
+        _ => format!("{}. {second}", first.trim_end_matches('.')),
     }
 }
 
