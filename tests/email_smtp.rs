@@ -227,6 +227,50 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
     }
 }
 
+/// A run from a shell without cron's environment (a pasted rerun) still logs in to the relay
+/// and masks the device's password: both are read from the site's `environment_file:` alone.
+#[test]
+fn the_relay_and_device_secrets_come_from_the_site_s_environment_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let certs = tempfile::tempdir().unwrap();
+    let (port, inbox, cert) = start_relay(certs.path());
+    let email = email_yaml(port, "starttls", Some(&cert), 10, 10);
+    let site = Site::new(&format!("environment_file: secrets.env\n{email}"));
+    let secrets = site.path().join("secrets.env");
+    std::fs::write(
+        &secrets,
+        format!(
+            "# systemd EnvironmentFile syntax\nPREMARKET_SMTP_PASSWORD='{SMTP_PASSWORD}'\n\
+             PREMARKET_SW1_PASSWORD={SW1_PASSWORD}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&secrets, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let offline = scenario("lanz-unsaved");
+    let out = std::process::Command::new(bin())
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .arg("--dir")
+        .arg(site.path())
+        .args(["run", "--archive", "--email", "--offline"])
+        .arg(&offline)
+        .output()
+        .expect("premarket");
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("email sent via 127.0.0.1"), "{said}");
+    assert!(!said.contains("CANARY"), "{said}");
+    assert_eq!(
+        *inbox.auths.lock().unwrap(),
+        [("premarket".to_string(), SMTP_PASSWORD.to_string())]
+    );
+    let received = inbox.received();
+    assert_eq!(received.len(), 1);
+    let mail = parse_mail(&received[0]);
+    // The fixture's banner holds the switch's password: masked by the value the file gave.
+    mail.assert_no_secret();
+}
+
 #[test]
 fn an_ok_run_whose_mail_is_refused_exits_2_and_the_next_run_sends_it_first() {
     let port = free_port();

@@ -1,9 +1,10 @@
 //! The redactor holds whatever a device does with the bytes. A secret is split at every
 //! position (and once more at a random one), the pieces joined by line breaks, indentation and
 //! control characters, after a line whose length runs up to and beyond the body's 64 KiB
-//! buffer, and fed in random packets. What a reader would see of the result never holds the
-//! secret: neither what the SSH byte path (screen, then body) writes, nor what the report's
-//! redactor leaves of the same raw text (the path of saved outputs, evidence and email).
+//! buffer, and fed in random packets. The SSH byte path (screen, then body) keeps the output as
+//! the device printed it, to be judged as read; what a reader would see of what leaves
+//! premarket never holds the secret: the report's redactor over that output, and over the same
+//! raw text (the path of saved outputs, evidence, the archive and email).
 
 use crate::ssh_common;
 
@@ -12,7 +13,6 @@ use std::io::Read;
 use premarket::core::Megabytes;
 use premarket::spool::{SpoolDir, SpoolWriter};
 use premarket::ssh::body::Body;
-use premarket::ssh::redact::Redactor;
 use premarket::ssh::screen::Screen;
 use proptest::prelude::*;
 use ssh_common::reader_view;
@@ -69,14 +69,12 @@ fn case(secret: &str, line: usize, cuts: [usize; 2], seps: [&str; 2]) -> Case {
 }
 
 /// The SSH byte path: packets cut at `packets`, each fed to the screen, finished lines moved to
-/// the body as the shell does. Returns the output and the prompt line.
+/// the body as the shell does. Returns the output and the prompt line, as printed.
 fn ssh_path(case: &Case, packets: &[usize]) -> String {
-    let mut redactor = Redactor::default();
-    redactor.add(&case.secret);
     let mut screen = Screen::new("--More--");
     let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(16));
     let prompt = |line: &str| line == "sw1#";
-    let mut body = Body::new(Some("show x"), &prompt, &redactor, writer);
+    let mut body = Body::new(Some("show x"), &prompt, writer);
     let mut drained = Vec::new();
     let mut cuts: Vec<usize> = packets.iter().map(|c| c % (case.raw.len() + 1)).collect();
     cuts.sort_unstable();
@@ -99,13 +97,14 @@ fn ssh_path(case: &Case, packets: &[usize]) -> String {
     format!("{text}\n{prompt}")
 }
 
-/// The report's redactor over the raw text (what offline outputs and evidence go through).
-fn report_path(case: &Case) -> String {
+/// The report's redactor over `text` (what offline outputs, evidence, the archive and email go
+/// through), fed in pieces.
+fn report_path(secret: &str, text: &[u8]) -> String {
     let mut redactor = premarket::report::redact::Redactor::default();
-    redactor.add(&case.secret);
+    redactor.add(secret);
     let mut stream = redactor.stream();
     let mut out = Vec::new();
-    for piece in case.raw.chunks(7) {
+    for piece in text.chunks(7) {
         stream.push(piece, &mut out);
         assert!(
             stream.held() <= stream.bound(),
@@ -115,10 +114,7 @@ fn report_path(case: &Case) -> String {
     }
     stream.finish(&mut out);
     let streamed = String::from_utf8_lossy(&out).into_owned();
-    assert_eq!(
-        streamed,
-        redactor.literals(&String::from_utf8_lossy(&case.raw))
-    );
+    assert_eq!(streamed, redactor.literals(&String::from_utf8_lossy(text)));
     streamed
 }
 
@@ -137,14 +133,14 @@ proptest! {
             // The second cut at or after the first: two or three pieces.
             let second = first + second % (secret.len() - first + 1);
             let case = case(&secret, line, [first, second], [seps.0, seps.1]);
-            let ssh = ssh_path(&case, &packets);
+            let ssh = report_path(&case.secret, ssh_path(&case, &packets).as_bytes());
             prop_assert!(
                 !reader_view(&ssh).contains(&secret),
                 "the SSH path leaked {:?} split at {} and {} with {:?}: ...{:?}",
                 secret, first, second, seps, &ssh[ssh.len().saturating_sub(120)..]
             );
             prop_assert!(ssh.contains("last line"), "the output went on after the secret");
-            let report = report_path(&case);
+            let report = report_path(&case.secret, &case.raw);
             prop_assert!(
                 !reader_view(&report).contains(&secret),
                 "the report path leaked {:?} split at {} and {} with {:?}",

@@ -1,6 +1,8 @@
 //! No secret reaches any output. A switch whose login password, enable secret and SMTP password are
 //! canaries, and which prints them back (the enable secret echoed at `Password:`, the login
-//! password inside a banner line, a secret hash in its startup-config), is inspected over real SSH
+//! password inside a banner line and as its serial number, a secret hash in its startup-config:
+//! outputs are judged as read, so these reach the parsers and the facts the archive keeps), is
+//! inspected over real SSH
 //! with the most verbose logging; then every output is searched: the terminal (text and JSON),
 //! stderr with `-vv` and `RUST_LOG=trace`, the run archive (every file, `.zst` decompressed), the
 //! outbox of undelivered mail, the email written to a file (every MIME part decoded, attachments
@@ -17,7 +19,9 @@ use ssh_common::*;
 const SMTP_CANARY: &str = "CANARY-smtp-5d1e-do-not-leak";
 const HASH_CANARY: &str = "$6$CANARYHASH0b2f";
 
-const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "uptime": 1234.5}"#;
+/// The login password printed as the switch's serial number: a fact the archive keeps (and a
+/// box fact whose change the report shows), judged as read and masked on the way out.
+const VERSION_JSON: &str = r#"{"mfgName": "Arista", "modelName": "DCS-7280SR3-48YC8", "version": "4.31.6M", "serialNumber": "CANARY-7f3a-pw-do-not-leak", "uptime": 1234.5}"#;
 const LANZ_JSON: &str = r#"{"lanzEnabled": true}"#;
 const ERRORS_JSON: &str =
     r#"{"interfaceErrorCounters": {"Ethernet1": {"inErrors": 0, "fcsErrors": 0}}}"#;
@@ -49,16 +53,6 @@ fn switch() -> Script {
 }
 
 fn site(dir: &Path, dev: &Device) {
-    let baselines = dir.join("baselines");
-    std::fs::create_dir_all(&baselines).unwrap();
-    std::fs::create_dir_all(dir.join("checks")).unwrap();
-    std::fs::copy("checks/eos.yaml", dir.join("checks/eos.yaml")).unwrap();
-    std::fs::write(
-        baselines.join("known_hosts"),
-        format!("{}\n", dev.known_hosts_line()),
-    )
-    .unwrap();
-    std::fs::write(dir.join("pw"), CANARY).unwrap();
     std::fs::write(dir.join("enable"), ENABLE_CANARY).unwrap();
     // A relay on a closed loopback port: the message cannot go out and waits in the outbox.
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
@@ -66,36 +60,18 @@ fn site(dir: &Path, dev: &Device) {
         .local_addr()
         .unwrap()
         .port();
-    std::fs::write(
-        baselines.join("site.yaml"),
-        format!(
-            "site: canary\ntimezone: Asia/Taipei\ndevices:\n  - name: sw1\n    baseline: sw1.yaml\n\
-             ssh:\n  known_hosts: known_hosts\n  connect_timeout_s: 5\n  command_timeout_s: 5\n\
-             email:\n  host: 127.0.0.1\n  port: {closed}\n  tls: none\n  user: premarket\n\
-             \x20 password: {{ env: PREMARKET_SMTP_PASSWORD }}\n  from: \"premarket <p@example.net>\"\n\
-             \x20 to: [\"oncall@example.net\"]\n  timeout_s: 2\n  retry_for_s: 2\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        baselines.join("sw1.yaml"),
-        format!(
-            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {}\n  user: premarket\n\
-             \x20 password: {{ file: {} }}\n  enable_secret: {{ file: {} }}\n\
-             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n\
-             skip:\n  eos.interfaces.errors: not on this canary switch\n\
-             \x20 eos.ptp.synchronised: not on this canary switch\n\
-             \x20 eos.multicast.feeds: not on this canary switch\n\
-             \x20 eos.multicast.flowing: not on this canary switch\n\
-             \x20 eos.lanz.congestion: not on this canary switch\n\
-             \x20 eos.uptime.stable: not on this canary switch\n\
-             \x20 eos.transceivers.light: not on this canary switch\n",
-            dev.port,
-            dir.join("pw").display(),
-            dir.join("enable").display()
-        ),
-    )
-    .unwrap();
+    let email = format!(
+        "email:\n  host: 127.0.0.1\n  port: {closed}\n  tls: none\n  user: premarket\n\
+         \x20 password: {{ env: PREMARKET_SMTP_PASSWORD }}\n  from: \"premarket <p@example.net>\"\n\
+         \x20 to: [\"oncall@example.net\"]\n  timeout_s: 2\n  retry_for_s: 2\n"
+    );
+    let baseline = format!(
+        "  enable_secret: {{ file: {} }}\n{BASIC_SWITCH}",
+        dir.join("enable").display()
+    );
+    let kh = dev.known_hosts_line();
+    let password = pw_file(dir, CANARY);
+    switch_site(dir, dev.port, &kh, &password, 5, &email, &baseline);
 }
 
 /// Runs the binary with the most verbose logging; returns stdout and stderr.
@@ -201,6 +177,10 @@ async fn no_secret_reaches_any_output() {
         .collect();
     let kinds = |needle: &str| written.iter().any(|(name, _)| name.contains(needle));
     assert!(kinds("/archive/"), "the run archive was written: {files:?}");
+    assert!(
+        kinds("/facts/sw1.json"),
+        "the archive kept the switch's facts: {files:?}"
+    );
     assert!(
         kinds("/outbox/"),
         "the undelivered mail waits in the outbox"

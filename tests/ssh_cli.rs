@@ -63,37 +63,9 @@ pub(crate) fn site(dir: &Path, port: u16, known_hosts_line: &str) {
 
 /// [`site`] with the switch's `password:` reference and more `ssh:` lines.
 fn site_with(dir: &Path, port: u16, known_hosts_line: &str, password: &str, more_ssh: &str) {
-    let baselines = dir.join("baselines");
-    std::fs::create_dir_all(&baselines).unwrap();
-    std::fs::create_dir_all(dir.join("checks")).unwrap();
-    std::fs::copy("checks/eos.yaml", dir.join("checks/eos.yaml")).unwrap();
-    std::fs::write(
-        baselines.join("known_hosts"),
-        format!("{known_hosts_line}\n"),
-    )
-    .unwrap();
     std::fs::write(dir.join("pw"), CANARY).unwrap();
-    std::fs::write(
-        baselines.join("site.yaml"),
-        "site: test\ntimezone: Asia/Taipei\ndevices:\n  - name: sw1\n    baseline: sw1.yaml\n\
-         ssh:\n  known_hosts: known_hosts\n  connect_timeout_s: 5\n  command_timeout_s: 5\n",
-    )
-    .unwrap();
-    std::fs::write(
-        baselines.join("sw1.yaml"),
-        format!(
-            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {port}\n  user: premarket\n  password: {password}\n{more_ssh}\
-             expect:\n  version: {{ allowed: [4.31.6M] }}\n  lanz: true\n  trading_ports: [Ethernet1]\n  max_in_errors: 0\n\
-             skip:\n  eos.interfaces.errors: not on this test switch\n\
-             \x20 eos.ptp.synchronised: not on this test switch\n\
-             \x20 eos.multicast.feeds: not on this test switch\n\
-             \x20 eos.multicast.flowing: not on this test switch\n\
-             \x20 eos.lanz.congestion: not on this test switch\n\
-             \x20 eos.uptime.stable: not on this test switch\n\
-             \x20 eos.transceivers.light: not on this test switch\n",
-        ),
-    )
-    .unwrap();
+    let baseline = format!("{more_ssh}{BASIC_SWITCH}");
+    switch_site(dir, port, known_hosts_line, password, 5, "", &baseline);
 }
 
 pub(crate) fn premarket(dir: &Path, args: &[&str]) -> (i32, String, String) {

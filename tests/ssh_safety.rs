@@ -8,7 +8,7 @@ use crate::ssh_common;
 
 use std::time::{Duration, Instant};
 
-use premarket::core::{CollectError, Platform};
+use premarket::core::Platform;
 use premarket::platform::fortigate;
 use premarket::ssh::script::Script;
 use ssh_common::device::{Device, Script as Scripted};
@@ -28,12 +28,7 @@ fn kh(dir: &tempfile::TempDir) -> Option<std::path::PathBuf> {
     Some(dir.path().join("known_hosts"))
 }
 
-fn errors(
-    results: &[(
-        premarket::Command,
-        Result<premarket::ssh::Captured, CollectError>,
-    )],
-) -> Vec<String> {
+fn errors(results: &[Outcome]) -> Vec<String> {
     results
         .iter()
         .map(|(c, r)| match r {
@@ -102,10 +97,12 @@ async fn a_secret_echoed_over_two_lines_is_still_redacted() {
     )
     .await;
 
-    let output = &results[0].1.as_ref().expect("show version").output;
-    assert_eq!(output, "motd ********\n end\n********");
-    let output = output.head();
-    assert!(!output.contains(head) && !output.contains(tail), "{output}");
+    // Judged as printed; masked on the way out.
+    let output = results[0].1.as_ref().expect("show version").output.head();
+    assert_eq!(output, format!("motd {head}\n{tail} end\n{CANARY}"));
+    let left = leaves(output);
+    assert_eq!(left, "motd ********\n end\n********");
+    assert!(!left.contains(head) && !left.contains(tail), "{left}");
 }
 
 #[tokio::test]

@@ -5,7 +5,6 @@
 use premarket::core::Megabytes;
 use premarket::spool::{SpoolDir, SpoolWriter};
 use premarket::ssh::body::Body;
-use premarket::ssh::redact::Redactor;
 use premarket::ssh::screen::{Reply, Screen};
 use proptest::prelude::*;
 
@@ -59,9 +58,8 @@ fn prompt(line: &str) -> bool {
 /// leave the screen for the reply's body. Returns the body's output and the last line.
 fn streamed(bytes: &[u8], cuts: &[usize], sent: Option<&str>) -> (String, Option<String>) {
     let mut screen = Screen::new("--More--");
-    let redactor = Redactor::default();
     let writer = SpoolWriter::new(&SpoolDir::temporary(), Megabytes(16));
-    let mut body = Body::new(sent, &prompt, &redactor, writer);
+    let mut body = Body::new(sent, &prompt, writer);
     let mut drained = Vec::new();
     let mut at = 0;
     let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();

@@ -205,6 +205,7 @@ mod tests {
             run_id: "20261202T083102.120".into(),
             collected_at: None,
             fact: premarket_parse::FactJson::default(),
+            masked: false,
         }
     }
 

@@ -112,6 +112,7 @@ pub fn site_for_history(
         enable_secret,
         known_host: String::new(),
         expect: &[],
+        ssh: &[],
     });
     let example = crate::lab::Example::Embedded;
     write_site(&example, dir.path(), &devices).map_err(|e| Stop::config(e.to_string()))?;

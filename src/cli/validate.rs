@@ -5,11 +5,15 @@
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
 //! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
 //! line or is shorter than 8 characters (or a URL that is not https), with the reference named
-//! and never the value. `baselines/acks.yaml` is checked too: each mistake with its position,
-//! an acknowledgement that has ended as a warning naming the entry to delete.
+//! and never the value. A device secret that the device itself prints (a number, an interface
+//! name, a word of its outputs, its own name) is a warning: premarket masks it in everything it
+//! writes (the report would show `********` for that port) and cannot compare the archive's
+//! masked records with the next run. `baselines/acks.yaml` is checked too: each mistake with its
+//! position, an acknowledgement that has ended as a warning naming the entry to delete.
 
 use std::path::Path;
 
+use secrecy::ExposeSecret;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_saphyr::Spanned;
@@ -141,13 +145,44 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
             ));
             continue;
         }
-        if let Err(e) = secret.resolve(&device.environment) {
-            errors.push(ConfigError::new(
+        match secret.resolve(&device.environment) {
+            Err(e) => errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
-            ));
+            )),
+            Ok(value) => warnings.extend(printed(device, key, secret, value.expose_secret())),
         }
     }
+}
+
+/// The warning for a device secret that the device prints, named by its reference.
+fn printed(
+    device: &Device,
+    key: &str,
+    secret: &crate::config::SecretRef,
+    value: &str,
+) -> Option<String> {
+    let value = value.trim();
+    let own_name = [Some(device.name.as_str()), conn_vdom(device)]
+        .into_iter()
+        .flatten()
+        .any(|name| name.eq_ignore_ascii_case(value));
+    let kind = if own_name {
+        "its own name"
+    } else {
+        crate::platform::printed(device.platform, value)?
+    };
+    Some(format!(
+        "device {}: ssh.{key} ({secret}) is {kind}, a word the device prints: premarket masks it in \
+         everything it writes, so the report shows `********` where the device printed it, and \
+         a check that compares with the archive's masked records of those outputs is an ERROR; \
+         give the device a secret it never prints",
+        device.name
+    ))
+}
+
+fn conn_vdom(device: &Device) -> Option<&str> {
+    device.ssh().and_then(|c| c.vdom.as_deref())
 }
 
 /// Reads the SMTP password when it is present; one that cannot be read is an error at its key

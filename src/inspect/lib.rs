@@ -1,8 +1,10 @@
 #![doc = include_str!("README.md")]
 
+mod box_changes;
 mod corroborate;
 mod down;
 pub mod interrupt;
+mod masked;
 mod task;
 
 use std::borrow::Cow;
@@ -18,11 +20,11 @@ use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
-use premarket_parse::{AnyQuery, Facts, Query, QueryKey, Recorded};
+use premarket_parse::{AnyQuery, Facts, Query, QueryKey};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
-use premarket_report::changed::{self, BoxFacts, FactChange};
+use premarket_report::changed::FactChange;
 use premarket_report::escape::{capped, control};
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
@@ -239,7 +241,7 @@ async fn inspect_device(
     facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
     facts.set_device(&plan.device.name);
-    let (changed, box_record) = box_changes(plan, &facts, collected_at, redactor);
+    let (changed, box_record) = box_changes::compare(plan, &facts, collected_at, redactor);
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -254,10 +256,12 @@ async fn inspect_device(
                 )
             })
             .collect(),
+        // Archived: a secret the device printed is masked there, the record marked.
         facts: facts
             .to_record(&queries, "")
             .into_iter()
             .chain(box_record)
+            .map(|record| redact::record(redactor, record))
             .collect(),
     };
 
@@ -348,7 +352,12 @@ async fn judge(
                     check.entry.id, plan.device.name
                 )
             };
-            check.prepared.clone().map(|p| (p, rerun()))
+            let judgeable = masked::unjudgeable(plan, check).is_none();
+            check
+                .prepared
+                .clone()
+                .filter(|_| judgeable)
+                .map(|p| (p, rerun()))
         })
         .collect();
     let mut judged = bounded::evaluate_each(prepared, facts, || give_up(limits))
@@ -356,21 +365,24 @@ async fn judge(
         .into_iter();
     plan.checks
         .iter()
-        .map(|check| match (&check.prepared, &check.skip) {
-            (Some(_), _) => judged.next().unwrap_or_else(|| {
-                (
-                    Verdict::error("not judged (a bug in premarket)"),
+        .map(
+            |check| match (&check.prepared, masked::unjudgeable(plan, check)) {
+                (Some(_), Some(not_judged)) => (not_judged, std::time::Duration::ZERO),
+                (Some(_), None) => judged.next().unwrap_or_else(|| {
+                    (
+                        Verdict::error("not judged (a bug in premarket)"),
+                        std::time::Duration::ZERO,
+                    )
+                }),
+                (None, _) => (
+                    Verdict::skip(format!(
+                        "skipped by the baseline: {}",
+                        check.skip.as_deref().unwrap_or("no reason given")
+                    )),
                     std::time::Duration::ZERO,
-                )
-            }),
-            (None, reason) => (
-                Verdict::skip(format!(
-                    "skipped by the baseline: {}",
-                    reason.as_deref().unwrap_or("no reason given")
-                )),
-                std::time::Duration::ZERO,
-            ),
-        })
+                ),
+            },
+        )
         .collect()
 }
 
@@ -388,41 +400,6 @@ pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
         keys.push(box_facts::key());
     }
     keys
-}
-
-/// The box facts this run read on the device (to archive) and those that differ from the
-/// previous run's record; values are device text, shown redacted, escaped and bounded.
-fn box_changes(
-    plan: &DevicePlan,
-    facts: &Facts,
-    collected_at: DateTime<Utc>,
-    redactor: &Redactor,
-) -> (Vec<FactChange>, Option<Recorded>) {
-    let now = box_facts::read(facts);
-    if now.is_empty() {
-        return (Vec::new(), None);
-    }
-    let before: BoxFacts = plan
-        .previous
-        .get(&box_facts::key())
-        .and_then(|r| r.fact.read().ok())
-        .unwrap_or_default();
-    let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
-    let changed = changed::compare(&plan.device.name, &before, &now)
-        .into_iter()
-        .map(|c| FactChange {
-            before: clean(c.before),
-            after: clean(c.after),
-            ..c
-        })
-        .collect();
-    let record = Recorded {
-        key: box_facts::key(),
-        run_id: String::new(),
-        collected_at: Some(collected_at),
-        fact: premarket_parse::FactJson::of(&now),
-    };
-    (changed, Some(record))
 }
 
 /// When the run gives up on an evaluation started now: its budget, the deadline, or the stop

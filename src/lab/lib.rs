@@ -227,6 +227,11 @@ impl Lab {
                     .chain(faults.iter().flat_map(|f| f.expect()))
                     .copied()
                     .collect::<Vec<_>>(),
+                faults
+                    .iter()
+                    .flat_map(|f| f.ssh())
+                    .copied()
+                    .collect::<Vec<_>>(),
             ));
             devices.push(LabDevice {
                 name: name.clone(),
@@ -254,14 +259,17 @@ impl Lab {
         let site_list: Vec<site::SiteDevice<'_>> = site_devices
             .iter()
             .map(
-                |(name, platform, port, password, enable, known_host, expect)| site::SiteDevice {
-                    name,
-                    platform: *platform,
-                    port: *port,
-                    password,
-                    enable_secret: enable.as_deref(),
-                    known_host: known_host.clone(),
-                    expect: expect.as_slice(),
+                |(name, platform, port, password, enable, known_host, expect, ssh)| {
+                    site::SiteDevice {
+                        name,
+                        platform: *platform,
+                        port: *port,
+                        password,
+                        enable_secret: enable.as_deref(),
+                        known_host: known_host.clone(),
+                        expect: expect.as_slice(),
+                        ssh: ssh.as_slice(),
+                    }
                 },
             )
             .collect();

@@ -87,6 +87,13 @@ pub enum Fault {
     /// scenario), whose secondary's heartbeat link ha2 counts receive errors and drops (a
     /// failing optic): they grow between two runs.
     HaHeartbeat,
+    /// FortiGate: a box with VDOMs (`root`, `trading`; the lab's site sets `ssh.vdom: trading`)
+    /// whose CLI falls back to VDOM root after the third command typed in `trading`: the
+    /// prompt turns to `fw1 (root) # ` under the session.
+    VdomDropped,
+    /// EOS: privileged mode is lost after the third command typed at `sw1#`: the prompt
+    /// turns to `sw1>` under the session.
+    PrivilegeDropped,
 }
 
 /// How long `slow` delays each answer.
@@ -102,7 +109,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 34] = [
+    pub const ALL: [Fault; 36] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -137,6 +144,8 @@ impl Fault {
         Fault::ConfigChanged,
         Fault::EncRotated,
         Fault::HaHeartbeat,
+        Fault::VdomDropped,
+        Fault::PrivilegeDropped,
     ];
 
     pub fn name(self) -> &'static str {
@@ -175,6 +184,8 @@ impl Fault {
             Fault::ConfigChanged => "config-changed",
             Fault::EncRotated => "enc-rotated",
             Fault::HaHeartbeat => "ha-heartbeat",
+            Fault::VdomDropped => "vdom-dropped",
+            Fault::PrivilegeDropped => "privilege-dropped",
         }
     }
 
@@ -199,7 +210,8 @@ impl Fault {
             | Fault::LowLight
             | Fault::PtpHoldover
             | Fault::FeedStalled
-            | Fault::PauseFrames => Target::Device("sw1".into()),
+            | Fault::PauseFrames
+            | Fault::PrivilegeDropped => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
             | Fault::NewSourcePort
@@ -212,7 +224,8 @@ impl Fault {
             | Fault::SflowEnabled
             | Fault::HugeSessionList
             | Fault::EncRotated
-            | Fault::HaHeartbeat => Target::Device("fw1".into()),
+            | Fault::HaHeartbeat
+            | Fault::VdomDropped => Target::Device("fw1".into()),
         }
     }
 
@@ -263,6 +276,10 @@ impl Fault {
             Fault::HaHeartbeat => {
                 "firewall: HA A-P cluster; the secondary's heartbeat ha2 counts receive errors"
             }
+            Fault::VdomDropped => {
+                "firewall: VDOMs root and trading; after 3 commands in trading the prompt is root's"
+            }
+            Fault::PrivilegeDropped => "switch: after 3 commands at sw1# the prompt is sw1>",
         }
     }
 
@@ -275,6 +292,18 @@ impl Fault {
             _ => &[],
         }
     }
+
+    /// `ssh:` keys the lab's site writes for a device this fault applies to: how premarket
+    /// reaches a box that the fault makes different (a VDOM to enter).
+    pub fn ssh(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Fault::VdomDropped => &[("vdom", super::fortigate::DROPPED_VDOM)],
+            _ => &[],
+        }
+    }
+
+    /// Commands typed in the fault's context before the device leaves it under the session.
+    pub const CONTEXT_LASTS: usize = 3;
 }
 
 impl fmt::Display for Fault {

@@ -23,6 +23,8 @@ pub struct SiteDevice<'a> {
     pub known_host: String,
     /// `expect:` keys written for this device's model instead of the example's.
     pub expect: &'a [(&'a str, &'a str)],
+    /// `ssh:` keys added for this device's scenarios (a VDOM to enter).
+    pub ssh: &'a [(&'a str, &'a str)],
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +94,7 @@ pub fn write_site(
             &rewrite_baseline(template, device.port, &password, enable.as_deref()),
             device.expect,
         );
+        let baseline = add_ssh(&baseline, device.ssh);
         write(&baselines.join(format!("{}.yaml", device.name)), &baseline)?;
         let _ = writeln!(
             entries,
@@ -171,6 +174,21 @@ pub fn rewrite_baseline(text: &str, port: u16, password: &Path, enable: Option<&
             )),
         }
         out.push('\n');
+    }
+    out
+}
+
+/// Adds `ssh:` keys (one line each, `  KEY: VALUE`) at the top of the `ssh:` block.
+fn add_ssh(text: &str, keys: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if line == "ssh:" {
+            for (key, value) in keys {
+                let _ = writeln!(out, "  {key}: {value}");
+            }
+        }
     }
     out
 }

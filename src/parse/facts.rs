@@ -83,6 +83,10 @@ pub struct Recorded {
     #[serde(default)]
     pub collected_at: Option<DateTime<Utc>>,
     pub fact: FactJson,
+    /// One of the device's secrets was masked in it when it was archived (the device prints
+    /// the secret): it is not what the device said, and a later run cannot compare with it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub masked: bool,
 }
 
 /// A recorded fact as JSON text. Held as text, not as a `serde_json::Value`: a switch's
@@ -330,6 +334,7 @@ impl Facts {
                     run_id: run_id.to_string(),
                     collected_at: self.collected_at,
                     fact,
+                    masked: false,
                 })
             })
             .collect()

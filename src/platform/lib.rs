@@ -51,6 +51,35 @@ pub fn redact(platform: Platform, raw: &str) -> Cow<'_, str> {
     (spec(platform).redact)(raw)
 }
 
+/// Why a device of `platform` prints `secret` (a number, an interface name, a word of its
+/// outputs), when it does: `premarket validate` warns of such a secret, which every report
+/// would show masked and which makes the archive's records of its outputs useless to compare
+/// with.
+pub fn printed(platform: Platform, secret: &str) -> Option<&'static str> {
+    let secret = secret.trim();
+    let number = !secret.is_empty()
+        && secret.starts_with(|c: char| c.is_ascii_digit())
+        && secret
+            .chars()
+            .all(|c| c.is_ascii_digit() || ".:/,-".contains(c));
+    if number {
+        return Some("a number (counters, addresses, versions)");
+    }
+    (spec(platform).printed)(secret)
+}
+
+/// A platform's [`PlatformSpec::printed`]: `secret` is one of its interface names or of the
+/// words its outputs print (ASCII case aside).
+fn printed_as(interface: &regex::Regex, words: &[&str], secret: &str) -> Option<&'static str> {
+    if interface.is_match(secret) {
+        return Some("an interface name");
+    }
+    words
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(secret))
+        .then_some("a word of its outputs")
+}
+
 /// The one place that turns a platform into what premarket knows of it.
 pub fn spec(platform: Platform) -> &'static PlatformSpec {
     match platform {
@@ -76,6 +105,7 @@ static PROBE: PlatformSpec = PlatformSpec {
         Err("the probe is not sent commands: declarative checks are for eos and fortigate".into())
     },
     redact: |raw| Cow::Borrowed(raw),
+    printed: |_| None,
     text_lines: |raw| {
         Ok(premarket_parse::text::lines(raw)
             .map(str::to_string)
@@ -83,3 +113,36 @@ static PROBE: PlatformSpec = PlatformSpec {
     },
     fortios_text: false,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Interface names, numbers and output words each platform prints; secrets it does not.
+    #[test]
+    fn secrets_a_device_prints() {
+        let interface = Some("an interface name");
+        let number = Some("a number (counters, addresses, versions)");
+        let word = Some("a word of its outputs");
+        let rows = [
+            (Platform::Eos, "Ethernet2", interface),
+            (Platform::Eos, "Et49/1", interface),
+            (Platform::Eos, "port-channel10", interface),
+            (Platform::Eos, "Vlan100", interface),
+            (Platform::Eos, "4711", number),
+            (Platform::Eos, "10.0.0.1", number),
+            (Platform::Eos, "Connected", word),
+            (Platform::Eos, "x7!Ethernet2-k", None),
+            (Platform::Eos, "Ethernet", None),
+            (Platform::Fortigate, "port1", interface),
+            (Platform::Fortigate, "npu0_vlink1", interface),
+            (Platform::Fortigate, "x1", interface),
+            (Platform::Fortigate, "root", word),
+            (Platform::Fortigate, "2024", number),
+            (Platform::Fortigate, "port1-but-longer", None),
+        ];
+        for (platform, secret, kind) in rows {
+            assert_eq!(printed(platform, secret), kind, "{platform:?} {secret}");
+        }
+    }
+}

@@ -27,6 +27,8 @@ pub struct PlatformSpec {
     pub allowlist: fn(&str) -> Result<(), NotReadOnly>,
     /// The text with the platform's secrets replaced by `<redacted>`.
     pub redact: for<'a> fn(&'a str) -> Cow<'a, str>,
+    /// What kind of word the device prints a secret is (an interface name), if it is one.
+    pub printed: fn(&str) -> Option<&'static str>,
     /// An output's lines without echo, prompts and pager remnants; a device error is an error.
     pub text_lines: fn(&str) -> Result<Vec<String>, ParseError>,
     /// Whether the FortiOS text readers (`parse: kv`, `parse: config`) read its output.

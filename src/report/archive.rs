@@ -461,6 +461,9 @@ struct Stored {
     #[serde(default)]
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: premarket_parse::FactJson,
+    /// A secret of the device was masked in it ([`premarket_parse::Recorded::masked`]).
+    #[serde(default)]
+    masked: bool,
 }
 
 /// [`Stored`] as it is written, borrowing the run's records.
@@ -469,6 +472,8 @@ struct StoredRef<'a> {
     key: &'a premarket_parse::QueryKey,
     collected_at: Option<chrono::DateTime<chrono::Utc>>,
     fact: &'a premarket_parse::FactJson,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    masked: bool,
 }
 
 /// Writes `facts/<device>.json` under the run's directory `tmp`, when the device has facts.
@@ -491,6 +496,7 @@ fn write_facts(tmp: &Path, device: &DeviceOutputs) -> Result<(), ArchiveError> {
             key: &r.key,
             collected_at: r.collected_at,
             fact: &r.fact,
+            masked: r.masked,
         })
         .collect();
     let text = serde_json::to_vec_pretty(&facts).map_err(|e| ArchiveError::Write {

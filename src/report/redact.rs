@@ -11,7 +11,9 @@ use secrecy::ExposeSecret;
 
 use premarket_config::Config;
 use premarket_core::Platform;
+use premarket_parse::{FactJson, Recorded};
 pub use premarket_ssh::redact::{MASK, Redactor, Stream};
+use serde_json::Value;
 
 /// Resolves every secret reference in `config` (unresolvable ones are skipped: they cannot
 /// leak what premarket never read).
@@ -55,6 +57,51 @@ pub fn rules(platform: Platform, text: &str) -> Cow<'_, str> {
     match premarket_platform::redact(platform, text) {
         Cow::Borrowed(text) => pem_keys(text),
         Cow::Owned(text) => Cow::Owned(pem_keys(&text).into_owned()),
+    }
+}
+
+/// A fact as the archive keeps it: every string, key or value in which a secret is found has it
+/// masked, and the record is marked [`Recorded::masked`] (not what the device said: a later run
+/// does not compare with it). A device's outputs are judged as read, so its facts hold a
+/// secret it printed (a password that is also an interface name); most hold none and are
+/// returned as they are.
+pub fn record(redactor: &Redactor, mut record: Recorded) -> Recorded {
+    // The secrets are matched as written and as escaped in JSON ([`Redactor::add_all`]).
+    if matches!(redactor.literals_kept(record.fact.text()), Cow::Borrowed(_)) {
+        return record;
+    }
+    let value = serde_json::from_str::<Value>(record.fact.text())
+        .map(|value| masked_value(redactor, value))
+        .unwrap_or_else(|_| Value::String(MASK.into()));
+    let mut fact = FactJson::of(&value);
+    // A secret across the JSON's own syntax (`1,2` over `[1,2]`) is in no one value.
+    if matches!(redactor.literals_kept(fact.text()), Cow::Owned(_)) {
+        fact = FactJson::of(&MASK);
+    }
+    record.fact = fact;
+    record.masked = true;
+    record
+}
+
+fn masked_value(redactor: &Redactor, value: Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(redactor.literals(&text)),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|v| masked_value(redactor, v))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (redactor.literals(&k), masked_value(redactor, v)))
+                .collect(),
+        ),
+        // A number or a boolean that is a secret becomes the mask, as a string.
+        scalar => match redactor.literals_kept(&scalar.to_string()) {
+            Cow::Borrowed(_) => scalar,
+            Cow::Owned(masked) => Value::String(masked),
+        },
     }
 }
 
@@ -148,6 +195,47 @@ mod tests {
         assert!(!out.contains("plain"), "{out}");
         assert!(!out.contains("MIIEow"), "{out}");
         assert!(out.ends_with("abc"), "{out}");
+    }
+
+    /// A fact that holds a secret the device printed is archived masked and marked, whatever
+    /// part of the JSON holds it (a key, a string, a number, an escaped quote); one that holds
+    /// none is kept as it is.
+    #[test]
+    fn facts_are_archived_masked_and_marked() {
+        let mut r = Redactor::default();
+        r.add_all(["Ethernet2", "4711", "pa\"ss"]);
+        let record = |json: serde_json::Value| Recorded {
+            key: premarket_parse::QueryKey {
+                command: premarket_core::Command::new("show interfaces | json"),
+                kind: "eos.interfaces".into(),
+            },
+            run_id: String::new(),
+            collected_at: None,
+            fact: json.into(),
+            masked: false,
+        };
+        let clean = record(serde_json::json!({"Ethernet1": {"inErrors": 3}}));
+        assert_eq!(super::record(&r, clean.clone()), clean);
+        let rows = [
+            (
+                serde_json::json!({"Ethernet2": {"inErrors": 3}}),
+                r#"{"********":{"inErrors":3}}"#,
+            ),
+            (
+                serde_json::json!({"ports": ["Ethernet1", "Ethernet2"]}),
+                r#"{"ports":["Ethernet1","********"]}"#,
+            ),
+            (serde_json::json!({"pin": 4711}), r#"{"pin":"********"}"#),
+            (
+                serde_json::json!({"banner": "say pa\"ss"}),
+                r#"{"banner":"say ********"}"#,
+            ),
+        ];
+        for (json, kept) in rows {
+            let archived = super::record(&r, record(json.clone()));
+            assert!(archived.masked, "{json}");
+            assert_eq!(archived.fact.text(), kept, "{json}");
+        }
     }
 
     /// What held nothing secret is the text itself (the report keeps the output it shares);

@@ -12,8 +12,13 @@
 //! every byte the device sends is in one command's output or makes a command ERROR; none is
 //! dropped between a prompt and the next echo.
 //!
+//! Every reply must end at the prompt of the context the session is in ([`context`]): a device
+//! that leaves a VDOM or privileged mode under the session fails the command that showed it,
+//! and nothing more is typed.
+//!
 //! A second sample waits for its gap after the first (`sample`), never past the deadline.
 
+mod context;
 mod escalate;
 mod sample;
 
@@ -30,6 +35,7 @@ use super::profile::Profile;
 use super::script::{Group, Script, Step};
 use super::shell::{Answer, Matched, Shell, ShellError};
 use super::target::{Captured, EnableSecret};
+use context::Context;
 use premarket_core::{CollectError, Output};
 
 /// How a step failed: only this command, or the whole session.
@@ -54,6 +60,12 @@ pub struct Driver {
     listed: Option<Listed>,
     /// Inside a global or VDOM context that the script has not left yet.
     in_context: bool,
+    /// The context the session is in, whose prompt every reply must end at.
+    context: Context,
+    /// The context the session returns to on leaving the global context or a VDOM.
+    top: Context,
+    /// The prompt changed under the session: nothing more is typed.
+    halted: bool,
     /// Which command the bytes read belong to.
     framing: Framing,
     /// When each command answered, by its index: a second sample counts its gap from there.
@@ -88,6 +100,9 @@ impl Driver {
             prompt: String::new(),
             listed: None,
             in_context: false,
+            context: Context::new("", "the session"),
+            top: Context::new("", "the session"),
+            halted: false,
             framing: Framing::default(),
             answered: Default::default(),
             deadline: None,
@@ -106,6 +121,7 @@ impl Driver {
             other => failure(other, None),
         })?;
         driver.shell.learn_host(&first.prompt);
+        driver.raise_top(Context::first(profile, &first.prompt));
         driver.prompt = first.prompt;
         Ok(driver)
     }
@@ -189,9 +205,10 @@ impl Driver {
             }
             Step::Global { enter, list } => self.global(enter, list).await,
             Step::Leave(line) => {
-                self.exchange(line).await.map_err(Failure::into_error)?;
+                let reply = self.switch(line).await.map_err(Failure::into_error)?;
                 self.in_context = false;
-                Ok(())
+                self.back_on_top(line, &reply.prompt)
+                    .map_err(Failure::into_error)
             }
             Step::EnterVdom(name) => self.enter_vdom(name).await,
             Step::Group(group) => self.group(group, results).await,
@@ -229,7 +246,7 @@ impl Driver {
 
     /// Enters the global context and lists the VDOMs there.
     async fn global(&mut self, enter: &Line, list: &Line) -> Result<(), CollectError> {
-        let reply = self.exchange(enter).await.map_err(Failure::into_error)?;
+        let reply = self.switch(enter).await.map_err(Failure::into_error)?;
         self.in_context = true;
         if let Some((_, said)) = self.profile.error_in(reply.output.head()) {
             return Err(CollectError::Device(format!(
@@ -245,6 +262,7 @@ impl Driver {
                 reply.prompt.trim_end()
             )));
         }
+        self.context = Context::new(&reply.prompt, "the global context");
         let captured = self.checked(list).await.map_err(Failure::into_error)?;
         let listed = Listed::read(self.profile, captured.output.head()).map_err(|reason| {
             CollectError::Device(format!(
@@ -269,7 +287,7 @@ impl Driver {
                 listed.names().join(", ")
             ))
         })?;
-        let reply = self.exchange(&table).await.map_err(Failure::into_error)?;
+        let reply = self.switch(&table).await.map_err(Failure::into_error)?;
         self.in_context = true;
         if let Some((_, said)) = self.profile.error_in(reply.output.head()) {
             return Err(CollectError::Device(format!(
@@ -277,16 +295,21 @@ impl Driver {
                 table.shown()
             )));
         }
-        let reply = self.exchange(&edit).await.map_err(Failure::into_error)?;
-        let proof = self
+        let reply = self.switch(&edit).await.map_err(Failure::into_error)?;
+        let (proof, prompt) = self
             .profile
             .vdoms
             .as_ref()
-            .map_or(String::new(), |v| v.entered.replace("{vdom}", name));
+            .map_or_else(Default::default, |v| {
+                (
+                    v.entered.replace("{vdom}", name),
+                    v.prompt.replace("{vdom}", name),
+                )
+            });
         let said = reply.output.head();
         let entered = self.profile.error_in(said).is_none()
             && said.contains(&proof)
-            && reply.prompt.contains(&format!("({name})"));
+            && reply.prompt.contains(&prompt);
         if !entered {
             let said = self
                 .profile
@@ -299,6 +322,7 @@ impl Driver {
                 reply.prompt.trim_end()
             )));
         }
+        self.context = Context::new(&reply.prompt, format!("VDOM {name}"));
         Ok(())
     }
 
@@ -310,7 +334,7 @@ impl Driver {
             Line::leave(self.profile),
         ) {
             self.timeout = self.timeout.min(Duration::from_secs(2));
-            if self.exchange(&line).await.is_ok() {
+            if self.switch(&line).await.is_ok() {
                 self.in_context = false;
             }
         }
@@ -435,8 +459,17 @@ impl Driver {
         })
     }
 
-    /// Sends a guarded line and reads the reply up to the prompt.
+    /// Sends a guarded line and reads the reply up to the prompt, which must be the context's.
     async fn exchange(&mut self, line: &Line) -> Result<Answer, Failure> {
+        let answer = self.switch(line).await?;
+        self.hold_prompt(line, &answer.prompt)?;
+        Ok(answer)
+    }
+
+    /// [`Driver::exchange`] for a line that changes the context (the caller judges the prompt
+    /// it ends at).
+    async fn switch(&mut self, line: &Line) -> Result<Answer, Failure> {
+        self.may_type()?;
         if self.shell.is_broken() {
             return Err(Failure::Session(CollectError::Other(
                 "the session already failed; nothing more is sent".into(),
@@ -530,6 +563,7 @@ fn failure(e: ShellError, line: Option<&Line>) -> CollectError {
         ShellError::OutOfStep(e) => e,
         ShellError::Timeout { seconds, .. } => CollectError::Timeout(seconds),
         ShellError::TooLarge(cap) => CollectError::TooLarge(cap),
+        ShellError::HostKey(e) => CollectError::HostKey(e.to_string()),
         ShellError::NotAnswering { seconds } => CollectError::NotAnswering {
             command: shown,
             seconds,

@@ -106,6 +106,13 @@ pub enum HostKeyError {
     },
     #[error("cannot read known_hosts {path}: {reason}")]
     KnownHosts { path: String, reason: String },
+    /// The key a device presented at a re-key during the session, refused as it would be at
+    /// login: the session ended there.
+    #[error(
+        "{0} (presented at a re-key during the session, after login: the session ended there, \
+         before anything more was typed or read)"
+    )]
+    AtRekey(Box<HostKeyError>),
     /// The file is not one premarket reads (the message names it and says why).
     #[error("{0}")]
     KnownHostsFile(String),

@@ -130,6 +130,8 @@ pub struct Vdoms {
     pub edit: &'static str,
     /// Output of `edit` that proves the VDOM was entered, with `{vdom}`.
     pub entered: &'static str,
+    /// What the prompt holds once the VDOM is entered, with `{vdom}`.
+    pub prompt: &'static str,
     /// Leaves the global context or the VDOM.
     pub leave: &'static str,
     pub is_name: fn(&str) -> bool,

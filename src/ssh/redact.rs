@@ -101,15 +101,20 @@ impl Redactor {
         self.add_all([secret]);
     }
 
-    /// [`Redactor::add`] for each of `secrets`.
+    /// [`Redactor::add`] for each of `secrets`. A secret with a `"` or a `\` is also matched as
+    /// it reads inside a JSON string (`\"`, `\\`): devices print JSON (`| json`), and the
+    /// archive keeps facts as JSON.
     pub fn add_all<'s>(&mut self, secrets: impl IntoIterator<Item = &'s str>) {
         let before = self.secrets.len();
         for secret in secrets {
             let pattern: String = secret.chars().filter(|c| !c.is_control()).collect();
             let pattern = pattern.trim_matches(' ');
-            if !pattern.is_empty() && !self.known.contains(pattern) {
-                self.known.insert(pattern.to_string());
-                self.secrets.push(pattern.to_string());
+            let in_json = pattern.replace('\\', "\\\\").replace('"', "\\\"");
+            for pattern in [pattern, in_json.as_str()] {
+                if !pattern.is_empty() && !self.known.contains(pattern) {
+                    self.known.insert(pattern.to_string());
+                    self.secrets.push(pattern.to_string());
+                }
             }
         }
         if self.secrets.len() > before {

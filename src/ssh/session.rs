@@ -1,7 +1,8 @@
 //! One device, start to finish: connect, verify the host key, log in, open the shell, run the
-//! script, close. Everything that leaves this module has had the device's secrets removed: the
-//! outputs as they stream (a large one is spooled to the run's directory, masked), the prompts
-//! and errors here.
+//! script, close. The outputs leave as the device printed them (a large one spooled to the
+//! run's private directory), to be judged as read; prompts and errors, which are shown as they
+//! are, have the device's secrets removed here. Whatever shows or stores an output masks it
+//! (the report, the archive, `capture`).
 //!
 //! The caller (the collector) says who the device is ([`Target`], secrets already read from
 //! their references) and which platform profile it speaks; this layer knows neither the
@@ -85,7 +86,7 @@ pub async fn collect_gated(
     gate: Option<Arc<dyn Gate>>,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
     let redactor = Arc::new(Redactor::for_target(target));
-    let results = match run(target, profile, commands, settings, gate, &redactor).await {
+    let results = match run(target, profile, commands, settings, gate).await {
         Ok(results) => results,
         Err(e) => commands.iter().map(|_| Err(e.clone())).collect(),
     };
@@ -95,7 +96,7 @@ pub async fn collect_gated(
         .zip(results)
         .map(|(command, result)| {
             let result = match result {
-                // The output was masked as it streamed.
+                // The output is judged as read; its readers mask it.
                 Ok(c) => Ok(Captured {
                     prompt: redactor.literals(&c.prompt),
                     output: c.output,
@@ -113,11 +114,10 @@ async fn run(
     commands: &[Command],
     settings: &Settings,
     gate: Option<Arc<dyn Gate>>,
-    redactor: &Arc<Redactor>,
 ) -> Result<Vec<Result<Captured, CollectError>>, CollectError> {
     let script = Script::new(profile, commands, target.vdom.as_deref())
         .map_err(|r| CollectError::Refused(r.to_string()))?;
-    let (handle, driver) = open(target, profile, settings, Arc::clone(redactor)).await?;
+    let (handle, driver) = open(target, profile, settings).await?;
     let mut driver = driver.with_gate(gate);
     driver.until(settings.deadline);
     let results = driver.run(&script).await;
@@ -125,13 +125,13 @@ async fn run(
     Ok(results)
 }
 
-/// The connection and the driver, logged in, at the first prompt. `redactor` holds the
-/// target's secrets ([`Redactor::for_target`]), masked in every reply as it streams.
+/// The connection and the driver, logged in, at the first prompt. The replies are kept as
+/// the device printed them: whoever shows or stores them masks the target's secrets
+/// ([`Redactor::for_target`]), as [`collect`] does with prompts and errors.
 pub async fn open(
     target: &Target,
     profile: &'static Profile,
     settings: &Settings,
-    redactor: Arc<Redactor>,
 ) -> Result<(Handle<Client>, Driver), CollectError> {
     // Read here, off the async threads: the key check inside the handshake reads no file.
     let known_hosts = match &settings.known_hosts {
@@ -152,6 +152,7 @@ pub async fn open(
         known_hosts: known_hosts.as_deref(),
     };
     let handler = transport::verifying(expected);
+    let refusal = handler.refusal();
     let mut handle = transport::connect_with(
         &target.host,
         target.port,
@@ -175,7 +176,7 @@ pub async fn open(
         dir: settings.spool.clone(),
         cap: settings.max_output,
     };
-    let shell = Shell::open(&handle, profile, settings.keepalive, redactor, spooling);
+    let shell = Shell::open(&handle, profile, settings.keepalive, spooling, refusal);
     let shell = tokio::time::timeout(settings.connect_timeout, shell)
         .await
         .map_err(|_| CollectError::Connect("the device did not open a shell in time".into()))?

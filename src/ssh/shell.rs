@@ -8,7 +8,7 @@
 //! silent ("not answering for N s"), which is not the same as the device closing the session.
 //!
 //! Finished lines leave the screen as they arrive, into the reply's [`Body`] (echo dropped,
-//! secrets masked, spooled to disk when large), so memory stays bounded whatever the device
+//! kept as printed, spooled to disk when large), so memory stays bounded whatever the device
 //! prints; past the per-command cap the read ends with [`ShellError::TooLarge`] and the
 //! session is abandoned like any failed read. What the device printed after the previous
 //! prompt and before the echo is kept after every read ([`Shell::take_stray`]) for the driver
@@ -24,9 +24,8 @@ use tokio::time::{Duration, Instant};
 use super::body::{Body, Stray};
 use super::guard::Line;
 use super::profile::Profile;
-use super::redact::Redactor;
 use super::screen::Screen;
-use super::transport::Client;
+use super::transport::{Client, Refusal};
 use premarket_core::{Megabytes, Output};
 use premarket_spool::{SpoolDir, SpoolError, SpoolWriter};
 
@@ -66,6 +65,10 @@ pub enum ShellError {
     Ssh(String),
     #[error("{0}")]
     Refused(#[from] super::guard::Refused),
+    /// The device re-keyed with a host key the pin or known_hosts does not accept: russh
+    /// ended the session inside the key exchange.
+    #[error("{0}")]
+    HostKey(Box<super::hostkey::HostKeyError>),
     /// The device printed after a prompt (judged by the driver).
     #[error("{0}")]
     OutOfStep(premarket_core::CollectError),
@@ -78,7 +81,7 @@ pub enum Matched {
     Extra(usize),
 }
 
-/// A reply read up to the prompt: its output (echo dropped, secrets masked) and that prompt.
+/// A reply read up to the prompt: its output (echo dropped) and that prompt.
 #[derive(Debug)]
 pub struct Answer {
     pub output: Output,
@@ -118,12 +121,11 @@ pub struct Shell {
     /// Silence after which a connection that ends was given up on keepalives.
     keepalive: Duration,
     broken: bool,
-    /// The session's secrets, masked in every reply as it streams (shared with the session,
-    /// which masks prompts and errors with it: one matcher built per session).
-    redactor: Arc<Redactor>,
     spooling: Spooling,
     /// What the last read found between the previous prompt and its echo.
     stray: Stray,
+    /// Set when a re-key's host key was refused: every failure after it is that.
+    refusal: Refusal,
 }
 
 impl Shell {
@@ -131,8 +133,8 @@ impl Shell {
         handle: &Handle<Client>,
         profile: &'static Profile,
         keepalive: Duration,
-        redactor: Arc<Redactor>,
         spooling: Spooling,
+        refusal: Refusal,
     ) -> Result<Shell, ShellError> {
         let prompt = super::profile::compiled(profile.prompt)
             .map_err(|e| ShellError::Ssh(format!("bad prompt pattern: {e}")))?;
@@ -157,9 +159,9 @@ impl Shell {
             heard: Instant::now(),
             keepalive,
             broken: false,
-            redactor,
             spooling,
             stray: Stray::default(),
+            refusal,
         })
     }
 
@@ -194,9 +196,16 @@ impl Shell {
 
     /// Writes one guarded line; the only way bytes reach the device.
     pub async fn send(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {
-        let result = self.write(line, deadline).await;
+        let result = self.write(line, deadline).await.map_err(|e| self.why(e));
         self.broken |= result.is_err();
         result
+    }
+
+    /// A failure as it was: the refused host key of a re-key, when that ended the session.
+    fn why(&self, e: ShellError) -> ShellError {
+        self.refusal
+            .get()
+            .map_or(e, |refused| ShellError::HostKey(Box::new(refused)))
     }
 
     async fn write(&mut self, line: &Line, deadline: Instant) -> Result<(), ShellError> {
@@ -222,10 +231,10 @@ impl Shell {
         seconds: u64,
     ) -> Result<Answer, ShellError> {
         // The body borrows these while the screen and the channel are used beside it.
-        let (redactor, spooling) = (Arc::clone(&self.redactor), self.spooling.clone());
+        let spooling = self.spooling.clone();
         let is_prompt = self.prompt_test();
         let writer = SpoolWriter::new(&spooling.dir, spooling.cap);
-        let mut body = Body::new(echo, &is_prompt, &redactor, writer);
+        let mut body = Body::new(echo, &is_prompt, writer);
         let ended = self
             .read_until(&mut body, echo, extra, deadline, seconds, &spooling)
             .await;
@@ -239,6 +248,7 @@ impl Shell {
                 echoed,
             })
         });
+        let result = result.map_err(|e| self.why(e));
         self.broken |= result.is_err();
         result
     }

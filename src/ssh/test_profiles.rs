@@ -54,6 +54,7 @@ pub static FIREWALL: Profile = Profile {
         table: "config vdom",
         edit: "edit {vdom}",
         entered: "current vf={vdom}:",
+        prompt: "({vdom})",
         leave: "end",
         is_name: |name| {
             !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -1,12 +1,21 @@
 //! The SSH connection itself: TCP connect with a timeout, algorithm policy, keepalive, and the
 //! host key check wired into russh's handshake (the password is only sent after it passes).
+//!
+//! The check runs at every key exchange, not only the first: a device that re-keys during the
+//! session must present a key the pin or known_hosts accepts, or the session ends there with
+//! the same error as at login, kept in a [`Refusal`] for the shell to report (the vendored russh
+//! calls [`client::Handler::check_server_key`] at each exchange: `vendor/russh/PATCHED.md`).
+//! Nothing the device may open towards premarket is accepted (x11, forwarded or direct TCP,
+//! agent, session: refused as OpenSSH refuses what it did not ask for), and the host keys a
+//! server announces after login (`hostkeys-00@openssh.com`) are ignored: each costs one packet
+//! read and nothing kept.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use russh::client::{self, Handle};
+use russh::client::{self, Handle, Msg, Session};
 use russh::keys::{Algorithm, PublicKey, PublicKeyOrCertificate};
-use russh::{Preferred, cipher, kex, mac};
+use russh::{Channel, ChannelOpenFailure, Preferred, cipher, kex, mac};
 
 use super::hostkey::{self, HostKeyError};
 use premarket_core::CollectError;
@@ -59,10 +68,56 @@ pub fn client_config(legacy: bool, keepalive: Duration) -> Result<client::Config
 /// Decides whether a host key is trusted.
 type KeyCheck = Box<dyn Fn(&PublicKey) -> Result<(), HostKeyError> + Send + Sync>;
 
-/// The russh handler: checks the host key and remembers what was offered.
+/// The russh handler: checks the host key at every key exchange and remembers what was
+/// offered; refuses every channel the device opens.
 pub struct Client {
     pub(super) check: Option<KeyCheck>,
     pub(super) offered: Arc<Mutex<Option<PublicKey>>>,
+    /// Key exchanges whose host key was checked: the first at login, then each re-key.
+    exchanges: usize,
+    refusal: Refusal,
+}
+
+/// Why the host key of a re-key was refused, once it was: the session ended inside russh, and
+/// the shell reads this to say why instead of "the connection was lost".
+#[derive(Clone, Debug, Default)]
+pub struct Refusal(Arc<Mutex<Option<HostKeyError>>>);
+
+impl Refusal {
+    pub fn get(&self) -> Option<HostKeyError> {
+        self.0.lock().ok().and_then(|e| e.clone())
+    }
+
+    fn set(&self, e: HostKeyError) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(e);
+        }
+    }
+}
+
+impl Client {
+    fn new(check: Option<KeyCheck>) -> Client {
+        Client {
+            check,
+            offered: Arc::new(Mutex::new(None)),
+            exchanges: 0,
+            refusal: Refusal::default(),
+        }
+    }
+
+    /// Where a re-key's refused host key will be said (shared with the handler).
+    pub fn refusal(&self) -> Refusal {
+        self.refusal.clone()
+    }
+}
+
+/// Refuses a channel the device opened towards premarket, as OpenSSH refuses what it did not
+/// ask for.
+async fn refuse(reply: client::ChannelOpenHandle) -> Result<(), HandshakeError> {
+    reply
+        .reject(ChannelOpenFailure::AdministrativelyProhibited)
+        .await;
+    Ok(())
 }
 
 /// Errors the handler can end a handshake with.
@@ -85,11 +140,112 @@ impl client::Handler for Client {
         if let Ok(mut slot) = self.offered.lock() {
             *slot = Some(key.clone());
         }
+        self.exchanges += 1;
         match &self.check {
             // `premarket trust`: record the key, never go further.
             None => Ok(false),
-            Some(check) => check(&key).map(|()| true).map_err(HandshakeError::from),
+            Some(check) => match check(&key) {
+                Ok(()) => Ok(true),
+                Err(e) if self.exchanges > 1 => {
+                    let e = HostKeyError::AtRekey(Box::new(e));
+                    self.refusal.set(e.clone());
+                    Err(e.into())
+                }
+                Err(e) => Err(e.into()),
+            },
         }
+    }
+
+    async fn openssh_ext_host_keys_announced(
+        &mut self,
+        _keys: Vec<PublicKey>,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Trusted keys come from the pin or known_hosts only; premarket never learns one.
+        Ok(())
+    }
+
+    async fn should_accept_unknown_server_channel(
+        &mut self,
+        _id: russh::ChannelId,
+        _channel_type: &str,
+    ) -> bool {
+        false
+    }
+
+    async fn server_channel_open_session(
+        &mut self,
+        _channel: Channel<Msg>,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
+    }
+
+    async fn server_channel_open_x11(
+        &mut self,
+        _channel: Channel<Msg>,
+        _originator_address: &str,
+        _originator_port: u32,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
+    }
+
+    async fn server_channel_open_agent_forward(
+        &mut self,
+        _channel: Channel<Msg>,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
+    }
+
+    async fn server_channel_open_forwarded_tcpip(
+        &mut self,
+        _channel: Channel<Msg>,
+        _connected_address: &str,
+        _connected_port: u32,
+        _originator_address: &str,
+        _originator_port: u32,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
+    }
+
+    async fn server_channel_open_direct_tcpip(
+        &mut self,
+        _channel: Channel<Msg>,
+        _host_to_connect: &str,
+        _port_to_connect: u32,
+        _originator_address: &str,
+        _originator_port: u32,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
+    }
+
+    async fn server_channel_open_forwarded_streamlocal(
+        &mut self,
+        _channel: Channel<Msg>,
+        _socket_path: &str,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
+    }
+
+    async fn server_channel_open_direct_streamlocal(
+        &mut self,
+        _channel: Channel<Msg>,
+        _socket_path: &str,
+        reply: client::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(reply).await
     }
 }
 
@@ -129,6 +285,13 @@ pub async fn connect_with(
     }
 }
 
+/// The most russh reads of a device's identification line, and of the lines before it
+/// (`SSH_ID_MAX_LINE_LEN` and `SSH_ID_MAX_PRE_BANNER_LINES` in its `ssh_read.rs`, RFC 4253's
+/// 255 bytes): a peer that goes past them is refused with `Error::Version`, the only way that
+/// error comes to a client.
+const IDENT_LINE: usize = 255;
+const LINES_BEFORE_IDENT: usize = 20;
+
 fn connect_error(host: &str, port: u16, legacy: bool, e: &russh::Error) -> CollectError {
     let hint = match e {
         russh::Error::NoCommonAlgo { .. } if !legacy => {
@@ -136,7 +299,15 @@ fn connect_error(host: &str, port: u16, legacy: bool, e: &russh::Error) -> Colle
         }
         _ => "",
     };
-    CollectError::Connect(format!("{host}:{port}: {e}{hint}"))
+    let said = match e {
+        russh::Error::Version => format!(
+            "its SSH identification line was refused unread: longer than {IDENT_LINE} bytes \
+             (RFC 4253's cap), or more than {LINES_BEFORE_IDENT} lines before it; premarket \
+             reads no more than that from a peer before the handshake"
+        ),
+        other => other.to_string(),
+    };
+    CollectError::Connect(format!("{host}:{port}: {said}{hint}"))
 }
 
 /// Connects only to read the host key the device offers (`premarket trust`).
@@ -146,11 +317,8 @@ pub async fn offered_key(
     legacy: bool,
     timeout: Duration,
 ) -> Result<PublicKey, CollectError> {
-    let offered = Arc::new(Mutex::new(None));
-    let handler = Client {
-        check: None,
-        offered: offered.clone(),
-    };
+    let handler = Client::new(None);
+    let offered = handler.offered.clone();
     let result = connect(host, port, legacy, timeout, handler).await;
     let key = offered.lock().ok().and_then(|mut k| k.take());
     match (key, result) {
@@ -179,10 +347,7 @@ pub fn verifying(expected: hostkey::Expected<'_>) -> Client {
         };
         hostkey::verify(&expected, key)
     };
-    Client {
-        check: Some(Box::new(check)),
-        offered: Arc::new(Mutex::new(None)),
-    }
+    Client::new(Some(Box::new(check)))
 }
 
 #[cfg(test)]

@@ -83,16 +83,18 @@ pub fn known_hosts(dir: &Path, line: &str) -> PathBuf {
     path
 }
 
-/// The collector's `collect` with a hard upper bound, so a client bug fails the test instead of
-/// hanging it.
-pub async fn collect(
-    device: &Device,
-    commands: &[Command],
-    settings: &Settings,
-) -> Vec<(
+/// One command with what the collector made of it.
+pub type Outcome = (
     Command,
     Result<premarket::ssh::Captured, premarket::core::CollectError>,
-)> {
+);
+
+/// Each command of a session with what the collector made of it.
+pub type Collected = Vec<Outcome>;
+
+/// The collector's `collect` with a hard upper bound, so a client bug fails the test instead of
+/// hanging it.
+pub async fn collect(device: &Device, commands: &[Command], settings: &Settings) -> Collected {
     tokio::time::timeout(
         Duration::from_secs(30),
         premarket::collect::ssh::collect(device, commands, settings),
@@ -124,4 +126,73 @@ pub fn reader_view(text: &str) -> String {
         }
     }
     out
+}
+
+/// Writes `password` to `DIR/pw`; its reference as a baseline writes it (`{ file: ... }`).
+pub fn pw_file(dir: &Path, password: &str) -> String {
+    std::fs::write(dir.join("pw"), password).unwrap();
+    format!("{{ file: {} }}", dir.join("pw").display())
+}
+
+/// A site of one EOS switch `sw1` on 127.0.0.1:`port` for the binary: the example's
+/// `checks/eos.yaml`, `known_hosts_line` trusted, `password` its baseline's reference
+/// ([`pw_file`]), commands given `command_timeout_s`. `site` is appended to `site.yaml` (an
+/// `email:` block), `baseline` to `sw1.yaml` after its `password:` line (more `ssh:` lines,
+/// `expect:`).
+pub fn switch_site(
+    dir: &Path,
+    port: u16,
+    known_hosts_line: &str,
+    password: &str,
+    command_timeout_s: u64,
+    site: &str,
+    baseline: &str,
+) {
+    let baselines = dir.join("baselines");
+    std::fs::create_dir_all(&baselines).unwrap();
+    std::fs::create_dir_all(dir.join("checks")).unwrap();
+    std::fs::copy("checks/eos.yaml", dir.join("checks/eos.yaml")).unwrap();
+    std::fs::write(
+        baselines.join("known_hosts"),
+        format!("{known_hosts_line}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        baselines.join("site.yaml"),
+        format!(
+            "site: test\ntimezone: Asia/Taipei\ndevices:\n  - name: sw1\n    baseline: sw1.yaml\n\
+             ssh:\n  known_hosts: known_hosts\n  connect_timeout_s: 5\n  \
+             command_timeout_s: {command_timeout_s}\n{site}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        baselines.join("sw1.yaml"),
+        format!(
+            "platform: eos\nssh:\n  host: 127.0.0.1\n  port: {port}\n  user: premarket\n  \
+             password: {password}\n{baseline}"
+        ),
+    )
+    .unwrap();
+}
+
+/// The `expect:` and `skip:` of a scripted switch that answers the basic commands only: its
+/// version, LANZ, one trading port; the checks of what it does not emulate skipped.
+pub const BASIC_SWITCH: &str = "expect:\n  version: { allowed: [4.31.6M] }\n  lanz: true\n  \
+    trading_ports: [Ethernet1]\n  max_in_errors: 0\n\
+    skip:\n  eos.interfaces.errors: not on this test switch\n\
+    \x20 eos.ptp.synchronised: not on this test switch\n\
+    \x20 eos.multicast.feeds: not on this test switch\n\
+    \x20 eos.multicast.flowing: not on this test switch\n\
+    \x20 eos.lanz.congestion: not on this test switch\n\
+    \x20 eos.uptime.stable: not on this test switch\n\
+    \x20 eos.transceivers.light: not on this test switch\n";
+
+/// `text` as it leaves premarket (report, archive, email): the canaries masked by the report's
+/// redactor, with EOS's secret lines. Outputs are judged as the device printed them, so a
+/// secret the device prints is in the collector's output and masked only here.
+pub fn leaves(text: &str) -> String {
+    let mut redactor = premarket::report::redact::Redactor::default();
+    redactor.add_all([CANARY, ENABLE_CANARY]);
+    premarket::report::redact::device_text(&redactor, premarket::core::Platform::Eos, text)
 }

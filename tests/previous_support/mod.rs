@@ -25,6 +25,7 @@ pub fn previous(device: &DevicePlan, outputs: &[(Command, String)], ago: Duratio
                 run_id: "20261130T081500.000".to_string(),
                 collected_at: Some(at),
                 fact: fact.to_json().into(),
+                masked: false,
             });
         }
     }

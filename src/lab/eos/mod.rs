@@ -39,6 +39,8 @@ pub struct EosCli {
     forced_page: bool,
     /// A `reload` waits for its `[confirm]`.
     confirming_reload: bool,
+    /// Under `privilege-dropped`: commands left at `#` before privileged mode is lost.
+    privilege_lasts: Option<usize>,
 }
 
 impl EosCli {
@@ -53,6 +55,21 @@ impl EosCli {
             rows: 0,
             forced_page: faults.has(Fault::Pager),
             confirming_reload: false,
+            privilege_lasts: faults
+                .has(Fault::PrivilegeDropped)
+                .then_some(Fault::CONTEXT_LASTS),
+        }
+    }
+
+    /// Under `privilege-dropped`, counts a command typed at `#`: after the last one the
+    /// switch is unprivileged, and the prompt that follows says so.
+    fn count_privileged(&mut self) {
+        if let (true, Some(left)) = (self.privileged, self.privilege_lasts.as_mut()) {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                self.privilege_lasts = None;
+                self.privileged = false;
+            }
         }
     }
 
@@ -267,6 +284,38 @@ impl Cli for EosCli {
         if self.config_mode {
             return self.configure_line(trimmed);
         }
+        let typed_privileged = self.privileged;
+        let answer = self.answer(trimmed);
+        if typed_privileged {
+            self.count_privileged();
+        }
+        answer
+    }
+
+    fn secret(&mut self, line: &str) -> Answer {
+        if std::mem::take(&mut self.confirming_reload) {
+            // The lab never reloads; the attempt is already in the journal.
+            return Answer::empty();
+        }
+        let expected = self.state.lock().ok().and_then(|s| s.enable_secret.clone());
+        match expected {
+            Some(secret) if secret == line.trim_end_matches(['\r', '\n']) => {
+                self.privileged = true;
+                Answer::empty()
+            }
+            Some(_) => Answer::text("% Access denied"),
+            None => Answer::empty(),
+        }
+    }
+
+    fn set_rows(&mut self, rows: usize) {
+        self.rows = rows;
+    }
+}
+
+impl EosCli {
+    /// The answer to a line typed outside configuration mode.
+    fn answer(&mut self, trimmed: &str) -> Answer {
         let (command, pipes) = split_pipes(trimmed);
         let words: Vec<&str> = command.split_whitespace().collect();
         if let Some(port) = one_interface(&words) {
@@ -362,26 +411,6 @@ impl Cli for EosCli {
             Cmd::Clear => Answer::empty(),
             show => self.show(show, &pipes),
         }
-    }
-
-    fn secret(&mut self, line: &str) -> Answer {
-        if std::mem::take(&mut self.confirming_reload) {
-            // The lab never reloads; the attempt is already in the journal.
-            return Answer::empty();
-        }
-        let expected = self.state.lock().ok().and_then(|s| s.enable_secret.clone());
-        match expected {
-            Some(secret) if secret == line.trim_end_matches(['\r', '\n']) => {
-                self.privileged = true;
-                Answer::empty()
-            }
-            Some(_) => Answer::text("% Access denied"),
-            None => Answer::empty(),
-        }
-    }
-
-    fn set_rows(&mut self, rows: usize) {
-        self.rows = rows;
     }
 }
 

@@ -29,6 +29,7 @@ use commands::{COMMANDS, Cmd, PATHS, UNKNOWN_ACTION, parse_error, shown_path};
 use config::Edit;
 use pipe::Grep;
 pub use state::FgState;
+pub use vdom::DROPPED_VDOM;
 
 /// Where the session is: top level, a VDOM list, a VDOM, global, or editing a config section.
 #[derive(Clone, Debug)]
@@ -50,14 +51,17 @@ pub struct FortiCli {
     forced_page: bool,
     /// An `execute reboot` waits for (y/n).
     confirming: bool,
+    /// Under `vdom-dropped`: commands left in [`DROPPED_VDOM`] before the CLI falls back to
+    /// root.
+    vdom_lasts: Option<usize>,
 }
 
 impl FortiCli {
     pub fn new(name: &str, state: Arc<Mutex<FgState>>, journal: Journal) -> Self {
-        let forced_page = state
+        let (forced_page, dropped) = state
             .lock()
-            .map(|s| s.faults.has(Fault::Pager))
-            .unwrap_or(false);
+            .map(|s| (s.faults.has(Fault::Pager), s.faults.has(Fault::VdomDropped)))
+            .unwrap_or((false, false));
         FortiCli {
             name: name.to_string(),
             state,
@@ -67,13 +71,31 @@ impl FortiCli {
             rows: 0,
             forced_page,
             confirming: false,
+            vdom_lasts: dropped.then_some(Fault::CONTEXT_LASTS),
         }
     }
 
     /// Whether this box runs with VDOMs enabled. The lab's FortiGates do not (the example
-    /// site's 201G); the VDOM contexts are kept for a multi-VDOM box.
+    /// site's 201G), but under `vdom-dropped`.
     fn multi_vdom(&self) -> bool {
-        false
+        self.state.lock().is_ok_and(|s| s.multi_vdom())
+    }
+
+    /// Whether the session is in [`DROPPED_VDOM`].
+    fn in_dropped_vdom(&self) -> bool {
+        matches!(&self.context, Context::Vdom(v) if v == DROPPED_VDOM)
+    }
+
+    /// Under `vdom-dropped`, counts a command typed in [`DROPPED_VDOM`]: after the last one the
+    /// CLI is in root, and the prompt that follows says so.
+    fn count_in_vdom(&mut self) {
+        if let Some(left) = self.vdom_lasts.as_mut() {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                self.vdom_lasts = None;
+                self.context = Context::Vdom("root".into());
+            }
+        }
     }
 
     fn page(&self, pipes: &[String]) -> Option<usize> {
@@ -229,7 +251,7 @@ impl FortiCli {
             }
             Cmd::VdList => {
                 drop(s);
-                self.output(vdom::vd_list(), pipes)
+                self.output(vdom::vd_list(self.multi_vdom()), pipes)
             }
             // `sudo <vdom>|global get|show|diagnose ...` needs VDOMs; with VDOMs disabled the
             // VDOM word is refused (inferred: what the real box prints is unconfirmed).
@@ -290,6 +312,16 @@ impl FortiCli {
                 {
                     self.context = Context::Vdom("root".into());
                     Answer::text("current vf=root:0")
+                }
+                // The state is locked here (`s`): asked of it, not through `multi_vdom`.
+                Context::VdomList
+                    if s.multi_vdom()
+                        && args
+                            .first()
+                            .is_some_and(|a| a.trim_matches('"') == DROPPED_VDOM) =>
+                {
+                    self.context = Context::Vdom(DROPPED_VDOM.into());
+                    Answer::text(format!("current vf={DROPPED_VDOM}:3"))
                 }
                 Context::VdomList => {
                     // `edit NAME` in `config vdom` creates the VDOM: a config change.
@@ -403,7 +435,14 @@ impl Cli for FortiCli {
             return self.editing(trimmed, &words);
         }
         match find(COMMANDS, &words) {
-            Match::Found(cmd, args) => self.run_command(trimmed, *cmd, args, &pipes),
+            Match::Found(cmd, args) => {
+                let typed_in_vdom = self.in_dropped_vdom();
+                let answer = self.run_command(trimmed, *cmd, args, &pipes);
+                if typed_in_vdom {
+                    self.count_in_vdom();
+                }
+                answer
+            }
             Match::Invalid(0) | Match::Ambiguous if words.len() == 1 => {
                 Answer::text(UNKNOWN_ACTION)
             }

@@ -41,8 +41,8 @@ pub fn system_status(s: &FgState) -> String {
          Operation Mode: NAT\n\
          Current virtual domain: root\n\
          Max number of virtual domains: 10\n\
-         Virtual domains status: 1 in NAT mode, 0 in TP mode\n\
-         Virtual domain configuration: disable\n\
+         Virtual domains status: {vdoms} in NAT mode, 0 in TP mode\n\
+         Virtual domain configuration: {vdom_mode}\n\
          FIPS-CC mode: disable\n\
          Current HA mode: {ha}\n\
          Branch point: {build}\n\
@@ -55,6 +55,12 @@ pub fn system_status(s: &FgState) -> String {
         date = s.build_date,
         serial = s.serial,
         host = s.hostname,
+        vdoms = if s.multi_vdom() { 2 } else { 1 },
+        vdom_mode = if s.multi_vdom() {
+            "multiple"
+        } else {
+            "disable"
+        },
         now = now.format("%a %b %e %H:%M:%S %Y"),
         reason = if s.rebooted() {
             "power cycle"

@@ -85,6 +85,11 @@ impl FgState {
         self.faults.has(Fault::Rebooted)
     }
 
+    /// Whether the box runs with VDOMs (the lab's FortiGates do not, but under `vdom-dropped`).
+    pub fn multi_vdom(&self) -> bool {
+        self.faults.has(Fault::VdomDropped)
+    }
+
     /// Seconds since boot, now.
     pub fn uptime(&self, now: f64) -> u64 {
         (now - self.booted).max(0.0) as u64

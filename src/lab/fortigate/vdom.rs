@@ -2,14 +2,18 @@
 //! in the lab and fail live. `diagnose sys vd list` (read-only) lists the root VDOM and the
 //! hidden system ones (`vsys_ha`, `vsys_fgfm`), in the layout of a real capture quoted by
 //! foset; `end` (or `edit`) at the top level is an unknown action, as a real capture shows.
-//! `config vdom`, `config global` and `sudo ...` answer with the parse error (inferred).
+//! `config vdom`, `config global` and `sudo ...` answer with the parse error (inferred). Under
+//! the `vdom-dropped` scenario the box has VDOMs, and the listing shows [`DROPPED_VDOM`] too.
 
 /// `end` at the top level (cgustave/netcontrol capture).
 pub const TOP_LEVEL_END: &str = "8309: Unknown action 0\nCommand fail. Return code -1";
 
-/// `diagnose sys vd list` on a box without VDOMs.
-pub fn vd_list() -> String {
-    let vdoms = [
+/// The operator's VDOM of a box with VDOMs (the `vdom-dropped` scenario), beside root.
+pub const DROPPED_VDOM: &str = "trading";
+
+/// `diagnose sys vd list` on a box without VDOMs, or with `trading` beside root.
+pub fn vd_list(multi_vdom: bool) -> String {
+    let mut vdoms = vec![
         (
             "root",
             0,
@@ -35,7 +39,18 @@ pub fn vd_list() -> String {
             "mode=standalone ha_state=work prio=0 vid=0",
         ),
     ];
+    if multi_vdom {
+        vdoms.push((
+            DROPPED_VDOM,
+            3,
+            64,
+            17,
+            3,
+            "mode=standalone ha_state=work prio=0 vid=0",
+        ));
+    }
     let mut out = String::from("system fib version=58\nlist virtual firewall info:\n");
+    let count = vdoms.len();
     for (name, index, fib, use_count, rt, tail) in vdoms {
         out.push_str(&format!(
             "name={name}/{name} index={index} enabled fib_ver={fib} use={use_count} rt_num={rt} asym_rt=0 sip_helper=0, sip_nat_trace=1, mc_fwd=0, mc_ttl_nc=0, tpmc_sk_pl=0\n\
@@ -48,7 +63,7 @@ pub fn vd_list() -> String {
              \t{tail}\n"
         ));
     }
-    out.push_str("vf_count=3 vfe_count=0\n");
+    out.push_str(&format!("vf_count={count} vfe_count=0\n"));
     out
 }
 
@@ -58,7 +73,7 @@ mod tests {
 
     #[test]
     fn lists_root_and_the_system_vdoms() {
-        let text = vd_list();
+        let text = vd_list(false);
         assert!(text.contains("\nname=root/root index=0 enabled "));
         assert!(text.contains("\nname=vsys_ha/vsys_ha index=1 "));
         assert!(text.ends_with("vf_count=3 vfe_count=0\n"));

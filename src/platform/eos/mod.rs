@@ -21,6 +21,7 @@ mod lanz;
 pub mod lanz_records;
 pub mod ntp_associations;
 pub mod ntp_status;
+pub mod printed;
 pub mod ptp;
 pub mod ptp_masters;
 pub mod queue_detail;

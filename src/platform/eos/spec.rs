@@ -12,6 +12,7 @@ pub static SPEC: PlatformSpec = PlatformSpec {
     profile: Some(&super::cli::PROFILE),
     allowlist: super::allowlist::check,
     redact: super::redact::redact,
+    printed: super::printed::printed,
     text_lines: |raw| {
         let lines = super::text::body(raw);
         super::text::device_error(&lines, raw)?;

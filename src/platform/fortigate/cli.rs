@@ -64,6 +64,7 @@ pub static PROFILE: Profile = Profile {
         table: "config vdom",
         edit: "edit {vdom}",
         entered: "current vf={vdom}:",
+        prompt: "({vdom})",
         leave: "end",
         is_name: super::allowlist::is_vdom_name,
         global_scope: super::vdoms::global_scope,

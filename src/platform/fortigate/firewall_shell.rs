@@ -47,8 +47,7 @@ impl FirewallShell {
         let opened = runtime.block_on(async {
             let script = Script::opening(&PROFILE, target.vdom.as_deref())
                 .map_err(|r| CollectError::Refused(r.to_string()))?;
-            let (handle, mut driver) =
-                session::open(target, &PROFILE, settings, Arc::clone(&redactor)).await?;
+            let (handle, mut driver) = session::open(target, &PROFILE, settings).await?;
             match driver.prepare(&script).await {
                 Ok(()) => Ok((handle, driver)),
                 Err(e) => {

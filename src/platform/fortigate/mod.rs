@@ -26,6 +26,7 @@ pub mod npu_ports;
 pub mod ntp_status;
 mod performance;
 mod policy;
+pub mod printed;
 pub mod redact;
 pub mod reviewed;
 mod service;

@@ -92,6 +92,7 @@ impl PreviousFacts {
                     run_id: run.id.clone(),
                     collected_at: s.collected_at,
                     fact: s.fact,
+                    masked: s.masked,
                 });
             }
             if !wanted.is_empty() && missing.is_empty() {
@@ -280,6 +281,7 @@ impl Archive {
                 run_id: run_id.to_string(),
                 collected_at: s.collected_at,
                 fact: s.fact,
+                masked: s.masked,
             })
             .collect())
     }

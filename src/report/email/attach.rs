@@ -1,8 +1,8 @@
 //! What rides along: the JSON report (the machine record) and, for each device with a FAIL
 //! or ERROR, its raw outputs in one text file, so the evidence can be read in full without a
-//! login to the archive host. Outputs were redacted when collected; a large (spooled) output
-//! rides along as its first lines, never read whole into the message. An [`Attachment`] is
-//! also how a caller adds a file of its own (the probe's chart).
+//! login to the archive host. Outputs were redacted when the report took them; a large
+//! (spooled) output rides along as its first lines, never read whole into the message. An
+//! [`Attachment`] is also how a caller adds a file of its own (the probe's chart).
 
 use std::fmt::Write;
 

@@ -7,7 +7,7 @@ use tokio::time::Instant;
 
 use super::super::guard::Line;
 use super::super::shell::Matched;
-use super::{Driver, Failure, failure, refused};
+use super::{Context, Driver, Failure, failure, refused};
 use premarket_core::CollectError;
 
 impl Driver {
@@ -19,6 +19,7 @@ impl Driver {
         if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
             return Ok(());
         }
+        self.may_type()?;
         let line = Line::enable(self.profile).map_err(|r| Failure::Session(refused(r)))?;
         let deadline = Instant::now() + self.timeout;
         self.shell
@@ -60,6 +61,7 @@ impl Driver {
             sent_secret = Some(reference);
         }
         if self.prompt.trim_end().ends_with(enable.privileged_suffix) {
+            self.raise_top(Context::new(&self.prompt, "privileged mode"));
             return Ok(());
         }
         let said = |s: &str| text.lines().any(|l| l.trim_start().starts_with(s));

@@ -139,6 +139,7 @@ fn write_facts(archive: &Archive, id: &str, facts: Vec<(premarket_parse::QueryKe
                 run_id: String::new(),
                 collected_at: None,
                 fact: serde_json::json!(n).into(),
+                masked: false,
             })
             .collect(),
     }];
