@@ -12,7 +12,7 @@
 //! every byte the device sends is in one command's output or makes a command ERROR; none is
 //! dropped between a prompt and the next echo.
 //!
-//! Every reply must end at the prompt of the context the session is in ([`context`]): a device
+//! Every reply must end at the prompt of the context the session is in (`context`): a device
 //! that leaves a VDOM or privileged mode under the session fails the command that showed it,
 //! and nothing more is typed.
 //!
