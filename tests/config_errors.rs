@@ -360,6 +360,128 @@ fn a_missing_baseline_reference_points_at_the_catalog_and_names_the_device_file(
     assert_eq!(code, 0, "{stderr}");
 }
 
+/// A bastion entry of site.yaml logging in with a key file.
+fn bastion(name: &str, extra: &str) -> String {
+    format!(
+        "  - name: {name}\n    host: 192.0.2.5\n    user: premarket\n    key_file: /etc/premarket/id_ed25519\n{extra}"
+    )
+}
+
+/// `bastions:` and `via:` mistakes, each at its place: (what, bastions: items, sw1's `via`,
+/// the file and line text the error points at, its words).
+#[test]
+fn bastion_mistakes_are_named_at_their_place() {
+    type Row<'a> = (&'a str, String, &'a str, (&'a str, &'a str), &'a str);
+    let cases: &[Row] = &[
+        (
+            "via an unknown bastion",
+            String::new(),
+            "b9",
+            ("baselines/sw1.yaml", "via: b9"),
+            "device sw1: ssh.via names bastion b9, which site.yaml's bastions: does not list (it lists none)",
+        ),
+        (
+            "a hop list through one bastion twice",
+            bastion("b1", "") + &bastion("b2", ""),
+            "[b1, b2, b1]",
+            ("baselines/sw1.yaml", "via: [b1"),
+            "device sw1: ssh.via passes through bastion b1 twice (b1 > b2 > b1): a loop",
+        ),
+        (
+            "an empty hop list",
+            bastion("b1", ""),
+            "[]",
+            ("baselines/sw1.yaml", "via: []"),
+            "device sw1: ssh.via lists no bastion",
+        ),
+        (
+            "a bastion listed twice",
+            bastion("b1", "") + &bastion("b1", "    port: 2222\n"),
+            "b1",
+            ("baselines/site.yaml", "port: 2222"),
+            "bastion b1 is listed twice (first at",
+        ),
+        (
+            "no session allowed",
+            bastion("b1", "    max_sessions: 0\n"),
+            "b1",
+            ("baselines/site.yaml", "max_sessions: 0"),
+            "bastion b1: max_sessions must be at least 1",
+        ),
+        (
+            "no way to log in",
+            "  - name: b1\n    host: 192.0.2.5\n    user: premarket\n".to_string(),
+            "b1",
+            ("baselines/site.yaml", "- name: b1"),
+            "bastion b1: no login method: set password, key_file or agent: true",
+        ),
+        (
+            "a misspelt key",
+            bastion("b1", "    max_session: 4\n"),
+            "b1",
+            ("baselines/site.yaml", "max_session: 4"),
+            "unknown field `max_session`",
+        ),
+    ];
+    for (what, bastions, via, (file, line_with), words) in cases {
+        let site = Site::example();
+        if !bastions.is_empty() {
+            let text = site.read("baselines/site.yaml");
+            site.write(
+                "baselines/site.yaml",
+                &format!("{text}bastions:\n{bastions}"),
+            );
+        }
+        let sw1 = site.read("baselines/sw1.yaml");
+        assert!(sw1.contains("\nssh:\n"));
+        site.write(
+            "baselines/sw1.yaml",
+            &sw1.replacen("\nssh:\n", &format!("\nssh:\n  via: {via}\n"), 1),
+        );
+        let (code, stderr) = validate(&site);
+        let changed = site.read(file);
+        // The line the error points at, whatever the column.
+        let position = format!("{file}:{}:", line_of(&changed, line_with));
+        // The second `- name: b1` is the duplicate's line.
+        let position = match *what {
+            "a bastion listed twice" => format!("{file}:{}:", line_of(&changed, "port: 2222") - 4),
+            _ => position,
+        };
+        assert_eq!(code, 3, "{what}: {stderr}");
+        assert!(
+            stderr.contains(&position) && stderr.contains(words),
+            "{what}: expected {position} and {words:?} in:\n{stderr}"
+        );
+    }
+
+    // A good one validates, and `plan` shows the path.
+    let site = Site::example();
+    let text = site.read("baselines/site.yaml");
+    site.write(
+        "baselines/site.yaml",
+        &format!("{text}bastions:\n{}", bastion("b1", "")),
+    );
+    let sw1 = site.read("baselines/sw1.yaml");
+    site.write(
+        "baselines/sw1.yaml",
+        &sw1.replacen("\nssh:\n", "\nssh:\n  via: b1\n", 1),
+    );
+    let (code, stderr) = validate(&site);
+    assert_eq!(code, 0, "{stderr}");
+    let out = Command::cargo_bin("premarket")
+        .expect("binary")
+        .args(["plan", "--dir"])
+        .arg(site.path())
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("\nsw1 via b1 (eos, 127.0.0.1:2201)\n")
+            && stdout.contains("fw1 (fortigate,"),
+        "{stdout}"
+    );
+}
+
 /// The line of `stderr` that holds `at` (`file:line:column: `).
 fn said_at<'a>(stderr: &'a str, at: &str) -> &'a str {
     stderr

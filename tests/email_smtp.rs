@@ -3,6 +3,7 @@
 //! a server that accepts and never speaks (hanging), for retry, outbox and exit codes.
 
 use crate::email_support;
+use crate::notify_support::{self, PAGERDUTY_PATH, Recorder, notify_yaml, slack_path};
 
 use std::io;
 use std::net::TcpListener;
@@ -227,21 +228,28 @@ fn starttls_and_auth_deliver_a_message_that_parses_back_without_secrets() {
     }
 }
 
-/// A run from a shell without cron's environment (a pasted rerun) still logs in to the relay
-/// and masks the device's password: both are read from the site's `environment_file:` alone.
+/// A run from a shell without cron's environment (a pasted rerun) still logs in to the relay,
+/// reaches the webhook, Slack, Teams and PagerDuty and masks the device's password: every
+/// secret is read from the site's `environment_file:` alone.
 #[test]
-fn the_relay_and_device_secrets_come_from_the_site_s_environment_file() {
+fn the_relay_notify_and_device_secrets_come_from_the_site_s_environment_file() {
     use std::os::unix::fs::PermissionsExt;
     let certs = tempfile::tempdir().unwrap();
     let (port, inbox, cert) = start_relay(certs.path());
+    let recorder = Recorder::start();
     let email = email_yaml(port, "starttls", Some(&cert), 10, 10);
-    let site = Site::new(&format!("environment_file: secrets.env\n{email}"));
+    let notify = notify_yaml("");
+    let site = Site::new(&format!("environment_file: secrets.env\n{email}{notify}"));
     let secrets = site.path().join("secrets.env");
+    let endpoints: String = notify_support::env(&recorder)
+        .into_iter()
+        .map(|(name, value)| format!("{name}=\"{value}\"\n"))
+        .collect();
     std::fs::write(
         &secrets,
         format!(
             "# systemd EnvironmentFile syntax\nPREMARKET_SMTP_PASSWORD='{SMTP_PASSWORD}'\n\
-             PREMARKET_SW1_PASSWORD={SW1_PASSWORD}\n"
+             PREMARKET_SW1_PASSWORD={SW1_PASSWORD}\n{endpoints}"
         ),
     )
     .unwrap();
@@ -252,7 +260,7 @@ fn the_relay_and_device_secrets_come_from_the_site_s_environment_file() {
         .env("NO_COLOR", "1")
         .arg("--dir")
         .arg(site.path())
-        .args(["run", "--archive", "--email", "--offline"])
+        .args(["run", "--archive", "--email", "--notify", "--offline"])
         .arg(&offline)
         .output()
         .expect("premarket");
@@ -269,6 +277,15 @@ fn the_relay_and_device_secrets_come_from_the_site_s_environment_file() {
     let mail = parse_mail(&received[0]);
     // The fixture's banner holds the switch's password: masked by the value the file gave.
     mail.assert_no_secret();
+    for path in [
+        "/hooks/".to_string(),
+        slack_path(),
+        "/workflows/".to_string(),
+        PAGERDUTY_PATH.to_string(),
+    ] {
+        let posts = recorder.to(&path);
+        assert_eq!(posts.len(), 1, "{path}: {:#?}\n{said}", recorder.posts());
+    }
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //! `probe_live`, compares microsecond timestamps on real frames, which this crate's other threads
 //! would disturb on a two-core machine.
 
+mod bastion_support;
 mod chart_support;
 mod common;
 mod email_support;
@@ -26,6 +27,8 @@ mod adding_a_check;
 mod archive_full;
 mod archive_hostile;
 mod archive_staged;
+mod bastion_certificates;
+mod bastion_openssh;
 mod cli;
 mod config_changes;
 mod config_errors;

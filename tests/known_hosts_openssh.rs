@@ -1,58 +1,25 @@
 //! premarket's known_hosts reader against OpenSSH itself, on the same files: `ssh-keygen -F`
 //! for which lines name a host, and `ssh -o StrictHostKeyChecking=yes` against a real sshd on
 //! loopback for which files accept or refuse its key, next to premarket's own SSH handshake with
-//! that sshd. Revoked, negated, wildcard, hashed and port forms are compared case by case; the
-//! two places where premarket deliberately refuses what `ssh` accepts are rows of their own.
+//! that sshd. Revoked, negated, wildcard, hashed and port forms are compared case by case, and
+//! `@cert-authority` lines with the sshd's host certificate (made with `ssh-keygen -s`); the
+//! place where premarket deliberately refuses what `ssh` accepts is a row of its own.
 //!
 //! Mandatory when PREMARKET_REQUIRE_OPENSSH=1 (CI); otherwise skipped, with the reason printed,
 //! when OpenSSH is not installed (Debian: `apt-get install openssh-server openssh-client`).
 
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::common::sshd::{self, SSHD, keygen, openssh_available, public, run};
 
 use premarket::core::CollectError;
-use premarket::ssh::hostkey::{Expected, KnownHosts};
+use premarket::ssh::hostkey::{Expected, KnownHosts, Role};
 use premarket::ssh::known_hosts::{self, Marker};
 use premarket::ssh::transport;
 
-const SSHD: &str = "/usr/sbin/sshd";
 const FIXTURE: &str = "tests/fixtures/known_hosts/site.txt";
-
-/// Returns false (after printing why) when the test must be skipped.
-fn openssh_available(tools: &[&str]) -> bool {
-    let missing: Vec<&&str> = tools
-        .iter()
-        .filter(|tool| {
-            Command::new(tool)
-                .arg("-?")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_err()
-        })
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let why = format!("{missing:?} not installed (apt-get install openssh-server openssh-client)");
-    if std::env::var("PREMARKET_REQUIRE_OPENSSH").as_deref() == Ok("1") {
-        panic!("PREMARKET_REQUIRE_OPENSSH=1 but {why}");
-    }
-    eprintln!("SKIPPED: {why}; set PREMARKET_REQUIRE_OPENSSH=1 to make this fail");
-    false
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("run helper");
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// `(line, marker)` of every line `ssh-keygen -F name` reports, in file order (`# Host X found: line N [CA|REVOKED]`).
 fn ssh_keygen_finds(file: &Path, name: &str) -> Vec<(usize, Marker)> {
@@ -119,33 +86,10 @@ fn lookup_agrees_with_ssh_keygen() {
     assert!(compared >= 30, "only {compared} matching lines compared");
 }
 
-/// A running sshd with an ed25519 host key and a host certificate; killed when dropped.
+/// A running sshd with an ed25519 host key and a host certificate.
 struct Sshd {
-    child: Child,
+    server: sshd::Sshd,
     port: u16,
-    dir: tempfile::TempDir,
-}
-
-impl Drop for Sshd {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn keygen(path: &Path) {
-    run(Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", "", "-f"])
-        .arg(path));
-}
-
-/// `ssh-ed25519 AAAA...` from a .pub file.
-fn public(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.split_whitespace()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl Sshd {
@@ -153,7 +97,7 @@ impl Sshd {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         for name in ["host", "other", "ca", "client"] {
-            keygen(&d.join(name));
+            keygen(&d.join(name), "ed25519", "");
         }
         // The host key signed by the CA for the name `ssh` checks (the address as typed).
         run(Command::new("ssh-keygen")
@@ -170,42 +114,21 @@ impl Sshd {
             ])
             .arg(d.join("host.pub")));
         std::fs::copy(d.join("client.pub"), d.join("authorized_keys")).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
         let config = format!(
-            "Port {port}\nListenAddress 127.0.0.1\nHostKey {host}\nHostCertificate {host}-cert.pub\n\
-             PidFile {pid}\nAuthorizedKeysFile {auth}\nStrictModes no\nUsePAM no\n\
-             PasswordAuthentication no\nKbdInteractiveAuthentication no\nPubkeyAuthentication yes\n\
-             PermitRootLogin yes\nForceCommand /bin/true\n",
+            "HostKey {host}\nHostCertificate {host}-cert.pub\nAuthorizedKeysFile {auth}\n\
+             ForceCommand /bin/true\n",
             host = d.join("host").display(),
-            pid = d.join("sshd.pid").display(),
             auth = d.join("authorized_keys").display(),
         );
-        std::fs::write(d.join("sshd_config"), config).unwrap();
-        let _ = std::fs::create_dir_all("/run/sshd");
-        let child = Command::new(SSHD)
-            .args(["-D", "-e", "-f"])
-            .arg(d.join("sshd_config"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start sshd");
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(5),
-                "sshd did not listen on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
+        let server = sshd::Sshd::start(dir, &config);
+        Sshd {
+            port: server.port,
+            server,
         }
-        Sshd { child, port, dir }
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
+        self.server.path(name)
     }
 
     /// `template` with {N} (the name looked up), {KEY} (the host key), {OTHER}, {CA}, {HASHED}
@@ -237,36 +160,12 @@ impl Sshd {
 
     /// Whether `ssh` accepts the host key with `known_hosts` and strict checking.
     fn ssh_accepts(&self, known_hosts: &Path, host_key_algorithms: &str) -> bool {
-        let user = run(Command::new("id").arg("-un")).trim().to_string();
-        let out = Command::new("ssh")
-            .args(["-F", "/dev/null", "-p", &self.port.to_string()])
-            .args(["-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes"])
-            .arg("-o")
-            .arg(format!("UserKnownHostsFile={}", known_hosts.display()))
-            .args([
-                "-o",
-                "GlobalKnownHostsFile=/dev/null",
-                "-o",
-                "UpdateHostKeys=no",
-            ])
-            .args(["-o", "CheckHostIP=no", "-o", "ConnectTimeout=5"])
-            .args(["-o", &format!("HostKeyAlgorithms={host_key_algorithms}")])
-            .args(["-o", "IdentitiesOnly=yes", "-i"])
-            .arg(self.path("client"))
-            .arg(format!("{user}@127.0.0.1"))
-            .arg("true")
-            .stdin(Stdio::null())
-            .output()
-            .expect("run ssh");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        if out.status.success() {
-            return true;
-        }
-        assert!(
-            stderr.contains("Host key verification failed."),
-            "ssh failed for another reason than the host key: {stderr}"
-        );
-        false
+        sshd::ssh_accepts(
+            self.port,
+            known_hosts,
+            &self.path("client"),
+            host_key_algorithms,
+        )
     }
 
     /// premarket's handshake with the sshd: `Ok` once the host key passed, or the refusal.
@@ -274,6 +173,7 @@ impl Sshd {
         let known_hosts = KnownHosts::read(known_hosts);
         let expected = Expected {
             device: "sw-ossh",
+            role: Role::Device,
             host: "127.0.0.1",
             port: self.port,
             pin: None,
@@ -307,7 +207,20 @@ struct Case {
 }
 
 const PLAIN: &str = "ssh-ed25519";
-const CERT: &str = "ssh-ed25519-cert-v01@openssh.com";
+/// `ssh`'s default order: the host's certificate first, its plain key else.
+const CERT_FIRST: &str = "ssh-ed25519-cert-v01@openssh.com,ssh-ed25519";
+
+/// A row where `ssh` asks for the host's certificate first, as it does by default.
+fn agree_certificate(
+    what: &'static str,
+    file: &'static str,
+    premarket: Result<(), &'static str>,
+) -> Case {
+    Case {
+        ssh_host_key_algorithms: CERT_FIRST,
+        ..agree(what, file, premarket)
+    }
+}
 
 fn agree(what: &'static str, file: &'static str, premarket: Result<(), &'static str>) -> Case {
     Case {
@@ -387,19 +300,39 @@ async fn ssh_and_premarket_accept_and_refuse_the_same_files() {
             Err("HOST KEY CHANGED for sw-ossh"),
         ),
         agree("several keys", "{N} {OTHER}\n{N} {KEY}\n", Ok(())),
-        agree(
-            "only a CA, plain key offered",
-            "@cert-authority {N} {CA}\n",
-            Err("is a @cert-authority entry for sw-ossh"),
+        // A CA line makes premarket ask for the host's certificate, as `ssh` asks by default.
+        agree_certificate("only a CA", "@cert-authority {N} {CA}\n", Ok(())),
+        agree_certificate(
+            "only a CA, under the bare host",
+            "@cert-authority 127.0.0.1 {CA}\n",
+            Ok(()),
+        ),
+        agree_certificate(
+            "a CA and another plain key: the certificate decides",
+            "@cert-authority {N} {CA}\n{N} {OTHER}\n",
+            Ok(()),
+        ),
+        agree_certificate(
+            "a CA line for another CA",
+            "@cert-authority {N} {OTHER}\n",
+            Err("its host certificate was refused: it is signed by SHA256:"),
+        ),
+        agree_certificate(
+            "the CA revoked",
+            "@cert-authority {N} {CA}\n@revoked * {CA}\n",
+            Err("an authority REVOKED in known_hosts"),
+        ),
+        agree_certificate(
+            "the certified key revoked",
+            "@cert-authority {N} {CA}\n@revoked {N} {KEY}\n",
+            revoked,
+        ),
+        agree_certificate(
+            "a CA line excluding this host, the plain key listed",
+            "@cert-authority *,!{N} {CA}\n{N} {KEY}\n",
+            Ok(()),
         ),
         // Deliberate differences: `ssh` accepts, premarket refuses.
-        Case {
-            what: "only a CA, the host's certificate offered (premarket verifies plain keys only)",
-            file: "@cert-authority {N} {CA}\n",
-            ssh_host_key_algorithms: CERT,
-            ssh_accepts: true,
-            premarket: Err("premarket accepts plain host keys only"),
-        },
         Case {
             what: "a tab after @revoked and a space later (OpenSSH's check_markers then reads \
                    the marker as `@revoked\\t[127...` and skips the line)",

@@ -6,19 +6,17 @@
 //! Mandatory when PREMARKET_REQUIRE_OPENSSH=1 (CI); otherwise skipped, with the reason printed,
 //! when sshd is not installed (Debian: `apt-get install openssh-server`).
 
+use crate::common::sshd::{self, keygen, public, run};
 use crate::ssh_common;
 
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Process, Stdio};
+use std::path::PathBuf;
+use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use premarket::core::CollectError;
 use premarket::core::Platform;
 use premarket::ssh;
 use ssh_common::*;
-
-const SSHD: &str = "/usr/sbin/sshd";
 
 /// The device the ForceCommand plays: prompt, enable, privilege error, two show commands.
 const DEVICE_SCRIPT: &str = r#"#!/bin/bash
@@ -42,53 +40,25 @@ while IFS= read -r line; do
 done
 "#;
 
-/// Returns false (after printing why) when the test must be skipped.
-fn openssh_available() -> bool {
-    if Path::new(SSHD).exists() {
-        return true;
-    }
-    if std::env::var("PREMARKET_REQUIRE_OPENSSH").as_deref() == Ok("1") {
-        panic!("PREMARKET_REQUIRE_OPENSSH=1 but {SSHD} is missing: apt-get install openssh-server");
-    }
-    eprintln!(
-        "SKIPPED: {SSHD} is not installed (apt-get install openssh-server); set PREMARKET_REQUIRE_OPENSSH=1 to make this fail"
-    );
-    false
-}
-
-fn run(cmd: &mut Process) -> String {
-    let out = cmd.output().expect("run helper");
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn keygen(path: &Path, kind: &str, passphrase: &str) {
-    let mut cmd = Process::new("ssh-keygen");
-    cmd.args(["-q", "-t", kind, "-N", passphrase, "-C", "", "-f"])
-        .arg(path);
-    if kind == "rsa" {
-        cmd.args(["-b", "2048"]);
-    }
-    run(&mut cmd);
-}
-
-/// A running sshd; killed when dropped.
+/// The OpenSSH server playing the switch, with the host key's public line.
 struct Sshd {
-    child: Child,
+    server: sshd::Sshd,
     port: u16,
-    dir: tempfile::TempDir,
     host_pub: String,
 }
 
-impl Drop for Sshd {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// The session settings of these tests: 5 s per command, and 20 s to connect and log in,
+/// because a debug build derives the passphrase's key (bcrypt, 16 rounds) in seconds on a
+/// loaded 2-core machine; these tests are about interop, not timing.
+fn patient(known_hosts: Option<PathBuf>) -> ssh::Settings {
+    ssh::Settings {
+        connect_timeout: Duration::from_secs(20),
+        ..settings(known_hosts, Duration::from_secs(5))
     }
+}
+
+fn openssh_available() -> bool {
+    sshd::openssh_available(&[sshd::SSHD, "ssh-keygen"])
 }
 
 impl Sshd {
@@ -105,17 +75,9 @@ impl Sshd {
             .collect();
         std::fs::write(d.join("authorized_keys"), authorized).unwrap();
         std::fs::write(d.join("device.sh"), DEVICE_SCRIPT).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
         let mut config = format!(
-            "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nPidFile {}\nAuthorizedKeysFile {}\n\
-             StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
-             PubkeyAuthentication yes\nPermitRootLogin yes\nForceCommand /bin/bash {}\n",
+            "HostKey {}\nAuthorizedKeysFile {}\nForceCommand /bin/bash {}\n",
             host_key.display(),
-            d.join("sshd.pid").display(),
             d.join("authorized_keys").display(),
             d.join("device.sh").display(),
         );
@@ -124,38 +86,17 @@ impl Sshd {
                 "KexAlgorithms diffie-hellman-group14-sha1\nHostKeyAlgorithms ssh-rsa\nCiphers aes128-cbc\nMACs hmac-sha1\n",
             );
         }
-        std::fs::write(d.join("sshd_config"), config).unwrap();
-        let _ = std::fs::create_dir_all("/run/sshd");
-        let child = Process::new(SSHD)
-            .args(["-D", "-e", "-f"])
-            .arg(d.join("sshd_config"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start sshd");
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(5),
-                "sshd did not listen on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let pub_path = host_key.with_extension("pub");
-        let host_pub = std::fs::read_to_string(pub_path)
-            .unwrap()
-            .trim()
-            .to_string();
+        let host_pub = public(&host_key.with_extension("pub"));
+        let server = sshd::Sshd::start(dir, &config);
         Sshd {
-            child,
-            port,
-            dir,
+            port: server.port,
+            server,
             host_pub,
         }
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
+        self.server.path(name)
     }
 
     /// The known_hosts line built from the host key's .pub (ssh-keyscan finds nothing on the
@@ -168,7 +109,7 @@ impl Sshd {
             parts.next().unwrap(),
             parts.next().unwrap()
         );
-        known_hosts(self.dir.path(), &line)
+        known_hosts(self.server.dir.path(), &line)
     }
 
     /// What OpenSSH itself says the fingerprint is.
@@ -186,9 +127,9 @@ impl Sshd {
 
     fn device(&self) -> premarket::config::Device {
         let mut conn = connection(self.port, None);
-        conn.user = run(Process::new("id").arg("-un")).trim().to_string();
+        conn.user = sshd::user();
         conn.key_file = Some(self.path("client_enc"));
-        conn.key_passphrase = Some(secret_file(self.dir.path(), "passphrase", CANARY));
+        conn.key_passphrase = Some(secret_file(self.server.dir.path(), "passphrase", CANARY));
         device("sw-ossh", Platform::Eos, conn)
     }
 }
@@ -222,14 +163,14 @@ async fn key_file_with_passphrase_against_openssh() {
         return;
     }
     let sshd = Sshd::start(false);
-    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let settings = patient(Some(sshd.known_hosts()));
     let results = collect(&sshd.device(), &commands(&SWITCH_COMMANDS), &settings).await;
     assert_switch_outputs(&results);
 
     // A wrong passphrase: a clear error, and the wrong value is not in it either.
     let mut device = sshd.device();
     device.ssh_mut().expect("an SSH device").key_passphrase = Some(secret_file(
-        sshd.dir.path(),
+        sshd.server.dir.path(),
         "wrong",
         "CANARY-wrong-passphrase",
     ));
@@ -251,7 +192,7 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
     let results = premarket::collect::ssh::collect(
         &sshd.device(),
         &commands(&["show version"]),
-        &settings(None, Duration::from_secs(5)),
+        &patient(None),
     )
     .await;
     let e = results[0].1.as_ref().unwrap_err().to_string();
@@ -262,12 +203,9 @@ async fn host_key_fingerprint_matches_openssh_and_unknown_keys_are_refused() {
 
     let mut pinned = sshd.device();
     pinned.ssh_mut().expect("an SSH device").host_key = Some(fingerprint);
-    let results = premarket::collect::ssh::collect(
-        &pinned,
-        &commands(&["show version"]),
-        &settings(None, Duration::from_secs(5)),
-    )
-    .await;
+    let results =
+        premarket::collect::ssh::collect(&pinned, &commands(&["show version"]), &patient(None))
+            .await;
     assert!(results[0].1.is_ok(), "{:?}", results[0].1);
 }
 
@@ -277,7 +215,7 @@ async fn legacy_only_openssh_needs_legacy_algorithms() {
         return;
     }
     let sshd = Sshd::start(true);
-    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let settings = patient(Some(sshd.known_hosts()));
     let mut device = sshd.device();
     let results = collect(&device, &commands(&["show version"]), &settings).await;
     let e = results[0].1.as_ref().unwrap_err().to_string();
@@ -322,7 +260,7 @@ async fn ssh_agent_login_against_openssh() {
     device.ssh_mut().expect("an SSH device").key_file = None;
     device.ssh_mut().expect("an SSH device").key_passphrase = None;
     device.ssh_mut().expect("an SSH device").agent = true;
-    let settings = settings(Some(sshd.known_hosts()), Duration::from_secs(5));
+    let settings = patient(Some(sshd.known_hosts()));
     let results = collect(&device, &commands(&SWITCH_COMMANDS), &settings).await;
     let _ = agent.kill();
     let _ = agent.wait();

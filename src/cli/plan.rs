@@ -35,7 +35,17 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         let d = &device.device;
         match &d.access {
             Access::Ssh(ssh) => {
-                outln!("{} ({}, {}:{})", d.name, d.platform, ssh.host, ssh.port);
+                let via = match ssh.hops() {
+                    [] => String::new(),
+                    hops => format!(" via {}", hops.join(" > ")),
+                };
+                outln!(
+                    "{}{via} ({}, {}:{})",
+                    d.name,
+                    d.platform,
+                    ssh.host,
+                    ssh.port
+                );
                 refused += session(device, ssh);
             }
             // A probe is not reached over SSH: it shows what it measures instead.

@@ -58,6 +58,7 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
     for device in &config.devices {
         secrets(device, &mut errors, &mut warnings);
     }
+    bastion_secrets(&config, &mut errors, &mut warnings);
     smtp_secret(&config, &mut errors, &mut warnings);
     acknowledgements(&config, &mut errors, &mut warnings);
     // Not refused (they worked yesterday), but others may read them.
@@ -137,22 +138,57 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
         let Some(secret) = secret.as_ref() else {
             continue;
         };
-        if !secret.is_present(&device.environment) {
-            warnings.push(missing(
-                secret,
-                &device.environment,
-                &format!("a live run would not log in to {} (ssh.{key})", device.name),
-            ));
-            continue;
-        }
-        match secret.resolve(&device.environment) {
-            Err(e) => errors.push(ConfigError::new(
+        let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
+        match read_present(secret, &device.environment, &consequence, warnings) {
+            None => {}
+            Some(Err(e)) => errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
             )),
-            Ok(value) => warnings.extend(printed(device, key, secret, value.expose_secret())),
+            Some(Ok(value)) => warnings.extend(printed(device, key, secret, value.expose_secret())),
         }
     }
+}
+
+/// A bastion's secrets, as a device's: one not there is a warning, one that cannot be read
+/// an error at the bastion's entry in site.yaml.
+fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
+    for bastion in &config.site.bastions {
+        let name = &bastion.name;
+        for (key, secret) in [
+            ("password", &bastion.login.password),
+            ("key_passphrase", &bastion.login.key_passphrase),
+        ] {
+            let Some(secret) = secret.as_ref() else {
+                continue;
+            };
+            let consequence = format!(
+                "a live run would not log in to bastion {name} ({key}), nor reach a device behind it"
+            );
+            let env = &config.site.environment;
+            if let Some(Err(e)) = read_present(secret, env, &consequence, warnings) {
+                errors.push(ConfigError::new(
+                    bastion.position.clone(),
+                    format!("bastion {name}: {key}: {e}"),
+                ));
+            }
+        }
+    }
+}
+
+/// Reads `secret` when it is there (its value, or the error that it cannot be read); a
+/// warning saying `consequence` and `None` when it is not.
+fn read_present(
+    secret: &crate::config::SecretRef,
+    env: &Environment,
+    consequence: &str,
+    warnings: &mut Vec<String>,
+) -> Option<Result<secrecy::SecretString, crate::config::SecretError>> {
+    if !secret.is_present(env) {
+        warnings.push(missing(secret, env, consequence));
+        return None;
+    }
+    Some(secret.resolve(env))
 }
 
 /// The warning for a device secret that the device prints, named by its reference.
@@ -197,15 +233,8 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
         return;
     };
     let env = &config.site.environment;
-    if !secret.is_present(env) {
-        warnings.push(missing(
-            secret,
-            env,
-            "a live run could not send the email (email.password)",
-        ));
-        return;
-    }
-    if let Err(e) = secret.resolve(env) {
+    let consequence = "a live run could not send the email (email.password)";
+    if let Some(Err(e)) = read_present(secret, env, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {

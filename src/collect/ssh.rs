@@ -4,20 +4,25 @@
 //!
 //! This is where a configured device meets the SSH layer: its platform's profile is chosen
 //! here, and its secrets are read from their references here, at connect time (a secret
-//! holding a line break is refused with its reference named, never its value). A large output
+//! holding a line break is refused with its reference named, never its value). The site's
+//! bastions are handed to the SSH layer's [`Jumps`], each read (its secrets) the first time a
+//! device behind it connects, once for the run. A large output
 //! is spooled into the run's directory ([`Ssh::spooling_in`]) and capped at the site's
 //! `ssh.max_output_mb`.
 
 use std::sync::{Arc, OnceLock};
 
 use super::{BoxFuture, Collector, Outputs};
-use premarket_config::{Config, Device, SecretRef};
+use premarket_config::{
+    Bastion as SiteBastion, Config, Connection, Device, Environment, SecretRef,
+};
 use premarket_core::{CollectError, Command, Megabytes, Platform};
 use premarket_plan::DevicePlan;
 use premarket_platform::fortigate;
 use premarket_spool::SpoolDir;
+use premarket_ssh::jump::{Jumps, ReadBastion};
 use premarket_ssh::profile::Profile;
-use premarket_ssh::{self as ssh, Captured, EnableSecret, Gate, Settings, Target};
+use premarket_ssh::{self as ssh, Bastion, Captured, EnableSecret, Gate, Settings, Target};
 
 pub struct Ssh {
     settings: Settings,
@@ -74,7 +79,66 @@ pub fn settings(config: &Config) -> Settings {
         spool: SpoolDir::temporary(),
         max_output: max_output(config),
         deadline: None,
+        jumps: jumps(config),
     }
+}
+
+/// The site's bastions, each read when a device behind it first connects.
+fn jumps(config: &Config) -> Jumps {
+    Jumps::new(config.site.bastions.iter().map(|b| {
+        let (site, env) = (b.clone(), config.site.environment.clone());
+        let read: ReadBastion = Box::new(move || bastion(&site, &env));
+        (b.name.clone(), read)
+    }))
+}
+
+/// A bastion of site.yaml as the SSH layer needs it; its secrets are read now.
+fn bastion(site: &SiteBastion, env: &Environment) -> Result<Bastion, CollectError> {
+    Ok(Bastion {
+        login: login(&site.name, &site.login, env, Vec::new())?,
+        max_sessions: site.max_sessions,
+        max_starts_per_s: site.max_starts_per_s,
+    })
+}
+
+/// The login `conn` describes for the device (or bastion) `name`, reached through `via`; its
+/// secrets are read now, `{ env: NAME }` ones from `env`.
+fn login(
+    name: &str,
+    conn: &Connection,
+    env: &Environment,
+    via: Vec<Arc<Bastion>>,
+) -> Result<Target, CollectError> {
+    let read = |what: &str, secret: &SecretRef| {
+        secret
+            .resolve(env)
+            .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
+    };
+    let optional =
+        |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
+    let enable_secret = match &conn.enable_secret {
+        Some(r) => Some(EnableSecret {
+            value: read("enable secret", r)?,
+            reference: r.to_string(),
+        }),
+        None => None,
+    };
+    Ok(Target {
+        name: name.to_string(),
+        host: conn.host.clone(),
+        port: conn.port,
+        user: conn.user.clone(),
+        password: optional("password", &conn.password)?,
+        key_file: conn.key_file.clone(),
+        key_passphrase: optional("key passphrase", &conn.key_passphrase)?,
+        cert_file: conn.cert_file.clone(),
+        agent: conn.agent,
+        enable_secret,
+        host_key: conn.host_key.clone(),
+        legacy_algorithms: conn.legacy_algorithms,
+        vdom: conn.vdom.clone(),
+        via,
+    })
 }
 
 /// The site's per-command output cap (`ssh.max_output_mb`), for live and saved outputs.
@@ -87,8 +151,9 @@ pub fn profile(platform: Platform) -> Option<&'static Profile> {
     premarket_platform::spec(platform).profile
 }
 
-/// `device` as the SSH layer needs it, with its profile; its secrets are read now.
-pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectError> {
+/// `device` as the SSH layer needs it, with its profile; its secrets are read now, and its
+/// bastions taken from `jumps` (read the first time).
+pub fn target(device: &Device, jumps: &Jumps) -> Result<(Target, &'static Profile), CollectError> {
     let conn = device.ssh().ok_or_else(|| {
         CollectError::Other(format!(
             "device {} is a {}: it is not reached over SSH",
@@ -101,35 +166,15 @@ pub fn target(device: &Device) -> Result<(Target, &'static Profile), CollectErro
             device.platform
         ))
     })?;
-    let read = |what: &str, secret: &SecretRef| {
-        secret
-            .resolve(&device.environment)
-            .map_err(|e| CollectError::Secret(format!("{what} ({secret}): {e}")))
-    };
-    let optional =
-        |what: &str, secret: &Option<SecretRef>| secret.as_ref().map(|r| read(what, r)).transpose();
-    let enable_secret = match &conn.enable_secret {
-        Some(r) => Some(EnableSecret {
-            value: read("enable secret", r)?,
-            reference: r.to_string(),
-        }),
-        None => None,
-    };
-    let target = Target {
-        name: device.name.to_string(),
-        host: conn.host.clone(),
-        port: conn.port,
-        user: conn.user.clone(),
-        password: optional("password", &conn.password)?,
-        key_file: conn.key_file.clone(),
-        key_passphrase: optional("key passphrase", &conn.key_passphrase)?,
-        agent: conn.agent,
-        enable_secret,
-        host_key: conn.host_key.clone(),
-        legacy_algorithms: conn.legacy_algorithms,
-        vdom: conn.vdom.clone(),
-    };
-    Ok((target, profile))
+    let via = conn
+        .hops()
+        .iter()
+        .map(|name| jumps.bastion(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((
+        login(device.name.as_str(), conn, &device.environment, via)?,
+        profile,
+    ))
 }
 
 /// Runs `commands` on `device` in one session; one result per command, in order.
@@ -148,7 +193,7 @@ async fn collect_gated(
     settings: &Settings,
     gate: Option<Arc<dyn Gate>>,
 ) -> Vec<(Command, Result<Captured, CollectError>)> {
-    match target(device) {
+    match target(device, &settings.jumps) {
         Ok((target, profile)) => {
             ssh::collect_gated(&target, profile, commands, settings, gate).await
         }
@@ -170,7 +215,7 @@ pub fn firewall_shell(
             device.name, device.platform
         )));
     }
-    let (target, _) = target(device)?;
+    let (target, _) = target(device, &settings.jumps)?;
     fortigate::firewall_shell::FirewallShell::connect(&target, settings)
 }
 

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::baseline::BaselineText;
+use super::bastion::Via;
 use super::environment::Environment;
 use super::error::{ConfigError, Position};
 use super::recover;
@@ -39,6 +40,9 @@ pub struct Connection {
     pub key_file: Option<PathBuf>,
     #[serde(default)]
     pub key_passphrase: Option<SecretRef>,
+    /// An OpenSSH user certificate for the key (of `key_file`, or held by ssh-agent).
+    #[serde(default)]
+    pub cert_file: Option<PathBuf>,
     /// Offer the keys held by ssh-agent (`SSH_AUTH_SOCK`).
     #[serde(default)]
     pub agent: bool,
@@ -54,6 +58,16 @@ pub struct Connection {
     /// FortiGate: the VDOM whose sessions and policies are inspected.
     #[serde(default)]
     pub vdom: Option<String>,
+    /// The bastions of site.yaml it is reached through, outermost first.
+    #[serde(default)]
+    pub via: Option<Spanned<Via>>,
+}
+
+impl Connection {
+    /// The bastions' names, outermost first; empty when dialled directly.
+    pub fn hops(&self) -> &[String] {
+        self.via.as_ref().map_or(&[], |v| v.value.0.as_slice())
+    }
 }
 
 fn default_port() -> u16 {

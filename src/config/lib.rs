@@ -4,6 +4,7 @@ pub mod acks;
 pub mod acks_file;
 mod archive;
 mod baseline;
+mod bastion;
 mod calendar;
 mod catalog;
 mod device;
@@ -28,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 pub use archive::ArchiveSettings;
 pub use baseline::BaselineText;
+pub use bastion::{Bastion, Via};
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Examples, Severity};
 pub use device::{Access, Connection, Device, Rejected, Skip, reference as device_reference};
@@ -76,6 +78,8 @@ pub struct Site {
     pub calendar: Option<Calendar>,
     /// The endpoints of `notify:` (none without the section).
     pub notify: Vec<Endpoint>,
+    /// The jump hosts of `bastions:` (none without the section).
+    pub bastions: Vec<Bastion>,
     /// What a run whose deadline passed less than 12 hours ago still gets.
     pub deadline_grace: std::time::Duration,
     /// Where `{ env: NAME }` secrets are read: the process, then `environment_file:`.
@@ -144,6 +148,7 @@ impl Config {
                 .and_then(|c| calendar::validate(&site_path, c, &mut errors));
             site.notify =
                 notify::validate(&site_path, &site_file.notify, &environment, &mut errors);
+            site.bastions = bastion::validate(&site_path, &site_file.bastions, &mut errors);
             site
         });
 
@@ -204,6 +209,9 @@ impl Config {
         }
 
         let catalog = load_catalog(&dir.join("checks"), &mut errors);
+        if let Some(site) = &site {
+            bastion::validate_via(&devices, &site.bastions, &mut errors);
+        }
         validate_explains(&catalog, &mut errors);
         match site {
             Some(site) => Ok((
@@ -227,6 +235,10 @@ impl Config {
     /// Whether `site.yaml` lists a device of that name (loaded or rejected).
     pub fn lists(&self, name: &str) -> bool {
         self.device(name).is_some() || self.rejected.iter().any(|r| r.name == *name)
+    }
+
+    pub fn bastion(&self, name: &str) -> Option<&Bastion> {
+        self.site.bastions.iter().find(|b| b.name == name)
     }
 }
 
@@ -287,6 +299,7 @@ fn validate_site(
         metrics: None,
         calendar: None,
         notify: Vec::new(),
+        bastions: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
         environment: Environment::process(),
     })

@@ -51,6 +51,9 @@ pub struct SiteFile {
     /// Chat, paging and webhook endpoints told of the verdict besides the email.
     #[serde(default)]
     pub notify: Vec<super::notify::NotifyFile>,
+    /// Jump hosts devices are reached through (`ssh: { via: NAME }`).
+    #[serde(default)]
+    pub bastions: Vec<super::bastion::BastionFile>,
 }
 
 /// The keys of `site.yaml` (`premarket explain --baseline`), from the type that reads it.

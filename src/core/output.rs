@@ -63,6 +63,17 @@ pub enum CollectError {
     /// premarket was told to stop (the signal's name) before this finished.
     #[error("interrupted ({0}) before it finished")]
     Interrupted(String),
+    /// A jump host on the way to the device failed (unreachable, its host key, its login, a
+    /// secret of its own, or it refused to forward): nothing reached the device.
+    #[error("through bastion {bastion}: {error}")]
+    Bastion {
+        bastion: String,
+        error: Box<CollectError>,
+    },
+    /// A bastion refused the `direct-tcpip` channel to the device (only inside
+    /// [`CollectError::Bastion`]).
+    #[error("it refused to forward to {0}")]
+    Forwarding(String),
     #[error("{0}")]
     Other(String),
 }

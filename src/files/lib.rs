@@ -32,6 +32,8 @@ impl Kind {
     pub const KNOWN_HOSTS: Kind = Kind::new("known_hosts file", 16 << 20);
     /// An SSH private key file (`ssh.key_file`): a few kilobytes.
     pub const KEY: Kind = Kind::new("key file", 64 << 10);
+    /// An OpenSSH user certificate (`ssh.cert_file`): a few kilobytes.
+    pub const SSH_CERTIFICATE: Kind = Kind::new("SSH certificate file", 64 << 10);
     /// The relay's CA certificates (`email.ca_file`), PEM.
     pub const CERTIFICATES: Kind = Kind::new("certificate file", 4 << 20);
     /// An archived run's `report.json`: about 20 KB for three devices, a few MB for hundreds.

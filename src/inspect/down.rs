@@ -48,14 +48,21 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
         .ssh()
         .map(|c| format!("{}:{}", c.host, c.port))
         .unwrap_or_else(|| device.clone());
+    let hops = plan.device.ssh().map(|c| c.hops().join(" > "));
+    let nc = match hops.as_deref() {
+        Some(hops) if !hops.is_empty() => format!(
+            "(from the last bastion, {hops}: `nc -vz {}`)",
+            target.replace(':', " ")
+        ),
+        _ => format!("(`nc -vz {}`)", target.replace(':', " ")),
+    };
     let (cause, what, remedy) = match error {
         CollectError::Connect(m) => (
             "unreachable",
             format!("cannot connect to {target}: {m}"),
             format!(
-                "Check that {target} answers from this host (`nc -vz {}`): routing, ACLs and the \
-                 device's administrative SSH access on that interface. Then rerun {rerun}.",
-                target.replace(':', " ")
+                "Check that {target} answers from this host {nc}: routing, ACLs and the \
+                 device's administrative SSH access on that interface. Then rerun {rerun}."
             ),
         ),
         CollectError::HostKey(m) => (
@@ -132,7 +139,19 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
                  --device {device}` lists them and `premarket capture` writes them."
             ),
         ),
+        CollectError::Bastion {
+            bastion,
+            error: inner,
+        } => {
+            let (cause, remedy) = through(bastion, inner, &target);
+            (
+                cause,
+                error.to_string(),
+                format!("{remedy} Then rerun {rerun}."),
+            )
+        }
         CollectError::Device(_)
+        | CollectError::Forwarding(_)
         | CollectError::Unsupported(_)
         | CollectError::NotApplicable(_)
         | CollectError::Refused(_)
@@ -157,6 +176,53 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
     })
 }
 
+/// The cause and remedy when bastion `name` failed with `inner` on the way to `target`.
+fn through(name: &str, inner: &CollectError, target: &str) -> (&'static str, String) {
+    match inner {
+        CollectError::Connect(_) => (
+            "bastion unreachable",
+            format!(
+                "Check that bastion {name} (its host and port in site.yaml's bastions:) answers \
+                 from this host: routing, ACLs, its SSH service."
+            ),
+        ),
+        CollectError::HostKey(_) => (
+            "bastion host key not trusted",
+            format!(
+                "Do not accept the new key blindly: a changed host key is also what an \
+                 interception looks like. Confirm the key with the bastion's administrator, then \
+                 `premarket trust --bastion {name}` shows the key offered and how to pin it."
+            ),
+        ),
+        CollectError::Auth(_) => (
+            "bastion login refused",
+            format!(
+                "Check the user and the password, key or certificate of bastion {name} in \
+                 site.yaml, and that the account is not locked or expired there."
+            ),
+        ),
+        CollectError::Secret(_) => (
+            "bastion secret not available",
+            format!(
+                "Nothing was sent: the secret bastion {name} refers to in site.yaml is not there \
+                 for this run. Set the variable or create the file where the run can read it; \
+                 `premarket validate` lists every secret a run would miss."
+            ),
+        ),
+        CollectError::Forwarding(_) => (
+            "bastion refused forwarding",
+            format!(
+                "Allow TCP forwarding to {target} for premarket's account on bastion {name} \
+                 (OpenSSH: AllowTcpForwarding yes, and the device in PermitOpen if that is set)."
+            ),
+        ),
+        _ => (
+            "bastion failed",
+            format!("Log in to bastion {name} by hand and see what it says."),
+        ),
+    }
+}
+
 /// An error that ends the session (as opposed to one command's refusal or bad output).
 fn session_wide(e: &CollectError) -> bool {
     matches!(
@@ -170,6 +236,7 @@ fn session_wide(e: &CollectError) -> bool {
             | CollectError::TooLarge(_)
             | CollectError::Deadline
             | CollectError::Interrupted(_)
+            | CollectError::Bastion { .. }
     )
 }
 

@@ -1,24 +1,69 @@
-//! Host key verification: the device must prove it is the device we mean before we send a
-//! password. A key is trusted only when it is pinned in the device's baseline (`host_key:
-//! SHA256:...`) or listed in the site's known_hosts file, read by OpenSSH's rules in
-//! [`super::known_hosts`]. Never trust on first use, never add a key by ourselves: an unknown
-//! key is refused with the fingerprint and how to pin it, and a changed key is refused loudly.
-//! A key marked `@revoked` for the host is refused whatever else vouches for it, the pin
-//! included. `@cert-authority` lines are not trusted: premarket negotiates plain host keys only
-//! (no `*-cert-v01` algorithm is offered), so a host that only a CA line names is refused with
-//! a message saying so.
+//! Host key verification: a device (or a bastion on the way to it) must prove it is the host
+//! we mean before we send a password. A key is trusted only when it is pinned (`host_key:
+//! SHA256:...` in the device's baseline, or the bastion's entry in site.yaml) or listed in the
+//! site's known_hosts file, read by OpenSSH's rules in [`super::known_hosts`], or when it comes
+//! in a host certificate that an `@cert-authority` line of that file vouches for
+//! ([`certificate`]). Never trust on first use, never add a key by ourselves: an unknown key is
+//! refused with the fingerprint and how to pin it, and a changed key is refused loudly. A key
+//! marked `@revoked` for the host (or the authority that signed its certificate) is refused
+//! whatever else vouches for it, the pin included.
+//!
+//! The one check for every key exchange of every connection: the login's and each re-key's, a
+//! device's and a bastion's ([`verify_offered`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use russh::keys::{HashAlg, PublicKey};
+use russh::keys::{HashAlg, PublicKey, PublicKeyOrCertificate};
 
 use super::known_hosts::{self, Entry, Listed, Marker};
 
-/// Where a device is and which keys it may present.
+pub mod certificate;
+use certificate::Verdict;
+
+/// Whose key is checked: a device's, pinned in its baseline, or a bastion's, pinned in its
+/// entry of site.yaml. Only the messages differ: where to pin, which `premarket trust` shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    #[default]
+    Device,
+    Bastion,
+}
+
+impl Role {
+    /// How messages name the host: `sw1`, `bastion b1`.
+    pub fn named(self, name: &str) -> String {
+        match self {
+            Role::Device => name.to_string(),
+            Role::Bastion => format!("bastion {name}"),
+        }
+    }
+
+    /// Where its fingerprint is pinned.
+    fn pin_at(self, name: &str, fingerprint: &str) -> String {
+        match self {
+            Role::Device => format!("the device baseline (ssh: host_key: \"{fingerprint}\")"),
+            Role::Bastion => {
+                format!("site.yaml's bastions: entry for {name} (host_key: \"{fingerprint}\")")
+            }
+        }
+    }
+
+    /// The `premarket trust` arguments that show its key.
+    fn trust(self, name: &str) -> String {
+        match self {
+            Role::Device => format!("--device {name}"),
+            Role::Bastion => format!("--bastion {name}"),
+        }
+    }
+}
+
+/// Where a device (or bastion) is and which keys it may present.
 #[derive(Clone, Debug)]
 pub struct Expected<'a> {
+    /// Its name in the site (a device's, or a bastion's).
     pub device: &'a str,
+    pub role: Role,
     pub host: &'a str,
     pub port: u16,
     /// The device's pinned fingerprint (`ssh.host_key`).
@@ -57,12 +102,17 @@ impl KnownHosts {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HostKeyError {
     #[error(
-        "unknown host key for {device} ({addr}): it offered {fingerprint}; {note}. After checking the \
-         fingerprint with the device's administrator, pin it in the device baseline (ssh: host_key: \"{fingerprint}\") \
-         or add `{known_hosts_line}` to the site's known_hosts (`premarket trust --device {device}` prints both)"
+        "unknown host key for {} ({addr}): it offered {fingerprint}; {note}. After checking the \
+         fingerprint with its administrator, pin it in {} or add `{known_hosts_line}` to the \
+         site's known_hosts (`premarket trust {}` prints both)",
+        .role.named(.device),
+        .role.pin_at(.device, .fingerprint),
+        .role.trust(.device)
     )]
     Unknown {
+        /// Its name in the site; `role` says whether a device's or a bastion's.
         device: String,
+        role: Role,
         addr: String,
         fingerprint: String,
         known_hosts_line: String,
@@ -93,16 +143,39 @@ pub enum HostKeyError {
         line: usize,
     },
     #[error(
-        "known_hosts {path} line {line} is a @cert-authority entry for {device}; premarket accepts plain \
-         host keys only: add the device's key (`{known_hosts_line}`) or pin it (ssh: host_key: \"{fingerprint}\") \
-         after checking {fingerprint} with the device's administrator"
+        "known_hosts {path} line {line} is a @cert-authority entry for {}, but it offered a plain \
+         host key, not a certificate: give it a host certificate signed by that authority, or add its key \
+         (`{known_hosts_line}`) or pin it in {} after checking {fingerprint} with its administrator",
+        .role.named(.device),
+        .role.pin_at(.device, .fingerprint)
     )]
     CertAuthority {
+        /// Its name in the site; `role` says whether a device's or a bastion's.
         device: String,
+        role: Role,
         fingerprint: String,
         path: String,
         line: usize,
         known_hosts_line: String,
+    },
+    /// A host certificate that was not accepted, and its key, judged alone, was not either (as
+    /// `ssh` falls back to the plain key).
+    #[error("its host certificate was refused: {reason}; and on its own: {plain}")]
+    Certificate {
+        reason: String,
+        plain: Box<HostKeyError>,
+    },
+    #[error(
+        "the host certificate of {device} ({addr}) is signed by {authority}, an authority REVOKED in \
+         known_hosts {path} line {line}: nothing it signed may be accepted. Do not connect; get the \
+         host's new certificate (or key) from its administrator"
+    )]
+    RevokedAuthority {
+        device: String,
+        addr: String,
+        authority: String,
+        path: String,
+        line: usize,
     },
     #[error("cannot read known_hosts {path}: {reason}")]
     KnownHosts { path: String, reason: String },
@@ -148,11 +221,19 @@ fn same_fingerprint(pin: &str, offered: &str) -> bool {
     norm(pin) == norm(offered)
 }
 
-/// What the site's known_hosts says about the key a device offered.
-enum Known<'a> {
+/// What the site's known_hosts lists for the host, before any key is judged.
+enum Lines<'a> {
     /// site.yaml names no known_hosts file.
     NoFile,
     /// It names one that does not exist (OpenSSH reads that as empty).
+    Missing(&'a Path),
+    /// The lines that name the host.
+    Read(&'a Path, Listed),
+}
+
+/// What the site's known_hosts says about the key a device offered.
+enum Known<'a> {
+    NoFile,
     Missing(&'a Path),
     /// What the lines `ssh` consults say.
     Said(&'a Path, Said),
@@ -167,16 +248,16 @@ enum Said {
     Unlisted { note: String },
 }
 
-/// Judges `key` by the known_hosts file read before the connection. A file that cannot be
-/// read, or that has a broken line for this device, fails closed.
-fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, HostKeyError> {
+/// The lines of the known_hosts file read before the connection that name the host. A file
+/// that cannot be read, or that has a broken line for this host, fails closed.
+fn lines<'a>(expected: &Expected<'a>) -> Result<Lines<'a>, HostKeyError> {
     let Some(file) = expected.known_hosts else {
-        return Ok(Known::NoFile);
+        return Ok(Lines::NoFile);
     };
     let path = file.path.as_path();
     let text = match &file.text {
         Ok(Some(text)) => text,
-        Ok(None) => return Ok(Known::Missing(path)),
+        Ok(None) => return Ok(Lines::Missing(path)),
         Err(known_hosts::Error::Unreadable(reason)) => {
             return Err(HostKeyError::KnownHostsFile(reason.clone()));
         }
@@ -188,11 +269,38 @@ fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, Host
         }
     };
     match text.listed(expected.host, expected.port) {
-        Ok(listed) => Ok(Known::Said(path, judge(&listed, key, expected.host))),
+        Ok(listed) => Ok(Lines::Read(path, listed)),
         Err(e) => Err(HostKeyError::KnownHosts {
             path: path.display().to_string(),
             reason: e.to_string(),
         }),
+    }
+}
+
+/// Judges `key` by the known_hosts file read before the connection.
+fn known<'a>(expected: &Expected<'a>, key: &PublicKey) -> Result<Known<'a>, HostKeyError> {
+    Ok(match lines(expected)? {
+        Lines::NoFile => Known::NoFile,
+        Lines::Missing(path) => Known::Missing(path),
+        Lines::Read(path, listed) => Known::Said(path, judge(&listed, key, expected.host)),
+    })
+}
+
+/// Whether the host's certificate is worth asking for: no pin decides instead, and a
+/// `@cert-authority` line names the host. Otherwise premarket offers plain host key
+/// algorithms only, as before certificates were read, so a device without a CA line is
+/// reached exactly as it always was.
+pub fn wants_certificate(expected: &Expected<'_>) -> bool {
+    if expected.pin.is_some() {
+        return false;
+    }
+    match lines(expected) {
+        Ok(Lines::Read(_, listed)) => listed
+            .own
+            .iter()
+            .chain(&listed.bare)
+            .any(|e| e.marker == Marker::CertAuthority),
+        _ => false,
     }
 }
 
@@ -247,11 +355,22 @@ fn marked<'e>(
 /// A revocation refuses the key first, pinned or not; then the pin decides alone; then
 /// known_hosts.
 pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyError> {
+    verify_key(expected, key, false)
+}
+
+/// [`verify`]; `in_certificate`: the key came in a certificate that was not accepted, so a
+/// host named only by `@cert-authority` lines has simply no entry for the key.
+fn verify_key(
+    expected: &Expected<'_>,
+    key: &PublicKey,
+    in_certificate: bool,
+) -> Result<(), HostKeyError> {
     let offered = fingerprint(key);
     let addr = format!("{}:{}", expected.host, expected.port);
+    let device = expected.role.named(expected.device);
     let known = known(expected, key)?;
     let revoked = |path: &Path, line| HostKeyError::Revoked {
-        device: expected.device.to_string(),
+        device: device.clone(),
         addr: addr.clone(),
         fingerprint: offered.clone(),
         path: path.display().to_string(),
@@ -264,17 +383,22 @@ pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyErr
         if same_fingerprint(pin, &offered) {
             return Ok(());
         }
+        let source_ = match expected.role {
+            Role::Device => "the pinned ssh.host_key in its baseline".into(),
+            Role::Bastion => "the pinned host_key of its bastions: entry in site.yaml".into(),
+        };
         return Err(HostKeyError::Changed {
-            device: expected.device.to_string(),
+            device,
             addr,
             fingerprint: offered,
             expected: pin.to_string(),
-            source_: "the pinned ssh.host_key in its baseline".into(),
+            source_,
         });
     }
     let line = known_hosts_line(expected.host, expected.port, key);
     let unknown = |note: String| HostKeyError::Unknown {
         device: expected.device.to_string(),
+        role: expected.role,
         addr: addr.clone(),
         fingerprint: offered.clone(),
         known_hosts_line: line.clone(),
@@ -300,14 +424,19 @@ pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyErr
             line,
             expected: old,
         } => Err(HostKeyError::Changed {
-            device: expected.device.to_string(),
+            device: device.clone(),
             addr,
             fingerprint: offered,
             expected: old,
             source_: format!("known_hosts {} line {line}", path.display()),
         }),
+        Said::CertAuthorityOnly { .. } if in_certificate => Err(unknown(format!(
+            "{} names it only in @cert-authority lines",
+            path.display()
+        ))),
         Said::CertAuthorityOnly { line: ca } => Err(HostKeyError::CertAuthority {
             device: expected.device.to_string(),
+            role: expected.role,
             fingerprint: offered,
             path: path.display().to_string(),
             line: ca,
@@ -319,254 +448,67 @@ pub fn verify(expected: &Expected<'_>, key: &PublicKey) -> Result<(), HostKeyErr
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use russh::keys::{Algorithm, PrivateKey};
-
-    fn key() -> PublicKey {
-        PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
-            .map(|k| k.public_key().clone())
-            .unwrap()
-    }
-
-    fn expected<'a>(pin: Option<&'a str>, known_hosts: Option<&'a KnownHosts>) -> Expected<'a> {
-        Expected {
-            device: "sw1",
-            host: "127.0.0.1",
-            port: 2201,
-            pin,
-            known_hosts,
-        }
-    }
-
-    #[test]
-    fn pin_and_known_hosts_decide() {
-        let k = key();
-        let other = key();
-        let fp = fingerprint(&k);
-        let dir = tempfile::tempdir().unwrap();
-        let kh = dir.path().join("known_hosts");
-        std::fs::write(
-            &kh,
-            format!("# site keys\n{}\n", known_hosts_line("127.0.0.1", 2201, &k)),
-        )
-        .unwrap();
-        let kh = KnownHosts::read(&kh);
-
-        assert_eq!(verify(&expected(Some(&fp), None), &k), Ok(()));
-        assert_eq!(
-            verify(&expected(Some(fp.trim_start_matches("SHA256:")), None), &k),
-            Ok(())
-        );
-        assert!(matches!(
-            verify(&expected(Some(&fp), None), &other),
-            Err(HostKeyError::Changed { .. })
-        ));
-        assert_eq!(verify(&expected(None, Some(&kh)), &k), Ok(()));
-        let changed = verify(&expected(None, Some(&kh)), &other).unwrap_err();
-        assert!(
-            changed.to_string().starts_with("HOST KEY CHANGED for sw1"),
-            "{changed}"
-        );
-        let unknown = verify(&expected(None, None), &k).unwrap_err().to_string();
-        assert!(
-            unknown.contains(&fp) && unknown.contains("host_key"),
-            "{unknown}"
-        );
-        let elsewhere = Expected {
-            port: 2299,
-            ..expected(None, Some(&kh))
-        };
-        assert!(matches!(
-            verify(&elsewhere, &k),
-            Err(HostKeyError::Unknown { .. })
-        ));
-        let missing = KnownHosts::read(&dir.path().join("nope"));
-        assert!(
-            verify(&expected(None, Some(&missing)), &k)
-                .unwrap_err()
-                .to_string()
-                .contains("does not exist")
-        );
-    }
-
-    /// One device at `[10.0.0.1]:2222` offering key A, against a known_hosts text and a pin.
-    /// `Ok(())` or a fragment of the refusal.
-    #[test]
-    fn known_hosts_decides_as_openssh_reads_it() {
-        use crate::known_hosts::test_keys::{A, B, E, HASHED_10_0_0_1_2222};
-        let a = PublicKey::from_openssh(A).unwrap();
-        let pin_a = fingerprint(&a);
-        let pin_b = fingerprint(&PublicKey::from_openssh(B).unwrap());
-        let n = "[10.0.0.1]:2222";
-        type Row<'a> = (&'a str, String, Option<&'a str>, Result<(), &'a str>);
-        let table: Vec<Row> = vec![
-            ("listed", format!("{n} {A}\n"), None, Ok(())),
-            (
-                "listed and revoked",
-                format!("{n} {A}\n@revoked {n} {A}\n"),
-                None,
-                Err("host key of sw1 (10.0.0.1:2222) is REVOKED in known_hosts KH line 2"),
-            ),
-            (
-                "revoked for every host",
-                format!("# revoked\n@revoked * {A}\n{n} {A}\n"),
-                None,
-                Err("is REVOKED in known_hosts KH line 2"),
-            ),
-            (
-                "a revocation that excludes this host",
-                format!("@revoked *,!{n} {A}\n{n} {A}\n"),
-                None,
-                Ok(()),
-            ),
-            (
-                "another key revoked",
-                format!("@revoked * {B}\n{n} {A}\n"),
-                None,
-                Ok(()),
-            ),
-            (
-                "a revocation beats the pin",
-                format!("@revoked [10.0.0.?]:* {A}\n"),
-                Some(&pin_a),
-                Err("is REVOKED in known_hosts KH line 1"),
-            ),
-            (
-                "the pin when known_hosts is silent",
-                String::new(),
-                Some(&pin_a),
-                Ok(()),
-            ),
-            (
-                "the pin is decided before known_hosts",
-                format!("{n} {A}\n"),
-                Some(&pin_b),
-                Err("HOST KEY CHANGED for sw1 (10.0.0.1:2222)! It offered"),
-            ),
-            (
-                "another key of the same type",
-                format!("{n} {E}\n{n} {B}\n"),
-                None,
-                Err("but known_hosts KH line 2 says SHA256:"),
-            ),
-            ("several keys", format!("{n} {B}\n{n} {A}\n"), None, Ok(())),
-            (
-                "only another key type",
-                format!("{n} {E}\n"),
-                None,
-                Err("KH lists it only with other key types"),
-            ),
-            (
-                "only a CA",
-                format!("@cert-authority *.example,[10.0.0.1]:* {B}\n"),
-                None,
-                Err("known_hosts KH line 1 is a @cert-authority entry for sw1; \
-                     premarket accepts plain host keys only: add the device's key (`[10.0.0.1]:2222 ssh-ed25519"),
-            ),
-            (
-                "a CA and a changed plain key",
-                format!("@cert-authority * {B}\n{n} {B}\n"),
-                None,
-                Err("HOST KEY CHANGED"),
-            ),
-            ("a wildcard", format!("[10.0.0.*]:* {A}\n"), None, Ok(())),
-            (
-                "a wildcard with this host negated",
-                format!("[10.0.0.*]:*,!{n} {A}\n"),
-                None,
-                Err("unknown host key for sw1 (10.0.0.1:2222): it offered SHA256:"),
-            ),
-            (
-                "the bare host when the port has no key (as ssh falls back)",
-                format!("10.0.0.1 {A}\n"),
-                None,
-                Ok(()),
-            ),
-            (
-                "the bare host lists another key",
-                format!("10.0.0.1 {B}\n"),
-                None,
-                Err("KH lists only other keys for 10.0.0.1 (port 22)"),
-            ),
-            (
-                "the bare host is not read when the port lists a key",
-                format!("{n} {E}\n10.0.0.1 {A}\n"),
-                None,
-                Err("KH lists it only with other key types"),
-            ),
-            (
-                "revoked under the bare host, which is not read (as by ssh)",
-                format!("{n} {A}\n@revoked 10.0.0.1 {A}\n"),
-                None,
-                Ok(()),
-            ),
-            (
-                "revoked under the bare host, which is read",
-                format!("@revoked 10.0.0.1 {A}\n10.0.0.1 {A}\n"),
-                None,
-                Err("is REVOKED in known_hosts KH line 1"),
-            ),
-            (
-                "revoked under the bare host, which is read, and pinned",
-                format!("@revoked 10.0.0.1 {A}\n"),
-                Some(&pin_a),
-                Err("is REVOKED in known_hosts KH line 1"),
-            ),
-            (
-                "[host]:22 is not the bare host",
-                format!("[10.0.0.1]:22 {A}\n"),
-                None,
-                Err("KH has no entry for it"),
-            ),
-            (
-                "hashed",
-                format!("{HASHED_10_0_0_1_2222} {A}\n"),
-                None,
-                Ok(()),
-            ),
-            (
-                "a broken line for this host",
-                format!("@revokd {n} {A}\n{n} {A}\n"),
-                None,
-                Err("cannot read known_hosts KH: line 1: unknown marker `@revokd`"),
-            ),
-        ];
-        let dir = tempfile::tempdir().unwrap();
-        let kh = dir.path().join("known_hosts");
-        for (what, text, pin, want) in table {
-            std::fs::write(&kh, text).unwrap();
-            let file = KnownHosts::read(&kh);
-            let device = Expected {
-                device: "sw1",
-                host: "10.0.0.1",
-                port: 2222,
-                pin,
-                known_hosts: Some(&file),
-            };
-            let got = verify(&device, &a)
-                .map_err(|e| e.to_string().replace(&kh.display().to_string(), "KH"));
-            match (want, &got) {
-                (Ok(()), Ok(())) => {}
-                (Err(fragment), Err(e)) if e.contains(fragment) => {}
-                _ => panic!("{what}: expected {want:?}, got {got:?}"),
+/// [`verify`] for what a host offered at a key exchange: a plain key, or a host certificate
+/// ([`certificate`]). A revocation of the certificate's key or of its authority refuses it;
+/// without a pin, an authority line vouching for a valid certificate accepts it; otherwise its
+/// key is judged as a plain key, as `ssh` falls back to it, and a refusal then also says why
+/// the certificate was not enough.
+pub fn verify_offered(
+    expected: &Expected<'_>,
+    offered: &PublicKeyOrCertificate,
+) -> Result<(), HostKeyError> {
+    let key = offered.public_key();
+    let Some(cert) = offered.certificate() else {
+        return verify(expected, &key);
+    };
+    let mut reason = None;
+    if let Lines::Read(path, listed) = lines(expected)? {
+        match certificate::judge(cert, &listed, expected.host, unix_now()) {
+            Verdict::Revoked { line, authority } => {
+                let device = expected.role.named(expected.device);
+                let addr = format!("{}:{}", expected.host, expected.port);
+                let path = path.display().to_string();
+                return Err(if authority {
+                    HostKeyError::RevokedAuthority {
+                        device,
+                        addr,
+                        authority: cert
+                            .signature_key()
+                            .fingerprint(HashAlg::Sha256)
+                            .to_string(),
+                        path,
+                        line,
+                    }
+                } else {
+                    HostKeyError::Revoked {
+                        device,
+                        addr,
+                        fingerprint: fingerprint(&key),
+                        path,
+                        line,
+                    }
+                });
             }
-        }
-        // A known_hosts that cannot be read fails closed, pinned or not.
-        let directory = KnownHosts::read(dir.path());
-        for pin in [None, Some(pin_a.as_str())] {
-            let unreadable = Expected {
-                device: "sw1",
-                host: "10.0.0.1",
-                port: 2222,
-                pin,
-                known_hosts: Some(&directory),
-            };
-            assert!(matches!(
-                verify(&unreadable, &a),
-                Err(HostKeyError::KnownHostsFile(_))
-            ));
+            Verdict::Trusted { .. } if expected.pin.is_none() => return Ok(()),
+            Verdict::Trusted { .. } => {}
+            Verdict::Plain(why) => reason = why,
         }
     }
+    verify_key(expected, &key, true).map_err(|plain| match reason {
+        Some(reason) => HostKeyError::Certificate {
+            reason,
+            plain: Box::new(plain),
+        },
+        None => plain,
+    })
 }
+
+/// Seconds since 1970, for a certificate's validity window (0 if the clock is before it).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests;

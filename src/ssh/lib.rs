@@ -7,6 +7,7 @@ mod framing;
 pub mod gate;
 pub mod guard;
 pub mod hostkey;
+pub mod jump;
 pub mod known_hosts;
 pub mod profile;
 pub mod redact;
@@ -22,4 +23,4 @@ mod test_profiles;
 
 pub use gate::Gate;
 pub use session::{Settings, collect, collect_gated};
-pub use target::{Captured, EnableSecret, Target};
+pub use target::{Bastion, Captured, EnableSecret, Target};

@@ -84,14 +84,17 @@ impl Redactor {
     /// Learns every secret of `target`.
     pub fn for_target(target: &Target) -> Redactor {
         let mut redactor = Redactor::default();
-        let enable = target.enable_secret.as_ref().map(|s| &s.value);
-        redactor.add_all(
-            [&target.password, &target.key_passphrase]
-                .into_iter()
-                .flatten()
-                .chain(enable)
-                .map(|secret| secret.expose_secret()),
-        );
+        // The bastions' secrets too: a device's output or an error may echo any of them.
+        for login in std::iter::once(target).chain(target.via.iter().map(|b| &b.login)) {
+            let enable = login.enable_secret.as_ref().map(|s| &s.value);
+            redactor.add_all(
+                [&login.password, &login.key_passphrase]
+                    .into_iter()
+                    .flatten()
+                    .chain(enable)
+                    .map(|secret| secret.expose_secret()),
+            );
+        }
         redactor
     }
 

@@ -1,4 +1,5 @@
-//! One device, start to finish: connect, verify the host key, log in, open the shell, run the
+//! One device, start to finish: connect (directly, or through its bastions: [`super::jump`]),
+//! verify the host key, log in, open the shell, run the
 //! script, close. The outputs leave as the device printed them (a large one spooled to the
 //! run's private directory), to be judged as read; prompts and errors, which are shown as they
 //! are, have the device's secrets removed here. Whatever shows or stores an output masks it
@@ -16,7 +17,8 @@ use russh::client::Handle;
 
 use super::driver::Driver;
 use super::gate::Gate;
-use super::hostkey::{Expected, ReadOnce};
+use super::hostkey::{Expected, ReadOnce, Role};
+use super::jump::{Jumps, Reach};
 use super::profile::Profile;
 use super::redact::Redactor;
 use super::script::Script;
@@ -50,6 +52,8 @@ pub struct Settings {
     pub max_output: Megabytes,
     /// The run's deadline: a second sample ([`Command::resample`]) is not waited for past it.
     pub deadline: Option<tokio::time::Instant>,
+    /// The run's bastion connections, shared by every device behind each.
+    pub jumps: Jumps,
 }
 
 impl Default for Settings {
@@ -63,6 +67,7 @@ impl Default for Settings {
             spool: SpoolDir::temporary(),
             max_output: MAX_OUTPUT,
             deadline: None,
+            jumps: Jumps::default(),
         }
     }
 }
@@ -146,6 +151,7 @@ pub async fn open(
     };
     let expected = Expected {
         device: &target.name,
+        role: Role::Device,
         host: &target.host,
         port: target.port,
         pin: target.host_key.as_deref(),
@@ -153,15 +159,36 @@ pub async fn open(
     };
     let handler = transport::verifying(expected);
     let refusal = handler.refusal();
-    let mut handle = transport::connect_with(
-        &target.host,
-        target.port,
+    let (legacy, timeout, keepalive) = (
         target.legacy_algorithms,
         settings.connect_timeout,
         settings.keepalive,
-        handler,
-    )
-    .await?;
+    );
+    let mut handle = match target.via.is_empty() {
+        true => {
+            transport::connect_with(
+                &target.host,
+                target.port,
+                legacy,
+                timeout,
+                keepalive,
+                handler,
+            )
+            .await?
+        }
+        false => {
+            let reach = Reach {
+                known_hosts: known_hosts.as_deref(),
+                connect_timeout: timeout,
+                keepalive,
+            };
+            let tunnel = (settings.jumps)
+                .tunnel(&target.via, &target.host, target.port, &reach)
+                .await?;
+            transport::connect_over(tunnel, &target.addr(), legacy, timeout, keepalive, handler)
+                .await?
+        }
+    };
     let login = auth::login(&mut handle, target);
     match tokio::time::timeout(settings.connect_timeout, login).await {
         Ok(result) => result?,

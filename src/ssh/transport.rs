@@ -1,5 +1,12 @@
 //! The SSH connection itself: TCP connect with a timeout, algorithm policy, keepalive, and the
 //! host key check wired into russh's handshake (the password is only sent after it passes).
+//! The same handshake runs over a channel through a bastion ([`connect_over`]): a device
+//! reached that way is checked, logged in and driven exactly as one reached directly.
+//!
+//! Host certificates are asked for (the `*-cert-v01@openssh.com` algorithms offered first)
+//! only when the site's known_hosts has an `@cert-authority` line for the host and no pin
+//! decides ([`hostkey::wants_certificate`]); every other host is offered the plain algorithms
+//! it always was.
 //!
 //! The check runs at every key exchange, not only the first: a device that re-keys during the
 //! session must present a key the pin or known_hosts accepts, or the session ends there with
@@ -14,8 +21,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use russh::client::{self, Handle, Msg, Session};
-use russh::keys::{Algorithm, PublicKey, PublicKeyOrCertificate};
+use russh::keys::{Algorithm, Certificate, EcdsaCurve, HashAlg, PublicKey, PublicKeyOrCertificate};
 use russh::{Channel, ChannelOpenFailure, Preferred, cipher, kex, mac};
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::hostkey::{self, HostKeyError};
 use premarket_core::CollectError;
@@ -32,8 +40,33 @@ const EXTRA_KEX: &[kex::Name] = &[
     kex::ECDH_SHA2_NISTP521,
 ];
 
-/// The russh client configuration for one device.
-pub fn client_config(legacy: bool, keepalive: Duration) -> Result<client::Config, CollectError> {
+/// Host certificate algorithms, most preferred first, offered when a certificate is wanted
+/// (OpenSSH's order; no SHA-1 RSA).
+const CERTIFICATES: &[Algorithm] = &[
+    Algorithm::Ed25519,
+    Algorithm::Ecdsa {
+        curve: EcdsaCurve::NistP256,
+    },
+    Algorithm::Ecdsa {
+        curve: EcdsaCurve::NistP384,
+    },
+    Algorithm::Ecdsa {
+        curve: EcdsaCurve::NistP521,
+    },
+    Algorithm::Rsa {
+        hash: Some(HashAlg::Sha512),
+    },
+    Algorithm::Rsa {
+        hash: Some(HashAlg::Sha256),
+    },
+];
+
+/// The russh client configuration for one host; `certificates`: ask for its host certificate.
+pub fn client_config(
+    legacy: bool,
+    certificates: bool,
+    keepalive: Duration,
+) -> Result<client::Config, CollectError> {
     let mut preferred = Preferred::DEFAULT.clone();
     let mut kex_list = preferred.kex.to_vec();
     kex_list.extend_from_slice(EXTRA_KEX);
@@ -55,6 +88,9 @@ pub fn client_config(legacy: bool, keepalive: Duration) -> Result<client::Config
     preferred.key = keys.into();
     preferred.cipher = ciphers.into();
     preferred.mac = macs.into();
+    if certificates {
+        preferred.host_key_certificates = CERTIFICATES.into();
+    }
     config.preferred = preferred;
     config.keepalive_interval = Some(keepalive);
     config.keepalive_max = 3;
@@ -65,14 +101,33 @@ pub fn client_config(legacy: bool, keepalive: Duration) -> Result<client::Config
     Ok(config)
 }
 
-/// Decides whether a host key is trusted.
-type KeyCheck = Box<dyn Fn(&PublicKey) -> Result<(), HostKeyError> + Send + Sync>;
+/// Decides whether a host key (or host certificate) is trusted.
+type KeyCheck = Box<dyn Fn(&PublicKeyOrCertificate) -> Result<(), HostKeyError> + Send + Sync>;
+
+/// What a host offered at the key exchange: its key, and the certificate it came in.
+#[derive(Clone, Debug)]
+pub struct Offered {
+    pub key: PublicKey,
+    pub certificate: Option<Certificate>,
+}
+
+impl Offered {
+    /// As russh hands it to the check, for [`hostkey::verify_offered`].
+    pub fn as_offered(&self) -> PublicKeyOrCertificate {
+        match &self.certificate {
+            Some(cert) => PublicKeyOrCertificate::Certificate(cert.clone()),
+            None => PublicKeyOrCertificate::from(self.key.clone()),
+        }
+    }
+}
 
 /// The russh handler: checks the host key at every key exchange and remembers what was
 /// offered; refuses every channel the device opens.
 pub struct Client {
     pub(super) check: Option<KeyCheck>,
-    pub(super) offered: Arc<Mutex<Option<PublicKey>>>,
+    pub(super) offered: Arc<Mutex<Option<Offered>>>,
+    /// Ask for the host's certificate ([`hostkey::wants_certificate`]).
+    certificates: bool,
     /// Key exchanges whose host key was checked: the first at login, then each re-key.
     exchanges: usize,
     refusal: Refusal,
@@ -96,10 +151,11 @@ impl Refusal {
 }
 
 impl Client {
-    fn new(check: Option<KeyCheck>) -> Client {
+    fn new(check: Option<KeyCheck>, certificates: bool) -> Client {
         Client {
             check,
             offered: Arc::new(Mutex::new(None)),
+            certificates,
             exchanges: 0,
             refusal: Refusal::default(),
         }
@@ -136,15 +192,17 @@ impl client::Handler for Client {
         &mut self,
         key: &PublicKeyOrCertificate,
     ) -> Result<bool, Self::Error> {
-        let key = key.public_key();
         if let Ok(mut slot) = self.offered.lock() {
-            *slot = Some(key.clone());
+            *slot = Some(Offered {
+                key: key.public_key(),
+                certificate: key.certificate().cloned(),
+            });
         }
         self.exchanges += 1;
         match &self.check {
             // `premarket trust`: record the key, never go further.
             None => Ok(false),
-            Some(check) => match check(&key) {
+            Some(check) => match check(key) {
                 Ok(()) => Ok(true),
                 Err(e) if self.exchanges > 1 => {
                     let e = HostKeyError::AtRekey(Box::new(e));
@@ -272,16 +330,50 @@ pub async fn connect_with(
     keepalive: Duration,
     handler: Client,
 ) -> Result<Handle<Client>, CollectError> {
-    let config = Arc::new(client_config(legacy, keepalive)?);
-    let attempt = client::connect(config, (host, port), handler);
+    let config = Arc::new(client_config(legacy, handler.certificates, keepalive)?);
+    let attempt = async {
+        let tcp = tokio::net::TcpStream::connect((host, port))
+            .await
+            .map_err(|e| HandshakeError::Ssh(e.into()))?;
+        // As russh's own connect: a command is a few bytes, sent at once.
+        let _ = tcp.set_nodelay(true);
+        client::connect_stream(config, tcp, handler).await
+    };
+    handshake(attempt, &format!("{host}:{port}"), legacy, timeout).await
+}
+
+/// The handshake over a stream already open to the host (a channel through a bastion);
+/// `addr` names the host in messages (`10.0.0.1:22 via b1`).
+pub async fn connect_over<S>(
+    stream: S,
+    addr: &str,
+    legacy: bool,
+    timeout: Duration,
+    keepalive: Duration,
+    handler: Client,
+) -> Result<Handle<Client>, CollectError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let config = Arc::new(client_config(legacy, handler.certificates, keepalive)?);
+    let attempt = client::connect_stream(config, stream, handler);
+    handshake(attempt, addr, legacy, timeout).await
+}
+
+async fn handshake(
+    attempt: impl Future<Output = Result<Handle<Client>, HandshakeError>>,
+    addr: &str,
+    legacy: bool,
+    timeout: Duration,
+) -> Result<Handle<Client>, CollectError> {
     match tokio::time::timeout(timeout, attempt).await {
         Err(_) => Err(CollectError::Connect(format!(
-            "no SSH handshake with {host}:{port} within {} s",
+            "no SSH handshake with {addr} within {} s",
             timeout.as_secs()
         ))),
         Ok(Ok(handle)) => Ok(handle),
         Ok(Err(HandshakeError::HostKey(e))) => Err(CollectError::HostKey(e.to_string())),
-        Ok(Err(HandshakeError::Ssh(e))) => Err(connect_error(host, port, legacy, &e)),
+        Ok(Err(HandshakeError::Ssh(e))) => Err(connect_error(addr, legacy, &e)),
     }
 }
 
@@ -292,7 +384,7 @@ pub async fn connect_with(
 const IDENT_LINE: usize = 255;
 const LINES_BEFORE_IDENT: usize = 20;
 
-fn connect_error(host: &str, port: u16, legacy: bool, e: &russh::Error) -> CollectError {
+fn connect_error(addr: &str, legacy: bool, e: &russh::Error) -> CollectError {
     let hint = match e {
         russh::Error::NoCommonAlgo { .. } if !legacy => {
             " (the device offers only old algorithms; if that is expected, set ssh.legacy_algorithms: true in its baseline)"
@@ -307,24 +399,51 @@ fn connect_error(host: &str, port: u16, legacy: bool, e: &russh::Error) -> Colle
         ),
         other => other.to_string(),
     };
-    CollectError::Connect(format!("{host}:{port}: {said}{hint}"))
+    CollectError::Connect(format!("{addr}: {said}{hint}"))
 }
 
-/// Connects only to read the host key the device offers (`premarket trust`).
+/// Connects only to read the host key the device offers (`premarket trust`), asking for its
+/// certificate when `certificates`.
 pub async fn offered_key(
     host: &str,
     port: u16,
     legacy: bool,
+    certificates: bool,
     timeout: Duration,
-) -> Result<PublicKey, CollectError> {
-    let handler = Client::new(None);
+) -> Result<Offered, CollectError> {
+    let handler = Client::new(None, certificates);
     let offered = handler.offered.clone();
     let result = connect(host, port, legacy, timeout, handler).await;
-    let key = offered.lock().ok().and_then(|mut k| k.take());
+    take_offered(&offered, result.map(|_| ()))
+}
+
+/// [`offered_key`] over a stream already open to the host (a channel through a bastion).
+pub async fn offered_key_over<S>(
+    stream: S,
+    addr: &str,
+    legacy: bool,
+    certificates: bool,
+    timeout: Duration,
+) -> Result<Offered, CollectError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let handler = Client::new(None, certificates);
+    let offered = handler.offered.clone();
+    let keepalive = KEEPALIVE;
+    let result = connect_over(stream, addr, legacy, timeout, keepalive, handler).await;
+    take_offered(&offered, result.map(|_| ()))
+}
+
+fn take_offered(
+    slot: &Mutex<Option<Offered>>,
+    result: Result<(), CollectError>,
+) -> Result<Offered, CollectError> {
+    let key = slot.lock().ok().and_then(|mut k| k.take());
     match (key, result) {
         (Some(key), _) => Ok(key),
         (None, Err(e)) => Err(e),
-        (None, Ok(_)) => Err(CollectError::Other(
+        (None, Ok(())) => Err(CollectError::Other(
             "the device did not present a host key".into(),
         )),
     }
@@ -332,22 +451,25 @@ pub async fn offered_key(
 
 /// Builds the handler that verifies keys against the baseline pin or the site's known_hosts.
 pub fn verifying(expected: hostkey::Expected<'_>) -> Client {
+    let certificates = hostkey::wants_certificate(&expected);
     let device = expected.device.to_string();
+    let role = expected.role;
     let host = expected.host.to_string();
     let port = expected.port;
     let pin = expected.pin.map(str::to_string);
     let known_hosts = expected.known_hosts.cloned();
-    let check = move |key: &PublicKey| {
+    let check = move |offered: &PublicKeyOrCertificate| {
         let expected = hostkey::Expected {
             device: &device,
+            role,
             host: &host,
             port,
             pin: pin.as_deref(),
             known_hosts: known_hosts.as_ref(),
         };
-        hostkey::verify(&expected, key)
+        hostkey::verify_offered(&expected, offered)
     };
-    Client::new(Some(Box::new(check)))
+    Client::new(Some(Box::new(check)), certificates)
 }
 
 #[cfg(test)]
@@ -357,8 +479,11 @@ mod tests {
     #[test]
     fn old_algorithms_only_when_asked_for() {
         let keepalive = KEEPALIVE;
-        let modern = client_config(false, keepalive).unwrap();
-        let legacy = client_config(true, keepalive).unwrap();
+        let modern = client_config(false, false, keepalive).unwrap();
+        let legacy = client_config(true, false, keepalive).unwrap();
+        assert!(modern.preferred.host_key_certificates.is_empty());
+        let certificates = client_config(false, true, keepalive).unwrap();
+        assert_eq!(&*certificates.preferred.host_key_certificates, CERTIFICATES);
         let sha1_rsa = Algorithm::Rsa { hash: None };
         assert!(!modern.preferred.key.contains(&sha1_rsa));
         assert!(legacy.preferred.key.contains(&sha1_rsa));

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
-use premarket_ssh::hostkey::{Expected, KnownHosts};
+use premarket_ssh::hostkey::{Expected, KnownHosts, Role};
 use premarket_ssh::transport;
 use regex::Regex;
 use russh::ChannelMsg;
@@ -182,6 +182,7 @@ async fn session(device: Device, known_hosts: Arc<KnownHosts>) -> Result<(usize,
 async fn drive(device: &Device, known_hosts: &KnownHosts) -> Result<(usize, usize), String> {
     let expected = Expected {
         device: &device.name,
+        role: Role::Device,
         host: &device.host,
         port: device.port,
         pin: None,

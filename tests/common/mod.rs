@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod sshd;
 pub mod tmpfs;
 
 use std::path::{Path, PathBuf};
