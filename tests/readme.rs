@@ -19,11 +19,11 @@ fn catalogue_matches_checks_dir() {
     );
 }
 
-/// The README's table of crates and what each may use is what their `Cargo.toml` files say:
-/// the layers the compiler keeps are the layers the README shows.
+/// The workspace README's table of crates and what each may use is what their `Cargo.toml`
+/// files say: the layers the compiler keeps are the layers `src/README.md` shows.
 #[test]
 fn the_layer_table_matches_the_crates() {
-    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    let readme = std::fs::read_to_string(common::repo().join("src/README.md")).expect("README");
     let table = readme
         .split("| crate | may use |\n|---|---|\n")
         .nth(1)
@@ -55,7 +55,7 @@ fn the_layer_table_matches_the_crates() {
             .map(|c| c.trim_end_matches('`'))
             .collect();
         shown.sort_unstable();
-        assert_eq!(shown, declared, "README row for `{name}`");
+        assert_eq!(shown, declared, "src/README.md row for `{name}`");
         rows += 1;
     }
     let crates = std::fs::read_dir(common::repo().join("src"))
@@ -65,10 +65,12 @@ fn the_layer_table_matches_the_crates() {
     assert_eq!(rows, crates, "every crate under src/ has its row");
 }
 
-/// The README's "What runs on which model" is `premarket list --models` of the example site.
+/// The platform crate's "What runs on which model" is `premarket list --models` of the
+/// example site.
 #[test]
 fn model_table_matches_the_code() {
-    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    let readme =
+        std::fs::read_to_string(common::repo().join("src/platform/README.md")).expect("README");
     let start = readme
         .find("<!-- models:start -->\n")
         .expect("start marker")
@@ -81,11 +83,11 @@ fn model_table_matches_the_code() {
     assert_eq!(
         &readme[start..end],
         generated,
-        "README model table is stale: replace it with `cargo run -- list --models`"
+        "src/platform/README.md's model table is stale: replace it with `cargo run -- list --models`"
     );
 }
 
-/// Library errors are types a caller can match on, not `Result<_, String>` (README
+/// Library errors are types a caller can match on, not `Result<_, String>` (src/README.md,
 /// "Development"). Not counted: the lab (test equipment, its errors end as a line on the
 /// emulator's console). `KEPT` are the two still standing, each with why; anywhere else, or one
 /// more in a kept file, fails here.
@@ -152,7 +154,7 @@ fn no_string_errors_outside_the_lab() {
     );
 }
 
-/// No source file over 600 lines (README "Development"): a file that grows past it is split
+/// No source file over 600 lines (src/README.md, "Development"): a file that grows past it is split
 /// where its seams are, as issue 24 split the seven that had.
 #[test]
 fn no_source_file_over_600_lines() {
@@ -411,4 +413,45 @@ fn shell_words(line: &str) -> Vec<String> {
         words.push(word);
     }
     words
+}
+
+/// The README is the operator's guide: short enough to read before the open (issue 36: at most
+/// about 700 lines); the maintainers' notes live beside their code.
+#[test]
+fn the_guide_stays_short() {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 720,
+        "README.md has {lines} lines: move maintainers' detail into the crate it concerns"
+    );
+}
+
+/// Each crate's documentation is its `README.md` (what it owns, its guarantees, how they are
+/// tested), included as the crate's doc so `cargo doc` and the folder show the same text.
+#[test]
+fn every_crate_documents_itself_with_its_readme() {
+    let src = common::repo().join("src");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&src).expect("src") {
+        let dir = entry.expect("entry").path();
+        if !dir.join("Cargo.toml").exists() {
+            continue;
+        }
+        let lib = std::fs::read_to_string(dir.join("lib.rs")).unwrap_or_default();
+        let readme = std::fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+        if !lib.starts_with("#![doc = include_str!(\"README.md\")]") {
+            missing.push(format!(
+                "{}: lib.rs does not include README.md",
+                dir.display()
+            ));
+        }
+        if !readme.contains("## How it is tested") {
+            missing.push(format!(
+                "{}: README.md does not say how it is tested",
+                dir.display()
+            ));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

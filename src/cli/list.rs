@@ -13,8 +13,8 @@ pub struct Args {
     /// Print the whole catalog as a Markdown table (the README's check catalogue).
     #[arg(long)]
     pub markdown: bool,
-    /// Print what each check runs on each model family, as a Markdown table (the README's
-    /// "What runs on which model"): the commands, or SKIP and why.
+    /// Print what each check runs on each model family, as a Markdown table (src/platform's
+    /// README, "What runs on which model"): the commands, or SKIP and why.
     #[arg(long)]
     pub models: bool,
 }

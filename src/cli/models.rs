@@ -1,5 +1,5 @@
 //! `premarket list --models`: what each check runs on each model family, as a Markdown table
-//! (the README's "What runs on which model"). It is generated from the same availability the
+//! (src/platform/README.md, "What runs on which model"). It is generated from the same availability the
 //! collector and the parse stage use: for every check of the site's first device of a platform,
 //! the commands every model gets, then per family (a model name the platform lists) the
 //! model-dependent commands sent, those sent but refused by some switches (a SKIP then), or

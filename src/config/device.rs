@@ -60,6 +60,7 @@ pub struct Connection {
     pub vdom: Option<String>,
     /// The bastions of site.yaml it is reached through, outermost first.
     #[serde(default)]
+    #[schemars(with = "Option<Via>")]
     pub via: Option<Spanned<Via>>,
 }
 
