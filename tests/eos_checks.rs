@@ -697,8 +697,9 @@ pub(crate) async fn judge(config: &Config, row: &Row) -> premarket::report::Chec
                 Some((Command::new(*command), text))
             })
             .collect();
-        plan.devices[0].previous =
+        let previous =
             previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
+        previous_support::judge_against(&mut plan.devices[0], previous);
     }
     let mut report = inspect(
         config,

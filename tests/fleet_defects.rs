@@ -375,8 +375,9 @@ async fn judge(row: &Row) -> Result<premarket::report::CheckResult, String> {
             })
             .filter(|(command, text)| parses(command, text))
             .collect();
-        plan.devices[0].previous =
+        let previous =
             previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
+        previous_support::judge_against(&mut plan.devices[0], previous);
     }
     let report = inspect(
         &config,

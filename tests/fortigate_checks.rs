@@ -1005,8 +1005,9 @@ fn run(row: &Row) -> CheckResult {
         }
     }
     if !before.is_empty() {
-        plan.devices[0].previous =
+        let previous =
             previous_support::previous(&plan.devices[0], &before, chrono::Duration::hours(1));
+        previous_support::judge_against(&mut plan.devices[0], previous);
     }
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let report = runtime.block_on(inspect(

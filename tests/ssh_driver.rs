@@ -643,6 +643,7 @@ async fn a_failing_device_does_not_affect_another() {
         queries: Vec::new(),
         commands: commands(&["show version"]),
         previous: Default::default(),
+        box_facts: Default::default(),
         model: None,
     };
     let (p1, p2) = (plan(good_device), plan(bad_device));

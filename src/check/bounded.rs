@@ -113,12 +113,20 @@ pub enum GaveUp {
     Interrupted(&'static str),
 }
 
+/// One check to judge: the check, the facts it judges (its own view of the device's facts, with
+/// its own reference: [`Facts::with_previous`]) and the command that reruns it (for a remedy).
+pub struct Evaluation {
+    pub check: Arc<dyn Prepared>,
+    pub facts: Facts,
+    pub rerun: String,
+}
+
 /// Evaluates `check` over `facts` on an evaluation thread; when `give_up` finishes first, the
 /// verdict is ERROR saying why and what the evaluation was reading. `rerun` is the command that
 /// reruns this check (for the remedy).
 pub async fn evaluate(
     check: Arc<dyn Prepared>,
-    facts: Arc<Facts>,
+    facts: Facts,
     give_up: impl Future<Output = GaveUp>,
     rerun: &str,
 ) -> Verdict {
@@ -132,7 +140,12 @@ pub async fn evaluate(
             }
         }
     };
-    let mut judged = evaluate_each(vec![(check, rerun.to_string())], facts, once).await;
+    let one = Evaluation {
+        check,
+        facts,
+        rerun: rerun.to_string(),
+    };
+    let mut judged = evaluate_each(vec![one], once).await;
     judged
         .pop()
         .map(|(verdict, _)| verdict)
@@ -145,8 +158,7 @@ pub async fn evaluate(
 /// its verdict. A check given up on is ERROR as in [`evaluate`]; its thread is left to it, and
 /// the checks after it go on a fresh thread.
 pub async fn evaluate_each<F: Future<Output = GaveUp>>(
-    checks: Vec<(Arc<dyn Prepared>, String)>,
-    facts: Arc<Facts>,
+    checks: Vec<Evaluation>,
     give_up: impl Fn() -> F,
 ) -> Vec<(Verdict, Duration)> {
     let mut judged = Vec::with_capacity(checks.len());
@@ -155,10 +167,13 @@ pub async fn evaluate_each<F: Future<Output = GaveUp>>(
         let watch = Arc::new(Watch::default());
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let on_thread = watch.clone();
-        let batch: Vec<Arc<dyn Prepared>> = rest.iter().map(|(check, _)| check.clone()).collect();
-        let facts = facts.clone();
+        // Each view shares the device's facts: handing them over copies pointers.
+        let batch: Vec<(Arc<dyn Prepared>, Facts)> = rest
+            .iter()
+            .map(|e| (e.check.clone(), e.facts.clone()))
+            .collect();
         let spawned = on_a_thread(Box::new(move || {
-            for check in batch {
+            for (check, facts) in batch {
                 if !on_thread.start() {
                     return;
                 }
@@ -178,7 +193,7 @@ pub async fn evaluate_each<F: Future<Output = GaveUp>>(
             );
             break;
         }
-        for (_, rerun) in rest {
+        for Evaluation { rerun, .. } in rest {
             let waiting = std::time::Instant::now();
             let verdict = tokio::select! {
                 biased;
@@ -242,7 +257,7 @@ fn gave_up(why: GaveUp, path: Option<&str>, rerun: &str) -> Verdict {
 mod tests {
     use super::*;
     use premarket_core::Status;
-    use premarket_parse::AnyQuery;
+    use premarket_parse::{AnyQuery, Previous};
 
     /// Judges by spinning until the run gives up, reading one path.
     struct Spins;
@@ -292,7 +307,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_check_given_up_on_is_error_saying_why_and_what_it_read() {
-        let facts = Arc::new(Facts::default());
+        let facts = Facts::default();
         let cases = [
             (
                 GaveUp::Budget(Duration::from_millis(50)),
@@ -344,20 +359,22 @@ mod tests {
         }
     }
 
-    fn each(checks: Vec<Arc<dyn Prepared>>) -> Vec<(Arc<dyn Prepared>, String)> {
+    fn each(checks: Vec<Arc<dyn Prepared>>) -> Vec<Evaluation> {
         checks
             .into_iter()
             .enumerate()
-            .map(|(i, c)| (c, format!("premarket check c{i}")))
+            .map(|(i, check)| Evaluation {
+                check,
+                facts: Facts::default(),
+                rerun: format!("premarket check c{i}"),
+            })
             .collect()
     }
 
     #[tokio::test]
     async fn a_devices_checks_share_one_thread_until_one_is_given_up_on() {
-        let facts = Arc::new(Facts::default());
         let together = evaluate_each(
             each(vec![Arc::new(Where), Arc::new(Where), Arc::new(Where)]),
-            facts.clone(),
             budget(5_000),
         )
         .await;
@@ -369,7 +386,6 @@ mod tests {
         // another thread.
         let judged = evaluate_each(
             each(vec![Arc::new(Where), Arc::new(Spins), Arc::new(Where)]),
-            facts.clone(),
             budget(50),
         )
         .await;
@@ -395,7 +411,6 @@ mod tests {
         // hook to print a backtrace).
         let judged = evaluate_each(
             each(vec![Arc::new(Panics), Arc::new(Where)]),
-            facts,
             budget(10_000),
         )
         .await;
@@ -406,9 +421,52 @@ mod tests {
         assert_eq!(judged[1].0.status, Status::Ok, "{judged:?}");
     }
 
+    /// Says which run its reference of query `x` comes from.
+    struct Reference;
+
+    impl Prepared for Reference {
+        fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
+            Vec::new()
+        }
+
+        fn evaluate(&self, facts: &Facts) -> Verdict {
+            let run = facts.previous_json(&key()).map(|r| r.run_id.clone());
+            Verdict::ok(run.unwrap_or_else(|| "first reading".into()))
+        }
+    }
+
+    fn key() -> premarket_parse::QueryKey {
+        premarket_parse::QueryKey {
+            command: premarket_core::Command::new("show x"),
+            kind: "x".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn each_check_judges_against_its_own_reference() {
+        let facts = Facts::default();
+        let of = |run: &str| {
+            Previous::from_newest_first([premarket_parse::Recorded {
+                key: key(),
+                run_id: run.into(),
+                collected_at: None,
+                fact: serde_json::json!(1).into(),
+                masked: false,
+            }])
+        };
+        let views = [Some("r1"), Some("r7"), None].map(|run| Evaluation {
+            check: Arc::new(Reference),
+            facts: facts.with_previous(run.map(of).unwrap_or_default()),
+            rerun: String::new(),
+        });
+        let judged = evaluate_each(views.into(), budget(5_000)).await;
+        let runs: Vec<&str> = judged.iter().map(|(v, _)| v.summary.as_str()).collect();
+        assert_eq!(runs, ["r1", "r7", "first reading"]);
+    }
+
     #[tokio::test]
     async fn evaluation_threads_are_reused() {
-        let facts = Arc::new(Facts::default());
+        let facts = Facts::default();
         let mut threads = std::collections::BTreeSet::new();
         for _ in 0..200 {
             let never = std::future::pending::<GaveUp>();

@@ -35,6 +35,11 @@ pub trait Check: Send + Sync + 'static {
     const PLATFORM: Platform;
     /// What the check reads from `expect:` (each field one baseline key).
     type Input: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static;
+    /// Whether it judges against an earlier reading ([`Facts::previous`]): the run gives it
+    /// its reference (the newest reading it judged OK, or one accepted since), and `premarket
+    /// accept` can replace that. A check that reads `previous` without saying so judges every
+    /// run as the first.
+    const COMPARES: bool = false;
 
     /// Rules the input's types cannot say (e.g. "a unicast UDP flow needs a service").
     fn validate(_input: &Self::Input) -> Result<(), Invalid> {
@@ -64,6 +69,11 @@ impl From<&str> for Invalid {
 pub trait Prepared: Send + Sync {
     fn queries(&self) -> Vec<Box<dyn AnyQuery>>;
     fn evaluate(&self, facts: &Facts) -> Verdict;
+
+    /// Whether it judges against a reference ([`Check::COMPARES`]).
+    fn compares(&self) -> bool {
+        false
+    }
 
     /// [`Prepared::evaluate`], telling `watch` which path it reads and stopping early once the
     /// run has given up on it. A check with nothing long to walk keeps this default.
@@ -126,6 +136,10 @@ impl<C: Check> Prepared for PreparedBuiltin<C> {
 
     fn evaluate(&self, facts: &Facts) -> Verdict {
         C::evaluate(&self.input, facts).unwrap_or_else(Verdict::from)
+    }
+
+    fn compares(&self) -> bool {
+        C::COMPARES
     }
 }
 

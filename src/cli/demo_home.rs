@@ -1,6 +1,6 @@
 //! Where `premarket demo` keeps its home (archive and email), for the commands that read the
-//! demo's archive afterwards (`premarket diff --demo`) as well as for the demo itself. Not
-//! behind the `lab` feature: reading an archive needs no lab.
+//! demo's archive afterwards (`premarket diff --demo`, `history --demo`, `accept --demo`) as
+//! well as for the demo itself. Not behind the `lab` feature: reading an archive needs no lab.
 
 use std::path::{Path, PathBuf};
 
@@ -27,4 +27,18 @@ pub fn default_home() -> PathBuf {
 /// The demo's archive: `HOME/archive`, with `--home` or the default home.
 pub fn archive(given: Option<PathBuf>) -> PathBuf {
     home(given.as_deref()).join("archive")
+}
+
+/// The demo's site as its runs were judged, its archive in the demo's home (`given`, else the
+/// default), for the commands that read or change that archive; the guard removes the site.
+#[cfg(feature = "lab")]
+pub fn site(given: Option<&Path>) -> Result<(crate::Config, tempfile::TempDir), super::Stop> {
+    super::demo::site_for_history(&home(given))
+}
+
+#[cfg(not(feature = "lab"))]
+pub fn site(_: Option<&Path>) -> Result<(crate::Config, tempfile::TempDir), super::Stop> {
+    Err(super::Stop::config(
+        "--demo: this premarket was built without the lab (no `demo`)",
+    ))
 }

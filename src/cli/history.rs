@@ -1,12 +1,13 @@
 //! `premarket history [--last N] [--check ID]`: recent runs and, per check and device, the
-//! runs where its status changed (newly failing, fixed, changed), from the archive. Labels come
-//! from the whole archive, so a result older than the window is never called a "first run";
-//! the checks whose status never changed in the window are counted in one line (a FAIL or
-//! ERROR that stood throughout is listed), and runs are named by their minute, to the second
-//! where two share one; offline replays and reruns are marked as such. Runs are listed in the
-//! order the archive wrote them, not by their clock; one dated in the future is flagged, and so
-//! is one whose archive lacks devices ("incomplete: sw1 not archived"). What the archive says is
-//! shown escaped, one value per line, never obeyed by the terminal.
+//! runs where its status changed (newly failing, fixed, changed), from the archive, and the
+//! readings accepted as references (`premarket accept`). Labels come from the whole archive, so
+//! a result older than the window is never called a "first run"; the checks whose status never
+//! changed in the window are counted in one line (a FAIL or ERROR that stood throughout is
+//! listed), and runs are named by their minute, to the second where two share one; offline
+//! replays and reruns are marked as such. Runs are listed in the order the archive wrote them,
+//! not by their clock; one dated in the future is flagged, and so is one whose archive lacks
+//! devices ("incomplete: sw1 not archived"). What the archive says is shown escaped, one value
+//! per line, never obeyed by the terminal.
 //!
 //! `premarket history --chart FILE [--chart-svg FILE] [--last N]` draws the trend of the last
 //! N full runs instead (30 unless told): the probe's steady median and p99 and the FortiGate's
@@ -57,7 +58,7 @@ const LISTED_RUNS: usize = 10;
 pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     // The demo's site lives only while the demo runs: rebuild it (the guard removes it).
     let (config, _site) = if args.demo {
-        let (config, site) = demo_site(&args)?;
+        let (config, site) = super::demo_home::site(args.home.as_deref())?;
         (config, Some(site))
     } else {
         (load(dir)?, None)
@@ -223,21 +224,40 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             counts.join(", ")
         );
     }
+    accepted(&mut out, &archive, &wanted, &when);
     crate::report::terminal::print_quietly(&out);
     Ok(0)
 }
 
-#[cfg(feature = "lab")]
-fn demo_site(args: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
-    let home = super::demo::home(args.home.as_deref());
-    super::demo::site_for_history(&home)
-}
-
-#[cfg(not(feature = "lab"))]
-fn demo_site(_: &Args) -> Result<(Config, tempfile::TempDir), Stop> {
-    Err(Stop::config(
-        "--demo: this premarket was built without the lab (no `demo`)",
-    ))
+/// Readings accepted as references (`premarket accept`), the latest [`LISTED_RUNS`], each line
+/// escaped (the reason is whoever accepted's own text).
+fn accepted(
+    out: &mut String,
+    archive: &Archive,
+    wanted: &dyn Fn(&str) -> bool,
+    when: &dyn Fn(&str) -> String,
+) {
+    let log: Vec<_> = archive
+        .reference_store()
+        .accepted_log()
+        .into_iter()
+        .filter(|l| l.checks.iter().any(|c| wanted(c)))
+        .collect();
+    if log.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nAccepted as the reference (latest last):");
+    for l in &log[log.len().saturating_sub(LISTED_RUNS)..] {
+        let _ = writeln!(
+            out,
+            "  {}  {}: {}  {}: {}",
+            when(&l.accepted.at),
+            line(&l.device),
+            line(&l.checks.join(", ")),
+            line(&l.accepted.note()),
+            line(&l.accepted.reason)
+        );
+    }
 }
 
 /// `--chart` / `--chart-svg`: writes the trend and says what it holds.

@@ -9,6 +9,7 @@
 #[macro_use]
 pub mod print;
 
+mod accept;
 mod ack;
 mod capture;
 pub mod complete;
@@ -92,6 +93,9 @@ pub enum Command {
     Parse(parse::Args),
     /// Recent runs from the archive and, per check, when it started failing or was fixed.
     History(history::Args),
+    /// Make a device's latest reading the reference its comparisons judge against (a planned
+    /// change; a fault fixed whose counters were not cleared); contacts no device.
+    Accept(accept::Args),
     /// What changed between two archived runs: configuration diff and box facts; exit 0 no
     /// change, 1 changed, 3 no such run.
     Diff(diff::Args),
@@ -223,6 +227,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Demo(args) => demo::run(args),
         Command::Parse(args) => parse::run(args),
         Command::History(args) => history::run(&dir, args),
+        Command::Accept(args) => accept::run(&dir, invocation, args),
         Command::Diff(args) => diff::run(&dir, args),
         Command::Capture(args) => capture::run(&dir, args),
         Command::Trust(args) => trust::run(&dir, args),

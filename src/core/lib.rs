@@ -1,5 +1,6 @@
 #![doc = include_str!("README.md")]
 
+mod accepted;
 mod command;
 mod exit;
 mod halves;
@@ -11,6 +12,7 @@ mod typo;
 mod units;
 mod verdict;
 
+pub use accepted::Accepted;
 pub use command::{Command, Resample, SECOND_SAMPLE_SUFFIX};
 pub use exit::Exit;
 pub use halves::in_halves;

@@ -13,7 +13,8 @@ pub mod private;
 pub mod write;
 
 pub use write::{
-    AtomicFile, ensure_dir, ensure_private_dir, open_lock, sync_dir, temp_dir, write_atomic,
+    AtomicFile, append_line, ensure_dir, ensure_private_dir, open_lock, sync_dir, temp_dir,
+    write_atomic, write_atomic_unsynced,
 };
 
 /// What a file is to premarket, and so the most of it premarket reads.
@@ -40,6 +41,9 @@ impl Kind {
     pub const REPORT: Kind = Kind::new("archived report", 64 << 20);
     /// An archived run's `facts/<device>.json`: counters and tables, tens of KB.
     pub const FACTS: Kind = Kind::new("archived facts file", 16 << 20);
+    /// The archive's reference store: one file per device holding the readings its checks judge
+    /// against (a configuration or two and their counters), and the log of acceptances.
+    pub const REFERENCES: Kind = Kind::new("reference store file", 64 << 20);
     /// A message waiting in the outbox: the email as it would have been sent.
     pub const MESSAGE: Kind = Kind::new("kept message", 64 << 20);
     /// A few lines premarket wrote for itself: a run's sequence number, a `.error` note beside

@@ -187,6 +187,22 @@ fn a_lock_refuses_a_link_and_a_fifo() {
 }
 
 #[test]
+fn a_log_is_appended_to_never_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("accepted.jsonl");
+    append_line(&log, "one").unwrap();
+    append_line(&log, "two").unwrap();
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "one\ntwo\n");
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "keep me").unwrap();
+    let linked = dir.path().join("linked.jsonl");
+    std::os::unix::fs::symlink(&victim, &linked).unwrap();
+    let err = append_line(&linked, "x").unwrap_err();
+    assert!(matches!(err, FileError::Link { .. }), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+}
+
+#[test]
 fn directories_premarket_fills_are_never_links() {
     let dir = tempfile::tempdir().unwrap();
     let elsewhere = dir.path().join("elsewhere");

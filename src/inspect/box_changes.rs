@@ -1,7 +1,9 @@
-//! What the report says changed in a device's box facts (model, serial, software, ...) since
-//! the previous run, and the record of them the archive keeps for the next run. The values are
-//! device text: compared as the archive keeps them (a secret the device printed masked, as in
-//! the previous run's record) and shown redacted, escaped and bounded.
+//! What the report says changed in a device's box facts (model, serial, software, ...) against
+//! the device's box facts reference ([`premarket_parse::BoxReference`]: a full run compares
+//! with the full runs before it, a rerun with what the latest full run compared with, each only
+//! the facts it read), and the record of them the archive keeps for the next run. The values
+//! are device text: compared as the archive keeps them (a secret the device printed masked, as
+//! in the reference's record) and shown redacted, escaped and bounded.
 
 use chrono::{DateTime, Utc};
 
@@ -12,11 +14,13 @@ use premarket_report::changed::{self, BoxFacts, FactChange};
 use premarket_report::escape::{capped, control};
 use premarket_report::redact::Redactor;
 
-/// The box facts this run read on the device (to archive) and those that differ from the
-/// previous run's record; values are device text, shown redacted, escaped and bounded.
+/// The box facts this run read on the device (to archive, `run_id`'s) and those that differ
+/// from the device's box facts reference, only those this run read; values are device text,
+/// shown redacted, escaped and bounded.
 pub(crate) fn compare(
     plan: &DevicePlan,
     facts: &Facts,
+    run_id: &str,
     collected_at: DateTime<Utc>,
     redactor: &Redactor,
 ) -> (Vec<FactChange>, Option<Recorded>) {
@@ -25,8 +29,9 @@ pub(crate) fn compare(
         return (Vec::new(), None);
     }
     let before: BoxFacts = plan
-        .previous
-        .get(&box_facts::key())
+        .box_facts
+        .compare_with
+        .as_ref()
         .and_then(|r| r.fact.read().ok())
         .unwrap_or_default();
     let clean = |v: Option<String>| v.map(|v| capped(control(&redactor.literals(&v))));
@@ -45,7 +50,7 @@ pub(crate) fn compare(
         .collect();
     let record = Recorded {
         key: box_facts::key(),
-        run_id: String::new(),
+        run_id: run_id.to_string(),
         collected_at: Some(collected_at),
         fact: premarket_parse::FactJson::of(&now),
         masked: false,

@@ -5,6 +5,7 @@ mod corroborate;
 mod down;
 pub mod interrupt;
 mod masked;
+mod reference;
 mod task;
 
 use std::borrow::Cow;
@@ -14,13 +15,12 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use tokio::sync::Semaphore;
 
-use premarket_check::bounded::{self, GaveUp};
-use premarket_check::box_facts;
+use premarket_check::bounded::{self, Evaluation, GaveUp};
 use premarket_collect::Collector;
 use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
-use premarket_parse::{AnyQuery, Facts, Query, QueryKey};
+use premarket_parse::{AnyQuery, Facts, Query};
 use premarket_plan::{DevicePlan, Plan, PlannedCheck};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
@@ -28,8 +28,10 @@ use premarket_report::changed::FactChange;
 use premarket_report::escape::{capped, control};
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
+use reference::Judging;
 
 pub use interrupt::Interrupt;
+pub use reference::attach as attach_references;
 
 /// The longest one check's evaluation may take: a thousand times what the example site's
 /// checks take, a fraction of any run's window.
@@ -100,6 +102,9 @@ pub async fn inspect_staging(
     staged: Option<Arc<Staged>>,
 ) -> Report {
     let started = Utc::now();
+    let tz = config.site.timezone;
+    // The run's id up front: the references a device leaves name the run they come from.
+    let id: Arc<str> = run_id(started, tz).into();
     let plan: Arc<Plan> = plan.into();
     let redactor = Arc::new(redact::from_config(config));
     let shared_limits = Arc::new(limits.clone());
@@ -116,10 +121,11 @@ pub async fn inspect_staging(
             let (plan, redactor) = (plan.clone(), redactor.clone());
             let (collector, limits) = (collector.clone(), shared_limits.clone());
             let (staged, writers, sessions) = (staged.clone(), writers.clone(), sessions.clone());
+            let id = id.clone();
             async move {
                 let device = &plan.devices[i];
                 let inspected =
-                    inspect_device(device, collector, &limits, &sessions, &redactor).await;
+                    inspect_device(device, collector, &limits, &sessions, &redactor, &id).await;
                 match staged {
                     Some(staged) => {
                         // Never closed: an error here cannot happen, and only skips staging.
@@ -138,7 +144,6 @@ pub async fn inspect_staging(
     // Every device's task is started at once; each waits for a session slot.
     let devices: Vec<Inspected> = futures::future::join_all(tasks).await;
     let finished = Utc::now();
-    let tz = config.site.timezone;
     let mut results = Vec::new();
     let mut raw = Vec::new();
     let mut down = Vec::new();
@@ -162,7 +167,7 @@ pub async fn inspect_staging(
     }
     corroborate::probe_and_firewall(&mut results, &probe);
     let mut report = Report::new(
-        run_id(started, tz),
+        id.to_string(),
         config.site.name.clone(),
         timestamp(started, tz),
         timestamp(finished, tz),
@@ -205,6 +210,7 @@ async fn inspect_device(
     limits: &Limits,
     sessions: &Semaphore,
     redactor: &Redactor,
+    run_id: &str,
 ) -> Inspected {
     // When the device's session began: after it waited for one of the site's `concurrency`
     // slots, which it holds only while collecting (parsing, judging and archiving need none).
@@ -238,10 +244,11 @@ async fn inspect_device(
     let platform = plan.device.platform;
     let queries: Vec<&dyn AnyQuery> = plan.queries.iter().map(|q| q.as_ref()).collect();
     let mut facts = premarket_parse::parse(&outputs, &queries);
-    facts.set_previous(plan.previous.clone());
     facts.set_collected_at(collected_at);
     facts.set_device(&plan.device.name);
-    let (changed, box_record) = box_changes::compare(plan, &facts, collected_at, redactor);
+    let (changed, box_record) = box_changes::compare(plan, &facts, run_id, collected_at, redactor);
+    // Kept masked, as every archived record: the run's facts and the box facts reference.
+    let box_record = box_record.map(|record| redact::record(redactor, record));
     let raw = DeviceOutputs {
         device: plan.device.name.to_string(),
         platform,
@@ -258,15 +265,16 @@ async fn inspect_device(
             .collect(),
         // Archived: a secret the device printed is masked there, the record marked.
         facts: facts
-            .to_record(&queries, "")
+            .to_record(&queries, run_id)
             .into_iter()
-            .chain(box_record)
+            .chain(box_record.clone())
             .map(|record| redact::record(redactor, record))
             .collect(),
+        advance: Default::default(),
     };
+    let mut raw = raw;
 
-    let facts = Arc::new(facts);
-    let judged = judge(plan, facts.clone(), limits).await;
+    let judged = judge(plan, &facts, limits).await;
     // A verdict's attachment is a configuration diff: one per device.
     let diff = judged
         .iter()
@@ -284,6 +292,7 @@ async fn inspect_device(
             result
         })
         .collect();
+    raw.advance = reference::advance(plan, &results, box_record.as_ref());
     explain(plan, &mut results);
     let down = down::find(plan, &outputs, &results).map(|mut d| {
         d.what = control(&redactor.literals(&d.what));
@@ -330,76 +339,67 @@ fn empty_outputs(device: &str, platform: Platform) -> DeviceOutputs {
         platform,
         outputs: Vec::new(),
         facts: Vec::new(),
+        advance: Default::default(),
     }
 }
 
 /// Every check of the device: the prepared ones judged one after another on one evaluation
-/// thread, each bounded on its own ([`bounded::evaluate_each`]); a skipped one says why. Each
-/// verdict comes with its evaluation's milliseconds.
-/// Each check's verdict and how long its evaluation took (zero for a check not evaluated).
+/// thread, each bounded on its own ([`bounded::evaluate_each`]) and each over its own view of the
+/// facts ([`reference::view`]); a skipped one says why, one whose reference may not stand is
+/// ERROR unjudged. Each verdict comes with how long its evaluation took (zero for a check not
+/// evaluated).
 async fn judge(
     plan: &DevicePlan,
-    facts: Arc<Facts>,
+    facts: &Facts,
     limits: &Limits,
 ) -> Vec<(Verdict, std::time::Duration)> {
-    let prepared = plan
+    let device = plan.device.name.as_str();
+    let views: Vec<Option<Judging>> = plan
         .checks
         .iter()
-        .filter_map(|check| {
-            let rerun = || {
-                format!(
-                    "premarket check {} --device {}",
-                    check.entry.id, plan.device.name
-                )
-            };
-            let judgeable = masked::unjudgeable(plan, check).is_none();
+        .map(|check| {
             check
                 .prepared
-                .clone()
-                .filter(|_| judgeable)
-                .map(|p| (p, rerun()))
+                .as_ref()
+                .map(|_| reference::view(check, facts, device))
         })
         .collect();
-    let mut judged = bounded::evaluate_each(prepared, facts, || give_up(limits))
+    let evaluations = plan
+        .checks
+        .iter()
+        .zip(&views)
+        .filter_map(|(check, view)| match (&check.prepared, view) {
+            (Some(prepared), Some(Judging::Over(facts))) => Some(Evaluation {
+                check: prepared.clone(),
+                facts: facts.clone(),
+                rerun: format!("premarket check {} --device {device}", check.entry.id),
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut judged = bounded::evaluate_each(evaluations, || give_up(limits))
         .await
         .into_iter();
     plan.checks
         .iter()
-        .map(
-            |check| match (&check.prepared, masked::unjudgeable(plan, check)) {
-                (Some(_), Some(not_judged)) => (not_judged, std::time::Duration::ZERO),
-                (Some(_), None) => judged.next().unwrap_or_else(|| {
-                    (
-                        Verdict::error("not judged (a bug in premarket)"),
-                        std::time::Duration::ZERO,
-                    )
-                }),
-                (None, _) => (
-                    Verdict::skip(format!(
-                        "skipped by the baseline: {}",
-                        check.skip.as_deref().unwrap_or("no reason given")
-                    )),
+        .zip(views)
+        .map(|(check, view)| match view {
+            Some(Judging::Unjudged(verdict)) => (*verdict, std::time::Duration::ZERO),
+            Some(Judging::Over(_)) => judged.next().unwrap_or_else(|| {
+                (
+                    Verdict::error("not judged (a bug in premarket)"),
                     std::time::Duration::ZERO,
-                ),
-            },
-        )
+                )
+            }),
+            None => (
+                Verdict::skip(format!(
+                    "skipped by the baseline: {}",
+                    check.skip.as_deref().unwrap_or("no reason given")
+                )),
+                std::time::Duration::ZERO,
+            ),
+        })
         .collect()
-}
-
-/// The archived records a device's run reads ([`premarket_plan::Plan::attach_previous`]): its
-/// archived queries' facts and, on a platform that has them, its box facts. The archive is
-/// read back only until each has been found.
-pub fn previous_wanted(plan: &DevicePlan) -> Vec<QueryKey> {
-    let mut keys: Vec<QueryKey> = plan
-        .queries
-        .iter()
-        .filter(|q| q.archived())
-        .map(|q| q.key())
-        .collect();
-    if matches!(plan.device.platform, Platform::Eos | Platform::Fortigate) {
-        keys.push(box_facts::key());
-    }
-    keys
 }
 
 /// When the run gives up on an evaluation started now: its budget, the deadline, or the stop
@@ -447,7 +447,12 @@ fn result(
     platform: Platform,
     redactor: &Redactor,
 ) -> CheckResult {
-    let remedy = remedy(&verdict, check, device);
+    let mut remedy = remedy(&verdict, check, device);
+    if let Some(hint) =
+        reference::accept_hint(check, device).filter(|_| verdict.status == Status::Fail)
+    {
+        remedy = format!("{remedy} {hint}");
+    }
     // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
     // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
     // would lose everything after EOS's `key`.
@@ -476,6 +481,13 @@ fn result(
         // Names read from the device (ports, configuration lines) are device text.
         result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
     }
+    result.accepted =
+        reference::accepted(check, verdict.status).map(|a| premarket_core::Accepted {
+            by: own_words(&a.by),
+            at: own_words(&a.at),
+            reason: own_words(&a.reason),
+            ticket: a.ticket.as_deref().map(own_words),
+        });
     result
 }
 

@@ -318,6 +318,23 @@ impl Lab {
             })
     }
 
+    /// Switches `fault` on or off on device `name` while the lab runs, as a device's state
+    /// changes between two inspections (an optic starts counting errors, then is replaced): the
+    /// outputs that read the fault as they answer (counters, sessions) show it from the next
+    /// command on; what is set when the device starts (its boot, its version) does not change.
+    /// `false` when the lab has no such device.
+    pub fn switch_fault(&self, name: &str, fault: Fault, on: bool) -> bool {
+        let Some((_, state)) = self.states.iter().find(|(n, _)| n == name) else {
+            return false;
+        };
+        match state {
+            DeviceState::Eos(state) => state.lock().map(|mut s| s.faults.set(fault, on)).is_ok(),
+            DeviceState::Fortigate(state) => {
+                state.lock().map(|mut s| s.faults.set(fault, on)).is_ok()
+            }
+        }
+    }
+
     /// Stops every device, cuts open connections and removes a temporary site directory.
     pub async fn shutdown(self) {
         for run in self.running {

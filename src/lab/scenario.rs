@@ -401,6 +401,15 @@ impl Faults {
         self.0.contains(&fault)
     }
 
+    /// Switches `fault` on or off.
+    pub fn set(&mut self, fault: Fault, on: bool) {
+        self.0.retain(|f| *f != fault);
+        if on {
+            self.0.push(fault);
+            self.0.sort();
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = Fault> + '_ {
         self.0.iter().copied()
     }

@@ -57,15 +57,25 @@ impl FactError {
     }
 }
 
-/// Parsed facts of one device, filed by query.
-#[derive(Default)]
+/// Parsed facts of one device, filed by query, with what an earlier run recorded for the check
+/// that reads them. What this run read is shared, not copied: each check gets a view of its own
+/// ([`Facts::with_previous`]) holding its own reference (two checks reading the same query can
+/// judge against readings of different runs), at the cost of one pointer.
+#[derive(Clone, Default)]
 pub struct Facts {
-    parsed: HashMap<QueryKey, Result<Box<dyn Fact>, FactError>>,
+    read: Arc<Reading>,
+    /// What this check judges against: the records of its reference run (see
+    /// [`Previous`]); empty on the first reading.
+    previous: Previous,
+}
+
+/// What one run read on a device.
+#[derive(Clone, Default)]
+struct Reading {
+    parsed: HashMap<QueryKey, Result<Arc<dyn Fact>, FactError>>,
     /// The collected output of each command, for evidence excerpts (a spooled one shows its
     /// head).
     raw: HashMap<Command, Output>,
-    /// What earlier runs recorded for this device, for checks that judge growth.
-    previous: Previous,
     /// When the outputs were collected (set by the run driver; checks have no clock).
     collected_at: Option<DateTime<Utc>>,
     /// What the device said it is (its identity query's fact), when a planned query says.
@@ -134,10 +144,11 @@ impl PartialEq for FactJson {
     }
 }
 
-/// The latest archived fact of each query of a device (from the run archive), so a check can
-/// judge what changed since the previous run of that check on that device. Shared, not
-/// copied: the plan, the model gate and the facts of a device all hold it, and a switch's
-/// records run to tens of kilobytes.
+/// Archived facts of a device, one per query: what a comparison judges against. For a check,
+/// the records of its reference (the newest run that judged it OK, or a later `premarket
+/// accept`); for the plan, the newest record of each query (the model the previous run saw).
+/// Shared, not copied: the plan, the model gate and the facts of a device all hold it, and a
+/// switch's records run to tens of kilobytes.
 #[derive(Clone, Debug, Default)]
 pub struct Previous {
     facts: Arc<HashMap<QueryKey, Recorded>>,
@@ -161,6 +172,21 @@ impl Previous {
 }
 
 impl Facts {
+    /// The same reading judged against `previous` (a check's own reference): shares what was
+    /// read, copies nothing.
+    pub fn with_previous(&self, previous: Previous) -> Facts {
+        Facts {
+            read: self.read.clone(),
+            previous,
+        }
+    }
+
+    /// What was read, to change while the facts are filed (before any check holds them; were a
+    /// view shared already, it would be copied, not changed under it).
+    fn reading(&mut self) -> &mut Reading {
+        Arc::make_mut(&mut self.read)
+    }
+
     /// Files one command's output as read by each of `queries` (all of which send `command`).
     pub fn insert(
         &mut self,
@@ -168,18 +194,20 @@ impl Facts {
         output: Result<&Output, &CollectError>,
         queries: &[&dyn AnyQuery],
     ) {
+        let read = self.reading();
         match output {
             Ok(output) => {
                 for query in queries {
-                    let parsed = query.parse_any(&mut Raw::output(output)).map_err(|error| {
-                        FactError::Unparsable {
+                    let parsed = query
+                        .parse_any(&mut Raw::output(output))
+                        .map(Arc::from)
+                        .map_err(|error| FactError::Unparsable {
                             command: command.to_string(),
                             error,
-                        }
-                    });
-                    self.parsed.insert(query.key(), parsed);
+                        });
+                    read.parsed.insert(query.key(), parsed);
                 }
-                self.raw.insert(command.clone(), output.clone());
+                read.raw.insert(command.clone(), output.clone());
             }
             Err(error) => {
                 for query in queries {
@@ -187,7 +215,7 @@ impl Facts {
                         command: command.to_string(),
                         error: error.clone(),
                     };
-                    self.parsed.insert(query.key(), Err(missing));
+                    read.parsed.insert(query.key(), Err(missing));
                 }
             }
         }
@@ -197,20 +225,22 @@ impl Facts {
     /// query whose command the model lacks as not available, and a device's "no such command"
     /// answer as not available (the model is not known to have it) or refused (it is).
     pub fn judge_models(&mut self, queries: &[&dyn AnyQuery]) {
-        self.model = queries.iter().find_map(|q| {
-            let fact = self.parsed.get(&q.key())?.as_ref().ok()?;
+        let read = self.reading();
+        read.model = queries.iter().find_map(|q| {
+            let fact = read.parsed.get(&q.key())?.as_ref().ok()?;
             q.identify(fact.as_ref())
         });
-        let model = self.model.as_ref();
+        let model = read.model.clone();
+        let model = model.as_ref();
         for query in queries {
             let key = query.key();
             let command = key.command.to_string();
             if let Some(reason) = model::withheld(&[*query], model) {
-                self.parsed
+                read.parsed
                     .insert(key, Err(FactError::NotAvailable { command, reason }));
                 continue;
             }
-            let Some(Err(FactError::NotCollected { error, .. })) = self.parsed.get(&key) else {
+            let Some(Err(FactError::NotCollected { error, .. })) = read.parsed.get(&key) else {
                 continue;
             };
             let who = model.map_or_else(|| "this device".to_string(), ToString::to_string);
@@ -235,13 +265,13 @@ impl Facts {
                 },
                 _ => continue,
             };
-            self.parsed.insert(key, Err(judged));
+            read.parsed.insert(key, Err(judged));
         }
     }
 
     /// What the device said it is, when one of its planned queries is its identity query.
     pub fn model(&self) -> Option<&Model> {
-        self.model.as_ref()
+        self.read.model.as_ref()
     }
 
     /// The typed fact of `query`.
@@ -260,7 +290,7 @@ impl Facts {
     }
 
     fn entry(&self, key: &QueryKey) -> Result<&dyn Fact, FactError> {
-        match self.parsed.get(key) {
+        match self.read.parsed.get(key) {
             None => Err(FactError::NotPlanned {
                 command: key.command.to_string(),
             }),
@@ -272,37 +302,38 @@ impl Facts {
     /// The raw output of `command`, as collected, for evidence excerpts: whole when it is in
     /// memory, its head when it was spooled.
     pub fn raw(&self, command: &Command) -> Option<&str> {
-        self.raw.get(command).map(Output::head)
+        self.read.raw.get(command).map(Output::head)
     }
 
-    /// Sets what earlier runs recorded (the run driver reads it from the archive).
+    /// Sets what this check judges against (the run driver reads it from the archive).
     pub fn set_previous(&mut self, previous: Previous) {
         self.previous = previous;
     }
 
     /// Sets when the outputs were collected (the run driver's clock, not the check's).
     pub fn set_collected_at(&mut self, at: DateTime<Utc>) {
-        self.collected_at = Some(at);
+        self.reading().collected_at = Some(at);
     }
 
     /// Sets the device's name in the site (the run driver's; no check judges by it).
     pub fn set_device(&mut self, name: &str) {
-        self.device = Some(name.to_string());
+        self.reading().device = Some(name.to_string());
     }
 
     /// The device's name in the site, when the run driver set it: a diff's header names it.
     pub fn device(&self) -> Option<&str> {
-        self.device.as_deref()
+        self.read.device.as_deref()
     }
 
     /// When the outputs were collected, for checks that compare with an earlier run's time
     /// (uptime against the time since then).
     pub fn collected_at(&self) -> Option<DateTime<Utc>> {
-        self.collected_at
+        self.read.collected_at
     }
 
-    /// The fact `query` read in the latest earlier run that recorded it, with that record (its
-    /// run id and collection time); `None` on the first run. A record that no longer reads as the
+    /// The fact `query` read in the reference this check judges against (the newest run that
+    /// judged it OK, or an accepted reading), with that record (its run id and collection
+    /// time); `None` on the first reading. A record that no longer reads as the
     /// fact type (premarket was upgraded) is an `Err` with the reason.
     pub fn previous<Q: Query>(
         &self,
@@ -315,7 +346,7 @@ impl Facts {
         Some((record.fact.read(), record))
     }
 
-    /// The previous run's JSON of any query (for YAML checks).
+    /// The reference's JSON of any query (for YAML checks), as [`Facts::previous`].
     pub fn previous_json(&self, key: &QueryKey) -> Option<&Recorded> {
         self.previous.get(key)
     }
@@ -332,7 +363,7 @@ impl Facts {
                 Some(Recorded {
                     key,
                     run_id: run_id.to_string(),
-                    collected_at: self.collected_at,
+                    collected_at: self.read.collected_at,
                     fact,
                     masked: false,
                 })

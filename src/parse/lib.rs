@@ -5,6 +5,7 @@ mod facts;
 pub mod model;
 mod query;
 mod raw;
+mod reference;
 pub mod text;
 
 pub use error::ParseError;
@@ -12,6 +13,7 @@ pub use facts::{FactError, FactJson, Facts, Previous, Recorded};
 pub use model::{Applies, Availability, Model};
 pub use query::{AnyQuery, Arg, Fact, Query, QueryKey, QuerySpec, Shape, json_of};
 pub use raw::{Raw, TEXT_LIMIT};
+pub use reference::{BoxReference, Reference};
 
 use premarket_core::Outputs;
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use premarket_check::Prepared;
 use premarket_config::{BaselineText, Config, ConfigError, ConfigErrors, Device, Entry, Skip};
 use premarket_core::{Command, DeviceName, Platform};
-use premarket_parse::{AnyQuery, Previous};
+use premarket_parse::{AnyQuery, BoxReference, Previous, Reference};
 
 /// One check planned on one device.
 #[derive(Clone)]
@@ -31,6 +31,26 @@ pub struct PlannedCheck {
     /// The baseline's reason for skipping it.
     pub skip: Option<String>,
     pub queries: Vec<Arc<dyn AnyQuery>>,
+    /// What it judges against, when it compares with an earlier reading
+    /// ([`premarket_check::Check::COMPARES`]): set from the archive by the run driver; the first
+    /// reading until then.
+    pub reference: Reference,
+}
+
+impl PlannedCheck {
+    /// Whether it judges against a reference (an earlier reading of its own).
+    pub fn compares(&self) -> bool {
+        self.prepared.as_ref().is_some_and(|p| p.compares())
+    }
+
+    /// The queries whose facts the archive keeps: what its reference holds.
+    pub fn archived_keys(&self) -> Vec<premarket_parse::QueryKey> {
+        self.queries
+            .iter()
+            .filter(|q| q.archived())
+            .map(|q| q.key())
+            .collect()
+    }
 }
 
 /// Everything to do on one device.
@@ -43,8 +63,13 @@ pub struct DevicePlan {
     /// Every command to send, each once, in first-needed order; except that first samples
     /// come first and second samples last ([`Command::resample`]).
     pub commands: Vec<Command>,
-    /// What earlier runs recorded for this device (empty until [`Plan::attach_previous`]).
+    /// The newest archived record of each of the device's queries (empty until
+    /// [`Plan::attach_previous`]): the model the previous run saw. Checks judge against their
+    /// own [`PlannedCheck::reference`], not this.
     pub previous: Previous,
+    /// What the device's box facts are compared with, and whether this run's become the next
+    /// reference (full runs only).
+    pub box_facts: BoxReference,
     /// The device's model as known before the run (the baseline's `model:`, or the previous
     /// run's identity fact once [`Plan::attach_previous`] ran); the device's answer decides.
     pub model: Option<Known>,
@@ -273,6 +298,7 @@ impl DevicePlan {
             checks,
             queries,
             previous: Previous::default(),
+            box_facts: BoxReference::default(),
             model: None,
         };
         plan.learn_model();
@@ -406,6 +432,7 @@ fn plan_checks(
                 prepared: None,
                 skip: Some(skip.reason.clone()),
                 queries: Vec::new(),
+                reference: Reference::First,
             });
             continue;
         }
@@ -415,6 +442,7 @@ fn plan_checks(
                 queries: prepared.queries().into_iter().map(Arc::from).collect(),
                 prepared: Some(prepared),
                 skip: None,
+                reference: Reference::First,
             }),
             Err(e) => errors.push(e),
         }

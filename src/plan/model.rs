@@ -69,6 +69,7 @@ impl DevicePlan {
             queries: self.queries.clone(),
             commands: self.commands.clone(),
             previous: Default::default(),
+            box_facts: Default::default(),
             model: self.model.clone(),
         }
     }

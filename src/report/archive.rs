@@ -5,6 +5,9 @@
 //! `--last-failed`, the email's "what changed" and growth checks read from here. Runs are kept
 //! for `retention_days` and, when `max_size_mb` is set, only as many (newest first) as fit.
 //!
+//! Beside the runs, `references/` holds what each comparison judges against (the `references` module):
+//! kept apart from the runs so that retention never takes a reference with them.
+//!
 //! A run is written into a hidden temporary directory (a random name, so nobody can plant a
 //! link there first), each device as soon as it is judged when the run stages ([`Staged`]),
 //! and renamed into place, so a reader (or a concurrent run) sees a whole run or none; its
@@ -24,9 +27,13 @@ use std::time::{Duration, SystemTime};
 
 mod beside;
 mod raw;
+mod references;
 mod runs;
 mod stage;
 
+pub use references::{
+    Advance, BoxFactsReference, DeviceReferences, Kept, LogLine, REFERENCES, References,
+};
 pub use runs::PreviousFacts;
 pub use stage::{Keep, Staged};
 
@@ -44,7 +51,7 @@ const FACTS: &str = "facts";
 pub const CHARTS: &str = "charts";
 /// Where a run's configuration diffs are kept (`diffs/<device>.diff`).
 pub const DIFFS: &str = "diffs";
-const TMP_PREFIX: &str = ".tmp-";
+pub(super) const TMP_PREFIX: &str = ".tmp-";
 /// Beside an output that was empty when collected (the offline collector reads it as such).
 pub const EMPTY_MARK: &str = ".empty";
 /// In a run's directory whose archive lacks devices: which, and a file each lacks.
@@ -139,7 +146,8 @@ impl Archive {
             .filter(|d| !written.contains_key(&d.device))
             .collect();
         raw::write_all(&tmp.join("raw"), &rest, redactor)?;
-        for device in rest {
+        let moved_before = staged.and_then(Staged::references_failed);
+        for device in &rest {
             write_facts(&tmp, device)?;
         }
         beside::write_charts(&tmp, &report.charts)?;
@@ -173,6 +181,19 @@ impl Archive {
                     // Renamed away: nothing is left for the guard to remove.
                     let _ = temp.keep();
                     file::sync_dir(&self.root);
+                    let rest: Vec<&DeviceOutputs> = report
+                        .raw
+                        .iter()
+                        .filter(|d| !written.contains_key(&d.device))
+                        .collect();
+                    let moved = self.advance_references(&rest);
+                    if let Some((devices, why)) = moved_before.or(moved) {
+                        report.problems.push(format!(
+                            "the references of {} could not be updated ({why}): the next runs \
+                             judge them against the readings before this run",
+                            devices.join(", ")
+                        ));
+                    }
                     return Ok(target);
                 }
                 Err(e)
@@ -193,6 +214,26 @@ impl Archive {
             path: self.root.join(&base_id),
             source: std::io::Error::other("no free run id after 100 tries"),
         })
+    }
+
+    /// Moves the references of `devices` (those written at the end, not staged); the devices
+    /// that could not be, and the first reason.
+    fn advance_references(&self, devices: &[&DeviceOutputs]) -> Option<(Vec<String>, String)> {
+        let store = self.reference_store();
+        let at = now();
+        let mut failed = Vec::new();
+        let mut first = None;
+        for device in devices {
+            if let Err(e) = store.advance(device, &at) {
+                failed.push(device.device.clone());
+                first.get_or_insert(e.to_string());
+            }
+        }
+        // The devices' files were not flushed one by one (see `references`).
+        if devices.iter().any(|d| !d.advance.is_empty()) {
+            os::sync_file_system(store.dir());
+        }
+        first.map(|why| (failed, why))
     }
 
     /// Says in `report` (its problems, `not_archived`) and in a marker file beside it which
@@ -298,6 +339,7 @@ impl Archive {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_tmp = name.starts_with(TMP_PREFIX);
             if name == OUTBOX
+                || name == REFERENCES
                 || (name.starts_with('.') && !is_tmp)
                 || (is_tmp && writer_of(&name) == Some(std::process::id() as i32))
                 || !entry.file_type().is_ok_and(|t| t.is_dir())
@@ -517,6 +559,11 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), ArchiveError> {
     let mut file = fs::File::create(path).map_err(werr)?;
     file.write_all(bytes).map_err(werr)?;
     file.sync_all().map_err(werr)
+}
+
+/// Now, as the reference store dates what it keeps (RFC 3339, UTC).
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// A device name as one path component (also the attachment name).

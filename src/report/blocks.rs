@@ -178,9 +178,23 @@ impl Report {
             .collect()
     }
 
-    /// In a rerun, whether a result was rechecked now or stands from an earlier run.
+    /// In a rerun, whether a result was rechecked now or stands from an earlier run (and, for
+    /// a FAIL this rerun could not re-examine, that it stands because of that).
     pub fn mark(&self, r: &CheckResult) -> Option<String> {
-        self.standing_mark(&r.judged_in)
+        let mark = self.standing_mark(&r.judged_in)?;
+        let blocked = r.judged_in.is_some()
+            && self.results.iter().any(|now| {
+                now.check == r.check && now.device == r.device && now.status == Status::Error
+            });
+        Some(if blocked {
+            mark.replacen(
+                "not rechecked",
+                "stands: this rerun could not inspect it (its ERROR says why)",
+                1,
+            )
+        } else {
+            mark
+        })
     }
 
     /// In a rerun, whether a device block was found now or stands from an earlier run.

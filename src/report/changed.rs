@@ -38,18 +38,16 @@ impl FactChange {
     }
 }
 
-/// What differs between `before` and `after` on `device`, in fact name order. A fact read in
-/// only one run is listed only when the other run read some facts at all (a device that was
-/// down gives no "not read" list).
+/// What differs between `before` (the reference) and `after` (what this run read) on `device`,
+/// in fact name order. Only facts `after` read are compared: a fact a run did not read (a rerun
+/// of one check, a command that failed) is no change. A fact the reference lacks is listed as
+/// new only when the reference holds some facts at all (a first run lists nothing).
 pub fn compare(device: &str, before: &BoxFacts, after: &BoxFacts) -> Vec<FactChange> {
     if before.is_empty() || after.is_empty() {
         return Vec::new();
     }
-    let mut names: Vec<&String> = before.keys().chain(after.keys()).collect();
-    names.sort();
-    names.dedup();
-    names
-        .into_iter()
+    after
+        .keys()
         .filter(|n| before.get(*n) != after.get(*n))
         .map(|n| FactChange {
             device: device.to_string(),
@@ -135,15 +133,16 @@ mod tests {
     #[test]
     fn only_differences_are_listed() {
         let before = facts(&[("software version", "4.31.6M"), ("LANZ", "on")]);
-        let after = facts(&[("software version", "4.32.2F")]);
+        let after = facts(&[("software version", "4.32.2F"), ("PTP grandmaster", "x")]);
         let lines: Vec<String> = compare("sw1", &before, &after)
             .iter()
             .map(FactChange::line)
             .collect();
+        // LANZ was not read: no change; the grandmaster is new.
         assert_eq!(
             lines,
             [
-                "LANZ: on -> (not read)",
+                "PTP grandmaster: (not read) -> x",
                 "software version: 4.31.6M -> 4.32.2F"
             ]
         );

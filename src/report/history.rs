@@ -96,7 +96,13 @@ pub fn changes(earlier: &[Report], current: &Report) -> Option<Changes> {
     let index = Index::new(earlier);
     for result in &current.results {
         let past = index.statuses(&result.check, &result.device);
-        let before = past.last().map(|(_, _, s)| *s);
+        // What stood before this run: a rerun's ERROR never replaced a FAIL ([`replaces`]).
+        let before = past
+            .iter()
+            .fold(None, |stood, (_, report, now)| match stood {
+                Some(before) if report.partial && !replaces(before, *now) => Some(before),
+                _ => Some(*now),
+            });
         if let Some((at, report, _)) = past.last()
             && previous_run.is_none_or(|(p, _)| *at > p)
         {
@@ -196,16 +202,29 @@ impl<'a> Index<'a> {
     }
 }
 
+/// Whether a rerun's `now` replaces what stands (`before`): always, except an ERROR over a
+/// FAIL. A rerun that could not inspect (the device unreachable, a secret missing in that
+/// shell) re-examined nothing: the FAIL stands, judged in the earlier run.
+pub fn replaces(before: Status, now: Status) -> bool {
+    !(before == Status::Fail && now == Status::Error)
+}
+
 /// The checks to rerun for `--last-failed`: those whose latest result is FAIL or ERROR,
-/// starting from the latest full run and updated by every rerun since. Returns the run the
-/// state starts from and the pairs, sorted.
+/// starting from the latest full run and updated by every rerun since (an ERROR never over a
+/// FAIL: [`replaces`]). Returns the run the state starts from and the pairs, sorted.
 pub fn last_failed(reports: &[Report]) -> Option<(String, Vec<Pair>)> {
     let base = reports.iter().rposition(|r| !r.partial).unwrap_or(0);
     let base_run = reports.get(base)?.run_id.clone();
     let mut state: BTreeMap<Pair, Status> = BTreeMap::new();
     for report in &reports[base..] {
         for r in &report.results {
-            state.insert((r.check.clone(), r.device.clone()), r.status);
+            let pair = (r.check.clone(), r.device.clone());
+            if state
+                .get(&pair)
+                .is_none_or(|before| replaces(*before, r.status))
+            {
+                state.insert(pair, r.status);
+            }
         }
     }
     let failing = state
@@ -218,9 +237,10 @@ pub fn last_failed(reports: &[Report]) -> Option<(String, Vec<Pair>)> {
 
 /// The standing state a rerun reports beside what it rechecked: the latest result of every
 /// (check, device) from the latest full run and the reruns since, each marked with the run
-/// that judged it, except the pairs `rechecked` now. (An offline run is in the archive only
-/// when it was asked to be, with `--archive`.)
-pub fn standing(reports: &[Report], rechecked: &[(String, String)]) -> Vec<super::CheckResult> {
+/// that judged it, except the pairs `rechecked` now; a FAIL that a rerun's ERROR could not
+/// re-examine stays ([`replaces`]), now as then. (An offline run is in the archive only when it
+/// was asked to be, with `--archive`.)
+pub fn standing(reports: &[Report], rechecked: &[super::CheckResult]) -> Vec<super::CheckResult> {
     let Some(base) = reports.iter().rposition(|r| !r.partial) else {
         return Vec::new();
     };
@@ -232,6 +252,12 @@ pub fn standing(reports: &[Report], rechecked: &[(String, String)]) -> Vec<super
                 // A rerun's own standing copy adds nothing to what the earlier run said.
                 continue;
             }
+            if state
+                .get(&pair)
+                .is_some_and(|before| !replaces(before.status, r.status))
+            {
+                continue;
+            }
             let mut kept = r.clone();
             kept.judged_in = Some(report.run_id.clone());
             kept.judged_at = Some(report.started_at.clone());
@@ -240,7 +266,12 @@ pub fn standing(reports: &[Report], rechecked: &[(String, String)]) -> Vec<super
     }
     state
         .into_iter()
-        .filter(|(pair, _)| !rechecked.contains(pair))
+        .filter(|((check, device), kept)| {
+            rechecked
+                .iter()
+                .find(|now| &now.check == check && &now.device == device)
+                .is_none_or(|now| !replaces(kept.status, now.status))
+        })
         .map(|(_, r)| r)
         .collect()
 }
@@ -393,6 +424,11 @@ mod tests {
 
         // A rerun of one check compares with the last run that judged it.
         let c = changes(&[r1.clone(), r2.clone()], &r3).unwrap();
+        // ... but a rerun's ERROR never stood over a FAIL: fixed from FAIL.
+        let blocked = report("r2b", 7, true, &[("a", Error)]);
+        let later = report("r3b", 8, true, &[("a", Ok)]);
+        let fixed = changes(&[r2.clone(), blocked], &later).unwrap();
+        assert_eq!(fixed.fixed[0].from, Some(Fail));
         assert_eq!(ids(&c.fixed), ["b"]);
         assert_eq!(c.fixed[0].since_run_id.as_deref(), Some("r1"));
         assert_eq!(c.previous_run_id.as_deref(), Some("r2"));
@@ -423,5 +459,49 @@ mod tests {
         assert_eq!(story.steps[0].label, "now ERROR: premarket could not tell");
         let t = timeline(&all, 2, |c| c == "a");
         assert!(t.is_empty(), "a was not judged in the window");
+    }
+
+    #[test]
+    fn a_rerun_that_could_not_inspect_never_replaces_a_fail() {
+        use Status::*;
+        let morning = report("r1", 6, false, &[("a", Fail), ("b", Ok), ("c", Error)]);
+        let blocked = report("r2", 7, true, &[("a", Error), ("c", Error)]);
+        let reports = [morning.clone(), blocked.clone()];
+        // Both still to rerun: a's FAIL stands, c is still ERROR.
+        assert_eq!(
+            last_failed(&reports).map(|(_, p)| p),
+            Some(vec![("a".into(), "sw1".into()), ("c".into(), "sw1".into())])
+        );
+        let status = |s: &[CheckResult]| -> Vec<(String, Status, Option<String>)> {
+            s.iter()
+                .map(|r| (r.check.clone(), r.status, r.judged_in.clone()))
+                .collect()
+        };
+        // The blocked rerun itself: a stands as the morning's FAIL beside its own ERROR.
+        let during = standing(std::slice::from_ref(&morning), &blocked.results);
+        assert_eq!(
+            status(&during),
+            [
+                ("a".into(), Fail, Some("r1".into())),
+                ("b".into(), Ok, Some("r1".into()))
+            ]
+        );
+        // A later rerun of b still sees a's FAIL from the morning.
+        let later = report("r3", 8, true, &[("b", Ok)]);
+        let after = standing(&reports, &later.results);
+        assert_eq!(
+            status(&after),
+            [
+                ("a".into(), Fail, Some("r1".into())),
+                ("c".into(), Error, Some("r2".into()))
+            ]
+        );
+        // An OK rerun replaces it.
+        let fixed = report("r3", 8, true, &[("a", Ok)]);
+        assert!(
+            standing(&reports, &fixed.results)
+                .iter()
+                .all(|r| r.check != "a")
+        );
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! A run made with `--dir /etc/premarket/site` (or `PREMARKET_DIR`) reruns a check with the
 //! same `--dir`; an offline run with the same `--offline DIR`; the demo, whose site exists only
-//! while it runs, with `premarket demo --check ID`. Commands are written as words (`premarket
-//! check ID --device sw1`) by whoever knows what to rerun, and [`Invocation::complete`] adds
-//! what the run needs; a path with a space or a quote is quoted for the shell.
+//! while it runs, with `premarket demo --check ID` (its history and `accept` with `--demo`).
+//! Commands are written as words (`premarket check ID --device sw1`) by whoever knows what to
+//! rerun, and [`Invocation::complete`] adds what the run needs; a path with a space or a quote
+//! is quoted for the shell.
 
 use std::path::{Path, PathBuf};
 
@@ -57,6 +58,7 @@ impl Invocation {
                     "check" => out.extend(["demo".to_string(), "--check".to_string()]),
                     "run" => out.push("demo".to_string()),
                     "history" => out.extend(["history".to_string(), "--demo".to_string()]),
+                    "accept" => out.extend(["accept".to_string(), "--demo".to_string()]),
                     // The demo's site lives only while it runs: nothing else can be completed.
                     _ => return command.to_string(),
                 }
@@ -167,6 +169,17 @@ mod tests {
                 &demo,
                 "premarket history",
                 "premarket history --demo".to_string(),
+            ),
+            (
+                &demo_home,
+                "premarket accept --device sw1 --check a.b.c --reason WHY",
+                "premarket accept --demo --device sw1 --check a.b.c --reason WHY --home '/tmp/demo home'"
+                    .to_string(),
+            ),
+            (
+                &dir,
+                "premarket accept --device sw1 --reason WHY",
+                "premarket accept --device sw1 --reason WHY --dir /etc/premarket/site".to_string(),
             ),
             (&dir, "show version", "show version".to_string()),
             (&dir, "premarket", "premarket".to_string()),

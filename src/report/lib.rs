@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use premarket_config::Severity;
 use premarket_core::Command;
 use premarket_core::Platform;
+use premarket_core::{Accepted, Exit, Status};
 use premarket_core::{CollectError, Output};
-use premarket_core::{Exit, Status};
 use premarket_parse::Recorded;
 
 pub use history::Changes;
@@ -78,6 +78,10 @@ pub struct CheckResult {
     /// When what the result is about happened (a reboot, a burst), RFC 3339 in UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// The reading this result was judged against was accepted (`premarket accept`): who,
+    /// when, why and the ticket. Gone once a later OK reading replaces the reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<Accepted>,
     /// A FAIL's subjects: the ports, flows, members, servers or changed lines it names, when
     /// the check can name several ([`premarket_core::Verdict::subjects`]). An
     /// acknowledgement binds to them. Absent: the check on the device as a whole.
@@ -116,6 +120,7 @@ impl CheckResult {
             judged_at: None,
             lead: String::new(),
             when: None,
+            accepted: None,
             subjects: Vec::new(),
             acknowledged: None,
         }
@@ -129,6 +134,11 @@ impl CheckResult {
             (Status::Fail, false) => format!("{}: {}", self.finding, self.summary),
             _ => self.summary.clone(),
         }
+    }
+
+    /// `accepted by alice (CHG123)`, when it was judged against an accepted reading.
+    pub fn accepted_note(&self) -> Option<String> {
+        self.accepted.as_ref().map(Accepted::note)
     }
 
     /// The command that judges this result again after a fix.
@@ -328,6 +338,8 @@ pub struct DeviceOutputs {
     pub outputs: Vec<(Command, Result<Output, CollectError>)>,
     /// The facts the archive keeps for the next run (counters whose growth is judged).
     pub facts: Vec<Recorded>,
+    /// Which of them become the device's references ([`archive::Advance`]).
+    pub advance: archive::Advance,
 }
 
 impl Report {

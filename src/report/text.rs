@@ -124,7 +124,7 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, tz: chrono_tz::Tz,
     if let Some(note) = report.restart_note(r, tz) {
         let _ = writeln!(out, "  {note}");
     }
-    if let Some(mark) = report.mark(r) {
+    for mark in report.mark(r).into_iter().chain(r.accepted_note()) {
         let _ = writeln!(out, "  ({mark})");
     }
     if let Some(note) = report.cause_note(r) {
@@ -254,12 +254,15 @@ fn changes(out: &mut String, report: &Report, tz: chrono_tz::Tz) {
     }
 }
 
-/// In the fine list only what a rerun rechecked is marked (the rest stands as it was).
+/// In the fine list only what a rerun rechecked is marked (the rest stands as it was), and a
+/// result judged against an accepted reading says who accepted it.
 fn fine_mark(report: &Report, r: &CheckResult) -> String {
-    match report.mark(r) {
-        Some(m) if r.judged_in.is_none() => format!("  [{m}]"),
-        _ => String::new(),
-    }
+    let rechecked = report.mark(r).filter(|_| r.judged_in.is_none());
+    rechecked
+        .into_iter()
+        .chain(r.accepted_note())
+        .map(|m| format!("  [{m}]"))
+        .collect()
 }
 
 fn lower_first(text: &str) -> String {

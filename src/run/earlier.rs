@@ -34,12 +34,7 @@ pub(super) fn read_history(
                 tracing::warn!("skipped an unreadable archived run: {p}");
             }
             if report.partial {
-                let rechecked: Vec<(String, String)> = report
-                    .results
-                    .iter()
-                    .map(|r| (r.check.clone(), r.device.clone()))
-                    .collect();
-                report.standing = history::standing(&earlier, &rechecked);
+                report.standing = history::standing(&earlier, &report.results);
                 // A device found down now speaks for itself; one found down earlier and not
                 // rechecked stands as that run's one block.
                 for down in history::standing_down(&earlier, &report.standing) {

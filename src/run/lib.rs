@@ -227,20 +227,7 @@ async fn inspect_and_report(
             .unwrap_or(instant)
     });
     if req.archive {
-        // The archive listed once for the fleet; each device reads back only as far as its
-        // archived facts go (at 1000 devices and a month of runs, not 30,000 files).
-        let previous = archive.previous_facts();
-        let wanted: std::collections::HashMap<String, Vec<_>> = plan
-            .devices
-            .iter()
-            .map(|d| {
-                let name = d.device.name.to_string();
-                (name, premarket_inspect::previous_wanted(d))
-            })
-            .collect();
-        plan.attach_previous(|device| {
-            previous.of(device, wanted.get(device).map_or(&[], Vec::as_slice))
-        });
+        premarket_inspect::attach_references(&archive, &mut plan, full);
     }
     let spool = spooled::dir(req.archive, archive.root());
     let max_output = premarket_collect::ssh::max_output(config);

@@ -4,7 +4,7 @@
 
 use chrono::{Duration, Utc};
 use premarket::core::Command;
-use premarket::parse::{Previous, Raw, Recorded};
+use premarket::parse::{Previous, Raw, Recorded, Reference};
 use premarket::plan::DevicePlan;
 
 /// What a run `ago` before now would have archived from `outputs`.
@@ -30,4 +30,16 @@ pub fn previous(device: &DevicePlan, outputs: &[(Command, String)], ago: Duratio
         }
     }
     Previous::from_newest_first(records)
+}
+
+/// Makes `previous` what every check of `device` that compares judges against (each check's
+/// reference, as the archive's store would give it) and the device's newest records.
+pub fn judge_against(device: &mut DevicePlan, previous: Previous) {
+    for check in device.checks.iter_mut().filter(|c| c.compares()) {
+        check.reference = Reference::Reading {
+            previous: previous.clone(),
+            accepted: None,
+        };
+    }
+    device.previous = previous;
 }

@@ -21,6 +21,7 @@ impl Check for ConfigUnchanged {
     const ID: &'static str = "eos.config.unchanged";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(RunningConfigLines)]

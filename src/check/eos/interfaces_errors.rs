@@ -37,6 +37,7 @@ impl Check for InterfacesErrors {
     const ID: &'static str = "eos.interfaces.errors";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
         require(&input.trading_ports)?;

@@ -43,6 +43,7 @@ impl Check for LanzCongestion {
     const ID: &'static str = "eos.lanz.congestion";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
         require(&input.trading_ports)

@@ -28,6 +28,7 @@ impl Check for UptimeStable {
     const ID: &'static str = "eos.uptime.stable";
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(ShowVersion), Box::new(ShowReloadCause)]

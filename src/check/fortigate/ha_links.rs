@@ -66,6 +66,7 @@ impl Check for HaLinksUp {
     const ID: &'static str = "fortigate.ha.links";
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(GetHaStatus)]

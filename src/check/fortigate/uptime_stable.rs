@@ -27,6 +27,7 @@ impl Check for UptimeStable {
     const ID: &'static str = "fortigate.uptime.stable";
     const PLATFORM: Platform = Platform::Fortigate;
     type Input = Input;
+    const COMPARES: bool = true;
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(GetPerformanceStatus), Box::new(GetSystemStatus)]

@@ -39,6 +39,12 @@ impl Prepared for PreparedRule {
         self.evaluate_watched(facts, &Watch::default())
     }
 
+    /// A rule that judges growth (`increase_at_most`) compares with its reference; its query
+    /// is archived for that alone.
+    fn compares(&self) -> bool {
+        self.query.archived()
+    }
+
     fn evaluate_watched(&self, facts: &Facts, watch: &Watch) -> Verdict {
         let fact = match facts.json(&self.query) {
             Ok(fact) => fact,

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use chrono::{NaiveDateTime, Utc};
 use serde_json::Value;
 
-use super::{Archive, ArchiveError, FACTS, OUTBOX, REPORT, Stored, file_safe};
+use super::{Archive, ArchiveError, FACTS, OUTBOX, REFERENCES, REPORT, Stored, file_safe};
 use crate::{Report, escape};
 use premarket_files::{self as file, Kind};
 use premarket_parse::{Previous, QueryKey, Recorded};
@@ -131,7 +131,7 @@ impl Archive {
             .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
             .filter_map(|e| {
                 let id = e.file_name().to_string_lossy().into_owned();
-                (!id.starts_with('.') && id != OUTBOX).then(|| Run {
+                (!id.starts_with('.') && id != OUTBOX && id != REFERENCES).then(|| Run {
                     sequence: read_sequence(&e.path()),
                     dir: e.path(),
                     id,

@@ -9,14 +9,15 @@
 //! ([`Keep`]). The run becomes visible exactly as before: [`Archive::write_staged`]
 //! writes the rest, `report.json` last, and renames the directory into place; until then it is
 //! a `.tmp-` directory that this run removes when it ends without archiving and the next run
-//! removes if this one was killed.
+//! removes if this one was killed. A device's references move as it is written (its checks
+//! judged OK: [`super::references`]), while its facts are still in memory.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::raw::RawWriter;
-use super::{Archive, ArchiveError, write_facts};
+use super::{Archive, ArchiveError, References, write_facts};
 use crate::DeviceOutputs;
 use crate::redact::Redactor;
 
@@ -74,6 +75,7 @@ pub struct Staged {
     state: Mutex<State>,
     redactor: Redactor,
     keep: Keep,
+    references: References,
     /// Compression contexts of finished writes, for the next ones (one per thread at most).
     compressors: Mutex<Vec<zstd::bulk::Compressor<'static>>>,
 }
@@ -87,6 +89,9 @@ struct State {
     /// The first failure: the run is then not archived (the report says why), and every
     /// device keeps its outputs.
     failed: Option<ArchiveError>,
+    /// The devices whose references could not be moved, and the first reason.
+    references_failed: Vec<String>,
+    references_error: Option<ArchiveError>,
 }
 
 impl Archive {
@@ -102,9 +107,12 @@ impl Archive {
                 dir: Some(dir),
                 written: HashMap::new(),
                 failed: None,
+                references_failed: Vec::new(),
+                references_error: None,
             }),
             redactor,
             keep,
+            references: self.reference_store(),
             compressors: Mutex::new(Vec::new()),
         })
     }
@@ -131,16 +139,25 @@ impl Staged {
                 written
             })
             .and_then(|()| write_facts(&dir, device));
+        let moved = match &written {
+            Ok(()) => self.references.advance(device, &super::now()),
+            Err(_) => Ok(()),
+        };
         let files = written
             .as_ref()
             .ok()
             .map(|()| files_of(&dir, &device.device));
         let mut state = self.lock();
+        if let Err(e) = moved {
+            state.references_failed.push(device.device.clone());
+            state.references_error.get_or_insert(e);
+        }
         match written {
             Ok(()) => {
                 state
                     .written
                     .insert(device.device.clone(), files.unwrap_or_default());
+                device.advance = Default::default();
                 if !failing && !self.keep.contains(&device.device) {
                     device.outputs = Vec::new();
                     device.facts = Vec::new();
@@ -174,6 +191,16 @@ impl Staged {
             source: std::io::Error::other("the staged run was already written"),
         })?;
         Ok((dir, std::mem::take(&mut state.written)))
+    }
+
+    /// The devices whose references could not be moved, and why (the report says so).
+    pub(super) fn references_failed(&self) -> Option<(Vec<String>, String)> {
+        let mut state = self.lock();
+        let error = state.references_error.take()?;
+        Some((
+            std::mem::take(&mut state.references_failed),
+            error.to_string(),
+        ))
     }
 
     fn compressors(&self) -> std::sync::MutexGuard<'_, Vec<zstd::bulk::Compressor<'static>>> {

@@ -32,6 +32,7 @@ fn a_run_is_written_whole_and_read_back() {
             ),
         ],
         facts: Vec::new(),
+        advance: Default::default(),
     }];
     let first = archive.write(&mut report.clone()).unwrap();
     let mut second = report.clone();
@@ -91,6 +92,7 @@ fn a_spooled_output_is_redacted_as_it_is_copied_in() {
         platform: Platform::Fortigate,
         outputs: vec![(Command::new("show full-configuration"), Ok(output))],
         facts: Vec::new(),
+        advance: Default::default(),
     }];
     let mut redactor = Redactor::default();
     redactor.add("hunter2-canary");
@@ -130,6 +132,7 @@ fn the_oldest_runs_go_until_the_archive_fits_and_the_newest_stays() {
             platform: Platform::Eos,
             outputs: vec![(Command::new("show tech-support"), Ok(noise.into()))],
             facts: Vec::new(),
+            advance: Default::default(),
         }];
         archive.write(&mut report).unwrap();
     }
@@ -176,6 +179,7 @@ fn size_retention_counts_the_disk_small_files_take() {
                 .map(|i| (Command::new(format!("show counter {i}")), Ok("1".into())))
                 .collect(),
             facts: Vec::new(),
+            advance: Default::default(),
         }];
         archive.write(&mut report).unwrap();
     }
@@ -239,6 +243,7 @@ fn device(name: &str, text: &str) -> DeviceOutputs {
         platform: Platform::Eos,
         outputs: vec![(Command::new("show version | json"), Ok(text.into()))],
         facts: Vec::new(),
+        advance: Default::default(),
     }
 }
 

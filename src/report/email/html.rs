@@ -172,10 +172,12 @@ pub fn render(report: &Report, ctx: &Context, images: &[&Attachment]) -> String 
         } else {
             &r.title
         };
-        let mark = match report.mark(r) {
-            Some(m) if r.judged_in.is_none() => format!(" <i>[{}]</i>", esc(&m)),
-            _ => String::new(),
-        };
+        let rechecked = report.mark(r).filter(|_| r.judged_in.is_none());
+        let mark: String = rechecked
+            .into_iter()
+            .chain(r.accepted_note())
+            .map(|m| format!(" <i>[{}]</i>", esc(&m)))
+            .collect();
         let _ = write!(
             out,
             "<p style=\"margin:4px 0\"><b style=\"color:{}\">{}</b> {} <span style=\"color:#57606a;overflow-wrap:anywhere\">({} on {})</span>{mark}</p>",
@@ -250,7 +252,7 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     if let Some(note) = report.restart_note(r, ctx.tz) {
         let _ = write!(out, "<p style=\"margin:6px 0\"><b>{}</b></p>", esc(&note));
     }
-    if let Some(mark) = report.mark(r) {
+    for mark in report.mark(r).into_iter().chain(r.accepted_note()) {
         let _ = write!(out, "<div style=\"{SMALL}\"><i>{}</i></div>", esc(&mark));
     }
     if let Some(note) = report.cause_note(r) {

@@ -95,10 +95,12 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         } else {
             &r.title
         };
-        let mark = report
+        let mark: String = report
             .mark(r)
+            .into_iter()
+            .chain(r.accepted_note())
             .map(|m| format!(" [{m}]"))
-            .unwrap_or_default();
+            .collect();
         let _ = writeln!(
             out,
             "{} {} on {}: {what}{mark}",
@@ -128,7 +130,7 @@ fn result(out: &mut String, report: &Report, r: &CheckResult, ctx: &Context) {
     if let Some(note) = report.restart_note(r, ctx.tz) {
         let _ = writeln!(out, "{note}");
     }
-    if let Some(mark) = report.mark(r) {
+    for mark in report.mark(r).into_iter().chain(r.accepted_note()) {
         let _ = writeln!(out, "({mark})");
     }
     if let Some(note) = report.cause_note(r) {

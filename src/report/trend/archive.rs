@@ -355,12 +355,14 @@ mod tests {
                 platform: Platform::Probe,
                 outputs: vec![(Measure.command(), Ok(ANALYSIS.into()))],
                 facts: Vec::new(),
+                advance: Default::default(),
             },
             DeviceOutputs {
                 device: "fw1".into(),
                 platform: Platform::Fortigate,
                 outputs: vec![(DiagSessionStat.command(), Err(CollectError::Deadline))],
                 facts: Vec::new(),
+                advance: Default::default(),
             },
         ];
         let mut points = Points::default();

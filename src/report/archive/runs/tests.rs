@@ -142,6 +142,7 @@ fn write_facts(archive: &Archive, id: &str, facts: Vec<(premarket_parse::QueryKe
                 masked: false,
             })
             .collect(),
+        advance: Default::default(),
     }];
     archive.write(&mut report).unwrap();
 }
