@@ -432,6 +432,8 @@ const COMPARISONS: &[(&str, usize, &str, &str)] = &[
     ("ha-heartbeat", 2, "fw1", "fortigate.ha.links"),
     // x1's CRC errors grow from the day's maintenance minute on.
     ("fw-port-errors", 1, "fw1", "fortigate.ports.errors"),
+    // Every BGP session restarted with the switch: a reset since the reference.
+    ("rebooted", 1, "sw1", "eos.bgp.peers"),
 ];
 
 /// For each comparison: a healthy morning, the fault's morning FAILs it, and the printed rerun

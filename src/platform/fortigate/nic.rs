@@ -166,14 +166,19 @@ pub fn parse(raw: &str) -> Result<Nic, ParseError> {
                         nic.counters.insert(key.to_string(), n);
                     }
                 }
+                // A counter alone does not tell a NIC report (below).
+                continue;
             }
             _ => continue,
         }
         known += 1;
     }
-    if known == 0 {
+    // Error and drop counters alone do not make a NIC report: other outputs print words such
+    // as `table drops` (EOS LLDP) or `operRxInterval` (EOS BFD JSON). A port's report has its
+    // link, speed, driver or packet counts, or the NP layout's section rules.
+    if known == 0 && !np {
         return Err(ParseError::new(
-            "no link state and no counter: not the details of one NIC",
+            "no link state, speed, driver or packet count: not the details of one NIC",
             &text,
         ));
     }
@@ -281,6 +286,9 @@ mod tests {
             "The following NICs are available:\n        port1\n        port2\n".to_string(),
             "command parse error before 'x9'\nCommand fail. Return code -61\n".to_string(),
             "nothing that looks like a NIC\n".to_string(),
+            // Another command's counters: EOS LLDP's table and BFD JSON's `operRxInterval`.
+            "Number of table inserts  : 6\nNumber of table drops    : 0\n".to_string(),
+            "{\n  \"operRxInterval\": 300000,\n  \"status\": \"up\"\n}\n".to_string(),
             String::new(),
         ] {
             assert!(parse(&bad).is_err(), "{bad}");

@@ -2035,7 +2035,7 @@ async fn reply<H: Handler>(
 
                     if session.common.encrypted.is_some() {
                         // This is a rekey
-                        // premarket's patch (vendor/russh/PATCHED.md): the host key of every
+                        // premarket's patch (.vendor/russh/PATCHED.md): the host key of every
                         // later exchange is checked as the first one's is, before the new keys
                         // take effect and before any packet that came after them is read;
                         // upstream 0.65.1 checked the first exchange only.
