@@ -411,6 +411,14 @@ fn mistakes() -> String {
   device: sw1
   until: {yesterday}
   reason: saved at the next window
+- check: site.feeds.independent
+  device: sw1
+  until: {tomorrow}
+  reason: second carrier ordered
+- check: site.feeds.independent
+  device: lab
+  until: {tomorrow}
+  reason: second carrier ordered
 "
     )
 }
@@ -427,6 +435,11 @@ fn validate_names_every_mistake_in_acks_yaml_and_a_bad_entry_silences_nothing() 
         ("acks.yaml:7:11: ", "sw9"),
         ("acks.yaml:12:10: ", "2026-13-45"),
         ("acks.yaml:14:", "reason"),
+        // A check over several devices FAILs under the site's name, not a device's.
+        (
+            "acks.yaml:22:11: ",
+            "site.feeds.independent is a check over several devices: it FAILs under the site's name, lab",
+        ),
     ] {
         assert!(
             stderr.lines().any(|l| l.contains(at) && l.contains(words)),
@@ -438,6 +451,10 @@ fn validate_names_every_mistake_in_acks_yaml_and_a_bad_entry_silences_nothing() 
             && l.contains("acks.yaml:17:")
             && l.contains("expired")),
         "the expired entry is a warning naming its line:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("acks.yaml:26:"),
+        "an ack of the site check under the site's name is no mistake:\n{stderr}"
     );
     // The run goes on; a bad entry acknowledges nothing and is said, not silent.
     let out = site.run("low-light-ethernet3", &[]);

@@ -42,7 +42,7 @@ fn exit_codes() {
                 "sw1",
             ],
             0,
-            "OK: 14 OK",
+            "OK: 20 OK, 1 SKIP",
         ),
         (
             &[
@@ -58,7 +58,7 @@ fn exit_codes() {
         (
             &["run", "--offline", missing, "--device", "sw1"],
             2,
-            "ERROR: 14 ERROR",
+            "ERROR: 21 ERROR",
         ),
         (
             &[

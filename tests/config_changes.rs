@@ -132,7 +132,10 @@ fn first_run_records_then_unchanged_reencrypted_and_changed() {
         .expect("results")
         .iter()
         .filter(|r| {
+            // The lab notes' switch has no MLAG: its check is SKIP, saying so.
+            let no_mlag = r["status"] == "SKIP" && r["check"] == "eos.mlag.healthy";
             r["status"] != "OK"
+                && !no_mlag
                 && !r["check"]
                     .as_str()
                     .unwrap_or("")

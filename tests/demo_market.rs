@@ -22,7 +22,12 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
         &["sw1 eos.ptp.synchronised"],
         "grandmaster 0xec:46:70:ff:fe:00:ff:a8 in holdover (clock class 7)",
     ),
-    ("feed-stalled", &["sw1 eos.multicast.flowing"], "239.2.1.1"),
+    // The stalled side's route forwards nothing either (its counter holds still).
+    (
+        "feed-stalled",
+        &["sw1 eos.multicast.flowing", "sw1 eos.multicast.routes"],
+        "239.2.1.1",
+    ),
     (
         "ntp-offset",
         &["fw1 fortigate.ntp.synchronised", "sw1 eos.ntp.synchronised"],
@@ -37,8 +42,15 @@ const FAULTS: &[(&str, &[&str], &str)] = &[
 
 /// The demo's exit code and its text report's lines.
 fn demo(scenario: &str, home: &Path) -> (i32, Vec<String>) {
+    demo_with(&["--scenario", scenario], home)
+}
+
+/// The same with any `demo` arguments (`--fleet mixed`, several scenarios).
+pub(crate) fn demo_with(args: &[&str], home: &Path) -> (i32, Vec<String>) {
     let out = Command::new(bin())
-        .args(["demo", "--scenario", scenario, "--home"])
+        .arg("demo")
+        .args(args)
+        .arg("--home")
         .arg(home)
         .timeout(Duration::from_secs(120))
         .output()
@@ -50,37 +62,54 @@ fn demo(scenario: &str, home: &Path) -> (i32, Vec<String>) {
     )
 }
 
-fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
+/// The report's lines of one status (`FAIL`).
+pub(crate) fn starting<'a>(lines: &'a [String], word: &str) -> Vec<&'a String> {
     lines
         .iter()
         .filter(|l| l.starts_with(&format!("{word} ")))
         .collect()
 }
 
+/// A faulty run (`args` name the scenario): exit 1 and no ERROR; its FAIL lines, and the whole
+/// report for the messages.
+pub(crate) fn faulty_run(args: &[&str], home: &Path) -> (Vec<String>, String) {
+    let (code, lines) = demo_with(args, home);
+    let report = lines.join("\n");
+    assert_eq!(code, 1, "{args:?}:\n{report}");
+    assert!(starting(&lines, "ERROR").is_empty(), "{args:?}:\n{report}");
+    let fails = starting(&lines, "FAIL").into_iter().cloned().collect();
+    (fails, report)
+}
+
 #[test]
 fn each_market_data_fault_fails_its_check_naming_the_fault_and_healthy_is_all_ok() {
-    let home = tempfile::tempdir().expect("tempdir");
-    for (scenario, checks, words) in FAULTS {
-        let (code, lines) = demo("healthy", home.path());
+    each_fault_fails_exactly(FAULTS, |lines, code, what| {
         let report = lines.join("\n");
-        assert_eq!(code, 0, "healthy before {scenario}:\n{report}");
+        assert_eq!(code, 0, "{what}:\n{report}");
         assert!(
-            starting(&lines, "FAIL").is_empty() && starting(&lines, "ERROR").is_empty(),
-            "healthy before {scenario}:\n{report}"
+            starting(lines, "FAIL").is_empty() && starting(lines, "ERROR").is_empty(),
+            "{what}:\n{report}"
         );
         assert!(
-            starting(&lines, "OK").len() >= 27,
+            starting(lines, "OK").len() >= 27,
             "healthy: every check OK:\n{report}"
         );
+    });
+}
 
-        let (code, lines) = demo(scenario, home.path());
-        let report = lines.join("\n");
-        assert_eq!(code, 1, "{scenario}:\n{report}");
-        assert!(
-            starting(&lines, "ERROR").is_empty(),
-            "{scenario}:\n{report}"
-        );
-        let fails = starting(&lines, "FAIL");
+/// For each (scenario, the FAIL lines' `device check`, words each must hold): a healthy run
+/// (judged by `healthy`: its lines, exit code, what it is), then the scenario, which FAILs
+/// exactly those checks, each line naming the fault, and nothing is ERROR.
+pub(crate) fn each_fault_fails_exactly(
+    faults: &[(&str, &[&str], &str)],
+    healthy: impl Fn(&[String], i32, &str),
+) {
+    let home = tempfile::tempdir().expect("tempdir");
+    for (scenario, checks, words) in faults {
+        let (code, lines) = demo_with(&[], home.path());
+        healthy(&lines, code, &format!("healthy before {scenario}"));
+
+        let (fails, report) = faulty_run(&["--scenario", scenario], home.path());
         assert_eq!(fails.len(), checks.len(), "{scenario}:\n{report}");
         for check in *checks {
             let line = fails
@@ -115,13 +144,9 @@ fn heartbeat_errors_fail_ha_links_on_the_next_run_naming_member_port_and_counter
         );
     }
 
-    let (code, lines) = demo("ha-heartbeat", home.path());
-    let report = lines.join("\n");
-    assert_eq!(code, 1, "second run:\n{report}");
-    assert!(starting(&lines, "ERROR").is_empty(), "{report}");
-    let fails = starting(&lines, "FAIL");
+    let (fails, report) = faulty_run(&["--scenario", "ha-heartbeat"], home.path());
     assert_eq!(fails.len(), 1, "{report}");
-    let line = fails[0];
+    let line = &fails[0];
     assert!(line.starts_with("FAIL fw1 fortigate.ha.links "), "{line}");
     for words in [
         "ha2 on FG201GTK24000009: heartbeat interface, +",

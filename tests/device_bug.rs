@@ -49,6 +49,17 @@ async fn a_panic_on_one_device_is_its_error_and_the_others_are_judged() {
             r.summary
         );
     }
+    // The site check over sw1's feeds cannot tell either, and names sw1 and the bug.
+    let (site, others): (Vec<_>, Vec<_>) = others.into_iter().partition(|r| r.device == "lab");
+    assert_eq!(site.len(), 1);
+    assert_eq!(site[0].status, Status::Error);
+    assert!(
+        site[0]
+            .summary
+            .contains("sw1: premarket could not inspect this device (a bug in premarket)"),
+        "{}",
+        site[0].summary
+    );
     for r in others {
         let before = healthy
             .results

@@ -336,6 +336,7 @@ fn every_fixture_is_covered_and_every_fact_round_trips() {
             let listed = ROWS
                 .iter()
                 .chain(DROP_SOURCES)
+                .chain(crate::eos_handoff_parse::ROWS)
                 .filter(|(c, ..)| c == &p.command)
                 .count();
             let new = !p.dir.ends_with("show-queue-monitor-length-status");

@@ -307,6 +307,129 @@ const ROWS: &[(&str, &str, &str, Want)] = &[
         "healthy.txt",
         Facts(&[("/peers/10.0.0.1/condition", v!("sys.peer"))]),
     ),
+    // The exchange hand-off (issue 35). No release difference is known for these shapes: the
+    // 4.2x fixtures are the same shapes from a 4.22 switch (the mixed fleet's 7050X prints
+    // them so); the mroute JSON is modelled on both lines (no real reply is public).
+    (
+        "4.2x",
+        "show ip bgp summary vrf all | json",
+        "json-4.2x.txt",
+        Facts(&[("/vrfs/default/peers/10.1.1.1/prefixes_accepted", v!(12))]),
+    ),
+    (
+        "4.3x",
+        "show ip bgp summary vrf all | json",
+        "healthy.txt",
+        Facts(&[("/vrfs/default/peers/10.1.1.1/prefixes_accepted", v!(12))]),
+    ),
+    (
+        "4.2x",
+        "show bfd peers | json",
+        "json-4.2x.txt",
+        Facts(&[("/sessions/0/status", v!("up"))]),
+    ),
+    (
+        "4.3x",
+        "show bfd peers | json",
+        "healthy.txt",
+        Facts(&[("/sessions/0/status", v!("up"))]),
+    ),
+    (
+        "4.2x",
+        "show ip pim neighbor | json",
+        "json-4.2x.txt",
+        Facts(&[("/neighbors/0/interface", v!("Ethernet1"))]),
+    ),
+    (
+        "4.3x",
+        "show ip pim neighbor | json",
+        "healthy.txt",
+        Facts(&[("/neighbors/0/interface", v!("Ethernet1"))]),
+    ),
+    (
+        "4.2x",
+        "show ip mroute | json",
+        "json-4.2x.txt",
+        Facts(&[("/routes/0/incoming", v!("Ethernet1"))]),
+    ),
+    (
+        "4.3x",
+        "show ip mroute | json",
+        "healthy.txt",
+        Facts(&[("/routes/0/incoming", v!("Ethernet1"))]),
+    ),
+    (
+        "4.2x",
+        "show ip mroute count | json",
+        "json-4.2x.txt",
+        Facts(&[("/counts/0/group", v!("239.1.1.1"))]),
+    ),
+    (
+        "4.3x",
+        "show ip mroute count | json",
+        "sample-1.txt",
+        Facts(&[("/counts/0/group", v!("239.1.1.1"))]),
+    ),
+    (
+        "4.2x",
+        "show mlag | json",
+        "json-4.2x-active.txt",
+        Facts(&[("/state", v!("active")), ("/neg_status", v!("connected"))]),
+    ),
+    (
+        "4.3x",
+        "show mlag | json",
+        "disabled.txt",
+        Facts(&[("/state", v!("disabled"))]),
+    ),
+    (
+        "4.2x",
+        "show mlag config-sanity | json",
+        "json-4.2x.txt",
+        Facts(&[("/inconsistencies", v!([]))]),
+    ),
+    (
+        "4.3x",
+        "show mlag config-sanity | json",
+        "consistent.txt",
+        Facts(&[("/inconsistencies", v!([]))]),
+    ),
+    (
+        "4.2x",
+        "show hardware counter drop | json",
+        "json-4.2x.txt",
+        Facts(&[("/total_adverse", v!(2))]),
+    ),
+    (
+        "4.3x",
+        "show hardware counter drop | json",
+        "healthy.txt",
+        Facts(&[("/total_adverse", v!(2))]),
+    ),
+    (
+        "4.2x",
+        "show interfaces flow-control | json",
+        "json-4.2x.txt",
+        Facts(&[("/ports/Ethernet1/rx_oper_state", v!("off"))]),
+    ),
+    (
+        "4.3x",
+        "show interfaces flow-control | json",
+        "off.txt",
+        Facts(&[("/ports/Ethernet1/rx_oper_state", v!("off"))]),
+    ),
+    (
+        "4.2x",
+        "show lldp neighbors | json",
+        "json-4.2x.txt",
+        Facts(&[("/neighbors/0/device", v!("carrier-a-pe1"))]),
+    ),
+    (
+        "4.3x",
+        "show lldp neighbors | json",
+        "healthy.txt",
+        Facts(&[("/neighbors/0/device", v!("carrier-a-pe1"))]),
+    ),
 ];
 
 #[test]

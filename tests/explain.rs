@@ -96,20 +96,32 @@ fn every_check_explains_itself() {
                 wrong.push(format!("{id}: explain lacks its {status} example"));
             }
         }
-        let definition = catalog
-            .checks
-            .iter()
-            .find(|r| r.entry.id == *id)
-            .map(|r| r.definition.clone())
-            .unwrap_or_else(|| panic!("{id} resolves"));
-        for key in definition.keys() {
+        // A site check reads site.yaml's `expect:` and its devices'; it is rerun without a
+        // device (its verdict stands under the site's name).
+        let (keys, rerun) = match catalog.site.iter().find(|s| s.entry.id == *id) {
+            Some(site) => {
+                let mut keys = site.definition.keys();
+                keys.extend(site.definition.device_keys());
+                (keys, format!("premarket check {id}\n"))
+            }
+            None => {
+                let definition = catalog
+                    .checks
+                    .iter()
+                    .find(|r| r.entry.id == *id)
+                    .map(|r| r.definition.clone())
+                    .unwrap_or_else(|| panic!("{id} resolves"));
+                (definition.keys(), format!("premarket check {id} --device"))
+            }
+        };
+        for key in keys {
             if !text.contains(&format!("\n  {key}: ")) {
                 wrong.push(format!(
                     "{id}: explain does not list the key `{key}` it reads"
                 ));
             }
         }
-        if !text.contains(&format!("premarket check {id} --device")) {
+        if !text.contains(&rerun) {
             wrong.push(format!("{id}: explain does not say how to rerun it"));
         }
     }
@@ -135,6 +147,8 @@ fn the_baseline_reference_lists_every_file_and_key() {
         "\n  expect.lanz: boolean; required",
         "(read by eos.lanz.persisted, eos.lanz.running)",
         "\n  expect.flows[].dst: string; required",
+        "\n  expect.feed_independence: ",
+        "(read by site.feeds.independent)",
     ] {
         assert!(text.contains(needle), "lacks {needle:?}:\n{text}");
     }

@@ -1,6 +1,7 @@
 //! The mixed fleet over real SSH on loopback (issue 18): `premarket demo --fleet mixed` starts
 //! a 7280R3 on EOS 4.31 (sw1), a 7050X on EOS 4.22 with a DAC, a port-channel and a routed
-//! subinterface on its trading path (sw2), and the FortiGate 201G (fw1), each answering only
+//! subinterface on its trading path (sw2), the FortiGate 201G (fw1) and four other FortiGate
+//! models (a 600E on 6.4, a 601F, a 100F, a 200E with two NP6Lite chips), each answering only
 //! what its model answers, and inspects them with the normal collector. Healthy, every check
 //! on every device is OK or SKIP with a reason: zero FAIL, zero ERROR. Each fault scenario
 //! FAILs the right check on every model it applies to. The plan says which commands depend on
@@ -28,6 +29,10 @@ const HEALTHY_SKIPS: &[(&str, &[&str])] = &[
             "not available on DCS-7050SX-64-R (4.2",
             "`show ptp | json revision 2`: % Incomplete command",
         ],
+    ),
+    (
+        "sw1 eos.mlag.healthy",
+        &["MLAG is not configured on this switch (state: disabled)"],
     ),
     (
         "sw2 eos.transceivers.light",
@@ -65,6 +70,15 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("low-light@sw2", &["FAIL sw2 eos.transceivers.light"]),
     // VOQ drops on sw1, egress queue drops on sw2; each after a healthy run.
     ("microburst@sw1", &["FAIL sw1 eos.lanz.congestion"]),
+    // The exchange hand-off (issue 35): side A on sw1, side B on sw2.
+    ("bgp-down@sw2", &["FAIL sw2 eos.bgp.peers"]),
+    ("bgp-prefixes-low@sw1", &["FAIL sw1 eos.bgp.peers"]),
+    ("bfd-down@sw2", &["FAIL sw2 eos.bfd.peers"]),
+    ("mroute-wrong-rpf@sw1", &["FAIL sw1 eos.multicast.routes"]),
+    (
+        "feeds-share-uplink@sw2",
+        &["FAIL lab site.feeds.independent"],
+    ),
     ("healthy", &[]),
     ("microburst@sw2", &["FAIL sw2 eos.lanz.congestion"]),
     ("healthy", &[]),
@@ -90,6 +104,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw2 fortigate.version.pinned",
             "FAIL fw3 fortigate.version.pinned",
             "FAIL fw4 fortigate.version.pinned",
+            "FAIL fw5 fortigate.version.pinned",
             "FAIL sw1 eos.version.pinned",
             "FAIL sw2 eos.version.pinned",
         ],
@@ -101,6 +116,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw2 fortigate.ntp.synchronised",
             "FAIL fw3 fortigate.ntp.synchronised",
             "FAIL fw4 fortigate.ntp.synchronised",
+            "FAIL fw5 fortigate.ntp.synchronised",
             "FAIL sw1 eos.ntp.synchronised",
             "FAIL sw2 eos.ntp.synchronised",
         ],
@@ -170,10 +186,27 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw4 fortigate.offload.blockers",
         ],
     ),
+    (
+        "sflow-enabled@fw5",
+        &[
+            "FAIL fw5 fortigate.flows.offloaded",
+            "FAIL fw5 fortigate.sessions.npu",
+            "FAIL fw5 fortigate.offload.blockers",
+        ],
+    ),
+    // The 200E's trading ports on two NP6Lite chips that do not offload across each other.
+    ("np-cross-chip", &["FAIL fw5 fortigate.offload.blockers"]),
+    // A failing optic on x1, in each NIC layout: the kernel driver's (201G, 601F: CRC
+    // errors) and the NP's (600E, 100F, 200E: host receive drops). Each after a run.
+    ("fw-port-errors", &["FAIL fw1 fortigate.ports.errors"]),
+    ("fw-port-errors@fw2", &["FAIL fw2 fortigate.ports.errors"]),
+    ("fw-port-errors@fw3", &["FAIL fw3 fortigate.ports.errors"]),
+    ("fw-port-errors@fw5", &["FAIL fw5 fortigate.ports.errors"]),
     ("ha-mismatch", &["FAIL fw1 fortigate.ha.state"]),
     ("ha-mismatch@fw2", &["FAIL fw2 fortigate.ha.state"]),
     ("ha-mismatch@fw3", &["FAIL fw3 fortigate.ha.state"]),
     ("ha-mismatch@fw4", &["FAIL fw4 fortigate.ha.state"]),
+    ("ha-mismatch@fw5", &["FAIL fw5 fortigate.ha.state"]),
     (
         "cpu-high",
         &[
@@ -203,8 +236,15 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         ],
     ),
     // A device that cannot be inspected: every one of its checks, one block.
-    ("drop@sw2", &["ERROR sw2 *"]),
-    ("auth-fail@sw2", &["ERROR sw2 *"]),
+    // The site check over both switches cannot tell either: ERROR naming sw2.
+    (
+        "drop@sw2",
+        &["ERROR sw2 *", "ERROR lab site.feeds.independent"],
+    ),
+    (
+        "auth-fail@sw2",
+        &["ERROR sw2 *", "ERROR lab site.feeds.independent"],
+    ),
     (
         "rebooted",
         &[
@@ -212,8 +252,12 @@ const SCENARIOS: &[(&str, &[&str])] = &[
             "FAIL fw2 fortigate.uptime.stable",
             "FAIL fw3 fortigate.uptime.stable",
             "FAIL fw4 fortigate.uptime.stable",
+            "FAIL fw5 fortigate.uptime.stable",
             "FAIL sw1 eos.uptime.stable",
             "FAIL sw2 eos.uptime.stable",
+            // Every BGP session restarted with the switch (eos.uptime.stable explains it).
+            "FAIL sw1 eos.bgp.peers",
+            "FAIL sw2 eos.bgp.peers",
         ],
     ),
 ];
@@ -254,7 +298,9 @@ fn the_mixed_fleet_is_right_healthy_and_under_every_fault() {
             .iter()
             .filter_map(|r| r["device"].as_str())
             .collect();
-        for device in ["sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "probe1"] {
+        for device in [
+            "sw1", "sw2", "fw1", "fw2", "fw3", "fw4", "fw5", "probe1", "lab",
+        ] {
             assert!(devices.contains(&device), "{scenario}: no {device}");
         }
         let mut wrong = Vec::new();

@@ -54,6 +54,34 @@ fn fixture_dir(command: &Command) -> &'static str {
         ),
         ("diagnose npu np7 port-list", "diagnose-npu-np7-port-list"),
         ("diagnose sys ntp status", "diagnose-sys-ntp-status"),
+        // One pseudo-folder per port: its cases are paths under diagnose-hardware-deviceinfo-nic.
+        ("diagnose hardware deviceinfo nic x1", "nic-x1"),
+        ("diagnose hardware deviceinfo nic x2", "nic-x2"),
+        ("get router info bgp summary", "get-router-info-bgp-summary"),
+        (
+            "diagnose sys ha checksum cluster",
+            "diagnose-sys-ha-checksum-cluster",
+        ),
+        // The NP6 generation's port lists share one folder, as their layout.
+        ("diagnose npu np6 port-list", "diagnose-npu-np6-port-list"),
+        (
+            "diagnose npu np6lite port-list",
+            "diagnose-npu-np6-port-list",
+        ),
+        (
+            "diagnose npu np6xlite port-list",
+            "diagnose-npu-np6-port-list",
+        ),
+        ("diagnose npu np6 npu-feature", "diagnose-npu-npu-feature"),
+        (
+            "diagnose npu np6lite npu-feature",
+            "diagnose-npu-npu-feature",
+        ),
+        (
+            "diagnose npu np6xlite npu-feature",
+            "diagnose-npu-npu-feature",
+        ),
+        ("show system np6xlite", "show-system-np6xlite"),
         // Last: every `show ...` above is matched first.
         ("show", "show"),
     ];
@@ -84,6 +112,13 @@ const HEALTHY: &[(&str, &str)] = &[
     ("show-system-virtual-switch", "not-on-this-model"),
     ("diagnose-npu-np7lite-port-list", "healthy-inferred"),
     ("diagnose-sys-ntp-status", "synchronized"),
+    ("nic-x1", "diagnose-hardware-deviceinfo-nic/x1-v76-healthy"),
+    ("nic-x2", "diagnose-hardware-deviceinfo-nic/x2-v76-healthy"),
+    ("get-router-info-bgp-summary", "v76-two-peers-established"),
+    ("diagnose-sys-ha-checksum-cluster", "standalone"),
+    ("diagnose-npu-np6-port-list", "600e-two-chips"),
+    ("diagnose-npu-npu-feature", "np6xlite-100f-default"),
+    ("show-system-np6xlite", "100f-default"),
     ("show", "healthy"),
 ];
 
@@ -932,6 +967,7 @@ fn rows() -> Vec<Row> {
     ]
     .into_iter()
     .chain(crate::fortigate_market::rows())
+    .chain(crate::fortigate_dataplane::rows())
     .collect()
 }
 
@@ -1177,7 +1213,7 @@ fn lab_scenarios_fail_with_the_right_explanations() {
         );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
         let results = report["results"].as_array().expect("results");
-        assert_eq!(results.len(), 15, "{scenario}");
+        assert_eq!(results.len(), 17, "{scenario}");
         for result in results {
             let id = result["check"].as_str().unwrap_or_default();
             match expected.iter().find(|(check, _, _)| *check == id) {

@@ -186,11 +186,39 @@ pub(crate) fn rows() -> Vec<Row> {
             Fail,
             &["NTP not synchronised: `synchronized: no, ntpsync: enabled`"],
         ),
+        // 6.x prints no `selected` mark: a 2020 capture, one server reachable at stratum 2,
+        // 0.957 ms off, `synchronized: yes`. The reachable server is the one followed.
+        row(
+            NTP,
+            &[(DIAG, "v6x-one-server-no-selected")],
+            Ok,
+            &[
+                "synchronized to 10.0.0.7 (no `selected` mark",
+                "offset 0.957 ms",
+            ],
+        ),
         row(
             NTP,
             &[(DIAG, "reachable-none-selected")],
+            Ok,
+            &[
+                "synchronized to 10.0.0.1 (no `selected` mark",
+                "offset 0.810 ms",
+            ],
+        ),
+        // Unmarked, the nearest reachable server is judged: both are far off here.
+        row(
+            NTP,
+            &[(DIAG, "v6x-two-servers-no-selected-far")],
             Fail,
-            &["none is `selected`"],
+            &["clock offset -388.102 ms from 10.0.0.8, beyond ±100 ms"],
+        ),
+        // Synchronized, but no server answers: it follows none.
+        row(
+            NTP,
+            &[(DIAG, "synchronized-none-reachable")],
+            Fail,
+            &["NTP follows no server"],
         ),
         row(NTP, &[(DIAG, "command-fail")], Error, &["Command fail"]),
     ]

@@ -269,6 +269,7 @@ const ROWS: &[(&[&str], &str, &str, Want)] = &[
             ("/ports/port17/max_speed_mbps", v!(10_000)),
             ("/ports/x2/np_group", v!("np6_1")),
             ("/ports/x2/max_speed_mbps", v!(25_000)),
+            ("/ports/x2/cross_chip", v!(true)),
         ]),
     ),
     (
@@ -278,6 +279,7 @@ const ROWS: &[(&[&str], &str, &str, Want)] = &[
         Facts(&[
             ("/ports/port9/np_group", v!("np6lite_0")),
             ("/ports/wan2/np_group", v!("np6lite_1")),
+            ("/ports/wan2/cross_chip", v!(false)),
         ]),
     ),
     (
@@ -333,6 +335,141 @@ const ROWS: &[(&[&str], &str, &str, Want)] = &[
         "synchronized.txt",
         Facts(&[("/synchronized", v!(true))]),
     ),
+    // 6.x: one server, no `selected` mark (a 2020 capture's shape).
+    (
+        &["6.4"],
+        "diagnose sys ntp status",
+        "v6x-one-server-no-selected.txt",
+        Facts(&[
+            ("/servers/0/selected", v!(false)),
+            ("/servers/0/reachable", v!(true)),
+            ("/servers/0/stratum", v!(2)),
+            ("/servers/0/offset_s", v!(0.000957)),
+        ]),
+    ),
+    // The NIC layouts: a 6.4.5 KVM (kernel driver), the 7.0.11 guide's 10G port with 3 old
+    // errors, the 7.4 guide's NP6 counters (header elided), the 7.6 lab shapes (NP7Lite
+    // inferred as the kernel layout, the 100F's NP6XLite layout).
+    (
+        &["6.4"],
+        "diagnose hardware deviceinfo nic x1",
+        "port1-v645-vm-linux.txt",
+        Facts(&[
+            ("/layout", v!("linux")),
+            ("/link_up", v!(true)),
+            ("/speed_mbps", v!(1000)),
+            ("/counters/Rx Crc err", v!(0)),
+        ]),
+    ),
+    (
+        &["7.0"],
+        "diagnose hardware deviceinfo nic x1",
+        "port1-v70-doc-vm-rx-errors.txt",
+        Facts(&[
+            ("/speed_mbps", v!(10_000)),
+            ("/counters/Rx errors", v!(3)),
+            ("/counters/Rx dropped", v!(3)),
+            ("/rx_packets", v!(48_758_040_u64)),
+        ]),
+    ),
+    (
+        &["7.4"],
+        "diagnose hardware deviceinfo nic x1",
+        "x1-np6-doc-counters-only.txt",
+        Facts(&[
+            ("/layout", v!("np")),
+            ("/link_up", v!(null)),
+            ("/counters/Host Rx dropped", v!(0)),
+        ]),
+    ),
+    (
+        &["7.6"],
+        "diagnose hardware deviceinfo nic x1",
+        "x1-np6xlite-healthy.txt",
+        Facts(&[
+            ("/layout", v!("np")),
+            ("/link_up", v!(true)),
+            ("/duplex", v!("full")),
+            ("/counters/FragTxDrop", v!(0)),
+        ]),
+    ),
+    (
+        &["7.6"],
+        "diagnose hardware deviceinfo nic x1",
+        "x1-v76-healthy.txt",
+        Facts(&[("/layout", v!("linux")), ("/counters/Rx errors", v!(3))]),
+    ),
+    (
+        &["6.4"],
+        "get router info bgp summary",
+        "v64-two-peers-established.txt",
+        Facts(&[
+            ("/peers/0/vrf", v!(null)),
+            ("/peers/0/prefixes", v!(12)),
+            ("/peers/1/up/s", v!(41 * 86_400 + 21 * 3_600)),
+        ]),
+    ),
+    (
+        &["6.4"],
+        "get router info bgp summary",
+        "v64-four-byte-as-wrapped.txt",
+        Facts(&[("/peers/1/remote_as", v!("4200000020"))]),
+    ),
+    (
+        &["7.0", "7.4", "7.6"],
+        "get router info bgp summary",
+        "v76-two-peers-established.txt",
+        Facts(&[("/peers/0/vrf", v!(0)), ("/local_as", v!("65001"))]),
+    ),
+    (
+        &["7.0", "7.4", "7.6"],
+        "get router info bgp summary",
+        "v76-exchange-never-active.txt",
+        Facts(&[
+            ("/peers/0/state", v!("Active")),
+            ("/peers/0/up", v!(null)),
+            ("/peers/0/prefixes", v!(null)),
+        ]),
+    ),
+    (
+        &["6.4"],
+        "diagnose sys ha checksum cluster",
+        "v64-master-wording.txt",
+        Facts(&[
+            ("/members/0/primary", v!(true)),
+            ("/members/1/checksum/1/table", v!("root")),
+        ]),
+    ),
+    (
+        &["7.0", "7.4", "7.6"],
+        "diagnose sys ha checksum cluster",
+        "ap-root-and-all-differ.txt",
+        Facts(&[
+            ("/members/1/serial", v!("FG201GTK24000818")),
+            ("/members/1/primary", v!(false)),
+        ]),
+    ),
+    (
+        ALL,
+        "diagnose npu np6xlite npu-feature",
+        "np6xlite-100f-default.txt",
+        Facts(&[
+            ("/chips", v!(["np_0"])),
+            ("/features/Fastpath", v!(["Enabled"])),
+        ]),
+    ),
+    (
+        &["6.4", "7.0"],
+        "diagnose npu np6lite npu-feature",
+        "np6lite-200e-two-chips.txt",
+        Facts(&[("/features/Fastpath", v!(["Enabled", "Enabled"]))]),
+    ),
+    (
+        ALL,
+        "show system np6xlite",
+        "100f-default.txt",
+        Facts(&[("/chips/np6xlite_0", v!({}))]),
+    ),
 ];
 
 /// Commands a release line never runs on the box that has them: the 200G/201G (NP7Lite)
@@ -341,6 +478,7 @@ const NOT_ON: &[(&str, &[&str])] = &[
     ("diagnose npu np7lite port-list", &["6.4", "7.0"]),
     ("diagnose npu np7 port-list", &["6.4", "7.0"]),
     ("diagnose npu np6 port-list", &["7.4", "7.6"]),
+    ("diagnose npu np6lite npu-feature", &["7.4", "7.6"]),
 ];
 
 #[test]

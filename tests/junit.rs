@@ -189,7 +189,11 @@ fn an_offline_run_of_two_devices_reads_back_with_the_counts_of_the_json_report()
     let (code, report, junit) = junit_run(&mut cmd, dir.path());
     assert_eq!(code, Some(1));
     assert_matches(&junit, &report);
-    assert_eq!(junit["suites"].as_array().unwrap().len(), 2, "fw1 and sw1");
+    assert_eq!(
+        junit["suites"].as_array().unwrap().len(),
+        3,
+        "fw1, sw1 and the site lab (its checks over several devices)"
+    );
     let sw1 = junit["suites"]
         .as_array()
         .unwrap()

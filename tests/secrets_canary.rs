@@ -27,7 +27,7 @@ const ERRORS_JSON: &str =
     r#"{"interfaceErrorCounters": {"Ethernet1": {"inErrors": 0, "fcsErrors": 0}}}"#;
 const NTP_STATUS: &str = "synchronised to NTP server (10.0.0.1) at stratum 3";
 
-fn switch() -> Script {
+pub(crate) fn switch() -> Script {
     let startup = format!(
         "! Command: show startup-config\nhostname sw1\nbanner login\nwelcome {CANARY}\nEOF\n\
          username admin privilege 15 role network-admin secret sha512 {HASH_CANARY}\n\
@@ -53,6 +53,12 @@ fn switch() -> Script {
 }
 
 fn site(dir: &Path, dev: &Device) {
+    let password = pw_file(dir, CANARY);
+    site_with_password(dir, dev, &password);
+}
+
+/// The canary site, the switch's login password read through `password` (a reference).
+pub(crate) fn site_with_password(dir: &Path, dev: &Device, password: &str) {
     std::fs::write(dir.join("enable"), ENABLE_CANARY).unwrap();
     // A relay on a closed loopback port: the message cannot go out and waits in the outbox.
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
@@ -70,12 +76,11 @@ fn site(dir: &Path, dev: &Device) {
         dir.join("enable").display()
     );
     let kh = dev.known_hosts_line();
-    let password = pw_file(dir, CANARY);
-    switch_site(dir, dev.port, &kh, &password, 5, &email, &baseline);
+    switch_site(dir, dev.port, &kh, password, 5, &email, &baseline);
 }
 
 /// Runs the binary with the most verbose logging; returns stdout and stderr.
-fn premarket(dir: &Path, args: &[&str]) -> (String, String) {
+pub(crate) fn premarket(dir: &Path, args: &[&str]) -> (String, String) {
     let out = Bin::cargo_bin("premarket")
         .unwrap()
         .timeout(std::time::Duration::from_secs(90))
@@ -95,7 +100,7 @@ fn premarket(dir: &Path, args: &[&str]) -> (String, String) {
 
 /// Every file under `root` as text: `.zst` files decompressed, `.eml` files with each MIME part
 /// decoded (so a secret hidden in base64 or quoted-printable is found too).
-fn every_file(root: &Path, out: &mut Vec<(String, String)>) {
+pub(crate) fn every_file(root: &Path, out: &mut Vec<(String, String)>) {
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
     };
@@ -203,8 +208,13 @@ async fn no_secret_reaches_any_output() {
         "the device output was kept"
     );
 
-    for canary in [CANARY, ENABLE_CANARY, SMTP_CANARY, HASH_CANARY] {
-        for (what, text) in outputs.iter().chain(written.iter().copied()) {
+    assert_no_canary(outputs.iter().chain(written.iter().copied()));
+}
+
+/// No canary in any of `texts` (what, text); a leak is shown by its lines.
+pub(crate) fn assert_no_canary<'a>(texts: impl Iterator<Item = &'a (String, String)>) {
+    for (what, text) in texts {
+        for canary in [CANARY, ENABLE_CANARY, SMTP_CANARY, HASH_CANARY] {
             assert!(
                 !text.contains(canary),
                 "{canary} leaked into {what}:\n{}",

@@ -166,8 +166,8 @@ async fn capture_then_run_offline_agrees_with_run_over_ssh() {
             "json",
         ],
     );
-    // Seven inspected checks and seven skipped by the baseline.
-    assert_eq!(statuses(&over_ssh.1).len(), 14, "{}", over_ssh.1);
+    // Seven inspected checks and thirteen skipped by the baseline.
+    assert_eq!(statuses(&over_ssh.1).len(), 20, "{}", over_ssh.1);
     assert_eq!(statuses(&over_ssh.1), statuses(&offline.1));
     assert_eq!(over_ssh.0, offline.0);
     assert!(

@@ -25,6 +25,17 @@ pub(crate) const ABOUT: &[(&str, Option<&str>)] = &[
     ("eos.transceivers.light", Some("trading ports' optics")),
     ("eos.ports.errors-absent", Some("ports")),
     ("eos.ntp.synchronised", None),
+    ("eos.bgp.peers", Some("BGP peers")),
+    ("eos.bfd.peers", Some("BFD sessions")),
+    ("eos.pim.neighbors", Some("hand-off interfaces")),
+    ("eos.multicast.routes", Some("feed sides")),
+    // One MLAG domain per switch.
+    ("eos.mlag.healthy", None),
+    (
+        "eos.hardware.drops",
+        Some("drop counters and trading ports"),
+    ),
+    ("site.feeds.independent", Some("feeds")),
     ("fortigate.version.pinned", None),
     ("fortigate.ha.state", Some("members and cluster problems")),
     ("fortigate.ha.links", Some("members' links")),
@@ -43,6 +54,8 @@ pub(crate) const ABOUT: &[(&str, Option<&str>)] = &[
         Some("trading interfaces and NP settings"),
     ),
     ("fortigate.ntp.synchronised", None),
+    ("fortigate.ports.errors", Some("trading interfaces' ports")),
+    ("fortigate.bgp.peers", Some("peers")),
     ("probe.latency.offloaded", None),
 ];
 

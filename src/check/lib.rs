@@ -9,10 +9,13 @@ mod input;
 pub mod line_diff;
 mod ntp_limits;
 pub mod outcome;
+pub mod port_speed;
+pub mod previous;
 pub mod probe;
 pub mod reboot;
 pub mod registry;
 pub mod rule;
+pub mod site;
 mod version_pin;
 
 use std::collections::HashMap;
@@ -79,6 +82,30 @@ pub trait Prepared: Send + Sync {
     /// run has given up on it. A check with nothing long to walk keeps this default.
     fn evaluate_watched(&self, facts: &Facts, _watch: &Watch) -> Verdict {
         self.evaluate(facts)
+    }
+
+    /// Why the check cannot judge yet: a draft baseline lacks a value it needs. `validate`
+    /// warns with it; a run's verdict is ERROR with it, never OK.
+    fn pending(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// A check of a draft baseline (`draft: true`) that lacks a value it needs: it sends nothing
+/// and is ERROR, saying which value, until the value is written.
+pub(crate) struct Pending(pub String);
+
+impl Prepared for Pending {
+    fn queries(&self) -> Vec<Box<dyn AnyQuery>> {
+        Vec::new()
+    }
+
+    fn evaluate(&self, _: &Facts) -> Verdict {
+        Verdict::error(self.0.clone())
+    }
+
+    fn pending(&self) -> Option<&str> {
+        Some(&self.0)
     }
 }
 
@@ -175,7 +202,12 @@ impl<C: Check> Definition for Builtin<C> {
             return Ok(ready.clone());
         }
         // Read from the device's own file, so that a mistake is reported at its own position.
-        let input: C::Input = baseline.input(C::ID)?;
+        // A draft's missing value is not remembered: another device's block may be the same
+        // text without being a draft.
+        let input: C::Input = match baseline.input_or_pending(C::ID)? {
+            premarket_config::Reading::Ready(input) => input,
+            premarket_config::Reading::Pending(waiting) => return Ok(Arc::new(Pending(waiting))),
+        };
         C::validate(&input).map_err(|message| baseline.invalid(C::ID, message.0))?;
         let ready: Arc<dyn Prepared> = Arc::new(PreparedBuiltin::<C> { input });
         if let (Some(section), Ok(mut built)) = (section, self.built.lock()) {

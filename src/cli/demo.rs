@@ -115,7 +115,7 @@ pub fn site_for_history(
         ssh: &[],
     });
     let example = crate::lab::Example::Embedded;
-    write_site(&example, dir.path(), &devices).map_err(|e| Stop::config(e.to_string()))?;
+    write_site(&example, dir.path(), &devices, &[]).map_err(|e| Stop::config(e.to_string()))?;
     probe_capture::add_to_site(dir.path(), &example, &[])
         .map_err(|e| Stop::config(e.to_string()))?;
     let mut config = crate::Config::load(dir.path())?;

@@ -18,7 +18,7 @@ use super::{Stop, complete};
 use crate::config::reference::Key;
 use crate::config::{Config, Entry};
 use crate::core::Platform;
-use crate::plan::{Catalog, Plan, PlannedCheck, Selection};
+use crate::plan::{Catalog, Plan, PlannedCheck, ResolvedSite, Selection};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -107,9 +107,14 @@ pub fn check_text(config: &Config, whose: &str, id: &str) -> Option<String> {
         .map(|r| r.definition.clone());
     let mut out = String::new();
     let _ = writeln!(out, "{}: {}", entry.id, entry.title);
-    let kind = match &entry.declared {
-        Some(_) => format!("declarative ({})", entry.position.file.display()),
-        None => format!("built-in (src/check/{}/)", entry.platform),
+    let site = catalog.site.iter().find(|s| s.entry.id == id);
+    let kind = match (&entry.declared, site) {
+        (Some(_), _) => format!("declarative ({})", entry.position.file.display()),
+        (None, Some(site)) => format!(
+            "built-in, over the site's {} devices (src/check/site.rs)",
+            platforms(site.definition.platforms())
+        ),
+        (None, None) => format!("built-in (src/check/{}/)", entry.platform),
     };
     let tags = if entry.tags.is_empty() {
         "-".to_string()
@@ -129,28 +134,101 @@ pub fn check_text(config: &Config, whose: &str, id: &str) -> Option<String> {
         paragraph(&mut out, why);
     }
     section(&mut out, "Commands it sends");
-    commands(&mut out, config, entry, whose);
-    section(
-        &mut out,
-        "Baseline keys it reads (under `expect:` in the device file)",
-    );
-    match &definition {
-        Some(d) => keys(&mut out, &d.reference(), "    reads none"),
-        None => paragraph(
-            &mut out,
-            "(the check does not resolve: `premarket validate` says why)",
-        ),
+    match site {
+        Some(site) => site_commands(&mut out, config, site, whose),
+        None => commands(&mut out, config, entry, whose),
+    }
+    match (&definition, site) {
+        (_, Some(site)) => {
+            section(
+                &mut out,
+                "Baseline keys it reads (under `expect:` in site.yaml)",
+            );
+            keys(&mut out, &site.definition.reference(), "    reads none");
+            section(
+                &mut out,
+                &format!(
+                    "Baseline keys it reads (under `expect:` in each {} device file)",
+                    platforms(site.definition.platforms())
+                ),
+            );
+            keys(
+                &mut out,
+                &site.definition.device_reference(),
+                "    reads none",
+            );
+        }
+        (Some(d), None) => {
+            section(
+                &mut out,
+                "Baseline keys it reads (under `expect:` in the device file)",
+            );
+            keys(&mut out, &d.reference(), "    reads none");
+        }
+        (None, None) => {
+            section(
+                &mut out,
+                "Baseline keys it reads (under `expect:` in the device file)",
+            );
+            paragraph(
+                &mut out,
+                "(the check does not resolve: `premarket validate` says why)",
+            );
+        }
     }
     section(&mut out, "What its verdicts look like");
-    verdicts(&mut out, entry);
+    verdicts(&mut out, entry, &config.site.name);
     section(&mut out, "Remedy");
     paragraph(&mut out, &entry.remedy);
-    let _ = writeln!(
-        out,
-        "\n  After a fix: premarket check {} --device DEVICE",
-        entry.id
-    );
+    // A site check's verdict stands under the site's name: it is rerun without a device.
+    let device = if site.is_some() {
+        ""
+    } else {
+        " --device DEVICE"
+    };
+    let _ = writeln!(out, "\n  After a fix: premarket check {}{device}", entry.id);
     Some(out)
+}
+
+fn platforms(platforms: &[Platform]) -> String {
+    let names: Vec<String> = platforms.iter().map(|p| p.to_string()).collect();
+    names.join(" and ")
+}
+
+/// What a check over several devices sends: as planned for the site, the queries each device
+/// taking part is sent for it (in that device's one session, beside its own checks).
+fn site_commands(out: &mut String, config: &Config, site: &ResolvedSite, whose: &str) {
+    let selection = Selection {
+        checks: vec![site.entry.id.clone()],
+        ..Selection::default()
+    };
+    let planned = Plan::new(config, &selection)
+        .ok()
+        .and_then(|plan| plan.site.into_iter().find(|s| s.entry.id == site.entry.id));
+    let needs = planned.map(|p| p.needs).unwrap_or_default();
+    if needs.is_empty() {
+        paragraph(
+            out,
+            &format!(
+                "No device of {whose} takes part (its queries depend on the devices' \
+                 baselines); `premarket plan --check {}` in a site with one shows them.",
+                site.entry.id
+            ),
+        );
+        return;
+    }
+    paragraph(
+        out,
+        &format!("As planned for {whose}, on each device taking part (its baseline says which):"),
+    );
+    for (device, queries) in needs {
+        let mut lines: Vec<String> = queries
+            .iter()
+            .map(|q| q.key().command.to_string())
+            .collect();
+        lines.dedup();
+        let _ = writeln!(out, "    {device}: {}", lines.join("; "));
+    }
 }
 
 fn section(out: &mut String, title: &str) {
@@ -244,11 +322,13 @@ pub fn keys(out: &mut String, keys: &[Key], none: &str) {
 }
 
 /// The catalog's example line of each status, as the report prints it, and what a SKIP is.
-fn verdicts(out: &mut String, entry: &Entry) {
+/// A site check's verdict stands under the site's name.
+fn verdicts(out: &mut String, entry: &Entry, site: &str) {
     let device = match entry.platform {
         Platform::Eos => "sw1",
         Platform::Fortigate => "fw1",
         Platform::Probe => "probe1",
+        Platform::Site => site,
     };
     for (status, line) in entry.examples.all() {
         let _ = writeln!(out, "  {status:<5} {device} {} — {line}", entry.id);
@@ -261,7 +341,14 @@ fn verdicts(out: &mut String, entry: &Entry) {
             entry.id
         );
     }
-    if entry.examples.skip.is_none() {
+    if entry.examples.skip.is_none() && entry.platform == Platform::Site {
+        let _ = writeln!(
+            out,
+            "  SKIP  {device} {} — <the reason>: when the devices' baselines give it nothing \
+             to judge",
+            entry.id
+        );
+    } else if entry.examples.skip.is_none() {
         let _ = writeln!(
             out,
             "  SKIP  {device} {} — <the reason>: when the device's `skip:` names it, or its \
@@ -282,7 +369,29 @@ pub fn baseline_text(config: &Config, whose: &str) -> String {
     keys(&mut out, &crate::config::site_reference(), "");
     let mut errors = Vec::new();
     let catalog = Catalog::resolve(config, &mut errors);
+    let _ = writeln!(
+        out,
+        "\n  expect: keys of site.yaml (read by the site checks of the catalog of {whose})"
+    );
+    let site_keys: Vec<Key> = catalog
+        .site
+        .iter()
+        .flat_map(|s| {
+            s.definition.reference().into_iter().map(|mut key| {
+                key.path = format!("expect.{}", key.path);
+                key.meaning = format!("{} (read by {})", key.meaning, s.entry.id)
+                    .trim_start()
+                    .to_string();
+                key
+            })
+        })
+        .collect();
+    keys(&mut out, &site_keys, "  none");
     for platform in Platform::ALL {
+        // Not a device: its keys are site.yaml's `expect:`, above.
+        if platform == Platform::Site {
+            continue;
+        }
         let _ = writeln!(out, "\nbaselines/<device>.yaml, platform: {platform}");
         let file: Vec<Key> = crate::config::device_reference(platform);
         keys(&mut out, &file, "");
@@ -298,11 +407,20 @@ pub fn baseline_text(config: &Config, whose: &str) -> String {
         // kind of value: the first check to list a key describes it.
         let mut checks: Vec<_> = catalog.for_platform(platform).collect();
         checks.sort_by_key(|r| r.entry.declared.is_some());
-        for resolved in checks {
-            for key in resolved.definition.reference() {
+        let site_checks = catalog
+            .site
+            .iter()
+            .filter(|s| s.definition.platforms().contains(&platform))
+            .map(|s| (s.entry.id.clone(), s.definition.device_reference()));
+        let readers = checks
+            .into_iter()
+            .map(|r| (r.entry.id.clone(), r.definition.reference()))
+            .chain(site_checks);
+        for (id, reference) in readers {
+            for key in reference {
                 match seen.iter_mut().find(|(k, _)| k.path == key.path) {
-                    Some((_, by)) => by.push(resolved.entry.id.clone()),
-                    None => seen.push((key, vec![resolved.entry.id.clone()])),
+                    Some((_, by)) => by.push(id.clone()),
+                    None => seen.push((key, vec![id.clone()])),
                 }
             }
         }

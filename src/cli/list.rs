@@ -31,6 +31,27 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         return Ok(0);
     }
     for entry in &config.catalog {
+        if let Some(site) = plan
+            .site
+            .iter()
+            .find(|s| s.entry.id == entry.id && s.judged())
+        {
+            outln!("{}  {}", entry.id, entry.title);
+            outln!("  tags: {}", tags(entry));
+            for (device, queries) in &site.needs {
+                let commands: Vec<String> = queries
+                    .iter()
+                    .map(|q| q.key().command.to_string())
+                    .collect();
+                outln!(
+                    "  {} (for site {}): {}",
+                    device,
+                    plan.site_name,
+                    commands.join(" | ")
+                );
+            }
+            continue;
+        }
         let on: Vec<_> = plan
             .devices
             .iter()
@@ -45,14 +66,7 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             continue;
         }
         outln!("{}  {}", entry.id, entry.title);
-        outln!(
-            "  tags: {}",
-            if entry.tags.is_empty() {
-                "-".to_string()
-            } else {
-                entry.tags.join(", ")
-            }
-        );
+        outln!("  tags: {}", tags(entry));
         for (device, check) in on {
             match &check.skip {
                 Some(reason) => outln!("  {}: skipped ({reason})", device.device.name),
@@ -68,6 +82,14 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
         }
     }
     Ok(0)
+}
+
+fn tags(entry: &Entry) -> String {
+    if entry.tags.is_empty() {
+        "-".to_string()
+    } else {
+        entry.tags.join(", ")
+    }
 }
 
 /// The catalog as a Markdown table, one line per check: its id, the condition its title states

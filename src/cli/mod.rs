@@ -19,6 +19,8 @@ mod demo_home;
 mod diff;
 mod explain;
 mod history;
+mod import;
+mod init;
 mod inspect;
 #[cfg(feature = "lab")]
 mod lab;
@@ -28,6 +30,7 @@ mod models;
 mod parse;
 mod plan;
 pub mod probe;
+mod show_baseline;
 mod trust;
 mod validate;
 
@@ -105,6 +108,13 @@ pub enum Command {
     /// key, 1 none known yet, 3 not the known one.
     #[command(after_help = trust::EXIT_CODES)]
     Trust(trust::Args),
+    /// A commented starting site for a real network in DIR (one FortiGate, one switch).
+    Init(init::Args),
+    /// Devices from an inventory as baselines to fill in (`import ansible FILE`).
+    Import(import::Args),
+    /// Print a device's baseline as the checks read it (merged with the role files it
+    /// extends), each line with the file and line it comes from.
+    ShowBaseline(show_baseline::Args),
     /// The latency probe: analyse captures, or send and capture live.
     Probe(Box<probe::Args>),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell): it completes
@@ -231,6 +241,9 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Diff(args) => diff::run(&dir, args),
         Command::Capture(args) => capture::run(&dir, args),
         Command::Trust(args) => trust::run(&dir, args),
+        Command::ShowBaseline(args) => show_baseline::run(&dir, args),
+        Command::Init(args) => init::run(args),
+        Command::Import(args) => import::run(&dir, args),
         Command::Probe(args) => probe::run(&dir, *args),
         Command::Completions { shell } => {
             crate::report::terminal::print_quietly(&complete::registration(shell)?);

@@ -4,7 +4,8 @@
 //! (a command that exists on some models only says where, and what it resolves to when the model
 //! is known before the run: the baseline's `model:`, else the previous run's archived identity);
 //! a secret is shown by its reference, never its value. A line the guard would refuse is shown
-//! as refused and makes the exit code 3 (`premarket validate` says where it comes from).
+//! as refused and makes the exit code 3 (`premarket validate` says where it comes from). The
+//! checks over several devices come last, with the commands each needs on which device.
 
 use std::path::Path;
 
@@ -57,12 +58,51 @@ pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
             }
         }
     }
+    site(&plan);
     if refused > 0 {
         return Err(Stop::config(format!(
             "{refused} line(s) would be refused by the read-only guard; `premarket validate` shows where they come from"
         )));
     }
     Ok(Exit::Ok.code())
+}
+
+/// The site checks: judged once, after the devices, over the commands they add to each session.
+fn site(plan: &Plan) {
+    if plan.site.is_empty() {
+        return;
+    }
+    outln!(
+        "site {} (checks over several devices, judged after them)",
+        plan.site_name
+    );
+    for check in &plan.site {
+        let reads: Vec<String> = check
+            .needs
+            .iter()
+            .map(|(device, queries)| {
+                let commands: Vec<String> = queries
+                    .iter()
+                    .map(|q| q.key().command.to_string())
+                    .collect();
+                format!("{device}: {}", commands.join(" | "))
+            })
+            .collect();
+        let reads = if reads.is_empty() {
+            "no device takes part".to_string()
+        } else {
+            reads.join("; ")
+        };
+        let judged = if check.judged() {
+            String::new()
+        } else {
+            format!(
+                " (not judged: the selection leaves out {})",
+                check.left_out.join(", ")
+            )
+        };
+        outln!("  {}  reads {reads}{judged}", check.entry.id);
+    }
 }
 
 /// Prints one SSH device's script; returns how many lines the guard would refuse.

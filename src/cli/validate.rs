@@ -5,15 +5,16 @@
 //! every secret whose variable or file is present (offline work needs none), the SMTP password
 //! and the notify: endpoints' URLs and routing keys included, refusing one that is not a single
 //! line or is shorter than 8 characters (or a URL that is not https), with the reference named
-//! and never the value. A device secret that the device itself prints (a number, an interface
-//! name, a word of its outputs, its own name) is a warning: premarket masks it in everything it
-//! writes (the report would show `********` for that port) and cannot compare the archive's
-//! masked records with the next run. `baselines/acks.yaml` is checked too: each mistake with its
-//! position, an acknowledgement that has ended as a warning naming the entry to delete.
+//! and never the value. A secret command is not run: its program is looked up. A device
+//! secret that the device itself prints (a number, an interface name, a word of its outputs,
+//! its own name) is a warning: premarket masks it in everything it writes (the report would
+//! show `********` for that port) and cannot compare the archive's masked records with the next
+//! run. `baselines/acks.yaml` is checked too: each mistake with its position, an
+//! acknowledgement that has ended as a warning naming the entry to delete.
 
 use std::path::Path;
 
-use secrecy::ExposeSecret;
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_saphyr::Spanned;
@@ -21,19 +22,22 @@ use serde_saphyr::Spanned;
 use super::Stop;
 use crate::collect::ssh::profile;
 use crate::config::{
-    Config, ConfigError, ConfigErrors, Connection, Device, Environment, Position, yaml,
+    Config, ConfigError, ConfigErrors, Connection, Device, Environment, Position, ProgramFound,
+    SecretRef, yaml,
 };
 use crate::plan::{DevicePlan, Plan, PlanError, Selection};
 use crate::ssh::script::Script;
 
 pub fn run(dir: &Path) -> Result<u8, Stop> {
     let (config, mut errors) = Config::load_partial(dir)?;
+    let mut warnings = Vec::new();
     // Planning every check also finds checks whose baseline values are missing; the devices
     // whose baselines are right are planned (and their commands guarded) all the same.
     let planned = match Plan::sparing(&config, &Selection::default()) {
         Ok(plan) => {
             for device in &plan.devices {
                 guard(device, &mut errors);
+                pending(device, &mut warnings);
             }
             errors.extend(plan.invalid.iter().flat_map(|d| d.mistakes.iter().cloned()));
             plan.check_count()
@@ -54,7 +58,6 @@ pub fn run(dir: &Path) -> Result<u8, Stop> {
         }
         Err(other) => return Err(other.into()),
     };
-    let mut warnings = Vec::new();
     for device in &config.devices {
         secrets(device, &mut errors, &mut warnings);
     }
@@ -118,6 +121,19 @@ fn guard(plan: &DevicePlan, errors: &mut Vec<ConfigError>) {
     }
 }
 
+/// A draft device's checks that wait for a value: warnings, since a run reports each as ERROR
+/// (never OK) and an imported device is described a little at a time.
+fn pending(plan: &DevicePlan, warnings: &mut Vec<String>) {
+    let waiting = plan
+        .checks
+        .iter()
+        .filter_map(|c| c.prepared.as_ref()?.pending());
+    for waiting in waiting {
+        let short = waiting.split(" (").next().unwrap_or(waiting);
+        warnings.push(format!("{short} (ERROR in a run until it is written)"));
+    }
+}
+
 /// Reads every secret of `device` that is present; one that cannot be read is an error at its
 /// key in the device file.
 fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<String>) {
@@ -126,10 +142,20 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
     };
     let Connection {
         password,
+        key_file,
         key_passphrase,
         enable_secret,
         ..
     } = conn;
+    // A key file is not a secret reference, but a missing one is as sure a failed login (an
+    // imported device's path is the Ansible control node's, which may not be this host's).
+    if let Some(path) = key_file.as_ref().filter(|p| !p.exists()) {
+        warnings.push(format!(
+            "the key file {} does not exist: a live run would not log in to {} (ssh.key_file)",
+            path.display(),
+            device.name
+        ));
+    }
     for (key, secret) in [
         ("password", password),
         ("key_passphrase", key_passphrase),
@@ -139,13 +165,15 @@ fn secrets(device: &Device, errors: &mut Vec<ConfigError>, warnings: &mut Vec<St
             continue;
         };
         let consequence = format!("a live run would not log in to {} (ssh.{key})", device.name);
-        match read_present(secret, &device.environment, &consequence, warnings) {
-            None => {}
-            Some(Err(e)) => errors.push(ConfigError::new(
+        match examine(secret, &device.environment, &consequence, warnings) {
+            Err(e) => errors.push(ConfigError::new(
                 at(device, key).unwrap_or_else(|| Position::file_start(&device.file)),
                 format!("device {}: ssh.{key}: {e}", device.name),
             )),
-            Some(Ok(value)) => warnings.extend(printed(device, key, secret, value.expose_secret())),
+            Ok(Some(value)) => {
+                warnings.extend(printed(device, key, secret, value.expose_secret()));
+            }
+            Ok(None) => {}
         }
     }
 }
@@ -166,7 +194,7 @@ fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mu
                 "a live run would not log in to bastion {name} ({key}), nor reach a device behind it"
             );
             let env = &config.site.environment;
-            if let Some(Err(e)) = read_present(secret, env, &consequence, warnings) {
+            if let Err(e) = examine(secret, env, &consequence, warnings) {
                 errors.push(ConfigError::new(
                     bastion.position.clone(),
                     format!("bastion {name}: {key}: {e}"),
@@ -174,21 +202,6 @@ fn bastion_secrets(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mu
             }
         }
     }
-}
-
-/// Reads `secret` when it is there (its value, or the error that it cannot be read); a
-/// warning saying `consequence` and `None` when it is not.
-fn read_present(
-    secret: &crate::config::SecretRef,
-    env: &Environment,
-    consequence: &str,
-    warnings: &mut Vec<String>,
-) -> Option<Result<secrecy::SecretString, crate::config::SecretError>> {
-    if !secret.is_present(env) {
-        warnings.push(missing(secret, env, consequence));
-        return None;
-    }
-    Some(secret.resolve(env))
 }
 
 /// The warning for a device secret that the device prints, named by its reference.
@@ -232,9 +245,8 @@ fn smtp_secret(config: &Config, errors: &mut Vec<ConfigError>, warnings: &mut Ve
     else {
         return;
     };
-    let env = &config.site.environment;
     let consequence = "a live run could not send the email (email.password)";
-    if let Some(Err(e)) = read_present(secret, env, consequence, warnings) {
+    if let Err(e) = examine(secret, &config.site.environment, consequence, warnings) {
         let site = config.dir.join("baselines").join("site.yaml");
         #[derive(Deserialize)]
         struct File {
@@ -262,34 +274,69 @@ fn acknowledgements(config: &Config, errors: &mut Vec<ConfigError>, warnings: &m
     }
 }
 
-/// Where `ssh.KEY` is written in the device file.
+/// Where `ssh.KEY` is written: in the device file, or the role file it came from.
 fn at(device: &Device, key: &str) -> Option<Position> {
     #[derive(Deserialize)]
     struct File {
         ssh: std::collections::HashMap<Spanned<String>, IgnoredAny>,
     }
-    let file: File = yaml::read(&device.file).ok()?;
+    let file: File = yaml::parse(&device.file, device.baseline.text()).ok()?;
     file.ssh
         .keys()
         .find(|k| k.value == key)
-        .map(|k| Position::from_location(&device.file, k.defined))
+        .map(|k| device.baseline.position_of(k.defined))
+}
+
+/// Reads `secret` when it is present: its value, or what is wrong with it; one that is not present
+/// is a warning (offline work and `plan` need no secrets). A command is never run here: its
+/// program is looked up, and one that is there but cannot be run is a mistake.
+fn examine(
+    secret: &SecretRef,
+    env: &Environment,
+    consequence: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<SecretString>, String> {
+    if !secret.is_present(env) {
+        warnings.push(missing(secret, env, consequence));
+        return Ok(None);
+    }
+    match secret {
+        SecretRef::Command(command) => match command.find() {
+            ProgramFound::NotExecutable(path) => Err(format!(
+                "the secret command's program {} is not an executable file ({secret})",
+                path.display()
+            )),
+            ProgramFound::Executable(_) | ProgramFound::Missing(_) => Ok(None),
+        },
+        _ => secret.resolve(env).map(Some).map_err(|e| e.to_string()),
+    }
 }
 
 /// A secret a live run would miss, named by its reference (its value is never read here):
 /// `PREMARKET_SW1_PASSWORD is not set: a live run would not log in to sw1 (ssh.password)`.
-fn missing(secret: &crate::config::SecretRef, env: &Environment, consequence: &str) -> String {
+fn missing(secret: &SecretRef, env: &Environment, consequence: &str) -> String {
     match secret {
-        crate::config::SecretRef::Env(name) => match env.file() {
+        SecretRef::Env(name) => match env.file() {
             Some(file) => format!(
                 "{name} is not set, neither here nor in the environment file {}: {consequence}",
                 file.display()
             ),
             None => format!("{name} is not set: {consequence}"),
         },
-        crate::config::SecretRef::File(path) => {
+        SecretRef::File(path) => {
             format!(
                 "the secret file {} does not exist: {consequence}",
                 path.display()
+            )
+        }
+        SecretRef::Command(command) => {
+            let place = match command.program().starts_with('/') {
+                true => "",
+                false => " on PATH",
+            };
+            format!(
+                "the secret command's program {} is not found{place}: {consequence}",
+                command.program()
             )
         }
     }

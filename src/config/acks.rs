@@ -225,7 +225,19 @@ fn validate(
         ));
     }
     let device_of = device.as_deref().and_then(|name| config.device(name));
-    if let (Some(name), Some(spanned)) = (&device, &e.device) {
+    // A check over several devices FAILs under the site's name.
+    let site_check = entry_of.filter(|c| c.platform == premarket_core::Platform::Site);
+    if let (Some(name), Some(spanned), Some(c)) = (&device, &e.device, site_check) {
+        if *name != config.site.name {
+            errors.push(ConfigError::new(
+                at(spanned),
+                format!(
+                    "{} is a check over several devices: it FAILs under the site's name, {}",
+                    c.id, config.site.name
+                ),
+            ));
+        }
+    } else if let (Some(name), Some(spanned)) = (&device, &e.device) {
         match device_of {
             // A device whose baseline has mistakes is listed all the same: those are its own.
             None if config.lists(name) => {}

@@ -16,10 +16,12 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::baseline::BaselineText;
+use super::baseline::{BaselineText, Owner};
 use super::bastion::Via;
 use super::environment::Environment;
 use super::error::{ConfigError, Position};
+use super::extends;
+use super::origins::Origins;
 use super::recover;
 use super::secret::SecretRef;
 use super::yaml;
@@ -142,6 +144,8 @@ struct SshFile {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, String>")]
     skip: HashMap<Spanned<String>, String>,
+    #[serde(default)]
+    draft: bool,
 }
 
 /// What stands for a block left out of an SSH device's file, so that the rest still reads.
@@ -160,6 +164,8 @@ struct ProbeFile {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, String>")]
     skip: HashMap<Spanned<String>, String>,
+    #[serde(default)]
+    draft: bool,
 }
 
 /// The keys of a probe's `expect:` with their positions (the typed read above checked them).
@@ -174,6 +180,8 @@ pub fn reference(platform: Platform) -> Vec<super::reference::Key> {
     match platform {
         Platform::Eos | Platform::Fortigate => super::reference::keys_of::<SshFile>(),
         Platform::Probe => super::reference::keys_of::<ProbeFile>(),
+        // Not a device: a site check reads `site.yaml`'s `expect:` and its devices' files.
+        Platform::Site => Vec::new(),
     }
 }
 
@@ -202,7 +210,9 @@ pub struct Rejected {
 }
 
 /// Reads a device file; `name` comes from `site.yaml`. A file with mistakes gives every
-/// mistake found in one read ([`recover`]) and what could be read despite them.
+/// mistake found in one read ([`recover`]) and what could be read despite them. A device that
+/// extends a role file is read from the merged text ([`extends`]), every position in it turned
+/// back into the file it was written in.
 pub fn load(
     name: &DeviceName,
     path: &Path,
@@ -224,19 +234,36 @@ pub fn load(
             return Err(rejected.with(vec![ConfigError::new(e.position, message)]));
         }
     };
+    let (raw, origins) = match extends::assemble(path, &raw) {
+        Ok(Some(assembled)) => (assembled.text, assembled.origins),
+        Ok(None) => (raw, Origins::own(path)),
+        Err(errors) => return Err(rejected.with(errors)),
+    };
     // The header reads the whole file, and the text as it read is what the rest reads.
     let (header, _, text) = recover::first::<Header>(path, raw, &[], &mut mistakes);
-    let Some(platform) = header.map(|h| h.platform.value) else {
-        return Err(rejected.with(mistakes));
+    let Some(header) = header else {
+        return Err(rejected.with(origins.translate_all(mistakes)));
     };
-    rejected.platform = Some(platform);
+    let platform = header.platform.value;
+    // A device file that says `site` is not a device: no check of any device is planned on it.
+    rejected.platform = (platform != Platform::Site).then_some(platform);
     let read = match platform {
+        Platform::Site => {
+            mistakes.push(ConfigError::new(
+                Position::from_location(path, header.platform.defined),
+                format!(
+                    "device {name}: `platform: site` is the scope of the checks over several \
+                     devices, not a kind of device (use eos, fortigate or probe)"
+                ),
+            ));
+            None
+        }
         Platform::Eos | Platform::Fortigate => {
             let (file, left_out) =
                 recover::read::<SshFile>(path, &text, SSH_PLACEHOLDERS, &mut mistakes);
             file.map(|f| {
                 let expect = (!left_out.iter().any(|k| k == "expect")).then_some(f.expect);
-                (Access::Ssh(f.ssh), expect, f.skip, f.model)
+                (Access::Ssh(f.ssh), expect, f.skip, f.model, f.draft)
             })
         }
         Platform::Probe => {
@@ -251,17 +278,19 @@ pub fn load(
                     Some(keys.expect),
                     file.skip,
                     None,
+                    file.draft,
                 )
             })
         }
     };
-    let Some((access, expect, skip, model)) = read else {
+    let mistakes = origins.translate_all(mistakes);
+    let Some((access, expect, skip, model, draft)) = read else {
         return Err(rejected.with(mistakes));
     };
     let skip: BTreeMap<String, Skip> = skip
         .into_iter()
         .map(|(id, reason)| {
-            let position = Position::from_location(path, id.referenced);
+            let position = origins.location(id.referenced);
             (id.value, Skip { reason, position })
         })
         .collect();
@@ -269,16 +298,20 @@ pub fn load(
         let mut keys: Vec<(String, Position)> = expect
             .value
             .keys()
-            .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+            .map(|k| (k.value.clone(), origins.location(k.defined)))
             .collect();
-        keys.sort_by_key(|(_, at)| (at.line, at.column));
+        keys.sort_by(|(_, a), (_, b)| {
+            (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column))
+        });
         BaselineText::new(
-            name.clone(),
+            Owner::Device(name.clone()),
             path,
             text.into(),
-            Position::from_location(path, expect.defined),
+            origins.location(expect.defined),
             keys,
         )
+        .with_origins(origins.clone())
+        .drafted(draft)
     });
     match baseline {
         Some(baseline) if mistakes.is_empty() => Ok(Device {
@@ -301,7 +334,10 @@ pub fn load(
 
 impl Rejected {
     fn with(mut self, mut mistakes: Vec<ConfigError>) -> Box<Rejected> {
-        mistakes.sort_by_key(|e| (e.position.line, e.position.column));
+        mistakes.sort_by(|a, b| {
+            let (a, b) = (&a.position, &b.position);
+            (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column))
+        });
         mistakes.dedup();
         self.mistakes = mistakes;
         Box::new(self)

@@ -89,6 +89,18 @@ impl Environment {
             .map(|v| SecretString::from(v.expose_secret().to_string()))
     }
 
+    /// The file's variables that the process does not set: what a secret command is given on
+    /// top of the process environment (a vault CLI's `VAULT_TOKEN` kept in the file).
+    pub(crate) fn file_only(&self) -> Vec<(&str, &SecretString)> {
+        self.file.as_ref().map_or_else(Vec::new, |f| {
+            f.values
+                .iter()
+                .filter(|(name, _)| std::env::var_os(name).is_none())
+                .map(|(name, value)| (name.as_str(), value))
+                .collect()
+        })
+    }
+
     /// Whether `name` is set in the process or in the file.
     pub fn is_set(&self, name: &str) -> bool {
         std::env::var_os(name).is_some()

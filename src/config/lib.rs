@@ -12,14 +12,19 @@ mod email;
 mod env_file;
 mod environment;
 mod error;
+mod extends;
 mod indentation;
+pub mod inventory;
 mod metrics;
 mod notify;
+mod origins;
 mod recover;
 pub mod reference;
 mod references;
 mod secret;
+mod secret_command;
 mod site;
+pub mod site_list;
 mod tree;
 pub mod yaml;
 mod yaml_words;
@@ -28,7 +33,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use archive::ArchiveSettings;
-pub use baseline::BaselineText;
+pub use baseline::{BaselineText, Owner, Reading};
 pub use bastion::{Bastion, Via};
 pub use calendar::Calendar;
 pub use catalog::{Declared, Entry, Examples, Severity};
@@ -41,8 +46,10 @@ pub use notify::{
     Endpoint, NotifyError, NotifyKind, NotifyOn, PAGERDUTY_EVENTS, SecretAt, Target,
     check_secrets as check_notify_secrets,
 };
+pub use origins::Origins;
 pub use references::Reference;
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
+pub use secret_command::{CommandError, Found as ProgramFound, SecretCommand};
 pub use site::{SshDefaults, reference as site_reference};
 pub use tree::{Tree, TreeValue};
 
@@ -84,6 +91,8 @@ pub struct Site {
     pub deadline_grace: std::time::Duration,
     /// Where `{ env: NAME }` secrets are read: the process, then `environment_file:`.
     pub environment: Environment,
+    /// `site.yaml`'s `expect:`, read by the checks over several devices.
+    pub baseline: BaselineText,
 }
 
 impl Config {
@@ -108,7 +117,7 @@ impl Config {
         let mut errors = Vec::new();
         let baselines = dir.join("baselines");
         let site_path = baselines.join("site.yaml");
-        let (site_file, left_out) =
+        let (site_file, left_out, site_text) =
             recover::read_file::<site::SiteFile>(&site_path, SITE_PLACEHOLDERS, &mut errors);
         let Some(site_file) = site_file else {
             // The usual cause: premarket was started outside the configuration directory.
@@ -128,6 +137,7 @@ impl Config {
             &site_path,
             &baselines,
             &site_file,
+            &site_text,
             devices_read,
             &mut errors,
         );
@@ -250,6 +260,7 @@ fn validate_site(
     path: &Path,
     baselines: &Path,
     file: &site::SiteFile,
+    text: &str,
     devices_read: bool,
     errors: &mut Vec<ConfigError>,
 ) -> Option<Site> {
@@ -302,7 +313,32 @@ fn validate_site(
         bastions: Vec::new(),
         deadline_grace: std::time::Duration::from_secs(file.deadline_grace_s.unwrap_or(120)),
         environment: Environment::process(),
+        baseline: site_baseline(path, file, text),
     })
+}
+
+/// The site's `expect:` as a baseline its checks read (a site without one: an empty block,
+/// where a site check's optional keys take their defaults).
+fn site_baseline(path: &Path, file: &site::SiteFile, text: &str) -> BaselineText {
+    let (position, mut keys) = match &file.expect {
+        Some(expect) => (
+            Position::from_location(path, expect.defined),
+            expect
+                .value
+                .keys()
+                .map(|k| (k.value.clone(), Position::from_location(path, k.defined)))
+                .collect(),
+        ),
+        None => (Position::file_start(path), Vec::new()),
+    };
+    keys.sort_by_key(|(_, at): &(String, Position)| (at.line, at.column));
+    BaselineText::new(
+        Owner::Site(file.site.clone()),
+        path,
+        text.into(),
+        position,
+        keys,
+    )
 }
 
 /// The site's `environment_file:` (relative to the site directory `dir`), read now; without
@@ -341,7 +377,7 @@ fn load_catalog(dir: &Path, errors: &mut Vec<ConfigError>) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut seen: HashMap<String, Position> = HashMap::new();
     for file in files {
-        let (list, _) = recover::read_file::<Vec<catalog::EntryFile>>(&file, &[], errors);
+        let (list, _, _) = recover::read_file::<Vec<catalog::EntryFile>>(&file, &[], errors);
         let Some(list) = list else {
             continue;
         };

@@ -256,6 +256,14 @@ impl Endpoint {
         })
     }
 
+    /// Whether reading a secret of the endpoint would run a program.
+    fn reads_by_command(&self) -> bool {
+        [&self.url, &self.routing_key]
+            .into_iter()
+            .flatten()
+            .any(|s| matches!(s.secret, SecretRef::Command(_)))
+    }
+
     /// Whether every secret of the endpoint is there to read (`validate` reads only those).
     pub fn secrets_present(&self) -> bool {
         [&self.url, &self.routing_key]
@@ -432,7 +440,8 @@ pub(super) fn validate(
 pub fn check_secrets(endpoints: &[Endpoint]) -> Vec<ConfigError> {
     endpoints
         .iter()
-        .filter(|e| e.secrets_present())
+        // A secret command is not run by `validate`: its URL is checked by the run.
+        .filter(|e| e.secrets_present() && !e.reads_by_command())
         .filter_map(|e| e.target().err().map(|err| (e, err)))
         .map(|(e, err)| {
             ConfigError::new(err.position().clone(), format!("notify {}: {err}", e.name))

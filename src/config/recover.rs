@@ -72,21 +72,18 @@ pub(crate) fn repair(path: &Path, text: &str, errors: &mut Vec<ConfigError>) -> 
     None
 }
 
-/// The file at `path` read past its mistakes ([`first`]); a file that cannot be read at all
-/// is one error.
+/// The file at `path` read past its mistakes ([`first`]), with the text as read; a file that
+/// cannot be read at all is one error.
 pub(crate) fn read_file<T: DeserializeOwned>(
     path: &Path,
     placeholders: &[(&str, &str)],
     errors: &mut Vec<ConfigError>,
-) -> (Option<T>, Vec<String>) {
+) -> (Option<T>, Vec<String>, String) {
     match yaml::read_text(path) {
-        Ok(text) => {
-            let (value, left_out, _) = first(path, text, placeholders, errors);
-            (value, left_out)
-        }
+        Ok(text) => first(path, text, placeholders, errors),
         Err(e) => {
             errors.push(e);
-            (None, Vec::new())
+            (None, Vec::new(), String::new())
         }
     }
 }

@@ -73,7 +73,7 @@ impl Config {
             .into_iter()
             .filter_map(|r| match r.secret {
                 SecretRef::File(path) => Some(("secret file", path.clone(), r.written)),
-                SecretRef::Env(_) => None,
+                SecretRef::Env(_) | SecretRef::Command(_) => None,
             });
         let mut seen: Vec<PathBuf> = Vec::new();
         let mut lines = Vec::new();

@@ -1,5 +1,6 @@
-//! References to secrets. A baseline names *where* a password is (an environment variable or a
-//! file), never the password itself, so baselines can sit in git and in the run archive.
+//! References to secrets. A baseline names *where* a password is (an environment variable, a
+//! file, or a command that prints it: [`secret_command`](super::secret_command)), never the
+//! password itself, so baselines can sit in git and in the run archive.
 //!
 //! A secret is refused when it is read if it is not one line or is shorter than
 //! [`MIN_CHARS`]: the redactor masks a secret wherever it appears, and a value of a few
@@ -16,13 +17,16 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use super::environment::Environment;
+use super::secret_command::{self, CommandError, SecretCommand};
 use premarket_ssh::redact::Redactor;
 
-/// `{ env: NAME }` or `{ file: /path }`.
+/// `{ env: NAME }`, `{ file: /path }` or `{ command: [PROGRAM, ARG...] }` (with an optional
+/// `timeout_s:`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SecretRef {
     Env(String),
     File(PathBuf),
+    Command(SecretCommand),
 }
 
 /// Written as `{ env: NAME }` or `{ file: PATH }` (hand-written, as its `Deserialize` is).
@@ -54,16 +58,20 @@ pub const MIN_CHARS: usize = 8;
 /// Every secret read by this process, for the log writer.
 static READ: LazyLock<RwLock<Redactor>> = LazyLock::new(Default::default);
 
-const INLINE: &str =
-    "a secret is never written in a baseline: use { env: VARIABLE } or { file: /path }";
+const INLINE: &str = "a secret is never written in a baseline: use { env: VARIABLE }, \
+     { file: /path } or { command: [PROGRAM, ARG...] }";
 
 /// Said for any other shape, without quoting what was written (it may be the secret itself).
-const REFERENCE: &str = "a secret reference must be { env: NAME } or { file: PATH }";
+const REFERENCE: &str = "a secret reference must be { env: NAME }, { file: PATH } or \
+     { command: [PROGRAM, ARG...] } (with timeout_s: SECONDS if the program needs more than 15)";
 
-/// A key of a secret reference: `env`, `file`, or anything else (never kept, never shown).
+/// A key of a secret reference: `env`, `file`, `command`, `timeout_s` or anything else (never
+/// kept, never shown).
 enum Key {
     Env,
     File,
+    Command,
+    TimeoutS,
     Other,
 }
 
@@ -73,12 +81,14 @@ impl<'de> Deserialize<'de> for Key {
         impl<'de> Visitor<'de> for KeyVisitor {
             type Value = Key;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("env or file")
+                f.write_str("env, file or command")
             }
             fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
                 Ok(match key {
                     "env" => Key::Env,
                     "file" => Key::File,
+                    "command" => Key::Command,
+                    "timeout_s" => Key::TimeoutS,
                     _ => Key::Other,
                 })
             }
@@ -110,25 +120,39 @@ impl<'de> Deserialize<'de> for SecretRef {
         impl<'de> Visitor<'de> for RefVisitor {
             type Value = SecretRef;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("{ env: VARIABLE } or { file: /path }")
+                f.write_str("{ env: VARIABLE }, { file: /path } or { command: [PROGRAM, ARG...] }")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SecretRef, A::Error> {
-                let (mut env, mut file) = (None, None);
+                let (mut env, mut file, mut command, mut timeout) = (None, None, None, None);
                 // Nothing written here is quoted back: `{s3cret}` may be the password itself.
                 let reference = |_| de::Error::custom(REFERENCE);
                 while let Some(key) = map.next_key::<Key>().map_err(reference)? {
                     match key {
                         Key::Env => env = Some(map.next_value::<String>().map_err(reference)?),
                         Key::File => file = Some(map.next_value::<PathBuf>().map_err(reference)?),
+                        Key::Command => {
+                            command = Some(map.next_value::<Vec<String>>().map_err(reference)?)
+                        }
+                        Key::TimeoutS => {
+                            timeout = Some(map.next_value::<u64>().map_err(|_| {
+                                de::Error::custom("timeout_s: a whole number of seconds, 1 or more")
+                            })?)
+                        }
                         Key::Other => return Err(de::Error::custom(REFERENCE)),
                     }
                 }
-                match (env, file) {
-                    (Some(env), None) => Ok(SecretRef::Env(env)),
-                    (None, Some(file)) => Ok(SecretRef::File(file)),
-                    _ => Err(de::Error::custom(
-                        "give exactly one of env: or file: (a secret reference must be { env: NAME } or { file: PATH })",
+                match (env, file, command) {
+                    (Some(env), None, None) if timeout.is_none() => Ok(SecretRef::Env(env)),
+                    (None, Some(file), None) if timeout.is_none() => Ok(SecretRef::File(file)),
+                    (None, None, Some(argv)) => {
+                        command_ref(argv, timeout).map_err(de::Error::custom)
+                    }
+                    (_, _, None) if timeout.is_some() => Err(de::Error::custom(
+                        "timeout_s: is for a secret command only ({ command: [PROGRAM, ARG...], timeout_s: SECONDS })",
                     )),
+                    _ => Err(de::Error::custom(format!(
+                        "give exactly one of env:, file: or command: ({REFERENCE})"
+                    ))),
                 }
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<SecretRef, A::Error> {
@@ -157,6 +181,39 @@ impl<'de> Deserialize<'de> for SecretRef {
     }
 }
 
+/// Why a `{ command: ... }` reference is refused.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BadCommand(String);
+
+/// `{ command: ARGV, timeout_s: N }` checked: a program to find as the run will (a bare name on
+/// `PATH`, or an absolute path; a relative path would depend on where cron starts premarket).
+fn command_ref(argv: Vec<String>, timeout: Option<u64>) -> Result<SecretRef, BadCommand> {
+    let Some(program) = argv.first() else {
+        return Err(BadCommand(
+            "command: the list is empty; it starts with the program, e.g. \
+             { command: [vault, kv, get, -field=password, secret/net/fw1] }"
+                .into(),
+        ));
+    };
+    if program.is_empty() || (program.contains('/') && !program.starts_with('/')) {
+        return Err(BadCommand(format!(
+            "command: the program {program:?} is neither a name looked up on PATH nor an \
+             absolute path (a relative path would depend on the directory cron starts in)"
+        )));
+    }
+    let timeout = match timeout {
+        None => secret_command::DEFAULT_TIMEOUT,
+        Some(0) => {
+            return Err(BadCommand(
+                "timeout_s: a whole number of seconds, 1 or more".into(),
+            ));
+        }
+        Some(s) => std::time::Duration::from_secs(s),
+    };
+    Ok(SecretRef::Command(SecretCommand { argv, timeout }))
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum SecretError {
     /// `file`: the site's environment file, which does not set it either.
@@ -180,6 +237,8 @@ pub enum SecretError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("secret command {0}")]
+    Command(#[from] CommandError),
 }
 
 impl SecretRef {
@@ -197,17 +256,14 @@ impl SecretRef {
                 .expose_secret()
                 .to_string(),
             SecretRef::File(path) => {
-                let mut text = read_secret_file(path).map_err(|source| SecretError::File {
+                let text = read_secret_file(path).map_err(|source| SecretError::File {
                     path: path.clone(),
                     source,
                 })?;
-                if text.ends_with('\n') {
-                    text.pop();
-                    if text.ends_with('\r') {
-                        text.pop();
-                    }
-                }
-                text
+                without_line_ending(text)
+            }
+            SecretRef::Command(command) => {
+                without_line_ending(command.output(env)?.expose_secret().to_string())
             }
         };
         if value.chars().any(char::is_control) {
@@ -222,14 +278,29 @@ impl SecretRef {
         Ok(SecretString::from(value))
     }
 
-    /// Whether the secret is there to read (the variable is set in `env`, the file exists):
-    /// `validate` reads only those, since offline work needs no secrets.
+    /// Whether the secret is there to read (the variable is set in `env`, the file exists,
+    /// the program is found): `validate` reads only those, since offline work needs no
+    /// secrets. A command's program is looked up, never run.
     pub fn is_present(&self, env: &Environment) -> bool {
         match self {
             SecretRef::Env(name) => env.is_set(name),
             SecretRef::File(path) => path.exists(),
+            SecretRef::Command(command) => {
+                !matches!(command.find(), secret_command::Found::Missing(_))
+            }
         }
     }
+}
+
+/// `text` without one final line ending (`\n` or `\r\n`), as a file or a program ends a line.
+fn without_line_ending(mut text: String) -> String {
+    if text.ends_with('\n') {
+        text.pop();
+        if text.ends_with('\r') {
+            text.pop();
+        }
+    }
+    text
 }
 
 /// Masks `value` in every log line from now on, like a secret read: a part of one that a
@@ -275,6 +346,7 @@ impl fmt::Display for SecretRef {
         match self {
             SecretRef::Env(name) => write!(f, "env:{name}"),
             SecretRef::File(path) => write!(f, "file:{}", path.display()),
+            SecretRef::Command(command) => write!(f, "command:{command}"),
         }
     }
 }
@@ -316,6 +388,46 @@ mod tests {
                 }
                 (got, _) => panic!("{content:?}: {:?}", got.map(|_| "a value")),
             }
+        }
+    }
+
+    #[test]
+    fn a_command_reference_is_an_argv_whose_program_cron_can_find() {
+        let read =
+            |text: &str| serde_saphyr::from_str::<SecretRef>(text).map_err(|e| e.to_string());
+        assert_eq!(
+            read("{ command: [vault, kv, get, -field=password, secret/net/fw1] }"),
+            Ok(SecretRef::Command(SecretCommand {
+                argv: ["vault", "kv", "get", "-field=password", "secret/net/fw1"]
+                    .map(String::from)
+                    .to_vec(),
+                timeout: secret_command::DEFAULT_TIMEOUT,
+            }))
+        );
+        let two = read("{ command: [/usr/local/bin/getpw, fw1], timeout_s: 2 }").unwrap();
+        assert_eq!(two.to_string(), "command:/usr/local/bin/getpw fw1");
+        assert!(matches!(two, SecretRef::Command(c) if c.timeout.as_secs() == 2));
+        for (text, said) in [
+            ("{ command: [] }", "the list is empty"),
+            (
+                "{ command: [bin/getpw] }",
+                "neither a name looked up on PATH nor an absolute path",
+            ),
+            ("{ command: [getpw], timeout_s: 0 }", "1 or more"),
+            ("{ env: PW, timeout_s: 5 }", "for a secret command only"),
+            (
+                "{ env: PW, command: [getpw] }",
+                "exactly one of env:, file: or command:",
+            ),
+            ("{ command: Hunter2-Q7zV9 }", "a secret reference must be"),
+            (
+                "{ command: [getpw], Hunter2-Q7zV9: 1 }",
+                "a secret reference must be",
+            ),
+        ] {
+            let e = read(text).unwrap_err();
+            assert!(e.contains(said), "{text}: {e}");
+            assert!(!e.contains("Hunter2"), "{text}: {e}");
         }
     }
 

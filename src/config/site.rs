@@ -1,5 +1,6 @@
 //! `baselines/site.yaml`: the site as a whole (name, time zone, deadline, devices, defaults).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -51,6 +52,11 @@ pub struct SiteFile {
     /// Chat, paging and webhook endpoints told of the verdict besides the email.
     #[serde(default)]
     pub notify: Vec<super::notify::NotifyFile>,
+    /// What the checks over several devices (`site.*`) expect of the site as a whole; each
+    /// reads its own keys, as a device's checks read its `expect:`.
+    #[serde(default)]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
+    pub expect: Option<Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>>,
     /// Jump hosts devices are reached through (`ssh: { via: NAME }`).
     #[serde(default)]
     pub bastions: Vec<super::bastion::BastionFile>,

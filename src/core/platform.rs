@@ -24,16 +24,25 @@ pub enum Platform {
     Eos,
     /// The latency probe: a collector of its own, not an SSH device.
     Probe,
+    /// Not a device: the scope of the checks over several devices' facts (`site.*`), whose
+    /// verdicts stand under the site's name. No device file names it.
+    Site,
 }
 
 impl Platform {
-    pub const ALL: [Platform; 3] = [Platform::Fortigate, Platform::Eos, Platform::Probe];
+    pub const ALL: [Platform; 4] = [
+        Platform::Fortigate,
+        Platform::Eos,
+        Platform::Probe,
+        Platform::Site,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Platform::Fortigate => "fortigate",
             Platform::Eos => "eos",
             Platform::Probe => "probe",
+            Platform::Site => "site",
         }
     }
 }
@@ -50,6 +59,6 @@ impl std::str::FromStr for Platform {
         Platform::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown platform {s:?} (use fortigate, eos or probe)"))
+            .ok_or_else(|| format!("unknown platform {s:?} (use fortigate, eos, probe, or site for a check over several devices)"))
     }
 }

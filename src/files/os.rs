@@ -32,6 +32,23 @@ pub fn sync_file_system(dir: &Path) {
     }
 }
 
+/// Sends SIGKILL to every process of group `group` (a child started as the leader of a group of
+/// its own, and whatever it started that stayed in it). Best effort: a group already gone is
+/// not an error to the caller, which only wants nothing of it left.
+pub fn kill_process_group(group: u32) {
+    let Ok(group) = i32::try_from(group) else {
+        return;
+    };
+    if group <= 1 {
+        // 0 and 1 would name this process's own group or every process: never.
+        return;
+    }
+    // SAFETY: kill takes two integers and touches no memory of this process.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
 /// Who is running premarket, for what it records in files people review (an acknowledgement's
 /// `by:`): the login name of the real user id from the password database (`getpwuid_r`), else
 /// `$LOGNAME`, else `$USER`, else `uid N`. The real uid, not the environment first: `sudo -E`

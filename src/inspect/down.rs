@@ -90,8 +90,10 @@ pub fn find(plan: &DevicePlan, outputs: &Outputs, results: &[CheckResult]) -> Op
                 "Nothing was sent to {device}: the secret its baseline ({}) refers to is not \
                  there for this run. Keep the site's secrets in the file `environment_file:` \
                  names in site.yaml (premarket reads it itself, so cron, systemd and a pasted \
-                 rerun see the same), or create the secret file its reference names; \
-                 `premarket validate` lists every secret a run would miss. Then rerun {rerun}.",
+                 rerun see the same), create the secret file its reference names, or make its \
+                 secret command work as the run's user (run by hand, it prints the secret and \
+                 exits 0); `premarket validate` lists every secret a run would miss. Then rerun \
+                 {rerun}.",
                 plan.device.file.display()
             ),
         ),

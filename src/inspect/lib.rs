@@ -6,6 +6,8 @@ mod down;
 pub mod interrupt;
 mod masked;
 mod reference;
+mod result;
+mod site;
 mod task;
 
 use std::borrow::Cow;
@@ -21,17 +23,18 @@ use premarket_config::Config;
 use premarket_core::{CollectError, Output, Outputs, Platform};
 use premarket_core::{Status, Verdict};
 use premarket_parse::{AnyQuery, Facts, Query};
-use premarket_plan::{DevicePlan, Plan, PlannedCheck};
+use premarket_plan::{DevicePlan, Plan};
 use premarket_probe::facts::Measure;
 use premarket_report::archive::Staged;
 use premarket_report::changed::FactChange;
-use premarket_report::escape::{capped, control};
+use premarket_report::escape::control;
 use premarket_report::redact::{self, Redactor};
 use premarket_report::{CheckResult, DeviceDown, DeviceOutputs, ProbeFigures, Report};
 use reference::Judging;
 
 pub use interrupt::Interrupt;
 pub use reference::attach as attach_references;
+use result::result;
 
 /// The longest one check's evaluation may take: a thousand times what the example site's
 /// checks take, a fraction of any run's window.
@@ -76,6 +79,8 @@ struct Inspected {
     raw: DeviceOutputs,
     down: Option<DeviceDown>,
     probe: Option<ProbeFigures>,
+    /// The device's facts, kept when a site check reads them (or why there are none).
+    facts: Option<Result<Arc<Facts>, String>>,
 }
 
 /// Runs the plan with `collector` and returns the report.
@@ -102,6 +107,7 @@ pub async fn inspect_staging(
     staged: Option<Arc<Staged>>,
 ) -> Report {
     let started = Utc::now();
+    let clock = Instant::now();
     let tz = config.site.timezone;
     // The run's id up front: the references a device leaves name the run they come from.
     let id: Arc<str> = run_id(started, tz).into();
@@ -124,8 +130,10 @@ pub async fn inspect_staging(
             let id = id.clone();
             async move {
                 let device = &plan.devices[i];
+                let keep = plan.site_reads(&device.device.name);
                 let inspected =
-                    inspect_device(device, collector, &limits, &sessions, &redactor, &id).await;
+                    inspect_device(device, collector, &limits, &sessions, &redactor, &id, keep)
+                        .await;
                 match staged {
                     Some(staged) => {
                         // Never closed: an error here cannot happen, and only skips staging.
@@ -142,7 +150,21 @@ pub async fn inspect_staging(
         }
     });
     // Every device's task is started at once; each waits for a session slot.
-    let devices: Vec<Inspected> = futures::future::join_all(tasks).await;
+    let mut devices: Vec<Inspected> = futures::future::join_all(tasks).await;
+    let mut site_facts = premarket_check::site::SiteFacts::default();
+    for (plan, device) in plan.devices.iter().zip(&mut devices) {
+        if let Some(facts) = device.facts.take() {
+            site_facts.insert(&plan.device.name, facts);
+        }
+    }
+    // A device set aside for its baseline's mistakes is named by the site checks it takes part
+    // in, never judged as absent.
+    for device in &plan.invalid {
+        let why =
+            "premarket did not inspect this device: its baseline has mistakes (see its block)";
+        site_facts.insert(&device.name, Err(why.to_string()));
+    }
+    let site_results = site::judge(&plan, site_facts, limits, &redactor, clock).await;
     let finished = Utc::now();
     let mut results = Vec::new();
     let mut raw = Vec::new();
@@ -165,6 +187,7 @@ pub async fn inspect_staging(
         results.extend(blocked);
         down.push(block);
     }
+    results.extend(site_results);
     corroborate::probe_and_firewall(&mut results, &probe);
     let mut report = Report::new(
         id.to_string(),
@@ -186,12 +209,21 @@ impl Inspected {
     /// A device whose inspection ended in a bug (a panic): every check ERROR saying so.
     fn bug(plan: &DevicePlan, why: task::Ended, redactor: &Redactor) -> Inspected {
         let why = format!("premarket could not inspect this device (a bug in premarket): {why}");
-        let verdict = Verdict::error(why);
+        let verdict = Verdict::error(why.clone());
         let (name, platform) = (&plan.device.name, plan.device.platform);
         let results = plan
             .checks
             .iter()
-            .map(|check| result(check, name, verdict.clone(), platform, redactor))
+            .map(|check| {
+                result(
+                    &check.entry,
+                    Some(check),
+                    name,
+                    verdict.clone(),
+                    platform,
+                    redactor,
+                )
+            })
             .collect();
         Inspected {
             results,
@@ -200,6 +232,7 @@ impl Inspected {
             raw: empty_outputs(&plan.device.name, plan.device.platform),
             down: None,
             probe: None,
+            facts: Some(Err(why)),
         }
     }
 }
@@ -211,6 +244,7 @@ async fn inspect_device(
     sessions: &Semaphore,
     redactor: &Redactor,
     run_id: &str,
+    keep_facts: bool,
 ) -> Inspected {
     // When the device's session began: after it waited for one of the site's `concurrency`
     // slots, which it holds only while collecting (parsing, judging and archiving need none).
@@ -285,7 +319,14 @@ async fn inspect_device(
         .iter()
         .zip(judged)
         .map(|(check, (verdict, took))| {
-            let mut result = result(check, &plan.device.name, verdict, platform, redactor);
+            let mut result = result(
+                &check.entry,
+                Some(check),
+                &plan.device.name,
+                verdict,
+                platform,
+                redactor,
+            );
             let eval_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
             result.duration_ms = collected_ms.saturating_add(eval_ms);
             result.eval_us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
@@ -308,6 +349,7 @@ async fn inspect_device(
         raw,
         down,
         probe,
+        facts: keep_facts.then_some(Ok(Arc::new(facts))),
     }
 }
 
@@ -439,58 +481,6 @@ fn redacted(output: &Output, platform: Platform, redactor: &Redactor) -> Output 
     }
 }
 
-/// The result as the report keeps it: redacted, control characters escaped.
-fn result(
-    check: &PlannedCheck,
-    device: &str,
-    verdict: Verdict,
-    platform: Platform,
-    redactor: &Redactor,
-) -> CheckResult {
-    let mut remedy = remedy(&verdict, check, device);
-    if let Some(hint) =
-        reference::accept_hint(check, device).filter(|_| verdict.status == Status::Fail)
-    {
-        remedy = format!("{remedy} {hint}");
-    }
-    // Device text (actual, evidence) gets the platform's secret-line rules as well as the known
-    // secrets; premarket's own sentences only the known secrets, or "unknown host key for sw1"
-    // would lose everything after EOS's `key`.
-    // Each value is kept up to its cap (a device can print a 60 MB string), after the
-    // redaction: a cut never leaves part of a secret behind.
-    let device_text = |text: &str| capped(control(&redact::device_text(redactor, platform, text)));
-    let own_words = |text: &str| capped(control(&redactor.literals(text)));
-    let mut result = CheckResult::new(&check.entry.id, device, verdict.status, "");
-    result.title = check.entry.title.clone();
-    result.summary = own_words(&verdict.summary);
-    result.expected = own_words(&verdict.expected);
-    result.actual = device_text(&verdict.actual);
-    result.evidence = device_text(&verdict.evidence);
-    result.remedy = own_words(&remedy);
-    result.severity = check.entry.severity;
-    result.lead = verdict.lead.as_deref().map(own_words).unwrap_or_default();
-    result.when = verdict
-        .when
-        .and_then(|at| chrono::DateTime::from_timestamp(at, 0))
-        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-    if verdict.status == Status::Fail {
-        result.finding = match &verdict.finding {
-            Some(own) => own_words(own),
-            None => check.entry.finding.clone().unwrap_or_default(),
-        };
-        // Names read from the device (ports, configuration lines) are device text.
-        result.subjects = verdict.subjects.iter().map(|s| device_text(s)).collect();
-    }
-    result.accepted =
-        reference::accepted(check, verdict.status).map(|a| premarket_core::Accepted {
-            by: own_words(&a.by),
-            at: own_words(&a.at),
-            reason: own_words(&a.reason),
-            ticket: a.ticket.as_deref().map(own_words),
-        });
-    result
-}
-
 /// Ties each FAIL that another FAIL on this device explains (catalog `explains:`) to it.
 fn explain(plan: &DevicePlan, results: &mut [CheckResult]) {
     let failing: Vec<String> = results
@@ -530,20 +520,6 @@ fn figures(device: &str, facts: &Facts) -> Option<ProbeFigures> {
         steady_median_ns: l.steady.median_ns.map(|n| n.0),
         steady_p99_ns: l.steady.p99_ns.map(|n| n.0),
     })
-}
-
-/// FAIL: the check's own advice or the catalog's. ERROR: how to get an answer next time.
-fn remedy(verdict: &Verdict, check: &PlannedCheck, device: &str) -> String {
-    match (verdict.status, &verdict.remedy) {
-        (_, Some(specific)) => specific.clone(),
-        (Status::Fail, None) => check.entry.remedy.clone(),
-        (Status::Error, None) => format!(
-            "premarket could not tell. Fix the cause above (reachability, credentials, saved output), then rerun \
-             `premarket check {} --device {device}`.",
-            check.entry.id
-        ),
-        (Status::Ok | Status::Skip, None) => String::new(),
-    }
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

@@ -92,8 +92,9 @@ pub struct Row {
 /// The mixed fleet: a VOQ switch on EOS 4.3x (the lab notes' sw1), a Trident switch on EOS
 /// 4.2x with a DAC, a port-channel and a subinterface on its trading path (sw2), the lab
 /// notes' FortiGate (fw1), a 600E on FortiOS 6.4 with a VLAN trading interface (fw2), a 601F
-/// on 7.4 with a VLAN on an aggregate (fw3) and a 100F on 7.6 with a hardware-switch port on
-/// its trading path (fw4).
+/// on 7.4 with a VLAN on an aggregate (fw3), a 100F on 7.6 with a hardware-switch port on
+/// its trading path (fw4) and a 200E on 7.0 with two NP6Lite chips that do not offload across
+/// each other (fw5).
 pub const MIXED: &[Row] = &[
     Row {
         name: "sw1",
@@ -119,7 +120,41 @@ pub const MIXED: &[Row] = &[
         name: "fw4",
         model: Model::Firewall(&firewalls::FG_100F),
     },
+    Row {
+        name: "fw5",
+        model: Model::Firewall(&firewalls::FG_200E),
+    },
 ];
+
+/// `expect:` lines the mixed fleet's site writes for one device, besides its model's: feed A
+/// and feed B land on different switches (sw1 takes side A, sw2 side B), as on a floor whose
+/// design keeps the two sides apart.
+const MIXED_EXPECT: &[(&str, &[(&str, &str)])] = &[
+    (
+        "sw1",
+        &[(
+            "market_feeds",
+            "[{ name: exchange-md, a: { group: 239.1.1.1, source: 10.10.1.10, port: Ethernet1, vlan: 100, outgoing: [Ethernet4] } }]",
+        )],
+    ),
+    (
+        "sw2",
+        &[(
+            "market_feeds",
+            "[{ name: exchange-md, b: { group: 239.2.1.1, source: 10.10.2.10, port: Ethernet9, vlan: 100, outgoing: [Ethernet4] } }]",
+        )],
+    ),
+];
+
+/// `expect:` lines a fleet's site writes into `site.yaml` instead of the example's: the mixed
+/// fleet, with two switches, requires feed sides apart at every level (the example site, one
+/// switch, at the port and the uplink only).
+pub fn site_expect(fleet: Fleet) -> &'static [(&'static str, &'static str)] {
+    match fleet {
+        Fleet::Standard => &[],
+        Fleet::Mixed => &[("feed_independence", "[switch, port, uplink]")],
+    }
+}
 
 /// One device to start: its name, model and its index among its platform's devices (for
 /// unique serials and MACs).
@@ -128,6 +163,8 @@ pub struct Member {
     pub name: String,
     pub model: Model,
     pub index: usize,
+    /// `expect:` lines of this device in its fleet, besides its model's.
+    pub expect: &'static [(&'static str, &'static str)],
 }
 
 /// The devices of `fleet`; `devices` counts the standard fleet's (half of each platform, at
@@ -146,6 +183,7 @@ pub fn members(fleet: Fleet, devices: usize) -> Vec<Member> {
                         name: topology::device_name(model.platform(), i),
                         model: *model,
                         index: i,
+                        expect: &[],
                     })
                 })
                 .collect()
@@ -160,6 +198,10 @@ pub fn members(fleet: Fleet, devices: usize) -> Vec<Member> {
                         name: row.name.to_string(),
                         model: row.model,
                         index: seen.iter().filter(|p| **p == row.model.platform()).count(),
+                        expect: MIXED_EXPECT
+                            .iter()
+                            .find(|(name, _)| *name == row.name)
+                            .map_or(&[], |(_, keys)| keys),
                     }
                 })
                 .collect()
@@ -188,7 +230,8 @@ mod tests {
                 ("fw1", 1),
                 ("fw2", 2),
                 ("fw3", 3),
-                ("fw4", 4)
+                ("fw4", 4),
+                ("fw5", 5)
             ]
         );
         assert_eq!(mixed[1].model.name(), "DCS-7050SX-64-R");

@@ -219,11 +219,13 @@ impl Lab {
                 password.clone(),
                 enable.clone(),
                 known_host,
-                // The model's keys, then those of the scenarios on this device.
+                // The model's keys, the fleet's for this device, then those of the scenarios
+                // on this device.
                 member
                     .model
                     .expect()
                     .iter()
+                    .chain(member.expect)
                     .chain(faults.iter().flat_map(|f| f.expect()))
                     .copied()
                     .collect::<Vec<_>>(),
@@ -281,7 +283,8 @@ impl Lab {
             running,
             remove_site,
         };
-        if let Err(e) = site::write_site(&options.example, &lab.site_dir, &site_list) {
+        let site_expect = fleet::site_expect(options.fleet);
+        if let Err(e) = site::write_site(&options.example, &lab.site_dir, &site_list, site_expect) {
             lab.shutdown().await;
             return Err(e.into());
         }

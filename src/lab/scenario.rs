@@ -87,6 +87,23 @@ pub enum Fault {
     /// scenario), whose secondary's heartbeat link ha2 counts receive errors and drops (a
     /// failing optic): they grow between two runs.
     HaHeartbeat,
+    /// EOS: the BGP session to exchange-a (10.1.1.1) dropped ten minutes before the run and
+    /// stays Active.
+    BgpDown,
+    /// EOS: exchange-a is Established but announces 1 prefix (12 on a healthy day).
+    BgpPrefixesLow,
+    /// EOS: the BFD session to exchange-b (10.1.9.1 on Ethernet9) is down, the peer silent.
+    BfdDown,
+    /// EOS: side A's route (10.10.1.10, 239.1.1.1) arrives on side B's hand-off, Ethernet9.
+    MrouteWrongRpf,
+    /// EOS: LLDP shows carrier A's router at the far end of Ethernet9 too: both feed sides
+    /// ride one carrier.
+    FeedsShareUplink,
+    /// FortiGate: x1's optic fails: receive (CRC) errors grow between any two runs.
+    FwPortErrors,
+    /// FortiGate (the mixed fleet's 200E, two NP6Lite chips that do not offload across chips):
+    /// the trading port x2 is cabled to a port of the other chip than x1.
+    NpCrossChip,
     /// FortiGate: a box with VDOMs (`root`, `trading`; the lab's site sets `ssh.vdom: trading`)
     /// whose CLI falls back to VDOM root after the third command typed in `trading`: the
     /// prompt turns to `fw1 (root) # ` under the session.
@@ -109,7 +126,7 @@ pub enum Target {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 36] = [
+    pub const ALL: [Fault; 43] = [
         Fault::Healthy,
         Fault::LanzUnsaved,
         Fault::LanzOff,
@@ -144,6 +161,13 @@ impl Fault {
         Fault::ConfigChanged,
         Fault::EncRotated,
         Fault::HaHeartbeat,
+        Fault::BgpDown,
+        Fault::BgpPrefixesLow,
+        Fault::BfdDown,
+        Fault::MrouteWrongRpf,
+        Fault::FeedsShareUplink,
+        Fault::FwPortErrors,
+        Fault::NpCrossChip,
         Fault::VdomDropped,
         Fault::PrivilegeDropped,
     ];
@@ -184,6 +208,13 @@ impl Fault {
             Fault::ConfigChanged => "config-changed",
             Fault::EncRotated => "enc-rotated",
             Fault::HaHeartbeat => "ha-heartbeat",
+            Fault::BgpDown => "bgp-down",
+            Fault::BgpPrefixesLow => "bgp-prefixes-low",
+            Fault::BfdDown => "bfd-down",
+            Fault::MrouteWrongRpf => "mroute-wrong-rpf",
+            Fault::FeedsShareUplink => "feeds-share-uplink",
+            Fault::FwPortErrors => "fw-port-errors",
+            Fault::NpCrossChip => "np-cross-chip",
             Fault::VdomDropped => "vdom-dropped",
             Fault::PrivilegeDropped => "privilege-dropped",
         }
@@ -211,6 +242,11 @@ impl Fault {
             | Fault::PtpHoldover
             | Fault::FeedStalled
             | Fault::PauseFrames
+            | Fault::BgpDown
+            | Fault::BgpPrefixesLow
+            | Fault::BfdDown
+            | Fault::MrouteWrongRpf
+            | Fault::FeedsShareUplink
             | Fault::PrivilegeDropped => Target::Device("sw1".into()),
             Fault::Drop | Fault::AuthFail | Fault::Slow => Target::Device("sw1".into()),
             Fault::OffloadDisabled
@@ -225,7 +261,11 @@ impl Fault {
             | Fault::HugeSessionList
             | Fault::EncRotated
             | Fault::HaHeartbeat
+            | Fault::FwPortErrors
             | Fault::VdomDropped => Target::Device("fw1".into()),
+            // The mixed fleet's 200E: the only lab model with chips that do not offload
+            // across each other.
+            Fault::NpCrossChip => Target::Device("fw5".into()),
         }
     }
 
@@ -275,6 +315,19 @@ impl Fault {
             Fault::EncRotated => "firewall: every ENC secret re-encrypted, nothing else changed",
             Fault::HaHeartbeat => {
                 "firewall: HA A-P cluster; the secondary's heartbeat ha2 counts receive errors"
+            }
+            Fault::BgpDown => "switch: BGP to exchange-a (10.1.1.1) Active for ten minutes",
+            Fault::BgpPrefixesLow => "switch: exchange-a announces 1 prefix (12 when healthy)",
+            Fault::BfdDown => "switch: BFD to exchange-b (10.1.9.1, Ethernet9) down",
+            Fault::MrouteWrongRpf => {
+                "switch: feed side A's route (239.1.1.1) arrives on side B's Ethernet9"
+            }
+            Fault::FeedsShareUplink => {
+                "switch: LLDP shows carrier A's router behind both hand-offs"
+            }
+            Fault::FwPortErrors => "firewall: x1's optic fails, CRC errors grow (after a run)",
+            Fault::NpCrossChip => {
+                "firewall (--fleet mixed, the 200E): x2 on the other NP6Lite chip than x1"
             }
             Fault::VdomDropped => {
                 "firewall: VDOMs root and trading; after 3 commands in trading the prompt is root's"

@@ -54,11 +54,13 @@ fn mkdir(path: &Path) -> Result<(), SiteError> {
     })
 }
 
-/// Writes the site for `devices` into `out`, copying from the `example` site.
+/// Writes the site for `devices` into `out`, copying from the `example` site; `site_expect`
+/// sets keys of `site.yaml`'s `expect:` (the site checks').
 pub fn write_site(
     example: &Example,
     out: &Path,
     devices: &[SiteDevice<'_>],
+    site_expect: &[(&str, &str)],
 ) -> Result<(), SiteError> {
     let baselines = out.join("baselines");
     let checks = out.join("checks");
@@ -106,7 +108,7 @@ pub fn write_site(
     }
     write(
         &baselines.join("site.yaml"),
-        &rewrite_site(&site, &entries, devices.len()),
+        &rewrite_expect(&rewrite_site(&site, &entries, devices.len()), site_expect),
     )?;
     write(&baselines.join("known_hosts"), &known_hosts)?;
     Ok(())
@@ -193,9 +195,10 @@ fn add_ssh(text: &str, keys: &[(&str, &str)]) -> String {
     out
 }
 
-/// Sets `expect:` keys (one line each, `  KEY: VALUE`) to a model's values: an existing line of
-/// the key is replaced (with the comment lines right above it, which described the old value),
-/// a missing key is added at the top of `expect:`.
+/// Sets `expect:` keys (one line each, `  KEY: VALUE`) to a model's values (or the site's, in
+/// `site.yaml`): an existing key is replaced with its value's lines (a block under it) and the
+/// comment lines right above it, which described the old value; a missing key is added at the
+/// top of `expect:`.
 pub fn rewrite_expect(text: &str, keys: &[(&str, &str)]) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for (key, value) in keys {
@@ -207,7 +210,15 @@ pub fn rewrite_expect(text: &str, keys: &[(&str, &str)]) -> String {
                 while start > 0 && lines[start - 1].trim_start().starts_with('#') {
                     start -= 1;
                 }
-                lines.splice(start..=i, [line]);
+                // The old value's own lines (a block list or map under the key) go too.
+                let mut end = i;
+                while lines
+                    .get(end + 1)
+                    .is_some_and(|l| l.starts_with("   ") || l.starts_with("  - "))
+                {
+                    end += 1;
+                }
+                lines.splice(start..=end, [line]);
             }
             None => match lines.iter().position(|l| l.starts_with("expect:")) {
                 Some(i) => lines.insert(i + 1, line),
@@ -291,6 +302,11 @@ mod tests {
             "platform: eos\nexpect:\n  model_note: x\n  version: { allowed: [4.22.4M] }\n  lanz: true\n"
         );
         assert_eq!(rewrite_expect(text, &[]), text);
+        let block = "expect:\n  feeds:\n    - name: a\n      b: 1\n  lanz: true\n";
+        assert_eq!(
+            rewrite_expect(block, &[("feeds", "[]")]),
+            "expect:\n  feeds: []\n  lanz: true\n"
+        );
     }
 
     #[test]

@@ -176,3 +176,53 @@ pub const FORTIGATE_UPTIME_DAYS: u64 = 30;
 /// Uptime after the `rebooted` scenario's power loss, when the lab starts.
 pub const EOS_REBOOTED_UPTIME_S: u64 = 35;
 pub const FORTIGATE_REBOOTED_UPTIME_S: u64 = 60;
+
+/// One of the switch's BGP peers on the hand-off (the example baseline's `bgp_peers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BgpPeer {
+    pub name: &'static str,
+    pub vrf: &'static str,
+    pub address: [u8; 4],
+    pub asn: u32,
+    /// The hand-off port its session runs over (BFD and PIM beside it), if a direct one.
+    pub port: Option<&'static str>,
+    /// Prefixes it announces (all accepted) on a healthy day.
+    pub prefixes: u64,
+}
+
+/// The exchange's two hand-offs (one per feed side) and the broker's order-entry session.
+pub const EOS_BGP_PEERS: [BgpPeer; 3] = [
+    BgpPeer {
+        name: "exchange-a",
+        vrf: "default",
+        address: [10, 1, 1, 1],
+        asn: 65010,
+        port: Some("Ethernet1"),
+        prefixes: 12,
+    },
+    BgpPeer {
+        name: "exchange-b",
+        vrf: "default",
+        address: [10, 1, 9, 1],
+        asn: 65011,
+        port: Some("Ethernet9"),
+        prefixes: 12,
+    },
+    BgpPeer {
+        name: "broker",
+        vrf: "ORDERS",
+        address: [10, 30, 0, 1],
+        asn: 65030,
+        port: None,
+        prefixes: 4,
+    },
+];
+/// The switch's own AS and router id.
+pub const EOS_ASN: u32 = 65001;
+pub const EOS_ROUTER_ID: [u8; 4] = [10, 0, 255, 11];
+/// The source of the feed's B side (the A side's is the multicast feed's, 10.10.1.10).
+pub const FEED_B_SOURCE: [u8; 4] = [10, 10, 2, 10];
+/// The carrier routers at the far end of the hand-offs, as LLDP names them: side A arrives
+/// from carrier A, side B from carrier B.
+pub const CARRIER_A: (&str, &str) = ("carrier-a-pe1", "xe-0/0/1");
+pub const CARRIER_B: (&str, &str) = ("carrier-b-pe1", "xe-0/0/1");

@@ -1,11 +1,13 @@
 //! The catalog resolved: each entry of `checks/*.yaml` tied to the check that carries it out
-//! (a built-in one by id, or a declarative one read from the entry's `command` and `rule`),
-//! and the baseline keys those checks read.
+//! (a built-in one by id, or a declarative one read from the entry's `command` and `rule`; a
+//! `platform: site` entry to a built-in check over several devices), and the baseline keys
+//! those checks read.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use premarket_check::rule::Declarative;
+use premarket_check::site::SiteDefinition;
 use premarket_check::{Definition, registry};
 use premarket_config::{Config, ConfigError, Entry};
 use premarket_core::Platform;
@@ -19,9 +21,16 @@ pub struct Resolved {
     pub definition: Arc<dyn Definition>,
 }
 
+/// A `platform: site` entry and its check over several devices.
+pub struct ResolvedSite {
+    pub entry: Arc<Entry>,
+    pub definition: Arc<dyn SiteDefinition>,
+}
+
 /// Every catalog entry that resolved.
 pub struct Catalog {
     pub checks: Vec<Resolved>,
+    pub site: Vec<ResolvedSite>,
 }
 
 impl Catalog {
@@ -29,8 +38,20 @@ impl Catalog {
     /// does not read, is an error at the entry (every mistake is collected).
     pub fn resolve(config: &Config, errors: &mut Vec<ConfigError>) -> Catalog {
         let builtin = registry::builtin();
+        let site_checks = registry::site();
         let mut checks = Vec::new();
+        let mut site = Vec::new();
         for entry in &config.catalog {
+            if entry.platform == Platform::Site {
+                match resolve_site(entry, &site_checks) {
+                    Ok(definition) => site.push(ResolvedSite {
+                        entry: Arc::new(entry.clone()),
+                        definition,
+                    }),
+                    Err(e) => errors.push(e),
+                }
+                continue;
+            }
             let found = builtin.iter().find(|c| c.id() == entry.id);
             let definition: Arc<dyn Definition> = match (&entry.declared, found) {
                 (Some(_), Some(_)) => {
@@ -81,7 +102,7 @@ impl Catalog {
                 definition,
             });
         }
-        Catalog { checks }
+        Catalog { checks, site }
     }
 
     pub fn for_platform(&self, platform: Platform) -> impl Iterator<Item = &Resolved> {
@@ -90,11 +111,36 @@ impl Catalog {
             .filter(move |r| r.entry.platform == platform)
     }
 
-    /// Every key the checks of `platform` read.
+    /// Every key the checks of `platform` read, the site checks' over its devices too.
     pub fn keys(&self, platform: Platform) -> BTreeSet<String> {
+        let site = self
+            .site
+            .iter()
+            .filter(|s| s.definition.platforms().contains(&platform))
+            .flat_map(|s| s.definition.device_keys());
         self.for_platform(platform)
             .flat_map(|r| r.definition.keys())
+            .chain(site)
             .collect()
+    }
+
+    /// A key under `site.yaml`'s `expect:` that no site check reads is a typo: an error at it.
+    pub fn check_site_keys(&self, config: &Config, errors: &mut Vec<ConfigError>) {
+        let known: BTreeSet<String> = self.site.iter().flat_map(|s| s.definition.keys()).collect();
+        for (key, position) in config.site.baseline.keys() {
+            if !known.contains(key) {
+                let list: Vec<&str> = known.iter().map(String::as_str).collect();
+                errors.push(ConfigError::new(
+                    position.clone(),
+                    format!(
+                        "site {}: unknown key `expect.{key}`: no site check in the catalog reads it \
+                         (keys read: {})",
+                        config.site.name,
+                        if list.is_empty() { "none".to_string() } else { list.join(", ") }
+                    ),
+                ));
+            }
+        }
     }
 
     /// A key under `expect:` that no check of the device's platform reads is a typo, or a key
@@ -170,4 +216,40 @@ impl Catalog {
             error.message = format!("`{}` belongs under {}; {detail}", m.key, homes.join(" or "));
         }
     }
+}
+
+/// The site check a `platform: site` entry names: built-in only (a site check reads several
+/// devices' facts, which no declarative rule can).
+fn resolve_site(
+    entry: &Entry,
+    site: &[Arc<dyn SiteDefinition>],
+) -> Result<Arc<dyn SiteDefinition>, ConfigError> {
+    if entry.declared.is_some() {
+        return Err(ConfigError::new(
+            entry.position.clone(),
+            format!(
+                "check {}: a site check is built-in; `command`, `parse` and `rule` are for one \
+                 device's checks",
+                entry.id
+            ),
+        ));
+    }
+    site.iter()
+        .find(|c| c.id() == entry.id)
+        .cloned()
+        .ok_or_else(|| {
+            let known: Vec<&str> = site.iter().map(|c| c.id()).collect();
+            ConfigError::new(
+                entry.position.clone(),
+                format!(
+                    "unknown site check {} (known: {})",
+                    entry.id,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            )
+        })
 }

@@ -4,13 +4,15 @@ mod catalog;
 pub mod hint;
 mod model;
 mod select;
+mod site;
 
-pub use catalog::{Catalog, Resolved};
+pub use catalog::{Catalog, Resolved, ResolvedSite};
 pub use model::Known;
 /// What a device says it is ([`premarket_parse::model`]): the collectors learn it from the
 /// identity command.
 pub use premarket_parse::Model;
 pub use select::Selection;
+pub use site::SitePlanned;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -81,6 +83,10 @@ pub struct Plan {
     pub devices: Vec<DevicePlan>,
     /// Selected devices whose baseline has mistakes: not inspected ([`Plan::sparing`]).
     pub invalid: Vec<InvalidDevice>,
+    /// The checks over several devices, judged after the devices.
+    pub site: Vec<SitePlanned>,
+    /// The site's name: the "device" its checks' verdicts stand under.
+    pub site_name: String,
 }
 
 /// A selected device whose baseline has mistakes: every one found, and the selected checks it
@@ -162,18 +168,19 @@ impl Plan {
         }
         let mut site_errors = Vec::new();
         let catalog = Catalog::resolve(config, &mut site_errors);
-        let mut devices = Vec::new();
+        catalog.check_site_keys(config, &mut site_errors);
+        let mut selected = Vec::new();
+        let mut loaded = Vec::new();
         let mut invalid = Vec::new();
         let mut others = Vec::new();
         for device in &config.devices {
             let view = Baseline::from(device);
             let wanted = selection.wants_device(&device.name);
             let (checks, mut mistakes) = read(config, &catalog, Some(&view), wanted, selection);
+            loaded.push((device, mistakes.is_empty()));
             match (mistakes.is_empty(), wanted) {
-                (true, true) if !checks.is_empty() => {
-                    devices.push(DevicePlan::new(Arc::new(device.clone()), checks));
-                }
-                (true, _) => {}
+                (true, true) => selected.push((device, checks)),
+                (true, false) => {}
                 (false, true) => {
                     invalid.push(InvalidDevice {
                         name: device.name.clone(),
@@ -219,31 +226,60 @@ impl Plan {
                 others.append(&mut mistakes);
             }
         }
+        let site = site::plan(&catalog, config, selection, &loaded, &mut site_errors);
+        let devices: Vec<DevicePlan> = selected
+            .into_iter()
+            .filter_map(|(device, checks)| {
+                let extra = site::queries(&site, &device.name);
+                (!checks.is_empty() || !extra.is_empty())
+                    .then(|| DevicePlan::new(Arc::new(device.clone()), checks, extra))
+            })
+            .collect();
         if !site_errors.is_empty() {
             site_errors.extend(invalid.into_iter().flat_map(|d| d.mistakes));
             site_errors.append(&mut others);
             return Err(ConfigErrors(site_errors).into());
         }
-        if devices.is_empty() && invalid.is_empty() {
+        if devices.is_empty() && invalid.is_empty() && !site.iter().any(SitePlanned::judged) {
             return Err(PlanError::NothingSelected {
                 why: hint::nothing_selected(config, selection),
             });
         }
-        Ok((Plan { devices, invalid }, others))
+        let plan = Plan {
+            devices,
+            invalid,
+            site,
+            site_name: config.site.name.clone(),
+        };
+        Ok((plan, others))
     }
 
     /// Keeps only the checks that `keep(device, check id)` accepts (`--last-failed` selects
     /// exact pairs), recomputing each device's queries; devices left with none are dropped.
+    /// A site check is kept by `keep(site name, check id)`.
     pub fn retain(&mut self, keep: impl Fn(&str, &str) -> bool) {
+        let site_name = self.site_name.clone();
+        self.site.retain(|s| keep(&site_name, &s.entry.id));
         for device in &mut self.devices {
             let name = device.device.name.clone();
             let checks = std::mem::take(&mut device.checks)
                 .into_iter()
                 .filter(|c| keep(&name, &c.entry.id))
                 .collect();
-            *device = DevicePlan::new(device.device.clone(), checks);
+            let extra = site::queries(&self.site, &name);
+            *device = DevicePlan::new(device.device.clone(), checks, extra);
         }
-        self.devices.retain(|d| !d.checks.is_empty());
+        self.devices
+            .retain(|d| !d.checks.is_empty() || !d.queries.is_empty());
+    }
+
+    /// Whether a site check reads the facts of device `name` (they are kept until the site is
+    /// judged).
+    pub fn site_reads(&self, name: &str) -> bool {
+        self.site
+            .iter()
+            .filter(|s| s.judged())
+            .any(|s| s.needs.iter().any(|(device, _)| device == name))
     }
 
     /// Gives each device that needs it (a query the archive keeps) what earlier runs
@@ -262,15 +298,43 @@ impl Plan {
         premarket_core::in_halves(self.devices.iter_mut().collect(), attach);
     }
 
+    /// Every (check id, device) the run judges; a site check's device is the site's name.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        let site = self
+            .site
+            .iter()
+            .filter(|s| s.judged())
+            .map(|s| (s.entry.id.clone(), self.site_name.clone()));
+        self.devices
+            .iter()
+            .flat_map(|d| {
+                let device = d.device.name.to_string();
+                d.checks
+                    .iter()
+                    .map(move |c| (c.entry.id.clone(), device.clone()))
+            })
+            .chain(site)
+            .collect()
+    }
+
     pub fn check_count(&self) -> usize {
-        self.devices.iter().map(|d| d.checks.len()).sum()
+        let site = self.site.iter().filter(|s| s.judged()).count();
+        self.devices.iter().map(|d| d.checks.len()).sum::<usize>() + site
     }
 }
 
 impl DevicePlan {
-    fn new(device: Arc<Device>, checks: Vec<PlannedCheck>) -> DevicePlan {
-        let needed: Vec<Arc<dyn AnyQuery>> =
-            checks.iter().flat_map(|c| c.queries.clone()).collect();
+    /// The device's checks, and `extra` queries site checks need here.
+    fn new(
+        device: Arc<Device>,
+        checks: Vec<PlannedCheck>,
+        extra: Vec<Arc<dyn AnyQuery>>,
+    ) -> DevicePlan {
+        let needed: Vec<Arc<dyn AnyQuery>> = checks
+            .iter()
+            .flat_map(|c| c.queries.clone())
+            .chain(extra)
+            .collect();
         // The identity commands first: the model decides whether the others are sent.
         // Each query's key built once (it formats the command): the checks of a device name
         // the same few queries many times over.

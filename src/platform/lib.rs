@@ -51,6 +51,33 @@ pub fn redact(platform: Platform, raw: &str) -> Cow<'_, str> {
     (spec(platform).redact)(raw)
 }
 
+/// The platform an Ansible inventory's `ansible_network_os` names, if premarket inspects it.
+pub fn from_ansible(network_os: &str) -> Option<Platform> {
+    let os = network_os.trim().to_ascii_lowercase();
+    [Platform::Eos, Platform::Fortigate]
+        .into_iter()
+        .find(|p| spec(*p).ansible_network_os.contains(&os.as_str()))
+}
+
+/// A device's starting baseline (`premarket init`, `premarket import`): the platform's
+/// commented template with `values` put in (`("name", "sw7")` fills `{name}`; the template's
+/// fields are [`STARTER_FIELDS`]). `None` for a platform not described so.
+pub fn starter(platform: Platform, values: &[(&str, &str)]) -> Option<String> {
+    let template = spec(platform).starter;
+    if template.is_empty() {
+        return None;
+    }
+    let mut text = template.to_string();
+    for (key, value) in values {
+        text = text.replace(&format!("{{{key}}}"), value);
+    }
+    Some(text)
+}
+
+/// What a starter template leaves to fill: the device's name, its role file's `extends:` line
+/// (or nothing), where and who it logs in as, its secret references.
+pub const STARTER_FIELDS: &[&str] = &["name", "extends", "host", "port", "user", "auth", "enable"];
+
 /// Why a device of `platform` prints `secret` (a number, an interface name, a word of its
 /// outputs), when it does: `premarket validate` warns of such a secret, which every report
 /// would show masked and which makes the archive's records of its outputs useless to compare
@@ -86,8 +113,39 @@ pub fn spec(platform: Platform) -> &'static PlatformSpec {
         Platform::Eos => &eos::spec::SPEC,
         Platform::Fortigate => &fortigate::spec::SPEC,
         Platform::Probe => &PROBE,
+        Platform::Site => &SITE,
     }
 }
+
+/// The site is no device: nothing is sent to it. Its checks read the devices' facts, and their
+/// evidence quotes several platforms' outputs, so every platform's secrets are hidden in it.
+static SITE: PlatformSpec = PlatformSpec {
+    platform: Platform::Site,
+    queries: &[],
+    query_for: |_| None,
+    model_examples: &[],
+    releases: ("", None),
+    profile: None,
+    allowlist: |_| {
+        Err("a site check reads its devices' facts and sends nothing itself: it is built-in".into())
+    },
+    redact: |raw| match (eos::spec::SPEC.redact)(raw) {
+        Cow::Borrowed(raw) => (fortigate::spec::SPEC.redact)(raw),
+        Cow::Owned(once) => Cow::Owned((fortigate::spec::SPEC.redact)(&once).into_owned()),
+    },
+    // Its evidence quotes both platforms' outputs: a word either prints.
+    printed: |secret| {
+        (eos::spec::SPEC.printed)(secret).or_else(|| (fortigate::spec::SPEC.printed)(secret))
+    },
+    text_lines: |raw| {
+        Ok(premarket_parse::text::lines(raw)
+            .map(str::to_string)
+            .collect())
+    },
+    fortios_text: false,
+    ansible_network_os: &[],
+    starter: "",
+};
 
 /// The probe is configured, not sent commands: it has facts of its own and nothing to redact.
 static PROBE: PlatformSpec = PlatformSpec {
@@ -112,7 +170,37 @@ static PROBE: PlatformSpec = PlatformSpec {
             .collect())
     },
     fortios_text: false,
+    ansible_network_os: &[],
+    starter: "",
 };
+
+#[cfg(test)]
+mod starter_tests {
+    use super::*;
+
+    #[test]
+    fn a_starter_leaves_nothing_unfilled_and_inspected_platforms_come_from_ansible() {
+        for platform in [Platform::Eos, Platform::Fortigate] {
+            let values: Vec<(&str, &str)> = STARTER_FIELDS.iter().map(|f| (*f, "X")).collect();
+            let text = starter(platform, &values).expect("a starter");
+            let left: Vec<&str> = text
+                .split('{')
+                .skip(1)
+                .filter_map(|s| s.split_once('}').map(|(f, _)| f))
+                .filter(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic()))
+                .collect();
+            assert!(left.is_empty(), "{platform}: {left:?}");
+            assert!(text.contains(&format!("platform: {platform}")), "{text}");
+            assert_eq!(
+                from_ansible(spec(platform).ansible_network_os[0]),
+                Some(platform)
+            );
+        }
+        assert_eq!(from_ansible(" Arista.EOS.eos "), Some(Platform::Eos));
+        assert_eq!(from_ansible("cisco.ios.ios"), None);
+        assert!(starter(Platform::Probe, &[]).is_none());
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -40,6 +40,40 @@ mod guard {
         }
     }
 
+    /// The NP commands Fortinet documents as clearing their counters when they display them
+    /// (KB 335104, Hardware Acceleration 427232 and 479144) are refused, and the reason says
+    /// so: an operator who adds one to a declarative check learns why it cannot be sent.
+    #[test]
+    fn commands_that_clear_counters_when_read_are_refused_with_that_reason() {
+        let profile = &fortigate::cli::PROFILE;
+        for (line, said) in [
+            ("diagnose npu np6 dce 0", "KB 335104"),
+            ("diag npu np6 dce 1", "KB 335104"),
+            ("diagnose npu np6lite dce 0", "KB 335104"),
+            ("diagnose npu np6 dce-all 0", "the same DCE counters"),
+            ("diagnose npu np6lite dce-all 1", "the same DCE counters"),
+            ("diagnose npu np6xlite dce 0", "clear-on-read"),
+            ("diagnose npu np7lite dce-drop-all 0", "clear-on-read"),
+            ("diagnose npu np7 dce-drop-all 0 2", "clears"),
+            ("diagnose npu np7 dce-drop-all 1 c", "clears"),
+            ("diagnose npu np7 dce-drop-all 0 clear", "clears"),
+            ("diagnose npu np7 cgmac-stats 0 2", "clears"),
+            ("diagnose npu np7 cgmac-stats 0 clear", "clears"),
+            ("diagnose npu np6 xgmac-stats-clear 0", "clears"),
+            ("diagnose npu np6 session-stats-clear 0", "clears"),
+            ("diagnose npu np6 sse-stats-clear 1", "clears"),
+            ("diagnose npu np6 ipsec-stats-clear", "clears"),
+            ("diagnose npu np6 hbq-stats-clear 0", "clears"),
+        ] {
+            let refused = Line::command(profile, line).expect_err(line);
+            assert!(
+                refused.reason.contains("clear") && refused.reason.contains(said),
+                "{line}: {}",
+                refused.reason
+            );
+        }
+    }
+
     struct Forged;
     impl Proof for Forged {
         fn line(&self) -> &'static str {

@@ -33,4 +33,11 @@ pub struct PlatformSpec {
     pub text_lines: fn(&str) -> Result<Vec<String>, ParseError>,
     /// Whether the FortiOS text readers (`parse: kv`, `parse: config`) read its output.
     pub fortios_text: bool,
+    /// The `ansible_network_os` values of an Ansible inventory that name it (`premarket import
+    /// ansible`).
+    pub ansible_network_os: &'static [&'static str],
+    /// A device baseline to start from (`premarket init`, `premarket import`): commented, a
+    /// draft, with `{name}`, `{host}` ... to fill ([`crate::starter`]); empty for a platform
+    /// described otherwise.
+    pub starter: &'static str,
 }

@@ -12,7 +12,8 @@
 //!
 //! Times: `<testsuites time>` is the run's wall time (its start to its end), a device's
 //! `<testsuite time>` that device's own (its collection and its checks, the longest
-//! `duration_ms` of its results: devices are inspected at once, so the suites overlap), and a
+//! `duration_ms` of its results: devices are inspected at once, so the suites overlap; the
+//! site's suite, the run's time until its checks' verdicts, as they wait for the devices), and a
 //! `<testcase time>` the check's own evaluation (`eval_us`; 0 where it has none), never the
 //! device's collection counted again for each of its checks.
 //!

@@ -183,7 +183,7 @@ async fn inspect_and_report(
             Ok(Pick::Pairs(message, pairs)) => {
                 messages.push(message);
                 plan.retain(|device, check| pairs.iter().any(|(c, d)| c == check && d == device));
-                if plan.devices.is_empty() {
+                if plan.devices.is_empty() && !plan.site.iter().any(|s| s.judged()) {
                     return Outcome {
                         code: Exit::Ok.code(),
                         messages: vec![
@@ -245,16 +245,7 @@ async fn inspect_and_report(
     // this run), not after: at a thousand devices that was a tenth of a second at the end.
     let history = req.archive.then(|| {
         let archive = archive.clone();
-        let pairs = plan
-            .devices
-            .iter()
-            .flat_map(|d| {
-                let device = d.device.name.to_string();
-                d.checks
-                    .iter()
-                    .map(move |c| (c.entry.id.clone(), device.clone()))
-            })
-            .collect();
+        let pairs = plan.pairs();
         tokio::task::spawn_blocking(move || earlier::read_archived(&archive, full, pairs))
     });
     // The fleet's secrets read once for the archive: the devices staged as they are judged and

@@ -11,7 +11,7 @@
 //! The check runs at every key exchange, not only the first: a device that re-keys during the
 //! session must present a key the pin or known_hosts accepts, or the session ends there with
 //! the same error as at login, kept in a [`Refusal`] for the shell to report (the vendored russh
-//! calls [`client::Handler::check_server_key`] at each exchange: `vendor/russh/PATCHED.md`).
+//! calls [`client::Handler::check_server_key`] at each exchange: `.vendor/russh/PATCHED.md`).
 //! Nothing the device may open towards premarket is accepted (x11, forwarded or direct TCP,
 //! agent, session: refused as OpenSSH refuses what it did not ask for), and the host keys a
 //! server announces after login (`hostkeys-00@openssh.com`) are ignored: each costs one packet

@@ -217,7 +217,8 @@ pub fn inspected(report: &Report) -> Vec<String> {
     let mut devices: Vec<String> = report
         .results
         .iter()
-        .filter(|r| r.status != Status::Error)
+        // The site's checks stand under its name, not a device's.
+        .filter(|r| r.status != Status::Error && r.device != report.site)
         .map(|r| r.device.clone())
         .collect();
     devices.sort();

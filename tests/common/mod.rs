@@ -49,6 +49,30 @@ impl Site {
     }
 }
 
+/// `premarket --dir DIR run --offline SAVED --format json --no-email` with no `PREMARKET_`
+/// variable of the caller's: the exit code, the report and stderr.
+pub fn offline_report(dir: &Path, saved: &Path) -> (i32, serde_json::Value, String) {
+    let mut command = assert_cmd::Command::cargo_bin("premarket").expect("binary");
+    for (name, _) in std::env::vars().filter(|(n, _)| n.starts_with("PREMARKET_")) {
+        command.env_remove(name);
+    }
+    let out = command
+        .arg("--dir")
+        .arg(dir)
+        .args(["run", "--offline"])
+        .arg(saved)
+        .args(["--format", "json", "--no-email"])
+        .output()
+        .expect("run");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    let report = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("a JSON report ({e}):\n{stdout}\n{stderr}"));
+    (out.status.code().unwrap_or(-1), report, stderr)
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read_dir") {

@@ -44,7 +44,7 @@ pub fn device(name: &str, platform: Platform, ssh: Connection) -> Device {
     let file = PathBuf::from(format!("baselines/{name}.yaml"));
     let name = DeviceName::new(name).expect("a plain device name");
     let baseline = BaselineText::new(
-        name.clone(),
+        premarket::config::Owner::Device(name.clone()),
         &file,
         "expect: {}\n".into(),
         Position::file_start(&file),
@@ -186,7 +186,13 @@ pub const BASIC_SWITCH: &str = "expect:\n  version: { allowed: [4.31.6M] }\n  la
     \x20 eos.multicast.flowing: not on this test switch\n\
     \x20 eos.lanz.congestion: not on this test switch\n\
     \x20 eos.uptime.stable: not on this test switch\n\
-    \x20 eos.transceivers.light: not on this test switch\n";
+    \x20 eos.transceivers.light: not on this test switch\n\
+    \x20 eos.bgp.peers: not on this test switch\n\
+    \x20 eos.bfd.peers: not on this test switch\n\
+    \x20 eos.pim.neighbors: not on this test switch\n\
+    \x20 eos.multicast.routes: not on this test switch\n\
+    \x20 eos.mlag.healthy: not on this test switch\n\
+    \x20 eos.hardware.drops: not on this test switch\n";
 
 /// `text` as it leaves premarket (report, archive, email): the canaries masked by the report's
 /// redactor, with EOS's secret lines. Outputs are judged as the device printed them, so a

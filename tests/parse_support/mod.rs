@@ -239,6 +239,77 @@ pub const PARSERS: &[Parser] = &[
         "healthy.txt",
         eos::ntp_associations::parse
     ),
+    // EOS, the exchange hand-off (issue 35)
+    new!(
+        Eos,
+        "show ip bgp summary vrf all | json",
+        "eos/show-ip-bgp-summary-vrf-all",
+        "healthy.txt",
+        eos::bgp::parse
+    ),
+    new!(
+        Eos,
+        "show bfd peers | json",
+        "eos/show-bfd-peers",
+        "healthy.txt",
+        eos::bfd::parse
+    ),
+    new!(
+        Eos,
+        "show ip pim neighbor | json",
+        "eos/show-ip-pim-neighbor",
+        "healthy.txt",
+        eos::pim::parse
+    ),
+    new!(
+        Eos,
+        "show ip mroute | json",
+        "eos/show-ip-mroute",
+        "healthy.txt",
+        eos::mroute::parse
+    ),
+    new!(
+        Eos,
+        "show ip mroute count | json",
+        "eos/show-ip-mroute-count",
+        "sample-1.txt",
+        eos::mroute_count::parse
+    ),
+    new!(
+        Eos,
+        "show mlag | json",
+        "eos/show-mlag",
+        "active.txt",
+        eos::mlag::parse
+    ),
+    new!(
+        Eos,
+        "show mlag config-sanity | json",
+        "eos/show-mlag-config-sanity",
+        "trunk-native-vlan-mismatch.txt",
+        eos::mlag_sanity::parse
+    ),
+    new!(
+        Eos,
+        "show hardware counter drop | json",
+        "eos/show-hardware-counter-drop",
+        "healthy.txt",
+        eos::hardware_drops::parse
+    ),
+    new!(
+        Eos,
+        "show interfaces flow-control | json",
+        "eos/show-interfaces-flow-control",
+        "off.txt",
+        eos::flow_control::parse
+    ),
+    new!(
+        Eos,
+        "show lldp neighbors | json",
+        "eos/show-lldp-neighbors",
+        "healthy.txt",
+        eos::lldp::parse
+    ),
     // FortiGate, existing
     old!(
         Fortigate,
@@ -381,6 +452,49 @@ pub const PARSERS: &[Parser] = &[
         "synchronized.txt",
         fortigate::ntp_status::parse
     ),
+    // FortiGate, the firewall's data path (issue 35)
+    new!(
+        Fortigate,
+        "diagnose hardware deviceinfo nic x1",
+        "fortigate/diagnose-hardware-deviceinfo-nic",
+        "x1-v76-healthy.txt",
+        fortigate::nic::parse
+    ),
+    new!(
+        Fortigate,
+        "get router info bgp summary",
+        "fortigate/get-router-info-bgp-summary",
+        "v76-two-peers-established.txt",
+        fortigate::bgp_summary::parse
+    ),
+    new!(
+        Fortigate,
+        "diagnose sys ha checksum cluster",
+        "fortigate/diagnose-sys-ha-checksum-cluster",
+        "ap-in-sync.txt",
+        fortigate::ha_checksum::parse
+    ),
+    new!(
+        Fortigate,
+        "diagnose npu np6xlite npu-feature",
+        "fortigate/diagnose-npu-npu-feature",
+        "np6xlite-100f-default.txt",
+        fortigate::npu_feature::parse_features
+    ),
+    new!(
+        Fortigate,
+        "diagnose npu np6lite npu-feature",
+        "fortigate/diagnose-npu-npu-feature",
+        "np6lite-200e-two-chips.txt",
+        fortigate::npu_feature::parse_features
+    ),
+    old!(
+        Fortigate,
+        "show system np6xlite",
+        "fortigate/show-system-np6xlite",
+        "100f-default.txt",
+        fortigate::ShowSystemNp6xlite
+    ),
 ];
 
 /// The parser of `command`.
@@ -475,15 +589,25 @@ pub fn same_format(a: &str, b: &str) -> bool {
         "show system interface",
         "show system virtual-switch",
     ];
-    let npu_ttl = ["show system npu", "show system session-ttl"];
+    let npu_ttl = [
+        "show system npu",
+        "show system session-ttl",
+        "show system np6xlite",
+    ];
     // One parser reads every NP generation's port list (by its header).
     let port_lists = [
         "diagnose npu np7lite port-list",
         "diagnose npu np7 port-list",
         "diagnose npu np6 port-list",
     ];
+    // One parser reads every NP6-generation feature table.
+    let features = [
+        "diagnose npu np6xlite npu-feature",
+        "diagnose npu np6lite npu-feature",
+    ];
     (tree.contains(&a) && (tree.contains(&b) || npu_ttl.contains(&b)))
         || (port_lists.contains(&a) && port_lists.contains(&b))
+        || (features.contains(&a) && features.contains(&b))
         || (a == "show queue-monitor length status | json"
             && b == "show queue-monitor length | json")
 }

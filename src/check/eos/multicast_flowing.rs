@@ -1,7 +1,4 @@
-use std::net::{IpAddr, Ipv4Addr};
-
-use serde::Deserialize;
-
+use super::feeds::{Input, Letter, Side, describe, sides};
 use crate::outcome::{combine, part_error};
 use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
@@ -24,53 +21,10 @@ use premarket_platform::eos::{InterfaceCounters, ShowInterfacePort};
 ///   platform: eos
 /// ```
 /// Baseline: `expect.market_feeds: [{ name: md, a: { group: 239.1.1.1, source: 10.10.1.10,
-/// port: Ethernet1, vlan: 100 }, b: { ... } }]` (`b` and `source` optional),
+/// port: Ethernet1, vlan: 100 }, b: { ... } }]` (either side may be left out, `source` is
+/// optional; `super::feeds`),
 /// `expect.feed_sample_gap_s: 10` (optional, default 10).
 pub struct MulticastFlowing;
-
-/// The gap between the two reads when the baseline sets none: long enough for EOS to refresh
-/// its counters (a few seconds, research §6.2) and for a heartbeat-only feed to send.
-pub const DEFAULT_GAP_S: u32 = 10;
-
-/// `expect:` keys read.
-#[derive(Deserialize, schemars::JsonSchema)]
-pub struct Input {
-    market_feeds: Vec<Feed>,
-    #[serde(default)]
-    feed_sample_gap_s: Option<u32>,
-}
-
-#[derive(Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Feed {
-    name: String,
-    a: Side,
-    #[serde(default)]
-    b: Option<Side>,
-}
-
-#[derive(Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Side {
-    group: Ipv4Addr,
-    #[serde(default)]
-    source: Option<IpAddr>,
-    /// Where the side's packets enter the switch.
-    port: String,
-    vlan: u16,
-}
-
-impl Input {
-    fn gap_s(&self) -> u32 {
-        self.feed_sample_gap_s.unwrap_or(DEFAULT_GAP_S)
-    }
-
-    fn sides(&self) -> impl Iterator<Item = (&Feed, &'static str, &Side)> {
-        self.market_feeds
-            .iter()
-            .flat_map(|f| std::iter::once((f, "A", &f.a)).chain(f.b.as_ref().map(|b| (f, "B", b))))
-    }
-}
 
 impl Check for MulticastFlowing {
     const ID: &'static str = "eos.multicast.flowing";
@@ -78,35 +32,12 @@ impl Check for MulticastFlowing {
     type Input = Input;
 
     fn validate(input: &Input) -> Result<(), Invalid> {
-        if input.market_feeds.is_empty() {
-            return Err("`expect.market_feeds` lists no feed".into());
-        }
-        if !(1..=300).contains(&input.gap_s()) {
-            return Err(Invalid(format!(
-                "`expect.feed_sample_gap_s` {} is not 1-300 seconds",
-                input.gap_s()
-            )));
-        }
-        for (feed, side, s) in input.sides() {
-            if !s.group.is_multicast() {
-                return Err(Invalid(format!(
-                    "`expect.market_feeds` {} side {side}: {} is not a multicast group",
-                    feed.name, s.group
-                )));
-            }
-            if s.port.is_empty() || s.port.contains(char::is_whitespace) {
-                return Err(Invalid(format!(
-                    "`expect.market_feeds` {} side {side}: {:?} is not a port name",
-                    feed.name, s.port
-                )));
-            }
-        }
-        Ok(())
+        input.validate()
     }
 
     fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
         let mut ports: Vec<&str> = Vec::new();
-        for (_, _, side) in input.sides() {
+        for (_, _, side) in sides(&input.market_feeds) {
             if !ports.contains(&side.port.as_str()) {
                 ports.push(&side.port);
             }
@@ -122,8 +53,7 @@ impl Check for MulticastFlowing {
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
         let gap = input.gap_s();
-        let parts = input
-            .sides()
+        let parts = sides(&input.market_feeds)
             .map(|(feed, side, s)| judge(facts, &feed.name, side, s, gap, input))
             .collect();
         Ok(combine(
@@ -134,13 +64,7 @@ impl Check for MulticastFlowing {
     }
 }
 
-/// What the side is, for messages: `md side A (239.1.1.1 from 10.10.1.10, VLAN 100)`.
-fn describe(feed: &str, side: &str, s: &Side) -> String {
-    let source = s.source.map(|a| format!(" from {a}")).unwrap_or_default();
-    format!("{feed} side {side} ({}{source}, VLAN {})", s.group, s.vlan)
-}
-
-fn judge(facts: &Facts, feed: &str, side: &str, s: &Side, gap: u32, input: &Input) -> Verdict {
+fn judge(facts: &Facts, feed: &str, side: Letter, s: &Side, gap: u32, input: &Input) -> Verdict {
     let name = describe(feed, side, s);
     let port = s.port.as_str();
     let read = |q: ShowInterfacePort| {
@@ -162,8 +86,7 @@ fn judge(facts: &Facts, feed: &str, side: &str, s: &Side, gap: u32, input: &Inpu
         ))
         .remedy("Fix the side's `port` in `expect.market_feeds` to the switch's port name (`Ethernet1`, not `Et1`).");
     };
-    let shared: Vec<String> = input
-        .sides()
+    let shared: Vec<String> = sides(&input.market_feeds)
         .filter(|(f, d, o)| o.port == port && !(f.name == feed && *d == side))
         .map(|(f, d, o)| format!("{} side {d} ({})", f.name, o.group))
         .collect();

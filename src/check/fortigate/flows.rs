@@ -9,10 +9,10 @@ use serde::Deserialize;
 use crate::Invalid;
 use crate::outcome::part_error;
 use premarket_core::Verdict;
-use premarket_parse::{AnyQuery, Facts, Query};
+use premarket_parse::{AnyQuery, FactError, Facts, Query};
 use premarket_platform::fortigate::{
-    DiagMcastSessions, FilterReadback, Flow, ListSessions, McastSession, Np, Session,
-    SessionSummary,
+    DiagMcastSessions, FilterReadback, Flow, ListSessions, McastSession, Np, PolicyShow, Session,
+    SessionSummary, ShowMulticastPolicy, ShowPolicy,
 };
 
 /// The input of the checks that judge every trading flow: `expect.flows`, at least one, and
@@ -60,6 +60,49 @@ pub fn queries(flow: &Flow) -> Vec<Box<dyn AnyQuery>> {
 pub fn all_queries<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Vec<Box<dyn AnyQuery>> {
     let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
     for query in flows.into_iter().flat_map(queries) {
+        if !out.iter().any(|q| q.key() == query.key()) {
+            out.push(query);
+        }
+    }
+    out
+}
+
+/// The query that reads `flow`'s policy, and the table it is in.
+pub fn policy_of(flow: &Flow, id: u32) -> (Box<dyn PolicyQuery>, &'static str) {
+    if flow.is_multicast() {
+        (
+            Box::new(ShowMulticastPolicy(id)),
+            "firewall multicast-policy",
+        )
+    } else {
+        (Box::new(ShowPolicy(id)), "firewall policy")
+    }
+}
+
+/// `show firewall policy N` or `show firewall multicast-policy N`: both read a [`PolicyShow`].
+pub trait PolicyQuery: AnyQuery {
+    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError>;
+}
+
+impl PolicyQuery for ShowPolicy {
+    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
+        facts.get(self)
+    }
+}
+
+impl PolicyQuery for ShowMulticastPolicy {
+    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
+        facts.get(self)
+    }
+}
+
+/// The policies of every flow (`show firewall policy N`, `multicast-policy N`), each once.
+pub fn policy_queries(flows: &[Flow]) -> Vec<Box<dyn AnyQuery>> {
+    let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
+    for flow in flows {
+        let Some(id) = flow.policy else { continue };
+        let (query, _) = policy_of(flow, id);
+        let query: Box<dyn AnyQuery> = query;
         if !out.iter().any(|q| q.key() == query.key()) {
             out.push(query);
         }

@@ -3,12 +3,16 @@ use serde::Deserialize;
 use crate::Check;
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
-use premarket_platform::fortigate::GetHaStatus;
+use premarket_platform::fortigate::{DiagHaChecksum, GetHaStatus};
 
 /// The HA mode is the baseline's; in a cluster the health is OK and every member's
 /// configuration is in sync (a failover to an out-of-sync member can bring back old policies).
 /// 7.0 and later print health problems one per line under `HA Health Status:`
-/// (`WARNING: <serial> has hbdev down;`): each one is named in the FAIL.
+/// (`WARNING: <serial> has hbdev down;`): each one is named in the FAIL. An out-of-sync member
+/// is named with the tables that differ from the primary's (`diagnose sys ha checksum
+/// cluster`): checksums are cumulative, so the first differing table is the one to fix and
+/// `all` differs whenever anything does (KB 193061). A table whose two digests differ inside
+/// one member is a checksum calculation error (`diagnose sys ha checksum recalculate`).
 ///
 /// ```yaml
 /// - id: fortigate.ha.state
@@ -59,7 +63,7 @@ impl Check for HaState {
     type Input = Input;
 
     fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
-        vec![Box::new(GetHaStatus)]
+        vec![Box::new(GetHaStatus), Box::new(DiagHaChecksum)]
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
@@ -87,7 +91,8 @@ impl Check for HaState {
             ));
         }
         let mut remedies = Vec::new();
-        if want.mode != HaMode::Standalone {
+        let cluster = want.mode != HaMode::Standalone || ha.mode != HaMode::Standalone.as_str();
+        if cluster {
             // 7.0+ prints each problem on its own line under `HA Health Status:`.
             if !ha.health_messages.is_empty() {
                 about.extend(ha.health_messages.iter().map(|m| m.trim().to_string()));
@@ -117,9 +122,10 @@ impl Check for HaState {
                 match m.in_sync {
                     Some(true) => {}
                     Some(false) => problems.push(format!(
-                        "member {} configuration is {}",
+                        "member {} configuration is {}{}",
                         m.serial,
-                        m.sync_status.as_deref().unwrap_or("out of sync")
+                        m.sync_status.as_deref().unwrap_or("out of sync"),
+                        tables_differing(&m.serial, facts)
                     )),
                     None => problems.push(format!(
                         "member {} has no configuration status line",
@@ -127,7 +133,8 @@ impl Check for HaState {
                     )),
                 }
             }
-            if let Some(n) = want.members
+            if want.mode != HaMode::Standalone
+                && let Some(n) = want.members
                 && ha.members.len() != n
             {
                 about.push("member count".into());
@@ -186,5 +193,59 @@ impl Check for HaState {
             .expected(expected)
             .actual(actual)
             .evidence(evidence.trim_end()))
+    }
+}
+
+/// ` (checksum tables differing from FG..817: `root` first, then `all`)` for an out-of-sync member, from
+/// `diagnose sys ha checksum cluster`; what could not be read is said instead.
+fn tables_differing(serial: &str, facts: &Facts) -> String {
+    let sums = match facts.get(&DiagHaChecksum) {
+        Ok(s) => s,
+        Err(e) => return format!(" (the tables that differ could not be read: {e})"),
+    };
+    let (Some(reference), Some(member)) = (
+        sums.reference(),
+        sums.members.iter().find(|m| m.serial == serial),
+    ) else {
+        return format!(" (`{}` does not list it)", DiagHaChecksum::TEXT);
+    };
+    let mut said = Vec::new();
+    if reference.serial != member.serial {
+        let differ = member.differing(reference);
+        // The first table that differs is the one to fix; `all` differs whenever anything does.
+        let first = differ.iter().position(|t| *t != "all").unwrap_or(0);
+        let mut ordered: Vec<String> = differ.iter().map(|t| format!("`{t}`")).collect();
+        if !ordered.is_empty() {
+            let head = ordered.remove(first);
+            ordered.insert(0, head);
+        }
+        said.push(match ordered.as_slice() {
+            [] => format!("its checksums equal {}'s now", reference.serial),
+            [one] => format!("checksum table differing from {}: {one}", reference.serial),
+            [head, rest @ ..] => format!(
+                "checksum tables differing from {}: {head} first, then {}",
+                reference.serial,
+                rest.join(", ")
+            ),
+        });
+    }
+    let mut units = vec![member];
+    if reference.serial != member.serial {
+        units.push(reference);
+    }
+    for m in units {
+        let wrong = m.miscalculated();
+        if !wrong.is_empty() {
+            said.push(format!(
+                "{}'s debugzone and checksum differ in {} (a calculation error: `diagnose sys ha checksum recalculate`)",
+                m.serial,
+                wrong.join(", ")
+            ));
+        }
+    }
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", said.join("; "))
     }
 }

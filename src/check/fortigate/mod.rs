@@ -2,6 +2,7 @@
 //! `timers` (the idle timer a session lives by) and `reasons` (what each `no_ofld_reason`
 //! means); [`crate::outcome`] folds many flows into one verdict.
 
+mod bgp_peers;
 mod config_unchanged;
 mod cpu_ceiling;
 mod flows;
@@ -12,7 +13,9 @@ mod ha_state;
 mod memory_ceiling;
 mod ntp_synchronised;
 mod offload_blockers;
+mod offload_chips;
 mod policy_offload;
+mod ports_errors;
 mod reasons;
 mod service_udp_idle;
 mod session_idle_margin;
@@ -21,6 +24,7 @@ mod timers;
 mod uptime_stable;
 mod version_pinned;
 
+pub use bgp_peers::BgpPeers;
 pub use config_unchanged::ConfigUnchanged;
 pub use cpu_ceiling::CpuCeiling;
 pub use flows_offloaded::FlowsOffloaded;
@@ -31,6 +35,7 @@ pub use memory_ceiling::MemoryCeiling;
 pub use ntp_synchronised::NtpSynchronised;
 pub use offload_blockers::OffloadBlockers;
 pub use policy_offload::PolicyOffload;
+pub use ports_errors::PortsErrors;
 pub use service_udp_idle::ServiceUdpIdle;
 pub use session_idle_margin::SessionIdleMargin;
 pub use sessions_npu::SessionsNpu;

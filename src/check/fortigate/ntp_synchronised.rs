@@ -7,11 +7,12 @@ use crate::ntp_limits::NtpLimits;
 use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
-use premarket_platform::fortigate::DiagNtpStatus;
+use premarket_platform::fortigate::{DiagNtpStatus, NtpServer};
 
-/// `diagnose sys ntp status` says `synchronized: yes` and `ntpsync: enabled`, one server is
-/// `selected`, and that server's `clock offset` (printed in seconds) and stratum are within the
-/// baseline's limits (default 100 ms): a real FortiGate says `synchronized: yes` 575 ms off.
+/// `diagnose sys ntp status` says `synchronized: yes` and `ntpsync: enabled`, the server it
+/// follows is `selected` (6.x prints no mark: then the nearest reachable server), and that
+/// server's `clock offset` (printed in seconds) and stratum are within the baseline's limits
+/// (default 100 ms): a real FortiGate says `synchronized: yes` 575 ms off.
 ///
 /// ```yaml
 /// - id: fortigate.ntp.synchronised
@@ -90,9 +91,9 @@ impl Check for NtpSynchronised {
                 .evidence(evidence)
                 .remedy(REMEDY));
         }
-        let Some(selected) = status.servers.iter().find(|s| s.selected) else {
+        let Some((selected, marked)) = followed(&status.servers) else {
             return Ok(Verdict::fail(
-                "NTP follows no server: none is `selected` although the header says synchronized",
+                "NTP follows no server: none is `selected` and none is reachable with a clock offset, although the header says synchronized",
             )
             .expected(expected)
             .actual(header)
@@ -111,8 +112,13 @@ impl Check for NtpSynchronised {
         let offset_ms = offset_s * 1000.0;
         let mut problems = Vec::new();
         limits.judge(&server, offset_ms, selected.stratum, &mut problems);
+        let unmarked = if marked {
+            ""
+        } else {
+            " (no `selected` mark, as 6.x prints: the nearest reachable server)"
+        };
         let actual = format!(
-            "synchronized to {server}, stratum {}, offset {offset_ms:.3} ms",
+            "synchronized to {server}{unmarked}, stratum {}, offset {offset_ms:.3} ms",
             selected.stratum.map_or("?".to_string(), |v| v.to_string())
         );
         let verdict = if problems.is_empty() {
@@ -122,6 +128,22 @@ impl Check for NtpSynchronised {
         };
         Ok(verdict.expected(expected).actual(actual).evidence(evidence))
     }
+}
+
+/// The server the clock follows, and whether FortiOS marked it: the `selected` one, else (6.x
+/// prints no mark: a 2020 capture shows one reachable server at stratum 2, 0.957 ms off, under
+/// `synchronized: yes`) the reachable server with the smallest clock offset. `None` when no
+/// server is selected or reachable with an offset: then the box follows none.
+fn followed(servers: &[NtpServer]) -> Option<(&NtpServer, bool)> {
+    if let Some(s) = servers.iter().find(|s| s.selected) {
+        return Some((s, true));
+    }
+    servers
+        .iter()
+        .filter(|s| s.reachable)
+        .filter_map(|s| s.offset_s.map(|o| (s, o.abs())))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(s, _)| (s, false))
 }
 
 fn yes(b: bool) -> &'static str {

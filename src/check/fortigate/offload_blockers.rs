@@ -1,5 +1,6 @@
 use std::collections::BTreeMap;
 
+use super::offload_chips;
 use crate::Check;
 use crate::outcome::{combine, part_error};
 use premarket_core::{Platform, Verdict};
@@ -7,8 +8,8 @@ use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::fortigate::model::Family;
 use premarket_platform::fortigate::topology::{Kind, Resolved, Topology, Unresolved};
 use premarket_platform::fortigate::{
-    GetSystemInterface, Np, NpuPortList, ShowSystemInterface, ShowSystemNpu, ShowVirtualSwitch,
-    SystemInterfaces,
+    Flow, GetSystemInterface, Np, NpuPortList, ShowSystemInterface, ShowSystemNpu,
+    ShowVirtualSwitch, SystemInterfaces,
 };
 
 /// Nothing on the trading path disables offload: no sFlow sampler on a trading interface
@@ -25,6 +26,13 @@ use premarket_platform::fortigate::{
 /// on every layer crossed, where it is set (a VLAN, its parent, a hardware switch for its
 /// ports). A software switch is never offloaded: FAIL. Per interface: `interface_part`.
 ///
+/// On the NP6 generation (`offload_chips`): a model whose port list says `Cross-chip
+/// offloading: No` (the 200E's two NP6Lite chips) offloads nothing that enters on one chip and
+/// leaves on another, so each trading flow's path (its policy's interfaces, resolved to ports;
+/// the trading interfaces pairwise where a policy cannot be read) must stay on one chip, and
+/// the chips' fast path must be on (`diagnose npu <np> npu-feature`; on NP6XLite also `config
+/// system np6xlite`).
+///
 /// On a model with ultra-low-latency ports (600F/601F and 400F/401F: x5-x8; 3700F/3701F:
 /// port1-port4; [`Family::ull_ports`]) every physical port of a trading interface must be one
 /// of them: traffic gets the ULL path only when it enters and exits through ULL ports, and an
@@ -39,7 +47,8 @@ use premarket_platform::fortigate::{
 /// ```
 /// Baseline: `expect.trading_interfaces: [x1, x2]`, `expect.np: np7lite`,
 /// `expect.npu_settings: {}` (the non-default `config system npu` settings, name -> value),
-/// `expect.ull_ports: [x5, x6]` (optional; default: the model's, from `get system status`).
+/// `expect.ull_ports: [x5, x6]` (optional; default: the model's, from `get system status`),
+/// `expect.flows[*].policy` (optional: where each flow enters and leaves).
 pub struct OffloadBlockers;
 
 /// `expect:` keys read.
@@ -52,6 +61,9 @@ pub struct Input {
     /// Replaces the model table's ULL ports; `[]` turns the ULL judgement off.
     #[serde(default)]
     ull_ports: Option<Vec<String>>,
+    /// Where each trading flow enters and leaves (its policy), for the NP chips it crosses.
+    #[serde(default)]
+    flows: Vec<Flow>,
 }
 
 impl Check for OffloadBlockers {
@@ -70,13 +82,16 @@ impl Check for OffloadBlockers {
     }
 
     fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
-        vec![
+        let np = input.np.unwrap_or_default();
+        let mut out: Vec<Box<dyn AnyQuery>> = vec![
             Box::new(GetSystemInterface),
             Box::new(ShowSystemInterface),
             Box::new(ShowVirtualSwitch),
-            Box::new(input.np.unwrap_or_default().port_list()),
+            Box::new(np.port_list()),
             Box::new(ShowSystemNpu),
-        ]
+        ];
+        out.extend(offload_chips::queries(np, &input.flows));
+        out
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
@@ -112,6 +127,22 @@ impl Check for OffloadBlockers {
                 (&list_command, &ull),
             ));
         }
+        if let (Ok(shown), Ok(list)) = (&shown, &served) {
+            let topology = Topology {
+                interfaces: shown,
+                switches: switches.clone(),
+            };
+            let model = facts.model().map_or("model", |m| m.name.as_str());
+            parts.extend(offload_chips::chips(
+                &input.flows,
+                &input.trading_interfaces,
+                &topology,
+                list,
+                facts,
+                model,
+            ));
+        }
+        parts.extend(offload_chips::fastpath(np, facts));
         parts.push(match facts.get(&ShowSystemNpu) {
             Err(e) => part_error("config system npu", &e),
             Ok(npu) => {

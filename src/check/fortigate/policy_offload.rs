@@ -1,11 +1,9 @@
-use super::flows::{FlowsInput, port_list_command, require_flows};
+use super::flows::{FlowsInput, policy_of, policy_queries, port_list_command, require_flows};
 use crate::outcome::{combine, part_error};
 use crate::{Check, Invalid};
 use premarket_core::{Command, Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
-use premarket_platform::fortigate::{
-    FirewallPolicy, Flow, Np, PolicyShow, ShowMulticastPolicy, ShowPolicy,
-};
+use premarket_platform::fortigate::{FirewallPolicy, Np, PolicyShow};
 
 /// Each trading policy (and multicast policy) lets the NP offload its sessions: it exists, is
 /// enabled, does not `set auto-asic-offload disable`, and applies no security profile: proxy
@@ -20,35 +18,6 @@ use premarket_platform::fortigate::{
 /// ```
 /// Baseline: `expect.flows[*].policy`, `expect.np`.
 pub struct PolicyOffload;
-
-/// The query that reads `flow`'s policy, and the table it is in.
-fn policy_of(flow: &Flow, id: u32) -> (Box<dyn PolicyQuery>, &'static str) {
-    if flow.is_multicast() {
-        (
-            Box::new(ShowMulticastPolicy(id)),
-            "firewall multicast-policy",
-        )
-    } else {
-        (Box::new(ShowPolicy(id)), "firewall policy")
-    }
-}
-
-/// `show firewall policy N` or `show firewall multicast-policy N`: both read a [`PolicyShow`].
-trait PolicyQuery: AnyQuery {
-    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError>;
-}
-
-impl PolicyQuery for ShowPolicy {
-    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
-        facts.get(self)
-    }
-}
-
-impl PolicyQuery for ShowMulticastPolicy {
-    fn show<'f>(&self, facts: &'f Facts) -> Result<&'f PolicyShow, FactError> {
-        facts.get(self)
-    }
-}
 
 impl Check for PolicyOffload {
     const ID: &'static str = "fortigate.policy.offload";
@@ -67,19 +36,7 @@ impl Check for PolicyOffload {
     }
 
     fn queries(input: &FlowsInput) -> Vec<Box<dyn AnyQuery>> {
-        let mut out: Vec<Box<dyn AnyQuery>> = Vec::new();
-        for flow in &input.flows {
-            let Some(id) = flow.policy else { continue };
-            let query: Box<dyn AnyQuery> = if flow.is_multicast() {
-                Box::new(ShowMulticastPolicy(id))
-            } else {
-                Box::new(ShowPolicy(id))
-            };
-            if !out.iter().any(|q| q.key() == query.key()) {
-                out.push(query);
-            }
-        }
-        out
+        policy_queries(&input.flows)
     }
 
     fn evaluate(input: &FlowsInput, facts: &Facts) -> Result<Verdict, FactError> {

@@ -42,7 +42,7 @@ use self::grammar::{Node, Ref, Spec};
 use self::ops::{Cond, Op};
 use self::readers::RuleQuery;
 use self::ready::PreparedRule;
-use super::{BaselineText, Definition, InputError, Prepared};
+use super::{BaselineText, Definition, InputError, Pending, Prepared};
 use premarket_config::{ConfigError, Declared, Entry, Position};
 use premarket_core::{Command, Platform};
 
@@ -173,6 +173,11 @@ impl Definition for Declarative {
         } else {
             baseline.input(&self.id)?
         };
+        if baseline.is_draft()
+            && let Some(key) = self.keys().into_iter().find(|k| !values.contains_key(k))
+        {
+            return Ok(Arc::new(Pending(baseline.pending(&self.id, &key))));
+        }
         let mut errors: Vec<ConfigError> = Vec::new();
         let mut build = |spec: &Spec| -> Result<Test, ConfigError> {
             match &spec.value {
@@ -184,10 +189,10 @@ impl Definition for Declarative {
                         return Err(ConfigError::new(
                             at.clone(),
                             format!(
-                                "check {}: device {} ({}) has no `expect.{key}`, which this rule reads: \
+                                "check {}: {} ({}) has no `expect.{key}`, which this rule reads: \
                                  add it, or list the check under `skip:` with a reason",
                                 self.id,
-                                baseline.device(),
+                                baseline.owner(),
                                 baseline.file().display()
                             ),
                         ));
@@ -199,10 +204,10 @@ impl Definition for Declarative {
                         })
                         .map_err(|m| {
                             ConfigError::new(
-                                Position::from_location(baseline.file(), value.referenced),
+                                baseline.position_of(value.referenced),
                                 format!(
-                                    "device {}: `expect.{key}`, read by check {} as {}: {m}",
-                                    baseline.device(),
+                                    "{}: `expect.{key}`, read by check {} as {}: {m}",
+                                    baseline.owner(),
                                     self.id,
                                     spec.op.name()
                                 ),

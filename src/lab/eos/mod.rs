@@ -3,6 +3,8 @@
 //! unless `terminal length 0`, and configuration mode (recorded as a config attempt).
 
 mod commands;
+mod fabric;
+mod handoff;
 mod interfaces;
 pub(crate) mod json;
 mod lanz;
@@ -128,13 +130,15 @@ impl EosCli {
         // errors, with the CLI's `% `): a Trident switch has no VOQ counters, a switch without
         // PTP no `ptp` keyword, and only Trident switches count per egress queue here.
         let lacks = match cmd {
-            Cmd::ShowQueueDrops => !s.spec.voq(),
-            Cmd::ShowQueueDetail => s.spec.voq(),
-            Cmd::ShowPtp | Cmd::ShowPtpMasters => !s.spec.ptp,
-            _ => false,
+            Cmd::ShowQueueDrops => (!s.spec.voq()).then_some(INCOMPLETE),
+            Cmd::ShowQueueDetail => s.spec.voq().then_some(INCOMPLETE),
+            Cmd::ShowPtp | Cmd::ShowPtpMasters => (!s.spec.ptp).then_some(INCOMPLETE),
+            // Sand switches only (ANTA's tests quote the message).
+            Cmd::ShowHardwareDrops => (!s.spec.voq()).then_some(UNAVAILABLE),
+            _ => None,
         };
         let text = match (cmd, json.is_some()) {
-            _ if lacks => INCOMPLETE.to_string(),
+            _ if let Some(lack) = lacks => lack.to_string(),
             (Cmd::ShowVersion, false) => outputs::show_version(&s, now),
             (Cmd::ShowVersion, true) => outputs::show_version_json(&s, now),
             (Cmd::ShowLanzStatus, false) => outputs::lanz_status(&s),
@@ -175,6 +179,16 @@ impl EosCli {
             (Cmd::ShowNtpAssociations, true) => ntp::associations_json(&s, now),
             (Cmd::ShowNtpAssociations, false) => ntp::associations_text(&s),
             (Cmd::ShowUptime, true) => reload::uptime_json(&s, now),
+            (Cmd::ShowBgpSummary, true) => handoff::bgp_summary_json(&s),
+            (Cmd::ShowBfdPeers, true) => handoff::bfd_peers_json(&s),
+            (Cmd::ShowPimNeighbors, true) => handoff::pim_neighbors_json(&s),
+            (Cmd::ShowMroute, true) => handoff::mroute_json(&s),
+            (Cmd::ShowMrouteCount, true) => handoff::mroute_count_json(&s, now),
+            (Cmd::ShowMlag, true) => fabric::mlag_json(&s),
+            (Cmd::ShowMlagConfigSanity, true) => fabric::mlag_sanity_json(&s),
+            (Cmd::ShowHardwareDrops, true) => fabric::hardware_drops_json(&s, now),
+            (Cmd::ShowFlowControl, true) => fabric::flow_control_json(&s, now),
+            (Cmd::ShowLldpNeighbors, true) => fabric::lldp_json(&s, now),
             (_, true) => outputs::unconverted_json(),
             // A text form the lab does not draw: say so rather than print something made up.
             (_, false) => LAB_TEXT_MISSING.to_string(),
@@ -225,6 +239,10 @@ fn one_interface<'a>(words: &[&'a str]) -> Option<&'a str> {
 /// What a switch prints for a keyword its hardware lacks (`show interfaces counters queue
 /// drops` on a 7050X: ANTA's `Incomplete command (at token 4: 'drops')`).
 const INCOMPLETE: &str = "% Incomplete command";
+
+/// What a switch prints for a command its hardware platform lacks (`show hardware counter
+/// drop` off Sand platforms: ANTA's tests quote it).
+const UNAVAILABLE: &str = "% Unavailable command (not supported on this hardware platform)";
 
 /// What the lab prints for a command whose text form it does not emulate (only `| json`).
 const LAB_TEXT_MISSING: &str = "% The lab emulates this command with | json only";

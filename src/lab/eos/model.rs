@@ -2,7 +2,7 @@
 //! reports, which JSON vintage it prints (EOS 4.2x omits keys 4.3x added), its forwarding
 //! hardware (a VOQ switch answers `show interfaces counters queue drops`, a Trident one says
 //! `% Incomplete command` there and counts egress queue drops instead), whether it has PTP,
-//! and how its ports are cabled. Every output of an emulated switch reads its row, so a switch
+//! whether it is one of an MLAG pair, and how its ports are cabled. Every output of an emulated switch reads its row, so a switch
 //! answers only what its model answers.
 
 use super::super::topology;
@@ -51,6 +51,8 @@ pub struct SwitchModel {
     /// Answers `show ptp`; without, `% Incomplete command` (ANTA's "no PTP on this platform").
     pub ptp: bool,
     pub cabling: Cabling,
+    /// One of an MLAG pair (its peer is not in the lab); else MLAG is not configured.
+    pub mlag: bool,
     /// `expect:` keys the lab's site writes for a switch of this model, replacing the example
     /// baseline's line of the same key.
     pub expect: &'static [(&'static str, &'static str)],
@@ -65,11 +67,12 @@ pub const DCS_7280SR3: SwitchModel = SwitchModel {
     silicon: Silicon::Sand,
     ptp: true,
     cabling: Cabling::Optics,
+    mlag: false,
     expect: &[],
 };
 
 /// An older top-of-rack switch: a 7050X (Trident2, no VOQ) on an EOS 4.22 2GB image, no PTP,
-/// with a DAC, a port-channel and a subinterface on the trading path.
+/// one of an MLAG pair, with a DAC, a port-channel and a subinterface on the trading path.
 pub const DCS_7050SX: SwitchModel = SwitchModel {
     model: "DCS-7050SX-64-R",
     version: "4.22.4M-2GB",
@@ -78,6 +81,7 @@ pub const DCS_7050SX: SwitchModel = SwitchModel {
     silicon: Silicon::Strata,
     ptp: false,
     cabling: Cabling::Mixed,
+    mlag: true,
     expect: &[
         // A release pin: matches the image's `-2GB` build suffix.
         ("version", "{ allowed: [4.22.4M] }"),

@@ -156,8 +156,11 @@ impl EosState {
         out.push_str(
             "interface Ethernet47\n   description probe sender (ExaNIC port0)\n   switchport access vlan 100\n!\n\
              interface Ethernet48\n   description probe capture trunk (ExaNIC port1)\n   switchport mode trunk\n   switchport trunk allowed vlan 100\n!\n\
-             interface Management1\n   ip address 192.0.2.11/24\n!\n\
-             no ip routing\n!\n\
+             interface Management1\n   ip address 192.0.2.11/24\n!\n",
+        );
+        out.push_str(&routing());
+        out.push_str(
+            "\
              ntp server 10.0.0.1 prefer iburst\nntp server 10.0.0.2 iburst\n!\n\
              management api http-commands\n   shutdown\n!\n\
              end\n",
@@ -187,6 +190,40 @@ impl EosState {
     pub fn save(&mut self) {
         self.startup = self.running.clone();
     }
+}
+
+/// The hand-off's routing as the lab's other outputs show it: BGP to the exchange's two
+/// hand-offs (with BFD) and to the broker in VRF ORDERS, PIM sparse mode.
+fn routing() -> String {
+    let mut out = String::from("vrf instance ORDERS\n!\nip routing\nip routing vrf ORDERS\n!\n");
+    out.push_str(&format!(
+        "router bgp {}\n   router-id {}\n",
+        topology::EOS_ASN,
+        topology::ip(topology::EOS_ROUTER_ID)
+    ));
+    let neighbor = |p: &topology::BgpPeer, indent: &str| {
+        let address = topology::ip(p.address);
+        let mut lines = format!(
+            "{indent}neighbor {address} remote-as {}\n{indent}neighbor {address} description {}\n",
+            p.asn, p.name
+        );
+        if p.port.is_some() {
+            lines.push_str(&format!("{indent}neighbor {address} bfd\n"));
+        }
+        lines
+    };
+    for p in topology::EOS_BGP_PEERS
+        .iter()
+        .filter(|p| p.vrf == "default")
+    {
+        out.push_str(&neighbor(p, "   "));
+    }
+    out.push_str("   !\n   vrf ORDERS\n");
+    for p in topology::EOS_BGP_PEERS.iter().filter(|p| p.vrf == "ORDERS") {
+        out.push_str(&neighbor(p, "      "));
+    }
+    out.push_str("!\nrouter pim sparse-mode\n   ipv4\n      ssm range standard\n!\n");
+    out
 }
 
 #[cfg(test)]

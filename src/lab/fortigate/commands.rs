@@ -24,6 +24,12 @@ pub(super) enum Cmd {
     /// `diagnose npu <np> port-list`: answered by a firewall with that NP only.
     NpPortList(Np),
     NtpStatus,
+    /// `diagnose hardware deviceinfo nic <port>` / `get hardware nic <port>`.
+    Nic,
+    BgpSummary,
+    HaChecksum,
+    /// `diagnose npu <np> npu-feature`: answered by a firewall with that NP only.
+    NpuFeature(Np),
     VdList,
     Sudo,
     Show,
@@ -100,6 +106,59 @@ pub(super) const COMMANDS: &[(&[Word], Cmd)] = &[
     (
         &[Key("diagnose"), Key("sys"), Key("vd"), Key("list")],
         Cmd::VdList,
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("hardware"),
+            Key("deviceinfo"),
+            Key("nic"),
+            Rest,
+        ],
+        Cmd::Nic,
+    ),
+    (&[Key("get"), Key("hardware"), Key("nic"), Rest], Cmd::Nic),
+    (
+        &[
+            Key("get"),
+            Key("router"),
+            Key("info"),
+            Key("bgp"),
+            Key("summary"),
+        ],
+        Cmd::BgpSummary,
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("sys"),
+            Key("ha"),
+            Key("checksum"),
+            Key("cluster"),
+        ],
+        Cmd::HaChecksum,
+    ),
+    (
+        &[Key("diagnose"), Key("npu"), Key("np6"), Key("npu-feature")],
+        Cmd::NpuFeature(Np::Np6),
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("npu"),
+            Key("np6lite"),
+            Key("npu-feature"),
+        ],
+        Cmd::NpuFeature(Np::Np6lite),
+    ),
+    (
+        &[
+            Key("diagnose"),
+            Key("npu"),
+            Key("np6xlite"),
+            Key("npu-feature"),
+        ],
+        Cmd::NpuFeature(Np::Np6xlite),
     ),
     (&[Key("sudo"), Rest], Cmd::Sudo),
     (

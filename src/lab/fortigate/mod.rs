@@ -3,12 +3,15 @@
 //! filter with its readback, `| grep`, the `--More--` pager (console output `more`), FortiOS
 //! error lines, and configuration mode, which is applied and recorded as a config attempt.
 
+mod bgp;
 mod commands;
 mod config;
 mod full;
+mod ha_checksum;
 mod ha_links;
 mod interfaces;
 pub mod model;
+mod nic;
 mod npu;
 mod ntp;
 mod outputs;
@@ -168,6 +171,16 @@ impl FortiCli {
             drop(s);
             return self.output(all, pipes);
         }
+        if args.join(" ") == "system np6xlite" {
+            // `config system np6xlite` exists on NP6XLite models only (CLI reference).
+            let np6xlite = s.spec.np == premarket_platform::fortigate::Np::Np6xlite;
+            drop(s);
+            return if np6xlite {
+                self.output(npu::NP6XLITE_CONFIG.to_string(), pipes)
+            } else {
+                Answer::text(parse_error("np6xlite"))
+            };
+        }
         match shown_path(&args.join(" ")) {
             Some(("system virtual-switch", _)) => {
                 let text = interfaces::virtual_switch(s.spec);
@@ -238,12 +251,47 @@ impl FortiCli {
                 drop(s);
                 self.output(text, pipes)
             }
-            Cmd::NpPortList(np) if np == s.spec.np => {
-                drop(s);
-                self.output(npu::port_list(np), pipes)
-            }
             // Another NP generation's command tree does not exist on the box (inferred).
-            Cmd::NpPortList(np) => Answer::text(parse_error(np.word())),
+            Cmd::NpPortList(np) | Cmd::NpuFeature(np) if np != s.spec.np => {
+                Answer::text(parse_error(np.word()))
+            }
+            Cmd::NpPortList(np) => {
+                let moved = s.faults.has(Fault::NpCrossChip);
+                drop(s);
+                self.output(npu::port_list(np, moved), pipes)
+            }
+            Cmd::NpuFeature(np) => {
+                drop(s);
+                self.output(npu::npu_feature(np), pipes)
+            }
+            Cmd::Nic => match args.first().map(|p| nic::nic(&s, p)) {
+                Some(Some(text)) => {
+                    drop(s);
+                    self.output(text, pipes)
+                }
+                // No argument lists the NICs; the checks always name one.
+                None => {
+                    drop(s);
+                    let names: String = config::INTERFACES
+                        .iter()
+                        .map(|n| format!("        {n}\n"))
+                        .collect();
+                    self.output(format!("The following NICs are available:\n{names}"), pipes)
+                }
+                Some(None) => Answer::text(parse_error(
+                    args.first().map(String::as_str).unwrap_or_default(),
+                )),
+            },
+            Cmd::BgpSummary => {
+                let text = bgp::summary(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
+            Cmd::HaChecksum => {
+                let text = ha_checksum::cluster(&s);
+                drop(s);
+                self.output(text, pipes)
+            }
             Cmd::NtpStatus => {
                 let text = ntp::ntp_status(&s, clock::now());
                 drop(s);

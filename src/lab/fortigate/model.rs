@@ -3,7 +3,8 @@
 //! with spaces), which NP it has (it answers that NP's port list only, in that generation's
 //! layout) and how its trading path reaches the ports: the lab notes' 201G on x1/x2, a 600E on
 //! 6.4 with a VLAN on x1, a 601F on 7.4 with a VLAN (no `set type`) on an aggregate of x1 and
-//! x3, a 100F on 7.6 with a hardware switch whose port1 carries trading traffic. Every variant
+//! x3, a 100F on 7.6 with a hardware switch whose port1 carries trading traffic, a 200E on 7.0
+//! whose two NP6Lite chips do not offload across each other. Every variant
 //! keeps the 201G's port names and flows, so that each fault scenario means the same on each.
 
 use premarket_platform::fortigate::Np;
@@ -88,6 +89,7 @@ pub const FG_600E: FirewallModel = FirewallModel {
         ("version", "{ exact: 6.4.14 }"),
         ("np", "np6"),
         ("trading_interfaces", "[md-feed, x2]"),
+        ("trading_ports", "[x1, x2]"),
     ],
 };
 
@@ -111,6 +113,7 @@ pub const FG_601F: FirewallModel = FirewallModel {
         ("version", "{ exact: 7.4.8 }"),
         ("np", "np7"),
         ("trading_interfaces", "[md-feed, x2]"),
+        ("trading_ports", "[x1, x3, x2]"),
         ("ull_ports", "[]"),
     ],
 };
@@ -133,5 +136,24 @@ pub const FG_100F: FirewallModel = FirewallModel {
         ("version", "{ exact: 7.6.3 }"),
         ("np", "np6xlite"),
         ("trading_interfaces", "[x1, x2, port1]"),
+        ("trading_port_speed", "{ x1: 10G, x2: 10G, port1: 1G }"),
     ],
+};
+
+/// A FortiGate 200E (two NP6Lite chips, which do not offload sessions from one chip to the
+/// other: `Cross-chip offloading NO`) on FortiOS 7.0, with the trading path on x1 and x2 of one
+/// chip (`np-cross-chip` moves x2 to the other).
+pub const FG_200E: FirewallModel = FirewallModel {
+    model: "FortiGate-200E",
+    version: "7.0.15",
+    build: "0632",
+    build_date: "240529",
+    drift_version: "7.0.12",
+    drift_build: "0523",
+    drift_build_date: "230619",
+    serial_prefix: "FG200ETK1900",
+    release: Release::Fos7,
+    np: Np::Np6lite,
+    path: Path::Ports,
+    expect: &[("version", "{ exact: 7.0.15 }"), ("np", "np6lite")],
 };

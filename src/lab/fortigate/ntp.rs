@@ -1,11 +1,13 @@
 //! `diagnose sys ntp status`, in the layout of real 7.0 captures: a header line, then one
 //! block per server with `reachable(0x..)`, the `selected` mark and the clock offset in
-//! seconds. `ntp-unsynchronised`: both servers unreachable, `synchronized: no`.
+//! seconds. 6.4 prints the shape of a 2020 capture: its one server, and no `selected` mark.
+//! `ntp-unsynchronised`: every server unreachable, `synchronized: no`.
 
 use chrono::{TimeZone, Utc};
 
 use super::super::scenario::Fault;
 use super::super::topology::{self, NTP_SERVER, NTP_SERVER_2, NTP_SERVER_STRATUM};
+use super::model::Release;
 use super::state::FgState;
 
 /// Seconds between the NTP era (1900) and the Unix epoch.
@@ -33,10 +35,13 @@ pub fn ntp_status(s: &FgState, now: f64) -> String {
     } else {
         0.0
     };
-    let servers = [
+    let mut servers = vec![
         (topology::ip(NTP_SERVER), off + 0.001_204, true),
         (topology::ip(NTP_SERVER_2), off - 0.002_871, false),
     ];
+    if s.spec.release == Release::Fos64 {
+        servers = vec![(topology::ip(NTP_SERVER), off + 0.000_957, false)];
+    }
     if s.faults.has(Fault::NtpUnsynchronised) {
         let mut out = String::from("synchronized: no, ntpsync: enabled, server-mode: disabled\n");
         for (ip, _, _) in &servers {
@@ -79,5 +84,9 @@ mod tests {
         let bad = FgState::new("fw1", 1, &Faults::only(Fault::NtpUnsynchronised));
         assert!(ntp_status(&bad, 0.0).starts_with("synchronized: no,"));
         assert!(reference(0.0).starts_with("83aa7e80.00000000 -- UTC Thu Jan 01 00:00:00 1970"));
+        let v64 = FgState::of_model("fw2", 2, &Faults::default(), &super::super::model::FG_600E);
+        let text = ntp_status(&v64, crate::clock::now());
+        assert_eq!(text.matches("ipv4 server(").count(), 1);
+        assert!(!text.contains("selected") && text.contains("clock offset is 0.000957 sec"));
     }
 }

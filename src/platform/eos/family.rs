@@ -215,6 +215,23 @@ pub const DOM_THRESHOLDS: Availability = Availability {
     },
 };
 
+/// `show hardware counter drop`: Sand platforms only (7280R, 7500R, 7800R, 7700R, 7020R);
+/// elsewhere `% Unavailable command (not supported on this hardware platform)` (ANTA's tests).
+pub const SAND_DROPS: Availability = Availability {
+    identity,
+    condition: "Sand families (7280R, 7500R, 7800R, 7020R)",
+    applies: |model| {
+        by_family(model, |f| match f.asic {
+            Asic::Sand => Applies::Yes,
+            Asic::Virtual => no("a virtual switch has no forwarding chips".into()),
+            _ => no(format!(
+                "a {} has no Sand chip (`show hardware counter drop` is a 7280R/7500R/7800R/7020R command)",
+                f.name
+            )),
+        })
+    },
+};
+
 /// Whether an EOS release (`4.31.6M`, `4.22.4M-2GB`) is at least `major.minor`.
 pub fn release_at_least(version: &str, (major, minor): (u32, u32)) -> bool {
     let mut parts = version.split(['.', '-']);
@@ -289,6 +306,13 @@ mod tests {
         assert_eq!((LANZ.applies)(&strata), Applies::Yes);
         assert_eq!((PTP.applies)(&strata), Applies::Unknown);
         assert_eq!((PTP.applies)(&voq), Applies::Yes);
+        assert_eq!((SAND_DROPS.applies)(&voq), Applies::Yes);
+        assert!(
+            matches!((SAND_DROPS.applies)(&strata), Applies::No(w) if w.contains("7050X has no Sand chip"))
+        );
+        assert!(matches!((SAND_DROPS.applies)(&fm), Applies::No(_)));
+        assert!(matches!((SAND_DROPS.applies)(&lab), Applies::No(_)));
+        assert_eq!((SAND_DROPS.applies)(&unknown), Applies::Unknown);
         assert_eq!((DOM_THRESHOLDS.applies)(&voq), Applies::Yes);
         assert_eq!((DOM_THRESHOLDS.applies)(&strata), Applies::Unknown);
         assert!(release_at_least("4.31.6M", (4, 30)));

@@ -5,11 +5,15 @@
 //! (`| json`), and every parser also reads the text form.
 
 pub mod allowlist;
+pub mod bfd;
+pub mod bgp;
 pub mod cli;
 mod config;
 mod diffs;
 pub mod discards;
 pub mod family;
+pub mod flow_control;
+pub mod hardware_drops;
 pub mod igmp_groups;
 pub mod igmp_querier;
 pub mod igmp_snooping;
@@ -19,8 +23,15 @@ pub mod interfaces;
 pub mod json;
 mod lanz;
 pub mod lanz_records;
+pub mod lldp;
+pub mod mlag;
+pub mod mlag_sanity;
+pub mod mroute;
+pub mod mroute_count;
 pub mod ntp_associations;
 pub mod ntp_status;
+pub mod pim;
+mod port_names;
 pub mod printed;
 pub mod ptp;
 pub mod ptp_masters;
@@ -34,10 +45,14 @@ pub mod text;
 pub mod transceivers;
 mod version;
 
+pub use bfd::{BfdPeers, BfdSession, ShowBfdPeers};
+pub use bgp::{BgpFamily, BgpPeer, BgpSummary, BgpVrf, ShowBgpSummary};
 pub use config::{Config, ShowRunningConfig, ShowStartupConfig};
 pub use diffs::{Change, Diffs, Hunk, ShowRunningConfigDiffs};
 pub use discards::{Discards, PortDiscards, ShowDiscards};
 pub use family::{Asic, Family};
+pub use flow_control::{FlowControl, PortFlowControl, ShowFlowControl};
+pub use hardware_drops::{DropCounter, HardwareDrops, ShowHardwareDrops};
 pub use igmp_groups::{IgmpGroups, ShowIgmpGroups};
 pub use igmp_querier::{IgmpQuerier, IgmpQueriers, ShowIgmpQuerier};
 pub use igmp_snooping::{IgmpSnooping, IgmpSnoopingVlan, ShowIgmpSnooping};
@@ -46,8 +61,15 @@ pub use interface_sample::ShowInterfacePort;
 pub use interfaces::{Interface, InterfaceCounters, Interfaces, ShowInterfaces};
 pub use lanz::{LanzStatus, ShowLanzStatus};
 pub use lanz_records::{LanzRecord, LanzRecords, ShowLanzRecords};
+pub use lldp::{LldpNeighbor, LldpNeighbors, ShowLldpNeighbors};
+pub use mlag::{Mlag, MlagPorts, ShowMlag};
+pub use mlag_sanity::{Inconsistency, MlagSanity, ShowMlagConfigSanity};
+pub use mroute::{Mroute, Mroutes, ShowMroute};
+pub use mroute_count::{MrouteCount, MrouteCounts, ShowMrouteCount};
 pub use ntp_associations::{NtpAssociations, NtpPeer, ShowNtpAssociations};
 pub use ntp_status::{NtpStatus, ShowNtpStatus};
+pub use pim::{PimNeighbor, PimNeighbors, ShowPimNeighbors};
+pub use port_names::long_name;
 pub use ptp::{Ptp, PtpClock, PtpPortState, ShowPtp};
 pub use ptp_masters::{PtpMasters, ShowPtpMasters};
 pub use queue_detail::{EgressDrops, EgressQueueDrops, ShowQueueDetail};
@@ -82,6 +104,21 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<ShowReloadCause>(Shape::Exact("show reload cause")),
     QuerySpec::of::<ShowNtpStatus>(Shape::Exact(ShowNtpStatus::TEXT)),
     QuerySpec::of::<ShowNtpAssociations>(Shape::Exact("show ntp associations")),
+    QuerySpec::of::<ShowBgpSummary>(Shape::Exact("show ip bgp summary vrf all")),
+    // The newer multi-agent command prints the per-address-family shape; one parser reads both.
+    QuerySpec::of::<ShowBgpSummary>(Shape::Exact("show bgp summary vrf all")),
+    QuerySpec::of::<ShowBfdPeers>(Shape::Exact("show bfd peers")),
+    QuerySpec::of::<ShowPimNeighbors>(Shape::Exact("show ip pim neighbor")),
+    QuerySpec::of::<ShowMroute>(Shape::Exact("show ip mroute")),
+    QuerySpec::of::<ShowMroute>(Shape::Exact("show ip mroute vrf all detail")),
+    QuerySpec::of::<ShowMrouteCount>(Shape::Exact("show ip mroute count")),
+    QuerySpec::of::<ShowMlag>(Shape::Exact("show mlag")),
+    QuerySpec::of::<ShowMlag>(Shape::Exact("show mlag detail")),
+    QuerySpec::of::<ShowMlagConfigSanity>(Shape::Exact("show mlag config-sanity")),
+    QuerySpec::of::<ShowHardwareDrops>(Shape::Exact("show hardware counter drop")),
+    QuerySpec::of::<ShowFlowControl>(Shape::Exact("show interfaces flow-control")),
+    QuerySpec::of::<ShowLldpNeighbors>(Shape::Exact("show lldp neighbors")),
+    QuerySpec::of::<ShowLldpNeighbors>(Shape::Exact("show lldp neighbors detail")),
     // After every `show interfaces ...` listed above: one port (`show interfaces Ethernet1`).
     QuerySpec::of::<ShowInterfacePort>(Shape::WithArg(ShowInterfacePort::TEXT, Arg::Name)),
 ];

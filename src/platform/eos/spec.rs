@@ -19,4 +19,6 @@ pub static SPEC: PlatformSpec = PlatformSpec {
         Ok(lines.iter().map(|l| l.to_string()).collect())
     },
     fortios_text: false,
+    ansible_network_os: &["arista.eos.eos", "eos"],
+    starter: include_str!("starter.yaml"),
 };

@@ -62,6 +62,46 @@ pub fn device_error(lines: &[&str], raw: &str) -> Result<(), ParseError> {
     }
 }
 
+/// Why a line (or a key) of an output does not read: said in the parser's error at it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadLine(pub String);
+
+/// A time EOS tables print as how long ago or for how long (`03:27:45` under a day, then
+/// `79d05h`, `1d04h`, `5w2d`): seconds.
+pub fn elapsed(text: &str) -> Option<u64> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if let [h, m, s] = parts.as_slice() {
+        let n = |t: &str| t.parse::<u64>().ok();
+        return n(h)?
+            .checked_mul(3600)?
+            .checked_add(n(m)?.checked_mul(60)?)?
+            .checked_add(n(s)?);
+    }
+    let mut total = 0u64;
+    let mut digits = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let unit = match c {
+            'w' => 7 * 86_400,
+            'd' => 86_400,
+            'h' => 3600,
+            'm' => 60,
+            's' => 1,
+            _ => return None,
+        };
+        total = total.checked_add(digits.parse::<u64>().ok()?.checked_mul(unit)?)?;
+        digits.clear();
+    }
+    digits
+        .is_empty()
+        .then_some(total)
+        .filter(|_| !text.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +127,24 @@ mod tests {
             "Serial number: X#",
         ] {
             assert!(!is_prompt(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn elapsed_times() {
+        assert_eq!(elapsed("03:27:45"), Some(3 * 3600 + 27 * 60 + 45));
+        assert_eq!(elapsed("79d05h"), Some(79 * 86_400 + 5 * 3600));
+        assert_eq!(elapsed("5w2d"), Some(37 * 86_400));
+        for bad in [
+            "",
+            "79x05h",
+            "1d04",
+            "a:b:c",
+            "12",
+            "18446744073709551615w",
+            "d",
+        ] {
+            assert_eq!(elapsed(bad), None, "{bad}");
         }
     }
 

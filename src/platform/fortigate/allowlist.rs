@@ -10,6 +10,8 @@
 //! filter clear` only resets a filter), so nothing here is a prefix rule. The session lines
 //! that are not commands (`config global`, `config vdom`, `edit NAME`, `end`) have their own
 //! narrow doors in the guard and are refused here; so is every `config`, `execute` and `set`.
+//! An NP command that clears its counters when it displays them ([`super::clearing`]) is
+//! refused with the reason, whatever list it might be on.
 
 use premarket_ssh::profile::NotReadOnly;
 
@@ -37,6 +39,9 @@ pub fn check(line: &str) -> Result<(), NotReadOnly> {
     }
     if line.split(' ').any(str::is_empty) {
         return Err("only single spaces between words, none around them".into());
+    }
+    if let Some(reason) = super::clearing::clears(line) {
+        return Err(NotReadOnly(format!("`{line}` is not read-only: {reason}")));
     }
     if super::QUERIES.iter().any(|q| q.shape.matches(line))
         || super::reviewed::REVIEWED.iter().any(|s| s.matches(line))

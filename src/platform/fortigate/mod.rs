@@ -7,6 +7,8 @@
 //! unknown keys and missing optional lines ([`text`] cleans, [`kv`] tokenizes `key=value`).
 
 pub mod allowlist;
+pub mod bgp_summary;
+pub mod clearing;
 pub mod cli;
 mod config_shows;
 mod config_tree;
@@ -15,11 +17,14 @@ pub mod firewall_shell;
 mod flow;
 mod full_config;
 mod ha;
+pub mod ha_checksum;
 pub mod ha_links;
 pub mod kv;
 mod mcast;
 pub mod model;
+pub mod nic;
 pub mod npu;
+pub mod npu_feature;
 pub mod npu_port_list;
 mod npu_port_list_np6;
 pub mod npu_ports;
@@ -43,14 +48,18 @@ pub mod topology;
 mod ttl;
 pub mod vdoms;
 
+pub use bgp_summary::{BgpPeer, BgpSummary, GetBgpSummary, UpFor};
 pub use config_shows::{ShowSystemInterface, ShowVirtualSwitch, ShowVirtualWirePair};
 pub use config_tree::{ConfigNode, ConfigTree, parse as parse_config};
 pub use flow::{Flow, OffloadProof, Protocol};
 pub use full_config::ShowConfig;
 pub use ha::{GetHaStatus, HaStatus, Member};
+pub use ha_checksum::{ChecksumMember, DiagHaChecksum, HaChecksums, TableSum};
 pub use ha_links::{HaLink, HaLinks, LinkCounters, LinkRole};
 pub use mcast::{DiagMcastSessions, McastPath, McastSession, McastSessionList};
+pub use nic::{DiagNic, Nic, NicLayout};
 pub use npu::{NpuSettings, ShowSystemNpu};
+pub use npu_feature::{DiagNpuFeature, Np6xliteSettings, NpuFeatures, ShowSystemNp6xlite};
 pub use npu_port_list::{DiagNpuPortList, Np, NpuPort, NpuPortList};
 pub use ntp_status::{DiagNtpStatus, NtpServer, NtpStatus};
 pub use performance::{CpuStates, GetPerformanceStatus, Performance};
@@ -99,6 +108,14 @@ pub static QUERIES: &[QuerySpec] = &[
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6LITE)),
     QuerySpec::of::<DiagNpuPortList>(Shape::Exact(DiagNpuPortList::NP6XLITE)),
     QuerySpec::of::<DiagNtpStatus>(Shape::Exact(DiagNtpStatus::TEXT)),
+    QuerySpec::of::<DiagNic>(Shape::WithArg(DiagNic::TEXT, Arg::Name)),
+    QuerySpec::of::<DiagNic>(Shape::WithArg(DiagNic::GET_TEXT, Arg::Name)),
+    QuerySpec::of::<GetBgpSummary>(Shape::Exact(GetBgpSummary::TEXT)),
+    QuerySpec::of::<DiagHaChecksum>(Shape::Exact(DiagHaChecksum::TEXT)),
+    QuerySpec::of::<DiagNpuFeature>(Shape::Exact(DiagNpuFeature::NP6)),
+    QuerySpec::of::<DiagNpuFeature>(Shape::Exact(DiagNpuFeature::NP6LITE)),
+    QuerySpec::of::<DiagNpuFeature>(Shape::Exact(DiagNpuFeature::NP6XLITE)),
+    QuerySpec::of::<ShowSystemNp6xlite>(Shape::Exact(ShowSystemNp6xlite::TEXT)),
     QuerySpec::of::<ShowConfig>(Shape::Exact(ShowConfig::TEXT)),
 ];
 

@@ -66,8 +66,8 @@ impl Np {
         })
     }
 
-    /// On which models its port list exists.
-    fn availability(self) -> Availability {
+    /// On which models its port list (and its other diagnose commands) exists.
+    pub(super) fn availability(self) -> Availability {
         match self {
             Np::Np7 => model::PORT_LIST_NP7,
             Np::Np7lite => model::PORT_LIST_NP7LITE,
@@ -129,6 +129,7 @@ pub fn parse(raw: &str) -> Result<NpuPortList, ParseError> {
                 .map_or_else(|| FRONT_PANEL.to_string(), |g| g.to_string()),
             max_speed_mbps: speed(max)?,
             default_speed_mbps: speed(default)?,
+            cross_chip: None,
         };
         match list.ports.get(cells[0]) {
             Some(old) if *old != port => {

@@ -12,8 +12,10 @@
 //! ------ ---- -------          ----- ----------
 //! np6_1  0    port4            10G   Yes
 //! ```
-//! A chip's name starts its first row only; an XAUI lane with no port prints its number
-//! alone. The NP6Lite and NP6XLite forms are documented as the same command family; their
+//! A chip's name starts its first row only (or stands alone on its line); an XAUI lane with
+//! no port prints its number alone. `Cross-chip offloading` (`Yes`/`No`, any case) is kept per
+//! port: on a model without it, a session entering on one chip and leaving on another is not
+//! offloaded. The NP6Lite and NP6XLite forms are documented as the same command family; their
 //! exact rows are not published (chip names `np6lite_0`, `np6xlite_0` inferred), so any chip
 //! word starting `np6` is accepted and anything else in a row is an error.
 
@@ -66,17 +68,22 @@ pub(super) fn parse(lines: &[Cow<'_, str>], start: usize) -> Result<NpuPortList,
         match cells[1..] {
             [] => {}
             [port, speed, cross] => {
-                if !matches!(cross.to_ascii_lowercase().as_str(), "yes" | "no") {
-                    return Err(at(format!(
-                        "cross-chip offloading {} is not Yes or No",
-                        quote(cross)
-                    )));
-                }
+                let cross_chip = match cross.to_ascii_lowercase().as_str() {
+                    "yes" => true,
+                    "no" => false,
+                    _ => {
+                        return Err(at(format!(
+                            "cross-chip offloading {} is not Yes or No",
+                            quote(cross)
+                        )));
+                    }
+                };
                 let speed = speed_mbps(speed).map_err(|e| at(e.to_string()))?;
                 let entry = NpuPort {
                     np_group: chip.clone(),
                     max_speed_mbps: Some(speed),
                     default_speed_mbps: None,
+                    cross_chip: Some(cross_chip),
                 };
                 match list.ports.get(port) {
                     Some(old) if *old != entry => {

@@ -17,6 +17,10 @@ pub struct NpuPort {
     pub np_group: String,
     pub max_speed_mbps: Option<u64>,
     pub default_speed_mbps: Option<u64>,
+    /// The NP6 tables' `Cross-chip offloading` column: whether sessions between this port and a
+    /// port of another NP chip are offloaded (`None` where the table has no such column).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_chip: Option<bool>,
 }
 
 /// Which network processor the firewall has, as a baseline names it (`np: np7lite`): the

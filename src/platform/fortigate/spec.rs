@@ -19,4 +19,6 @@ pub static SPEC: PlatformSpec = PlatformSpec {
         Ok(lines.iter().map(|l| l.trim().to_string()).collect())
     },
     fortios_text: true,
+    ansible_network_os: &["fortinet.fortios.fortios", "fortios"],
+    starter: include_str!("starter.yaml"),
 };

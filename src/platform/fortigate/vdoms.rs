@@ -120,6 +120,9 @@ pub fn global_scope(command: &str) -> bool {
         "show system interface",
         "show system virtual-switch",
         "diagnose sys ntp status",
+        "diagnose sys ha checksum cluster",
+        "show system np6xlite",
+        "get hardware ",
         "diagnose npu ",
         "diagnose hardware ",
     ];
