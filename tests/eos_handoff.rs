@@ -351,3 +351,103 @@ pub(crate) const ROWS: &[Row] = &[
         "sw1: `show lldp neighbors | json` was not collected",
     ),
 ];
+
+/// A switch without BGP, BFD or PIM (most leaves): its baseline leaves the key out, or lists
+/// nothing. Each check SKIPs saying so, and its command is never sent (the plan holds none).
+#[tokio::test]
+async fn a_switch_without_the_hand_off_key_skips_and_sends_nothing() {
+    const CASES: &[(&str, &str, &str)] = &[
+        (
+            "eos.bgp.peers",
+            "bgp_peers",
+            "names no BGP peer (`expect.bgp_peers`)",
+        ),
+        (
+            "eos.bfd.peers",
+            "bfd_peers",
+            "names no BFD session (`expect.bfd_peers`)",
+        ),
+        (
+            "eos.pim.neighbors",
+            "pim_neighbors",
+            "names no PIM neighbour (`expect.pim_neighbors`)",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (check, key, words) in CASES {
+        for empty in [false, true] {
+            let case = format!(
+                "{check} with {}",
+                if empty { "an empty list" } else { "no key" }
+            );
+            if let Err(why) = without_key(check, key, empty, words).await {
+                failures.push(format!("{case}: {why}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// `check` on sw1 of the example site whose `expect.KEY` is left out (or `[]` when `empty`),
+/// with no saved output at all: a check that wanted one would be an ERROR.
+async fn without_key(check: &str, key: &str, empty: bool, words: &str) -> Result<(), String> {
+    use premarket::collect::offline::Offline;
+    use premarket::config::Config;
+    use premarket::inspect::{Limits, inspect};
+    use premarket::plan::{Plan, Selection};
+    use std::sync::Arc;
+
+    let site = crate::common::Site::example();
+    let sw1 = site.read("baselines/sw1.yaml");
+    let head = format!("  {key}:\n");
+    let start = sw1.find(&head).expect("sw1.yaml has the key");
+    let rest = &sw1[start + head.len()..];
+    let block: usize = rest
+        .lines()
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| l.len() + 1)
+        .sum();
+    let instead = if empty {
+        format!("  {key}: []\n")
+    } else {
+        String::new()
+    };
+    site.write(
+        "baselines/sw1.yaml",
+        &format!("{}{instead}{}", &sw1[..start], &rest[block..]),
+    );
+    let config = Config::load(site.path()).map_err(|e| e.to_string())?;
+    let selection = Selection {
+        checks: vec![check.into()],
+        devices: vec!["sw1".into()],
+        tags: vec![],
+    };
+    let plan = Plan::new(&config, &selection).map_err(|e| e.to_string())?;
+    if !plan.invalid.is_empty() || plan.devices.len() != 1 {
+        return Err(format!(
+            "planned {} device(s), invalid {:?}",
+            plan.devices.len(),
+            plan.invalid
+        ));
+    }
+    if !plan.devices[0].commands.is_empty() {
+        return Err(format!("sends {:?}", plan.devices[0].commands));
+    }
+    let outputs = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(outputs.path().join("sw1")).expect("mkdir");
+    let report = inspect(
+        &config,
+        plan.clone(),
+        Arc::new(Offline::new(outputs.path())),
+        &Limits::from_config(&config),
+    )
+    .await;
+    let [result] = report.results.as_slice() else {
+        return Err(format!("{} results", report.results.len()));
+    };
+    if result.status != Status::Skip || !result.summary.contains(words) {
+        return Err(format!("{} {:?}", result.status, result.summary));
+    }
+    crate::subjects::assert_about(result);
+    Ok(())
+}

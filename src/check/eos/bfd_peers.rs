@@ -2,8 +2,8 @@
 
 use serde::Deserialize;
 
+use crate::Check;
 use crate::outcome::combine;
-use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::{BfdSession, ShowBfdPeers};
@@ -11,7 +11,9 @@ use premarket_platform::eos::{BfdSession, ShowBfdPeers};
 /// Each BFD session the baseline lists is `up` and established: the peer answers with its own
 /// discriminator (an `up` with `remoteDisc` 0 never heard the peer, as ANTA judges). BFD is
 /// what brings BGP down within a second when the hand-off's path fails; without it, a silent
-/// failure waits for the BGP hold timer (90 s by default) while the feed is lost.
+/// failure waits for the BGP hold timer (90 s by default) while the feed is lost. A baseline
+/// without `bfd_peers` (or with none: most leaves run no BFD) is a SKIP that says so, and
+/// nothing is sent.
 ///
 /// ```yaml
 /// - id: eos.bfd.peers
@@ -24,6 +26,7 @@ pub struct BfdPeers;
 /// `expect:` keys read.
 #[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
+    #[serde(default)]
     bfd_peers: Vec<Peer>,
 }
 
@@ -46,18 +49,19 @@ impl Check for BfdPeers {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), Invalid> {
+    fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
         if input.bfd_peers.is_empty() {
-            return Err("`expect.bfd_peers` lists no peer".into());
+            return Vec::new();
         }
-        Ok(())
-    }
-
-    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(ShowBfdPeers)]
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        if input.bfd_peers.is_empty() {
+            return Ok(Verdict::skip(
+                "the baseline names no BFD session (`expect.bfd_peers`): nothing to judge on this switch; where it runs BFD to the hand-off, list the sessions there (`- { peer, vrf, interface }`)",
+            ));
+        }
         let bfd = facts.get(&ShowBfdPeers)?;
         let parts = input
             .bfd_peers

@@ -4,15 +4,17 @@ use std::net::IpAddr;
 
 use serde::Deserialize;
 
+use crate::Check;
 use crate::outcome::combine;
-use crate::{Check, Invalid};
 use premarket_core::{Platform, Verdict};
 use premarket_parse::{AnyQuery, FactError, Facts};
 use premarket_platform::eos::ShowPimNeighbors;
 
 /// On each hand-off interface the baseline names there is a PIM neighbour (the baseline's
 /// address, where it gives one). Without the adjacency the switch cannot join the exchange's
-/// groups upstream: the feed stops as soon as the current join state times out.
+/// groups upstream: the feed stops as soon as the current join state times out. A baseline
+/// without `pim_neighbors` (or with none: most leaves run no PIM) is a SKIP that says so, and
+/// nothing is sent.
 ///
 /// ```yaml
 /// - id: eos.pim.neighbors
@@ -25,6 +27,7 @@ pub struct PimNeighbors;
 /// `expect:` keys read.
 #[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
+    #[serde(default)]
     pim_neighbors: Vec<Expected>,
 }
 
@@ -41,18 +44,19 @@ impl Check for PimNeighbors {
     const PLATFORM: Platform = Platform::Eos;
     type Input = Input;
 
-    fn validate(input: &Input) -> Result<(), Invalid> {
+    fn queries(input: &Input) -> Vec<Box<dyn AnyQuery>> {
         if input.pim_neighbors.is_empty() {
-            return Err("`expect.pim_neighbors` lists no interface".into());
+            return Vec::new();
         }
-        Ok(())
-    }
-
-    fn queries(_: &Input) -> Vec<Box<dyn AnyQuery>> {
         vec![Box::new(ShowPimNeighbors)]
     }
 
     fn evaluate(input: &Input, facts: &Facts) -> Result<Verdict, FactError> {
+        if input.pim_neighbors.is_empty() {
+            return Ok(Verdict::skip(
+                "the baseline names no PIM neighbour (`expect.pim_neighbors`): nothing to judge on this switch; where it joins feeds over PIM, list the hand-off interfaces there (`- { interface, address }`)",
+            ));
+        }
         let pim = facts.get(&ShowPimNeighbors)?;
         let parts = input
             .pim_neighbors
