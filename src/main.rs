@@ -44,7 +44,7 @@ fn main() -> ExitCode {
 /// glibc gives each thread that allocates at once an arena of its own, up to eight per core;
 /// a run's sessions allocate on every worker and blocking thread, and the arenas' free room
 /// adds up: two arenas took a 1000-device run's peak from 308-318 MB to 294-303 MB, at the
-/// same CPU (README, Performance). `MALLOC_ARENA_MAX` in the environment still decides.
+/// same CPU (tests/bench/README.md). `MALLOC_ARENA_MAX` in the environment still decides.
 fn fewer_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     if std::env::var_os("MALLOC_ARENA_MAX").is_none() {

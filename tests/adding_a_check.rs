@@ -1,5 +1,5 @@
-//! The README's "Adding a check", followed as a user would: the declarative entry is taken from
-//! the README itself (so the README cannot drift from the code), added to a copy of the example
+//! "Adding a check" (src/check/README.md), followed as a user would: the declarative entry is
+//! taken from that README itself (so the README cannot drift from the code), added to a copy of the example
 //! site, validated, planned, and run offline on a saved output that passes and one that fails.
 //! A scenario directory holding only the new output and `based-on` shows that the new command
 //! costs nothing in the other scenarios.
@@ -23,9 +23,11 @@ fn premarket(site: &Site, args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-/// The YAML block of the README's "A declarative check" section, without its comment line.
+/// The YAML block of the check crate's README, section "A declarative check", without its
+/// comment line.
 fn readme_entry() -> String {
-    let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
+    let readme =
+        std::fs::read_to_string(common::repo().join("src/check/README.md")).expect("README");
     let section = readme
         .split("### A declarative check")
         .nth(1)

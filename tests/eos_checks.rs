@@ -649,8 +649,10 @@ fn every_check_has_ok_fail_and_error_rows() {
 #[tokio::test]
 async fn every_row() {
     let config = Config::load(&common::repo()).expect("example site loads");
+    let mut seen = Vec::new();
     for row in all_rows() {
         let result = judge(&config, row).await;
+        seen.push((row.check.to_string(), result.status, result.headline()));
         assert_eq!(
             result.status, row.status,
             "{} with {:?}: {result:#?}",
@@ -679,6 +681,7 @@ async fn every_row() {
             );
         }
     }
+    crate::explain::assert_examples(&seen);
 }
 
 /// `row`'s check judged on sw1 of the example site over the healthy fixtures with the row's

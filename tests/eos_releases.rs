@@ -232,7 +232,7 @@ const ROWS: &[(&str, &str, &str, Want)] = &[
         "healthy.txt",
         Facts(&[("/vlans/100/enabled", v!(true))]),
     ),
-    // The querier and group JSON is published for no release (README "Unconfirmed formats"):
+    // The querier and group JSON is published for no release (src/platform/README.md, "Unconfirmed formats"):
     // the lab's inferred shape, read the same on both.
     (
         "4.2x",

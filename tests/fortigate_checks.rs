@@ -1078,8 +1078,10 @@ fn every_check_has_ok_fail_and_error_rows() {
 #[test]
 fn rows_through_the_pipeline() {
     let mut failures = Vec::new();
+    let mut seen = Vec::new();
     for row in rows() {
         let result = run(&row);
+        seen.push((row.check.to_string(), result.status, result.headline()));
         failures.extend(crate::subjects::wrong_about(&result));
         let wrong_status = result.status != row.status;
         let missing: Vec<&&str> = row
@@ -1102,6 +1104,7 @@ fn rows_through_the_pipeline() {
             ));
         }
     }
+    crate::explain::assert_examples(&seen);
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 

@@ -50,6 +50,7 @@ mod eos_parse;
 mod eos_releases;
 mod eos_samples;
 mod eval_bounds;
+mod explain;
 mod fleet_defects;
 mod fleet_lab;
 mod fortigate_checks;

@@ -38,6 +38,13 @@ fn run(root: &Path) -> (Option<i32>, serde_json::Value) {
     (out.status.code(), json)
 }
 
+/// The result's (check, status, headline), for the catalog's examples.
+fn seen(result: &serde_json::Value) -> (String, premarket::Status, String) {
+    let result: premarket::report::CheckResult =
+        serde_json::from_value(result.clone()).expect("a result");
+    (result.check.clone(), result.status, result.headline())
+}
+
 #[test]
 fn offloaded_capture_is_ok_in_the_report_and_the_chart_is_written() {
     let (_dir, root) = site(Profile::Offloaded);
@@ -49,6 +56,7 @@ fn offloaded_capture_is_ok_in_the_report_and_the_chart_is_written() {
     assert_eq!(result["status"], "OK");
     assert!(result["summary"].as_str().unwrap().contains("offloaded"));
     assert!(result["evidence"].as_str().unwrap().contains("10000 pairs"));
+    crate::explain::assert_examples(&[seen(result)]);
     let png = std::fs::read(root.join("baselines/captures/open.png")).unwrap();
     assert_eq!(&png[..4], b"\x89PNG");
 }
@@ -61,6 +69,7 @@ fn cpu_path_capture_fails_with_the_policy_remedy() {
     let result = &report["results"][0];
     assert_eq!(result["status"], "FAIL");
     assert!(result["summary"].as_str().unwrap().starts_with("cpu_path"));
+    crate::explain::assert_examples(&[seen(result)]);
     assert!(
         result["remedy"]
             .as_str()

@@ -172,6 +172,7 @@ const ROWS: &[Row] = &[
 #[tokio::test]
 async fn every_row() {
     let config = Config::load(&common::repo()).expect("example site loads");
+    let mut seen = Vec::new();
     for row in ROWS {
         let outputs = tempfile::tempdir().expect("tempdir");
         let device_dir = outputs.path().join(row.device);
@@ -206,6 +207,7 @@ async fn every_row() {
         .await;
         assert_eq!(report.results.len(), 1, "{}", row.check);
         let result = &report.results[0];
+        seen.push((row.check.to_string(), result.status, result.headline()));
         let case = format!("{} with {:?}", row.check, row.fixture);
         assert_eq!(result.status, row.status, "{case}: {result:#?}");
         assert!(
@@ -228,6 +230,7 @@ async fn every_row() {
             assert!(!result.evidence.is_empty(), "{case}: ERROR without excerpt");
         }
     }
+    crate::explain::assert_examples(&seen);
 }
 
 /// `premarket run --offline` in a copy of the example site whose archive keeps each run.

@@ -24,7 +24,7 @@ pub use crate::line_diff::{DIFF_DEADLINE, Diff, diff, lines};
 pub const EVIDENCE_LINES: usize = 40;
 
 /// `expect:` keys read by both configuration checks.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     /// Lines expected to change between runs (a counter the platform writes into its
     /// configuration, a description a script rewrites): regexes, each matched against every
@@ -49,6 +49,17 @@ impl<'de> Deserialize<'de> for Ignore {
                     .join(" ")
             ))
         })
+    }
+}
+
+/// Written as text: the regex.
+impl schemars::JsonSchema for Ignore {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Regex".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "description": "a regex (Rust `regex` syntax)" })
     }
 }
 

@@ -41,7 +41,7 @@ impl de::Error for Stop {
 
 /// Every dotted key path of `T` (`ptp`, `ptp.max_clock_accuracy`, `multicast_feeds.vlan`): the
 /// fields of each struct it holds, through options, lists and boxes. A key written at the
-/// wrong depth is then named with where it belongs. Each pass of [`Walker`] follows one route
+/// wrong depth is then named with where it belongs. Each pass of `Walker` follows one route
 /// of field indexes down and records the fields of the struct at its end.
 pub fn paths_of<T: DeserializeOwned>() -> Vec<String> {
     let mut paths = Vec::new();

@@ -1,15 +1,4 @@
-//! Stage 5 of the pipeline: checks judge parsed facts against the baseline.
-//!
-//! A built-in check ([`Check`]) declares the typed input it reads from the device's `expect:`
-//! (built once, when the run is planned: a missing or mistyped value is a configuration error
-//! at its `file:line:column`, never a second validation later; only a draft baseline's missing
-//! value is not a mistake but a check that waits for it, ERROR in a run: [`Prepared::pending`]),
-//! the queries it needs given
-//! that input, and a pure `evaluate(input, facts)`. It never talks to a device and never
-//! formats a report. [`registry`] lists the built-in checks; a catalog entry with `command` and
-//! `rule` instead is a declarative check ([`rule`]) and plugs into the same [`Prepared`] shape.
-//! The run evaluates each check where it can give up on it ([`bounded`]). A check over several
-//! devices' facts is a [`site`] check, judged once per run after the devices.
+#![doc = include_str!("README.md")]
 
 pub mod bounded;
 pub mod box_facts;
@@ -48,7 +37,7 @@ pub trait Check: Send + Sync + 'static {
     const ID: &'static str;
     const PLATFORM: Platform;
     /// What the check reads from `expect:` (each field one baseline key).
-    type Input: DeserializeOwned + Send + Sync + 'static;
+    type Input: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static;
     /// Whether it judges against an earlier reading ([`Facts::previous`]): the run gives it
     /// its reference (the newest reading it judged OK, or one accepted since), and `premarket
     /// accept` can replace that. A check that reads `previous` without saying so judges every
@@ -126,6 +115,9 @@ pub trait Definition: Send + Sync {
     fn platform(&self) -> Platform;
     /// The baseline keys it reads (a key no check reads is a typo).
     fn keys(&self) -> Vec<String>;
+    /// The same keys with their types, defaults and meanings, and the keys nested in them
+    /// (`premarket explain`), from the same source as [`Definition::keys`].
+    fn reference(&self) -> Vec<premarket_config::reference::Key>;
     /// Every key it reads, dotted, the nested ones too (`ptp.max_clock_accuracy`): where a key
     /// written at the wrong depth belongs.
     fn key_paths(&self) -> Vec<String> {
@@ -192,6 +184,10 @@ impl<C: Check> Definition for Builtin<C> {
             .iter()
             .map(|k| k.to_string())
             .collect()
+    }
+
+    fn reference(&self) -> Vec<premarket_config::reference::Key> {
+        premarket_config::reference::keys_of::<C::Input>()
     }
 
     fn key_paths(&self) -> Vec<String> {

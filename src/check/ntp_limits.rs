@@ -15,7 +15,7 @@ use crate::Invalid;
 pub const DEFAULT_MAX_OFFSET_MS: f64 = 100.0;
 
 /// `expect.ntp` (optional as a whole).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NtpLimits {
     #[serde(default = "max_offset_ms")]

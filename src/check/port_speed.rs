@@ -47,6 +47,20 @@ impl fmt::Display for Speed {
     }
 }
 
+/// Written as text: `10G`.
+impl schemars::JsonSchema for Speed {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Speed".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "a link speed: a number and G or M (10G, 25G, 100G, 1G, 100M)"
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Speed {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
@@ -55,7 +69,7 @@ impl<'de> Deserialize<'de> for Speed {
 }
 
 /// `trading_port_speed`: one speed for every trading port, or one per port.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum PortSpeeds {
     All(Speed),

@@ -30,10 +30,10 @@ pub trait SiteCheck: Send + Sync + 'static {
     /// The platforms whose devices take part.
     const PLATFORMS: &'static [Platform];
     /// What it reads from `site.yaml`'s `expect:` (each field one key).
-    type Input: DeserializeOwned + Send + Sync + 'static;
+    type Input: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static;
     /// What it reads from each device's `expect:` (each field one key; optional ones for a
     /// device that takes no part).
-    type DeviceInput: DeserializeOwned + Send + Sync + 'static;
+    type DeviceInput: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static;
 
     /// Rules the site input's types cannot say.
     fn validate(_input: &Self::Input) -> Result<(), Invalid> {
@@ -126,6 +126,10 @@ pub trait SiteDefinition: Send + Sync {
     fn keys(&self) -> Vec<String>;
     /// The keys it reads from a taking-part device's `expect:`.
     fn device_keys(&self) -> Vec<String>;
+    /// [`SiteDefinition::keys`] and [`SiteDefinition::device_keys`] with their types, defaults
+    /// and meanings (`premarket explain`), from the same types.
+    fn reference(&self) -> Vec<premarket_config::reference::Key>;
+    fn device_reference(&self) -> Vec<premarket_config::reference::Key>;
     /// Builds the inputs from the site's baseline and each device's (name, baseline), every
     /// mistake at once.
     fn prepare(
@@ -209,6 +213,14 @@ impl<C: SiteCheck> SiteDefinition for SiteBuiltin<C> {
             .iter()
             .map(|k| k.to_string())
             .collect()
+    }
+
+    fn reference(&self) -> Vec<premarket_config::reference::Key> {
+        premarket_config::reference::keys_of::<C::Input>()
+    }
+
+    fn device_reference(&self) -> Vec<premarket_config::reference::Key> {
+        premarket_config::reference::keys_of::<C::DeviceInput>()
     }
 
     fn prepare(

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use crate::Invalid;
 
 /// `version: { exact: 7.6.7 }` or `version: { allowed: [7.6.6, 7.6.7] }`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VersionPin {
     #[serde(default)]

@@ -2,7 +2,9 @@
 //! drifts from `--help`. Without `--out` it prints `premarket(1)`; with it, it writes one page
 //! per subcommand as well (`premarket-run.1`, `premarket-probe-analyze.1` ...). Every page ends
 //! with what clap cannot know: EXIT STATUS (what cron and systemd act on), ENVIRONMENT and
-//! FILES.
+//! FILES, and the main page and `premarket-explain(1)` list the catalog's checks (CHECKS: the
+//! id and the condition it proves, from the catalog entry `explain` reads) of the site in
+//! `--dir`, else of the example site.
 
 use std::path::{Path, PathBuf};
 
@@ -99,19 +101,23 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-pub fn run(args: Args) -> Result<u8, Stop> {
+pub fn run(dir: &Path, args: Args) -> Result<u8, Stop> {
     let mut cmd = Cli::command().disable_help_subcommand(true);
     cmd.build();
+    // Without a site (and without the lab's example) the pages still render, without CHECKS.
+    let checks = super::explain::site(dir)
+        .map(|(config, _)| checks(&config.catalog))
+        .unwrap_or_default();
     match &args.out {
         None => {
-            crate::report::terminal::print_quietly(&page(&cmd)?);
+            crate::report::terminal::print_quietly(&page(&cmd, &checks)?);
             Ok(0)
         }
         Some(dir) => {
             crate::files::ensure_dir(dir)
                 .map_err(|e| Stop::config(format!("cannot create {}: {e}", dir.display())))?;
             let mut written = 0;
-            write_all(&cmd, "premarket", dir, &mut written)?;
+            write_all(&cmd, "premarket", dir, &checks, &mut written)?;
             outln!("{written} manual pages written to {}", dir.display());
             Ok(0)
         }
@@ -120,21 +126,51 @@ pub fn run(args: Args) -> Result<u8, Stop> {
 
 /// Writes `cmd`'s page as `<name>.1` and its subcommands' as `<name>-<sub>.1` (a built
 /// command's subcommands carry those names as their display names).
-fn write_all(cmd: &clap::Command, name: &str, dir: &Path, written: &mut usize) -> Result<(), Stop> {
-    let page = page(cmd)?;
+fn write_all(
+    cmd: &clap::Command,
+    name: &str,
+    dir: &Path,
+    checks: &[(String, String)],
+    written: &mut usize,
+) -> Result<(), Stop> {
+    let listed = if matches!(cmd.get_name(), "premarket" | "explain") {
+        checks
+    } else {
+        &[]
+    };
+    let page = page(cmd, listed)?;
     let name = cmd.get_display_name().unwrap_or(name);
     let path = dir.join(format!("{name}.1"));
     crate::files::write_atomic(&path, page.as_bytes())
         .map_err(|e| Stop::config(format!("cannot write {}: {e}", path.display())))?;
     *written += 1;
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        write_all(sub, &format!("{name}-{}", sub.get_name()), dir, written)?;
+        write_all(
+            sub,
+            &format!("{name}-{}", sub.get_name()),
+            dir,
+            checks,
+            written,
+        )?;
     }
     Ok(())
 }
 
-/// One page: clap's sections, then EXIT STATUS, ENVIRONMENT and FILES.
-fn page(cmd: &clap::Command) -> Result<String, Stop> {
+/// The CHECKS section's items: each check's id and what it proves in a line (its title).
+fn checks(catalog: &[crate::config::Entry]) -> Vec<(String, String)> {
+    catalog
+        .iter()
+        .map(|e| {
+            (
+                e.id.clone(),
+                format!("{} (premarket explain {})", e.title, e.id),
+            )
+        })
+        .collect()
+}
+
+/// One page: clap's sections, then EXIT STATUS, ENVIRONMENT, FILES and, given any, CHECKS.
+fn page(cmd: &clap::Command, checks: &[(String, String)]) -> Result<String, Stop> {
     let mut out = Vec::new();
     clap_mangen::Man::new(cmd.clone())
         .render(&mut out)
@@ -147,6 +183,12 @@ fn page(cmd: &clap::Command) -> Result<String, Stop> {
     ] {
         text.push_str(&format!(".SH \"{title}\"\n"));
         for (term, what) in items {
+            text.push_str(&format!(".TP\n\\fB{}\\fR\n{}\n", roff(term), roff(what)));
+        }
+    }
+    if !checks.is_empty() {
+        text.push_str(".SH \"CHECKS\"\n");
+        for (term, what) in checks {
             text.push_str(&format!(".TP\n\\fB{}\\fR\n{}\n", roff(term), roff(what)));
         }
     }

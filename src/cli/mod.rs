@@ -2,7 +2,7 @@
 //! that returns the process exit code. `main` only sets up logging and maps errors to exit
 //! codes. Shell completions and the man page are generated from these definitions
 //! (`premarket completions SHELL`, `premarket man`). Nothing here prints with `println!`: a
-//! closed terminal must not panic a run ([`print`]).
+//! closed terminal must not panic a run ([`print`](mod@print)).
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -19,6 +19,7 @@ mod demo_home;
 #[cfg(feature = "lab")]
 mod demo_references;
 mod diff;
+mod explain;
 mod history;
 mod import;
 mod init;
@@ -35,6 +36,7 @@ mod show_baseline;
 mod trust;
 mod validate;
 
+pub use explain::{baseline_text as explain_baseline, check_text as explain_check};
 pub use list::markdown as list_markdown;
 pub use models::markdown as models_markdown;
 
@@ -76,6 +78,9 @@ pub enum Command {
     Check(inspect::CheckArgs),
     /// List checks, their devices, commands and tags.
     List(list::Args),
+    /// What a check proves, sends, reads and how to fix it; --baseline: every key of the site
+    /// and device files.
+    Explain(explain::Args),
     /// Load and validate every configuration file; contacts nothing.
     Validate,
     /// Acknowledge a known FAIL until a date (baselines/acks.yaml); --list, --remove.
@@ -99,7 +104,7 @@ pub enum Command {
     /// What changed between two archived runs: configuration diff and box facts; exit 0 no
     /// change, 1 changed, 3 no such run.
     Diff(diff::Args),
-    /// Save every planned command's raw output as DIR/<device>/<file> (the offline layout).
+    /// Save every planned command's raw output as `DIR/<device>/<file>` (the offline layout).
     Capture(capture::Args),
     /// Show the host key a device offers, and how to pin it after checking it; exit 0 known
     /// key, 1 none known yet, 3 not the known one.
@@ -224,6 +229,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
         Command::Run(args) => inspect::run(&dir, invocation, args),
         Command::Check(args) => inspect::check(&dir, invocation, args),
         Command::List(args) => list::run(&dir, args),
+        Command::Explain(args) => explain::run(&dir, args),
         Command::Validate => validate::run(&dir),
         Command::Ack(args) => ack::run(&dir, invocation, args),
         Command::Plan(args) => plan::run(&dir, args),
@@ -245,7 +251,7 @@ pub fn run(cli: Cli) -> Result<u8, Stop> {
             crate::report::terminal::print_quietly(&complete::registration(shell)?);
             Ok(0)
         }
-        Command::Man(args) => man::run(args),
+        Command::Man(args) => man::run(&dir, args),
     }
 }
 

@@ -1,5 +1,5 @@
 //! `premarket list --models`: what each check runs on each model family, as a Markdown table
-//! (the README's "What runs on which model"). It is generated from the same availability the
+//! (src/platform/README.md, "What runs on which model"). It is generated from the same availability the
 //! collector and the parse stage use: for every check of the site's first device of a platform,
 //! the commands every model gets, then per family (a model name the platform lists) the
 //! model-dependent commands sent, those sent but refused by some switches (a SKIP then), or
@@ -8,7 +8,7 @@
 use crate::core::Platform;
 use crate::parse::model::applies;
 use crate::parse::{AnyQuery, Applies, Model};
-use crate::plan::{DevicePlan, Plan};
+use crate::plan::{DevicePlan, Plan, PlannedCheck};
 
 /// The release the family columns assume, and an older release line whose answers that differ
 /// are listed under the table.
@@ -63,6 +63,51 @@ fn family_cell(queries: &[&dyn AnyQuery], model: &Model) -> String {
     }
 }
 
+/// What one planned check sends: the commands every model gets (`—` when none), then for each
+/// family of `examples` what a model of it gets at `release` (the commands, or SKIP and why).
+/// Shared by the table and `premarket explain`.
+pub fn by_family(
+    check: &PlannedCheck,
+    examples: &[(&str, &str)],
+    release: &str,
+) -> (String, Vec<(String, String)>) {
+    let (dependent, every) = partition(check);
+    let mut common: Vec<String> = Vec::new();
+    for q in every {
+        let c = code(&q.key().command.text);
+        if !common.contains(&c) {
+            common.push(c);
+        }
+    }
+    let common = if common.is_empty() {
+        "—".to_string()
+    } else {
+        common.join(", ")
+    };
+    let families = examples
+        .iter()
+        .map(|(family, name)| {
+            let model = Model::new(*name, release);
+            (family.to_string(), family_cell(&dependent, &model))
+        })
+        .collect();
+    (common, families)
+}
+
+/// The check's queries that depend on the model, and those every model gets.
+fn partition(check: &PlannedCheck) -> (Vec<&dyn AnyQuery>, Vec<&dyn AnyQuery>) {
+    check
+        .queries
+        .iter()
+        .map(|q| q.as_ref())
+        .partition(|q| q.availability().is_some())
+}
+
+/// The release the family columns of `platform` assume (`list --models`, `explain`).
+pub fn release(platform: Platform) -> &'static str {
+    releases(platform).0
+}
+
 fn table(
     device: &DevicePlan,
     examples: &[(&str, &str)],
@@ -78,27 +123,14 @@ fn table(
     );
     let mut older = Vec::new();
     for check in &device.checks {
-        let (dependent, every): (Vec<&dyn AnyQuery>, Vec<&dyn AnyQuery>) = check
-            .queries
-            .iter()
-            .map(|q| q.as_ref())
-            .partition(|q| q.availability().is_some());
-        let mut common: Vec<String> = Vec::new();
-        for q in every {
-            let c = code(&q.key().command.text);
-            if !common.contains(&c) {
-                common.push(c);
-            }
-        }
-        let common = if common.is_empty() {
-            "—".to_string()
-        } else {
-            common.join(", ")
-        };
+        let (common, families) = by_family(check, examples, release);
         out.push_str(&format!("| `{}` | {common} |", check.entry.id));
+        for (_, cell) in &families {
+            out.push_str(&format!(" {cell} |"));
+        }
+        let (dependent, _) = partition(check);
         for (_, name) in examples {
             let model = Model::new(*name, release);
-            out.push_str(&format!(" {} |", family_cell(&dependent, &model)));
             let Some(old) = older_release.map(|v| Model::new(*name, v)) else {
                 continue;
             };

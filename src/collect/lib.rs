@@ -1,9 +1,4 @@
-//! Stage 3 of the pipeline: get each planned command's raw output.
-//!
-//! A collector turns a [`DevicePlan`] into [`Outputs`]. The SSH collector talks to devices; the
-//! offline collector reads saved outputs; the lab is SSH to emulated devices. Collectors never
-//! judge: a device problem becomes a [`CollectError`] on the commands it affects, and the
-//! checks that needed them report ERROR.
+#![doc = include_str!("README.md")]
 
 pub mod firewall_check;
 pub mod offline;

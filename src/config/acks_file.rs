@@ -14,7 +14,7 @@ use crate::yaml;
 
 /// The first lines of a new acks.yaml.
 const HEADER: &str = "\
-# Known FAILs acknowledged until a date (`premarket ack`; README \"Acknowledging a known FAIL\").
+# Known FAILs acknowledged until a date (`premarket ack`; README \"On-call\").
 # An entry covers a FAIL of its check on its device that names nothing outside its `subjects`,
 # until the start of its `until` day in the site's time zone; that day it is a FAIL again.
 # Reviewed and versioned with the baselines; `premarket ack --remove N` deletes an entry.

@@ -22,31 +22,43 @@ const MAX_SESSIONS: usize = 10;
 const MAX_STARTS_PER_S: u32 = 10;
 
 /// One entry of `bastions:` as written.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BastionFile {
+    /// How devices name it (`via: b1`).
+    #[schemars(with = "String")]
     pub name: Spanned<String>,
+    /// Its address, as this host reaches it.
     pub host: String,
     #[serde(default = "port_22")]
     pub port: u16,
     pub user: String,
+    /// A secret reference, as a device's.
     #[serde(default)]
     pub password: Option<SecretRef>,
     #[serde(default)]
     pub key_file: Option<PathBuf>,
     #[serde(default)]
     pub key_passphrase: Option<SecretRef>,
+    /// The OpenSSH user certificate of the key in `key_file` (or of a key the agent holds).
     #[serde(default)]
     pub cert_file: Option<PathBuf>,
+    /// Log in with a key ssh-agent holds.
     #[serde(default)]
     pub agent: bool,
+    /// Pinned host key, `SHA256:<base64>` (else the site's known_hosts vouches for it).
     #[serde(default)]
     pub host_key: Option<String>,
+    /// Allow old algorithms, for an old bastion only.
     #[serde(default)]
     pub legacy_algorithms: bool,
+    /// Device channels open through it at once (default 10).
     #[serde(default)]
+    #[schemars(with = "Option<usize>")]
     pub max_sessions: Option<Spanned<usize>>,
+    /// Device logins started through it per second (default 10).
     #[serde(default)]
+    #[schemars(with = "Option<u32>")]
     pub max_starts_per_s: Option<Spanned<u32>>,
 }
 
@@ -72,6 +84,20 @@ pub struct Bastion {
 /// `via: b1` or `via: [b1, b2]` (outermost first).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Via(pub Vec<String>);
+
+/// Written as a name or a list of names (hand-written, as its `Deserialize` is).
+impl schemars::JsonSchema for Via {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Via".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "a bastion of site.yaml's `bastions:`, or a list of them (outermost first)"
+        })
+    }
+}
 
 impl<'de> Deserialize<'de> for Via {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -1,5 +1,6 @@
 //! `checks/*.yaml`: the catalog of checks: id, title, platform, severity, tags, remedy, the
-//! few words a FAIL is headlined with (`finding`) and the checks a FAIL explains (`explains`).
+//! few words a FAIL is headlined with (`finding`), the checks a FAIL explains (`explains`), and
+//! for `premarket explain` what it proves, why it matters and its verdicts' lines (`examples`).
 //!
 //! The catalog is data. An entry names a built-in check by its id, or describes a declarative
 //! check with `command` and `rule` (and optionally `parse`); the check stage resolves it (an id
@@ -37,6 +38,14 @@ pub struct EntryFile {
     /// What the check proves, for the catalogue in the README and `premarket list`.
     #[serde(default)]
     pub proves: Option<String>,
+    /// Why it matters on a trading path: what goes wrong at the open when it fails
+    /// (`premarket explain`).
+    #[serde(default)]
+    pub why: Option<String>,
+    /// What its verdicts look like: a line the check really prints for each status
+    /// (`premarket explain`; a test runs the check over fixtures and finds each one).
+    #[serde(default)]
+    pub examples: Examples,
     /// A FAIL in a few words (`LANZ not saved`): the start of its headline and of the email
     /// subject, where the title (the condition that should hold) would read as OK.
     #[serde(default)]
@@ -56,6 +65,36 @@ pub struct EntryFile {
     pub rule: Option<Tree>,
 }
 
+/// A verdict line of each status, as the report prints it after the check's id (the
+/// headline: for a FAIL, the finding and the verdict).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Examples {
+    #[serde(default)]
+    pub ok: Option<String>,
+    #[serde(default)]
+    pub fail: Option<String>,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub skip: Option<String>,
+}
+
+impl Examples {
+    /// (status word, line) of each example given, in the order OK, FAIL, ERROR, SKIP.
+    pub fn all(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("OK", &self.ok),
+            ("FAIL", &self.fail),
+            ("ERROR", &self.error),
+            ("SKIP", &self.skip),
+        ]
+        .into_iter()
+        .filter_map(|(status, line)| line.as_deref().map(|l| (status, l)))
+        .collect()
+    }
+}
+
 /// A validated catalog entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -68,6 +107,8 @@ pub struct Entry {
     pub tags: Vec<String>,
     pub remedy: String,
     pub proves: Option<String>,
+    pub why: Option<String>,
+    pub examples: Examples,
     pub finding: Option<String>,
     /// Check ids this check's FAIL explains on the same device, with where each is written.
     pub explains: Vec<(String, Position)>,
@@ -105,6 +146,8 @@ impl Entry {
             tags: f.tags,
             remedy: f.remedy.trim_end().to_string(),
             proves: f.proves.map(|p| p.trim_end().to_string()),
+            why: f.why.map(|p| p.trim_end().to_string()),
+            examples: f.examples,
             finding: f
                 .finding
                 .map(|p| p.trim().to_string())

@@ -28,7 +28,7 @@ use super::yaml;
 use premarket_core::{DeviceName, Platform};
 
 /// How premarket logs in. Secrets are references, never values.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Connection {
     pub host: String,
@@ -62,6 +62,7 @@ pub struct Connection {
     pub vdom: Option<String>,
     /// The bastions of site.yaml it is reached through, outermost first.
     #[serde(default)]
+    #[schemars(with = "Option<Via>")]
     pub via: Option<Spanned<Via>>,
 }
 
@@ -127,7 +128,7 @@ struct Header {
 }
 
 /// An SSH device's file: everything but `expect:` strictly typed.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SshFile {
     #[allow(dead_code)]
@@ -135,8 +136,13 @@ struct SshFile {
     #[serde(default)]
     model: Option<String>,
     ssh: Connection,
+    /// What the device should look like: the keys its checks read (`premarket explain
+    /// --baseline` lists them per platform).
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
+    /// Checks this device does not run: check id to the reason, shown as its SKIP.
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
     skip: HashMap<Spanned<String>, String>,
     #[serde(default)]
     draft: bool,
@@ -146,14 +152,17 @@ struct SshFile {
 const SSH_PLACEHOLDERS: &[(&str, &str)] = &[("ssh", "{ host: '', user: '' }"), ("expect", "{}")];
 
 /// A probe device file: no `ssh:` (the probe is not reached over SSH), a `source:` instead.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ProbeFile {
     #[allow(dead_code)]
     platform: Platform,
     source: premarket_probe::baseline::Source,
+    #[schemars(with = "premarket_probe::baseline::Expect")]
     expect: Spanned<premarket_probe::baseline::Expect>,
+    /// Checks this device does not run: check id to the reason, shown as its SKIP.
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
     skip: HashMap<Spanned<String>, String>,
     #[serde(default)]
     draft: bool,
@@ -163,6 +172,17 @@ struct ProbeFile {
 #[derive(Deserialize)]
 struct ProbeKeys {
     expect: Spanned<HashMap<Spanned<String>, serde::de::IgnoredAny>>,
+}
+
+/// The keys of a device file of `platform` (`premarket explain --baseline`), from the types
+/// `load` reads it with; `expect:` is the checks' (each lists its own keys).
+pub fn reference(platform: Platform) -> Vec<super::reference::Key> {
+    match platform {
+        Platform::Eos | Platform::Fortigate => super::reference::keys_of::<SshFile>(),
+        Platform::Probe => super::reference::keys_of::<ProbeFile>(),
+        // Not a device: a site check reads `site.yaml`'s `expect:` and its devices' files.
+        Platform::Site => Vec::new(),
+    }
 }
 
 /// A check a device does not run, and why (shown as its SKIP).

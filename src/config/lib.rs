@@ -1,10 +1,4 @@
-//! Stage 1 of the pipeline: load and validate what should be true.
-//!
-//! A configuration directory holds `baselines/site.yaml`, one `baselines/<device>.yaml` per
-//! device and the catalog `checks/*.yaml`. Loading collects *every* problem (so `validate`
-//! shows them all at once, each file read past its mistakes: [`recover`]) and each one names
-//! `file:line:column`. A mistake in one device's baseline is that device's: it is set aside
-//! ([`Rejected`]) and the others load; one in `site.yaml` or the catalog is the site's.
+#![doc = include_str!("README.md")]
 
 pub mod acks;
 pub mod acks_file;
@@ -25,6 +19,7 @@ mod metrics;
 mod notify;
 mod origins;
 mod recover;
+pub mod reference;
 mod references;
 mod secret;
 mod secret_command;
@@ -41,8 +36,8 @@ pub use archive::ArchiveSettings;
 pub use baseline::{BaselineText, Owner, Reading};
 pub use bastion::{Bastion, Via};
 pub use calendar::Calendar;
-pub use catalog::{Declared, Entry, Severity};
-pub use device::{Access, Connection, Device, Rejected, Skip};
+pub use catalog::{Declared, Entry, Examples, Severity};
+pub use device::{Access, Connection, Device, Rejected, Skip, reference as device_reference};
 pub use email::{Email, Relay, TlsMode};
 pub use environment::Environment;
 pub use error::{ConfigError, ConfigErrors, MisplacedKey, Position};
@@ -55,7 +50,7 @@ pub use origins::Origins;
 pub use references::Reference;
 pub use secret::{SecretError, SecretRef, mask_read_so_far as mask_secrets_read_so_far};
 pub use secret_command::{CommandError, Found as ProgramFound, SecretCommand};
-pub use site::SshDefaults;
+pub use site::{SshDefaults, reference as site_reference};
 pub use tree::{Tree, TreeValue};
 
 use premarket_core::{CheckId, DeviceName};

@@ -24,24 +24,30 @@ use super::secret::{self, SecretError, SecretRef};
 pub const PAGERDUTY_EVENTS: &str = "https://events.pagerduty.com/v2/enqueue";
 
 /// One entry of `notify:` as written.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NotifyFile {
     /// `webhook`, `slack`, `teams` or `pagerduty`.
+    #[schemars(with = "String")]
     pub kind: Spanned<String>,
     /// How messages and the outbox name it (default: the kind).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub name: Option<Spanned<String>>,
     #[serde(default)]
+    #[schemars(with = "Option<SecretRef>")]
     pub url: Option<Spanned<SecretRef>>,
     /// PagerDuty only: the integration's routing key.
     #[serde(default)]
+    #[schemars(with = "Option<SecretRef>")]
     pub routing_key: Option<Spanned<SecretRef>>,
     /// Which runs it hears of: `fail`, `error`, `recovered`, `ok`.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
     pub on: Option<Spanned<Vec<Spanned<String>>>>,
     /// Bound on one request, connect to response (default 10).
     #[serde(default)]
+    #[schemars(with = "Option<u64>")]
     pub timeout_s: Option<Spanned<u64>>,
     /// How long to keep retrying when the deadline is not closer (default 120).
     #[serde(default)]
@@ -49,7 +55,9 @@ pub struct NotifyFile {
 }
 
 /// What renders the message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum NotifyKind {
     /// premarket's own JSON.

@@ -29,6 +29,24 @@ pub enum SecretRef {
     Command(SecretCommand),
 }
 
+/// Written as `{ env: NAME }` or `{ file: PATH }` (hand-written, as its `Deserialize` is).
+impl schemars::JsonSchema for SecretRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SecretRef".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "description": "a secret reference, never the secret: `{ env: NAME }` (an environment variable) or `{ file: PATH }` (a file of one line)",
+            "properties": {
+                "env": { "type": "string", "description": "the environment variable holding the secret" },
+                "file": { "type": "string", "description": "the file holding the secret (one line)" }
+            }
+        })
+    }
+}
+
 /// Most bytes read from a secret file. A password or passphrase is one short line; a path to
 /// `/dev/zero` or a log file must not exhaust memory (found while fuzzing the configuration).
 const MAX_SECRET_FILE: u64 = 64 * 1024;

@@ -1,13 +1,4 @@
-//! The ground floor: the words every stage of the pipeline shares, and nothing else.
-//!
-//! A command and the platform it is sent to, a verdict (and who accepted the reading it was
-//! judged against), the names of checks and devices, the process exit code, a device's
-//! collected outputs (in memory, or spooled to disk when large) and why one is missing;
-//! [`in_halves`], the one way a run shares its work alone between the two cores; and
-//! [`closest`], the one did-you-mean. Every module above may use these; this module uses none
-//! of them, so no stage needs another stage just to name a thing. How files are read and
-//! written is the `premarket-files` crate beside this one; how large outputs are spooled,
-//! `premarket-spool`.
+#![doc = include_str!("README.md")]
 
 mod accepted;
 mod command;

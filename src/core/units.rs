@@ -5,7 +5,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// A share of a resource, 0-100.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Deserialize, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, PartialOrd, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Percent(pub f64);
 
@@ -16,7 +18,9 @@ impl fmt::Display for Percent {
 }
 
 /// A duration in whole seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Seconds(pub u64);
 
@@ -28,7 +32,9 @@ impl fmt::Display for Seconds {
 
 /// A size in mebibytes (2^20 bytes), as the site's size settings are written (`max_output_mb`,
 /// `max_size_mb`) and as a message says it ("output exceeded 2048 MB").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Megabytes(pub u64);
 
@@ -45,7 +51,9 @@ impl fmt::Display for Megabytes {
 }
 
 /// A size in bytes, shown as a person reads it: `3.0 MiB`, `98 KiB`, `512 bytes`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Bytes(pub u64);
 
@@ -65,7 +73,9 @@ impl fmt::Display for Bytes {
 }
 
 /// A count shown with thousands separators (`10,000 sessions`), as a person reads it on a phone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Grouped(pub u64);
 

@@ -1,17 +1,4 @@
-//! Every file premarket reads or writes goes through here, so that no path it is given can
-//! hang a run, fill its memory or make it write somewhere else.
-//!
-//! Reading ([`read`], [`read_text`], [`open`]): a file is read only when it is a regular file,
-//! checked on the path and again on the opened descriptor, which is opened with `O_NONBLOCK`
-//! (a FIFO swapped in between the two would otherwise block the open until a writer came). Each
-//! kind of file has its cap ([`Kind`]): a file larger than that, or one that grows past it while
-//! it is read (a `/proc`-style file says size 0), is refused with a message that names the
-//! file, its kind and the cap. A FIFO, `/dev/zero` or a 1.5 GB sparse `report.json` is refused
-//! at once.
-//!
-//! Writing ([`write`]): one way to replace a file (a temporary file created exclusively in the
-//! target's directory, then renamed over it), lock files opened with `O_NOFOLLOW`, and
-//! directories that must not be links. Nothing premarket writes follows a link it did not make.
+#![doc = include_str!("README.md")]
 
 use std::fmt;
 use std::fs::{File, Metadata};

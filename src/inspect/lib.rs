@@ -1,20 +1,4 @@
-//! The pipeline end to end for one run: plan -> collect -> parse -> evaluate -> [`Report`].
-//!
-//! Devices are inspected concurrently, each a task of its own on the runtime's workers
-//! ([`task`]: a panic there, a bug, is that device's ERROR), their sessions bounded by the
-//! site's `concurrency`, each collected once for all its checks. A device that does not finish
-//! by the deadline gets ERROR "not finished by the deadline" on every check that needed it, and
-//! the report still comes out on time. Each check is judged where the run can give up on it
-//! ([`premarket_check::bounded`]): past its budget ([`Limits::check_budget`]), at the deadline,
-//! or soon after a stop signal ([`interrupt`]), it is ERROR naming what it was reading. A stop
-//! signal also ends collection at once: the devices not done are ERROR "interrupted", what was
-//! collected is judged. After judging, a device that could not be inspected becomes one block
-//! ([`down`]), a check whose FAIL another check's FAIL explains is tied to its cause (the
-//! catalog's `explains:`), and the probe's packets are set beside the firewall's own account
-//! ([`corroborate`]). The checks over several devices are judged last, once, over the facts of
-//! the devices they read ([`site`]). Device text is escaped here, once, before any renderer sees it. A large
-//! output stays on disk from collection to the archive: the parse stage streams it and the
-//! report holds its redacted head.
+#![doc = include_str!("README.md")]
 
 mod box_changes;
 mod corroborate;

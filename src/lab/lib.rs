@@ -1,22 +1,4 @@
-//! The lab: emulated FortiGates and Arista switches on loopback SSH that behave like the real
-//! devices where it matters to premarket (prompts, `enable`, privilege errors, pager, VDOM
-//! commands on a box without VDOMs, session filters, EOS `| json` as the CLI prints it,
-//! realistic outputs for every command premarket sends), with scenarios that switch one fault
-//! on. Times and counters are consistent across lab restarts on the same day, so a healthy run
-//! followed by a fault run shows growth the way a healthy morning followed by a fault does.
-//! Integration tests, `premarket lab serve` and `premarket demo` run against it.
-//!
-//! ```no_run
-//! # async fn demo() -> Result<(), premarket_lab::LabError> {
-//! use premarket_lab::{Lab, Scenario};
-//! let lab = Lab::start(&["lanz-unsaved".parse::<Scenario>().unwrap()], 2).await?;
-//! println!("site: {}", lab.site_dir.display()); // premarket run --dir <site_dir>
-//! for d in &lab.devices {
-//!     println!("{} {} {} {}", d.name, d.platform, d.addr, d.fingerprint);
-//! }
-//! lab.shutdown().await;
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("README.md")]
 
 mod clock;
 mod device;

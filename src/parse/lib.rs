@@ -1,13 +1,4 @@
-//! Stage 4 of the pipeline: raw device text becomes typed facts.
-//!
-//! Every device command is a [`Query`]: its exact text, the parser of its output and the type
-//! of fact that parser produces, defined once in the platform's folder. The parse stage runs
-//! each planned query's parser once over the collected output ([`Raw`]) and files the result in
-//! the device's [`Facts`], where a check asks for it by query and gets the typed fact back.
-//! Output that does not parse is a [`ParseError`] carrying an excerpt; the check that needed it
-//! reports ERROR. A large output stays on disk: its parsers stream it, and the facts keep only
-//! its head for evidence. [`text`] holds the line helpers every parser shares; [`model`] how a
-//! device's model decides which commands it has (SKIP, not ERROR, where it lacks one).
+#![doc = include_str!("README.md")]
 
 mod error;
 mod facts;

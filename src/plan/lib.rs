@@ -1,23 +1,4 @@
-//! Stage 2 of the pipeline: decide what runs where.
-//!
-//! The catalog's entries are resolved to checks, each selected check's input is built from each
-//! device's baseline (every mistake at once, at its `file:line:column`), and a plan lists, per
-//! device, the checks and the de-duplicated queries they need, in the order they will be sent: a
-//! command needed by five checks is sent once. A command that exists on some models only comes
-//! after the identity command that tells the model ([`model`]).
-//!
-//! A check over several devices (a site check) is planned once per run ([`site`]): it names
-//! the queries it needs on each device taking part, which join that device's session.
-//!
-//! A device whose baseline has a mistake (found when it was loaded, or here when a check reads
-//! its keys) is not planned: [`Plan::sparing`] sets it aside with its mistakes and the checks
-//! it would have run ([`InvalidDevice`]), so a run reports it as one ERROR and inspects the
-//! others; [`Plan::new`] refuses the whole plan, as `plan`, `list` and `capture` want.
-//!
-//! A query may be the second sample of a command (the same read-only line again, some seconds
-//! later, to see a counter move): its first sample goes first in the session after the identity
-//! commands, and the second last, so the other commands fill the gap and the session waits only
-//! for what is left.
+#![doc = include_str!("README.md")]
 
 mod catalog;
 pub mod hint;

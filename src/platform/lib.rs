@@ -1,6 +1,4 @@
-//! What each kind of device knows: its commands (as queries), prompts and errors, its output
-//! parsers and its secrets' shapes. One folder per platform; no FortiOS or EOS string lives
-//! elsewhere.
+#![doc = include_str!("README.md")]
 
 pub mod config_lines;
 pub mod eos;
@@ -23,8 +21,8 @@ pub fn queries(platform: Platform) -> &'static [QuerySpec] {
     spec(platform).queries
 }
 
-/// A model per family of `platform`, as its identity command names it, for the README's
-/// table of what runs on which family (`premarket list --models`): (family, model name).
+/// A model per family of `platform`, as its identity command names it, for the table of what
+/// runs on which family (this crate's README, `premarket explain`) (`premarket list --models`): (family, model name).
 /// Empty for a platform whose commands do not depend on the model.
 pub fn model_examples(platform: Platform) -> &'static [(&'static str, &'static str)] {
     spec(platform).model_examples

@@ -26,7 +26,7 @@ use super::request::Sides;
 use super::units::{Nanos, Vlan};
 
 /// Where the probe's copies come from.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "lowercase")]
 pub enum Source {
     /// Capture files (offline use, CI, or a capture taken by exanic-capture before the run).
@@ -41,7 +41,7 @@ impl Default for Source {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LiveSource {
     pub tx: String,
@@ -66,7 +66,7 @@ fn default_interval_us() -> u64 {
 }
 
 /// `expect:` of a probe device. Every value has the lab's default, so `expect: {}` works.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     /// Filled from the file's `source:` (not written under `expect:`).

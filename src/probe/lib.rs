@@ -1,12 +1,4 @@
-//! The latency probe: replays the lab's measurement of the firewall's own latency.
-//!
-//! A sender emits numbered 64-byte UDP frames to a MAC nobody owns; the switch floods each one
-//! straight to the capture port (VLAN "before") and through the firewall back to the same port
-//! (VLAN "after"). One clock stamps both copies, so `after - before - calibration` is the
-//! firewall's latency without clock synchronisation. The offline path (capture files in,
-//! [`analysis::Analysis`] out) is the single source of truth; the live run writes its capture
-//! as nanosecond pcap and goes through it. In the inspection pipeline the probe is one more
-//! collector: its "output" is the analysis JSON ([`facts`]), judged by `probe.latency.offloaded`.
+#![doc = include_str!("README.md")]
 
 pub mod analysis;
 pub mod baseline;

@@ -14,7 +14,18 @@ use super::request::Sides;
 use super::units::Nanos;
 
 /// Where the time stamps came from. Only stamps of one kind on one port may be subtracted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TsSource {
     /// NIC hardware clock (production: ExaNIC port1).

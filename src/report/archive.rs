@@ -1,18 +1,18 @@
 //! The run archive: every run leaves `<archive>/<run id>/report.json`, the raw outputs it
 //! judged (`raw/<device>/<file>.zst`, compressed, in the offline layout, so a run can be judged
-//! again with `--offline <archive>/<run id>/raw`; see [`raw`]) and the facts the next run
+//! again with `--offline <archive>/<run id>/raw`; see `raw`) and the facts the next run
 //! compares with (`facts/<device>.json`: counters whose growth is judged). The history,
 //! `--last-failed`, the email's "what changed" and growth checks read from here. Runs are kept
 //! for `retention_days` and, when `max_size_mb` is set, only as many (newest first) as fit.
 //!
-//! Beside the runs, `references/` holds what each comparison judges against ([`references`]):
+//! Beside the runs, `references/` holds what each comparison judges against (the `references` module):
 //! kept apart from the runs so that retention never takes a reference with them.
 //!
 //! A run is written into a hidden temporary directory (a random name, so nobody can plant a
 //! link there first), each device as soon as it is judged when the run stages ([`Staged`]),
 //! and renamed into place, so a reader (or a concurrent run) sees a whole run or none; its
 //! `sequence` file gives its place in the order runs were written, which every
-//! reader follows instead of the clock ([`runs`]); what a killed run or a full disk left behind is
+//! reader follows instead of the clock (`runs`); what a killed run or a full disk left behind is
 //! removed by the next run. Outputs in memory are redacted before they get here, spooled ones as
 //! they are copied in. An output that was empty (`show running-config diffs` with nothing
 //! unsaved) is kept with an `.empty` marker, and a missing one as `<file>.error`, so an offline
@@ -371,7 +371,7 @@ impl Archive {
 
 impl Archive {
     /// Deletes the oldest runs until the archive's runs take no more than `max` of disk
-    /// ([`size_of`]; the newest run always stays: the next run compares with it). Call only
+    /// (`size_of`; the newest run always stays: the next run compares with it). Call only
     /// while holding the run lock. Returns what was deleted.
     pub fn prune_to_size(&self, max: Megabytes) -> Result<Vec<PathBuf>, ArchiveError> {
         // In the order they were written, not by their clock: oldest first.

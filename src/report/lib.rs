@@ -1,11 +1,4 @@
-//! Stage 6 of the pipeline: the report, in the forms people and tools read it.
-//!
-//! [`Report`] is the JSON object the archive keeps and `--format json` prints; its results are
-//! kept in reading order ([`order`]: a cause before the symptoms it explains, FAIL before
-//! ERROR, severity before the rest), so the terminal, the email and the JSON agree on what
-//! comes first. [`blocks`] groups them as people read them (one block per unreachable device).
-//! Each way out of the run ([`channel`]: terminal, archive, email, metrics, JUnit XML,
-//! notifications) is one file or folder.
+#![doc = include_str!("README.md")]
 
 pub mod ack;
 pub mod archive;

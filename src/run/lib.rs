@@ -1,19 +1,4 @@
-//! One run, from the configuration to the exit code, in one place.
-//!
-//! The CLI turns flags into a [`Request`] and prints what [`drive`] returns; everything in
-//! between happens here, in this order: load and validate the configuration (a mistake in
-//! `site.yaml` or the catalog still reports: an ERROR email and metrics listing every error,
-//! exit 3; one in a device's baseline makes that device one ERROR: [`mistakes`]), ask the
-//! calendar (a closed market is said and nothing is contacted), take the run lock, fix the
-//! deadline, plan, inspect, read the history (what changed; for a rerun, what still stands),
-//! acknowledge the known FAILs (`baselines/acks.yaml`, a bad entry a problem that silences
-//! nothing), and deliver through the channels (archive, terminal, email, metrics). A stop
-//! signal (SIGTERM, SIGINT) cuts the run short but still reports, within a grace ([`stop`]).
-//! The inspection never depends on the archive: a lock or an archive that cannot be written is
-//! a problem the report states, never a reason not to inspect. Outputs too large to hold are
-//! spooled to a directory of the run's own ([`spooled`]: in the archive when it is written, so
-//! a spool is next to where it is copied; otherwise, or when that disk is full, the system's
-//! temporary directory; memory last), removed when the run is over.
+#![doc = include_str!("README.md")]
 
 mod acks;
 mod charts;

@@ -1,25 +1,4 @@
-//! An output too large to hold in memory: a file on disk (zstd-compressed when premarket wrote
-//! it), its size, and a bounded head kept for evidence and excerpts.
-//!
-//! A busy FortiGate lists hundreds of MB of sessions, and a broken device can print without
-//! end, so no stage of the pipeline may hold an output whole. The SSH reader writes a command's
-//! body into a [`SpoolWriter`] as it arrives: it stays in memory up to [`IN_MEMORY`] bytes and
-//! goes to a file in the run's [`SpoolDir`] beyond that, refusing to grow past the per-command
-//! cap. A saved output (`run --offline`, `premarket parse`) is opened where it lies
-//! ([`read_saved`]); `<file>.zst` is read through zstd. Parsers read a spool through
-//! [`Spool::open`](premarket_core::spool::Spool::open), which decompresses as it goes and stops
-//! with "output exceeded N MB" at the cap. A spool that premarket wrote is removed when its last
-//! handle goes, and its directory with the run. It holds the output as the device printed it
-//! (outputs are judged as read): its directory is private to the user, and whatever copies it
-//! out masks it (the archive).
-//!
-//! This crate is the machinery (zstd, the spool directory, the cap); `premarket-core` names the
-//! [`Spool`](premarket_core::spool::Spool) an [`Output`](premarket_core::Output) can be, and the
-//! [`SpoolFile`](premarket_core::spool::SpoolFile) it reads through, which this crate
-//! implements. The parts: `disk` (a spool's file, the cap, the head kept in memory), `dir` (the
-//! run's spool directory and where it falls back to), `sink` (a spool's bytes moving on when a
-//! disk refuses them; memory last), `writer` (an output as it arrives), `saved` (a saved output
-//! where it lies), `pieces` (reading in whole-line pieces).
+#![doc = include_str!("README.md")]
 
 mod dir;
 mod disk;

@@ -8,15 +8,15 @@
 //! lost session fails every command still to run, and nothing more is sent.
 //!
 //! A prompt ends an output only if nothing but the echo of the next line follows it: every read
-//! is judged by [`super::framing`], and the session's last line is followed by Enter alone. So
+//! is judged by `super::framing`, and the session's last line is followed by Enter alone. So
 //! every byte the device sends is in one command's output or makes a command ERROR; none is
 //! dropped between a prompt and the next echo.
 //!
-//! Every reply must end at the prompt of the context the session is in ([`context`]): a device
+//! Every reply must end at the prompt of the context the session is in (`context`): a device
 //! that leaves a VDOM or privileged mode under the session fails the command that showed it,
 //! and nothing more is typed.
 //!
-//! A second sample waits for its gap after the first ([`sample`]), never past the deadline.
+//! A second sample waits for its gap after the first (`sample`), never past the deadline.
 
 mod context;
 mod escalate;

@@ -24,13 +24,13 @@ use premarket_platform::eos::{BfdSession, ShowBfdPeers};
 pub struct BfdPeers;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     bfd_peers: Vec<Peer>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Peer {
     peer: String,

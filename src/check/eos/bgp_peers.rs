@@ -31,13 +31,13 @@ use premarket_platform::eos::{BgpPeer, BgpSummary, ShowBgpSummary};
 pub struct BgpPeers;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     bgp_peers: Vec<Peer>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Peer {
     #[serde(default)]
@@ -59,7 +59,7 @@ pub struct Peer {
 }
 
 /// Which prefix count the range applies to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Count {
     #[default]
@@ -81,7 +81,7 @@ fn unicast() -> String {
 
 /// An AS number written as a number (`65010`) or as text (asdot `65002.2048`).
 fn asn<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    #[derive(Deserialize)]
+    #[derive(Deserialize, schemars::JsonSchema)]
     #[serde(untagged)]
     enum Asn {
         Number(u32),

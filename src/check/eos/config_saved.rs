@@ -16,7 +16,7 @@ use premarket_platform::eos::{Change, ShowRunningConfigDiffs};
 pub struct ConfigSaved;
 
 /// `expect:` keys read: none.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {}
 
 impl Check for ConfigSaved {

@@ -27,7 +27,7 @@ pub const DEFAULT_GAP_S: u32 = 10;
 
 /// `expect:` keys read by the checks that follow the feeds on one switch (flowing now, their
 /// routes): the feeds and the gap between the two samples.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     pub market_feeds: Vec<Feed>,
     #[serde(default)]
@@ -51,7 +51,7 @@ impl Input {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Feed {
     pub name: String,
@@ -61,7 +61,7 @@ pub struct Feed {
     pub b: Option<Side>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Side {
     pub group: Ipv4Addr,

@@ -33,18 +33,20 @@ use premarket_platform::eos::ShowLldpNeighbors;
 /// ```
 /// Site baseline (`site.yaml`): `expect.feed_independence: [switch, port, uplink]` (optional,
 /// all three by default; a site with one switch drops `switch`). Device baselines:
-/// `expect.market_feeds` ([`super::feeds`]).
+/// `expect.market_feeds` (`super::feeds`).
 pub struct FeedsIndependent;
 
 /// `site.yaml` `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
+    /// Where a feed's A and B sides may not meet (all three when not given; a site with one
+    /// switch drops `switch`).
     #[serde(default)]
     feed_independence: Option<Vec<Level>>,
 }
 
 /// A level at which two sides may not meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Switch,
@@ -61,7 +63,7 @@ impl Input {
 }
 
 /// A switch's `expect:` keys read (a switch without feeds takes no part).
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct DeviceInput {
     #[serde(default)]
     market_feeds: Vec<Feed>,

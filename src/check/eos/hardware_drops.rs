@@ -36,7 +36,7 @@ use premarket_platform::eos::{
 pub struct HardwareDropsCheck;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     trading_ports: TradingPorts,
     #[serde(default)]
@@ -44,7 +44,7 @@ pub struct Input {
 }
 
 /// What flow control should be on the trading ports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Setting {
     #[default]

@@ -27,7 +27,7 @@ use premarket_platform::eos::{
 pub struct InterfacesErrors;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     trading_ports: TradingPorts,
     trading_port_speed: PortSpeeds,

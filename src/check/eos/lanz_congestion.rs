@@ -12,7 +12,7 @@ use premarket_platform::eos::{LanzRecord, LanzRecords, ShowLanzRecords, ShowVers
 /// history with the switch's own timestamps: records newer than the previous run (its
 /// collection time moved onto the switch's clock by the skew between the two clocks now) are
 /// judged; the first run judges the last hour. Drops come from the counter the switch's family
-/// has ([`drops`]: VOQ drops, egress queue drops or discards); they are cumulative, so their
+/// has (`drops`: VOQ drops, egress queue drops or discards); they are cumulative, so their
 /// growth since the previous run is judged, within one boot; the first run records them. A
 /// family with neither LANZ nor a drop counter is SKIP, saying why.
 ///
@@ -24,7 +24,7 @@ use premarket_platform::eos::{LanzRecord, LanzRecords, ShowLanzRecords, ShowVers
 pub struct LanzCongestion;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     lanz_queue_max_bytes: u64,
     trading_ports: TradingPorts,

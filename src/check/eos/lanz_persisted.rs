@@ -17,7 +17,7 @@ const REMEDY: &str = "On the switch: `configure`, `queue-monitor length`, `end`,
                       Then rerun `premarket check eos.lanz.persisted`: the fix is done when it is OK.";
 
 /// `expect:` keys read: whether LANZ should be on (and so saved).
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     lanz: bool,
 }

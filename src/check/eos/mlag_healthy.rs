@@ -23,7 +23,7 @@ use premarket_platform::eos::{Mlag, ShowMlag, ShowMlagConfigSanity};
 pub struct MlagHealthy;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     mlag_required: bool,

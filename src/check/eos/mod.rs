@@ -1,8 +1,8 @@
-//! Checks of Arista EOS switches. The port checks share [`ports`] (the baseline's trading
-//! ports and their speeds); the checks that judge growth share [`since`] (the previous run's
+//! Checks of Arista EOS switches. The port checks share `ports` (the baseline's trading
+//! ports and their speeds); the checks that judge growth share `since` (the previous run's
 //! counters, within one boot), and the congestion check reads the drop counter the switch's
-//! family has through [`drops`]. The checks that follow a market-data feed share [`feeds`];
-//! [`feeds_independent`] is a site check over every switch's feeds.
+//! family has through `drops`. The checks that follow a market-data feed share `feeds`;
+//! `feeds_independent` is a site check over every switch's feeds.
 
 mod bfd_peers;
 mod bgp_peers;

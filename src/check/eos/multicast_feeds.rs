@@ -26,12 +26,12 @@ use premarket_platform::eos::{ShowIgmpGroups, ShowIgmpQuerier, ShowIgmpSnooping}
 pub struct MulticastFeeds;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     multicast_feeds: Vec<Feed>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Feed {
     vlan: u16,

@@ -22,7 +22,7 @@ use premarket_platform::eos::{InterfaceCounters, ShowInterfacePort};
 /// ```
 /// Baseline: `expect.market_feeds: [{ name: md, a: { group: 239.1.1.1, source: 10.10.1.10,
 /// port: Ethernet1, vlan: 100 }, b: { ... } }]` (either side may be left out, `source` is
-/// optional; [`super::feeds`]),
+/// optional; `super::feeds`),
 /// `expect.feed_sample_gap_s: 10` (optional, default 10).
 pub struct MulticastFlowing;
 

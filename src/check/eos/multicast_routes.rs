@@ -24,7 +24,7 @@ use premarket_platform::eos::{Mroute, Mroutes, ShowMroute, ShowMrouteCount};
 /// - id: eos.multicast.routes
 ///   platform: eos
 /// ```
-/// Baseline: `expect.market_feeds` ([`super::feeds`]: per side `rpf` and `outgoing` are read
+/// Baseline: `expect.market_feeds` (`super::feeds`: per side `rpf` and `outgoing` are read
 /// here), `expect.feed_sample_gap_s` (default 10).
 pub struct MulticastRoutes;
 

@@ -23,7 +23,7 @@ use premarket_platform::eos::{ShowNtpAssociations, ShowNtpStatus};
 pub struct NtpSynchronised;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     ntp: NtpLimits,

@@ -25,13 +25,13 @@ use premarket_platform::eos::ShowPimNeighbors;
 pub struct PimNeighbors;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     pim_neighbors: Vec<Expected>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
     interface: String,

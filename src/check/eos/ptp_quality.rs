@@ -23,7 +23,7 @@ pub const DEFAULT_CLOCK_CLASSES: [u8; 1] = [6];
 pub const DEFAULT_MAX_CLOCK_ACCURACY: u8 = 0x27;
 
 /// `expect.ptp`.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PtpExpect {
     /// One allowed grandmaster (`0xec:46:70:ff:fe:00:ff:a8`, any case); kept for old baselines.

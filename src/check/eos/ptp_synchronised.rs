@@ -19,7 +19,7 @@ use super::ptp_quality::PtpExpect;
 /// with the grandmaster (`grandmaster 0xec:...:a8 in holdover (clock class 7)`) and its remedy
 /// starts there: the switch is not the box to fix. Only the holdover classes read as holdover
 /// ([`premarket_platform::eos::ptp_masters::class_state`]); a locked class (6, 13) never does.
-/// Defaults and their sources: [`super::ptp_quality`].
+/// Defaults and their sources: `super::ptp_quality`.
 ///
 /// ```yaml
 /// - id: eos.ptp.synchronised
@@ -32,7 +32,7 @@ use super::ptp_quality::PtpExpect;
 pub struct PtpSynchronised;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     ptp: PtpExpect,
 }

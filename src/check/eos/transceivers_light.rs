@@ -26,7 +26,7 @@ use premarket_platform::eos::{OpticalPower, ShowTransceiverDom, Transceiver, Tra
 pub struct TransceiversLight;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     trading_ports: TradingPorts,
     /// Ports where the site wants an optic with DOM (not a DAC): no DOM there FAILs.

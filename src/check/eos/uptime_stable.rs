@@ -21,7 +21,7 @@ use premarket_platform::eos::{ShowReloadCause, ShowVersion};
 pub struct UptimeStable;
 
 /// `expect:` keys read: none.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {}
 
 impl Check for UptimeStable {

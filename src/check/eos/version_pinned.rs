@@ -13,7 +13,7 @@ use premarket_platform::eos::ShowVersion;
 pub struct VersionPinned;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     version: VersionPin,
 }

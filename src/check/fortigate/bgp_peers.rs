@@ -29,13 +29,13 @@ use premarket_platform::fortigate::{BgpPeer, BgpSummary, GetBgpSummary};
 pub struct BgpPeers;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     bgp_peers: Vec<PeerExpect>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PeerExpect {
     peer: IpAddr,
@@ -54,7 +54,7 @@ pub struct PeerExpect {
 }
 
 /// An AS number as a baseline writes it: `65010` or asdot `65000.100`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum AsNumber {
     Number(u64),

@@ -17,7 +17,7 @@ use premarket_platform::fortigate::{CpuStates, GetPerformanceStatus};
 pub struct CpuCeiling;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     cpu_max_percent: Percent,
     #[serde(default)]

@@ -18,7 +18,7 @@ use premarket_platform::fortigate::{
 /// The input of the checks that judge every trading flow: `expect.flows`, at least one, and
 /// the firewall's network processor (`np: np7lite` on a 200G/201G) so remedies name the right
 /// diagnose commands.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct FlowsInput {
     pub flows: Vec<Flow>,
     #[serde(default)]

@@ -26,7 +26,7 @@ use premarket_platform::fortigate::{GetHaStatus, HaLink, HaLinks, LinkCounters, 
 pub struct HaLinksUp;
 
 /// No `expect:` key.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {}
 
 /// Reads one counter of a direction.

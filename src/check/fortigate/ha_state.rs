@@ -22,12 +22,12 @@ use premarket_platform::fortigate::{DiagHaChecksum, GetHaStatus};
 pub struct HaState;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     ha: HaExpect,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HaExpect {
     pub mode: HaMode,
@@ -36,7 +36,7 @@ pub struct HaExpect {
     pub members: Option<usize>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 pub enum HaMode {
     #[serde(rename = "standalone")]
     Standalone,

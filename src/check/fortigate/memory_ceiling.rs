@@ -14,7 +14,7 @@ use premarket_platform::fortigate::GetPerformanceStatus;
 pub struct MemoryCeiling;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     memory_max_percent: Percent,
 }

@@ -1,5 +1,5 @@
-//! Checks of FortiGate firewalls. The flow checks share [`flows`] (finding a flow's sessions),
-//! [`timers`] (the idle timer a session lives by) and [`reasons`] (what each `no_ofld_reason`
+//! Checks of FortiGate firewalls. The flow checks share `flows` (finding a flow's sessions),
+//! `timers` (the idle timer a session lives by) and `reasons` (what each `no_ofld_reason`
 //! means); [`crate::outcome`] folds many flows into one verdict.
 
 mod bgp_peers;

@@ -22,7 +22,7 @@ use premarket_platform::fortigate::{DiagNtpStatus, NtpServer};
 pub struct NtpSynchronised;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     #[serde(default)]
     ntp: NtpLimits,

@@ -24,9 +24,9 @@ use premarket_platform::fortigate::{
 /// interface` and `show system virtual-switch` ([`Topology`]); the NP port list, which names
 /// physical ports only, judges those ports (every member of an aggregate), and sFlow is judged
 /// on every layer crossed, where it is set (a VLAN, its parent, a hardware switch for its
-/// ports). A software switch is never offloaded: FAIL. Per interface: [`interface_part`].
+/// ports). A software switch is never offloaded: FAIL. Per interface: `interface_part`.
 ///
-/// On the NP6 generation ([`offload_chips`]): a model whose port list says `Cross-chip
+/// On the NP6 generation (`offload_chips`): a model whose port list says `Cross-chip
 /// offloading: No` (the 200E's two NP6Lite chips) offloads nothing that enters on one chip and
 /// leaves on another, so each trading flow's path (its policy's interfaces, resolved to ports;
 /// the trading interfaces pairwise where a policy cannot be read) must stay on one chip, and
@@ -52,7 +52,7 @@ use premarket_platform::fortigate::{
 pub struct OffloadBlockers;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     trading_interfaces: Vec<String>,
     np: Option<Np>,

@@ -35,7 +35,7 @@ use premarket_platform::fortigate::{
 pub struct PortsErrors;
 
 /// `expect:` keys read.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 pub struct Input {
     trading_interfaces: Vec<String>,
     #[serde(default)]

@@ -26,7 +26,7 @@ use premarket_platform::fortigate::{Flow, Protocol, Session, ShowSystemNpu, Ttl}
 pub struct SessionIdleMargin;
 
 /// `expect:` keys read: the flows and the device-wide margin (a flow may set its own).
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     flows: Vec<Flow>,
     #[serde(default)]

@@ -15,7 +15,7 @@ use premarket_platform::fortigate::DiagSessionStat;
 pub struct SessionsNpu;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     npu_sessions_min: u64,
     setup_rate_max: u64,

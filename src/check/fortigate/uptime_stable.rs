@@ -20,7 +20,7 @@ use premarket_platform::fortigate::{GetPerformanceStatus, GetSystemStatus};
 pub struct UptimeStable;
 
 /// `expect:` keys read: none.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {}
 
 impl Check for UptimeStable {

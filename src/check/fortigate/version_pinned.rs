@@ -14,7 +14,7 @@ use premarket_platform::fortigate::GetSystemStatus;
 pub struct VersionPinned;
 
 /// `expect:` keys read.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Input {
     version: VersionPin,
 }

@@ -16,11 +16,11 @@
 //!
 //! When the catalog is resolved, the entry becomes a [`Declarative`] (a [`Definition`] like a
 //! built-in check): the command must pass the platform's read-only allowlist, the output must
-//! have a reader ([`readers`]), and the rule must read ([`grammar`]); every mistake is a
+//! have a reader (`readers`), and the rule must read (`grammar`); every mistake is a
 //! configuration error at its `file:line:column`. When a device's run is planned, its
-//! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is [`eval`],
-//! the verdict [`ready`]. What a rule may cost (its paths' nesting, the size of what it
-//! judges) is [`budget`].
+//! `{ baseline: KEY }` values are looked up ([`Declarative::prepare`]); judging is `eval`,
+//! the verdict `ready`. What a rule may cost (its paths' nesting, the size of what it
+//! judges) is `budget`.
 
 mod budget;
 mod entry;
@@ -131,6 +131,39 @@ impl Definition for Declarative {
         keys.into_iter().collect()
     }
 
+    /// The rule says what each key is: the value an operator compares with.
+    fn reference(&self) -> Vec<premarket_config::reference::Key> {
+        let mut keys: BTreeMap<String, Vec<Op>> = BTreeMap::new();
+        for spec in self.rule.specs() {
+            if let Ref::Baseline { key, .. } = &spec.value {
+                let ops = keys.entry(key.clone()).or_default();
+                if !ops.contains(&spec.op) {
+                    ops.push(spec.op);
+                }
+            }
+        }
+        keys.into_iter()
+            .map(|(path, ops)| {
+                let names: Vec<String> = ops.iter().map(|op| format!("`{}`", op.name())).collect();
+                premarket_config::reference::Key {
+                    path,
+                    ty: ops
+                        .first()
+                        .map_or("value", |op| op.value_type())
+                        .to_string(),
+                    required: true,
+                    default: None,
+                    source: String::new(),
+                    meaning: format!(
+                        "the value the rule's {} compares with (checks/ catalog entry {})",
+                        names.join(", "),
+                        self.id
+                    ),
+                }
+            })
+            .collect()
+    }
+
     /// Looks up the rule's `{ baseline: KEY }` values in one device's baseline. A key the device
     /// does not define is an error at the reference in the catalog, naming the device file; a
     /// value of the wrong kind is an error at the value.
@@ -238,6 +271,8 @@ mod tests {
             tags: vec![],
             remedy: "r".into(),
             proves: None,
+            why: None,
+            examples: Default::default(),
             finding: None,
             explains: Vec::new(),
             declared: Some(declared.clone()),

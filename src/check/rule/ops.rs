@@ -60,6 +60,19 @@ impl Op {
         }
     }
 
+    /// The kind of value it compares with, as the reference of a baseline key says it.
+    pub fn value_type(self) -> &'static str {
+        match self {
+            Op::Equals | Op::NotEquals => "value",
+            Op::OneOf => "list of values",
+            Op::Matches => "string (a regex)",
+            Op::AtLeast | Op::AtMost | Op::IncreaseAtMost => "number",
+            Op::CountAtLeast | Op::CountAtMost => "integer",
+            Op::Present => "boolean",
+            Op::Keys => "list of names",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Op> {
         Op::LEAF
             .into_iter()

@@ -5,7 +5,7 @@
 //! `diagnose sys session clear` without a filter drops every session on the box, so the clear
 //! is guarded: the session filter is set to the probe's exact 5-tuple ([`SessionFilter`] plus
 //! the source port), read back, and the read-back must show exactly those values, every other
-//! key `any` ([`SessionFilterReadback::differences`]). Only that comparison makes a
+//! key `any` ([`SessionFilterReadback::differences`](super::session_filter::SessionFilterReadback::differences)). Only that comparison makes a
 //! [`FilterMatched`], the one proof the SSH guard accepts for the clear (the profile names its
 //! type), and the proof is consumed by the clear. The session list is read by the same parser
 //! as the inspection's.

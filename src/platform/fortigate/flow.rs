@@ -26,7 +26,7 @@ use serde::Deserialize;
 use super::session_filter::SessionFilter;
 use premarket_core::Seconds;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
     #[default]
@@ -51,7 +51,7 @@ impl Protocol {
 }
 
 /// One trading flow. A multicast `dst` (224.0.0.0/4) makes it a multicast flow.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Flow {
     pub name: String,
@@ -90,7 +90,7 @@ pub struct Flow {
 /// multicast session in `diagnose sys mcast-session list` (only `npu-deny` on a path line, which
 /// says offload was refused), so the session list alone can only say "not offloaded" or
 /// "cannot tell".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OffloadProof {
     /// The session list must prove it: without `npu-deny` the check is ERROR "cannot tell".

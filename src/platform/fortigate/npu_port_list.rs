@@ -12,7 +12,7 @@
 //! its header words (`Name` first, an `NP...` or `Max_speed` column) and unknown extra columns
 //! are accepted; the 400G-class table has no `NP_group` column at all (Hardware Acceleration
 //! 7.6.6, 400G page). The NP6 generation prints another layout (`Chip XAUI Ports ...`,
-//! [`super::npu_port_list_np6`]). Output without either header is an error, never an empty
+//! `super::npu_port_list_np6`). Output without either header is an error, never an empty
 //! "no port is served".
 
 use super::kv::counter;

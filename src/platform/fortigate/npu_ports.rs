@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NpuPortList {
     /// Front-panel interfaces the NP serves, keyed by interface name.
     pub ports: BTreeMap<String, NpuPort>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NpuPort {
     /// The NP (or NPs) serving the port, as printed (`NP#0-3`, `NP#0`).
     pub np_group: String,
@@ -25,7 +25,9 @@ pub struct NpuPort {
 
 /// Which network processor the firewall has, as a baseline names it (`np: np7lite`): the
 /// diagnose commands differ (`diagnose npu np7lite ...` on the 200G/201G, `np7` on NP7 boxes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Np {
     #[default]

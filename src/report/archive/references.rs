@@ -113,7 +113,7 @@ pub struct References {
 
 impl Archive {
     /// The reference store; an archive written before it existed is migrated first (see
-    /// [`migrate`]). A store that cannot be written is still read: the migrated references
+    /// `migrate`). A store that cannot be written is still read: the migrated references
     /// serve this run, and the next one tries again.
     pub fn references(&self) -> References {
         let mut store = self.reference_store();

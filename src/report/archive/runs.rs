@@ -160,7 +160,7 @@ impl Archive {
 
     /// The archived reports as a run's history reads them ([`Archive::reports`]' order and
     /// problems): the newest full run and every rerun after it whole (a rerun's standing state
-    /// is their results), every older run in [`outline`] (each result's check, device and
+    /// is their results), every older run in `outline` (each result's check, device and
     /// status, and the run's own fields), which is all that "what changed", `--last-failed`
     /// and the trend read of them. Read whole, a month of a thousand-device site's reports
     /// (10 MB of JSON each) cost more than the inspection.
@@ -172,7 +172,7 @@ impl Archive {
         })
     }
 
-    /// Every archived report in [`outline`] ([`Archive::reports`]' order and problems).
+    /// Every archived report in `outline` ([`Archive::reports`]' order and problems).
     pub fn history_outline(&self) -> Result<(Vec<Report>, Vec<String>), ArchiveError> {
         self.read_back(|_| Outline)
     }

@@ -1,6 +1,6 @@
 //! The emailed report: what on-call reads, often on a phone, minutes before the open.
 //!
-//! [`compose`] turns a [`Report`] into one MIME message (text and HTML alternatives, the JSON
+//! [`compose`] turns a [`Report`](crate::Report) into one MIME message (text and HTML alternatives, the JSON
 //! report and the failing devices' raw outputs attached); [`send`] delivers it through the
 //! site's SMTP relay with a bound on each attempt and retries inside the deadline; what cannot
 //! be delivered waits in the archive's [`outbox`] and goes first next run. Nothing here

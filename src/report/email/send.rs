@@ -1,5 +1,5 @@
 //! Delivery through the site's SMTP relay (lettre over tokio and rustls, one connection per
-//! attempt with a bound on what is read from it: [`super::relay`]).
+//! attempt with a bound on what is read from it: `super::relay`).
 //!
 //! Each attempt is bounded as a whole, connect to QUIT: a relay that accepts and then stalls
 //! must not hold the report past the deadline. Transient failures are retried with backoff

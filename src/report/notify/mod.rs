@@ -6,7 +6,7 @@
 //!
 //! [`notice`] says what a run is (fail, error, recovered, ok) and what it needs to say;
 //! [`render`] (with [`teams`]) writes each kind's body; [`post`] sends it over HTTPS; the
-//! [`channel`] ties them to the run. A webhook's URL and a routing key are secrets: they live
+//! `channel` ties them to the run. A webhook's URL and a routing key are secrets: they live
 //! in [`premarket_config::Target`] only while posting and are never shown, kept or logged.
 
 mod channel;

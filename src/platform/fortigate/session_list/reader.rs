@@ -21,7 +21,7 @@ const HEAD: usize = 2048;
 const TAIL: usize = 32 * 1024;
 
 /// Streams sessions out of a reader in bounded memory: a line being read, the first
-/// [`HEAD`] bytes and the last [`TAIL`] bytes (for error excerpts), whatever the list's size.
+/// `HEAD` bytes and the last `TAIL` bytes (for error excerpts), whatever the list's size.
 pub struct SessionReader<R> {
     reader: R,
     partial: Vec<u8>,
