@@ -169,8 +169,8 @@ pub const NTP_SERVER: [u8; 4] = [10, 0, 0, 1];
 pub const NTP_SERVER_2: [u8; 4] = [10, 0, 0, 2];
 /// The stratum of the NTP servers (the devices themselves are one stratum further down).
 pub const NTP_SERVER_STRATUM: u8 = 2;
-/// Uptime of a healthy switch and firewall, in whole days (plus the time of day, see
-/// `clock::boot_time`).
+/// Uptime of a healthy switch and firewall at the lab's epoch, in whole days (plus the time
+/// since, see `clock::boot_time`).
 pub const EOS_UPTIME_DAYS: u64 = 12;
 pub const FORTIGATE_UPTIME_DAYS: u64 = 30;
 /// Uptime after the `rebooted` scenario's power loss, when the lab starts.
