@@ -127,10 +127,8 @@ async fn eos_answers_every_trading_command_healthy() {
 
     let version = json_of(&t.cmd("show version | json").await);
     let uptime = f(&version["uptime"]);
-    assert!(
-        (12.0 * 86_400.0..13.0 * 86_400.0).contains(&uptime),
-        "{uptime}"
-    );
+    // Up 12 days at the lab's epoch (2026-11-01), and since.
+    assert!(uptime >= 12.0 * 86_400.0, "{uptime}");
     assert!((f(&version["bootupTimestamp"]) + uptime - now()).abs() < 5.0);
     let cause = json_of(&t.cmd("show reload cause | json").await);
     assert_eq!(
